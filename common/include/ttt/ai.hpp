@@ -1,0 +1,66 @@
+// The AI: the origin calculate-next-move (minimax), done as well as it can be
+// done. Bots, the server's "play against the computer" and the client's
+// offline mode all use this one engine.
+//
+// Perfect play is exact wherever the game can be solved (3×3 and 4×4 always,
+// and any position whose remaining game fits in the budget) and never loses a
+// position it can still not lose at any size: from 5×5 up it keeps a pairing
+// strategy that blocks every line, and searches within the budget for wins
+// the opponent's mistakes allow. See docs/ai.md.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "ttt/board.hpp"
+
+namespace ttt {
+
+// How strong the engine plays, weakest first:
+// - Random: a uniformly random empty cell.
+// - Easy: wins at once if it can, else blocks an immediate loss, else random.
+// - Medium: a two-ply search with random noise on the scores.
+// - Hard: Perfect's search, but now and then (seeded) it plays the second-best
+//   move, and from 5×5 up it does not hold to the never-lose pairing.
+// - Perfect: as described above.
+enum class Level { Random, Easy, Medium, Hard, Perfect };
+
+// "random", "easy", "medium", "hard" or "perfect".
+std::string_view to_string(Level level) noexcept;
+
+// The level named by one of to_string's names, in any letter case; nullopt for
+// anything else.
+std::optional<Level> parse_level(std::string_view name) noexcept;
+
+// How calculate_next_move plays and how long it may think.
+struct AiOptions {
+  Level level = Level::Perfect;
+  // Wall-clock time one call may take; a call overruns it by at most 10% plus
+  // a few milliseconds. Zero or less answers at once with the engine's quick
+  // choice (an immediate win, a block, the pairing's answer, else the most
+  // promising cell).
+  std::chrono::milliseconds budget{200};
+  // Chooses among equally good moves and drives the weaker levels' mistakes:
+  // the same board, player and options give the same move.
+  std::uint64_t seed = 0;
+  // Caps the positions searched per call; 0 derives a cap from the budget and
+  // board size. The move depends on the cap, not on the machine's speed, unless
+  // the budget runs out first (a slow or loaded machine): the exact solver of
+  // 3×3 and 4×4 is bounded by the budget alone, and its moves do not depend on
+  // how far it got, once it finishes.
+  std::uint64_t max_nodes = 0;
+};
+
+// A legal move for `player` (the one to move) on `board`, chosen at
+// options.level within options.budget. Always takes an immediate win at Easy
+// and up, and always blocks an immediate loss at Easy and up when it cannot
+// win at once. Safe to call from several threads at once.
+//
+// Throws std::invalid_argument when there is no move to choose: the board is
+// full or already won (or not a position of play: X's count minus O's count
+// is not 0 or 1), or it is not `player`'s turn.
+Move calculate_next_move(const Board& board, Player player, const AiOptions& options = {});
+
+}  // namespace ttt

@@ -1,0 +1,59 @@
+// Internal: the exact solver's transposition table. Every slot is one atomic
+// 64-bit word holding a whole entry, so any number of threads may probe and
+// store at once without locks and without ever reading a torn entry; a racing
+// store can only replace one true fact about a position with another.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace ttt::internal::ai {
+
+// How a stored score relates to the exact value.
+enum class Bound : std::uint8_t { None = 0, Lower = 1, Upper = 2, Exact = 3 };
+
+// What the table knows about one position.
+struct ExactEntry {
+  int score = 0;                // a game value, |score| <= 17
+  Bound bound = Bound::None;
+  int move = -1;                // best cell in the canonical frame, -1 if none
+  int empties = 0;              // empty cells, the replacement priority (0..16)
+};
+
+class ExactTable {
+ public:
+  // Smallest and default sizes, as log2 of the number of slots.
+  static constexpr int kMinLog2Slots = 4;
+  static constexpr int kDefaultLog2Slots = 21;
+
+  // A table of 2^log2_slots slots (8 bytes each), all empty.
+  explicit ExactTable(int log2_slots = kDefaultLog2Slots);
+
+  // The process-wide table the engine uses, created on first use (16 MiB).
+  static ExactTable& shared();
+
+  // The entry stored under key (a canonical key, < 2^35), if any.
+  std::optional<ExactEntry> probe(std::uint64_t key) const noexcept;
+
+  // Stores an entry; buckets of two keep the deeper entry and the newest one.
+  void store(std::uint64_t key, const ExactEntry& entry) noexcept;
+
+  // Empties every slot. Not safe while other threads use the table.
+  void clear() noexcept;
+
+  std::size_t bytes() const noexcept { return slots_count_ * sizeof(std::uint64_t); }
+
+  // Slots that hold an entry (walks the table; for tests and benchmarks).
+  std::size_t used() const noexcept;
+
+ private:
+  std::size_t bucket_of(std::uint64_t key) const noexcept;
+
+  std::size_t slots_count_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> slots_;
+};
+
+}  // namespace ttt::internal::ai

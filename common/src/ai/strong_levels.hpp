@@ -1,0 +1,21 @@
+// Internal: the Hard and Perfect levels. Up to 4×4 they solve the position
+// exactly; from 5×5 up, Perfect plays only moves its pairing strategy proves
+// safe (or that a search proves win), choosing among them by threat search and
+// iterative-deepening search within the budget.
+#pragma once
+
+#include "turn.hpp"
+
+namespace ttt::internal::ai {
+
+// Perfect play (see ttt/ai.hpp).
+Move perfect_move(Turn& turn);
+
+// Perfect's search that, with a seeded chance of 1 in kHardSlipOdds for each
+// move that is not forced, plays the second-best move instead; from 5×5 up it
+// also chooses among all moves, not only the safe ones.
+Move hard_move(Turn& turn);
+
+inline constexpr int kHardSlipOdds = 8;
+
+}  // namespace ttt::internal::ai

@@ -1,0 +1,39 @@
+// Internal: one call of the engine, as the levels see it: the position, the
+// options, the seeded generator, and the search limits its budget allows.
+#pragma once
+
+#include "rng.hpp"
+#include "search_limits.hpp"
+#include "ttt/ai.hpp"
+
+namespace ttt::internal::ai {
+
+struct Turn {
+  // The position; the player to move is next_player(board). Precondition: it
+  // has an empty cell and no winner.
+  const Board& board;
+  const AiOptions& options;
+  SearchLimits::Clock::time_point start;
+  // Seeded from the options' seed, the position and the level.
+  Rng rng;
+};
+
+// A Turn for the call, its generator seeded from seed, board, player and level.
+Turn start_turn(const Board& board, const AiOptions& options);
+
+// Limits for the exact solver: `share` of the budget from the start, and the
+// options' node cap if one is set (none otherwise).
+SearchLimits exact_limits(const Turn& turn, double share);
+
+// Limits for the heuristic searches: the whole budget from the start, and the
+// options' node cap, or one derived from the budget and the board size.
+SearchLimits heuristic_limits(const Turn& turn);
+
+// The node cap derived from a budget on a size×size board: positions the
+// heuristic search visits in roughly half the budget on the reference machine.
+std::uint64_t derived_node_cap(std::chrono::milliseconds budget, int size) noexcept;
+
+// The cell index as a Move.
+inline Move to_move(const Board& board, int cell) { return {cell / board.size(), cell % board.size()}; }
+
+}  // namespace ttt::internal::ai
