@@ -1,0 +1,59 @@
+#include "server/config.hpp"
+
+namespace ttt::server {
+
+ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& config) {
+  cli::Flags flags("ttt-server",
+                   "The ttt lobby server: hosts games between players on different machines.");
+  std::int64_t port = config.port;
+  std::int64_t threads = config.threads;
+  std::int64_t bot_threads = config.bot_threads;
+  std::int64_t max_connections = static_cast<std::int64_t>(config.max_connections);
+  std::int64_t max_frame = static_cast<std::int64_t>(config.session.max_frame);
+  std::int64_t rate_limit = static_cast<std::int64_t>(config.session.messages_per_second);
+  std::int64_t bot_budget = config.lobby.bot_budget.count();
+  std::string fallback_level(to_string(config.lobby.fallback_level));
+
+  flags.add_string("--bind", "", &config.bind, "ADDR", "address to listen on (IPv4 or IPv6)");
+  flags.add_int("--port", "", &port, 0, 65535, "N", "TCP port; 0 picks a free one");
+  flags.add_int("--threads", "", &threads, 1, 64, "N", "I/O threads");
+  flags.add_int("--bot-threads", "", &bot_threads, 1, 64, "N",
+                "threads for the server's bot searches");
+  flags.add_choice("--log-level", "", &config.log_level,
+                   {"trace", "debug", "info", "warn", "error"}, "log verbosity");
+  flags.add_seconds("--move-timeout", &config.lobby.move_timeout, 86400,
+                    "time a player has for each move, 0 = unlimited");
+  flags.add_seconds("--reconnect-grace", &config.lobby.reconnect_grace, 86400,
+                    "how long a disconnected player's seat is held");
+  flags.add_int("--max-connections", "", &max_connections, 1, 1'000'000, "N",
+                "connections served at once; more are told the server is full");
+  flags.add_int("--max-frame", "", &max_frame, 64, 16 << 20, "BYTES",
+                "largest frame a client may send");
+  flags.add_seconds("--bot-fallback", &config.lobby.bot_fallback, 86400,
+                    "quick match: a bot steps in after this wait, 0 = never");
+  flags.add_choice("--bot-fallback-level", "", &fallback_level,
+                   {"random", "easy", "medium", "hard", "perfect"}, "level of that bot");
+  flags.add_int("--bot-budget", "", &bot_budget, 1, 60'000, "MS",
+                "thinking time of the server's bots per move");
+  flags.add_seconds("--hello-timeout", &config.session.hello_timeout, 3600,
+                    "a new connection must say Hello within this time");
+  flags.add_seconds("--idle-timeout", &config.session.idle_timeout, 86400,
+                    "silent connections are pinged at half this time and dropped at it, 0 = never");
+  flags.add_int("--rate-limit", "", &rate_limit, 0, 1'000'000, "N",
+                "messages per second a connection may send (bursts of twice that), 0 = no limit");
+
+  ServerArgs args{flags.parse(argc, argv), flags.usage()};
+  if (!args.result.ok) return args;
+  config.port = static_cast<std::uint16_t>(port);
+  config.threads = static_cast<int>(threads);
+  config.bot_threads = static_cast<int>(bot_threads);
+  config.max_connections = static_cast<std::size_t>(max_connections);
+  config.session.max_frame = static_cast<std::size_t>(max_frame);
+  config.session.messages_per_second = static_cast<double>(rate_limit);
+  config.session.message_burst = 2.0 * static_cast<double>(rate_limit);
+  config.lobby.bot_budget = std::chrono::milliseconds(bot_budget);
+  config.lobby.fallback_level = *parse_level(fallback_level);
+  return args;
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,31 @@
+// ServerConfig: everything ttt-server's flags set, and their parser.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "server/lobby.hpp"
+#include "server/session.hpp"
+#include "ttt/cli/flags.hpp"
+
+namespace ttt::server {
+
+struct ServerConfig {
+  std::string bind = "0.0.0.0";
+  std::uint16_t port = 7777;       // 0 = any free port
+  int threads = 1;                 // I/O threads
+  int bot_threads = 1;             // threads for the server's bot searches
+  std::string log_level = "info";
+  std::size_t max_connections = 10'000;
+  LobbyConfig lobby;
+  SessionLimits session;
+};
+
+// Fills config from argv. On ok with help, usage holds the --help text.
+struct ServerArgs {
+  cli::ParseResult result;
+  std::string usage;
+};
+ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& config);
+
+}  // namespace ttt::server

@@ -1,0 +1,152 @@
+// GameRoom: one game table — two seats, any number of spectators, the
+// authoritative ttt::Game, the move clock and the reconnect grace period.
+// Rematches replay in the same room with sides swapped.
+//
+// Every method runs on the lobby's executor. Call a room through a local
+// shared_ptr: a call may end in RoomObserver::room_closed, after which the
+// lobby drops its own reference.
+#pragma once
+
+#include <array>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "server/participant.hpp"
+#include "ttt/game.hpp"
+
+namespace ttt::server {
+
+// A player as a room knows them.
+struct PlayerRef {
+  PlayerId id = 0;
+  std::string name;
+  bool is_bot = false;
+  std::weak_ptr<Participant> conn;
+};
+
+struct RoomSettings {
+  int size = 3;
+  bool is_private = false;
+  std::string invite_code;  // non-empty for a private room
+  bool vs_bot = false;
+  std::chrono::milliseconds move_timeout{60'000};     // 0 = no clock
+  std::chrono::milliseconds reconnect_grace{30'000};
+};
+
+// How a finished game ended.
+struct GameResult {
+  std::optional<Player> winner;  // nullopt: a draw (or aborted)
+  wire::EndReason reason = wire::END_REASON_NONE;
+};
+
+// What a room tells its owner.
+class RoomObserver {
+ public:
+  virtual ~RoomObserver() = default;
+  // The player no longer sits in or watches the room.
+  virtual void left_room(GameId room, PlayerId player) = 0;
+  // The last human player left: the room is empty and may be dropped.
+  virtual void room_closed(GameId room) = 0;
+  // A game (round) ended.
+  virtual void game_ended(GameId room, const GameResult& result) = 0;
+};
+
+class GameRoom : public std::enable_shared_from_this<GameRoom> {
+ public:
+  GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executor executor,
+           RoomObserver& observer);
+
+  GameId id() const noexcept { return id_; }
+  const RoomSettings& settings() const noexcept { return settings_; }
+
+  // True while a seat is free and nobody has played.
+  bool waiting() const noexcept;
+  // True from the moment both seats are filled until the game ends.
+  bool in_progress() const noexcept;
+  // True if the player holds a seat (present or away).
+  bool is_seated(PlayerId player) const noexcept;
+
+  // Seats the player (on `preferred` if free, else the other seat), replies
+  // Joined, and starts the game when both seats are filled. Precondition:
+  // waiting().
+  void seat(PlayerRef player, wire::Side preferred, std::uint32_t request_id);
+
+  // Adds a spectator and replies Joined.
+  void watch(PlayerRef player, std::uint32_t request_id);
+
+  // The player or spectator leaves; a player resigns a game in progress.
+  void leave(PlayerId player, std::uint32_t request_id);
+
+  // In-game requests from a seated player (others get an Error).
+  void move(PlayerId player, int row, int col, std::uint32_t request_id);
+  void resign(PlayerId player, std::uint32_t request_id);
+  void offer_draw(PlayerId player, std::uint32_t request_id);
+  void rematch(PlayerId player, std::uint32_t request_id);
+  // Chat from a player or spectator to everyone in the room; the text is
+  // already checked.
+  void chat(PlayerId player, const std::string& text);
+
+  // The player's connection dropped: a seat in a game in progress is held for
+  // the grace period; otherwise the player leaves.
+  void away(PlayerId player);
+  // The player is back on a new connection: reseated, sent the full state.
+  void back(const PlayerRef& player);
+
+  // Server shutdown: the game ends without a result.
+  void abort();
+
+  wire::GameSummary summary() const;
+  wire::GameState state() const;
+
+ private:
+  struct Seat {
+    PlayerRef player;  // id 0: free
+    bool away = false;
+    boost::asio::steady_timer grace;
+  };
+
+  Seat* seat_of(PlayerId player) noexcept;
+  Seat& seat_for(Player p) noexcept { return seats_[p == Player::X ? 0 : 1]; }
+  std::optional<Player> player_side(PlayerId player) const noexcept;
+  // The seated player's side, or nullopt after replying an Error.
+  std::optional<Player> require_player(PlayerId player, std::uint32_t request_id);
+
+  void start_round();
+  void finish(GameResult result);
+  void start_move_clock();
+  void on_move_clock(std::uint32_t round, std::size_t move_count);
+  void on_grace_expired(PlayerId player);
+  void remove_seat(Seat& seat);
+  void close_if_empty();
+
+  void broadcast(const Outbound& message);
+  void broadcast_state();
+  void send_to(const PlayerRef& player, const Outbound& message);
+  void send_joined(const PlayerRef& player, wire::Side side, std::uint32_t request_id);
+  void tell_opponent(Player about, wire::OpponentStatus status);
+
+  const GameId id_;
+  const RoomSettings settings_;
+  boost::asio::any_io_executor executor_;
+  RoomObserver& observer_;
+
+  std::array<Seat, 2> seats_;  // [0] = X, [1] = O
+  std::map<PlayerId, PlayerRef> spectators_;
+  Game game_;
+  bool started_ = false;
+  std::optional<GameResult> result_;
+  std::uint32_t round_ = 1;
+  wire::Side draw_offered_by_ = wire::SIDE_NONE;
+  wire::Side rematch_requested_by_ = wire::SIDE_NONE;
+  boost::asio::steady_timer move_clock_;
+  std::chrono::steady_clock::time_point move_deadline_{};
+  bool closed_ = false;
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,69 @@
+// ttt-server: the lobby server's command line.
+#include <sys/resource.h>
+
+#include <boost/asio/signal_set.hpp>
+#include <cstdio>
+#include <exception>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "server/server.hpp"
+
+namespace {
+
+// Raises the soft open-file limit to the hard one, so that many connections
+// fit, and reports the result.
+void raise_file_limit(std::size_t wanted_connections) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  const rlim_t before = limit.rlim_cur;
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) limit.rlim_cur = before;
+  }
+  if (limit.rlim_cur != before) {
+    spdlog::info("open-file limit raised from {} to {}", before, limit.rlim_cur);
+  }
+  if (limit.rlim_cur < wanted_connections + 64) {
+    spdlog::warn("open-file limit {} caps connections below --max-connections {}", limit.rlim_cur,
+                 wanted_connections);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ttt::server::ServerConfig config;
+  const auto args = ttt::server::parse_server_args(argc, argv, config);
+  if (!args.result.ok) {
+    std::fprintf(stderr, "ttt-server: %s\n(see ttt-server --help)\n", args.result.error.c_str());
+    return 2;
+  }
+  if (args.result.help) {
+    std::fputs(args.usage.c_str(), stdout);
+    return 0;
+  }
+  auto logger = spdlog::stderr_color_mt("ttt-server");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  raise_file_limit(config.max_connections);
+
+  try {
+    ttt::server::Server server(config);
+    boost::asio::signal_set signals(server.io_context(), SIGINT, SIGTERM);
+    signals.async_wait([&server](const boost::system::error_code& ec, int signal) {
+      if (!ec) server.stop(signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
+    });
+    spdlog::info("ttt-server {} listening on {} port {} ({} thread{})", config.lobby.server_version,
+                 config.bind, server.port(), config.threads, config.threads == 1 ? "" : "s");
+    // A machine-readable line for scripts that start the server on port 0.
+    std::printf("listening on port %u\n", static_cast<unsigned>(server.port()));
+    std::fflush(stdout);
+    server.run();
+    spdlog::info("stopped");
+  } catch (const std::exception& e) {
+    spdlog::critical("{}", e.what());
+    return 1;
+  }
+  return 0;
+}

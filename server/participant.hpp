@@ -1,0 +1,38 @@
+// Participant: whoever sits at the lobby's end of a connection — a network
+// session or the server's own bot. The lobby and rooms talk to this
+// interface only, so tests can fake a player without a socket.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "ttt.pb.h"
+
+namespace ttt::server {
+
+using PlayerId = std::uint64_t;
+using GameId = std::uint64_t;
+
+// A message to send: the message itself (for in-process participants) and
+// its frame, encoded once however many participants receive it.
+struct Outbound {
+  std::shared_ptr<const wire::ServerMessage> message;
+  std::shared_ptr<const std::string> frame;
+};
+
+// Encodes message once for any number of recipients.
+Outbound make_outbound(wire::ServerMessage message);
+
+class Participant {
+ public:
+  virtual ~Participant() = default;
+
+  // Queues a message for this participant. Never blocks; may be called from
+  // any thread. A participant that can't keep up drops its connection.
+  virtual void deliver(const Outbound& message) = 0;
+
+  // Sends what is queued, then closes (after a fatal error or on shutdown).
+  virtual void close() = 0;
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,161 @@
+// GameRoom without sockets: fake participants record what the room sends.
+#include "server/game_room.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <vector>
+
+namespace ttt::server {
+namespace {
+
+// Records every message it is given.
+class FakeParticipant : public Participant {
+ public:
+  void deliver(const Outbound& message) override { received.push_back(*message.message); }
+  void close() override { closed = true; }
+
+  // The last state received (from a GameState or Joined).
+  wire::GameState last_state() const {
+    for (auto it = received.rbegin(); it != received.rend(); ++it) {
+      if (it->has_state()) return it->state();
+      if (it->has_joined()) return it->joined().state();
+    }
+    return {};
+  }
+  std::optional<wire::Error> last_error() const {
+    for (auto it = received.rbegin(); it != received.rend(); ++it) {
+      if (it->has_error()) return it->error();
+    }
+    return std::nullopt;
+  }
+
+  std::vector<wire::ServerMessage> received;
+  bool closed = false;
+};
+
+// Remembers what the room told its owner.
+class RecordingObserver : public RoomObserver {
+ public:
+  void left_room(GameId, PlayerId player) override { left.push_back(player); }
+  void room_closed(GameId) override { closed = true; }
+  void game_ended(GameId, const GameResult& result) override { results.push_back(result); }
+
+  std::vector<PlayerId> left;
+  bool closed = false;
+  std::vector<GameResult> results;
+};
+
+class GameRoomTest : public ::testing::Test {
+ protected:
+  std::shared_ptr<GameRoom> make_room(RoomSettings settings = {}) {
+    settings.move_timeout = std::chrono::milliseconds(0);
+    return std::make_shared<GameRoom>(1, settings, io.get_executor(), observer);
+  }
+  PlayerRef ref(PlayerId id, const std::shared_ptr<FakeParticipant>& p, std::string name) {
+    return PlayerRef{id, std::move(name), false, p};
+  }
+
+  boost::asio::io_context io;
+  RecordingObserver observer;
+  std::shared_ptr<FakeParticipant> alice = std::make_shared<FakeParticipant>();
+  std::shared_ptr<FakeParticipant> bob = std::make_shared<FakeParticipant>();
+  std::shared_ptr<FakeParticipant> carol = std::make_shared<FakeParticipant>();
+};
+
+TEST_F(GameRoomTest, StartsWhenBothSeatsAreFilled) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 5);
+  EXPECT_TRUE(room->waiting());
+  ASSERT_EQ(alice->received.size(), 1u);
+  EXPECT_EQ(alice->received[0].in_reply_to(), 5u);
+  EXPECT_EQ(alice->received[0].joined().side(), wire::SIDE_X);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_X, 6);  // X is taken: bob gets O
+  EXPECT_FALSE(room->waiting());
+  EXPECT_TRUE(room->in_progress());
+  EXPECT_EQ(bob->last_state().status(), wire::GAME_STATUS_IN_PROGRESS);
+  EXPECT_EQ(alice->last_state().to_move(), wire::SIDE_X);
+}
+
+TEST_F(GameRoomTest, BroadcastsEveryMoveToPlayersAndSpectators) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->watch(ref(3, carol, "carol"), 0);
+  room->move(1, 1, 1, 0);
+  for (auto* p : {alice.get(), bob.get(), carol.get()}) {
+    EXPECT_EQ(p->last_state().cells(), "EEEEXEEEE");
+    EXPECT_EQ(p->last_state().spectators(), 1u);
+  }
+}
+
+TEST_F(GameRoomTest, RefusalsGoOnlyToTheSender) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  const auto before = alice->received.size();
+  room->move(2, 0, 0, 9);
+  ASSERT_TRUE(bob->last_error());
+  EXPECT_EQ(bob->last_error()->code(), wire::ERROR_CODE_NOT_YOUR_TURN);
+  EXPECT_EQ(bob->received.back().in_reply_to(), 9u);
+  EXPECT_EQ(alice->received.size(), before);
+  room->watch(ref(3, carol, "carol"), 0);
+  room->move(3, 0, 0, 0);
+  EXPECT_EQ(carol->last_error()->code(), wire::ERROR_CODE_SPECTATOR);
+}
+
+TEST_F(GameRoomTest, WinIsAnnouncedWithTheLineAndReported) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  const int moves[][2] = {{0, 0}, {1, 0}, {1, 1}, {2, 0}, {2, 2}};
+  for (int i = 0; i < 5; ++i) room->move(i % 2 == 0 ? 1 : 2, moves[i][0], moves[i][1], 0);
+  const auto s = bob->last_state();
+  EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
+  EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_DIAGONAL);
+  ASSERT_EQ(observer.results.size(), 1u);
+  EXPECT_EQ(observer.results[0].winner, Player::X);
+}
+
+TEST_F(GameRoomTest, AwayPlayerForfeitsWhenTheGraceRunsOut) {
+  RoomSettings settings;
+  settings.reconnect_grace = std::chrono::milliseconds(10);
+  auto room = make_room(settings);
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->away(2);
+  EXPECT_FALSE(alice->last_state().o().connected());
+  io.run_for(std::chrono::seconds(2));
+  EXPECT_EQ(alice->last_state().status(), wire::GAME_STATUS_X_WON);
+  EXPECT_EQ(alice->last_state().end_reason(), wire::END_REASON_DISCONNECT);
+  EXPECT_EQ(observer.left, std::vector<PlayerId>{2});
+}
+
+TEST_F(GameRoomTest, ComingBackInTimeKeepsTheSeat) {
+  RoomSettings settings;
+  settings.reconnect_grace = std::chrono::milliseconds(50);
+  auto room = make_room(settings);
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->away(2);
+  auto bob_again = std::make_shared<FakeParticipant>();
+  room->back(ref(2, bob_again, "bob"));
+  io.run_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(room->in_progress());
+  ASSERT_FALSE(bob_again->received.empty());
+  EXPECT_EQ(bob_again->received.front().joined().side(), wire::SIDE_O);
+}
+
+TEST_F(GameRoomTest, LastPlayerLeavingClosesTheRoom) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->watch(ref(3, carol, "carol"), 0);
+  room->leave(1, 4);
+  EXPECT_TRUE(observer.closed);
+  EXPECT_TRUE(carol->received.back().has_left());
+  EXPECT_TRUE(alice->received.back().has_left());
+  EXPECT_EQ(alice->received.back().in_reply_to(), 4u);
+}
+
+}  // namespace
+}  // namespace ttt::server

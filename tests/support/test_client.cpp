@@ -1,0 +1,205 @@
+#include "support/test_client.hpp"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace ttt::testing {
+
+TestClient::TestClient(std::uint16_t port, const std::string& host) {
+  const bool v6 = host.find(':') != std::string::npos;
+  fd_ = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  int rc = -1;
+  if (v6) {
+    sockaddr_in6 addr{};
+    addr.sin6_family = AF_INET6;
+    addr.sin6_port = htons(port);
+    ::inet_pton(AF_INET6, host.c_str(), &addr.sin6_addr);
+    rc = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  } else {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    ::inet_pton(AF_INET, host.c_str(), &addr.sin_addr);
+    rc = ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  }
+  if (rc != 0) {
+    const int error = errno;
+    ::close(fd_);
+    throw std::runtime_error(std::string("connect: ") + std::strerror(error));
+  }
+  int one = 1;
+  ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+TestClient::~TestClient() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::uint32_t TestClient::send(wire::ClientMessage message) {
+  if (message.request_id() == 0) message.set_request_id(next_request_id_++);
+  send_raw(wire::encode_frame(message));
+  return message.request_id();
+}
+
+bool TestClient::send_raw(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+std::optional<wire::ServerMessage> TestClient::receive(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    std::string_view body;
+    const auto status = reader_.next(body);
+    if (status == wire::FrameReader::Status::kFrame) {
+      wire::ServerMessage message;
+      if (!wire::parse_body(body, message)) {
+        ADD_FAILURE() << "server sent a frame that is not a ServerMessage";
+        return std::nullopt;
+      }
+      return message;
+    }
+    if (status == wire::FrameReader::Status::kTooLarge) {
+      ADD_FAILURE() << "server sent an oversized frame";
+      return std::nullopt;
+    }
+    if (closed_) return std::nullopt;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return std::nullopt;
+    pollfd pfd{fd_, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return std::nullopt;
+    const std::span<char> space = reader_.prepare();
+    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      closed_ = true;
+      continue;
+    }
+    reader_.commit(static_cast<std::size_t>(n));
+  }
+}
+
+wire::ServerMessage TestClient::expect(const std::function<bool(const wire::ServerMessage&)>& pred,
+                                       std::string_view what, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    auto message = receive(std::max(left, std::chrono::milliseconds(0)));
+    if (!message) {
+      ADD_FAILURE() << "expected " << what << " within " << timeout.count() << " ms"
+                    << (closed_ ? " (connection closed)" : "");
+      return {};
+    }
+    if (pred(*message)) return *message;
+  }
+}
+
+wire::Error TestClient::expect_error(wire::ErrorCode code, std::chrono::milliseconds timeout) {
+  auto is_that_error = [code](const wire::ServerMessage& r) {
+    return r.has_error() && r.error().code() == code;
+  };
+  return expect(is_that_error, "error " + wire::ErrorCode_Name(code), timeout).error();
+}
+
+wire::GameState TestClient::expect_state(const std::function<bool(const wire::GameState&)>& pred,
+                                         std::string_view what, std::chrono::milliseconds timeout) {
+  auto m = expect(
+      [&pred](const wire::ServerMessage& r) {
+        return (r.has_state() && pred(r.state())) || (r.has_joined() && pred(r.joined().state()));
+      },
+      what, timeout);
+  return m.has_joined() ? m.joined().state() : m.state();
+}
+
+bool TestClient::wait_closed(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!closed_ && std::chrono::steady_clock::now() < deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    receive(left);
+  }
+  return closed_;
+}
+
+wire::Welcome TestClient::hello(const std::string& name, const std::string& resume_token) {
+  wire::ClientMessage m;
+  m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  m.mutable_hello()->set_name(name);
+  m.mutable_hello()->set_resume_token(resume_token);
+  m.mutable_hello()->set_client("test");
+  send(m);
+  return expect([](const wire::ServerMessage& r) { return r.has_welcome(); }, "Welcome").welcome();
+}
+
+std::uint32_t TestClient::create(int size, bool is_private, bool vs_bot, wire::BotLevel level) {
+  wire::ClientMessage m;
+  m.mutable_create_game()->set_size(size);
+  m.mutable_create_game()->set_is_private(is_private);
+  m.mutable_create_game()->set_vs_bot(vs_bot);
+  m.mutable_create_game()->set_bot_level(level);
+  return send(m);
+}
+
+std::uint32_t TestClient::join(std::uint64_t game_id, const std::string& code) {
+  wire::ClientMessage m;
+  m.mutable_join_game()->set_game_id(game_id);
+  m.mutable_join_game()->set_invite_code(code);
+  return send(m);
+}
+
+std::uint32_t TestClient::quick(int size) {
+  wire::ClientMessage m;
+  m.mutable_quick_match()->set_size(size);
+  return send(m);
+}
+
+std::uint32_t TestClient::spectate(std::uint64_t game_id, const std::string& code) {
+  wire::ClientMessage m;
+  m.mutable_spectate()->set_game_id(game_id);
+  m.mutable_spectate()->set_invite_code(code);
+  return send(m);
+}
+
+std::uint32_t TestClient::move(int row, int col, std::uint64_t game_id) {
+  wire::ClientMessage m;
+  m.mutable_make_move()->set_game_id(game_id);
+  m.mutable_make_move()->set_row(row);
+  m.mutable_make_move()->set_col(col);
+  return send(m);
+}
+
+std::uint32_t TestClient::simple(void (*set)(wire::ClientMessage&)) {
+  wire::ClientMessage m;
+  set(m);
+  return send(m);
+}
+
+wire::Joined TestClient::expect_joined(std::chrono::milliseconds timeout) {
+  return expect([](const wire::ServerMessage& m) { return m.has_joined(); }, "Joined", timeout)
+      .joined();
+}
+
+void TestClient::set_receive_buffer(int bytes) {
+  ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
+}
+
+}  // namespace ttt::testing

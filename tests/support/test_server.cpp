@@ -1,0 +1,24 @@
+#include "support/test_server.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace ttt::testing {
+
+server::ServerConfig test_config() {
+  server::ServerConfig config;
+  config.bind = "127.0.0.1";
+  config.port = 0;
+  config.lobby.bot_budget = std::chrono::milliseconds(20);
+  spdlog::set_level(spdlog::level::warn);
+  return config;
+}
+
+TestServer::TestServer(server::ServerConfig config)
+    : server_(std::move(config)), thread_([this] { server_.run(); }) {}
+
+TestServer::~TestServer() {
+  server_.stop("test over");
+  thread_.join();
+}
+
+}  // namespace ttt::testing
