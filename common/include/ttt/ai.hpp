@@ -22,8 +22,8 @@ namespace ttt {
 // - Random: a uniformly random empty cell.
 // - Easy: wins at once if it can, else blocks an immediate loss, else random.
 // - Medium: a two-ply search with random noise on the scores.
-// - Hard: Perfect's search, but now and then (seeded) it plays the second-best
-//   move, and from 5×5 up it does not hold to the never-lose pairing.
+// - Hard: Perfect's search, but now and then (seeded, 1 move in 8) it plays
+//   Medium's move, and from 5×5 up it does not hold to the never-lose pairing.
 // - Perfect: as described above.
 enum class Level { Random, Easy, Medium, Hard, Perfect };
 

@@ -11,13 +11,6 @@ std::vector<int> cells_of(Mask16 mask) {
   return cells;
 }
 
-bool contains(const std::vector<int>& cells, int cell) {
-  for (int c : cells) {
-    if (c == cell) return true;
-  }
-  return false;
-}
-
 // The number of replies to `cell` after which the side to move is worth more
 // than `value`; nullopt when stopped.
 std::optional<int> count_mistakes(ExactSolver& solver, const SmallPosition& pos, int cell,
@@ -49,19 +42,6 @@ std::optional<OptimalMoves> optimal_moves(ExactSolver& solver, const SmallPositi
     if (!*child_reaches) optimal.cells.push_back(cell);
   }
   return optimal;
-}
-
-InferiorMove best_inferior_move(ExactSolver& solver, const SmallPosition& pos,
-                                const OptimalMoves& optimal) {
-  InferiorMove result;
-  for (int cell : cells_of(pos.empty())) {
-    if (contains(optimal.cells, cell)) continue;
-    // Inferior: the child is worth more than -value, so this window is exact.
-    const auto child = solver.score(pos.after(cell), -optimal.value, kExactInfinity);
-    if (!child) return {true, std::nullopt};
-    if (!result.move || -*child > result.move->score) result.move = ScoredCell{cell, -*child};
-  }
-  return result;
 }
 
 std::optional<std::vector<int>> mistake_counts(ExactSolver& solver, const SmallPosition& pos,

@@ -10,12 +10,6 @@
 
 namespace ttt::internal::ai {
 
-// A cell and the exact score the side to move gets by marking it.
-struct ScoredCell {
-  int cell;
-  int score;
-};
-
 // The value of a position and every move that keeps it, in cell order.
 struct OptimalMoves {
   int value;
@@ -25,16 +19,6 @@ struct OptimalMoves {
 // The optimal moves of pos (the winning cells when there are any). nullopt
 // when the limits stopped the solver. Precondition: pos has an empty cell.
 std::optional<OptimalMoves> optimal_moves(ExactSolver& solver, const SmallPosition& pos);
-
-// What best_inferior_move found.
-struct InferiorMove {
-  bool stopped = false;             // the limits stopped the solver
-  std::optional<ScoredCell> move;   // none when every move is optimal
-};
-
-// The best-scoring move outside `optimal`, with its exact score.
-InferiorMove best_inferior_move(ExactSolver& solver, const SmallPosition& pos,
-                                const OptimalMoves& optimal);
 
 // For each optimal move, how many opponent replies would hand the side to move
 // more than the game value (traps set for the opponent); all 0 when the side

@@ -8,6 +8,7 @@
 #include "heuristic_search.hpp"
 #include "pairing_strategy.hpp"
 #include "threat_search.hpp"
+#include "weak_levels.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -22,8 +23,7 @@ constexpr int kThreatShareDivisor = 4;
 constexpr int kTrapCountEmpties = 12;
 
 struct Style {
-  bool slip;          // play the second-best move this time (Hard)
-  bool safe_only;     // hold to the pairing strategy (Perfect)
+  bool safe_only;  // hold to the pairing strategy (Perfect)
 };
 
 // An immediate win, else the block of an immediate loss, or -1.
@@ -34,9 +34,20 @@ int forced_cell(const LineBoard& board) {
   return losses.count > 0 ? losses.cells[0] : -1;
 }
 
-int pick(const std::vector<int>& cells, Rng& rng) { return cells[rng.below(cells.size())]; }
+// Of the cells, one of those the heuristic likes best (seeded choice).
+int pick(const LineBoard& board, const std::vector<int>& cells, Rng& rng) {
+  std::vector<int> best;
+  int best_value = 0;
+  for (int cell : cells) {
+    const int value = move_value(board, cell, board.to_move());
+    if (best.empty() || value > best_value) best.clear(), best_value = value;
+    if (value == best_value) best.push_back(cell);
+  }
+  return best[rng.below(best.size())];
+}
 
-// Of the optimal moves, those that leave the opponent the most ways to go wrong.
+// Of the optimal moves, those that leave the opponent the most ways to go
+// wrong (counted where that is cheap: 3×3, and 4×4 from kTrapCountEmpties on).
 std::vector<int> best_traps(ExactSolver& solver, const SmallPosition& pos,
                             const OptimalMoves& optimal) {
   const int empties = std::popcount(pos.empty());
@@ -54,7 +65,7 @@ std::vector<int> best_traps(ExactSolver& solver, const SmallPosition& pos,
   return best;
 }
 
-std::optional<int> exact_cell(Turn& turn, const LineBoard& board, Style style) {
+std::optional<int> exact_cell(Turn& turn, const LineBoard& board) {
   SearchLimits limits = exact_limits(turn, kExactShare);
   ExactSolver solver(ExactTable::shared(), limits);
   const Player me = board.to_move();
@@ -65,22 +76,16 @@ std::optional<int> exact_cell(Turn& turn, const LineBoard& board, Style style) {
   const SmallPosition pos{&g, bits(me), bits(opponent(me))};
   const auto optimal = optimal_moves(solver, pos);
   if (!optimal) return std::nullopt;
-  if (style.slip) {
-    const InferiorMove inferior = best_inferior_move(solver, pos, *optimal);
-    if (inferior.move) return inferior.move->cell;
-  }
-  return pick(best_traps(solver, pos, *optimal), turn.rng);
+  return pick(board, best_traps(solver, pos, *optimal), turn.rng);
 }
 
-// The heuristic search's choice among `moves`: the best, or the second best
-// on a slip.
+// The heuristic search's choice among `moves`, searching at most max_depth plies.
 int searched_cell(const LineBoard& board, const std::vector<int>& moves, SearchLimits& limits,
-                  Style style) {
-  const SearchResult result = iterative_deepening(
-      board, moves, limits, SearchTable::for_this_thread(),
-      {.max_depth = board.empties(), .exact_top = style.slip ? 2 : 1});
+                  int max_depth) {
+  const SearchResult result = iterative_deepening(board, moves, limits,
+                                                  SearchTable::for_this_thread(),
+                                                  {.max_depth = max_depth, .exact_top = 1});
   if (result.moves.empty()) return ordered_by_value(board, moves).front();
-  if (style.slip && result.moves.size() >= 2) return result.moves[1].cell;
   return result.moves.front().cell;
 }
 
@@ -94,7 +99,7 @@ int large_cell(Turn& turn, const LineBoard& board, Style style) {
   limits.absorb(threat_limits);
   if (win) return *win;
   if (moves.size() == 1) return moves.front();
-  return searched_cell(board, moves, limits, style);
+  return searched_cell(board, moves, limits, board.empties());
 }
 
 Move strong_move(Turn& turn, Style style) {
@@ -102,20 +107,20 @@ Move strong_move(Turn& turn, Style style) {
   const int forced = forced_cell(board);
   if (forced >= 0) return to_move(turn.board, forced);
   if (board.size() <= SmallGeometry::kMaxSize) {
-    if (const auto cell = exact_cell(turn, board, style)) return to_move(turn.board, *cell);
+    if (const auto cell = exact_cell(turn, board)) return to_move(turn.board, *cell);
     SearchLimits rest = heuristic_limits(turn);
-    return to_move(turn.board, searched_cell(board, useful_moves(board), rest, style));
+    return to_move(turn.board, searched_cell(board, useful_moves(board), rest, board.empties()));
   }
   return to_move(turn.board, large_cell(turn, board, style));
 }
 
 }  // namespace
 
-Move perfect_move(Turn& turn) { return strong_move(turn, {.slip = false, .safe_only = true}); }
+Move perfect_move(Turn& turn) { return strong_move(turn, {.safe_only = true}); }
 
 Move hard_move(Turn& turn) {
-  const bool slip = turn.rng.chance(1, kHardSlipOdds);
-  return strong_move(turn, {.slip = slip, .safe_only = false});
+  if (turn.rng.chance(1, kHardSlipOdds)) return medium_move(turn);
+  return strong_move(turn, {.safe_only = false});
 }
 
 }  // namespace ttt::internal::ai

@@ -11,9 +11,10 @@ namespace ttt::internal::ai {
 // Perfect play (see ttt/ai.hpp).
 Move perfect_move(Turn& turn);
 
-// Perfect's search that, with a seeded chance of 1 in kHardSlipOdds for each
-// move that is not forced, plays the second-best move instead; from 5×5 up it
-// also chooses among all moves, not only the safe ones.
+// Perfect's search, except that with a seeded chance of 1 in kHardSlipOdds
+// per move it plays Medium's move instead (a depth cap of 2 plies with noise:
+// often a second-best move, never one that misses a win or a block); from 5×5
+// up it also chooses among all moves, not only the safe ones.
 Move hard_move(Turn& turn);
 
 inline constexpr int kHardSlipOdds = 8;

@@ -29,9 +29,7 @@ Turn start_turn(const Board& board, const AiOptions& options) {
 }
 
 SearchLimits exact_limits(const Turn& turn, double share) {
-  const std::uint64_t cap = turn.options.max_nodes ? turn.options.max_nodes
-                                                   : SearchLimits::kNoNodeCap;
-  return {deadline(turn, share), cap};
+  return {deadline(turn, share), SearchLimits::kNoNodeCap};
 }
 
 SearchLimits heuristic_limits(const Turn& turn) {

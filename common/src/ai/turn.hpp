@@ -21,8 +21,9 @@ struct Turn {
 // A Turn for the call, its generator seeded from seed, board, player and level.
 Turn start_turn(const Board& board, const AiOptions& options);
 
-// Limits for the exact solver: `share` of the budget from the start, and the
-// options' node cap if one is set (none otherwise).
+// Limits for the exact solver: `share` of the budget from the start, and no
+// node cap: its table is shared by all threads, so the nodes a solve needs
+// depend on what ran before, while the moves it finds do not.
 SearchLimits exact_limits(const Turn& turn, double share);
 
 // Limits for the heuristic searches: the whole budget from the start, and the
