@@ -1,6 +1,9 @@
 #include "server/lobby.hpp"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <fstream>
 
 #include "server/bot_player.hpp"
 #include "server/replies.hpp"
@@ -12,6 +15,15 @@ namespace {
 
 constexpr int kMinBoardSize = 3;
 constexpr int kMaxBoardSize = 15;
+
+// The process's resident set size, from /proc (0 where unavailable).
+std::uint64_t resident_memory_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0;
+  std::uint64_t resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
 
 std::optional<Level> level_of(wire::BotLevel level) {
   switch (level) {
@@ -49,13 +61,7 @@ void Lobby::connected(const std::shared_ptr<Participant>& conn) {
 
 void Lobby::receive(const std::shared_ptr<Participant>& conn, const wire::ClientMessage& message) {
   auto it = connections_.find(conn.get());
-  if (it == connections_.end()) {
-    // Bots have no connection record; everyone else has said Hello through one.
-    for (auto& [id, bot] : bots_) {
-      if (bot == conn) dispatch(players_.at(id), message);
-    }
-    return;
-  }
+  if (it == connections_.end()) return;  // a connection already gone or replaced
   Connection& record = it->second;
   if (message.has_hello()) {
     hello(conn, record, message.hello(), message.request_id());
@@ -168,7 +174,10 @@ void Lobby::forget(PlayerId id) {
   if (player == players_.end()) return;
   tokens_.erase(player->second.token);
   fallback_timers_.erase(id);
-  bots_.erase(id);
+  if (auto bot = bots_.find(id); bot != bots_.end()) {
+    connections_.erase(bot->second.get());
+    bots_.erase(bot);
+  }
   players_.erase(player);
 }
 
@@ -191,7 +200,7 @@ void Lobby::shutdown(const std::string& reason) {
 
 LobbyStats Lobby::stats() const {
   LobbyStats s;
-  s.connections = connections_.size();
+  s.connections = connections_.size() - bots_.size();
   s.players = players_.size();
   s.rooms = rooms_.size();
   for (const auto& [size, queue] : queues_) s.queued += queue.size();
@@ -219,12 +228,28 @@ void Lobby::dispatch(PlayerRecord& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kHello:
       error(player, wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", rid);
       break;
+    case wire::ClientMessage::kGetStats: send_stats(player, rid); break;
     case wire::ClientMessage::kPing:
     case wire::ClientMessage::kPong: break;  // answered by the session
     default:
       error(player, wire::ERROR_CODE_UNKNOWN_MESSAGE, "unknown or empty message", rid);
       break;
   }
+}
+
+void Lobby::send_stats(PlayerRecord& player, std::uint32_t request_id) {
+  const LobbyStats s = stats();
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::ServerStats* out = message.mutable_stats();
+  out->set_connections(s.connections);
+  out->set_players(s.players);
+  out->set_games(s.rooms);
+  out->set_queued(s.queued);
+  out->set_bots(s.bots);
+  out->set_games_finished(s.games_finished);
+  out->set_rss_bytes(resident_memory_bytes());
+  reply(player, std::move(message));
 }
 
 void Lobby::list_games(PlayerRecord& player, std::uint32_t request_id) {
@@ -509,6 +534,7 @@ void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Si
       });
   bot.conn = player;
   bots_[bot.id] = player;
+  connections_[player.get()] = Connection{player, bot.id};
   auto [it, inserted] = players_.emplace(bot.id, std::move(bot));
   room->seat(ref(it->second), side, 0);
 }

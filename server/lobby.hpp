@@ -96,6 +96,7 @@ class Lobby : public RoomObserver {
              const wire::Hello& hello, std::uint32_t request_id);
   void dispatch(PlayerRecord& player, const wire::ClientMessage& message);
   void list_games(PlayerRecord& player, std::uint32_t request_id);
+  void send_stats(PlayerRecord& player, std::uint32_t request_id);
   void create_game(PlayerRecord& player, const wire::CreateGame& create, std::uint32_t request_id);
   void join_game(PlayerRecord& player, const wire::JoinGame& join, std::uint32_t request_id);
   void quick_match(PlayerRecord& player, const wire::QuickMatch& quick, std::uint32_t request_id);

@@ -1,0 +1,240 @@
+#include "load/load_player.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+namespace ttt::bench {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+bool is_over(const wire::GameState& s) {
+  return s.status() == wire::GAME_STATUS_X_WON || s.status() == wire::GAME_STATUS_O_WON ||
+         s.status() == wire::GAME_STATUS_DRAW;
+}
+
+}  // namespace
+
+LoadPlayer::LoadPlayer(asio::io_context& io, PlayerOptions options, LoadCounters& counters,
+                       std::string name)
+    : io_(io),
+      options_(options),
+      counters_(counters),
+      name_(std::move(name)),
+      rng_(options.seed),
+      socket_(io),
+      reader_(1 << 20),
+      relay_game_(options.size) {}
+
+void LoadPlayer::stop() {
+  stopping_ = true;
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+}
+
+asio::awaitable<bool> LoadPlayer::connect() {
+  socket_ = tcp::socket(io_);
+  reader_ = wire::FrameReader(1 << 20);
+  auto [ec] = co_await socket_.async_connect(options_.endpoint, use_tuple);
+  if (ec) {
+    ++counters_.errors;
+    co_return false;
+  }
+  socket_.set_option(tcp::no_delay(true));
+  co_return true;
+}
+
+asio::awaitable<void> LoadPlayer::run() {
+  auto self = shared_from_this();
+  if (!co_await connect()) co_return;
+  ++counters_.connected;
+  if (options_.target == Target::Server) {
+    wire::ClientMessage hello;
+    hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    hello.mutable_hello()->set_name(name_);
+    hello.mutable_hello()->set_client("ttt-bench");
+    co_await send(hello);
+    if (!options_.idle) {
+      wire::ClientMessage quick;
+      quick.mutable_quick_match()->set_size(options_.size);
+      co_await send(quick);
+    }
+  }
+  co_await read_loop();
+  if (!dropped_ || stopping_) co_return;
+  // Churn: vanish mid-game, come back a little later with the token.
+  asio::steady_timer pause(io_, std::chrono::milliseconds(5 + rng_() % 50));
+  co_await pause.async_wait(use_tuple);
+  if (stopping_ || !co_await connect()) co_return;
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_resume_token(token_);
+  co_await send(hello);
+  co_await read_loop();
+}
+
+asio::awaitable<void> LoadPlayer::send(const wire::ClientMessage& message) {
+  out_.clear();
+  wire::append_frame(message, out_);
+  auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(out_), use_tuple);
+  if (ec && !stopping_ && !dropped_) ++counters_.errors;
+}
+
+asio::awaitable<void> LoadPlayer::read_loop() {
+  while (!stopping_ && socket_.is_open()) {
+    auto space = reader_.prepare();
+    auto [ec, n] = co_await socket_.async_read_some(asio::buffer(space.data(), space.size()),
+                                                    use_tuple);
+    if (ec) {
+      if (!stopping_ && !dropped_) ++counters_.errors;
+      co_return;
+    }
+    reader_.commit(n);
+    std::string_view body;
+    for (;;) {
+      const auto status = reader_.next(body);
+      if (status == wire::FrameReader::Status::kNeedMore) break;
+      if (status == wire::FrameReader::Status::kTooLarge) {
+        ++counters_.errors;
+        co_return;
+      }
+      if (options_.target == Target::Relay) {
+        co_await on_relayed_frame(body);
+        continue;
+      }
+      wire::ServerMessage message;
+      if (!wire::parse_body(body, message)) {
+        ++counters_.errors;
+        co_return;
+      }
+      co_await on_server_message(message);
+      if (!socket_.is_open()) co_return;
+    }
+  }
+}
+
+asio::awaitable<void> LoadPlayer::on_server_message(const wire::ServerMessage& m) {
+  switch (m.body_case()) {
+    case wire::ServerMessage::kWelcome:
+      player_id_ = m.welcome().player_id();
+      token_ = m.welcome().resume_token();
+      break;
+    case wire::ServerMessage::kJoined: co_await on_state(m.joined().state()); break;
+    case wire::ServerMessage::kState: co_await on_state(m.state()); break;
+    case wire::ServerMessage::kPing: {
+      wire::ClientMessage pong;
+      pong.mutable_pong()->set_nonce(m.ping().nonce());
+      co_await send(pong);
+      break;
+    }
+    case wire::ServerMessage::kError: ++counters_.errors; break;
+    case wire::ServerMessage::kGoodbye: stop(); break;
+    default: break;
+  }
+}
+
+asio::awaitable<void> LoadPlayer::on_state(const wire::GameState& s) {
+  const wire::Side side = s.x().player_id() == player_id_   ? wire::SIDE_X
+                          : s.o().player_id() == player_id_ ? wire::SIDE_O
+                                                            : wire::SIDE_NONE;
+  if (side == wire::SIDE_NONE || s.status() == wire::GAME_STATUS_WAITING) co_return;
+  game_id_ = s.game_id();
+  if (!started_) {
+    started_ = true;
+    ++counters_.started;
+  }
+  if (pending_count_ && (s.move_count() > *pending_count_ || s.round() != rematch_round_ + 1)) {
+    if (counters_.measuring && s.move_count() > *pending_count_) {
+      counters_.latency.record(std::chrono::steady_clock::now() - sent_at_);
+      ++counters_.moves;
+    }
+    pending_count_.reset();
+  }
+  if (s.status() == wire::GAME_STATUS_IN_PROGRESS) {
+    if (s.to_move() == side && !pending_count_) {
+      if (options_.drop_after_moves > 0 && !dropped_ && own_moves_ >= options_.drop_after_moves) {
+        dropped_ = true;  // vanish without a word
+        boost::system::error_code ignored;
+        socket_.close(ignored);
+        co_return;
+      }
+      pending_count_ = s.move_count();
+      co_await play_random_move(s.cells(), s.size());
+    }
+    co_return;
+  }
+  if (!is_over(s) || s.round() == rematch_round_) co_return;
+  rematch_round_ = s.round();
+  if (side == wire::SIDE_X && counters_.measuring) ++counters_.games;
+  wire::ClientMessage next;
+  if (options_.drop_after_moves > 0) {
+    next.mutable_leave();  // churn: one game per cycle
+    co_await send(next);
+    stop();
+    co_return;
+  }
+  next.mutable_rematch();
+  co_await send(next);
+}
+
+asio::awaitable<void> LoadPlayer::play_random_move(const std::string& cells, int size) {
+  int empty = 0;
+  for (char c : cells) empty += c == 'E';
+  if (empty == 0) co_return;
+  int pick = static_cast<int>(rng_() % static_cast<std::uint64_t>(empty));
+  int index = 0;
+  for (; index < static_cast<int>(cells.size()); ++index) {
+    if (cells[index] == 'E' && pick-- == 0) break;
+  }
+  wire::ClientMessage move;
+  move.mutable_make_move()->set_game_id(game_id_);
+  move.mutable_make_move()->set_row(index / size);
+  move.mutable_make_move()->set_col(index % size);
+  sent_at_ = std::chrono::steady_clock::now();
+  ++own_moves_;
+  co_await send(move);
+}
+
+asio::awaitable<void> LoadPlayer::on_relayed_frame(std::string_view body) {
+  if (!started_) {
+    started_ = true;
+    ++counters_.started;
+    relay_side_ = body.empty() ? Player::X : Player::O;
+    relay_first_ = relay_side_ == Player::X;
+  } else {
+    wire::ClientMessage message;
+    if (!wire::parse_body(body, message) || !message.has_make_move()) {
+      ++counters_.errors;
+      co_return;
+    }
+    const Player mover = relay_game_.to_move();
+    if (relay_game_.play(mover, message.make_move().row(), message.make_move().col())) {
+      ++counters_.errors;
+      co_return;
+    }
+    if (mover == relay_side_ && pending_count_) {
+      if (counters_.measuring) {
+        counters_.latency.record(std::chrono::steady_clock::now() - sent_at_);
+        ++counters_.moves;
+      }
+      pending_count_.reset();
+    }
+    if (relay_game_.over()) {
+      // As after a rematch: a new game with sides swapped.
+      if (relay_first_ && counters_.measuring) ++counters_.games;
+      relay_game_ = Game(options_.size);
+      relay_side_ = opponent(relay_side_);
+    }
+  }
+  if (relay_game_.to_move() == relay_side_ && !pending_count_) {
+    pending_count_ = static_cast<std::uint32_t>(relay_game_.moves().size());
+    co_await play_random_move(relay_game_.board().to_string(), options_.size);
+  }
+}
+
+}  // namespace ttt::bench

@@ -1,0 +1,94 @@
+// LoadPlayer: one connection of the load tool. Against the server it says
+// Hello, quick-matches, plays a random legal move the moment it sees its turn
+// and asks for a rematch when a game ends; against the relay it plays the same
+// game from the relayed move frames. It records the round trip of each of its
+// moves: from sending it to seeing it come back.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "load/latency_recorder.hpp"
+#include "ttt.pb.h"
+#include "ttt/game.hpp"
+#include "ttt/wire/frame.hpp"
+
+namespace ttt::bench {
+
+enum class Target { Server, Relay };
+
+// Counters shared by every player of a run (one thread).
+struct LoadCounters {
+  bool measuring = false;
+  std::uint64_t moves = 0;
+  std::uint64_t games = 0;
+  std::uint64_t errors = 0;
+  std::uint64_t started = 0;  // players that reached their first game
+  std::uint64_t connected = 0;
+  LatencyRecorder latency;
+};
+
+struct PlayerOptions {
+  Target target = Target::Server;
+  boost::asio::ip::tcp::endpoint endpoint;
+  int size = 3;
+  std::uint64_t seed = 0;
+  // Churn: drop the connection after this many own moves and come back with
+  // the resume token (0 = never).
+  int drop_after_moves = 0;
+  // Idle: say Hello, then only answer pings.
+  bool idle = false;
+};
+
+class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
+ public:
+  LoadPlayer(boost::asio::io_context& io, PlayerOptions options, LoadCounters& counters,
+             std::string name);
+
+  // Plays until stop() or until the churn cycle ends (drop, resume, finish).
+  boost::asio::awaitable<void> run();
+  void stop();
+
+ private:
+  boost::asio::awaitable<bool> connect();
+  boost::asio::awaitable<void> send(const wire::ClientMessage& message);
+  boost::asio::awaitable<void> read_loop();
+  boost::asio::awaitable<void> on_server_message(const wire::ServerMessage& message);
+  boost::asio::awaitable<void> on_state(const wire::GameState& state);
+  boost::asio::awaitable<void> on_relayed_frame(std::string_view body);
+  boost::asio::awaitable<void> play_random_move(const std::string& cells, int size);
+
+  boost::asio::io_context& io_;
+  PlayerOptions options_;
+  LoadCounters& counters_;
+  std::string name_;
+  std::mt19937_64 rng_;
+  boost::asio::ip::tcp::socket socket_;
+  wire::FrameReader reader_;
+  std::string out_;
+
+  std::uint64_t player_id_ = 0;
+  std::uint64_t game_id_ = 1;  // the relay has no ids: a small one, as a server's would be
+  std::string token_;
+  bool started_ = false;
+  bool stopping_ = false;
+  bool dropped_ = false;
+  int own_moves_ = 0;
+  std::uint32_t rematch_round_ = 0;
+  // The move in flight: the count it must raise and when it was sent.
+  std::optional<std::uint32_t> pending_count_;
+  std::chrono::steady_clock::time_point sent_at_;
+  // Relay mode: the local game and our side in it.
+  Game relay_game_{3};
+  Player relay_side_ = Player::X;
+  bool relay_first_ = false;
+};
+
+}  // namespace ttt::bench

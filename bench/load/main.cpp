@@ -1,0 +1,297 @@
+// ttt-bench: the load tool. Plays quick-match games as fast as the server
+// answers and reports throughput and move round-trip latency; --baseline
+// measures the same load against a minimal relay (the physical limit),
+// --idle holds idle connections and reports the server's memory per
+// connection, --churn drops and resumes connections and checks for leaks.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/use_future.hpp>
+#include <cstdio>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "load/load_player.hpp"
+#include "load/relay.hpp"
+#include "load/stats_query.hpp"
+#include "ttt/cli/flags.hpp"
+
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using std::chrono::steady_clock;
+using namespace ttt::bench;
+
+struct BenchConfig {
+  std::string host = "127.0.0.1";
+  std::int64_t port = 7777;
+  std::int64_t connections = 100;
+  std::int64_t seconds = 10;
+  std::int64_t size = 3;
+  std::int64_t idle = 0;
+  std::int64_t seed = 1;
+  bool baseline = false;
+  bool churn = false;
+};
+
+void raise_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+// Runs the io_context for `duration`, printing a live status line on a
+// terminal.
+void run_measured(asio::io_context& io, LoadCounters& counters, std::chrono::seconds duration,
+                  const char* label) {
+  const bool live = isatty(STDERR_FILENO) != 0;
+  const auto start = steady_clock::now();
+  const auto end = start + duration;
+  while (steady_clock::now() < end) {
+    io.run_for(std::min<steady_clock::duration>(std::chrono::seconds(1), end - steady_clock::now()));
+    if (live) {
+      const double elapsed = std::chrono::duration<double>(steady_clock::now() - start).count();
+      std::fprintf(stderr, "\r%s: %.0f s, %.0f moves/s, %llu games, %llu errors   ", label,
+                   elapsed, static_cast<double>(counters.moves) / std::max(elapsed, 1e-9),
+                   static_cast<unsigned long long>(counters.games),
+                   static_cast<unsigned long long>(counters.errors));
+    }
+  }
+  if (live) std::fprintf(stderr, "\r%*s\r", 70, "");
+}
+
+std::optional<ttt::wire::ServerStats> stats_of(tcp::endpoint server) {
+  asio::io_context io;
+  auto future = asio::co_spawn(io, query_stats(server), asio::use_future);
+  io.run();
+  return future.get();
+}
+
+std::vector<std::shared_ptr<LoadPlayer>> spawn_players(asio::io_context& io, const BenchConfig& c,
+                                                       const PlayerOptions& base,
+                                                       LoadCounters& counters) {
+  std::vector<std::shared_ptr<LoadPlayer>> players;
+  for (std::int64_t i = 0; i < c.connections; ++i) {
+    PlayerOptions options = base;
+    options.seed = static_cast<std::uint64_t>(c.seed) * 1'000'003 + static_cast<std::uint64_t>(i);
+    auto player = std::make_shared<LoadPlayer>(io, options, counters, "bench" + std::to_string(i));
+    asio::co_spawn(io, player->run(), asio::detached);
+    players.push_back(player);
+  }
+  return players;
+}
+
+int run_load(const BenchConfig& c, tcp::endpoint endpoint, Target target) {
+  asio::io_context io;
+  LoadCounters counters;
+  PlayerOptions base;
+  base.target = target;
+  base.endpoint = endpoint;
+  base.size = static_cast<int>(c.size);
+  auto players = spawn_players(io, c, base, counters);
+  // Until every player is in a game (or 20 s), nothing is measured.
+  const auto warmup_end = steady_clock::now() + std::chrono::seconds(20);
+  while (counters.started < static_cast<std::uint64_t>(c.connections) &&
+         steady_clock::now() < warmup_end) {
+    io.run_for(std::chrono::milliseconds(10));
+  }
+  if (counters.connected == 0) {
+    std::fprintf(stderr, "ttt-bench: could not connect to %s port %u\n",
+                 endpoint.address().to_string().c_str(), endpoint.port());
+    return 1;
+  }
+  counters.errors += static_cast<std::uint64_t>(c.connections) - counters.started;
+  counters.measuring = true;
+  run_measured(io, counters, std::chrono::seconds(c.seconds), "bench");
+  counters.measuring = false;
+  for (auto& p : players) p->stop();
+  io.run_for(std::chrono::milliseconds(200));
+
+  const double per_second = static_cast<double>(counters.moves) / static_cast<double>(c.seconds);
+  std::printf("bench: connections=%lld moves_per_s=%.0f p50_us=%u p99_us=%u p999_us=%u games=%llu "
+              "errors=%llu\n",
+              static_cast<long long>(c.connections), per_second,
+              counters.latency.percentile(50), counters.latency.percentile(99),
+              counters.latency.percentile(99.9), static_cast<unsigned long long>(counters.games),
+              static_cast<unsigned long long>(counters.errors));
+  return 0;
+}
+
+int run_idle(const BenchConfig& c, tcp::endpoint endpoint) {
+  const auto before = stats_of(endpoint);
+  if (!before) {
+    std::fprintf(stderr, "ttt-bench: no stats from the server at port %u\n", endpoint.port());
+    return 1;
+  }
+  asio::io_context io;
+  LoadCounters counters;
+  PlayerOptions base;
+  base.endpoint = endpoint;
+  base.idle = true;
+  BenchConfig idle = c;
+  idle.connections = c.idle;
+  auto players = spawn_players(io, idle, base, counters);
+  const auto connect_end = steady_clock::now() + std::chrono::seconds(60);
+  std::optional<ttt::wire::ServerStats> during;
+  while (steady_clock::now() < connect_end) {
+    io.run_for(std::chrono::milliseconds(100));
+    if (counters.connected + counters.errors < static_cast<std::uint64_t>(c.idle)) continue;
+    std::optional<ttt::wire::ServerStats> now;
+    asio::co_spawn(io, query_stats(endpoint),
+                   [&now](std::exception_ptr, std::optional<ttt::wire::ServerStats> s) { now = s; });
+    while (!now && steady_clock::now() < connect_end) io.run_for(std::chrono::milliseconds(20));
+    if (now && now->players() >= before->players() + static_cast<std::uint64_t>(c.idle)) {
+      during = now;
+      break;
+    }
+  }
+  run_measured(io, counters, std::chrono::seconds(c.seconds), "idle");
+  std::optional<ttt::wire::ServerStats> held;
+  asio::co_spawn(io, query_stats(endpoint),
+                 [&held](std::exception_ptr, std::optional<ttt::wire::ServerStats> s) { held = s; });
+  while (!held) io.run_for(std::chrono::milliseconds(20));
+  for (auto& p : players) p->stop();
+  io.run_for(std::chrono::milliseconds(200));
+  if (!held || !during) {
+    std::printf("idle: connections=%lld held=0 errors=%llu\n", static_cast<long long>(c.idle),
+                static_cast<unsigned long long>(counters.errors));
+    return 1;
+  }
+  const auto held_connections = held->connections() - before->connections();
+  const double per_connection =
+      held_connections == 0 ? 0.0
+                            : static_cast<double>(held->rss_bytes() - before->rss_bytes()) /
+                                  static_cast<double>(held_connections);
+  std::printf("idle: connections=%lld held=%llu rss_base_kb=%llu rss_kb=%llu "
+              "per_connection_bytes=%.0f errors=%llu\n",
+              static_cast<long long>(c.idle), static_cast<unsigned long long>(held_connections),
+              static_cast<unsigned long long>(before->rss_bytes() / 1024),
+              static_cast<unsigned long long>(held->rss_bytes() / 1024), per_connection,
+              static_cast<unsigned long long>(counters.errors));
+  return counters.errors == 0 ? 0 : 1;
+}
+
+int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
+  const auto before = stats_of(endpoint);
+  if (!before) {
+    std::fprintf(stderr, "ttt-bench: no stats from the server at port %u\n", endpoint.port());
+    return 1;
+  }
+  asio::io_context io;
+  LoadCounters counters;
+  counters.measuring = true;
+  std::mt19937_64 rng(static_cast<std::uint64_t>(c.seed));
+  std::uint64_t cycles = 0;
+  std::vector<std::shared_ptr<LoadPlayer>> slots(static_cast<std::size_t>(c.connections));
+  const auto end = steady_clock::now() + std::chrono::seconds(c.seconds);
+  // Each slot runs one churn cycle after another until the time is up.
+  std::function<void(std::size_t)> start_cycle = [&](std::size_t slot) {
+    if (steady_clock::now() >= end) return;
+    PlayerOptions options;
+    options.endpoint = endpoint;
+    options.size = static_cast<int>(c.size);
+    options.seed = rng();
+    options.drop_after_moves = 1 + static_cast<int>(rng() % 3);
+    slots[slot] = std::make_shared<LoadPlayer>(io, options, counters,
+                                               "churn" + std::to_string(cycles++));
+    asio::co_spawn(io, slots[slot]->run(), [&, slot](std::exception_ptr) { start_cycle(slot); });
+  };
+  for (std::size_t i = 0; i < slots.size(); ++i) start_cycle(i);
+  run_measured(io, counters, std::chrono::seconds(c.seconds), "churn");
+  for (auto& p : slots) {
+    if (p) p->stop();
+  }
+  io.run_for(std::chrono::milliseconds(500));
+  // The server forgets away players after its grace period: wait for it.
+  std::optional<ttt::wire::ServerStats> after;
+  const auto settle_end = steady_clock::now() + std::chrono::seconds(120);
+  while (steady_clock::now() < settle_end) {
+    after = stats_of(endpoint);
+    if (after && after->games() == before->games() && after->players() <= before->players() + 1 &&
+        after->queued() == 0) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  }
+  if (!after) return 1;
+  const auto leaked_players = after->players() > before->players() + 1
+                                  ? after->players() - before->players() - 1
+                                  : 0;
+  std::printf("churn: cycles=%llu games=%llu leaked_games=%llu leaked_players=%llu "
+              "rss_base_kb=%llu rss_after_kb=%llu\n",
+              static_cast<unsigned long long>(cycles),
+              static_cast<unsigned long long>(after->games_finished() - before->games_finished()),
+              static_cast<unsigned long long>(after->games() - std::min(after->games(), before->games())),
+              static_cast<unsigned long long>(leaked_players),
+              static_cast<unsigned long long>(before->rss_bytes() / 1024),
+              static_cast<unsigned long long>(after->rss_bytes() / 1024));
+  return after->games() == before->games() && leaked_players == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  BenchConfig c;
+  ttt::cli::Flags flags("ttt-bench",
+                        "Load tool: plays quick-match games as fast as the server answers and "
+                        "reports moves/s and move round-trip latency.");
+  flags.add_string("--host", "", &c.host, "ADDR", "server address (IPv4 or IPv6 literal)");
+  flags.add_int("--port", "", &c.port, 1, 65535, "N", "server port");
+  flags.add_int("--connections", "", &c.connections, 2, 200'000, "C",
+                "connections, playing in pairs (even)");
+  flags.add_int("--seconds", "", &c.seconds, 1, 86'400, "S", "how long to measure");
+  flags.add_int("--size", "", &c.size, 3, 15, "N", "board size");
+  flags.add_bool("--baseline", "", &c.baseline,
+                 "measure the same load against an in-process minimal relay instead of a server");
+  flags.add_bool("--churn", "", &c.churn,
+                 "connections join, play a few moves, vanish mid-game and come back; then check "
+                 "the server for leaks");
+  flags.add_int("--idle", "", &c.idle, 0, 1'000'000, "N",
+                "hold N idle connections for --seconds and report the server's memory per "
+                "connection");
+  flags.add_int("--seed", "", &c.seed, 0, INT64_MAX, "N", "random seed for the moves");
+  const auto parsed = flags.parse(argc, argv);
+  if (!parsed.ok) {
+    std::fprintf(stderr, "ttt-bench: %s\n(see ttt-bench --help)\n", parsed.error.c_str());
+    return 2;
+  }
+  if (parsed.help) {
+    std::fputs(flags.usage().c_str(), stdout);
+    return 0;
+  }
+  if (c.connections % 2 != 0 && !c.churn) {
+    std::fprintf(stderr, "ttt-bench: --connections must be even (players come in pairs)\n");
+    return 2;
+  }
+  raise_file_limit();
+
+  if (c.baseline) {
+    asio::io_context relay_io;
+    Relay relay(relay_io);
+    relay.start();
+    std::thread relay_thread([&relay_io] { relay_io.run(); });
+    const int rc =
+        run_load(c, tcp::endpoint(asio::ip::make_address("127.0.0.1"), relay.port()), Target::Relay);
+    relay_io.stop();
+    relay_thread.join();
+    return rc;
+  }
+  boost::system::error_code ec;
+  const auto address = asio::ip::make_address(c.host, ec);
+  if (ec) {
+    std::fprintf(stderr, "ttt-bench: --host expects an IP address, got '%s'\n", c.host.c_str());
+    return 2;
+  }
+  const tcp::endpoint endpoint(address, static_cast<unsigned short>(c.port));
+  if (c.idle > 0) return run_idle(c, endpoint);
+  if (c.churn) return run_churn(c, endpoint);
+  return run_load(c, endpoint, Target::Server);
+}
