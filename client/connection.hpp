@@ -1,0 +1,132 @@
+// Connection: one client's link to a ttt server, kept up on its own. It
+// connects (with a deadline), says Hello, answers the server's Pings, pings a
+// silent server itself, and when the link drops it reconnects with the resume
+// token, backing off, for up to the retry period. A reader and a writer
+// coroutine share one socket; the writer drains a bounded queue with exactly
+// one write in flight.
+//
+// Used by ttt-client and ttt-bot. Everything runs on one executor (one
+// thread); the events are called on it.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "ttt.pb.h"
+#include "ttt/wire/frame.hpp"
+
+namespace ttt::client {
+
+struct ConnectionOptions {
+  std::string host = "localhost";
+  std::uint16_t port = 7777;
+  std::string name;                 // the player's name in Hello
+  std::string client_version;       // Hello.client, for the server's log
+  std::string resume_token;         // from an earlier run: take that player back
+  std::chrono::milliseconds connect_timeout{5'000};  // per attempt, and for the Welcome
+  std::chrono::milliseconds retry{30'000};  // how long to keep reconnecting after a drop
+  std::chrono::milliseconds keepalive{15'000};       // server silence before we ping it
+  std::chrono::milliseconds answer_timeout{10'000};  // then it must answer within this
+  std::size_t max_queued_frames = 256;  // more waiting means the server is not reading
+  std::size_t max_frame = 4 << 20;      // the largest server frame accepted
+};
+
+// What a Connection reports to its owner.
+class ConnectionEvents {
+ public:
+  virtual ~ConnectionEvents() = default;
+  // The server accepted Hello, after the first connect and after every
+  // reconnect. welcome.resumed() says whether the old player (and any seat)
+  // came back; if not, this is a new player in the lobby.
+  virtual void on_welcome(const wire::Welcome& welcome) = 0;
+  // Every other server message, fatal errors and Goodbye included; Ping and
+  // Pong are handled inside.
+  virtual void on_message(const wire::ServerMessage& message) = 0;
+  // The link dropped; the connection tries again for up to `left`.
+  virtual void on_reconnecting(const std::string& reason, std::chrono::milliseconds left) = 0;
+  // The connection is over for good: after close() (failed = false), or
+  // because it could not connect or reconnect (failed = true, reason says why).
+  virtual void on_closed(const std::string& reason, bool failed) = 0;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  // events must outlive the connection's work on executor.
+  Connection(boost::asio::any_io_executor executor, ConnectionOptions options,
+             ConnectionEvents& events);
+
+  // Starts connecting. Call once.
+  void start();
+
+  // Sends a request with a fresh request id and returns the id, or returns 0
+  // without sending when there is no live, welcomed link (the caller says so).
+  std::uint32_t send(wire::ClientMessage message);
+
+  // Sends what is queued, closes, and ends with on_closed(failed = false).
+  // Stops any reconnecting. Safe to call more than once.
+  void close();
+
+  // True between a Welcome and the next drop.
+  bool connected() const noexcept { return welcomed_ && !closing_; }
+
+  // The token that takes this player back (empty before the first Welcome).
+  const std::string& resume_token() const noexcept { return token_; }
+
+  const ConnectionOptions& options() const noexcept { return options_; }
+
+ private:
+  using tcp = boost::asio::ip::tcp;
+
+  boost::asio::awaitable<void> run();
+  boost::asio::awaitable<std::optional<tcp::socket>> open_socket(std::string& reason);
+  boost::asio::awaitable<boost::system::error_code> resolve_and_connect(tcp::socket& socket);
+  boost::asio::awaitable<void> serve(tcp::socket socket);
+  boost::asio::awaitable<void> read_loop();
+  boost::asio::awaitable<void> write_loop();
+  boost::asio::awaitable<void> keepalive();
+
+  // Handles one frame; false when the link must end.
+  bool handle_frame(std::string_view body);
+  // A fatal Error: decides whether to reconnect, start afresh or give up.
+  void on_fatal(const wire::Error& error);
+  void enqueue(const wire::ClientMessage& message);
+  // The first reason the link ended wins.
+  void set_reason(std::string reason);
+  void finish(const std::string& reason, bool failed);
+  std::string where() const;
+
+  boost::asio::any_io_executor executor_;
+  ConnectionOptions options_;
+  ConnectionEvents& events_;
+
+  std::optional<tcp::socket> socket_;
+  wire::FrameReader reader_;
+  std::deque<std::string> queue_;
+  boost::asio::steady_timer wake_writer_;
+  boost::asio::steady_timer watchdog_;
+  boost::asio::steady_timer connect_timer_;
+  boost::asio::steady_timer backoff_timer_;
+
+  std::string token_;
+  std::string reason_;  // why the current link ended
+  std::chrono::steady_clock::time_point linked_at_{};
+  std::chrono::steady_clock::time_point last_received_{};
+  std::uint32_t next_request_id_ = 1;
+  bool ping_sent_ = false;
+  bool welcomed_ = false;       // the current link got its Welcome
+  bool ever_welcomed_ = false;  // some link got a Welcome
+  bool give_up_ = false;        // the last link ended in a way retrying can't fix
+  bool retry_now_ = false;      // reconnect at once (a stale token was dropped)
+  bool closing_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace ttt::client

@@ -1,0 +1,155 @@
+#include "client/game_text.hpp"
+
+#include <cctype>
+#include <cstdio>
+
+#include "client/move_input.hpp"
+#include "client/state_view.hpp"
+
+namespace ttt::client {
+namespace {
+
+std::string why_lost(const wire::GameState& state, wire::Side loser) {
+  const std::string who = side_name(loser);
+  switch (state.end_reason()) {
+    case wire::END_REASON_LINE: {
+      auto line = winning_line_of(state);
+      return line ? line_name(*line) : "a line";
+    }
+    case wire::END_REASON_RESIGNATION: return who + " resigned";
+    case wire::END_REASON_TIMEOUT: return who + " ran out of time";
+    case wire::END_REASON_DISCONNECT: return who + " disconnected";
+    default: return "";
+  }
+}
+
+const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) {
+  return side == wire::SIDE_O ? state.o() : state.x();
+}
+
+std::string seat_text(const wire::GameState& state, wire::Side side) {
+  const wire::PlayerInfo& info = info_of(state, side);
+  std::string text = seat_name(info) + " (" + side_name(side) + ")";
+  if (info.player_id() != 0 && !info.connected()) text += " [away]";
+  return text;
+}
+
+std::string clock_text(const wire::GameState& state) {
+  if (state.move_time_left_ms() == 0) return "";
+  return " (" + std::to_string((state.move_time_left_ms() + 999) / 1000) + " s left)";
+}
+
+std::string offers_text(const wire::GameState& state, wire::Side me) {
+  std::string text;
+  const wire::Side draw = state.draw_offered_by();
+  if (draw == wire::SIDE_X || draw == wire::SIDE_O) {
+    text += draw == me ? "\nYou offered a draw."
+                       : "\n" + side_name(draw) + " offers a draw" +
+                             (me == other_side(draw) ? ": /draw to accept." : ".");
+  }
+  const wire::Side rematch = state.rematch_requested_by();
+  if (rematch == wire::SIDE_X || rematch == wire::SIDE_O) {
+    text += rematch == me ? "\nYou asked for a rematch."
+                          : "\n" + side_name(rematch) + " asks for a rematch" +
+                                (me == other_side(rematch) ? ": /rematch to accept." : ".");
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string side_name(wire::Side side) {
+  return side == wire::SIDE_X ? "X" : side == wire::SIDE_O ? "O" : "?";
+}
+
+std::string game_over_line(const wire::GameState& state) {
+  if (state.status() == wire::GAME_STATUS_DRAW) {
+    switch (state.end_reason()) {
+      case wire::END_REASON_DRAW_AGREED: return "Game over: draw (agreed)";
+      case wire::END_REASON_ABORTED: return "Game over: no result (the server shut down)";
+      default: return "Game over: draw";
+    }
+  }
+  const wire::Side winner = state.status() == wire::GAME_STATUS_X_WON ? wire::SIDE_X : wire::SIDE_O;
+  const std::string why = why_lost(state, other_side(winner));
+  return "Game over: " + side_name(winner) + " wins" + (why.empty() ? "" : " (" + why + ")");
+}
+
+std::string personal_result(const wire::GameState& state, wire::Side me) {
+  if (me != wire::SIDE_X && me != wire::SIDE_O) return "";
+  switch (state.status()) {
+    case wire::GAME_STATUS_X_WON: return me == wire::SIDE_X ? "You won." : "You lost.";
+    case wire::GAME_STATUS_O_WON: return me == wire::SIDE_O ? "You won." : "You lost.";
+    case wire::GAME_STATUS_DRAW:
+      return state.end_reason() == wire::END_REASON_ABORTED ? "" : "A draw.";
+    default: return "";
+  }
+}
+
+std::string players_line(const wire::GameState& state) {
+  std::string line = "Game " + std::to_string(state.game_id()) + ", " +
+                     std::to_string(state.size()) + "x" + std::to_string(state.size());
+  if (state.round() > 1) line += ", round " + std::to_string(state.round());
+  line += ": " + seat_text(state, wire::SIDE_X) + " vs " + seat_text(state, wire::SIDE_O);
+  if (state.is_private()) line += ", private";
+  if (state.spectators() > 0) line += ", " + std::to_string(state.spectators()) + " watching";
+  return line;
+}
+
+std::string turn_line(const wire::GameState& state, wire::Side me) {
+  const bool player = me == wire::SIDE_X || me == wire::SIDE_O;
+  if (state.status() == wire::GAME_STATUS_WAITING) {
+    return "Waiting for an opponent to join game " + std::to_string(state.game_id()) + ".";
+  }
+  if (is_over(state)) {
+    return std::string(player ? "/rematch to play again (sides swap), /leave for the lobby."
+                              : "/leave for the lobby.") +
+           offers_text(state, me);
+  }
+  const wire::Side mover = state.to_move();
+  std::string line;
+  if (player && mover == me) {
+    line = "Your turn (" + side_name(me) + "): type a cell like b2" + clock_text(state) + ".";
+  } else if (player) {
+    line = "Waiting for " + seat_text(state, mover) + " to move" + clock_text(state) + ".";
+  } else {
+    line = seat_text(state, mover) + " to move" + clock_text(state) + ".";
+  }
+  return line + offers_text(state, me);
+}
+
+std::string game_list_text(const wire::GameList& list) {
+  if (list.games().empty()) return "No games yet: /create 3 starts one, /quick 3 finds a player.";
+  std::string text = "   id  size  status       X                O\n";
+  for (const wire::GameSummary& g : list.games()) {
+    const char* status = g.status() == wire::GAME_STATUS_WAITING       ? "waiting"
+                         : g.status() == wire::GAME_STATUS_IN_PROGRESS ? "playing"
+                                                                       : "over";
+    char row[160];
+    std::snprintf(row, sizeof row, "%5llu  %2dx%-2d %-12s %-16s %-16s",
+                  static_cast<unsigned long long>(g.game_id()), g.size(), g.size(), status,
+                  g.x_name().empty() ? "-" : g.x_name().c_str(),
+                  g.o_name().empty() ? "-" : g.o_name().c_str());
+    std::string line = row;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (g.is_private()) line += "  private";
+    if (g.vs_bot()) line += "  vs bot";
+    if (g.spectators() > 0) line += "  " + std::to_string(g.spectators()) + " watching";
+    text += line + "\n";
+  }
+  return text + "Join with /join ID, watch with /watch ID.";
+}
+
+std::string error_text(const wire::Error& error) {
+  switch (error.code()) {
+    case wire::ERROR_CODE_OCCUPIED: return std::string(kCellTaken);
+    case wire::ERROR_CODE_NOT_YOUR_TURN: return "It is not your turn";
+    case wire::ERROR_CODE_OUT_OF_RANGE: return "That cell is off the board";
+    default: break;
+  }
+  std::string text = error.text().empty() ? "the server refused that" : error.text();
+  text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+}  // namespace ttt::client

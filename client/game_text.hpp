@@ -1,0 +1,39 @@
+// The console client's sentences about games: the `Game over:` line, whose
+// turn it is, who plays whom, the lobby's game list and server refusals.
+// Pure functions of wire messages, so tests can check the exact words.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ttt.pb.h"
+
+namespace ttt::client {
+
+// "Game over: X wins (row 1)", "Game over: O wins (X resigned)",
+// "Game over: draw", "Game over: draw (agreed)", ... Precondition: is_over.
+std::string game_over_line(const wire::GameState& state);
+
+// How the result went for `me` ("You won.", "You lost.", "A draw."); empty
+// for a spectator or an aborted game.
+std::string personal_result(const wire::GameState& state, wire::Side me);
+
+// "Game 3, 3x3, round 1: alice (X) vs bot (perfect) (O)", with notes such as
+// "private", "2 watching", "away".
+std::string players_line(const wire::GameState& state);
+
+// Whose move it is, from `me`'s point of view (SIDE_NONE or SIDE_SPECTATOR
+// for a spectator), with the mover's clock when there is one; pending draw
+// offers and rematch requests are mentioned too.
+std::string turn_line(const wire::GameState& state, wire::Side me);
+
+// The lobby's game list, one game per line, or a hint when it is empty.
+std::string game_list_text(const wire::GameList& list);
+
+// A server refusal as one line for the player.
+std::string error_text(const wire::Error& error);
+
+// "X" or "O" ("?" for anything else).
+std::string side_name(wire::Side side);
+
+}  // namespace ttt::client

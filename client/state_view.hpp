@@ -1,0 +1,50 @@
+// Read-only questions about a wire::GameState, shared by the console client,
+// the bot and the renderer: which side a player holds, whether the game is
+// over, and the board, last move and winning line as ttt:: values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ttt.pb.h"
+#include "ttt/rules.hpp"
+
+namespace ttt::client {
+
+// The side player_id holds in the game: SIDE_X, SIDE_O, or SIDE_NONE when the
+// player has no seat (a spectator, or a game without them).
+wire::Side side_of(const wire::GameState& state, std::uint64_t player_id) noexcept;
+
+// True once the game has a result (a win, a draw, or an abort).
+bool is_over(const wire::GameState& state) noexcept;
+
+// True while both seats are filled and nobody has won yet.
+bool in_progress(const wire::GameState& state) noexcept;
+
+// The ttt::Player for SIDE_X or SIDE_O (X for anything else).
+Player player_of(wire::Side side) noexcept;
+wire::Side wire_side(Player player) noexcept;
+wire::Side other_side(wire::Side side) noexcept;
+
+// The board the state describes, or nullopt if its cells are malformed.
+std::optional<Board> board_of(const wire::GameState& state);
+
+// The last move, absent before the first one.
+std::optional<Move> last_move_of(const wire::GameState& state);
+
+// The completed line of a game won by a line, else nullopt.
+std::optional<Line> winning_line_of(const wire::GameState& state);
+
+// The name a seat shows: the player's name, or "(free)".
+std::string seat_name(const wire::PlayerInfo& info);
+
+// Identifies one round of one game: rematches in the same room get new keys.
+struct RoundKey {
+  std::uint64_t game_id = 0;
+  std::uint32_t round = 0;
+  friend bool operator==(const RoundKey&, const RoundKey&) = default;
+};
+RoundKey round_key(const wire::GameState& state) noexcept;
+
+}  // namespace ttt::client
