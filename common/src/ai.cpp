@@ -52,6 +52,9 @@ Move calculate_next_move(const Board& board, Player player, const AiOptions& opt
   if (const std::string why = precondition_failure(board, player); !why.empty()) {
     throw std::invalid_argument("calculate_next_move: " + why + " (" + board.to_string() + ")");
   }
+  if (options.level != Level::Random && options.level != Level::Easy) {
+    internal::ai::prepare_tables(board.size());
+  }
   internal::ai::Turn turn = internal::ai::start_turn(board, options);
   switch (options.level) {
     case Level::Random: return internal::ai::random_move(turn);

@@ -31,9 +31,7 @@ bool holds(std::uint64_t word, std::uint64_t key) noexcept {
 
 ExactTable::ExactTable(int log2_slots)
     : slots_count_(std::size_t{1} << std::max(log2_slots, kMinLog2Slots)),
-      slots_(new std::atomic<std::uint64_t>[slots_count_]) {
-  clear();
-}
+      slots_(new std::atomic<std::uint64_t>[slots_count_]) {}  // zeroed: C++20 atomic()
 
 ExactTable& ExactTable::shared() {
   static ExactTable table;

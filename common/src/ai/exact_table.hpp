@@ -27,12 +27,12 @@ class ExactTable {
  public:
   // Smallest and default sizes, as log2 of the number of slots.
   static constexpr int kMinLog2Slots = 4;
-  static constexpr int kDefaultLog2Slots = 21;
+  static constexpr int kDefaultLog2Slots = 20;
 
   // A table of 2^log2_slots slots (8 bytes each), all empty.
   explicit ExactTable(int log2_slots = kDefaultLog2Slots);
 
-  // The process-wide table the engine uses, created on first use (16 MiB).
+  // The process-wide table the engine uses, created on first use (8 MiB).
   static ExactTable& shared();
 
   // The entry stored under key (a canonical key, < 2^35), if any.

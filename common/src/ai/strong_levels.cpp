@@ -108,9 +108,8 @@ Move strong_move(Turn& turn, Style style) {
   if (forced >= 0) return to_move(turn.board, forced);
   if (board.size() <= SmallGeometry::kMaxSize) {
     if (const auto cell = exact_cell(turn, board)) return to_move(turn.board, *cell);
-    SearchLimits rest = heuristic_limits(turn);
-    return to_move(turn.board, searched_cell(board, useful_moves(board), rest, board.empties()));
   }
+  // Too big to solve, or out of time: the pairing certificate and the search.
   return to_move(turn.board, large_cell(turn, board, style));
 }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "exact_table.hpp"
+#include "search_table.hpp"
+#include "small_board.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::internal::ai {
@@ -26,6 +29,11 @@ Turn start_turn(const Board& board, const AiOptions& options) {
   const std::uint64_t seed = mix64(options.seed) ^ position_hash(board) ^
                              mix64(static_cast<std::uint64_t>(options.level) + 17);
   return {board, options, SearchLimits::Clock::now(), Rng(seed)};
+}
+
+void prepare_tables(int size) {
+  if (size <= SmallGeometry::kMaxSize) ExactTable::shared();
+  SearchTable::for_this_thread();
 }
 
 SearchLimits exact_limits(const Turn& turn, double share) {

@@ -19,7 +19,13 @@ struct Turn {
 };
 
 // A Turn for the call, its generator seeded from seed, board, player and level.
+// The budget's clock starts here.
 Turn start_turn(const Board& board, const AiOptions& options);
+
+// Allocates the tables the call will use, if this process (exact table) or
+// thread (search table) has not yet: a one-time cost kept off the budget's
+// clock, so that the first move is as good as the later ones.
+void prepare_tables(int size);
 
 // Limits for the exact solver: `share` of the budget from the start, and no
 // node cap: its table is shared by all threads, so the nodes a solve needs

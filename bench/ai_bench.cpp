@@ -1,0 +1,162 @@
+// The AI engine: the exact solver on the empty 4×4 and 3×3 boards from a cold
+// table (time and nodes), search speed in nodes per second, time per move on
+// 3×3 and 4×4 (cold and warm table), the time per move against the budget on
+// 5×5, 9×9 and 15×15, and the memory of the tables.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <random>
+
+#include "ai/exact_solver.hpp"
+#include "ai/heuristic_search.hpp"
+#include "ai/search_table.hpp"
+#include "ttt/ai.hpp"
+#include "ttt/game.hpp"
+#include "ttt/rules.hpp"
+
+namespace {
+
+using ttt::internal::ai::ExactSolver;
+using ttt::internal::ai::ExactTable;
+using ttt::internal::ai::SearchLimits;
+using ttt::internal::ai::SmallPosition;
+using Clock = std::chrono::steady_clock;
+
+double millis_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Solves the empty size×size board with a table cleared before every run.
+void solve_cold(benchmark::State& state, int size) {
+  ExactTable table;
+  std::uint64_t nodes = 0;
+  int value = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    table.clear();
+    SearchLimits limits = SearchLimits::unlimited();
+    ExactSolver solver(table, limits);
+    state.ResumeTiming();
+    value = *solver.value({&ttt::internal::ai::small_geometry(size), 0, 0});
+    nodes = limits.nodes();
+  }
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["value"] = value;
+  state.counters["nodes_per_s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["table_entries"] = static_cast<double>(table.used());
+}
+
+void BM_Solve4x4Cold(benchmark::State& state) { solve_cold(state, 4); }
+BENCHMARK(BM_Solve4x4Cold)->Unit(benchmark::kMillisecond);
+
+void BM_Solve3x3Cold(benchmark::State& state) { solve_cold(state, 3); }
+BENCHMARK(BM_Solve3x3Cold)->Unit(benchmark::kMicrosecond);
+
+// A position of play with about half the cells marked and no winner.
+ttt::Board half_full(int size) {
+  std::mt19937 rng(static_cast<unsigned>(size));
+  ttt::Board board(size);
+  while (board.count(ttt::Player::X) + board.count(ttt::Player::O) < size * size / 2) {
+    ttt::Board next = board;
+    next.place(static_cast<int>(rng() % (size * size)), ttt::next_player(board));
+    if (next.count(ttt::Player::X) + next.count(ttt::Player::O) == board.count(ttt::Player::X) +
+                                                                       board.count(ttt::Player::O)) {
+      continue;  // the cell was taken
+    }
+    if (!ttt::winner(next)) board = next;
+  }
+  return board;
+}
+
+// Nodes per second of the heuristic search (sizes 5 and up) on a half-full board.
+void BM_HeuristicSearchNodesPerSecond(benchmark::State& state) {
+  using namespace ttt::internal::ai;
+  const LineBoard board(half_full(static_cast<int>(state.range(0))));
+  const std::vector<int> moves = useful_moves(board);
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    SearchLimits limits(SearchLimits::Clock::time_point::max(), 100000);
+    benchmark::DoNotOptimize(
+        iterative_deepening(board, moves, limits, SearchTable::for_this_thread(), {}));
+    nodes += limits.nodes();
+  }
+  state.counters["nodes_per_s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_HeuristicSearchNodesPerSecond)->Arg(5)->Arg(9)->Arg(15)->Unit(benchmark::kMillisecond);
+
+// One Perfect move on the empty board; `cold` clears the shared table first.
+void perfect_opening(benchmark::State& state, int size, bool cold) {
+  const ttt::Board board(size);
+  ttt::calculate_next_move(board, ttt::Player::X);  // allocates the table
+  for (auto _ : state) {
+    if (cold) {
+      state.PauseTiming();
+      ExactTable::shared().clear();
+      state.ResumeTiming();
+    }
+    benchmark::DoNotOptimize(ttt::calculate_next_move(board, ttt::Player::X));
+  }
+}
+
+void BM_PerfectMove3x3Cold(benchmark::State& state) { perfect_opening(state, 3, true); }
+BENCHMARK(BM_PerfectMove3x3Cold)->Unit(benchmark::kMicrosecond);
+void BM_PerfectMove3x3Warm(benchmark::State& state) { perfect_opening(state, 3, false); }
+BENCHMARK(BM_PerfectMove3x3Warm)->Unit(benchmark::kMicrosecond);
+void BM_PerfectMove4x4Cold(benchmark::State& state) { perfect_opening(state, 4, true); }
+BENCHMARK(BM_PerfectMove4x4Cold)->Unit(benchmark::kMillisecond);
+void BM_PerfectMove4x4Warm(benchmark::State& state) { perfect_opening(state, 4, false); }
+BENCHMARK(BM_PerfectMove4x4Warm)->Unit(benchmark::kMicrosecond);
+
+// Perfect's time per move against the budget over two games against Medium
+// (Perfect as X, then as O). range(1) = 1 lifts the node cap so that only the
+// clock stops the search: the worst case for honouring the budget.
+void BM_PerfectMoveTimeVsBudget(benchmark::State& state) {
+  const int size = static_cast<int>(state.range(0));
+  const bool clock_only = state.range(1) != 0;
+  const ttt::AiOptions perfect{ttt::Level::Perfect, std::chrono::milliseconds(200), 1,
+                               clock_only ? std::numeric_limits<std::uint64_t>::max() : 0};
+  double worst = 0;
+  double total = 0;
+  int moves = 0;
+  for (auto _ : state) {
+    for (ttt::Player side : {ttt::Player::X, ttt::Player::O}) {
+      ttt::Game game(size);
+      while (!game.over()) {
+        const ttt::Player p = game.to_move();
+        const auto start = Clock::now();
+        const ttt::Move m = ttt::calculate_next_move(
+            game.board(), p,
+            p == side ? perfect : ttt::AiOptions{ttt::Level::Medium, std::chrono::milliseconds(20), 7});
+        if (p == side) {
+          const double ms = millis_since(start);
+          worst = std::max(worst, ms);
+          total += ms;
+          ++moves;
+        }
+        game.play(p, m.row, m.col);
+      }
+    }
+  }
+  state.counters["budget_ms"] = 200;
+  state.counters["max_ms"] = worst;
+  state.counters["mean_ms"] = total / std::max(moves, 1);
+  state.counters["moves"] = moves;
+}
+BENCHMARK(BM_PerfectMoveTimeVsBudget)
+    ->ArgsProduct({{5, 9, 15}, {0, 1}})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+void BM_TableMemory(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(ExactTable::shared().bytes());
+  state.counters["exact_table_bytes_shared"] = static_cast<double>(ExactTable::shared().bytes());
+  state.counters["search_table_bytes_per_thread"] =
+      static_cast<double>(ttt::internal::ai::SearchTable::for_this_thread().bytes());
+}
+BENCHMARK(BM_TableMemory);
+
+}  // namespace
