@@ -9,15 +9,13 @@ namespace ttt::client {
 namespace {
 
 constexpr std::string_view kReset = "\x1b[0m";
-constexpr std::string_view kXColor = "\x1b[1;31m";    // bold red
-constexpr std::string_view kOColor = "\x1b[1;36m";    // bold cyan
+constexpr std::string_view kXColor = "\x1b[1;31m";        // bold red
+constexpr std::string_view kOColor = "\x1b[1;36m";        // bold cyan
 constexpr std::string_view kLineColor = "\x1b[1;42;30m";  // black on green
-constexpr std::string_view kLastColor = "\x1b[1;7m";  // bold reverse
-constexpr std::string_view kLabelColor = "\x1b[2m";   // dim
+constexpr std::string_view kLastColor = "\x1b[1;7m";      // bold reverse
+constexpr std::string_view kLabelColor = "\x1b[2m";       // dim
 
-char mark_of(Cell cell) noexcept {
-  return cell == Cell::X ? 'X' : cell == Cell::O ? 'O' : ' ';
-}
+char mark_of(Cell cell) noexcept { return cell == Cell::X ? 'X' : cell == Cell::O ? 'O' : ' '; }
 
 std::string paint(std::string_view text, std::string_view color, RenderStyle style) {
   if (!style.color) return std::string(text);

@@ -9,11 +9,11 @@
 namespace ttt::client {
 
 struct BotConfig {
-  BotOptions bot;          // what each bot does
+  BotOptions bot;  // what each bot does
   std::string name = "bot";
-  int count = 1;           // bots run at once
-  int threads = 0;         // search threads; 0 = one per core
-  bool seeded = false;     // --seed given: repeatable games
+  int count = 1;        // bots run at once
+  int threads = 0;      // search threads; 0 = one per core
+  bool seeded = false;  // --seed given: repeatable games
   std::string log_level = "warn";
 };
 

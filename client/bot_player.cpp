@@ -1,8 +1,8 @@
 #include "client/bot_player.hpp"
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <iostream>
-#include <spdlog/spdlog.h>
 
 #include "client/move_input.hpp"
 
@@ -90,12 +90,16 @@ void BotPlayer::enter() {
   moving_on_ = false;
   wire::ClientMessage m;
   switch (options_.mode) {
-    case BotMode::QuickMatch: m.mutable_quick_match()->set_size(options_.size); break;
+    case BotMode::QuickMatch:
+      m.mutable_quick_match()->set_size(options_.size);
+      break;
     case BotMode::Join:
       m.mutable_join_game()->set_game_id(options_.game_id);
       m.mutable_join_game()->set_invite_code(options_.invite_code);
       break;
-    case BotMode::Create: m.mutable_create_game()->set_size(options_.size); break;
+    case BotMode::Create:
+      m.mutable_create_game()->set_size(options_.size);
+      break;
   }
   send(std::move(m), Request::Enter);
 }
@@ -135,7 +139,9 @@ void BotPlayer::error(const std::string& what) {
 
 void BotPlayer::on_message(const wire::ServerMessage& message) {
   switch (message.body_case()) {
-    case wire::ServerMessage::kError: on_error(message.error(), message.in_reply_to()); break;
+    case wire::ServerMessage::kError:
+      on_error(message.error(), message.in_reply_to());
+      break;
     case wire::ServerMessage::kJoined:
       if (message.joined().side() != wire::SIDE_X && message.joined().side() != wire::SIDE_O) {
         error("was seated as a spectator");
@@ -161,7 +167,8 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
     case wire::ServerMessage::kGoodbye:
       spdlog::info("{}: the server is going away: {}", label_, message.goodbye().reason());
       break;
-    default: break;  // queued, chat, lists: nothing to do
+    default:
+      break;  // queued, chat, lists: nothing to do
   }
   if (message.in_reply_to() != 0) requests_.erase(message.in_reply_to());
 }
@@ -185,7 +192,8 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
     finish();
     return;
   }
-  error((kind == Request::Move ? "the server refused a move: " : "the server refused: ") + e.text());
+  error((kind == Request::Move ? "the server refused a move: " : "the server refused: ") +
+        e.text());
 }
 
 void BotPlayer::on_state(const wire::GameState& state) {
@@ -259,26 +267,26 @@ void BotPlayer::think(const wire::GameState& state, Player me) {
   AiOptions ai = options_.ai;
   ai.seed = options_.ai.seed ^ (state.game_id() << 40) ^ (std::uint64_t{state.round()} << 20) ^
             state.move_count();
-  boost::asio::post(compute_, [weak = weak_from_this(), io = io_, board = *board, me, ai,
-                               position] {
-    std::optional<Move> move;
-    std::string failure;
-    try {
-      move = calculate_next_move(board, me, ai);
-    } catch (const std::exception& e) {
-      failure = e.what();
-    }
-    boost::asio::post(io, [weak, position, move, failure] {
-      auto self = weak.lock();
-      if (!self) return;
-      if (move) {
-        self->play(position, *move);
-      } else {
-        self->searching_.reset();
-        self->error("the search failed: " + failure);
-      }
-    });
-  });
+  boost::asio::post(compute_,
+                    [weak = weak_from_this(), io = io_, board = *board, me, ai, position] {
+                      std::optional<Move> move;
+                      std::string failure;
+                      try {
+                        move = calculate_next_move(board, me, ai);
+                      } catch (const std::exception& e) {
+                        failure = e.what();
+                      }
+                      boost::asio::post(io, [weak, position, move, failure] {
+                        auto self = weak.lock();
+                        if (!self) return;
+                        if (move) {
+                          self->play(position, *move);
+                        } else {
+                          self->searching_.reset();
+                          self->error("the search failed: " + failure);
+                        }
+                      });
+                    });
 }
 
 // Sends the move if the game still stands where the search started.

@@ -27,10 +27,10 @@ enum class BotMode { QuickMatch, Join, Create };
 struct BotOptions {
   ConnectionOptions connection;
   BotMode mode = BotMode::QuickMatch;
-  int size = 3;                   // QuickMatch, Create
-  std::uint64_t game_id = 0;      // Join
-  std::string invite_code;        // Join a private game
-  int games = 1;                  // games to play in a row
+  int size = 3;               // QuickMatch, Create
+  std::uint64_t game_id = 0;  // Join
+  std::string invite_code;    // Join a private game
+  int games = 1;              // games to play in a row
   AiOptions ai;
   // How long to wait for the opponent to agree to a rematch.
   std::chrono::milliseconds rematch_wait{30'000};
@@ -101,11 +101,11 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;
   std::unordered_map<std::uint32_t, Request> requests_;  // in flight, by request id
-  std::optional<Position> searching_;  // the position a search is answering
-  std::optional<Position> moved_;      // the last position a move was sent for
-  std::optional<RoundKey> counted_;    // the last round whose result is counted
-  bool entered_ = false;     // asked the server for a game (this link or before)
-  bool moving_on_ = false;   // left a game to find another opponent
+  std::optional<Position> searching_;                    // the position a search is answering
+  std::optional<Position> moved_;                        // the last position a move was sent for
+  std::optional<RoundKey> counted_;                      // the last round whose result is counted
+  bool entered_ = false;    // asked the server for a game (this link or before)
+  bool moving_on_ = false;  // left a game to find another opponent
   bool finishing_ = false;
   bool done_ = false;
   BotTally tally_;

@@ -21,12 +21,12 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   std::string color = "auto";
   flags.add_string("--host", "", &config.host, "HOST", "server to connect to");
   flags.add_int("--port", "", &port, 1, 65535, "PORT", "server port");
-  flags.add_string("--name", "", &config.name, "NAME", "your name in the lobby (default: login name)");
+  flags.add_string("--name", "", &config.name, "NAME",
+                   "your name in the lobby (default: login name)");
   flags.add_choice("--play-bot", "", &config.play_bot,
                    {"random", "easy", "medium", "hard", "perfect"},
                    "start straight in a game against the server's bot at this level");
-  flags.add_int("--size", "-k", &size, 3, 15, "N",
-                "board size for --play-bot, --local and -a");
+  flags.add_int("--size", "-k", &size, 3, 15, "N", "board size for --play-bot, --local and -a");
   flags.add_seconds("--retry", &config.retry, 86400,
                     "after a lost connection, keep reconnecting this long, 0 = never");
   flags.add_seconds("--connect-timeout", &config.connect_timeout, 600,

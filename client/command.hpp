@@ -12,16 +12,29 @@
 
 namespace ttt::client {
 
-enum class CommandKind { List, Create, Join, Quick, Watch, Resign, Draw, Rematch, Leave, Say, Help, Quit };
+enum class CommandKind {
+  List,
+  Create,
+  Join,
+  Quick,
+  Watch,
+  Resign,
+  Draw,
+  Rematch,
+  Leave,
+  Say,
+  Help,
+  Quit
+};
 
 struct Command {
   CommandKind kind = CommandKind::Help;
-  int size = 3;                  // Create, Quick
-  bool is_private = false;       // Create
-  std::optional<Level> bot;      // Create: the server's bot takes the other seat
-  std::uint64_t game_id = 0;     // Join, Watch
-  std::string code;              // Join, Watch: the invite code of a private game
-  std::string text;              // Say
+  int size = 3;               // Create, Quick
+  bool is_private = false;    // Create
+  std::optional<Level> bot;   // Create: the server's bot takes the other seat
+  std::uint64_t game_id = 0;  // Join, Watch
+  std::string code;           // Join, Watch: the invite code of a private game
+  std::string text;           // Say
 };
 
 // A parsed command, or why the line is not one.

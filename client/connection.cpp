@@ -1,5 +1,6 @@
 #include "client/connection.hpp"
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
@@ -7,7 +8,6 @@
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <spdlog/spdlog.h>
 
 namespace ttt::client {
 namespace {
@@ -41,9 +41,7 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       backoff_timer_(executor_),
       token_(options_.resume_token) {}
 
-void Connection::start() {
-  asio::co_spawn(executor_, run(), asio::detached);
-}
+void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
 
 std::string Connection::where() const {
   return options_.host + ":" + std::to_string(options_.port);
@@ -93,8 +91,7 @@ asio::awaitable<void> Connection::run() {
   }
 }
 
-asio::awaitable<std::optional<asio::ip::tcp::socket>> Connection::open_socket(
-    std::string& reason) {
+asio::awaitable<std::optional<asio::ip::tcp::socket>> Connection::open_socket(std::string& reason) {
   tcp::socket socket(executor_);
   connect_timer_.expires_after(options_.connect_timeout);
   auto result = co_await (resolve_and_connect(socket) || connect_timer_.async_wait(use_tuple));
@@ -173,8 +170,8 @@ void Connection::set_reason(std::string reason) {
 asio::awaitable<void> Connection::read_loop() {
   for (;;) {
     const std::span<char> space = reader_.prepare();
-    auto [ec, n] = co_await socket_->async_read_some(asio::buffer(space.data(), space.size()),
-                                                     use_tuple);
+    auto [ec, n] =
+        co_await socket_->async_read_some(asio::buffer(space.data(), space.size()), use_tuple);
     if (ec) {
       set_reason(ec == asio::error::eof ? "the server closed the connection" : ec.message());
       co_return;
@@ -209,7 +206,8 @@ bool Connection::handle_frame(std::string_view body) {
       enqueue(pong);
       return true;
     }
-    case wire::ServerMessage::kPong: return true;
+    case wire::ServerMessage::kPong:
+      return true;
     case wire::ServerMessage::kWelcome:
       token_ = message.welcome().resume_token();
       welcomed_ = ever_welcomed_ = true;
@@ -226,7 +224,8 @@ bool Connection::handle_frame(std::string_view body) {
         return false;
       }
       break;
-    default: break;
+    default:
+      break;
   }
   events_.on_message(message);
   return true;
@@ -247,8 +246,11 @@ void Connection::on_fatal(const wire::Error& error) {
     case wire::ERROR_CODE_HELLO_TIMEOUT:
     case wire::ERROR_CODE_IDLE_TIMEOUT:
     case wire::ERROR_CODE_SLOW_CONSUMER:
-    case wire::ERROR_CODE_SHUTTING_DOWN: break;  // worth another try
-    default: give_up_ = true; break;  // replaced, wrong version, a bad name, our own bug
+    case wire::ERROR_CODE_SHUTTING_DOWN:
+      break;  // worth another try
+    default:
+      give_up_ = true;
+      break;  // replaced, wrong version, a bad name, our own bug
   }
 }
 

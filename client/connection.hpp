@@ -28,15 +28,15 @@ namespace ttt::client {
 struct ConnectionOptions {
   std::string host = "localhost";
   std::uint16_t port = 7777;
-  std::string name;                 // the player's name in Hello
-  std::string client_version;       // Hello.client, for the server's log
-  std::string resume_token;         // from an earlier run: take that player back
+  std::string name;                                  // the player's name in Hello
+  std::string client_version;                        // Hello.client, for the server's log
+  std::string resume_token;                          // from an earlier run: take that player back
   std::chrono::milliseconds connect_timeout{5'000};  // per attempt, and for the Welcome
-  std::chrono::milliseconds retry{30'000};  // how long to keep reconnecting after a drop
+  std::chrono::milliseconds retry{30'000};           // how long to keep reconnecting after a drop
   std::chrono::milliseconds keepalive{15'000};       // server silence before we ping it
   std::chrono::milliseconds answer_timeout{10'000};  // then it must answer within this
-  std::size_t max_queued_frames = 256;  // more waiting means the server is not reading
-  std::size_t max_frame = 4 << 20;      // the largest server frame accepted
+  std::size_t max_queued_frames = 256;               // more waiting means the server is not reading
+  std::size_t max_frame = 4 << 20;                   // the largest server frame accepted
 };
 
 // What a Connection reports to its owner.

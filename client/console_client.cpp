@@ -1,7 +1,8 @@
 #include "client/console_client.hpp"
 
-#include <iostream>
 #include <spdlog/spdlog.h>
+#include <iostream>
+#include <utility>
 
 #include "client/board_render.hpp"
 #include "client/game_text.hpp"
@@ -13,11 +14,16 @@ namespace {
 
 wire::BotLevel wire_level(Level level) noexcept {
   switch (level) {
-    case Level::Random: return wire::BOT_LEVEL_RANDOM;
-    case Level::Easy: return wire::BOT_LEVEL_EASY;
-    case Level::Medium: return wire::BOT_LEVEL_MEDIUM;
-    case Level::Hard: return wire::BOT_LEVEL_HARD;
-    case Level::Perfect: return wire::BOT_LEVEL_PERFECT;
+    case Level::Random:
+      return wire::BOT_LEVEL_RANDOM;
+    case Level::Easy:
+      return wire::BOT_LEVEL_EASY;
+    case Level::Medium:
+      return wire::BOT_LEVEL_MEDIUM;
+    case Level::Hard:
+      return wire::BOT_LEVEL_HARD;
+    case Level::Perfect:
+      return wire::BOT_LEVEL_PERFECT;
   }
   return wire::BOT_LEVEL_PERFECT;
 }
@@ -68,7 +74,8 @@ void ConsoleClient::start() {
   options.retry = config_.retry;
   options.connect_timeout = config_.connect_timeout;
   if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
-  if (terminal_.interactive()) say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
+  if (terminal_.interactive())
+    say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
   connection_ = std::make_shared<Connection>(io_.get_executor(), std::move(options), *this);
   connection_->start();
 }
@@ -106,6 +113,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   move_request_ = 0;
   if (token_file_) token_file_->write(welcome.resume_token());
   if (welcome.resumed()) {
+    resuming_ = true;  // the room sends Joined next
     say("Reconnected as " + welcome.name() + ": taking your seat back.");
   } else {
     if (game_) say("The server no longer holds your game: you are in the lobby.");
@@ -147,18 +155,26 @@ void ConsoleClient::on_reconnecting(const std::string& reason, std::chrono::mill
 void ConsoleClient::on_message(const wire::ServerMessage& message) {
   if (message.in_reply_to() != 0) awaiting_.erase(message.in_reply_to());
   switch (message.body_case()) {
-    case wire::ServerMessage::kError: on_error(message.error(), message.in_reply_to()); break;
-    case wire::ServerMessage::kGameList: say(game_list_text(message.game_list())); break;
-    case wire::ServerMessage::kJoined: on_joined(message.joined()); break;
-    case wire::ServerMessage::kState: on_state(message.state()); break;
+    case wire::ServerMessage::kError:
+      on_error(message.error(), message.in_reply_to());
+      break;
+    case wire::ServerMessage::kGameList:
+      say(game_list_text(message.game_list()));
+      break;
+    case wire::ServerMessage::kJoined:
+      on_joined(message.joined());
+      break;
+    case wire::ServerMessage::kState:
+      on_state(message.state());
+      break;
     case wire::ServerMessage::kQueued: {
       queued_ = true;
       const int size = message.queued().size();
       std::string line = "Waiting for another player who wants a " + std::to_string(size) + "x" +
                          std::to_string(size) + " game";
       if (message.queued().bot_fallback_s() > 0) {
-        line += " (a bot steps in after " + std::to_string(message.queued().bot_fallback_s()) +
-                " s)";
+        line +=
+            " (a bot steps in after " + std::to_string(message.queued().bot_fallback_s()) + " s)";
       }
       say(line + "...");
       break;
@@ -170,12 +186,17 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       pending_moves_.clear();
       say("You are in the lobby: /list, /create, /quick or /join.");
       break;
-    case wire::ServerMessage::kChat: on_chat(message.chat()); break;
-    case wire::ServerMessage::kOpponent: on_opponent(message.opponent()); break;
+    case wire::ServerMessage::kChat:
+      on_chat(message.chat());
+      break;
+    case wire::ServerMessage::kOpponent:
+      on_opponent(message.opponent());
+      break;
     case wire::ServerMessage::kGoodbye:
       say("The server is going away: " + message.goodbye().reason());
       break;
-    default: spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
+    default:
+      spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
   }
   play_pending();
   update_prompt();
@@ -246,7 +267,10 @@ std::uint32_t ConsoleClient::send(wire::ClientMessage message, bool awaits_reply
 void ConsoleClient::execute(const Command& command) {
   wire::ClientMessage m;
   switch (command.kind) {
-    case CommandKind::List: m.mutable_list_games(); send(m, true); break;
+    case CommandKind::List:
+      m.mutable_list_games();
+      send(m, true);
+      break;
     case CommandKind::Create: {
       wire::CreateGame* create = m.mutable_create_game();
       create->set_size(command.size);
@@ -261,23 +285,42 @@ void ConsoleClient::execute(const Command& command) {
       m.mutable_join_game()->set_invite_code(command.code);
       send(m, true);
       break;
-    case CommandKind::Quick: m.mutable_quick_match()->set_size(command.size); send(m, true); break;
+    case CommandKind::Quick:
+      m.mutable_quick_match()->set_size(command.size);
+      send(m, true);
+      break;
     case CommandKind::Watch:
       m.mutable_spectate()->set_game_id(command.game_id);
       m.mutable_spectate()->set_invite_code(command.code);
       send(m, true);
       break;
-    case CommandKind::Resign: m.mutable_resign(); send(m, false); break;
-    case CommandKind::Draw: m.mutable_offer_draw(); send(m, false); break;
-    case CommandKind::Rematch: m.mutable_rematch(); send(m, false); break;
+    case CommandKind::Resign:
+      m.mutable_resign();
+      send(m, false);
+      break;
+    case CommandKind::Draw:
+      m.mutable_offer_draw();
+      send(m, false);
+      break;
+    case CommandKind::Rematch:
+      m.mutable_rematch();
+      send(m, false);
+      break;
     case CommandKind::Leave:
       pending_moves_.clear();
       m.mutable_leave();
       send(m, true);
       break;
-    case CommandKind::Say: m.mutable_chat()->set_text(command.text); send(m, false); break;
-    case CommandKind::Help: terminal_.print(help_text()); break;
-    case CommandKind::Quit: quit(); break;
+    case CommandKind::Say:
+      m.mutable_chat()->set_text(command.text);
+      send(m, false);
+      break;
+    case CommandKind::Help:
+      terminal_.print(help_text());
+      break;
+    case CommandKind::Quit:
+      quit();
+      break;
   }
 }
 
@@ -303,7 +346,8 @@ void ConsoleClient::type_move(const std::string& text) {
     say(parsed.error);
     return;
   }
-  if (auto board = board_of(*game_); board && board->at(parsed.move->row, parsed.move->col) != Cell::Empty) {
+  if (auto board = board_of(*game_);
+      board && board->at(parsed.move->row, parsed.move->col) != Cell::Empty) {
     say(std::string(kCellTaken));
     return;
   }
@@ -358,7 +402,7 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
 }
 
 void ConsoleClient::on_joined(const wire::Joined& joined) {
-  const bool resumed = game_ && game_->game_id() == joined.state().game_id();
+  const bool resumed = std::exchange(resuming_, false);
   game_ = joined.state();
   spectating_ = joined.side() == wire::SIDE_SPECTATOR;
   queued_ = false;
@@ -385,8 +429,8 @@ void ConsoleClient::on_state(const wire::GameState& state) {
     move_request_ = 0;
   }
   if (state.round() != before.round() && !spectating_) {
-    say("Rematch: round " + std::to_string(state.round()) + ", you play " +
-        side_name(my_side()) + ".");
+    say("Rematch: round " + std::to_string(state.round()) + ", you play " + side_name(my_side()) +
+        ".");
   }
   if (board_changed(before, state)) {
     show_state(state);
@@ -449,9 +493,7 @@ wire::Side ConsoleClient::my_side() const noexcept {
   return game_ ? side_of(*game_, player_id_) : wire::SIDE_NONE;
 }
 
-bool ConsoleClient::seated() const noexcept {
-  return !spectating_ && my_side() != wire::SIDE_NONE;
-}
+bool ConsoleClient::seated() const noexcept { return !spectating_ && my_side() != wire::SIDE_NONE; }
 
 bool ConsoleClient::my_turn() const noexcept {
   return game_ && seated() && in_progress(*game_) && game_->to_move() == my_side();

@@ -78,15 +78,16 @@ class ConsoleClient : public ConnectionEvents {
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;  // the game sat in or watched
   bool spectating_ = false;
-  bool queued_ = false;                  // waiting in quick match
+  bool queued_ = false;  // waiting in quick match
   std::deque<std::string> pending_moves_;
   std::deque<std::string> held_lines_;  // typed before the link was up
-  std::uint32_t move_request_ = 0;       // the move in flight, 0 = none
-  std::set<std::uint32_t> awaiting_;     // requests whose direct reply is due
+  std::uint32_t move_request_ = 0;      // the move in flight, 0 = none
+  std::set<std::uint32_t> awaiting_;    // requests whose direct reply is due
   std::optional<RoundKey> announced_end_;
   bool welcomed_before_ = false;
-  bool started_game_ = false;            // --play-bot was acted on
+  bool started_game_ = false;  // --play-bot was acted on
   bool reconnecting_ = false;
+  bool resuming_ = false;  // a resumed Welcome came; Joined is next
   bool input_ended_ = false;
   bool quitting_ = false;
   int exit_code_ = 0;

@@ -16,10 +16,14 @@ std::string why_lost(const wire::GameState& state, wire::Side loser) {
       auto line = winning_line_of(state);
       return line ? line_name(*line) : "a line";
     }
-    case wire::END_REASON_RESIGNATION: return who + " resigned";
-    case wire::END_REASON_TIMEOUT: return who + " ran out of time";
-    case wire::END_REASON_DISCONNECT: return who + " disconnected";
-    default: return "";
+    case wire::END_REASON_RESIGNATION:
+      return who + " resigned";
+    case wire::END_REASON_TIMEOUT:
+      return who + " ran out of time";
+    case wire::END_REASON_DISCONNECT:
+      return who + " disconnected";
+    default:
+      return "";
   }
 }
 
@@ -65,9 +69,12 @@ std::string side_name(wire::Side side) {
 std::string game_over_line(const wire::GameState& state) {
   if (state.status() == wire::GAME_STATUS_DRAW) {
     switch (state.end_reason()) {
-      case wire::END_REASON_DRAW_AGREED: return "Game over: draw (agreed)";
-      case wire::END_REASON_ABORTED: return "Game over: no result (the server shut down)";
-      default: return "Game over: draw";
+      case wire::END_REASON_DRAW_AGREED:
+        return "Game over: draw (agreed)";
+      case wire::END_REASON_ABORTED:
+        return "Game over: no result (the server shut down)";
+      default:
+        return "Game over: draw";
     }
   }
   const wire::Side winner = state.status() == wire::GAME_STATUS_X_WON ? wire::SIDE_X : wire::SIDE_O;
@@ -78,11 +85,14 @@ std::string game_over_line(const wire::GameState& state) {
 std::string personal_result(const wire::GameState& state, wire::Side me) {
   if (me != wire::SIDE_X && me != wire::SIDE_O) return "";
   switch (state.status()) {
-    case wire::GAME_STATUS_X_WON: return me == wire::SIDE_X ? "You won." : "You lost.";
-    case wire::GAME_STATUS_O_WON: return me == wire::SIDE_O ? "You won." : "You lost.";
+    case wire::GAME_STATUS_X_WON:
+      return me == wire::SIDE_X ? "You won." : "You lost.";
+    case wire::GAME_STATUS_O_WON:
+      return me == wire::SIDE_O ? "You won." : "You lost.";
     case wire::GAME_STATUS_DRAW:
       return state.end_reason() == wire::END_REASON_ABORTED ? "" : "A draw.";
-    default: return "";
+    default:
+      return "";
   }
 }
 
@@ -142,10 +152,14 @@ std::string game_list_text(const wire::GameList& list) {
 
 std::string error_text(const wire::Error& error) {
   switch (error.code()) {
-    case wire::ERROR_CODE_OCCUPIED: return std::string(kCellTaken);
-    case wire::ERROR_CODE_NOT_YOUR_TURN: return "It is not your turn";
-    case wire::ERROR_CODE_OUT_OF_RANGE: return "That cell is off the board";
-    default: break;
+    case wire::ERROR_CODE_OCCUPIED:
+      return std::string(kCellTaken);
+    case wire::ERROR_CODE_NOT_YOUR_TURN:
+      return "It is not your turn";
+    case wire::ERROR_CODE_OUT_OF_RANGE:
+      return "That cell is off the board";
+    default:
+      break;
   }
   std::string text = error.text().empty() ? "the server refused that" : error.text();
   text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));

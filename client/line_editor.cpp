@@ -36,16 +36,24 @@ LineEditor::Result LineEditor::feed(std::string_view bytes) {
         buffer_.clear();
         break;
       case kDelete:
-      case kCtrlH: erase_char(); break;
-      case kCtrlU: buffer_.clear(); break;
-      case kCtrlW: erase_word(); break;
+      case kCtrlH:
+        erase_char();
+        break;
+      case kCtrlU:
+        buffer_.clear();
+        break;
+      case kCtrlW:
+        erase_word();
+        break;
       case kCtrlD:
         if (buffer_.empty()) {
           result.eof = true;
           return result;
         }
         break;
-      case kEscape: escape_ = Escape::Start; break;
+      case kEscape:
+        escape_ = Escape::Start;
+        break;
       case '\t':
         if (buffer_.size() < kMaxLine) buffer_ += ' ';
         break;

@@ -50,8 +50,7 @@ bool is_letter_cell(std::string_view text) noexcept {
 }
 
 std::string board_labels(int size) {
-  return "columns a-" + std::string(1, column_label(size - 1)) + ", rows 1-" +
-         std::to_string(size);
+  return "columns a-" + std::string(1, column_label(size - 1)) + ", rows 1-" + std::to_string(size);
 }
 
 }  // namespace

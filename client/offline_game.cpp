@@ -13,10 +13,14 @@ namespace {
 
 wire::LineKind wire_line_kind(LineKind kind) noexcept {
   switch (kind) {
-    case LineKind::Row: return wire::LINE_KIND_ROW;
-    case LineKind::Column: return wire::LINE_KIND_COLUMN;
-    case LineKind::Diagonal: return wire::LINE_KIND_DIAGONAL;
-    case LineKind::AntiDiagonal: return wire::LINE_KIND_ANTI_DIAGONAL;
+    case LineKind::Row:
+      return wire::LINE_KIND_ROW;
+    case LineKind::Column:
+      return wire::LINE_KIND_COLUMN;
+    case LineKind::Diagonal:
+      return wire::LINE_KIND_DIAGONAL;
+    case LineKind::AntiDiagonal:
+      return wire::LINE_KIND_ANTI_DIAGONAL;
   }
   return wire::LINE_KIND_NONE;
 }
@@ -27,9 +31,15 @@ wire::GameState final_state(const Game& game) {
   state.set_size(game.board().size());
   state.set_cells(game.board().to_string());
   switch (game.status()) {
-    case GameStatus::XWon: state.set_status(wire::GAME_STATUS_X_WON); break;
-    case GameStatus::OWon: state.set_status(wire::GAME_STATUS_O_WON); break;
-    default: state.set_status(wire::GAME_STATUS_DRAW); break;
+    case GameStatus::XWon:
+      state.set_status(wire::GAME_STATUS_X_WON);
+      break;
+    case GameStatus::OWon:
+      state.set_status(wire::GAME_STATUS_O_WON);
+      break;
+    default:
+      state.set_status(wire::GAME_STATUS_DRAW);
+      break;
   }
   if (auto line = game.winning_line()) {
     state.set_end_reason(wire::END_REASON_LINE);

@@ -12,11 +12,11 @@ namespace ttt::client {
 
 struct OfflineOptions {
   int size = 3;
-  bool vs_ai = false;        // the AI plays O
+  bool vs_ai = false;  // the AI plays O
   Level level = Level::Perfect;
-  bool verbose = false;      // print the X/O/E list after each move
+  bool verbose = false;  // print the X/O/E list after each move
   bool color = false;
-  bool prompts = false;      // print a prompt before reading (on a terminal)
+  bool prompts = false;  // print a prompt before reading (on a terminal)
 };
 
 // Plays one game, reading moves from in and writing to out. Returns the exit

@@ -45,11 +45,16 @@ std::optional<Line> winning_line_of(const wire::GameState& state) {
   if (state.end_reason() != wire::END_REASON_LINE || !state.has_winning_line()) return std::nullopt;
   const int index = state.winning_line().index();
   switch (state.winning_line().kind()) {
-    case wire::LINE_KIND_ROW: return Line{LineKind::Row, index};
-    case wire::LINE_KIND_COLUMN: return Line{LineKind::Column, index};
-    case wire::LINE_KIND_DIAGONAL: return Line{LineKind::Diagonal, 0};
-    case wire::LINE_KIND_ANTI_DIAGONAL: return Line{LineKind::AntiDiagonal, 0};
-    default: return std::nullopt;
+    case wire::LINE_KIND_ROW:
+      return Line{LineKind::Row, index};
+    case wire::LINE_KIND_COLUMN:
+      return Line{LineKind::Column, index};
+    case wire::LINE_KIND_DIAGONAL:
+      return Line{LineKind::Diagonal, 0};
+    case wire::LINE_KIND_ANTI_DIAGONAL:
+      return Line{LineKind::AntiDiagonal, 0};
+    default:
+      return std::nullopt;
   }
 }
 

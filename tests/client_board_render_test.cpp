@@ -1,0 +1,99 @@
+// Board rendering: golden text of a few boards, with and without colour.
+#include <gtest/gtest.h>
+
+#include "client/board_render.hpp"
+
+namespace ttt::client {
+namespace {
+
+BoardView view_of(std::string_view cells, std::optional<Move> last = std::nullopt,
+                  std::optional<Line> line = std::nullopt) {
+  return BoardView{*Board::from_cells(cells), last, line};
+}
+
+TEST(BoardRender, EmptyThreeByThree) {
+  EXPECT_EQ(render_board(BoardView{Board(3), std::nullopt, std::nullopt}),
+            "    a   b   c\n"
+            "  +---+---+---+\n"
+            "1 |   |   |   |\n"
+            "  +---+---+---+\n"
+            "2 |   |   |   |\n"
+            "  +---+---+---+\n"
+            "3 |   |   |   |\n"
+            "  +---+---+---+\n");
+}
+
+TEST(BoardRender, MidGameMarksTheLastMove) {
+  EXPECT_EQ(render_board(view_of("XEEEOEEEX", Move{2, 2})),
+            "    a   b   c\n"
+            "  +---+---+---+\n"
+            "1 | X |   |   |\n"
+            "  +---+---+---+\n"
+            "2 |   | O |   |\n"
+            "  +---+---+---+\n"
+            "3 |   |   |[X]|\n"
+            "  +---+---+---+\n");
+}
+
+TEST(BoardRender, WonFourByFourStarsTheWinningLine) {
+  EXPECT_EQ(render_board(view_of("OXEEOXEEEXEOEXEE", Move{3, 1}, Line{LineKind::Column, 1})),
+            "    a   b   c   d\n"
+            "  +---+---+---+---+\n"
+            "1 | O |*X*|   |   |\n"
+            "  +---+---+---+---+\n"
+            "2 | O |*X*|   |   |\n"
+            "  +---+---+---+---+\n"
+            "3 |   |*X*|   | O |\n"
+            "  +---+---+---+---+\n"
+            "4 |   |*X*|   |   |\n"
+            "  +---+---+---+---+\n");
+}
+
+TEST(BoardRender, AntiDiagonalIsStarredCornerToCorner) {
+  const std::string out =
+      render_board(view_of("XXOXOEOEE", Move{2, 0}, Line{LineKind::AntiDiagonal, 0}));
+  EXPECT_NE(out.find("1 | X | X |*O*|"), std::string::npos) << out;
+  EXPECT_NE(out.find("2 | X |*O*|   |"), std::string::npos) << out;
+  EXPECT_NE(out.find("3 |*O*|   |   |"), std::string::npos) << out;
+}
+
+TEST(BoardRender, MidGameInColour) {
+  EXPECT_EQ(render_board(view_of("XEEEOEEEX", Move{2, 2}), RenderStyle{true}),
+            "    \x1b[2ma\x1b[0m   \x1b[2mb\x1b[0m   \x1b[2mc\x1b[0m\n"
+            "  +---+---+---+\n"
+            "\x1b[2m1\x1b[0m | \x1b[1;31mX\x1b[0m |   |   |\n"
+            "  +---+---+---+\n"
+            "\x1b[2m2\x1b[0m |   | \x1b[1;36mO\x1b[0m |   |\n"
+            "  +---+---+---+\n"
+            "\x1b[2m3\x1b[0m |   |   |\x1b[1;7m[\x1b[0m\x1b[1;31mX\x1b[0m\x1b[1;7m]\x1b[0m|\n"
+            "  +---+---+---+\n");
+}
+
+TEST(BoardRender, ColourKeepsTheLayout) {
+  const BoardView won = view_of("OXEEOXEEEXEOEXEE", Move{3, 1}, Line{LineKind::Column, 1});
+  std::string coloured = render_board(won, RenderStyle{true});
+  // Dropping the escape codes gives the plain rendering back.
+  std::string stripped;
+  for (std::size_t i = 0; i < coloured.size(); ++i) {
+    if (coloured[i] == '\x1b') {
+      while (i < coloured.size() && coloured[i] != 'm') ++i;
+      continue;
+    }
+    stripped += coloured[i];
+  }
+  EXPECT_EQ(stripped, render_board(won));
+}
+
+TEST(BoardRender, TwoDigitRowsStayAligned) {
+  const std::string out = render_board(BoardView{Board(10), std::nullopt, std::nullopt});
+  EXPECT_EQ(out.substr(0, out.find('\n')), "     a   b   c   d   e   f   g   h   i   j");
+  EXPECT_NE(out.find("\n 9 |"), std::string::npos);
+  EXPECT_NE(out.find("\n10 |"), std::string::npos);
+}
+
+TEST(BoardRender, BoardAsTheOriginList) {
+  EXPECT_EQ(board_as_list(*Board::parse("EEEEXEEEE")), "(E E E E X E E E E)");
+}
+
+}  // namespace
+}  // namespace ttt::client

@@ -1,0 +1,110 @@
+// The slash commands: every command, its arguments and the refusals.
+#include <gtest/gtest.h>
+
+#include "client/command.hpp"
+
+namespace ttt::client {
+namespace {
+
+Command parsed(std::string_view line) {
+  const CommandParse p = parse_command(line);
+  EXPECT_TRUE(p.command) << line << ": " << p.error;
+  return p.command.value_or(Command{});
+}
+
+std::string refusal(std::string_view line) {
+  const CommandParse p = parse_command(line);
+  EXPECT_FALSE(p.command) << line;
+  EXPECT_FALSE(p.error.empty());
+  EXPECT_EQ(p.error.find('\n'), std::string::npos);
+  return p.error;
+}
+
+TEST(Command, SimpleCommandsTakeNoArguments) {
+  EXPECT_EQ(parsed("/list").kind, CommandKind::List);
+  EXPECT_EQ(parsed("/resign").kind, CommandKind::Resign);
+  EXPECT_EQ(parsed("/draw").kind, CommandKind::Draw);
+  EXPECT_EQ(parsed("/rematch").kind, CommandKind::Rematch);
+  EXPECT_EQ(parsed("/leave").kind, CommandKind::Leave);
+  EXPECT_EQ(parsed("/help").kind, CommandKind::Help);
+  EXPECT_EQ(parsed(" /quit ").kind, CommandKind::Quit);
+  EXPECT_NE(refusal("/list 3").find("takes no arguments"), std::string::npos);
+}
+
+TEST(Command, CreateTakesSizePrivateAndBotLevel) {
+  const Command plain = parsed("/create 4");
+  EXPECT_EQ(plain.kind, CommandKind::Create);
+  EXPECT_EQ(plain.size, 4);
+  EXPECT_FALSE(plain.is_private);
+  EXPECT_FALSE(plain.bot);
+
+  const Command full = parsed("/create 5 private bot hard");
+  EXPECT_EQ(full.size, 5);
+  EXPECT_TRUE(full.is_private);
+  EXPECT_EQ(full.bot, Level::Hard);
+
+  EXPECT_EQ(parsed("/create 3 bot").bot, Level::Perfect);
+  EXPECT_EQ(parsed("/create").size, 3);
+  for (const char* level : {"random", "easy", "medium", "hard", "perfect"}) {
+    EXPECT_EQ(parsed(std::string("/create 3 bot ") + level).bot, parse_level(level));
+  }
+}
+
+TEST(Command, CreateRefusesBadSizesAndLevels) {
+  EXPECT_NE(refusal("/create 2").find("3 to 15"), std::string::npos);
+  EXPECT_NE(refusal("/create 16").find("3 to 15"), std::string::npos);
+  EXPECT_NE(refusal("/create 3 bot genius").find("Unknown bot level"), std::string::npos);
+  EXPECT_NE(refusal("/create 3 public").find("Usage"), std::string::npos);
+}
+
+TEST(Command, JoinTakesAnIdAndAnOptionalCode) {
+  const Command join = parsed("/join 12");
+  EXPECT_EQ(join.kind, CommandKind::Join);
+  EXPECT_EQ(join.game_id, 12u);
+  EXPECT_TRUE(join.code.empty());
+  const Command coded = parsed("/join 7 ABC234");
+  EXPECT_EQ(coded.game_id, 7u);
+  EXPECT_EQ(coded.code, "ABC234");
+  const Command code_only = parsed("/join ABC234");
+  EXPECT_EQ(code_only.game_id, 0u);
+  EXPECT_EQ(code_only.code, "ABC234");
+  EXPECT_NE(refusal("/join").find("Usage"), std::string::npos);
+}
+
+TEST(Command, QuickAndWatch) {
+  const Command quick = parsed("/quick 4");
+  EXPECT_EQ(quick.kind, CommandKind::Quick);
+  EXPECT_EQ(quick.size, 4);
+  EXPECT_EQ(parsed("/quick").size, 3);
+  refusal("/quick big");
+  const Command watch = parsed("/watch 3");
+  EXPECT_EQ(watch.kind, CommandKind::Watch);
+  EXPECT_EQ(watch.game_id, 3u);
+  EXPECT_NE(refusal("/watch x").find("number"), std::string::npos);
+}
+
+TEST(Command, SayKeepsTheWholeText) {
+  const Command say = parsed("/say  good game, well played!  ");
+  EXPECT_EQ(say.kind, CommandKind::Say);
+  EXPECT_EQ(say.text, "good game, well played!  ");
+  refusal("/say");
+}
+
+TEST(Command, UnknownCommandsAreRefused) {
+  EXPECT_NE(refusal("/dance").find("Unknown command /dance"), std::string::npos);
+  refusal("/");
+  EXPECT_TRUE(is_command("/list"));
+  EXPECT_TRUE(is_command("  /list"));
+  EXPECT_FALSE(is_command("b2"));
+}
+
+TEST(Command, HelpNamesEveryCommand) {
+  const std::string help = help_text();
+  for (const char* name : {"/list", "/create", "/join", "/quick", "/watch", "/resign", "/draw",
+                           "/rematch", "/leave", "/say", "/help", "/quit", "b2"}) {
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+  }
+}
+
+}  // namespace
+}  // namespace ttt::client

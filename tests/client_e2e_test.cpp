@@ -1,0 +1,222 @@
+// ttt-client and ttt-bot end to end: the real programs against a real
+// ttt-server on a loopback port, driven through their stdin and read back
+// through their output.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <memory>
+#include <regex>
+
+#include "client_support/child_process.hpp"
+
+namespace ttt::testing {
+namespace {
+
+// Every cell of a 3×3 board: typed ahead, the taken ones are skipped with a
+// reason, so this plays any game to its end.
+constexpr const char* kEveryCell = "a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n";
+
+struct Summary {
+  int games = -1, wins = -1, losses = -1, draws = -1, errors = -1;
+};
+
+// The bot's last line, which must be its summary.
+std::optional<Summary> last_line_summary(const std::string& output) {
+  std::string text = output;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  const std::string last =
+      text.substr(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+  const std::regex line(
+      R"(bot summary: games=(\d+) wins=(\d+) losses=(\d+) draws=(\d+) errors=(\d+))");
+  std::smatch m;
+  if (!std::regex_match(last, m, line)) return std::nullopt;
+  return Summary{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4]),
+                 std::stoi(m[5])};
+}
+
+std::unique_ptr<ChildProcess> start_bot(std::uint16_t port, std::vector<std::string> args) {
+  std::vector<std::string> argv{bin_dir() + "/ttt-bot", "--host", "127.0.0.1", "--port",
+                                std::to_string(port)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return std::make_unique<ChildProcess>(argv);
+}
+
+std::unique_ptr<ChildProcess> start_client(std::uint16_t port, const TempDir& config,
+                                           std::vector<std::string> args) {
+  std::vector<std::string> argv{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
+                                std::to_string(port),      "--name", "tester"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return std::make_unique<ChildProcess>(
+      argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1"});
+}
+
+std::size_t count_of(const std::string& text, std::string_view what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(BotE2E, TwoBotProcessesPlayTwentyGamesWithACorrectSummary) {
+  ServerProcess server;
+  auto perfect =
+      start_bot(server.port(), {"--name", "perfect", "--level", "perfect", "--quick-match", "3",
+                                "--games", "20", "--budget", "20"});
+  auto random = start_bot(server.port(), {"--name", "random", "--level", "random", "--quick-match",
+                                          "3", "--games", "20", "--seed", "7"});
+  ASSERT_EQ(perfect->wait_exit(30s), 0) << perfect->output();
+  ASSERT_EQ(random->wait_exit(30s), 0) << random->output();
+  const auto a = last_line_summary(perfect->output());
+  const auto b = last_line_summary(random->output());
+  ASSERT_TRUE(a) << perfect->output();
+  ASSERT_TRUE(b) << random->output();
+  for (const Summary& s : {*a, *b}) {
+    EXPECT_EQ(s.games, 20);
+    EXPECT_EQ(s.wins + s.losses + s.draws, 20);
+    EXPECT_EQ(s.errors, 0);
+  }
+  EXPECT_EQ(a->wins, b->losses);
+  EXPECT_EQ(a->losses, b->wins);
+  EXPECT_EQ(a->draws, b->draws);
+  EXPECT_EQ(a->losses, 0) << "the perfect bot never loses a 3x3 game";
+}
+
+TEST(BotE2E, CountRunsSeveralBotsInOneProcess) {
+  ServerProcess server;
+  auto bots = start_bot(server.port(), {"--count", "4", "--quick-match", "3", "--games", "3",
+                                        "--level", "medium", "--budget", "10"});
+  ASSERT_EQ(bots->wait_exit(30s), 0) << bots->output();
+  const auto s = last_line_summary(bots->output());
+  ASSERT_TRUE(s) << bots->output();
+  EXPECT_EQ(s->games, 12);
+  EXPECT_EQ(s->wins + s->losses + s->draws, 12);
+  EXPECT_EQ(s->wins, s->losses) << "four bots playing each other";
+  EXPECT_EQ(s->errors, 0);
+}
+
+TEST(BotE2E, UnreachableServerIsAnErrorWithNonZeroExit) {
+  std::uint16_t dead_port = 0;
+  {
+    ServerProcess server;  // a port that was free a moment ago, now closed
+    dead_port = server.port();
+  }
+  auto bot = start_bot(dead_port, {"--games", "1", "--connect-timeout", "2"});
+  ASSERT_EQ(bot->wait_exit(10s), 1) << bot->output();
+  EXPECT_NE(bot->output().find("cannot connect to 127.0.0.1:"), std::string::npos) << bot->output();
+  const auto s = last_line_summary(bot->output());
+  ASSERT_TRUE(s) << bot->output();
+  EXPECT_EQ(s->games, 0);
+  EXPECT_EQ(s->errors, 1);
+}
+
+TEST(ClientE2E, ScriptPlaysAWholeGameAgainstTheServersBot) {
+  ServerProcess server;
+  TempDir config;
+  auto client = start_client(server.port(), config, {});
+  client->write(std::string("/create 3 bot perfect\n") + kEveryCell);
+  client->close_stdin();
+  ASSERT_EQ(client->wait_exit(20s), 0) << client->output();
+  const std::string& out = client->output();
+  EXPECT_NE(out.find("You play X in game 1."), std::string::npos) << out;
+  EXPECT_NE(out.find("tester (X) vs bot (perfect) (O)"), std::string::npos) << out;
+  EXPECT_NE(out.find("    a   b   c\n  +---+---+---+\n1 |"), std::string::npos) << out;
+  EXPECT_EQ(count_of(out, "Game over:"), 1u) << out;
+  const bool bot_result = out.find("Game over: draw\n") != std::string::npos ||
+                          out.find("Game over: O wins (") != std::string::npos;
+  EXPECT_TRUE(bot_result) << "the perfect bot does not lose:\n" << out;
+}
+
+TEST(ClientE2E, TakenCellIsRefusedAndTheNextMoveIsAsked) {
+  ServerProcess server;
+  TempDir config;
+  auto client = start_client(server.port(), config, {"--play-bot", "perfect"});
+  client->write(std::string("b2\nb2\nzz\n") + kEveryCell);
+  client->close_stdin();
+  ASSERT_EQ(client->wait_exit(20s), 0) << client->output();
+  const std::string& out = client->output();
+  EXPECT_NE(out.find("That cell is already taken (b2): choose another cell"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("Not a move: type a cell like b2"), std::string::npos) << out;
+  EXPECT_NE(out.find("Game over:"), std::string::npos) << out;
+}
+
+TEST(ClientE2E, KilledClientResumesItsGameWithItsToken) {
+  ServerProcess server;
+  TempDir config;
+  auto first = start_client(server.port(), config, {"--play-bot", "perfect"});
+  first->write("b2\n");
+  // Our move, then the bot's answer: our turn again.
+  ASSERT_TRUE(first->wait_for(
+      [](const std::string& out) { return count_of(out, "Your turn (X)") >= 2; }, 10s))
+      << first->output();
+  first->kill(SIGKILL);
+
+  auto second = start_client(server.port(), config, {"--play-bot", "perfect"});
+  second->write(kEveryCell);
+  second->close_stdin();
+  ASSERT_EQ(second->wait_exit(20s), 0) << second->output();
+  const std::string& out = second->output();
+  EXPECT_NE(out.find("Reconnected as tester: taking your seat back."), std::string::npos) << out;
+  EXPECT_NE(out.find("Back in game 1 as X."), std::string::npos) << out;
+  EXPECT_EQ(out.find("game 2"), std::string::npos) << "no new game was started:\n" << out;
+  EXPECT_NE(out.find("Game over:"), std::string::npos) << out;
+}
+
+TEST(ClientE2E, ReconnectsToAServerRestartedOnTheSamePort) {
+  auto server = std::make_unique<ServerProcess>();
+  const std::uint16_t port = server->port();
+  TempDir config;
+  auto client = start_client(port, config, {"--retry", "20"});
+  ASSERT_TRUE(client->wait_for_text("Connected to 127.0.0.1:", 10s)) << client->output();
+  server->process().kill(SIGKILL);
+  ASSERT_TRUE(client->wait_for_text("Connection lost", 10s)) << client->output();
+  server = std::make_unique<ServerProcess>(std::vector<std::string>{}, port);
+  ASSERT_TRUE(client->wait_for_text("Reconnected to 127.0.0.1:", 15s)) << client->output();
+  client->write("/list\n");
+  client->close_stdin();
+  ASSERT_EQ(client->wait_exit(10s), 0) << client->output();
+  EXPECT_NE(client->output().find("No games yet"), std::string::npos) << client->output();
+}
+
+TEST(ClientE2E, SaysSoAndExitsNonZeroWhenTheServerIsGone) {
+  auto server = std::make_unique<ServerProcess>();
+  const std::uint16_t port = server->port();
+  TempDir config;
+  auto client = start_client(port, config, {"--retry", "1"});
+  ASSERT_TRUE(client->wait_for_text("Connected to 127.0.0.1:", 10s)) << client->output();
+  server.reset();  // killed, and nothing comes back
+  ASSERT_EQ(client->wait_exit(10s), 1) << client->output();
+  EXPECT_NE(client->output().find("ttt-client: lost the server at 127.0.0.1:"), std::string::npos)
+      << client->output();
+
+  auto nowhere = start_client(port, config, {"--connect-timeout", "2"});
+  ASSERT_EQ(nowhere->wait_exit(10s), 1) << nowhere->output();
+  EXPECT_NE(nowhere->output().find("ttt-client: cannot connect to 127.0.0.1:"), std::string::npos)
+      << nowhere->output();
+}
+
+TEST(OfflineE2E, AiGameThroughStdinPrintsTheBoardListsAndTheResult) {
+  ChildProcess client({bin_dir() + "/ttt-client", "-a", "-k", "3", "-v"}, {"NO_COLOR=1"});
+  client.write(std::string("b2\nb2\n") + kEveryCell);
+  client.close_stdin();
+  ASSERT_EQ(client.wait_exit(20s), 0) << client.output();
+  const std::string& out = client.output();
+  EXPECT_NE(out.find("board: (E E E E X E E E E)"), std::string::npos) << out;
+  EXPECT_NE(out.find("O plays "), std::string::npos) << out;
+  EXPECT_NE(out.find("That cell is already taken"), std::string::npos) << out;
+  EXPECT_NE(out.find("Game over:"), std::string::npos) << out;
+  EXPECT_EQ(out.find("Game over: X wins"), std::string::npos) << "the perfect AI never loses";
+}
+
+TEST(OfflineE2E, HotSeatOnAFourByFourBoard) {
+  ChildProcess client({bin_dir() + "/ttt-client", "--local", "-k", "4"}, {"NO_COLOR=1"});
+  // X takes row 1 while O plays row 2.
+  client.write("a1\na2\nb1\nb2\nc1\nc2\nd1\n");
+  client.close_stdin();
+  ASSERT_EQ(client.wait_exit(10s), 0) << client.output();
+  EXPECT_NE(client.output().find("1 |*X*|*X*|*X*|*X*|"), std::string::npos) << client.output();
+  EXPECT_NE(client.output().find("Game over: X wins (row 1)"), std::string::npos)
+      << client.output();
+}
+
+}  // namespace
+}  // namespace ttt::testing

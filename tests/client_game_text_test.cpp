@@ -1,0 +1,107 @@
+// The client's sentences: the Game over line for every ending, whose turn it
+// is, the game list and refusals.
+#include <gtest/gtest.h>
+
+#include "client/game_text.hpp"
+
+namespace ttt::client {
+namespace {
+
+wire::GameState ended(wire::GameStatus status, wire::EndReason reason) {
+  wire::GameState s;
+  s.set_game_id(4);
+  s.set_size(3);
+  s.set_status(status);
+  s.set_end_reason(reason);
+  return s;
+}
+
+TEST(GameText, GameOverNamesTheWinningLine) {
+  wire::GameState s = ended(wire::GAME_STATUS_O_WON, wire::END_REASON_LINE);
+  s.mutable_winning_line()->set_kind(wire::LINE_KIND_COLUMN);
+  s.mutable_winning_line()->set_index(1);
+  EXPECT_EQ(game_over_line(s), "Game over: O wins (column b)");
+  s.set_status(wire::GAME_STATUS_X_WON);
+  s.mutable_winning_line()->set_kind(wire::LINE_KIND_ROW);
+  s.mutable_winning_line()->set_index(2);
+  EXPECT_EQ(game_over_line(s), "Game over: X wins (row 3)");
+  s.mutable_winning_line()->set_kind(wire::LINE_KIND_ANTI_DIAGONAL);
+  s.mutable_winning_line()->set_index(0);
+  EXPECT_EQ(game_over_line(s), "Game over: X wins (anti-diagonal)");
+}
+
+TEST(GameText, GameOverSaysWhyForOtherEndings) {
+  EXPECT_EQ(game_over_line(ended(wire::GAME_STATUS_DRAW, wire::END_REASON_BOARD_FULL)),
+            "Game over: draw");
+  EXPECT_EQ(game_over_line(ended(wire::GAME_STATUS_DRAW, wire::END_REASON_DRAW_AGREED)),
+            "Game over: draw (agreed)");
+  EXPECT_EQ(game_over_line(ended(wire::GAME_STATUS_X_WON, wire::END_REASON_RESIGNATION)),
+            "Game over: X wins (O resigned)");
+  EXPECT_EQ(game_over_line(ended(wire::GAME_STATUS_O_WON, wire::END_REASON_TIMEOUT)),
+            "Game over: O wins (X ran out of time)");
+  EXPECT_EQ(game_over_line(ended(wire::GAME_STATUS_X_WON, wire::END_REASON_DISCONNECT)),
+            "Game over: X wins (O disconnected)");
+  EXPECT_EQ(game_over_line(ended(wire::GAME_STATUS_DRAW, wire::END_REASON_ABORTED)),
+            "Game over: no result (the server shut down)");
+}
+
+TEST(GameText, PersonalResultFollowsTheSide) {
+  const wire::GameState s = ended(wire::GAME_STATUS_X_WON, wire::END_REASON_LINE);
+  EXPECT_EQ(personal_result(s, wire::SIDE_X), "You won.");
+  EXPECT_EQ(personal_result(s, wire::SIDE_O), "You lost.");
+  EXPECT_EQ(personal_result(s, wire::SIDE_SPECTATOR), "");
+}
+
+TEST(GameText, TurnLineSaysWhoMoves) {
+  wire::GameState s;
+  s.set_game_id(2);
+  s.set_size(3);
+  s.set_status(wire::GAME_STATUS_IN_PROGRESS);
+  s.set_to_move(wire::SIDE_O);
+  s.mutable_x()->set_player_id(1);
+  s.mutable_x()->set_name("alice");
+  s.mutable_x()->set_connected(true);
+  s.mutable_o()->set_player_id(2);
+  s.mutable_o()->set_name("bob");
+  s.mutable_o()->set_connected(true);
+  EXPECT_EQ(turn_line(s, wire::SIDE_O), "Your turn (O): type a cell like b2.");
+  EXPECT_EQ(turn_line(s, wire::SIDE_X), "Waiting for bob (O) to move.");
+  EXPECT_EQ(turn_line(s, wire::SIDE_SPECTATOR), "bob (O) to move.");
+  s.set_move_time_left_ms(41'200);
+  EXPECT_EQ(turn_line(s, wire::SIDE_O), "Your turn (O): type a cell like b2 (42 s left).");
+  s.set_move_time_left_ms(0);
+  s.set_draw_offered_by(wire::SIDE_X);
+  EXPECT_EQ(turn_line(s, wire::SIDE_O),
+            "Your turn (O): type a cell like b2.\nX offers a draw: /draw to accept.");
+  EXPECT_EQ(players_line(s), "Game 2, 3x3: alice (X) vs bob (O)");
+  s.mutable_o()->set_connected(false);
+  s.set_spectators(2);
+  EXPECT_EQ(players_line(s), "Game 2, 3x3: alice (X) vs bob (O) [away], 2 watching");
+}
+
+TEST(GameText, GameListShowsEveryGame) {
+  wire::GameList list;
+  EXPECT_NE(game_list_text(list).find("No games yet"), std::string::npos);
+  wire::GameSummary* g = list.add_games();
+  g->set_game_id(7);
+  g->set_size(4);
+  g->set_x_name("alice");
+  g->set_status(wire::GAME_STATUS_WAITING);
+  g->set_is_private(true);
+  const std::string text = game_list_text(list);
+  EXPECT_NE(text.find("    7   4x4  waiting      alice            -  private"), std::string::npos)
+      << text;
+}
+
+TEST(GameText, RefusedMovesGetThePlayersWords) {
+  wire::Error e;
+  e.set_code(wire::ERROR_CODE_OCCUPIED);
+  e.set_text("that cell is already taken");
+  EXPECT_EQ(error_text(e), "That cell is already taken");
+  e.set_code(wire::ERROR_CODE_GAME_FULL);
+  e.set_text("game 3 has no free seat (watch it instead)");
+  EXPECT_EQ(error_text(e), "Game 3 has no free seat (watch it instead)");
+}
+
+}  // namespace
+}  // namespace ttt::client

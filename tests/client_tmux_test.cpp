@@ -1,0 +1,81 @@
+// The interactive client on a real terminal, driven through tmux: the board
+// renders, the opponent's move appears while the player types nothing, and
+// the game finishes.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "client_support/child_process.hpp"
+
+namespace ttt::testing {
+namespace {
+
+// A tmux server of our own (a private socket), killed at the end.
+class Tmux {
+ public:
+  Tmux() : socket_("ttt-client-test-" + std::to_string(::getpid())) {}
+  ~Tmux() { run({"kill-server"}); }
+
+  CommandResult run(std::vector<std::string> args) {
+    args.insert(args.begin(), {"tmux", "-L", socket_});
+    return run_command(std::move(args));
+  }
+  // The pane's text, history included.
+  std::string screen() { return run({"capture-pane", "-p", "-S", "-2000", "-t", "ttt"}).output; }
+  void type(const std::string& keys) { run({"send-keys", "-t", "ttt", keys, "Enter"}); }
+
+  bool wait_screen(const std::function<bool(const std::string&)>& pred,
+                   std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (pred(screen())) return true;
+      ::usleep(50'000);
+    }
+    return pred(screen());
+  }
+
+ private:
+  std::string socket_;
+};
+
+bool has(const std::string& text, std::string_view what) {
+  return text.find(what) != std::string::npos;
+}
+
+TEST(ClientTmux, InteractiveGameRendersUpdatesWithoutInputAndFinishes) {
+  if (run_command({"tmux", "-V"}).exit_code != 0) GTEST_SKIP() << "tmux is not installed";
+  ServerProcess server;
+  TempDir config;
+  Tmux tmux;
+  const std::string command = "env XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
+                              "/ttt-client --host 127.0.0.1 --port " +
+                              std::to_string(server.port()) + " --name tmux --play-bot random";
+  ASSERT_EQ(
+      tmux.run({"new-session", "-d", "-s", "ttt", "-x", "120", "-y", "40", command}).exit_code, 0);
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Your turn (X)"); }, 10s))
+      << tmux.screen();
+  const std::string start = tmux.screen();
+  EXPECT_TRUE(has(start, "    a   b   c")) << start;
+  EXPECT_TRUE(has(start, "1 |   |   |   |")) << start;
+  EXPECT_TRUE(has(start, "your move (X)>")) << start;  // the prompt
+
+  tmux.type("b2");
+  // The bot's answer shows up with no further keys pressed.
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "[O]"); }, 10s))
+      << tmux.screen();
+  EXPECT_TRUE(has(tmux.screen(), "2 |   | X |") || has(tmux.screen(), "| X |")) << tmux.screen();
+
+  for (const char* cell : {"a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"}) tmux.type(cell);
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Game over:"); }, 15s))
+      << tmux.screen();
+  tmux.type("/quit");
+  EXPECT_TRUE(tmux.wait_screen(
+      [&](const std::string&) {
+        return tmux.run({"has-session", "-t", "ttt"}).exit_code != 0;
+      },
+      5s))
+      << "the client did not quit:\n"
+      << tmux.screen();
+}
+
+}  // namespace
+}  // namespace ttt::testing
