@@ -62,8 +62,8 @@ ttt::Board half_full(int size) {
   while (board.count(ttt::Player::X) + board.count(ttt::Player::O) < size * size / 2) {
     ttt::Board next = board;
     next.place(static_cast<int>(rng() % (size * size)), ttt::next_player(board));
-    if (next.count(ttt::Player::X) + next.count(ttt::Player::O) == board.count(ttt::Player::X) +
-                                                                       board.count(ttt::Player::O)) {
+    if (next.count(ttt::Player::X) + next.count(ttt::Player::O) ==
+        board.count(ttt::Player::X) + board.count(ttt::Player::O)) {
       continue;  // the cell was taken
     }
     if (!ttt::winner(next)) board = next;
@@ -130,7 +130,8 @@ void BM_PerfectMoveTimeVsBudget(benchmark::State& state) {
         const auto start = Clock::now();
         const ttt::Move m = ttt::calculate_next_move(
             game.board(), p,
-            p == side ? perfect : ttt::AiOptions{ttt::Level::Medium, std::chrono::milliseconds(20), 7});
+            p == side ? perfect
+                      : ttt::AiOptions{ttt::Level::Medium, std::chrono::milliseconds(20), 7});
         if (p == side) {
           const double ms = millis_since(start);
           worst = std::max(worst, ms);

@@ -36,8 +36,9 @@ Record play_series(int size, int games, std::uint64_t max_nodes, MakeAdversary a
     ++record.games;
     record.wins += result > 0;
     record.losses += result < 0;
-    if (result < 0) ADD_FAILURE() << "Perfect lost on " << size << "x" << size << ": "
-                                  << game.board().to_string();
+    if (result < 0)
+      ADD_FAILURE() << "Perfect lost on " << size << "x" << size << ": "
+                    << game.board().to_string();
   }
   return record;
 }

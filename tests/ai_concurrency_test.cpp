@@ -33,7 +33,8 @@ std::vector<Question> questions() {
         if (winner(next) || next.full()) break;
         board = next;
       }
-      out.push_back({board, {levels[i % 3], std::chrono::seconds(30), static_cast<std::uint64_t>(i), 2000}});
+      out.push_back(
+          {board, {levels[i % 3], std::chrono::seconds(30), static_cast<std::uint64_t>(i), 2000}});
     }
   }
   return out;

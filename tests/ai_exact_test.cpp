@@ -89,7 +89,8 @@ TEST(ExactSolver, AgreesWithPlainMinimaxOnEveryReachable3x3Position) {
     ASSERT_EQ(solve(board, table), plain_value(board)) << board.to_string();
     ++checked;
     for (int c = 0; c < 9; ++c) {
-      if (board.at_index(c) == Cell::Empty) frontier.push_back(make_move(board, c / 3, c % 3, next_player(board)));
+      if (board.at_index(c) == Cell::Empty)
+        frontier.push_back(make_move(board, c / 3, c % 3, next_player(board)));
     }
   }
   EXPECT_EQ(checked, 4520);

@@ -43,9 +43,7 @@ TEST(Pairing, DoesNotExistBelow5x5) {
   for (int n = 1; n <= 4; ++n) EXPECT_TRUE(board_pairing(n).empty()) << n;
 }
 
-TEST(Pairing, IsBuiltOnceAndSharedByThreads) {
-  EXPECT_EQ(&board_pairing(7), &board_pairing(7));
-}
+TEST(Pairing, IsBuiltOnceAndSharedByThreads) { EXPECT_EQ(&board_pairing(7), &board_pairing(7)); }
 
 // The player that only answers partners (and otherwise plays at random)
 // never loses to random play, as X or as O, on any size from 5 to 16.
@@ -138,7 +136,12 @@ TEST(PairingStrategy, RepairsAPositionWhereTheFixedPairingIsBroken) {
 
 TEST(PairingStrategy, AnOpenLineWithOneEmptyCellLeftIsNeverSafeToIgnore) {
   // O to move; X threatens row 0 of a 5×5 board: only the block is safe.
-  const Board board = *Board::parse("XXXXE" "OOOEE" "EEEEE" "EEEEE" "EEEEE");
+  const Board board = *Board::parse(
+      "XXXXE"
+      "OOOEE"
+      "EEEEE"
+      "EEEEE"
+      "EEEEE");
   const LineBoard line_board(board);
   EXPECT_TRUE(is_safe_move(line_board, 4));
   EXPECT_FALSE(is_safe_move(line_board, 24));

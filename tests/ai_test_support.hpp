@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "ttt/ai.hpp"
@@ -57,9 +58,12 @@ inline Game play_game(int size, const Policy& x, const Policy& o) {
 // +1 when p won the game, -1 when p lost, 0 for a draw.
 inline int result_for(const Game& game, Player p) {
   switch (game.status()) {
-    case GameStatus::XWon: return p == Player::X ? 1 : -1;
-    case GameStatus::OWon: return p == Player::O ? 1 : -1;
-    default: return 0;
+    case GameStatus::XWon:
+      return p == Player::X ? 1 : -1;
+    case GameStatus::OWon:
+      return p == Player::O ? 1 : -1;
+    default:
+      return 0;
   }
 }
 

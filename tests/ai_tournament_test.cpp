@@ -19,7 +19,8 @@ int score_difference(Level stronger, Level weaker, int size, int games) {
     const testing::Policy s = testing::engine(stronger, 7 * g + 1, budget, 1500);
     const testing::Policy w = testing::engine(weaker, 7 * g + 2, budget, 1500);
     const bool stronger_is_x = g % 2 == 0;
-    const Game game = stronger_is_x ? testing::play_game(size, s, w) : testing::play_game(size, w, s);
+    const Game game =
+        stronger_is_x ? testing::play_game(size, s, w) : testing::play_game(size, w, s);
     difference += testing::result_for(game, stronger_is_x ? Player::X : Player::O);
   }
   return difference;
@@ -40,9 +41,10 @@ void expect_ladder_holds(int size, int games) {
     const int d = score_difference(p.stronger, p.weaker, size, games);
     EXPECT_GE(d, 0) << to_string(p.stronger) << " vs " << to_string(p.weaker) << " on " << size
                     << "x" << size;
-    ::testing::Test::RecordProperty(std::string(to_string(p.stronger)) + "_vs_" + std::string(to_string(p.weaker)) +
-                       "_" + std::to_string(size),
-                   d);
+    ::testing::Test::RecordProperty(std::string(to_string(p.stronger)) + "_vs_" +
+                                        std::string(to_string(p.weaker)) + "_" +
+                                        std::to_string(size),
+                                    d);
   }
 }
 
@@ -73,7 +75,8 @@ TEST(LevelTournament, RoundRobinTotalsFollowTheLevelOrderOn3x3) {
     }
   }
   for (int i = 1; i < 5; ++i) {
-    EXPECT_GT(total[i], total[i - 1]) << to_string(kLevels[i]) << " vs " << to_string(kLevels[i - 1]);
+    EXPECT_GT(total[i], total[i - 1])
+        << to_string(kLevels[i]) << " vs " << to_string(kLevels[i - 1]);
   }
 }
 

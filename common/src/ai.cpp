@@ -30,7 +30,8 @@ std::string precondition_failure(const Board& board, Player player) {
   if (lead != 0 && lead != 1) return "the board is not a position of play";
   if (winner(board)) return "the game is already won";
   if (board.full()) return "the board is full";
-  if (next_player(board) != player) return "it is not " + std::string(to_string(player)) + "'s turn";
+  if (next_player(board) != player)
+    return "it is not " + std::string(to_string(player)) + "'s turn";
   return {};
 }
 
@@ -57,11 +58,16 @@ Move calculate_next_move(const Board& board, Player player, const AiOptions& opt
   }
   internal::ai::Turn turn = internal::ai::start_turn(board, options);
   switch (options.level) {
-    case Level::Random: return internal::ai::random_move(turn);
-    case Level::Easy: return internal::ai::easy_move(turn);
-    case Level::Medium: return internal::ai::medium_move(turn);
-    case Level::Hard: return internal::ai::hard_move(turn);
-    case Level::Perfect: break;
+    case Level::Random:
+      return internal::ai::random_move(turn);
+    case Level::Easy:
+      return internal::ai::easy_move(turn);
+    case Level::Medium:
+      return internal::ai::medium_move(turn);
+    case Level::Hard:
+      return internal::ai::hard_move(turn);
+    case Level::Perfect:
+      break;
   }
   return internal::ai::perfect_move(turn);
 }

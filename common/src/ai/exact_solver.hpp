@@ -37,8 +37,7 @@ inline constexpr int kExactInfinity = 32;
 
 class ExactSolver {
  public:
-  ExactSolver(ExactTable& table, SearchLimits& limits) noexcept
-      : table_(table), limits_(limits) {}
+  ExactSolver(ExactTable& table, SearchLimits& limits) noexcept : table_(table), limits_(limits) {}
 
   // A fail-soft alpha-beta score of pos: exact when strictly inside
   // (alpha, beta), else a bound on the correct side. nullopt when the limits
@@ -64,8 +63,7 @@ class ExactSolver {
   int search(Mask16 me, Mask16 opp, int alpha, int beta);
   int search_moves(Mask16 me, Mask16 opp, Window window, Mask16 forced, int tt_move,
                    int& best_move);
-  int order_moves(Mask16 me, Mask16 opp, Mask16 candidates, int tt_move,
-                  std::uint8_t* moves) const;
+  int order_moves(Mask16 me, Mask16 opp, Mask16 candidates, int tt_move, std::uint8_t* moves) const;
 
   ExactTable& table_;
   SearchLimits& limits_;

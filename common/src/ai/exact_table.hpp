@@ -17,10 +17,10 @@ enum class Bound : std::uint8_t { None = 0, Lower = 1, Upper = 2, Exact = 3 };
 
 // What the table knows about one position.
 struct ExactEntry {
-  int score = 0;                // a game value, |score| <= 17
+  int score = 0;  // a game value, |score| <= 17
   Bound bound = Bound::None;
-  int move = -1;                // best cell in the canonical frame, -1 if none
-  int empties = 0;              // empty cells, the replacement priority (0..16)
+  int move = -1;    // best cell in the canonical frame, -1 if none
+  int empties = 0;  // empty cells, the replacement priority (0..16)
 };
 
 class ExactTable {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -47,8 +48,8 @@ class Searcher {
   bool aborted_ = false;
 };
 
-std::optional<std::vector<RootScore>> Searcher::iteration(const std::vector<int>& moves,
-                                                          int depth, int exact_top) {
+std::optional<std::vector<RootScore>> Searcher::iteration(const std::vector<int>& moves, int depth,
+                                                          int exact_top) {
   std::vector<RootScore> scores;
   std::vector<int> best;  // the exact_top best scores so far, descending
   for (int cell : moves) {

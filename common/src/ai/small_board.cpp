@@ -11,10 +11,14 @@ std::array<int, 2> apply_symmetry(int s, int n, int row, int col) {
   const int m = n - 1;
   if (s >= 4) std::swap(row, col);
   switch (s % 4) {
-    case 1: return {col, m - row};
-    case 2: return {m - row, m - col};
-    case 3: return {m - col, row};
-    default: return {row, col};
+    case 1:
+      return {col, m - row};
+    case 2:
+      return {m - row, m - col};
+    case 3:
+      return {m - col, row};
+    default:
+      return {row, col};
   }
 }
 
@@ -68,8 +72,8 @@ SmallGeometry build(int size) {
 }  // namespace
 
 const SmallGeometry& small_geometry(int size) {
-  static const std::array<SmallGeometry, SmallGeometry::kMaxSize> all = {
-      build(1), build(2), build(3), build(4)};
+  static const std::array<SmallGeometry, SmallGeometry::kMaxSize> all = {build(1), build(2),
+                                                                         build(3), build(4)};
   return all[size - 1];
 }
 

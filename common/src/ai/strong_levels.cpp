@@ -82,9 +82,9 @@ std::optional<int> exact_cell(Turn& turn, const LineBoard& board) {
 // The heuristic search's choice among `moves`, searching at most max_depth plies.
 int searched_cell(const LineBoard& board, const std::vector<int>& moves, SearchLimits& limits,
                   int max_depth) {
-  const SearchResult result = iterative_deepening(board, moves, limits,
-                                                  SearchTable::for_this_thread(),
-                                                  {.max_depth = max_depth, .exact_top = 1});
+  const SearchResult result =
+      iterative_deepening(board, moves, limits, SearchTable::for_this_thread(),
+                          {.max_depth = max_depth, .exact_top = 1});
   if (result.moves.empty()) return ordered_by_value(board, moves).front();
   return result.moves.front().cell;
 }

@@ -41,6 +41,8 @@ SearchLimits heuristic_limits(const Turn& turn);
 std::uint64_t derived_node_cap(std::chrono::milliseconds budget, int size) noexcept;
 
 // The cell index as a Move.
-inline Move to_move(const Board& board, int cell) { return {cell / board.size(), cell % board.size()}; }
+inline Move to_move(const Board& board, int cell) {
+  return {cell / board.size(), cell % board.size()};
+}
 
 }  // namespace ttt::internal::ai

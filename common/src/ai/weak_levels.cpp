@@ -45,9 +45,8 @@ Move medium_move(Turn& turn) {
   if (forced >= 0) return to_move(turn.board, forced);
   const std::vector<int> moves = useful_moves(board);
   SearchLimits limits = heuristic_limits(turn);
-  const SearchResult result = iterative_deepening(board, moves, limits,
-                                                  SearchTable::for_this_thread(),
-                                                  {.max_depth = 2, .exact_top = 1 << 10});
+  const SearchResult result = iterative_deepening(
+      board, moves, limits, SearchTable::for_this_thread(), {.max_depth = 2, .exact_top = 1 << 10});
   if (result.moves.empty()) return to_move(turn.board, ordered_by_value(board, moves).front());
   int best_cell = -1;
   long best_score = 0;
