@@ -115,6 +115,11 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   if (welcome.resumed()) {
     resuming_ = true;  // the room sends Joined next
     say("Reconnected as " + welcome.name() + ": taking your seat back.");
+    // The reply to this comes after the room's Joined: until then, typed
+    // moves wait for the game like moves typed after /join.
+    wire::ClientMessage barrier;
+    barrier.mutable_list_games();
+    barrier_request_ = send(barrier, true);
   } else {
     if (game_) say("The server no longer holds your game: you are in the lobby.");
     if (queued_) say("You left the quick-match queue when the connection dropped.");
@@ -159,7 +164,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       on_error(message.error(), message.in_reply_to());
       break;
     case wire::ServerMessage::kGameList:
-      say(game_list_text(message.game_list()));
+      if (message.in_reply_to() != barrier_request_) say(game_list_text(message.game_list()));
       break;
     case wire::ServerMessage::kJoined:
       on_joined(message.joined());

@@ -83,6 +83,7 @@ class ConsoleClient : public ConnectionEvents {
   std::deque<std::string> held_lines_;  // typed before the link was up
   std::uint32_t move_request_ = 0;      // the move in flight, 0 = none
   std::set<std::uint32_t> awaiting_;    // requests whose direct reply is due
+  std::uint32_t barrier_request_ = 0;   // a silent request that follows a resume
   std::optional<RoundKey> announced_end_;
   bool welcomed_before_ = false;
   bool started_game_ = false;  // --play-bot was acted on
