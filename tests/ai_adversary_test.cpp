@@ -93,5 +93,25 @@ TEST(PerfectAi, NeverLosesWithTheSmallestBudgetOnLargeBoards) {
   }
 }
 
+// A roomy search may leave the fixed pairing for another safe move; a move
+// with no search budget after that must still find a safe move (a fresh
+// pairing) rather than fall back to unproven moves.
+TEST(PerfectAi, NeverLosesWhenStarvedMovesFollowRoomyOnes) {
+  for (int n = 5; n <= 10; ++n) {
+    for (int g = 0; g < testing::scaled(24, 4); ++g) {
+      const testing::Policy roomy = testing::engine(Level::Perfect, g, milliseconds(50), 3000);
+      const testing::Policy starved = testing::engine(Level::Perfect, g, milliseconds(0), 1);
+      const testing::Policy perfect = [&](const Board& board, Player p) {
+        return (board.count(p) % 2 ? starved : roomy)(board, p);
+      };
+      const testing::Policy other = g % 4 < 2 ? testing::line_builder(g) : random_adversary(g);
+      const Player side = g % 2 ? Player::O : Player::X;
+      const Game game = side == Player::X ? testing::play_game(n, perfect, other)
+                                          : testing::play_game(n, other, perfect);
+      EXPECT_GE(testing::result_for(game, side), 0) << n << " " << game.board().to_string();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ttt

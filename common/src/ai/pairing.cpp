@@ -15,12 +15,13 @@ class Matcher {
     holder_.fill(-1);
   }
 
-  bool match_all() {
+  // Matches every slot; returns the line of the first slot that cannot be, or -1.
+  int match_all() {
     for (int slot = 0; slot < 2 * static_cast<int>(lines_.size()); ++slot) {
       seen_.reset();
-      if (!augment(slot)) return false;
+      if (!augment(slot)) return lines_[slot / 2];
     }
-    return true;
+    return -1;
   }
 
   std::vector<CellPair> pairs() const {
@@ -64,18 +65,18 @@ std::vector<CellPair> build_pairing(int size) {
   for (int line = 0; line < g.line_count; ++line) lines.push_back(line);
   CellSet all;
   for (int cell = 0; cell < g.cells; ++cell) all.set(cell);
-  auto pairs = pair_lines(g, lines, all);
-  return pairs ? *pairs : std::vector<CellPair>{};
+  auto result = pair_lines(g, lines, all);
+  return result.pairs ? *result.pairs : std::vector<CellPair>{};
 }
 
 }  // namespace
 
-std::optional<std::vector<CellPair>> pair_lines(const LineGeometry& g,
-                                                const std::vector<int>& lines,
-                                                const CellSet& available) {
+PairingResult pair_lines(const LineGeometry& g, const std::vector<int>& lines,
+                         const CellSet& available) {
   Matcher matcher(g, lines, available);
-  if (!matcher.match_all()) return std::nullopt;
-  return matcher.pairs();
+  const int stuck = matcher.match_all();
+  if (stuck >= 0) return {std::nullopt, stuck};
+  return {matcher.pairs(), -1};
 }
 
 const std::vector<CellPair>& board_pairing(int size) {

@@ -26,11 +26,16 @@ struct CellPair {
 
 using CellSet = std::bitset<Board::kMaxCells>;
 
+// What pair_lines found.
+struct PairingResult {
+  std::optional<std::vector<CellPair>> pairs;  // one per line, in the lines' order
+  int stuck_line = -1;  // when there is none: a line that could not get two cells
+};
+
 // Two cells from `available` for each of `lines`, no cell used twice, found by
-// bipartite matching (augmenting paths); nullopt when no such pairing exists.
-std::optional<std::vector<CellPair>> pair_lines(const LineGeometry& g,
-                                                const std::vector<int>& lines,
-                                                const CellSet& available);
+// bipartite matching (augmenting paths), or a line that blocks every pairing.
+PairingResult pair_lines(const LineGeometry& g, const std::vector<int>& lines,
+                         const CellSet& available);
 
 // The pairing of the empty size×size board, one pair per line in line order:
 // built once per size on first use, thread-safe. Empty for size < 5.

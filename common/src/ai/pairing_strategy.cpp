@@ -1,8 +1,53 @@
 #include "pairing_strategy.hpp"
 
+#include <algorithm>
+
 #include "pairing.hpp"
 
 namespace ttt::internal::ai {
+namespace {
+
+constexpr int kNoCell = -1;
+
+bool on_line(const LineGeometry& g, int line, int cell) {
+  for (int i = 0; i < g.size; ++i) {
+    if (g.line_cells[line][i] == cell) return true;
+  }
+  return false;
+}
+
+// Tries to pair every line open to the opponent of the side to move, after
+// the side to move marks `cell` (or now, for kNoCell).
+PairingResult pair_after(const LineBoard& board, int cell) {
+  const LineGeometry& g = board.geometry();
+  const Player them = opponent(board.to_move());
+  CellSet available;
+  for (int c = 0; c < g.cells; ++c) available[c] = board.is_empty(c) && c != cell;
+  std::vector<int> lines;
+  for (int line = 0; line < g.line_count; ++line) {
+    if (board.open_for(them, line) && !on_line(g, line, cell)) lines.push_back(line);
+  }
+  return pair_lines(g, lines, available);
+}
+
+// The candidates in the order to check them: the pairing's answer, then the
+// cells of the line that blocks a pairing now, then the rest.
+std::vector<int> check_order(const LineBoard& board, const std::vector<int>& candidates,
+                             std::optional<int> answer, int stuck_line) {
+  std::vector<int> order;
+  if (answer) order.push_back(*answer);
+  for (int cell : candidates) {
+    if (stuck_line >= 0 && on_line(board.geometry(), stuck_line, cell) && cell != answer) {
+      order.push_back(cell);
+    }
+  }
+  for (int cell : candidates) {
+    if (std::find(order.begin(), order.end(), cell) == order.end()) order.push_back(cell);
+  }
+  return order;
+}
+
+}  // namespace
 
 PairingAdvice pairing_advice(const LineBoard& board) {
   const Player me = board.to_move();
@@ -24,33 +69,24 @@ PairingAdvice pairing_advice(const LineBoard& board) {
 }
 
 bool is_safe_move(const LineBoard& board, int cell) {
-  const LineGeometry& g = board.geometry();
-  const Player me = board.to_move();
-  const Player them = opponent(me);
-  CellSet available;
-  for (int c = 0; c < g.cells; ++c) available[c] = board.is_empty(c) && c != cell;
-  std::vector<int> lines;
-  int empty[Board::kMaxSize];
-  for (int line = 0; line < g.line_count; ++line) {
-    if (!board.open_for(them, line)) continue;
-    bool through_cell = false;
-    for (int i = 0; i < g.size; ++i) through_cell = through_cell || g.line_cells[line][i] == cell;
-    if (through_cell) continue;
-    if (board.empty_cells(line, empty) < 2) return false;
-    lines.push_back(line);
-  }
-  return pair_lines(g, lines, available).has_value();
+  return pair_after(board, cell).pairs.has_value();
 }
 
 std::vector<int> safe_moves(const LineBoard& board, const std::vector<int>& candidates,
                             SearchLimits& limits) {
   const PairingAdvice advice = pairing_advice(board);
   if (advice.intact && !advice.answer) return candidates;
+  // A pairing of the position as it stands makes every move safe.
+  const PairingResult now = pair_after(board, kNoCell);
+  if (now.pairs) return candidates;
   std::vector<int> safe;
-  if (advice.answer) safe.push_back(*advice.answer);
-  for (int cell : candidates) {
-    if (cell == advice.answer) continue;
-    if (limits.tick()) break;
+  for (int cell : check_order(board, candidates, advice.answer, now.stuck_line)) {
+    if (cell == advice.answer) {
+      safe.push_back(cell);
+      continue;
+    }
+    // Out of budget, stop at the first safe move: never give up the promise.
+    if (limits.tick() && !safe.empty()) break;
     if (is_safe_move(board, cell)) safe.push_back(cell);
   }
   return safe;

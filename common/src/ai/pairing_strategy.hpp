@@ -30,10 +30,13 @@ PairingAdvice pairing_advice(const LineBoard& board);
 // True iff marking the empty cell keeps a pairing for the side to move.
 bool is_safe_move(const LineBoard& board, int cell);
 
-// The candidates that are safe moves, in their order: all of them when the
-// fixed pairing is intact and owes no answer, else the pairing's answer and
-// whichever others a fresh pairing proves safe. Each check counts as a node;
-// when the limits stop it, the safe moves found so far.
+// The candidates that are safe moves: all of them when the fixed pairing is
+// intact and owes no answer, or when the position as it stands has a pairing;
+// else the pairing's answer and whichever others a fresh pairing proves safe,
+// checking first the cells of the line that blocks a pairing now. Each check
+// counts as a node; when the limits stop it, the safe moves found so far, but
+// never fewer than one if one exists (at most one check per candidate, about
+// 10 µs each on 16×16).
 std::vector<int> safe_moves(const LineBoard& board, const std::vector<int>& candidates,
                             SearchLimits& limits);
 
