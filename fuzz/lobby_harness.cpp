@@ -1,0 +1,77 @@
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <spdlog/spdlog.h>
+#include <vector>
+
+#include "harness.hpp"
+#include "server/lobby.hpp"
+#include "ttt/wire/frame.hpp"
+
+namespace ttt::fuzz {
+namespace {
+
+// A connection that keeps what the lobby sends, as a session's queue would.
+class FakeConnection : public server::Participant {
+ public:
+  void deliver(const server::Outbound& message) override {
+    if (message.frame->size() > wire::kFrameHeaderSize + wire::kDefaultMaxFrame) std::abort();
+    ++received;
+  }
+  void close() override { closed = true; }
+  std::size_t received = 0;
+  bool closed = false;
+};
+
+}  // namespace
+
+void lobby(const std::uint8_t* data, std::size_t size) {
+  static const bool quiet = [] {
+    spdlog::set_level(spdlog::level::off);
+    return true;
+  }();
+  (void)quiet;
+  boost::asio::io_context io;
+  auto logic = boost::asio::make_strand(io);
+  server::LobbyConfig config;
+  config.bot_budget = std::chrono::milliseconds(1);
+  config.chat_per_second = 1e9;
+  config.chat_burst = 1e9;
+  auto lobby = std::make_unique<server::Lobby>(logic, logic, config);
+
+  std::vector<std::shared_ptr<FakeConnection>> conns;
+  for (int i = 0; i < 3; ++i) {
+    conns.push_back(std::make_shared<FakeConnection>());
+    lobby->connected(conns.back());
+  }
+  wire::FrameReader reader;
+  std::size_t offset = 0;
+  while (offset < size) {
+    const auto space = reader.prepare();
+    const std::size_t n = std::min(space.size(), size - offset);
+    std::memcpy(space.data(), data + offset, n);
+    reader.commit(n);
+    offset += n;
+    std::string_view body;
+    while (reader.next(body) == wire::FrameReader::Status::kFrame) {
+      if (body.empty()) continue;
+      auto& conn = conns[static_cast<std::uint8_t>(body[0]) % conns.size()];
+      wire::ClientMessage message;
+      if (conn->closed || !wire::parse_body(body.substr(1), message)) continue;
+      lobby->receive(conn, message);
+      io.poll();
+    }
+  }
+  for (auto& conn : conns) lobby->disconnected(conn.get());
+  io.poll();
+  const auto stats = lobby->stats();
+  // Games in progress hold their seats for the grace period; nothing else
+  // may be left over once everyone is gone.
+  if (stats.connections != 0 || stats.queued != 0) std::abort();
+  lobby.reset();
+  io.poll();
+}
+
+}  // namespace ttt::fuzz

@@ -1,0 +1,54 @@
+// Replays the fuzz targets' seed corpus and every past finding
+// (fuzz/regressions/<target>/) through the same harnesses, in every build.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "harness.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> inputs_of(const std::string& target) {
+  std::vector<fs::path> files;
+  for (const char* dir : {"corpus", "regressions"}) {
+    const fs::path path = fs::path(TTT_FUZZ_DIR) / dir / target;
+    if (!fs::is_directory(path)) continue;
+    for (const auto& entry : fs::directory_iterator(path)) {
+      if (entry.is_regular_file()) files.push_back(entry.path());
+    }
+  }
+  return files;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(FuzzRegression, FrameInputsAreHandled) {
+  const auto files = inputs_of("frame");
+  ASSERT_FALSE(files.empty());
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    const std::string bytes = read(file);
+    ttt::fuzz::frames(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  }
+}
+
+TEST(FuzzRegression, LobbyInputsAreHandled) {
+  const auto files = inputs_of("lobby");
+  ASSERT_FALSE(files.empty());
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    const std::string bytes = read(file);
+    ttt::fuzz::lobby(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  }
+}
+
+}  // namespace
