@@ -5,10 +5,11 @@
 // Perfect play is exact wherever the game can be solved: 3×3 always, 4×4
 // whenever the budget covers the solve (about 14 ms for the opening on a cold
 // table, microseconds once warm), and any position whose rest fits in the
-// budget. It never loses a position it can still not lose: up to 4×4 by
-// exact play, from 5×5 up by a pairing strategy that blocks every line (kept
-// whatever the budget), searching within the budget for the wins the
-// opponent's mistakes allow. See docs/ai.md.
+// budget. It never loses a position it can still not lose up to 4×4 (by
+// exact play), and from 5×5 up never loses any game it plays from the start
+// or any position where a pairing certificate exists (a pairing strategy that
+// blocks every line, kept whatever the budget), searching within the budget
+// for the wins the opponent's mistakes allow. See docs/ai.md.
 #pragma once
 
 #include <chrono>
