@@ -438,7 +438,19 @@ void ConsoleClient::on_state(const wire::GameState& state) {
         ".");
   }
   if (board_changed(before, state)) {
-    show_state(state);
+    // Say the other side's move in words too: easier to follow than a redrawn board.
+    std::string headline;
+    const auto last = last_move_of(state);
+    if (last && state.move_count() == before.move_count() + 1 && state.round() == before.round()) {
+      const char mark =
+          state.cells()[static_cast<std::size_t>(last->row * state.size() + last->col)];
+      const wire::Side mover = mark == 'X' ? wire::SIDE_X : wire::SIDE_O;
+      if (mover != my_side() || spectating_) {
+        const wire::PlayerInfo& who = mover == wire::SIDE_X ? state.x() : state.o();
+        headline = who.name() + " (" + side_name(mover) + ") played " + cell_name(*last) + ".";
+      }
+    }
+    show_state(state, headline);
   } else if (offers_changed(before, state)) {
     say(turn_line(state, spectating_ ? wire::SIDE_SPECTATOR : my_side()));
   } else if (players_changed(before, state)) {
@@ -447,14 +459,14 @@ void ConsoleClient::on_state(const wire::GameState& state) {
 }
 
 // The board with who plays whom, the result once, and whose turn it is.
-void ConsoleClient::show_state(const wire::GameState& state) {
+void ConsoleClient::show_state(const wire::GameState& state, const std::string& headline) {
   const auto board = board_of(state);
   if (!board) {
     say("The server sent a board that can't be read: " + state.cells());
     return;
   }
   const wire::Side me = spectating_ ? wire::SIDE_SPECTATOR : my_side();
-  std::string text = "\n" + players_line(state) + "\n";
+  std::string text = "\n" + (headline.empty() ? "" : headline + "\n") + players_line(state) + "\n";
   if (state.status() == wire::GAME_STATUS_WAITING) {  // nothing to see yet
     terminal_.print(text + turn_line(state, me) + "\n");
     return;

@@ -59,7 +59,8 @@ class ConsoleClient : public ConnectionEvents {
   void on_error(const wire::Error& error, std::uint32_t in_reply_to);
   void on_opponent(const wire::OpponentStatus& status);
   void on_chat(const wire::ChatMessage& chat);
-  void show_state(const wire::GameState& state);
+  // headline, if any, comes first (e.g. the opponent's move in words).
+  void show_state(const wire::GameState& state, const std::string& headline = "");
 
   bool in_game() const noexcept { return game_.has_value(); }
   bool seated() const noexcept;
