@@ -27,6 +27,7 @@ void fill_player(const PlayerRef& ref, bool away, wire::PlayerInfo& info) {
   info.set_name(ref.name);
   info.set_is_bot(ref.is_bot);
   info.set_connected(!away);
+  info.set_rating(ref.rating);
 }
 
 const char* reason_text(wire::EndReason reason) {
@@ -82,8 +83,7 @@ std::optional<Player> GameRoom::player_side(PlayerId player) const noexcept {
 std::optional<Player> GameRoom::require_player(PlayerId player, std::uint32_t request_id) {
   if (auto side = player_side(player)) return side;
   if (auto it = spectators_.find(player); it != spectators_.end()) {
-    send_error(it->second.conn, wire::ERROR_CODE_SPECTATOR, "spectators can't do that",
-               request_id);
+    send_error_to(it->second, wire::ERROR_CODE_SPECTATOR, "spectators can't do that", request_id);
   }
   return std::nullopt;
 }
@@ -100,9 +100,7 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
                 side == wire::SIDE_X ? "X" : "O");
   if (seats_[0].player.id != 0 && seats_[1].player.id != 0) {
     started_ = true;
-    spdlog::info("game {} starts: {} (X) vs {} (O), {}x{}", id_, seats_[0].player.name,
-                 seats_[1].player.name, settings_.size, settings_.size);
-    start_move_clock();
+    begin_round();
   }
   send_joined(seat->player, side, request_id);
   if (started_) broadcast_state();
@@ -177,41 +175,77 @@ void GameRoom::close_if_empty() {
 void GameRoom::move(PlayerId player, int row, int col, std::uint32_t request_id) {
   auto side = require_player(player, request_id);
   if (!side) return;
-  const Seat& mover = seat_for(*side);
+  const PlayerRef& mover = seat_for(*side).player;
   if (!started_) {
-    send_error(mover.player.conn, wire::ERROR_CODE_GAME_NOT_STARTED,
-               "the game has not started: waiting for an opponent", request_id);
+    send_error_to(mover, wire::ERROR_CODE_GAME_NOT_STARTED,
+                  "the game has not started: waiting for an opponent", request_id);
     return;
   }
   if (result_) {
-    send_error(mover.player.conn, wire::ERROR_CODE_GAME_OVER, "the game is over", request_id);
+    send_error_to(mover, wire::ERROR_CODE_GAME_OVER, "the game is over", request_id);
+    return;
+  }
+  if (move_in_flight_) {
+    // The opponent's move is not yet recorded, so not yet shown: not your turn.
+    send_error_to(mover, wire::ERROR_CODE_NOT_YOUR_TURN, "it is not your turn", request_id);
     return;
   }
   if (auto error = game_.play(*side, row, col)) {
     spdlog::debug("game {}: refused {} at ({}, {}): {}", id_, to_string(*side), row, col,
                   to_string(*error));
-    send_error(mover.player.conn, error_code(*error), std::string(to_string(*error)), request_id);
+    send_error_to(mover, error_code(*error), std::string(to_string(*error)), request_id);
     return;
   }
-  draw_offered_by_ = wire::SIDE_NONE;
+  std::optional<GameResult> end;
   switch (game_.status()) {
-    case GameStatus::InProgress:
-      start_move_clock();
-      broadcast_state();
-      break;
-    case GameStatus::XWon: finish({Player::X, wire::END_REASON_LINE}); break;
-    case GameStatus::OWon: finish({Player::O, wire::END_REASON_LINE}); break;
-    case GameStatus::Draw: finish({std::nullopt, wire::END_REASON_BOARD_FULL}); break;
+    case GameStatus::InProgress: break;
+    case GameStatus::XWon: end = GameResult{Player::X, wire::END_REASON_LINE}; break;
+    case GameStatus::OWon: end = GameResult{Player::O, wire::END_REASON_LINE}; break;
+    case GameStatus::Draw: end = GameResult{std::nullopt, wire::END_REASON_BOARD_FULL}; break;
   }
+  move_in_flight_ = true;
+  const std::size_t mark = outbox_.size();
+  const Player mover_side = *side;
+  const int ply = static_cast<int>(game_.moves().size()) - 1;
+  ++writes_in_flight_;
+  observer_.record_move(*this, ply, Move{row, col}, end,
+                        write_done([this, mover_side, mark](bool ok) {
+                          on_move_recorded(ok, mover_side, mark);
+                        }));
+  draw_offered_by_ = wire::SIDE_NONE;
+  if (end) {
+    conclude(*end);
+  } else {
+    start_move_clock();
+  }
+  broadcast_state();
+}
+
+void GameRoom::on_move_recorded(bool ok, Player mover, std::size_t outbox_mark) {
+  move_in_flight_ = false;
+  if (ok) return;
+  // Nothing about the move was sent; take it back and tell the mover.
+  if (outbox_.size() > outbox_mark) outbox_.resize(outbox_mark);
+  std::vector<Move> moves = game_.moves();
+  moves.pop_back();
+  game_ = Game(settings_.size);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    (void)game_.play(i % 2 == 0 ? Player::X : Player::O, moves[i].row, moves[i].col);
+  }
+  result_.reset();
+  start_move_clock();
+  send_error_to(seat_for(mover).player, wire::ERROR_CODE_STORAGE,
+                "the server could not save that move; nothing changed, try again", 0);
+  broadcast_state();
 }
 
 void GameRoom::resign(PlayerId player, std::uint32_t request_id) {
   auto side = require_player(player, request_id);
   if (!side) return;
   if (!in_progress()) {
-    send_error(seat_for(*side).player.conn,
-               started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
-               started_ ? "the game is over" : "the game has not started", request_id);
+    send_error_to(seat_for(*side).player,
+                  started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
+                  started_ ? "the game is over" : "the game has not started", request_id);
     return;
   }
   finish({opponent(*side), wire::END_REASON_RESIGNATION});
@@ -221,9 +255,9 @@ void GameRoom::offer_draw(PlayerId player, std::uint32_t request_id) {
   auto side = require_player(player, request_id);
   if (!side) return;
   if (!in_progress()) {
-    send_error(seat_for(*side).player.conn,
-               started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
-               started_ ? "the game is over" : "the game has not started", request_id);
+    send_error_to(seat_for(*side).player,
+                  started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
+                  started_ ? "the game is over" : "the game has not started", request_id);
     return;
   }
   if (draw_offered_by_ == side_of(opponent(*side))) {
@@ -247,7 +281,7 @@ void GameRoom::rematch(PlayerId player, std::uint32_t request_id) {
     refusal = "your opponent is away";
   }
   if (refusal != nullptr) {
-    send_error(seat_for(*side).player.conn, wire::ERROR_CODE_BAD_REQUEST, refusal, request_id);
+    send_error_to(seat_for(*side).player, wire::ERROR_CODE_BAD_REQUEST, refusal, request_id);
     return;
   }
   if (rematch_requested_by_ == side_of(opponent(*side))) {
@@ -282,27 +316,75 @@ void GameRoom::start_round() {
   result_.reset();
   draw_offered_by_ = wire::SIDE_NONE;
   rematch_requested_by_ = wire::SIDE_NONE;
-  spdlog::info("game {} round {} starts: {} (X) vs {} (O)", id_, round_, seats_[0].player.name,
-               seats_[1].player.name);
-  start_move_clock();
+  begin_round();
   broadcast_state();
 }
 
-void GameRoom::finish(GameResult result) {
+void GameRoom::begin_round() {
+  spdlog::info("game {} round {} starts: {} (X) vs {} (O), {}x{}", id_, round_,
+               seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size);
+  ++writes_in_flight_;
+  record_id_ = observer_.record_start(*this, write_done());
+  start_move_clock();
+}
+
+void GameRoom::conclude(const GameResult& result) {
   result_ = result;
   draw_offered_by_ = wire::SIDE_NONE;
   move_clock_.cancel();
   spdlog::info("game {} over: {} by {} after {} moves", id_,
                result.winner ? std::string(to_string(*result.winner)) + " wins" : "no winner",
                reason_text(result.reason), game_.moves().size());
+}
+
+void GameRoom::finish(GameResult result) {
+  conclude(result);
+  ++writes_in_flight_;
+  observer_.record_end(*this, result, write_done());
   broadcast_state();
-  observer_.game_ended(id_, result);
 }
 
 void GameRoom::abort() {
   if (in_progress()) finish({std::nullopt, wire::END_REASON_ABORTED});
   move_clock_.cancel();
   for (Seat& seat : seats_) seat.grace.cancel();
+}
+
+void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, std::int64_t record_id,
+                       const std::vector<Move>& moves) {
+  seats_[0].player = std::move(x);
+  seats_[1].player = std::move(o);
+  started_ = true;
+  round_ = round;
+  record_id_ = record_id;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    (void)game_.play(i % 2 == 0 ? Player::X : Player::O, moves[i].row, moves[i].col);
+  }
+  for (Seat& seat : seats_) {
+    if (!seat.player.is_bot) hold_seat(seat);
+  }
+  spdlog::info("game {} round {} restored after {} moves: {} (X) vs {} (O)", id_, round_,
+               moves.size(), seats_[0].player.name, seats_[1].player.name);
+  start_move_clock();
+  broadcast_state();  // a bot to move moves
+}
+
+RoomObserver::Done GameRoom::write_done(std::function<void(bool)> on_result) {
+  return [weak = weak_from_this(), on_result = std::move(on_result)](bool ok) {
+    auto room = weak.lock();
+    if (!room) return;
+    --room->writes_in_flight_;
+    if (on_result) on_result(ok);
+    if (room->writes_in_flight_ == 0) room->flush_outbox();
+  };
+}
+
+void GameRoom::flush_outbox() {
+  auto pending = std::move(outbox_);
+  outbox_.clear();
+  for (auto& [conn, message] : pending) {
+    if (auto participant = conn.lock()) participant->deliver(message);
+  }
 }
 
 // --- clocks and absence -------------------------------------------------------
@@ -336,20 +418,25 @@ void GameRoom::away(PlayerId player) {
     leave(player, 0);
     return;
   }
-  seat->away = true;
-  seat->player.conn.reset();
+  hold_seat(*seat);
   spdlog::info("game {}: {} is away, seat held for {} ms", id_, seat->player.name,
                settings_.reconnect_grace.count());
-  seat->grace.expires_after(settings_.reconnect_grace);
-  seat->grace.async_wait([weak = weak_from_this(), player](const boost::system::error_code& ec) {
-    if (ec) return;
-    if (auto room = weak.lock()) room->on_grace_expired(player);
-  });
   wire::OpponentStatus status;
   status.set_connected(false);
   status.set_grace_ms(static_cast<std::uint32_t>(settings_.reconnect_grace.count()));
   tell_opponent(seat == &seats_[0] ? Player::X : Player::O, status);
   broadcast_state();
+}
+
+void GameRoom::hold_seat(Seat& seat) {
+  seat.away = true;
+  seat.player.conn.reset();
+  seat.grace.expires_after(settings_.reconnect_grace);
+  seat.grace.async_wait(
+      [weak = weak_from_this(), player = seat.player.id](const boost::system::error_code& ec) {
+        if (ec) return;
+        if (auto room = weak.lock()) room->on_grace_expired(player);
+      });
 }
 
 void GameRoom::on_grace_expired(PlayerId player) {
@@ -390,6 +477,7 @@ wire::GameState GameRoom::state() const {
   s.set_move_count(static_cast<std::uint32_t>(game_.moves().size()));
   s.set_round(round_);
   s.set_is_private(settings_.is_private);
+  s.set_rated(settings_.rated);
   s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
   fill_player(seats_[0].player, seats_[0].away, *s.mutable_x());
   fill_player(seats_[1].player, seats_[1].away, *s.mutable_o());
@@ -431,6 +519,7 @@ wire::GameSummary GameRoom::summary() const {
   s.set_o_name(seats_[1].player.name);
   s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
   s.set_is_private(settings_.is_private);
+  s.set_rated(settings_.rated);
   s.set_vs_bot(settings_.vs_bot);
   const wire::GameState full = state();
   s.set_status(full.status());
@@ -438,7 +527,16 @@ wire::GameSummary GameRoom::summary() const {
 }
 
 void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
+  if (writes_in_flight_ > 0) {
+    outbox_.emplace_back(player.conn, message);
+    return;
+  }
   if (auto conn = player.conn.lock()) conn->deliver(message);
+}
+
+void GameRoom::send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
+                             std::uint32_t request_id) {
+  send_to(player, error_reply(code, std::move(text), request_id));
 }
 
 void GameRoom::broadcast(const Outbound& message) {

@@ -12,10 +12,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "server/participant.hpp"
 #include "ttt/game.hpp"
@@ -24,10 +27,12 @@ namespace ttt::server {
 
 // A player as a room knows them.
 struct PlayerRef {
-  PlayerId id = 0;
+  PlayerId id = 0;          // this seat-holder (a bot has one per game)
+  PlayerId account_id = 0;  // the stored player (all bots of a level share one)
   std::string name;
   bool is_bot = false;
   std::weak_ptr<Participant> conn;
+  double rating = 0;  // as the player sat down
 };
 
 struct RoomSettings {
@@ -35,6 +40,8 @@ struct RoomSettings {
   bool is_private = false;
   std::string invite_code;  // non-empty for a private room
   bool vs_bot = false;
+  int bot_level = 0;        // the server's bot's ttt::Level + 1, 0 without one
+  bool rated = false;       // results change the players' ratings
   std::chrono::milliseconds move_timeout{60'000};     // 0 = no clock
   std::chrono::milliseconds reconnect_grace{30'000};
 };
@@ -45,16 +52,29 @@ struct GameResult {
   wire::EndReason reason = wire::END_REASON_NONE;
 };
 
-// What a room tells its owner.
+class GameRoom;
+
+// What a room tells its owner, and the journal that makes its games
+// durable. A room sends nothing about a change until the journal has it:
+// each record_* call runs done(true) once the change is on disk (at once
+// without a database), or done(false) if the write failed.
 class RoomObserver {
  public:
+  using Done = std::function<void(bool ok)>;
+
   virtual ~RoomObserver() = default;
   // The player no longer sits in or watches the room.
   virtual void left_room(GameId room, PlayerId player) = 0;
   // The last human player left: the room is empty and may be dropped.
   virtual void room_closed(GameId room) = 0;
-  // A game (round) ended.
-  virtual void game_ended(GameId room, const GameResult& result) = 0;
+
+  // A round starts with both seats filled; returns the new game's record id.
+  virtual std::int64_t record_start(const GameRoom& room, Done done) = 0;
+  // A move was accepted (its ply from 0); `end` is set when it ended the game.
+  virtual void record_move(const GameRoom& room, int ply, Move move,
+                           const std::optional<GameResult>& end, Done done) = 0;
+  // The game ended other than by a move (resignation, timeout, ...).
+  virtual void record_end(const GameRoom& room, const GameResult& result, Done done) = 0;
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
@@ -101,8 +121,19 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // Server shutdown: the game ends without a result.
   void abort();
 
+  // After a restart: seats both players (away until they come back, except
+  // bots) in round `round` with the moves already played, and starts the
+  // clocks. Precondition: the room is new.
+  void restore(PlayerRef x, PlayerRef o, std::uint32_t round, std::int64_t record_id,
+               const std::vector<Move>& moves);
+
   wire::GameSummary summary() const;
   wire::GameState state() const;
+
+  // For the journal.
+  const PlayerRef& player(Player side) const noexcept { return seats_[side == Player::X ? 0 : 1].player; }
+  std::uint32_t round() const noexcept { return round_; }
+  std::int64_t record_id() const noexcept { return record_id_; }
 
  private:
   struct Seat {
@@ -118,16 +149,30 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::optional<Player> require_player(PlayerId player, std::uint32_t request_id);
 
   void start_round();
+  // Records the new round and starts its clock.
+  void begin_round();
+  // Ends the game other than by a move and records it.
   void finish(GameResult result);
+  // Marks the game over (clocks stopped, logged) without recording it.
+  void conclude(const GameResult& result);
+  void on_move_recorded(bool ok, Player mover, std::size_t outbox_mark);
+  // A Done for the journal that releases the outbox once every write is in.
+  RoomObserver::Done write_done(std::function<void(bool)> on_result = {});
+  void flush_outbox();
   void start_move_clock();
   void on_move_clock(std::uint32_t round, std::size_t move_count);
   void on_grace_expired(PlayerId player);
+  // Keeps an absent player's seat for the grace period.
+  void hold_seat(Seat& seat);
   void remove_seat(Seat& seat);
   void close_if_empty();
 
   void broadcast(const Outbound& message);
   void broadcast_state();
+  // Every message goes through here: held back while a write is in flight.
   void send_to(const PlayerRef& player, const Outbound& message);
+  void send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
+                     std::uint32_t request_id);
   void send_joined(const PlayerRef& player, wire::Side side, std::uint32_t request_id);
   void tell_opponent(Player about, wire::OpponentStatus status);
 
@@ -147,6 +192,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   boost::asio::steady_timer move_clock_;
   std::chrono::steady_clock::time_point move_deadline_{};
   bool closed_ = false;
+
+  std::int64_t record_id_ = 0;        // the current round's game in the journal
+  int writes_in_flight_ = 0;
+  bool move_in_flight_ = false;       // a move waits for the journal
+  std::vector<std::pair<std::weak_ptr<Participant>, Outbound>> outbox_;
 };
 
 }  // namespace ttt::server

@@ -7,6 +7,8 @@
 
 #include "server/bot_player.hpp"
 #include "server/replies.hpp"
+#include "server/secrets.hpp"
+#include "server/store_writer.hpp"
 #include "server/text_rules.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -40,10 +42,11 @@ std::optional<Level> level_of(wire::BotLevel level) {
 }  // namespace
 
 Lobby::Lobby(boost::asio::any_io_executor logic, boost::asio::any_io_executor compute,
-             LobbyConfig config)
+             LobbyConfig config, StoreWriter* store)
     : logic_(std::move(logic)),
       compute_(std::move(compute)),
       config_(std::move(config)),
+      store_(store),
       rng_(std::random_device{}()) {}
 
 Lobby::~Lobby() = default;
@@ -96,32 +99,12 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
     return;
   }
   if (!hello.resume_token().empty()) {
-    auto token = tokens_.find(hello.resume_token());
+    auto token = tokens_.find(sha256_hex(hello.resume_token()));
     if (token == tokens_.end()) {
       refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
       return;
     }
-    PlayerRecord& player = players_.at(token->second);
-    if (auto old = player.conn.lock()) {
-      old->deliver(error_reply(wire::ERROR_CODE_REPLACED,
-                               "this player connected again from elsewhere", 0, true));
-      old->close();
-      connections_.erase(old.get());
-    }
-    player.conn = conn;
-    record.player = player.id;
-    wire::ServerMessage welcome;
-    welcome.set_in_reply_to(request_id);
-    wire::Welcome* w = welcome.mutable_welcome();
-    w->set_player_id(player.id);
-    w->set_resume_token(player.token);
-    w->set_protocol_version(wire::kProtocolVersion);
-    w->set_server_version(config_.server_version);
-    w->set_resumed(true);
-    w->set_name(player.name);
-    reply(player, std::move(welcome));
-    spdlog::info("player {} ({}) resumed", player.id, player.name);
-    if (auto room = room_of(player)) room->back(ref(player));
+    take_back(conn, record, players_.at(token->second), request_id);
     return;
   }
   if (!is_valid_name(hello.name())) {
@@ -130,25 +113,89 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
                " printable characters without leading or trailing spaces");
     return;
   }
+  std::string secret;
+  StoredPlayer* account = nullptr;
+  if (auto known = account_names_.find(name_key(hello.name())); known != account_names_.end()) {
+    account = &accounts_.at(known->second);
+    if (account->secret_hash.empty() ||
+        !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
+      refuse(wire::ERROR_CODE_NAME_TAKEN,
+             "the name '" + account->name +
+                 "' belongs to another player: give its secret, or choose another name");
+      return;
+    }
+    if (auto online = players_.find(account->id); online != players_.end()) {
+      take_back(conn, record, online->second, request_id);
+      return;
+    }
+  } else {
+    account = &register_account(hello.name(), secret);
+  }
   PlayerRecord player;
-  player.id = next_player_id_++;
-  player.name = hello.name();
-  player.token = random_token(32);
+  player.id = account->id;
+  player.account_id = account->id;
+  player.name = account->name;
   player.conn = conn;
   player.chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
   record.player = player.id;
-  tokens_[player.token] = player.id;
   auto [it, inserted] = players_.emplace(player.id, std::move(player));
-  wire::ServerMessage welcome;
-  welcome.set_in_reply_to(request_id);
-  wire::Welcome* w = welcome.mutable_welcome();
-  w->set_player_id(it->second.id);
-  w->set_resume_token(it->second.token);
+  welcome(it->second, request_id, false, secret);
+  spdlog::debug("player {} ({}) joined the lobby", it->second.id, it->second.name);
+}
+
+void Lobby::take_back(const std::shared_ptr<Participant>& conn, Connection& record,
+                      PlayerRecord& player, std::uint32_t request_id) {
+  if (auto old = player.conn.lock(); old && old != conn) {
+    old->deliver(error_reply(wire::ERROR_CODE_REPLACED,
+                             "this player connected again from elsewhere", 0, true));
+    old->close();
+    connections_.erase(old.get());
+  }
+  player.conn = conn;
+  record.player = player.id;
+  welcome(player, request_id, true, "");
+  spdlog::info("player {} ({}) is back", player.id, player.name);
+  if (auto room = room_of(player)) room->back(ref(player));
+}
+
+void Lobby::welcome(PlayerRecord& player, std::uint32_t request_id, bool resumed,
+                    const std::string& secret) {
+  // A fresh token on every Hello: an old one stops working.
+  const std::string token = random_hex(32);
+  set_token(player, token);
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::Welcome* w = message.mutable_welcome();
+  w->set_player_id(player.id);
+  w->set_resume_token(token);
   w->set_protocol_version(wire::kProtocolVersion);
   w->set_server_version(config_.server_version);
-  w->set_name(it->second.name);
-  reply(it->second, std::move(welcome));
-  spdlog::debug("player {} ({}) joined the lobby", it->second.id, it->second.name);
+  w->set_resumed(resumed);
+  w->set_name(player.name);
+  w->set_secret(secret);
+  w->set_rating(accounts_.at(player.account_id).rating);
+  reply(player, std::move(message));
+}
+
+void Lobby::set_token(PlayerRecord& player, const std::string& token) {
+  if (!player.token_hash.empty()) tokens_.erase(player.token_hash);
+  player.token_hash = sha256_hex(token);
+  tokens_[player.token_hash] = player.id;
+  journal([id = player.account_id, hash = player.token_hash](Store& s) { s.save_token(id, hash); },
+          {});
+}
+
+StoredPlayer& Lobby::register_account(const std::string& name, std::string& secret) {
+  StoredPlayer account;
+  account.id = static_cast<std::int64_t>(next_account_id_++);
+  account.name = name;
+  account.salt = random_hex(16);
+  secret = random_hex(32);
+  account.secret_hash = hash_secret(account.salt, secret);
+  journal([account](Store& s) { s.save_player(account); }, {});
+  account_names_[name_key(name)] = static_cast<PlayerId>(account.id);
+  spdlog::info("new player {} ({})", account.id, name);
+  return accounts_[static_cast<PlayerId>(account.id)] = std::move(account);
 }
 
 void Lobby::disconnected(Participant* conn) {
@@ -172,7 +219,10 @@ void Lobby::disconnected(Participant* conn) {
 void Lobby::forget(PlayerId id) {
   auto player = players_.find(id);
   if (player == players_.end()) return;
-  tokens_.erase(player->second.token);
+  if (!player->second.token_hash.empty()) {
+    tokens_.erase(player->second.token_hash);
+    journal([account = player->second.account_id](Store& s) { s.drop_token(account); }, {});
+  }
   fallback_timers_.erase(id);
   if (auto bot = bots_.find(id); bot != bots_.end()) {
     connections_.erase(bot->second.get());
@@ -184,8 +234,10 @@ void Lobby::forget(PlayerId id) {
 void Lobby::shutdown(const std::string& reason) {
   shutting_down_ = true;
   for (auto& [id, timer] : fallback_timers_) timer->cancel();
-  auto rooms = rooms_;
-  for (auto& [id, room] : rooms) room->abort();
+  if (!store_) {
+    auto rooms = rooms_;
+    for (auto& [id, room] : rooms) room->abort();
+  }
   wire::ServerMessage goodbye;
   goodbye.mutable_goodbye()->set_reason(reason);
   const Outbound message = make_outbound(std::move(goodbye));
@@ -206,6 +258,7 @@ LobbyStats Lobby::stats() const {
   for (const auto& [size, queue] : queues_) s.queued += queue.size();
   s.bots = bots_.size();
   s.games_finished = games_finished_;
+  s.accounts = accounts_.size();
   return s;
 }
 
@@ -229,6 +282,11 @@ void Lobby::dispatch(PlayerRecord& player, const wire::ClientMessage& message) {
       error(player, wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", rid);
       break;
     case wire::ClientMessage::kGetStats: send_stats(player, rid); break;
+    case wire::ClientMessage::kGetLeaderboard:
+      leaderboard(player, message.get_leaderboard(), rid);
+      break;
+    case wire::ClientMessage::kGetHistory: history(player, message.get_history(), rid); break;
+    case wire::ClientMessage::kGetReplay: replay(player, message.get_replay(), rid); break;
     case wire::ClientMessage::kPing:
     case wire::ClientMessage::kPong: break;  // answered by the session
     default:
@@ -297,6 +355,9 @@ void Lobby::create_game(PlayerRecord& player, const wire::CreateGame& create,
   settings.size = create.size();
   settings.is_private = create.is_private();
   settings.vs_bot = create.vs_bot();
+  if (create.vs_bot()) settings.bot_level = static_cast<int>(*level) + 1;
+  settings.rated = create.rated() == wire::RATED_YES ||
+                   (create.rated() == wire::RATED_DEFAULT && !create.vs_bot());
   if (settings.is_private) settings.invite_code = random_invite_code();
   auto room = new_room(std::move(settings));
   const wire::Side side = create.side() == wire::SIDE_O ? wire::SIDE_O : wire::SIDE_X;
@@ -359,6 +420,7 @@ void Lobby::quick_match(PlayerRecord& player, const wire::QuickMatch& quick,
     fallback_timers_.erase(waiting_id);
     RoomSettings settings;
     settings.size = quick.size();
+    settings.rated = true;
     auto room = new_room(std::move(settings));
     waiting->second.room = room->id();
     player.room = room->id();
@@ -390,6 +452,7 @@ void Lobby::on_fallback_timer(PlayerId id, int size) {
   RoomSettings settings;
   settings.size = size;
   settings.vs_bot = true;
+  settings.bot_level = static_cast<int>(config_.fallback_level) + 1;
   auto room = new_room(std::move(settings));
   player->second.room = room->id();
   room->seat(ref(player->second), wire::SIDE_X, 0);
@@ -498,10 +561,10 @@ void Lobby::chat(PlayerRecord& player, const wire::Chat& chat, std::uint32_t req
 
 // --- rooms ----------------------------------------------------------------------
 
-std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings) {
+std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   settings.move_timeout = config_.move_timeout;
   settings.reconnect_grace = config_.reconnect_grace;
-  const GameId id = next_game_id_++;
+  if (id == 0) id = next_game_id_++;
   if (!settings.invite_code.empty()) invites_[settings.invite_code] = id;
   auto room = std::make_shared<GameRoom>(id, std::move(settings), logic_, *this);
   rooms_[id] = room;
@@ -514,15 +577,33 @@ std::shared_ptr<GameRoom> Lobby::room_of(const PlayerRecord& player) const {
 }
 
 PlayerRef Lobby::ref(const PlayerRecord& player) const {
-  return PlayerRef{player.id, player.name, player.is_bot, player.conn};
+  const auto account = accounts_.find(player.account_id);
+  return PlayerRef{player.id,    player.account_id, player.name, player.is_bot,
+                   player.conn, account == accounts_.end() ? 0.0 : account->second.rating};
 }
 
-void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side) {
+StoredPlayer& Lobby::bot_account(Level level) {
+  const std::string name = "bot (" + std::string(to_string(level)) + ")";
+  if (auto known = account_names_.find(name_key(name)); known != account_names_.end()) {
+    return accounts_.at(known->second);
+  }
+  StoredPlayer account;
+  account.id = static_cast<std::int64_t>(next_account_id_++);
+  account.name = name;
+  account.is_bot = true;  // no secret: nobody logs in as a bot
+  journal([account](Store& s) { s.save_player(account); }, {});
+  account_names_[name_key(name)] = static_cast<PlayerId>(account.id);
+  return accounts_[static_cast<PlayerId>(account.id)] = std::move(account);
+}
+
+Lobby::PlayerRecord& Lobby::add_bot_player(Level level, GameId room) {
+  const StoredPlayer& account = bot_account(level);
   PlayerRecord bot;
-  bot.id = next_player_id_++;
-  bot.name = "bot (" + std::string(to_string(level)) + ")";
+  bot.id = next_bot_id_++;
+  bot.account_id = static_cast<PlayerId>(account.id);
+  bot.name = account.name;
   bot.is_bot = true;
-  bot.room = room->id();
+  bot.room = room;
   AiOptions options;
   options.level = level;
   options.budget = config_.bot_budget;
@@ -535,8 +616,11 @@ void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Si
   bot.conn = player;
   bots_[bot.id] = player;
   connections_[player.get()] = Connection{player, bot.id};
-  auto [it, inserted] = players_.emplace(bot.id, std::move(bot));
-  room->seat(ref(it->second), side, 0);
+  return players_.emplace(bot.id, std::move(bot)).first->second;
+}
+
+void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side) {
+  room->seat(ref(add_bot_player(level, room->id())), side, 0);
 }
 
 void Lobby::left_room(GameId room, PlayerId id) {
@@ -554,7 +638,6 @@ void Lobby::room_closed(GameId id) {
   rooms_.erase(it);
 }
 
-void Lobby::game_ended(GameId, const GameResult&) { ++games_finished_; }
 
 // --- replies --------------------------------------------------------------------
 
@@ -565,17 +648,6 @@ void Lobby::reply(const PlayerRecord& player, wire::ServerMessage message) {
 void Lobby::error(const PlayerRecord& player, wire::ErrorCode code, std::string text,
                   std::uint32_t request_id) {
   send_error(player.conn, code, std::move(text), request_id);
-}
-
-std::string Lobby::random_token(std::size_t hex_digits) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::random_device device;
-  std::string token;
-  while (token.size() < hex_digits) {
-    std::uint32_t bits = device();
-    for (int i = 0; i < 8 && token.size() < hex_digits; ++i, bits >>= 4) token += kHex[bits & 15];
-  }
-  return token;
 }
 
 std::string Lobby::random_invite_code() {

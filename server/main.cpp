@@ -4,9 +4,11 @@
 #include <boost/asio/signal_set.hpp>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "server/game_export.hpp"
 #include "server/server.hpp"
 
 namespace {
@@ -30,6 +32,33 @@ void raise_file_limit(std::size_t wanted_connections) {
   }
 }
 
+// --export-games: writes the finished games of --db to a file.
+int export_games(const ttt::server::ServerConfig& config) {
+  if (config.db == "none" || config.db == ":memory:") {
+    std::fprintf(stderr, "ttt-server: --export-games needs --db PATH of an existing database\n");
+    return 2;
+  }
+  try {
+    ttt::server::Store store(config.db);
+    std::ofstream out(config.export_games);
+    if (!out) {
+      std::fprintf(stderr, "ttt-server: cannot write %s\n", config.export_games.c_str());
+      return 1;
+    }
+    const std::size_t count = ttt::server::export_games(store, out);
+    out.close();
+    if (!out) {
+      std::fprintf(stderr, "ttt-server: writing %s failed\n", config.export_games.c_str());
+      return 1;
+    }
+    std::printf("exported %zu games to %s\n", count, config.export_games.c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ttt-server: %s\n", e.what());
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -46,6 +75,7 @@ int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("ttt-server");
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(config.log_level));
+  if (!config.export_games.empty()) return export_games(config);
   raise_file_limit(config.max_connections);
 
   try {

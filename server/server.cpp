@@ -12,16 +12,43 @@
 
 namespace ttt::server {
 namespace asio = boost::asio;
+namespace {
+
+// Opens the database named by path and reads what a restart needs; null for
+// "none".
+std::unique_ptr<StoreWriter> open_journal(const std::string& path, StoredState& state,
+                                          LogicExecutor logic) {
+  if (path == "none") return nullptr;
+  auto store = std::make_unique<Store>(path);
+  state.players = store->load_players();
+  state.unfinished_games = store->load_unfinished_games();
+  state.tokens = store->load_tokens();
+  state.max_game_id = store->max_game_id();
+  state.max_room_id = store->max_room_id();
+  spdlog::info("database {}: {} players, {} games in progress", path, state.players.size(),
+               state.unfinished_games.size());
+  return std::make_unique<StoreWriter>(std::move(store), logic);
+}
+
+}  // namespace
 
 Server::Server(ServerConfig config)
     : config_(std::move(config)),
       io_(config_.threads),
       logic_(asio::make_strand(io_)),
       compute_(static_cast<std::size_t>(config_.bot_threads)),
-      lobby_(logic_, compute_.get_executor(), config_.lobby),
+      journal_(open_journal(config_.db, restored_, logic_)),
+      lobby_(logic_, compute_.get_executor(), config_.lobby, journal_.get()),
       listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
                                            config_.session, config_.max_connections)) {
+  lobby_.restore(restored_);
+  restored_ = {};
   listener_->start();
+}
+
+std::optional<StoreWriter::Counters> Server::journal_counters() const {
+  if (!journal_) return std::nullopt;
+  return journal_->counters();
 }
 
 Server::~Server() {

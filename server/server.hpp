@@ -10,12 +10,15 @@
 #include "server/config.hpp"
 #include "server/listener.hpp"
 #include "server/lobby.hpp"
+#include "server/store_writer.hpp"
 
 namespace ttt::server {
 
 class Server {
  public:
-  // Binds the listening socket; throws std::runtime_error if it can't.
+  // Opens the database (restoring its games in progress) and binds the
+  // listening socket; throws std::runtime_error (StoreError for the database)
+  // with a clear reason if either fails.
   explicit Server(ServerConfig config);
   ~Server();
 
@@ -40,11 +43,16 @@ class Server {
   // running (it waits for the lobby's executor).
   LobbyStats stats();
 
+  // The journal's counters, or nullopt without a database.
+  std::optional<StoreWriter::Counters> journal_counters() const;
+
  private:
   ServerConfig config_;
   boost::asio::io_context io_;
   LogicExecutor logic_;
   boost::asio::thread_pool compute_;
+  StoredState restored_;
+  std::unique_ptr<StoreWriter> journal_;
   Lobby lobby_;
   std::unique_ptr<Listener> listener_;
   std::atomic<bool> stopping_{false};

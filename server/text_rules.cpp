@@ -46,3 +46,15 @@ bool is_valid_name(std::string_view name) noexcept {
 }
 
 }  // namespace ttt::server
+
+namespace ttt::server {
+
+std::string name_key(std::string_view name) {
+  std::string key(name);
+  for (char& c : key) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return key;
+}
+
+}  // namespace ttt::server

@@ -1,6 +1,7 @@
 // What the server accepts as a player name or a chat line.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace ttt::server {
@@ -13,5 +14,9 @@ bool is_printable_utf8(std::string_view text) noexcept;
 
 // 1..kMaxNameBytes bytes, printable UTF-8, not starting or ending with a space.
 bool is_valid_name(std::string_view name) noexcept;
+
+// The key under which a name is unique: ASCII letters folded to lowercase, so
+// "Alice" and "alice" are one name.
+std::string name_key(std::string_view name);
 
 }  // namespace ttt::server

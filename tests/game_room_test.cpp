@@ -34,16 +34,49 @@ class FakeParticipant : public Participant {
   bool closed = false;
 };
 
-// Remembers what the room told its owner.
+// Remembers what the room told its owner. Journal writes complete at once,
+// unless `hold` is set: then they wait in `pending` for the test to finish
+// them, as a slow disk would.
 class RecordingObserver : public RoomObserver {
  public:
   void left_room(GameId, PlayerId player) override { left.push_back(player); }
   void room_closed(GameId) override { closed = true; }
-  void game_ended(GameId, const GameResult& result) override { results.push_back(result); }
+  std::int64_t record_start(const GameRoom&, Done done) override {
+    complete(std::move(done));
+    return ++records;
+  }
+  void record_move(const GameRoom&, int, Move move, const std::optional<GameResult>& end,
+                   Done done) override {
+    moves.push_back(move);
+    if (end) results.push_back(*end);
+    complete(std::move(done));
+  }
+  void record_end(const GameRoom&, const GameResult& result, Done done) override {
+    results.push_back(result);
+    complete(std::move(done));
+  }
+
+  void complete(Done done) {
+    if (hold) {
+      pending.push_back(std::move(done));
+    } else {
+      done(true);
+    }
+  }
+  // Finishes the oldest held write.
+  void finish_one(bool ok) {
+    auto done = std::move(pending.front());
+    pending.erase(pending.begin());
+    done(ok);
+  }
 
   std::vector<PlayerId> left;
   bool closed = false;
   std::vector<GameResult> results;
+  std::vector<Move> moves;
+  std::int64_t records = 0;
+  bool hold = false;
+  std::vector<Done> pending;
 };
 
 class GameRoomTest : public ::testing::Test {
@@ -53,7 +86,7 @@ class GameRoomTest : public ::testing::Test {
     return std::make_shared<GameRoom>(1, settings, io.get_executor(), observer);
   }
   PlayerRef ref(PlayerId id, const std::shared_ptr<FakeParticipant>& p, std::string name) {
-    return PlayerRef{id, std::move(name), false, p};
+    return PlayerRef{id, id, std::move(name), false, p};
   }
 
   boost::asio::io_context io;
@@ -144,6 +177,40 @@ TEST_F(GameRoomTest, ComingBackInTimeKeepsTheSeat) {
   EXPECT_TRUE(room->in_progress());
   ASSERT_FALSE(bob_again->received.empty());
   EXPECT_EQ(bob_again->received.front().joined().side(), wire::SIDE_O);
+}
+
+TEST_F(GameRoomTest, NothingIsSentAboutAMoveUntilTheJournalHasIt) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  observer.hold = true;
+  const auto alice_before = alice->received.size();
+  const auto bob_before = bob->received.size();
+  room->move(1, 1, 1, 0);
+  EXPECT_EQ(alice->received.size(), alice_before);
+  EXPECT_EQ(bob->received.size(), bob_before);
+  // Bob can't answer a move he hasn't seen.
+  room->move(2, 0, 0, 7);
+  EXPECT_EQ(bob->received.size(), bob_before);
+  observer.finish_one(true);
+  EXPECT_EQ(bob->received[bob_before].state().cells(), "EEEEXEEEE");
+  EXPECT_EQ(bob->last_error()->code(), wire::ERROR_CODE_NOT_YOUR_TURN);
+  EXPECT_EQ(observer.moves, (std::vector<Move>{Move{1, 1}}));
+}
+
+TEST_F(GameRoomTest, AMoveTheJournalRefusesIsTakenBack) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  observer.hold = true;
+  room->move(1, 2, 2, 0);
+  observer.finish_one(false);
+  EXPECT_EQ(alice->last_error()->code(), wire::ERROR_CODE_STORAGE);
+  EXPECT_EQ(bob->last_state().cells(), "EEEEEEEEE");
+  EXPECT_EQ(bob->last_state().to_move(), wire::SIDE_X);
+  observer.hold = false;
+  room->move(1, 0, 0, 0);  // X may move again
+  EXPECT_EQ(bob->last_state().cells(), "XEEEEEEEE");
 }
 
 TEST_F(GameRoomTest, LastPlayerLeavingClosesTheRoom) {

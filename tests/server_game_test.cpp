@@ -27,12 +27,13 @@ struct Table {
   std::uint32_t moves = 0;  // moves played so far
 };
 
-Table start_game(std::uint16_t port, int size = 3) {
+Table start_game(std::uint16_t port, int size = 3, const std::string& x_name = "alice",
+                 const std::string& o_name = "bob") {
   Table t;
   t.x = std::make_unique<TestClient>(port);
   t.o = std::make_unique<TestClient>(port);
-  t.x_token = t.x->hello("alice").resume_token();
-  t.o_token = t.o->hello("bob").resume_token();
+  t.x_token = t.x->hello(x_name).resume_token();
+  t.o_token = t.o->hello(o_name).resume_token();
   t.x->create(size);
   const wire::Joined created = t.x->expect_joined();
   EXPECT_EQ(created.side(), wire::SIDE_X);
@@ -522,7 +523,9 @@ TEST(ServerGame, BadNamesAreRefused) {
 }
 
 TEST(ServerGame, ShutdownTellsEveryClientGoodbye) {
-  auto server = std::make_unique<TestServer>();
+  auto config = test_config();
+  config.db = "none";  // without a database, games end without a result
+  auto server = std::make_unique<TestServer>(config);
   Table t = start_game(server->port());
   TestClient idle(server->port());
   server->server().stop("maintenance");
@@ -542,7 +545,9 @@ TEST(ServerGame, TwoHundredConcurrentGamesAllFinishCorrectly) {
   constexpr int kGames = 200;
   std::vector<Table> tables;
   tables.reserve(kGames);
-  for (int i = 0; i < kGames; ++i) tables.push_back(start_game(server.port()));
+  for (int i = 0; i < kGames; ++i) {
+    tables.push_back(start_game(server.port(), 3, "x" + std::to_string(i), "o" + std::to_string(i)));
+  }
   // Every game plays its own random legal sequence, all interleaved.
   std::mt19937 rng(99);
   std::vector<std::vector<int>> orders(kGames);

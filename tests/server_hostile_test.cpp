@@ -20,10 +20,12 @@ using wire::ServerMessage;
 
 // Two fresh players play a short game to X's win on the server.
 void expect_normal_game_completes(std::uint16_t port) {
+  static int games = 0;
+  ++games;
   TestClient x(port);
   TestClient o(port);
-  x.hello("after-x");
-  o.hello("after-o");
+  x.hello("after-x" + std::to_string(games));
+  o.hello("after-o" + std::to_string(games));
   x.create(3);
   const auto game = x.expect_joined().state().game_id();
   o.join(game);

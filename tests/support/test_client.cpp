@@ -10,11 +10,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 
 namespace ttt::testing {
 
-TestClient::TestClient(std::uint16_t port, const std::string& host) {
+TestClient::TestClient(std::uint16_t port, const std::string& host) : port_(port) {
   const bool v6 = host.find(':') != std::string::npos;
   fd_ = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
@@ -140,14 +141,31 @@ bool TestClient::wait_closed(std::chrono::milliseconds timeout) {
   return closed_;
 }
 
+namespace {
+
+// The secrets the servers issued, by port and name, as a real client keeps
+// them in its identity file.
+std::map<std::pair<std::uint16_t, std::string>, std::string>& known_secrets() {
+  static std::map<std::pair<std::uint16_t, std::string>, std::string> secrets;
+  return secrets;
+}
+
+}  // namespace
+
 wire::Welcome TestClient::hello(const std::string& name, const std::string& resume_token) {
   wire::ClientMessage m;
   m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
   m.mutable_hello()->set_name(name);
   m.mutable_hello()->set_resume_token(resume_token);
   m.mutable_hello()->set_client("test");
+  if (auto known = known_secrets().find({port_, name}); known != known_secrets().end()) {
+    m.mutable_hello()->set_secret(known->second);
+  }
   send(m);
-  return expect([](const wire::ServerMessage& r) { return r.has_welcome(); }, "Welcome").welcome();
+  auto welcome =
+      expect([](const wire::ServerMessage& r) { return r.has_welcome(); }, "Welcome").welcome();
+  if (!welcome.secret().empty()) known_secrets()[{port_, welcome.name()}] = welcome.secret();
+  return welcome;
 }
 
 std::uint32_t TestClient::create(int size, bool is_private, bool vs_bot, wire::BotLevel level) {

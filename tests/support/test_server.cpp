@@ -8,6 +8,7 @@ server::ServerConfig test_config() {
   server::ServerConfig config;
   config.bind = "127.0.0.1";
   config.port = 0;
+  config.db = ":memory:";
   config.lobby.bot_budget = std::chrono::milliseconds(20);
   spdlog::set_level(spdlog::level::warn);
   return config;

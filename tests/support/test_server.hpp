@@ -8,8 +8,8 @@
 
 namespace ttt::testing {
 
-// A configuration for tests: loopback, any port, quiet logs, short timers
-// left at their defaults unless a test changes them.
+// A configuration for tests: loopback, any port, a throwaway in-memory
+// database, quiet logs; timers at their defaults unless a test changes them.
 server::ServerConfig test_config();
 
 class TestServer {
