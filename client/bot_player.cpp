@@ -149,8 +149,10 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
         break;
       }
       game_ = message.joined().state();
-      if (game_->status() == wire::GAME_STATUS_WAITING) {
-        spdlog::info("{}: waiting for an opponent in game {}", label_, game_->game_id());
+      if (game_->status() == wire::GAME_STATUS_WAITING && options_.mode == BotMode::Create) {
+        // Whoever wants to play this bot needs the game's id.
+        std::cout << label_ << ": waiting for an opponent in game " << game_->game_id()
+                  << std::endl;
       }
       on_state(message.joined().state());
       break;
