@@ -113,6 +113,11 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
                " printable characters without leading or trailing spaces");
     return;
   }
+  if (name_key(hello.name()).starts_with("bot (")) {
+    refuse(wire::ERROR_CODE_NAME_TAKEN,
+           "names beginning with \"bot (\" belong to the server's bots: choose another name");
+    return;
+  }
   std::string secret;
   StoredPlayer* account = nullptr;
   if (auto known = account_names_.find(name_key(hello.name())); known != account_names_.end()) {

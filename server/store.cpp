@@ -90,17 +90,22 @@ Store::Store(const std::string& path) : db_(path) {
 
 void Store::check_and_migrate() {
   // Reading the header first makes a file that is not a database fail here.
-  auto version_query = db_.prepare("PRAGMA user_version");
-  version_query.step();
-  const int version = static_cast<int>(version_query.column_int(0));
+  int version = 0;
+  {
+    auto query = db_.prepare("PRAGMA user_version");
+    query.step();
+    version = static_cast<int>(query.column_int(0));
+  }
   if (version > kSchemaVersion) {
     throw StoreError("its schema version " + std::to_string(version) +
                      " is newer than this server's " + std::to_string(kSchemaVersion) +
                      ": upgrade ttt-server");
   }
-  auto check = db_.prepare("PRAGMA quick_check");
-  check.step();
-  if (check.column_text(0) != "ok") throw StoreError("integrity check: " + check.column_text(0));
+  {
+    auto check = db_.prepare("PRAGMA quick_check");
+    check.step();
+    if (check.column_text(0) != "ok") throw StoreError("integrity check: " + check.column_text(0));
+  }
   db_.exec("PRAGMA journal_mode = WAL");
   db_.exec("PRAGMA synchronous = FULL");
   db_.exec("PRAGMA foreign_keys = ON");

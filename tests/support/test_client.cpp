@@ -15,7 +15,7 @@
 
 namespace ttt::testing {
 
-TestClient::TestClient(std::uint16_t port, const std::string& host) : port_(port) {
+TestClient::TestClient(std::uint16_t port, const std::string& host) {
   const bool v6 = host.find(':') != std::string::npos;
   fd_ = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
@@ -143,10 +143,10 @@ bool TestClient::wait_closed(std::chrono::milliseconds timeout) {
 
 namespace {
 
-// The secrets the servers issued, by port and name, as a real client keeps
-// them in its identity file.
-std::map<std::pair<std::uint16_t, std::string>, std::string>& known_secrets() {
-  static std::map<std::pair<std::uint16_t, std::string>, std::string> secrets;
+// The secrets servers issued, by name, as a real client keeps them in its
+// identity file. A server that doesn't know the name ignores the secret.
+std::map<std::string, std::string>& known_secrets() {
+  static std::map<std::string, std::string> secrets;
   return secrets;
 }
 
@@ -158,13 +158,13 @@ wire::Welcome TestClient::hello(const std::string& name, const std::string& resu
   m.mutable_hello()->set_name(name);
   m.mutable_hello()->set_resume_token(resume_token);
   m.mutable_hello()->set_client("test");
-  if (auto known = known_secrets().find({port_, name}); known != known_secrets().end()) {
+  if (auto known = known_secrets().find(name); known != known_secrets().end()) {
     m.mutable_hello()->set_secret(known->second);
   }
   send(m);
   auto welcome =
       expect([](const wire::ServerMessage& r) { return r.has_welcome(); }, "Welcome").welcome();
-  if (!welcome.secret().empty()) known_secrets()[{port_, welcome.name()}] = welcome.secret();
+  if (!welcome.secret().empty()) known_secrets()[welcome.name()] = welcome.secret();
   return welcome;
 }
 

@@ -47,8 +47,8 @@ class TestClient {
   // before the close are skipped).
   bool wait_closed(std::chrono::milliseconds timeout = 5s);
 
-  // Hello and the Welcome. Sends the secret the server gave this name before
-  // (on this port) and remembers a new one.
+  // Hello and the Welcome. Sends the secret a server gave this name before and
+  // remembers a new one.
   wire::Welcome hello(const std::string& name, const std::string& resume_token = "");
 
   // Requests, without waiting for the answer.
@@ -67,7 +67,6 @@ class TestClient {
   void set_receive_buffer(int bytes);
 
  private:
-  std::uint16_t port_;
   int fd_ = -1;
   bool closed_ = false;
   std::uint32_t next_request_id_ = 1;

@@ -1,0 +1,244 @@
+// The SQLite store and its writer: schema, migration, round trips, refusals
+// of unusable files, group commit and failed writes that lose nothing else.
+#include "server/store.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "server/game_export.hpp"
+#include "server/store_writer.hpp"
+
+namespace ttt::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory for database files, removed afterwards.
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ttt-store-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name = "ttt.db") const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+};
+
+StoredPlayer player(std::int64_t id, const std::string& name) {
+  StoredPlayer p;
+  p.id = id;
+  p.name = name;
+  p.salt = "salt";
+  p.secret_hash = "hash" + name;
+  return p;
+}
+
+GameRecord game(std::int64_t id, std::int64_t x, std::int64_t o) {
+  GameRecord g;
+  g.id = id;
+  g.room_id = 10 + id;
+  g.size = 3;
+  g.x_player = x;
+  g.o_player = o;
+  g.rated = true;
+  g.started_ms = 1'000;
+  return g;
+}
+
+TEST_F(StoreTest, KeepsPlayersGamesAndMovesAcrossReopening) {
+  {
+    Store store(path());
+    store.save_player(player(1, "alice"));
+    store.save_player(player(2, "bob"));
+    store.begin_game(game(1, 1, 2));
+    store.add_move(1, 0, {1, 1, 1'100});
+    store.add_move(1, 1, {0, 0, 1'200});
+    store.end_game(1, "o_won", "resignation", 1'300);
+    store.begin_game(game(2, 2, 1));
+    store.add_move(2, 0, {2, 2, 2'000});
+    store.save_token(1, "tokenhash");
+  }
+  Store store(path());
+  const auto players = store.load_players();
+  ASSERT_EQ(players.size(), 2u);
+  EXPECT_EQ(players[0].name, "alice");
+  EXPECT_EQ(players[1].secret_hash, "hashbob");
+  const auto finished = store.finished_games();
+  ASSERT_EQ(finished.size(), 1u);
+  EXPECT_EQ(finished[0].x_name, "alice");
+  EXPECT_EQ(finished[0].reason, "resignation");
+  ASSERT_EQ(finished[0].moves.size(), 2u);
+  EXPECT_EQ(finished[0].moves[1].row, 0);
+  EXPECT_EQ(finished[0].moves[1].at_ms, 1'200);
+  const auto unfinished = store.load_unfinished_games();
+  ASSERT_EQ(unfinished.size(), 1u);
+  EXPECT_EQ(unfinished[0].room_id, 12);
+  EXPECT_EQ(unfinished[0].moves.size(), 1u);
+  EXPECT_EQ(store.load_tokens(), (std::vector<std::pair<std::int64_t, std::string>>{{1, "tokenhash"}}));
+  EXPECT_EQ(store.max_game_id(), 2);
+  EXPECT_EQ(store.max_room_id(), 12);
+  EXPECT_EQ(store.history(1, 10).size(), 1u);
+  EXPECT_EQ(store.game(1)->moves.size(), 2u);
+  EXPECT_FALSE(store.game(99));
+}
+
+TEST_F(StoreTest, NamesAreUniqueWhateverTheirCase) {
+  Store store(":memory:");
+  store.save_player(player(1, "Alice"));
+  EXPECT_THROW(store.save_player(player(2, "alice")), StoreError);
+}
+
+TEST_F(StoreTest, UsesWriteAheadLogging) {
+  Store store(path());
+  Database check(path());
+  auto mode = check.prepare("PRAGMA journal_mode");
+  ASSERT_TRUE(mode.step());
+  EXPECT_EQ(mode.column_text(0), "wal");
+}
+
+TEST_F(StoreTest, RefusesAFileThatIsNotADatabase) {
+  std::ofstream(path()) << "this is not a database, just some text that goes on for a while";
+  try {
+    Store store(path());
+    FAIL() << "opened a text file";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("unusable"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a database"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(StoreTest, RefusesAPathItCannotOpen) {
+  EXPECT_THROW(Store(path("missing-directory/ttt.db")), StoreError);
+  EXPECT_THROW(Store(dir_.string()), StoreError);
+}
+
+TEST_F(StoreTest, RefusesASchemaNewerThanItKnows) {
+  {
+    Database db(path());
+    db.exec("PRAGMA user_version = 99");
+  }
+  try {
+    Store store(path());
+    FAIL() << "opened a newer schema";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(StoreTest, MigratesAnEmptyDatabaseForward) {
+  { Database db(path()); }
+  Store store(path());
+  Database check(path());
+  auto version = check.prepare("PRAGMA user_version");
+  ASSERT_TRUE(version.step());
+  EXPECT_EQ(version.column_int(0), Store::kSchemaVersion);
+}
+
+TEST_F(StoreTest, WriterCommitsJobsInGroupsAndReportsInOrder) {
+  boost::asio::io_context io;
+  auto store = std::make_unique<Store>(path());
+  store->save_player(player(1, "alice"));
+  store->save_player(player(2, "bob"));
+  store->begin_game(game(1, 1, 2));
+  std::vector<int> completed;
+  {
+    StoreWriter writer(std::move(store), io.get_executor());
+    for (int i = 0; i < 500; ++i) {
+      writer.submit([i](Store& s) { s.add_move(1, i, {i % 3, i % 5, i}); },
+                    [&completed, i](const std::optional<std::string>& error) {
+                      EXPECT_FALSE(error) << *error;
+                      completed.push_back(i);
+                    });
+    }
+    writer.flush();
+    const auto counters = writer.counters();
+    EXPECT_EQ(counters.jobs, 500u);
+    EXPECT_LT(counters.batches, 500u);
+    EXPECT_EQ(counters.failures, 0u);
+  }
+  io.run();
+  ASSERT_EQ(completed.size(), 500u);
+  for (int i = 0; i < 500; ++i) EXPECT_EQ(completed[i], i);
+  EXPECT_EQ(Store(path()).game(1)->moves.size(), 500u);
+}
+
+TEST_F(StoreTest, AFailedWriteIsRefusedAloneAndLosesNothingElse) {
+  boost::asio::io_context io;
+  auto store = std::make_unique<Store>(path());
+  store->save_player(player(1, "alice"));
+  store->save_player(player(2, "bob"));
+  store->begin_game(game(1, 1, 2));
+  std::vector<bool> ok;
+  {
+    StoreWriter writer(std::move(store), io.get_executor());
+    auto done = [&ok](const std::optional<std::string>& error) { ok.push_back(!error); };
+    writer.submit([](Store& s) { s.add_move(1, 0, {1, 1, 1}); }, done);
+    writer.submit([](Store& s) { s.add_move(1, 0, {2, 2, 2}); }, done);  // the same ply again
+    writer.submit([](Store& s) { s.add_move(1, 1, {0, 0, 3}); }, done);
+    writer.flush();
+  }
+  io.run();
+  EXPECT_EQ(ok, (std::vector<bool>{true, false, true}));
+  const auto moves = Store(path()).game(1)->moves;
+  ASSERT_EQ(moves.size(), 2u);
+  EXPECT_EQ(moves[0].row, 1);
+  EXPECT_EQ(moves[1].row, 0);
+}
+
+TEST_F(StoreTest, AFullDiskRefusesTheWriteWithAClearError) {
+  boost::asio::io_context io;
+  auto store = std::make_unique<Store>(path());
+  store->save_player(player(1, "alice"));
+  store->save_player(player(2, "bob"));
+  store->begin_game(game(1, 1, 2));
+  store->limit_pages(1);  // as if the disk were full
+  std::optional<std::string> failure;
+  {
+    StoreWriter writer(std::move(store), io.get_executor());
+    writer.submit(
+        [](Store& s) {
+          for (int i = 0; i < 2000; ++i) s.add_move(1, i, {1, 1, i});
+        },
+        [&failure](const std::optional<std::string>& error) { failure = error; });
+    writer.flush();
+  }
+  io.run();
+  ASSERT_TRUE(failure);
+  EXPECT_NE(failure->find("full"), std::string::npos) << *failure;
+  EXPECT_EQ(Store(path()).load_players().size(), 2u);  // what was there stays
+}
+
+TEST_F(StoreTest, ExportWritesEveryFinishedGameAsDocumented) {
+  Store store(path());
+  store.save_player(player(1, "alice"));
+  store.save_player(player(2, "bob"));
+  store.begin_game(game(1, 1, 2));
+  store.add_move(1, 0, {1, 1, 1'100});
+  store.add_move(1, 1, {0, 2, 1'250});
+  store.end_game(1, "x_won", "timeout", 1'900);
+  store.begin_game(game(2, 1, 2));  // still in progress: not exported
+  std::ostringstream out;
+  EXPECT_EQ(export_games(store, out), 1u);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("game 1\nroom 11 round 1\nsize 3\nx alice\no bob\nrated yes\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("start 1970-01-01T00:00:01.000Z\nend 1970-01-01T00:00:01.900Z\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("result X\nreason timeout\nmoves 2\nmove 1 X 1 1 100\nmove 2 O 0 2 250\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("game 2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ttt::server
