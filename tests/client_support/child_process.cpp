@@ -21,7 +21,8 @@ using std::chrono::steady_clock;
 
 std::string bin_dir() { return TTT_BIN_DIR; }
 
-ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> env) {
+ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> env,
+                           const std::string& cwd) {
   int in[2];
   int out[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
@@ -42,6 +43,7 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::strin
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
     ::dup2(out[1], 2);
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
     ::execve(args[0], args.data(), envp.data());
     ::_exit(127);
   }
@@ -144,13 +146,15 @@ void ChildProcess::kill(int signal_number) {
 }
 
 ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::uint16_t port)
-    : process_([&] {
-        std::vector<std::string> argv{
-            bin_dir() + "/ttt-server", "--bind",      "127.0.0.1", "--port",
-            std::to_string(port),      "--log-level", "warn"};
-        argv.insert(argv.end(), extra_args.begin(), extra_args.end());
-        return argv;
-      }()) {
+    : process_(
+          [&] {
+            std::vector<std::string> argv{
+                bin_dir() + "/ttt-server", "--bind",      "127.0.0.1", "--port",
+                std::to_string(port),      "--log-level", "warn"};
+            argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+            return argv;
+          }(),
+          {}, dir_.path()) {
   const std::regex line(R"(listening on port (\d+)\n)");
   std::smatch match;
   if (!process_.wait_for(

@@ -22,9 +22,11 @@ std::string bin_dir();
 
 class ChildProcess {
  public:
-  // Starts argv[0] (a path) with argv; env entries ("NAME=value") are added to
-  // the environment. Throws std::runtime_error if it can't start.
-  explicit ChildProcess(std::vector<std::string> argv, std::vector<std::string> env = {});
+  // Starts argv[0] (a path) with argv in directory cwd (empty: ours); env
+  // entries ("NAME=value") are added to the environment. Throws
+  // std::runtime_error if it can't start.
+  explicit ChildProcess(std::vector<std::string> argv, std::vector<std::string> env = {},
+                        const std::string& cwd = "");
   ~ChildProcess();
 
   ChildProcess(const ChildProcess&) = delete;
@@ -65,18 +67,6 @@ class ChildProcess {
   std::optional<int> exit_code_;
 };
 
-// ttt-server on 127.0.0.1 and a free port, started from the built binary.
-class ServerProcess {
- public:
-  explicit ServerProcess(std::vector<std::string> extra_args = {}, std::uint16_t port = 0);
-  std::uint16_t port() const noexcept { return port_; }
-  ChildProcess& process() noexcept { return process_; }
-
- private:
-  ChildProcess process_;
-  std::uint16_t port_ = 0;
-};
-
 // A fresh empty directory under the test temp dir, removed by the destructor.
 class TempDir {
  public:
@@ -86,6 +76,21 @@ class TempDir {
 
  private:
   std::string path_;
+};
+
+// ttt-server on 127.0.0.1 and a free port, started from the built binary in
+// a fresh directory of its own, so that whatever it writes there (a database)
+// is its own and goes away with it.
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::vector<std::string> extra_args = {}, std::uint16_t port = 0);
+  std::uint16_t port() const noexcept { return port_; }
+  ChildProcess& process() noexcept { return process_; }
+
+ private:
+  TempDir dir_;
+  ChildProcess process_;
+  std::uint16_t port_ = 0;
 };
 
 // Runs a command to completion (bounded); its exit code and output.
