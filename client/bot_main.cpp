@@ -13,6 +13,7 @@
 
 #include "client/bot_config.hpp"
 #include "client/bot_player.hpp"
+#include "client/token_file.hpp"
 #include "client/version.hpp"
 
 namespace {
@@ -40,6 +41,11 @@ BotTally run_bots(const BotConfig& config) {
     options.connection.client_version = std::string("ttt-bot ") + ttt::client::kVersion;
     options.ai.seed = seed + static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull;
     const std::string label = options.connection.name;
+    options.secret_path =
+        ttt::client::default_secret_path(options.connection.host, options.connection.port, label);
+    if (!options.secret_path.empty()) {
+      options.connection.secret = ttt::client::read_secret(options.secret_path);
+    }
     bots.push_back(std::make_shared<BotPlayer>(label, io.get_executor(), pool.get_executor(),
                                                std::move(options), [&io, &running] {
                                                  if (--running == 0) io.stop();

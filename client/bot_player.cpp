@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "client/move_input.hpp"
+#include "client/token_file.hpp"
 
 namespace ttt::client {
 
@@ -40,6 +41,12 @@ void BotPlayer::stop() { finish(); }
 void BotPlayer::on_welcome(const wire::Welcome& welcome) {
   player_id_ = welcome.player_id();
   requests_.clear();
+  if (!welcome.secret().empty() && !options_.secret_path.empty()) {
+    std::string failure;
+    if (!save_secret(options_.secret_path, welcome.secret(), failure)) {
+      spdlog::warn("{}: the secret of the name is not kept: {}", label_, failure);
+    }
+  }
   searching_.reset();
   moved_.reset();
   if (welcome.resumed()) {

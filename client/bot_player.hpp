@@ -26,6 +26,7 @@ enum class BotMode { QuickMatch, Join, Create };
 
 struct BotOptions {
   ConnectionOptions connection;
+  std::string secret_path;  // where the name's secret is kept; empty = nowhere
   BotMode mode = BotMode::QuickMatch;
   int size = 3;               // QuickMatch, Create
   std::uint64_t game_id = 0;  // Join

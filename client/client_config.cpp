@@ -37,6 +37,9 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_bool("--no-token-file", "", &config.no_token_file,
                  "keep the resume token in memory only");
   flags.add_bool("--fresh", "", &config.fresh, "ignore a saved token: start as a new player");
+  flags.add_string("--secret-file", "", &config.secret_file, "FILE",
+                   "where the secret that owns your name on the server is kept (default: "
+                   "$XDG_CONFIG_HOME/ttt/secrets/HOST-PORT-NAME)");
   flags.add_bool("--local", "", &config.local, "offline: two players take turns on this terminal");
   flags.add_bool("--ai", "-a", &config.ai, "offline: play X against the AI (O)");
   flags.add_choice("--ai-level", "", &config.ai_level,

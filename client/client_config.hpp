@@ -20,9 +20,10 @@ struct ClientConfig {
   std::chrono::milliseconds connect_timeout{5'000};
   std::string token_file;  // default: default_token_path(host, port, name)
   bool no_token_file = false;
-  bool fresh = false;  // ignore a saved token: start as a new player
-  bool local = false;  // offline hot-seat
-  bool ai = false;     // offline against the AI
+  bool fresh = false;       // ignore a saved token: start as a new player
+  std::string secret_file;  // default: default_secret_path(host, port, name)
+  bool local = false;       // offline hot-seat
+  bool ai = false;          // offline against the AI
   std::string ai_level = "perfect";
   bool verbose = false;  // offline: print the board as its X/O/E list
   ColorChoice color = ColorChoice::Auto;

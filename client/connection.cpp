@@ -39,7 +39,8 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       watchdog_(executor_),
       connect_timer_(executor_),
       backoff_timer_(executor_),
-      token_(options_.resume_token) {}
+      token_(options_.resume_token),
+      secret_(options_.secret) {}
 
 void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
 
@@ -133,6 +134,7 @@ asio::awaitable<void> Connection::serve(tcp::socket socket) {
   h->set_name(options_.name);
   h->set_resume_token(token_);
   h->set_client(options_.client_version);
+  h->set_secret(secret_);
   hello.set_request_id(next_request_id_++);
   enqueue(hello);
   try {
@@ -210,6 +212,7 @@ bool Connection::handle_frame(std::string_view body) {
       return true;
     case wire::ServerMessage::kWelcome:
       token_ = message.welcome().resume_token();
+      if (!message.welcome().secret().empty()) secret_ = message.welcome().secret();
       welcomed_ = ever_welcomed_ = true;
       events_.on_welcome(message.welcome());
       return true;
@@ -248,9 +251,9 @@ void Connection::on_fatal(const wire::Error& error) {
     case wire::ERROR_CODE_SLOW_CONSUMER:
     case wire::ERROR_CODE_SHUTTING_DOWN:
       break;  // worth another try
-    default:
+    default:  // replaced, a name taken, a wrong version or a bad name, our own bug
       give_up_ = true;
-      break;  // replaced, wrong version, a bad name, our own bug
+      break;
   }
 }
 

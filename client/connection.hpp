@@ -28,9 +28,10 @@ namespace ttt::client {
 struct ConnectionOptions {
   std::string host = "localhost";
   std::uint16_t port = 7777;
-  std::string name;                                  // the player's name in Hello
-  std::string client_version;                        // Hello.client, for the server's log
-  std::string resume_token;                          // from an earlier run: take that player back
+  std::string name;            // the player's name in Hello
+  std::string client_version;  // Hello.client, for the server's log
+  std::string resume_token;    // from an earlier run: take that player back
+  std::string secret;          // the secret that owns the name on this server, if any
   std::chrono::milliseconds connect_timeout{5'000};  // per attempt, and for the Welcome
   std::chrono::milliseconds retry{30'000};           // how long to keep reconnecting after a drop
   std::chrono::milliseconds keepalive{15'000};       // server silence before we ping it
@@ -116,6 +117,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::steady_timer backoff_timer_;
 
   std::string token_;
+  std::string secret_;
   std::string reason_;  // why the current link ended
   std::chrono::steady_clock::time_point linked_at_{};
   std::chrono::steady_clock::time_point last_received_{};

@@ -74,6 +74,10 @@ void ConsoleClient::start() {
   options.retry = config_.retry;
   options.connect_timeout = config_.connect_timeout;
   if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
+  secret_path_ = config_.secret_file.empty()
+                     ? default_secret_path(config_.host, config_.port, config_.name)
+                     : config_.secret_file;
+  if (!secret_path_.empty()) options.secret = read_secret(secret_path_);
   if (terminal_.interactive())
     say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
   connection_ = std::make_shared<Connection>(io_.get_executor(), std::move(options), *this);
@@ -112,6 +116,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   awaiting_.clear();
   move_request_ = 0;
   if (token_file_) token_file_->write(welcome.resume_token());
+  if (!welcome.secret().empty()) keep_secret(welcome);
   if (welcome.resumed()) {
     resuming_ = true;  // the room sends Joined next
     say("Reconnected as " + welcome.name() + ": taking your seat back.");
@@ -206,6 +211,20 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
   play_pending();
   update_prompt();
   finish_if_input_done();
+}
+
+// The server gives a name's secret once, when the name is first used.
+void ConsoleClient::keep_secret(const wire::Welcome& welcome) {
+  std::string error;
+  if (!secret_path_.empty() && save_secret(secret_path_, welcome.secret(), error)) {
+    say("The name " + welcome.name() + " is now yours on this server; its secret is kept in " +
+        secret_path_ + ".");
+    return;
+  }
+  say("The name " + welcome.name() +
+      " is now yours on this server. Keep its secret to use it "
+      "again: " +
+      welcome.secret() + (error.empty() ? "" : " (not saved: " + error + ")"));
 }
 
 // --- input ----------------------------------------------------------------------

@@ -69,12 +69,14 @@ class ConsoleClient : public ConnectionEvents {
   void say(const std::string& line);
   void update_prompt();
   void open_token_file();
+  void keep_secret(const wire::Welcome& welcome);
 
   boost::asio::io_context& io_;
   ClientConfig config_;
   Terminal& terminal_;
   std::shared_ptr<Connection> connection_;
   std::unique_ptr<TokenFile> token_file_;
+  std::string secret_path_;  // where the name's secret is kept; empty = nowhere
 
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;  // the game sat in or watched

@@ -67,8 +67,8 @@ bool TokenFile::write(const std::string& token) {
   return n == static_cast<ssize_t>(line.size()) && ::fdatasync(fd_) == 0;
 }
 
-std::string default_token_path(const std::string& host, std::uint16_t port,
-                               const std::string& name) {
+std::string config_file_path(const std::string& folder, const std::string& host, std::uint16_t port,
+                             const std::string& name) {
   std::filesystem::path base;
   if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && xdg[0] == '/') {
     base = xdg;
@@ -77,9 +77,54 @@ std::string default_token_path(const std::string& host, std::uint16_t port,
   } else {
     return "";
   }
-  return (base / "ttt" / "tokens" /
+  return (base / "ttt" / folder /
           (safe_part(host) + "-" + std::to_string(port) + "-" + safe_part(name)))
       .string();
+}
+
+std::string default_token_path(const std::string& host, std::uint16_t port,
+                               const std::string& name) {
+  return config_file_path("tokens", host, port, name);
+}
+
+std::string default_secret_path(const std::string& host, std::uint16_t port,
+                                const std::string& name) {
+  return config_file_path("secrets", host, port, name);
+}
+
+std::string read_secret(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  char buffer[kMaxTokenBytes];
+  const ssize_t n = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  if (n <= 0) return "";
+  std::string secret(buffer, static_cast<std::size_t>(n));
+  while (!secret.empty() && (secret.back() == '\n' || secret.back() == ' ')) secret.pop_back();
+  return secret;
+}
+
+bool save_secret(const std::string& path, const std::string& secret, std::string& error) {
+  std::error_code ec;
+  const auto folder = std::filesystem::path(path).parent_path();
+  if (!folder.empty()) std::filesystem::create_directories(folder, ec);
+  // Written beside, then renamed over: a crash leaves the old secret or the new, never half.
+  const std::string temporary = path + ".new";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    error = temporary + ": " + std::strerror(errno);
+    return false;
+  }
+  const std::string line = secret + "\n";
+  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
+                       ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = path + ": " + std::strerror(errno);
+    ::unlink(temporary.c_str());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace ttt::client

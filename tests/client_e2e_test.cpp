@@ -34,11 +34,14 @@ std::optional<Summary> last_line_summary(const std::string& output) {
                  std::stoi(m[5])};
 }
 
-std::unique_ptr<ChildProcess> start_bot(std::uint16_t port, std::vector<std::string> args) {
+// A bot process; its config dir (where it keeps its names' secrets) is config.
+std::unique_ptr<ChildProcess> start_bot(std::uint16_t port, const TempDir& config,
+                                        std::vector<std::string> args) {
   std::vector<std::string> argv{bin_dir() + "/ttt-bot", "--host", "127.0.0.1", "--port",
                                 std::to_string(port)};
   argv.insert(argv.end(), args.begin(), args.end());
-  return std::make_unique<ChildProcess>(argv);
+  return std::make_unique<ChildProcess>(
+      argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path()});
 }
 
 std::unique_ptr<ChildProcess> start_client(std::uint16_t port, const TempDir& config,
@@ -58,11 +61,13 @@ std::size_t count_of(const std::string& text, std::string_view what) {
 
 TEST(BotE2E, TwoBotProcessesPlayTwentyGamesWithACorrectSummary) {
   ServerProcess server;
-  auto perfect =
-      start_bot(server.port(), {"--name", "perfect", "--level", "perfect", "--quick-match", "3",
-                                "--games", "20", "--budget", "20"});
-  auto random = start_bot(server.port(), {"--name", "random", "--level", "random", "--quick-match",
-                                          "3", "--games", "20", "--seed", "7"});
+  TempDir config;
+  auto perfect = start_bot(server.port(), config,
+                           {"--name", "perfect", "--level", "perfect", "--quick-match", "3",
+                            "--games", "20", "--budget", "20"});
+  auto random = start_bot(server.port(), config,
+                          {"--name", "random", "--level", "random", "--quick-match", "3", "--games",
+                           "20", "--seed", "7"});
   ASSERT_EQ(perfect->wait_exit(30s), 0) << perfect->output();
   ASSERT_EQ(random->wait_exit(30s), 0) << random->output();
   const auto a = last_line_summary(perfect->output());
@@ -82,8 +87,10 @@ TEST(BotE2E, TwoBotProcessesPlayTwentyGamesWithACorrectSummary) {
 
 TEST(BotE2E, CountRunsSeveralBotsInOneProcess) {
   ServerProcess server;
-  auto bots = start_bot(server.port(), {"--count", "4", "--quick-match", "3", "--games", "3",
-                                        "--level", "medium", "--budget", "10"});
+  TempDir config;
+  auto bots = start_bot(server.port(), config,
+                        {"--count", "4", "--quick-match", "3", "--games", "3", "--level", "medium",
+                         "--budget", "10"});
   ASSERT_EQ(bots->wait_exit(30s), 0) << bots->output();
   const auto s = last_line_summary(bots->output());
   ASSERT_TRUE(s) << bots->output();
@@ -94,18 +101,57 @@ TEST(BotE2E, CountRunsSeveralBotsInOneProcess) {
 }
 
 TEST(BotE2E, UnreachableServerIsAnErrorWithNonZeroExit) {
+  TempDir config;
   std::uint16_t dead_port = 0;
   {
     ServerProcess server;  // a port that was free a moment ago, now closed
     dead_port = server.port();
   }
-  auto bot = start_bot(dead_port, {"--games", "1", "--connect-timeout", "2"});
+  auto bot = start_bot(dead_port, config, {"--games", "1", "--connect-timeout", "2"});
   ASSERT_EQ(bot->wait_exit(10s), 1) << bot->output();
   EXPECT_NE(bot->output().find("cannot connect to 127.0.0.1:"), std::string::npos) << bot->output();
   const auto s = last_line_summary(bot->output());
   ASSERT_TRUE(s) << bot->output();
   EXPECT_EQ(s->games, 0);
   EXPECT_EQ(s->errors, 1);
+}
+
+TEST(BotE2E, ABotNameIsKeptWithItsSecretAcrossRuns) {
+  ServerProcess server;
+  TempDir config;
+  for (int run = 0; run < 2; ++run) {
+    auto first = start_bot(server.port(), config, {"--name", "keeper", "--quick-match", "3"});
+    auto second = start_bot(server.port(), config, {"--name", "other", "--quick-match", "3"});
+    ASSERT_EQ(first->wait_exit(20s), 0) << "run " << run << ":\n" << first->output();
+    ASSERT_EQ(second->wait_exit(20s), 0) << "run " << run << ":\n" << second->output();
+  }
+}
+
+TEST(ClientE2E, ASecondRunUsesTheNamesSavedSecret) {
+  ServerProcess server;
+  TempDir config;
+  auto first = start_client(server.port(), config, {});
+  first->write("/list\n");
+  first->close_stdin();
+  ASSERT_EQ(first->wait_exit(10s), 0) << first->output();
+  EXPECT_NE(
+      first->output().find("The name tester is now yours on this server; its secret is kept in " +
+                           config.path() + "/ttt/secrets/127.0.0.1-"),
+      std::string::npos)
+      << first->output();
+  auto second = start_client(server.port(), config, {});
+  second->write("/list\n");
+  second->close_stdin();
+  ASSERT_EQ(second->wait_exit(10s), 0) << second->output();
+  EXPECT_NE(second->output().find("Connected to 127.0.0.1:"), std::string::npos)
+      << second->output();
+
+  TempDir elsewhere;  // another account: no secret, so no name
+  auto impostor = start_client(server.port(), elsewhere, {});
+  impostor->close_stdin();
+  ASSERT_EQ(impostor->wait_exit(10s), 1) << impostor->output();
+  EXPECT_NE(impostor->output().find("belongs to another player"), std::string::npos)
+      << impostor->output();
 }
 
 TEST(ClientE2E, ScriptPlaysAWholeGameAgainstTheServersBot) {
