@@ -540,9 +540,8 @@ TEST(ServerGame, ShutdownTellsEveryClientGoodbye) {
   server.reset();  // run() has returned; the destructor joins promptly
 }
 
-TEST(ServerGame, TwoHundredConcurrentGamesAllFinishCorrectly) {
-  TestServer server;
-  constexpr int kGames = 200;
+// Plays kGames random games at once, all interleaved, on `server`.
+void play_concurrent_games(TestServer& server, int kGames) {
   std::vector<Table> tables;
   tables.reserve(kGames);
   for (int i = 0; i < kGames; ++i) {
@@ -583,6 +582,30 @@ TEST(ServerGame, TwoHundredConcurrentGamesAllFinishCorrectly) {
   }
   EXPECT_EQ(finished, kGames);
   EXPECT_EQ(server.stats().games_finished, static_cast<std::uint64_t>(kGames));
+}
+
+TEST(ServerGame, TwoHundredConcurrentGamesAllFinishCorrectly) {
+  TestServer server;
+  play_concurrent_games(server, 200);
+}
+
+TEST(ServerGame, ConcurrentGamesOnSeveralThreadsWithBots) {
+  auto config = test_config();
+  config.threads = 4;
+  config.bot_threads = 2;
+  TestServer server(config);
+  // Bot games run beside the human ones, their searches on the bot threads.
+  std::vector<std::unique_ptr<TestClient>> bot_players;
+  for (int i = 0; i < 8; ++i) {
+    bot_players.push_back(std::make_unique<TestClient>(server.port()));
+    bot_players.back()->hello("vs-bot" + std::to_string(i));
+    bot_players.back()->create(4, false, true, wire::BOT_LEVEL_MEDIUM);
+  }
+  play_concurrent_games(server, 50);
+  for (auto& c : bot_players) {
+    const auto s = c->expect_state(in_progress, "the bot game");
+    EXPECT_TRUE(s.o().is_bot());
+  }
 }
 
 }  // namespace
