@@ -452,7 +452,7 @@ void GameRoom::on_grace_expired(PlayerId player) {
   close_if_empty();
 }
 
-void GameRoom::back(const PlayerRef& player) {
+void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
   Seat* seat = seat_of(player.id);
   if (seat == nullptr) return;
   seat->grace.cancel();
@@ -460,7 +460,7 @@ void GameRoom::back(const PlayerRef& player) {
   seat->player.conn = player.conn;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
   spdlog::info("game {}: {} is back", id_, seat->player.name);
-  send_joined(seat->player, side_of(side), 0);
+  send_joined(seat->player, side_of(side), request_id);
   wire::OpponentStatus status;
   status.set_connected(true);
   tell_opponent(side, status);

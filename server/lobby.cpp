@@ -160,7 +160,7 @@ void Lobby::take_back(const std::shared_ptr<Participant>& conn, Connection& reco
   record.player = player.id;
   welcome(player, request_id, true, "");
   spdlog::info("player {} ({}) is back", player.id, player.name);
-  if (auto room = room_of(player)) room->back(ref(player));
+  if (auto room = room_of(player)) room->back(ref(player), request_id);
 }
 
 void Lobby::welcome(PlayerRecord& player, std::uint32_t request_id, bool resumed,
