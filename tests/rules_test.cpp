@@ -81,7 +81,7 @@ TEST(Board, RefusesSizesOutsideTheRepresentation) {
   EXPECT_THROW(Board(-1), std::invalid_argument);
   EXPECT_THROW(Board(Board::kMaxSize + 1), std::invalid_argument);
   EXPECT_NO_THROW(Board(0));
-  EXPECT_NO_THROW(Board(Board::kMaxSize));
+  EXPECT_NO_THROW(Board{Board::kMaxSize});
 }
 
 TEST(Board, AtReadsRowMajorCells) {
