@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "client/move_input.hpp"
+#include "client/name_refusal.hpp"
 #include "client/token_file.hpp"
 
 namespace ttt::client {
@@ -41,6 +42,7 @@ void BotPlayer::stop() { finish(); }
 void BotPlayer::on_welcome(const wire::Welcome& welcome) {
   player_id_ = welcome.player_id();
   requests_.clear();
+  failure_counted_ = false;
   if (!welcome.secret().empty() && !options_.secret_path.empty()) {
     std::string failure;
     if (!save_secret(options_.secret_path, welcome.secret(), failure)) {
@@ -77,9 +79,19 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
   done_ = true;
   rematch_timer_.cancel();
   if (failed) {
-    ++tally_.errors;
+    if (!failure_counted_) ++tally_.errors;  // one failure, one error
     if (player_id_ == 0) tally_.connect_failed = true;
-    std::cerr << "ttt-bot: " << label_ << ": " << reason << "\n";
+    std::string why = reason;
+    if (name_refused_) {
+      const ConnectionOptions& c = options_.connection;
+      NameRefusal refusal;
+      refusal.name = c.name;
+      refusal.server = c.host + ":" + std::to_string(c.port);
+      refusal.secret_path = options_.secret_path;
+      refusal.had_secret = !c.secret.empty();
+      why = name_refusal_text(refusal);
+    }
+    std::cerr << "ttt-bot: " << label_ << ": " << why << "\n";
   }
   on_done_();
 }
@@ -184,7 +196,12 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
 
 void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
   if (e.fatal()) {
+    if (e.code() == wire::ERROR_CODE_NAME_TAKEN) {
+      name_refused_ = true;  // counted and explained when the connection ends
+      return;
+    }
     error("the server closed the connection: " + e.text());
+    failure_counted_ = true;
     return;
   }
   auto it = requests_.find(in_reply_to);

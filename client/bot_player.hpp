@@ -105,8 +105,10 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   std::optional<Position> searching_;                    // the position a search is answering
   std::optional<Position> moved_;                        // the last position a move was sent for
   std::optional<RoundKey> counted_;                      // the last round whose result is counted
-  bool entered_ = false;    // asked the server for a game (this link or before)
-  bool moving_on_ = false;  // left a game to find another opponent
+  bool failure_counted_ = false;  // the error that ends this link is counted already
+  bool name_refused_ = false;     // the server said NAME_TAKEN
+  bool entered_ = false;          // asked the server for a game (this link or before)
+  bool moving_on_ = false;        // left a game to find another opponent
   bool finishing_ = false;
   bool done_ = false;
   BotTally tally_;

@@ -11,6 +11,7 @@ namespace {
 
 constexpr int kMinSize = 3;
 constexpr int kMaxSize = 15;
+constexpr int kMaxTop = 100;  // the server's cap on a leaderboard
 
 std::vector<std::string_view> split_words(std::string_view text) {
   std::vector<std::string_view> words;
@@ -54,12 +55,15 @@ CommandParse parse_create(const std::vector<std::string_view>& args) {
     c.size = *size;
     ++i;
   }
+  auto is_option = [](std::string_view word) {
+    return word == "private" || word == "bot" || word == "rated" || word == "unrated";
+  };
   for (; i < args.size(); ++i) {
     if (args[i] == "private") {
       c.is_private = true;
     } else if (args[i] == "bot") {
       c.bot = Level::Perfect;
-      if (i + 1 < args.size()) {
+      if (i + 1 < args.size() && !is_option(args[i + 1])) {
         auto level = parse_level(args[i + 1]);
         if (!level) {
           return fail("Unknown bot level '" + std::string(args[i + 1]) +
@@ -68,8 +72,11 @@ CommandParse parse_create(const std::vector<std::string_view>& args) {
         c.bot = level;
         ++i;
       }
+    } else if (args[i] == "rated" || args[i] == "unrated") {
+      c.rated = args[i] == "rated";
     } else {
-      return fail("Usage: /create SIZE [private] [bot LEVEL], e.g. /create 3 bot perfect");
+      return fail(
+          "Usage: /create SIZE [private] [bot LEVEL] [rated|unrated], e.g. /create 3 bot perfect");
     }
   }
   return ok(std::move(c));
@@ -100,6 +107,40 @@ CommandParse parse_quick(const std::vector<std::string_view>& args) {
     c.size = *size;
   }
   return ok(std::move(c));
+}
+
+CommandParse parse_top(const std::vector<std::string_view>& args) {
+  Command c = command_of(CommandKind::Top);
+  if (args.size() > 1) return fail("Usage: /top [N]");
+  if (!args.empty()) {
+    auto limit = cli::parse_int(args[0], 1, kMaxTop);
+    if (!limit) {
+      return fail("/top shows 1 to " + std::to_string(kMaxTop) + " players, not '" +
+                  std::string(args[0]) + "'");
+    }
+    c.limit = static_cast<int>(*limit);
+  }
+  return ok(std::move(c));
+}
+
+CommandParse parse_replay(const std::vector<std::string_view>& args) {
+  if (args.size() != 1) return fail("Usage: /replay ID (the record ids are in /history)");
+  auto id = cli::parse_int(args[0], 1, INT64_MAX);
+  if (!id) {
+    return fail("A record id is a number, not '" + std::string(args[0]) + "' (see /history)");
+  }
+  Command c = command_of(CommandKind::Replay);
+  c.record_id = static_cast<std::uint64_t>(*id);
+  return ok(std::move(c));
+}
+
+// The rest of the line after the command's name, without leading spaces.
+std::string_view rest_of(std::string_view line, std::string_view name) {
+  std::string_view rest = line.substr(line.find(name) + name.size());
+  while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) {
+    rest.remove_prefix(1);
+  }
+  return rest;
 }
 
 // Commands that take no argument.
@@ -141,11 +182,7 @@ CommandParse parse_command(std::string_view line) {
   const std::string_view name = words[0];
   const std::vector<std::string_view> args(words.begin() + 1, words.end());
   if (name == "say") {
-    const auto start = line.find("say") + 3;
-    std::string_view text = line.substr(start);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-      text.remove_prefix(1);
-    }
+    const std::string_view text = rest_of(line, name);
     if (text.empty()) return fail("Usage: /say TEXT");
     Command say = command_of(CommandKind::Say);
     say.text = std::string(text);
@@ -155,6 +192,18 @@ CommandParse parse_command(std::string_view line) {
   if (name == "join") return parse_game_ref(CommandKind::Join, "/join ID [CODE]", args);
   if (name == "watch") return parse_game_ref(CommandKind::Watch, "/watch ID [CODE]", args);
   if (name == "quick") return parse_quick(args);
+  if (name == "top") return parse_top(args);
+  if (name == "replay") return parse_replay(args);
+  if (name == "history") {
+    // A name may hold spaces ("bot (hard)"): it is the rest of the line.
+    std::string_view who = rest_of(line, name);
+    while (!who.empty() && std::isspace(static_cast<unsigned char>(who.back()))) {
+      who.remove_suffix(1);
+    }
+    Command history = command_of(CommandKind::History);
+    history.text = std::string(who);
+    return ok(std::move(history));
+  }
   if (auto kind = simple_command(name)) {
     if (!args.empty()) return fail("/" + std::string(name) + " takes no arguments");
     return ok(command_of(*kind));
@@ -167,8 +216,11 @@ std::string help_text() {
          "  A move typed before your turn is played when your turn comes.\n"
          "Lobby:\n"
          "  /list                             the games on the server\n"
-         "  /create SIZE [private] [bot LEVEL] a new game (LEVEL: random easy medium hard "
-         "perfect)\n"
+         "  /create SIZE [private] [bot LEVEL] [rated|unrated]\n"
+         "                                    a new game (LEVEL: random easy medium hard "
+         "perfect);\n"
+         "                                    rated: the result changes both ratings (default:\n"
+         "                                    rated between people, unrated against the bot)\n"
          "  /join ID [CODE]                   join a game (CODE for a private one)\n"
          "  /quick SIZE                       play the next player who wants that size\n"
          "  /watch ID [CODE]                  spectate a game\n"
@@ -178,6 +230,11 @@ std::string help_text() {
          "  /rematch                          ask for (or accept) a rematch; sides swap\n"
          "  /leave                            back to the lobby (resigns a game in progress)\n"
          "  /say TEXT                         chat with everyone in the game\n"
+         "Records (on a server with a database):\n"
+         "  /top [N]                          the N best-rated players (default 10)\n"
+         "  /history [NAME]                   recent finished games of NAME, or yours\n"
+         "  /replay ID                        step through a finished game (ID from /history);\n"
+         "                                    on a terminal Enter shows the next move, q stops\n"
          "Any time:\n"
          "  /help                             this text\n"
          "  /quit                             leave the client\n";

@@ -1,6 +1,7 @@
 // The console client's slash commands: /list, /create SIZE [private]
-// [bot LEVEL], /join ID [CODE], /quick SIZE, /watch ID, /resign, /draw,
-// /rematch, /leave, /say TEXT, /help, /quit.
+// [bot LEVEL] [rated|unrated], /join ID [CODE], /quick SIZE, /watch ID,
+// /resign, /draw, /rematch, /leave, /say TEXT, /top [N], /history [NAME],
+// /replay ID, /help, /quit.
 #pragma once
 
 #include <cstdint>
@@ -23,18 +24,24 @@ enum class CommandKind {
   Rematch,
   Leave,
   Say,
+  Top,
+  History,
+  Replay,
   Help,
   Quit
 };
 
 struct Command {
   CommandKind kind = CommandKind::Help;
-  int size = 3;               // Create, Quick
-  bool is_private = false;    // Create
-  std::optional<Level> bot;   // Create: the server's bot takes the other seat
-  std::uint64_t game_id = 0;  // Join, Watch
-  std::string code;           // Join, Watch: the invite code of a private game
-  std::string text;           // Say
+  int size = 3;                 // Create, Quick
+  bool is_private = false;      // Create
+  std::optional<Level> bot;     // Create: the server's bot takes the other seat
+  std::optional<bool> rated;    // Create: rated or not; empty = the server's default
+  std::uint64_t game_id = 0;    // Join, Watch
+  std::string code;             // Join, Watch: the invite code of a private game
+  std::string text;             // Say; History: the player's name (empty = yourself)
+  int limit = 10;               // Top: how many players
+  std::uint64_t record_id = 0;  // Replay: a finished game's record id (see /history)
 };
 
 // A parsed command, or why the line is not one.

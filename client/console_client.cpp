@@ -7,10 +7,14 @@
 #include "client/board_render.hpp"
 #include "client/game_text.hpp"
 #include "client/move_input.hpp"
+#include "client/name_refusal.hpp"
+#include "client/record_text.hpp"
 #include "client/version.hpp"
 
 namespace ttt::client {
 namespace {
+
+constexpr std::uint32_t kHistoryLength = 20;  // games /history shows
 
 wire::BotLevel wire_level(Level level) noexcept {
   switch (level) {
@@ -101,11 +105,21 @@ void ConsoleClient::quit() {
 
 void ConsoleClient::on_closed(const std::string& reason, bool failed) {
   if (failed) {
-    exit_code_ = 1;
+    exit_code_ = name_refused_ ? kExitNameRefused : kExitLost;
     terminal_.restore();
-    std::cerr << "ttt-client: " << reason << "\n";
+    std::cerr << "ttt-client: " << (name_refused_ ? name_refused_text() : reason) << "\n";
   }
   io_.stop();
+}
+
+std::string ConsoleClient::name_refused_text() const {
+  NameRefusal refusal;
+  refusal.name = config_.name;
+  refusal.server = config_.host + ":" + std::to_string(config_.port);
+  refusal.secret_path = secret_path_;
+  refusal.had_secret = !secret_path_.empty() && !read_secret(secret_path_).empty();
+  refusal.secret_flag = "--secret-file";
+  return name_refusal_text(refusal);
 }
 
 // --- the connection -------------------------------------------------------------
@@ -114,6 +128,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   reconnecting_ = false;
   player_id_ = welcome.player_id();
   awaiting_.clear();
+  record_queries_.clear();
   move_request_ = 0;
   if (token_file_) token_file_->write(welcome.resume_token());
   if (!welcome.secret().empty()) keep_secret(welcome);
@@ -132,8 +147,11 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
     spectating_ = false;
     queued_ = false;
     pending_moves_.clear();
+    const std::string rating =
+        welcome.rating() > 0 ? " (rating " + rating_text(welcome.rating()) + ")" : "";
     say((welcomed_before_ ? "Reconnected to " : "Connected to ") + config_.host + ":" +
-        std::to_string(config_.port) + " as " + welcome.name() + ". Type /help for commands.");
+        std::to_string(config_.port) + " as " + welcome.name() + rating +
+        ". Type /help for commands.");
     if (!config_.play_bot.empty() && !started_game_) {
       started_game_ = true;
       Command create;
@@ -164,6 +182,14 @@ void ConsoleClient::on_reconnecting(const std::string& reason, std::chrono::mill
 
 void ConsoleClient::on_message(const wire::ServerMessage& message) {
   if (message.in_reply_to() != 0) awaiting_.erase(message.in_reply_to());
+  if (auto query = record_queries_.find(message.in_reply_to()); query != record_queries_.end()) {
+    const Command command = std::move(query->second);
+    record_queries_.erase(query);
+    on_record(message, command);
+    update_prompt();
+    finish_if_input_done();
+    return;
+  }
   switch (message.body_case()) {
     case wire::ServerMessage::kError:
       on_error(message.error(), message.in_reply_to());
@@ -231,6 +257,7 @@ void ConsoleClient::keep_secret(const wire::Welcome& welcome) {
 
 void ConsoleClient::on_line(const std::string& line) {
   if (quitting_) return;
+  if (replay_ && step_replay(line)) return;
   if (is_command(line)) {
     const CommandParse parsed = parse_command(line);
     if (!parsed.command) {
@@ -301,6 +328,7 @@ void ConsoleClient::execute(const Command& command) {
       create->set_is_private(command.is_private);
       create->set_vs_bot(command.bot.has_value());
       if (command.bot) create->set_bot_level(wire_level(*command.bot));
+      if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
       send(m, true);
       break;
     }
@@ -339,6 +367,20 @@ void ConsoleClient::execute(const Command& command) {
       m.mutable_chat()->set_text(command.text);
       send(m, false);
       break;
+    case CommandKind::Top:
+    case CommandKind::History:
+    case CommandKind::Replay: {
+      if (command.kind == CommandKind::Top) {
+        m.mutable_get_leaderboard()->set_limit(static_cast<std::uint32_t>(command.limit));
+      } else if (command.kind == CommandKind::History) {
+        m.mutable_get_history()->set_name(command.text);
+        m.mutable_get_history()->set_limit(kHistoryLength);
+      } else {
+        m.mutable_get_replay()->set_record_id(command.record_id);
+      }
+      if (const std::uint32_t id = send(m, true)) record_queries_[id] = command;
+      break;
+    }
     case CommandKind::Help:
       terminal_.print(help_text());
       break;
@@ -414,7 +456,9 @@ void ConsoleClient::play_pending() {
 
 void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to) {
   if (error.fatal()) {
-    if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
+    if (error.code() == wire::ERROR_CODE_NAME_TAKEN) {
+      name_refused_ = true;  // said when the connection ends, with what to do about it
+    } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
       say("Could not resume (the server no longer holds that player): joining as a new player.");
     } else {
       say("The server closed the connection: " + error.text());
@@ -523,6 +567,76 @@ void ConsoleClient::on_chat(const wire::ChatMessage& chat) {
   say("[" + who + "] " + chat.text());
 }
 
+// --- records --------------------------------------------------------------------
+
+void ConsoleClient::on_record(const wire::ServerMessage& message, const Command& query) {
+  switch (message.body_case()) {
+    case wire::ServerMessage::kLeaderboard:
+      say(leaderboard_text(message.leaderboard()));
+      break;
+    case wire::ServerMessage::kHistory:
+      say(history_text(message.history(), TimeZone::Local));
+      break;
+    case wire::ServerMessage::kReplay:
+      start_replay(message.replay().game());
+      break;
+    case wire::ServerMessage::kError:
+      if (message.error().fatal()) {
+        on_error(message.error(), message.in_reply_to());
+      } else {
+        say(record_error_text(message.error(), query));
+      }
+      break;
+    default:
+      spdlog::debug("unexpected reply of kind {} to a records query",
+                    static_cast<int>(message.body_case()));
+  }
+}
+
+// In line mode every step is printed at once; on a terminal the player steps
+// with Enter.
+void ConsoleClient::start_replay(const wire::GameRecord& record) {
+  std::string error;
+  auto replay = Replay::of(record, error);
+  if (!replay) {
+    say("Record " + std::to_string(record.record_id()) + " can't be replayed: " + error);
+    return;
+  }
+  say("\n" + replay->header(TimeZone::Local));
+  const RenderStyle style{terminal_.color()};
+  if (!terminal_.interactive()) {
+    while (!replay->done()) terminal_.print("\n" + replay->next(style));
+    return;
+  }
+  if (replay->done()) return;
+  replay_ = std::move(*replay);
+  say("Press Enter for each move; q stops the replay.");
+}
+
+bool ConsoleClient::step_replay(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t");
+  const std::string word = first == std::string::npos
+                               ? ""
+                               : line.substr(first, line.find_last_not_of(" \t") - first + 1);
+  if (!word.empty()) {
+    replay_.reset();
+    if (word == "q" || word == "Q") {
+      say("Replay stopped.");
+      update_prompt();
+      return true;
+    }
+    say("Replay stopped.");
+    return false;  // anything else ends the replay and is acted on
+  }
+  terminal_.print("\n" + replay_->next(RenderStyle{terminal_.color()}));
+  if (replay_->done()) {
+    replay_.reset();
+    say("End of the replay.");
+  }
+  update_prompt();
+  return true;
+}
+
 // --- helpers --------------------------------------------------------------------
 
 wire::Side ConsoleClient::my_side() const noexcept {
@@ -538,6 +652,11 @@ bool ConsoleClient::my_turn() const noexcept {
 void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n"); }
 
 void ConsoleClient::update_prompt() {
+  if (replay_) {
+    terminal_.set_prompt("replay: Enter for move " + std::to_string(replay_->shown() + 1) + " of " +
+                         std::to_string(replay_->moves()) + ", q to stop> ");
+    return;
+  }
   terminal_.set_prompt(my_turn() ? "your move (" + side_name(my_side()) + ")> " : "> ");
 }
 

@@ -1,13 +1,15 @@
 // ConsoleClient: ttt-client online. It turns typed lines into requests and
 // server messages into text: the board after every change, whose turn it is,
 // chat, the opponent's comings and goings, refusals, and the `Game over:`
-// line. Moves typed before the player's turn wait for it (scripts can type a
-// whole game ahead); commands act at once.
+// line; and the server's records (/top, /history, /replay). Moves typed
+// before the player's turn wait for it (scripts can type a whole game ahead);
+// commands act at once.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -16,6 +18,7 @@
 #include "client/client_config.hpp"
 #include "client/command.hpp"
 #include "client/connection.hpp"
+#include "client/replay.hpp"
 #include "client/state_view.hpp"
 #include "client/terminal.hpp"
 #include "client/token_file.hpp"
@@ -37,7 +40,10 @@ class ConsoleClient : public ConnectionEvents {
   // Leaves now (a signal, /quit).
   void quit();
 
-  // 0 after a normal quit, 1 when the server could not be reached or was lost.
+  // Exit codes: 0 after a normal quit, 1 when the server could not be
+  // reached or was lost, 3 when the server refused the name (NAME_TAKEN).
+  static constexpr int kExitLost = 1;
+  static constexpr int kExitNameRefused = 3;
   int exit_code() const noexcept { return exit_code_; }
 
   // ConnectionEvents
@@ -59,6 +65,12 @@ class ConsoleClient : public ConnectionEvents {
   void on_error(const wire::Error& error, std::uint32_t in_reply_to);
   void on_opponent(const wire::OpponentStatus& status);
   void on_chat(const wire::ChatMessage& chat);
+  // A reply to /top, /history or /replay (message answers query).
+  void on_record(const wire::ServerMessage& message, const Command& query);
+  void start_replay(const wire::GameRecord& record);
+  // A line typed while a replay waits for Enter: true if the replay took it.
+  bool step_replay(const std::string& line);
+  std::string name_refused_text() const;
   // headline, if any, comes first (e.g. the opponent's move in words).
   void show_state(const wire::GameState& state, const std::string& headline = "");
 
@@ -88,12 +100,15 @@ class ConsoleClient : public ConnectionEvents {
   std::set<std::uint32_t> awaiting_;    // requests whose direct reply is due
   std::uint32_t barrier_request_ = 0;   // a silent request that follows a resume
   std::optional<RoundKey> announced_end_;
+  std::map<std::uint32_t, Command> record_queries_;  // /top, /history, /replay in flight
+  std::optional<Replay> replay_;                     // stepped through with Enter (a terminal)
   bool welcomed_before_ = false;
   bool started_game_ = false;  // --play-bot was acted on
   bool reconnecting_ = false;
   bool resuming_ = false;  // a resumed Welcome came; Joined is next
   bool input_ended_ = false;
   bool quitting_ = false;
+  bool name_refused_ = false;  // the server said NAME_TAKEN
   int exit_code_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "client/game_text.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 #include "client/move_input.hpp"
@@ -31,9 +32,14 @@ const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) {
   return side == wire::SIDE_O ? state.o() : state.x();
 }
 
-std::string seat_text(const wire::GameState& state, wire::Side side) {
+// "alice (X)", or with_rating "alice (X, 1216)"; "[away]" after it.
+std::string seat_text(const wire::GameState& state, wire::Side side, bool with_rating = false) {
   const wire::PlayerInfo& info = info_of(state, side);
-  std::string text = seat_name(info) + " (" + side_name(side) + ")";
+  std::string text = seat_name(info) + " (" + side_name(side);
+  if (with_rating && info.player_id() != 0 && info.rating() > 0) {
+    text += ", " + rating_text(info.rating());
+  }
+  text += ")";
   if (info.player_id() != 0 && !info.connected()) text += " [away]";
   return text;
 }
@@ -62,24 +68,30 @@ std::string offers_text(const wire::GameState& state, wire::Side me) {
 
 }  // namespace
 
+std::string rating_text(double rating) { return std::to_string(std::lround(rating)); }
+
 std::string side_name(wire::Side side) {
   return side == wire::SIDE_X ? "X" : side == wire::SIDE_O ? "O" : "?";
 }
 
-std::string game_over_line(const wire::GameState& state) {
+std::string result_text(const wire::GameState& state) {
   if (state.status() == wire::GAME_STATUS_DRAW) {
     switch (state.end_reason()) {
       case wire::END_REASON_DRAW_AGREED:
-        return "Game over: draw (agreed)";
+        return "draw (agreed)";
       case wire::END_REASON_ABORTED:
-        return "Game over: no result (the server shut down)";
+        return "no result (the server shut down)";
       default:
-        return "Game over: draw";
+        return "draw";
     }
   }
   const wire::Side winner = state.status() == wire::GAME_STATUS_X_WON ? wire::SIDE_X : wire::SIDE_O;
   const std::string why = why_lost(state, other_side(winner));
-  return "Game over: " + side_name(winner) + " wins" + (why.empty() ? "" : " (" + why + ")");
+  return side_name(winner) + " wins" + (why.empty() ? "" : " (" + why + ")");
+}
+
+std::string game_over_line(const wire::GameState& state) {
+  return "Game over: " + result_text(state);
 }
 
 std::string personal_result(const wire::GameState& state, wire::Side me) {
@@ -100,7 +112,9 @@ std::string players_line(const wire::GameState& state) {
   std::string line = "Game " + std::to_string(state.game_id()) + ", " +
                      std::to_string(state.size()) + "x" + std::to_string(state.size());
   if (state.round() > 1) line += ", round " + std::to_string(state.round());
-  line += ": " + seat_text(state, wire::SIDE_X) + " vs " + seat_text(state, wire::SIDE_O);
+  line += state.rated() ? ", rated" : ", unrated";
+  line +=
+      ": " + seat_text(state, wire::SIDE_X, true) + " vs " + seat_text(state, wire::SIDE_O, true);
   if (state.is_private()) line += ", private";
   if (state.spectators() > 0) line += ", " + std::to_string(state.spectators()) + " watching";
   return line;
@@ -158,6 +172,10 @@ std::string error_text(const wire::Error& error) {
       return "It is not your turn";
     case wire::ERROR_CODE_OUT_OF_RANGE:
       return "That cell is off the board";
+    case wire::ERROR_CODE_STORAGE:
+      return "The server could not store that (its database refused); nothing changed: try again";
+    case wire::ERROR_CODE_NO_DATABASE:
+      return "This server keeps no game records (it runs without a database)";
     default:
       break;
   }

@@ -14,12 +14,16 @@ namespace ttt::client {
 // "Game over: draw", "Game over: draw (agreed)", ... Precondition: is_over.
 std::string game_over_line(const wire::GameState& state);
 
+// The result and why, as in game_over_line without "Game over: ".
+std::string result_text(const wire::GameState& state);
+
 // How the result went for `me` ("You won.", "You lost.", "A draw."); empty
 // for a spectator or an aborted game.
 std::string personal_result(const wire::GameState& state, wire::Side me);
 
-// "Game 3, 3x3, round 1: alice (X) vs bot (perfect) (O)", with notes such as
-// "private", "2 watching", "away".
+// "Game 3, 3x3, rated: alice (X, 1216) vs bob (O, 1184)": the players with
+// their ratings, whether the result changes them, and notes such as
+// "round 2", "private", "2 watching", "[away]".
 std::string players_line(const wire::GameState& state);
 
 // Whose move it is, from `me`'s point of view (SIDE_NONE or SIDE_SPECTATOR
@@ -32,6 +36,9 @@ std::string game_list_text(const wire::GameList& list);
 
 // A server refusal as one line for the player.
 std::string error_text(const wire::Error& error);
+
+// A rating as players see it: rounded to a whole number, "1216".
+std::string rating_text(double rating);
 
 // "X" or "O" ("?" for anything else).
 std::string side_name(wire::Side side);

@@ -50,6 +50,20 @@ TEST(Command, CreateTakesSizePrivateAndBotLevel) {
   }
 }
 
+TEST(Command, CreateSaysWhetherTheGameIsRated) {
+  EXPECT_FALSE(parsed("/create 3").rated) << "the server's default";
+  EXPECT_EQ(parsed("/create 3 rated").rated, true);
+  EXPECT_EQ(parsed("/create 3 unrated").rated, false);
+  const Command bot_rated = parsed("/create 4 bot rated");
+  EXPECT_EQ(bot_rated.bot, Level::Perfect) << "a level left out, not 'rated' read as one";
+  EXPECT_EQ(bot_rated.rated, true);
+  const Command all = parsed("/create 5 private bot easy unrated");
+  EXPECT_TRUE(all.is_private);
+  EXPECT_EQ(all.bot, Level::Easy);
+  EXPECT_EQ(all.rated, false);
+  EXPECT_NE(refusal("/create 3 ranked").find("[rated|unrated]"), std::string::npos);
+}
+
 TEST(Command, CreateRefusesBadSizesAndLevels) {
   EXPECT_NE(refusal("/create 2").find("3 to 15"), std::string::npos);
   EXPECT_NE(refusal("/create 16").find("3 to 15"), std::string::npos);
@@ -90,6 +104,35 @@ TEST(Command, SayKeepsTheWholeText) {
   refusal("/say");
 }
 
+TEST(Command, TopTakesAnOptionalCount) {
+  const Command top = parsed("/top");
+  EXPECT_EQ(top.kind, CommandKind::Top);
+  EXPECT_EQ(top.limit, 10);
+  EXPECT_EQ(parsed("/top 25").limit, 25);
+  EXPECT_NE(refusal("/top 0").find("1 to 100"), std::string::npos);
+  EXPECT_NE(refusal("/top 101").find("1 to 100"), std::string::npos);
+  EXPECT_NE(refusal("/top all").find("1 to 100"), std::string::npos);
+  EXPECT_NE(refusal("/top 1 2").find("Usage"), std::string::npos);
+}
+
+TEST(Command, HistoryTakesTheRestOfTheLineAsAName) {
+  const Command mine = parsed("/history");
+  EXPECT_EQ(mine.kind, CommandKind::History);
+  EXPECT_EQ(mine.text, "") << "empty: the player's own games";
+  EXPECT_EQ(parsed("/history bob").text, "bob");
+  EXPECT_EQ(parsed("/history  bot (hard)  ").text, "bot (hard)");
+}
+
+TEST(Command, ReplayTakesARecordId) {
+  const Command replay = parsed("/replay 17");
+  EXPECT_EQ(replay.kind, CommandKind::Replay);
+  EXPECT_EQ(replay.record_id, 17u);
+  EXPECT_NE(refusal("/replay").find("Usage: /replay ID"), std::string::npos);
+  EXPECT_NE(refusal("/replay 3 4").find("Usage"), std::string::npos);
+  EXPECT_NE(refusal("/replay last").find("record id is a number"), std::string::npos);
+  EXPECT_NE(refusal("/replay 0").find("record id is a number"), std::string::npos);
+}
+
 TEST(Command, UnknownCommandsAreRefused) {
   EXPECT_NE(refusal("/dance").find("Unknown command /dance"), std::string::npos);
   refusal("/");
@@ -100,8 +143,9 @@ TEST(Command, UnknownCommandsAreRefused) {
 
 TEST(Command, HelpNamesEveryCommand) {
   const std::string help = help_text();
-  for (const char* name : {"/list", "/create", "/join", "/quick", "/watch", "/resign", "/draw",
-                           "/rematch", "/leave", "/say", "/help", "/quit", "b2"}) {
+  for (const char* name :
+       {"/list", "/create", "/join", "/quick", "/watch", "/resign", "/draw", "/rematch", "/leave",
+        "/say", "/top", "/history", "/replay", "rated|unrated", "/help", "/quit", "b2"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
 }

@@ -5,9 +5,8 @@
 
 #include <csignal>
 #include <memory>
-#include <regex>
 
-#include "client_support/child_process.hpp"
+#include "client_support/client_programs.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -15,49 +14,6 @@ namespace {
 // Every cell of a 3×3 board: typed ahead, the taken ones are skipped with a
 // reason, so this plays any game to its end.
 constexpr const char* kEveryCell = "a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n";
-
-struct Summary {
-  int games = -1, wins = -1, losses = -1, draws = -1, errors = -1;
-};
-
-// The bot's last line, which must be its summary.
-std::optional<Summary> last_line_summary(const std::string& output) {
-  std::string text = output;
-  while (!text.empty() && text.back() == '\n') text.pop_back();
-  const std::string last =
-      text.substr(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
-  const std::regex line(
-      R"(bot summary: games=(\d+) wins=(\d+) losses=(\d+) draws=(\d+) errors=(\d+))");
-  std::smatch m;
-  if (!std::regex_match(last, m, line)) return std::nullopt;
-  return Summary{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), std::stoi(m[4]),
-                 std::stoi(m[5])};
-}
-
-// A bot process; its config dir (where it keeps its names' secrets) is config.
-std::unique_ptr<ChildProcess> start_bot(std::uint16_t port, const TempDir& config,
-                                        std::vector<std::string> args) {
-  std::vector<std::string> argv{bin_dir() + "/ttt-bot", "--host", "127.0.0.1", "--port",
-                                std::to_string(port)};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return std::make_unique<ChildProcess>(
-      argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path()});
-}
-
-std::unique_ptr<ChildProcess> start_client(std::uint16_t port, const TempDir& config,
-                                           std::vector<std::string> args) {
-  std::vector<std::string> argv{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
-                                std::to_string(port),      "--name", "tester"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return std::make_unique<ChildProcess>(
-      argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1"});
-}
-
-std::size_t count_of(const std::string& text, std::string_view what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 TEST(BotE2E, TwoBotProcessesPlayTwentyGamesWithACorrectSummary) {
   ServerProcess server;
@@ -74,7 +30,7 @@ TEST(BotE2E, TwoBotProcessesPlayTwentyGamesWithACorrectSummary) {
   const auto b = last_line_summary(random->output());
   ASSERT_TRUE(a) << perfect->output();
   ASSERT_TRUE(b) << random->output();
-  for (const Summary& s : {*a, *b}) {
+  for (const BotSummary& s : {*a, *b}) {
     EXPECT_EQ(s.games, 20);
     EXPECT_EQ(s.wins + s.losses + s.draws, 20);
     EXPECT_EQ(s.errors, 0);
@@ -149,8 +105,10 @@ TEST(ClientE2E, ASecondRunUsesTheNamesSavedSecret) {
   TempDir elsewhere;  // another account: no secret, so no name
   auto impostor = start_client(server.port(), elsewhere, {});
   impostor->close_stdin();
-  ASSERT_EQ(impostor->wait_exit(10s), 1) << impostor->output();
-  EXPECT_NE(impostor->output().find("belongs to another player"), std::string::npos)
+  ASSERT_EQ(impostor->wait_exit(10s), 3) << impostor->output();
+  EXPECT_NE(impostor->output().find("the name 'tester' on 127.0.0.1:" +
+                                    std::to_string(server.port()) + " belongs to someone else"),
+            std::string::npos)
       << impostor->output();
 }
 
@@ -163,7 +121,9 @@ TEST(ClientE2E, ScriptPlaysAWholeGameAgainstTheServersBot) {
   ASSERT_EQ(client->wait_exit(20s), 0) << client->output();
   const std::string& out = client->output();
   EXPECT_NE(out.find("You play X in game 1."), std::string::npos) << out;
-  EXPECT_NE(out.find("tester (X) vs bot (perfect) (O)"), std::string::npos) << out;
+  EXPECT_NE(out.find("Game 1, 3x3, unrated: tester (X, 1200) vs bot (perfect) (O, 1200)"),
+            std::string::npos)
+      << out;
   EXPECT_NE(out.find("    a   b   c\n  +---+---+---+\n1 |"), std::string::npos) << out;
   EXPECT_EQ(count_of(out, "Game over:"), 1u) << out;
   const bool bot_result = out.find("Game over: draw\n") != std::string::npos ||

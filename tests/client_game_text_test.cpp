@@ -73,10 +73,35 @@ TEST(GameText, TurnLineSaysWhoMoves) {
   s.set_draw_offered_by(wire::SIDE_X);
   EXPECT_EQ(turn_line(s, wire::SIDE_O),
             "Your turn (O): type a cell like b2.\nX offers a draw: /draw to accept.");
-  EXPECT_EQ(players_line(s), "Game 2, 3x3: alice (X) vs bob (O)");
+  EXPECT_EQ(players_line(s), "Game 2, 3x3, unrated: alice (X) vs bob (O)");
   s.mutable_o()->set_connected(false);
   s.set_spectators(2);
-  EXPECT_EQ(players_line(s), "Game 2, 3x3: alice (X) vs bob (O) [away], 2 watching");
+  EXPECT_EQ(players_line(s), "Game 2, 3x3, unrated: alice (X) vs bob (O) [away], 2 watching");
+}
+
+TEST(GameText, PlayersLineShowsRatingsAndWhetherTheGameIsRated) {
+  wire::GameState s;
+  s.set_game_id(5);
+  s.set_size(4);
+  s.set_status(wire::GAME_STATUS_WAITING);
+  s.set_rated(true);
+  s.mutable_x()->set_player_id(1);
+  s.mutable_x()->set_name("alice");
+  s.mutable_x()->set_connected(true);
+  s.mutable_x()->set_rating(1215.6);
+  EXPECT_EQ(players_line(s), "Game 5, 4x4, rated: alice (X, 1216) vs (free) (O)");
+  s.mutable_o()->set_player_id(2);
+  s.mutable_o()->set_name("bob");
+  s.mutable_o()->set_rating(1184.4);
+  s.set_round(2);
+  EXPECT_EQ(players_line(s),
+            "Game 5, 4x4, round 2, rated: alice (X, 1216) vs bob (O, 1184) [away]");
+}
+
+TEST(GameText, RatingsAreRoundedToWholeNumbers) {
+  EXPECT_EQ(rating_text(1200), "1200");
+  EXPECT_EQ(rating_text(1215.5), "1216");
+  EXPECT_EQ(rating_text(1184.49), "1184");
 }
 
 TEST(GameText, GameListShowsEveryGame) {
@@ -101,6 +126,16 @@ TEST(GameText, RefusedMovesGetThePlayersWords) {
   e.set_code(wire::ERROR_CODE_GAME_FULL);
   e.set_text("game 3 has no free seat (watch it instead)");
   EXPECT_EQ(error_text(e), "Game 3 has no free seat (watch it instead)");
+}
+
+TEST(GameText, StorageAndDatabaseRefusalsSayWhatHappened) {
+  wire::Error e;
+  e.set_code(wire::ERROR_CODE_STORAGE);
+  e.set_text("the server could not save that move; nothing changed, try again");
+  EXPECT_EQ(error_text(e),
+            "The server could not store that (its database refused); nothing changed: try again");
+  e.set_code(wire::ERROR_CODE_NO_DATABASE);
+  EXPECT_EQ(error_text(e), "This server keeps no game records (it runs without a database)");
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
 // The interactive client on a real terminal, driven through tmux: the board
 // renders, the opponent's move appears while the player types nothing, and
-// the game finishes.
+// the game finishes; a replay steps with Enter and stops with q.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "client_support/child_process.hpp"
+#include "client_support/client_programs.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -67,6 +67,53 @@ TEST(ClientTmux, InteractiveGameRendersUpdatesWithoutInputAndFinishes) {
   for (const char* cell : {"a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"}) tmux.type(cell);
   ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Game over:"); }, 15s))
       << tmux.screen();
+  tmux.type("/quit");
+  EXPECT_TRUE(tmux.wait_screen(
+      [&](const std::string&) {
+        return tmux.run({"has-session", "-t", "ttt"}).exit_code != 0;
+      },
+      5s))
+      << "the client did not quit:\n"
+      << tmux.screen();
+}
+
+TEST(ClientTmux, ReplayStepsWithEnterAndStopsWithQ) {
+  if (run_command({"tmux", "-V"}).exit_code != 0) GTEST_SKIP() << "tmux is not installed";
+  ServerProcess server;  // its database is in a directory of its own
+  TempDir config;
+  auto player = start_client(server.port(), config, {"--play-bot", "random"});
+  player->write("a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n");
+  player->close_stdin();
+  ASSERT_EQ(player->wait_exit(20s), 0) << player->output();
+
+  Tmux tmux;
+  const std::string command = "env XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
+                              "/ttt-client --host 127.0.0.1 --port " +
+                              std::to_string(server.port()) + " --name tester";
+  ASSERT_EQ(
+      tmux.run({"new-session", "-d", "-s", "ttt", "-x", "120", "-y", "40", command}).exit_code, 0);
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Connected to"); }, 10s))
+      << tmux.screen();
+  tmux.type("/replay 1");
+  ASSERT_TRUE(tmux.wait_screen(
+      [](const std::string& s) { return has(s, "replay: Enter for move 1 of "); }, 10s))
+      << tmux.screen();
+  EXPECT_FALSE(has(tmux.screen(), "Move 1 of")) << "nothing shown before Enter:\n" << tmux.screen();
+  tmux.type("");
+  ASSERT_TRUE(tmux.wait_screen(
+      [](const std::string& s) {
+        return has(s, "): tester (X) played a1.") && has(s, "1 |[X]|   |   |") &&
+               has(s, "replay: Enter for move 2 of ");
+      },
+      10s))
+      << tmux.screen();
+  tmux.type("");
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Move 2 of "); }, 10s))
+      << tmux.screen();
+  tmux.type("q");
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Replay stopped."); }, 10s))
+      << tmux.screen();
+  EXPECT_FALSE(has(tmux.screen(), "Move 3 of")) << tmux.screen();
   tmux.type("/quit");
   EXPECT_TRUE(tmux.wait_screen(
       [&](const std::string&) {

@@ -1,0 +1,299 @@
+// ttt-client and ttt-bot against a ttt-server that keeps a database: bots
+// that come back by themselves after a kill -9 of the server and finish their
+// game on record; /top, /history and /replay; ratings where players see
+// them; and a name that belongs to someone else.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "client_support/client_programs.hpp"
+#include "support/test_client.hpp"
+#include "support/test_server.hpp"
+
+namespace ttt::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Every cell of a 3×3 board: typed ahead, the taken ones are skipped with a
+// reason, so this plays any game to its end.
+constexpr const char* kEveryCell = "a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n";
+
+class ClientPersistenceTest : public ::testing::Test {
+ protected:
+  std::string db() const { return (fs::path(data_.path()) / "ttt.db").string(); }
+  std::vector<std::string> server_args() const { return {"--db", db(), "--reconnect-grace", "20"}; }
+
+  TempDir data_;    // the database, which outlives each server process
+  TempDir config_;  // the clients' config dir: their names' secrets
+};
+
+// The id of a game in progress on the server, asked every 50 ms.
+std::optional<std::uint64_t> game_in_progress(TestClient& client,
+                                              std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    wire::ClientMessage list;
+    list.mutable_list_games();
+    client.send(list);
+    const auto reply =
+        client.expect([](const wire::ServerMessage& m) { return m.has_game_list(); }, "GameList");
+    for (const wire::GameSummary& g : reply.game_list().games()) {
+      if (g.status() == wire::GAME_STATUS_IN_PROGRESS) return g.game_id();
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  return std::nullopt;
+}
+
+wire::GameState watch(TestClient& watcher, std::uint64_t game_id) {
+  watcher.spectate(game_id);
+  return watcher.expect_joined().state();
+}
+
+// The records of an --export-games file: each a map of its `key value` lines
+// (the last of each key) and its `move` lines.
+struct ExportedGame {
+  std::map<std::string, std::string> fields;
+  std::vector<std::string> moves;  // "PLY PLAYER ROW COL MS"
+};
+
+std::vector<ExportedGame> read_export(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<ExportedGame> games;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto space = line.find(' ');
+    const std::string key = line.substr(0, space);
+    const std::string value = space == std::string::npos ? "" : line.substr(space + 1);
+    if (key == "game") games.emplace_back();
+    if (games.empty()) continue;
+    if (key == "move") {
+      games.back().moves.push_back(value);
+    } else {
+      games.back().fields[key] = value;
+    }
+  }
+  return games;
+}
+
+// The cells the exported moves make, row-major X/O/E.
+std::string cells_of(const ExportedGame& game, int size) {
+  std::string cells(static_cast<std::size_t>(size * size), 'E');
+  for (const std::string& move : game.moves) {
+    std::istringstream words(move);
+    int ply = 0, row = 0, col = 0;
+    std::string player;
+    words >> ply >> player >> row >> col;
+    cells[static_cast<std::size_t>(row * size + col)] = player[0];
+  }
+  return cells;
+}
+
+TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) {
+  auto server = std::make_unique<ServerProcess>(server_args());
+  const std::uint16_t port = server->port();
+  // A 7x7 game needs at least 13 moves; two careful players fill most of the board.
+  auto ann = start_bot(port, config_,
+                       {"--name", "ann", "--level", "hard", "--quick-match", "7", "--budget", "40",
+                        "--seed", "1", "--log-level", "info"});
+  auto ben = start_bot(port, config_,
+                       {"--name", "ben", "--level", "hard", "--quick-match", "7", "--budget", "40",
+                        "--seed", "2", "--log-level", "info"});
+
+  std::uint64_t game_id = 0;
+  std::uint32_t moves_before_kill = 0;
+  {
+    TestClient watcher(port);
+    watcher.hello("watcher");
+    const auto id = game_in_progress(watcher, 10s);
+    ASSERT_TRUE(id) << ann->output() << ben->output();
+    game_id = *id;
+    watch(watcher, game_id);
+    moves_before_kill =
+        watcher
+            .expect_state([](const wire::GameState& s) { return s.move_count() >= 4; },
+                          "four moves", 10s)
+            .move_count();
+    server->process().kill(SIGKILL);  // mid-game: no goodbye, nothing more saved
+  }
+  ASSERT_GE(moves_before_kill, 4u);
+  ASSERT_LT(moves_before_kill, 13u) << "the game can't have ended yet";
+
+  server = std::make_unique<ServerProcess>(server_args(), port);
+  TestClient watcher(port);
+  watcher.hello("watcher-2");
+  const wire::GameState restored = watch(watcher, game_id);
+  EXPECT_GE(restored.move_count(), moves_before_kill);
+  const wire::GameState final_state = watcher.expect_state(is_over, "the end of the game", 20s);
+
+  ASSERT_EQ(ann->wait_exit(20s), 0) << ann->output();
+  ASSERT_EQ(ben->wait_exit(20s), 0) << ben->output();
+  for (const auto* bot : {ann.get(), ben.get()}) {
+    EXPECT_NE(bot->output().find("reconnected and resumed"), std::string::npos) << bot->output();
+  }
+  const auto a = last_line_summary(ann->output());
+  const auto b = last_line_summary(ben->output());
+  ASSERT_TRUE(a) << ann->output();
+  ASSERT_TRUE(b) << ben->output();
+  for (const BotSummary& s : {*a, *b}) {
+    EXPECT_EQ(s.games, 1);
+    EXPECT_EQ(s.wins + s.losses + s.draws, 1);
+    EXPECT_EQ(s.errors, 0);
+  }
+  EXPECT_EQ(a->wins, b->losses);
+  EXPECT_EQ(a->draws, b->draws);
+
+  server->process().kill(SIGTERM);
+  const std::string file = (fs::path(data_.path()) / "games.txt").string();
+  const auto exported =
+      run_command({bin_dir() + "/ttt-server", "--db", db(), "--export-games", file});
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  const auto games = read_export(file);
+  ASSERT_EQ(games.size(), 1u) << "one game, resumed rather than started again";
+  const ExportedGame& game = games[0];
+  EXPECT_EQ(game.fields.at("room"), std::to_string(game_id) + " round 1");
+  EXPECT_EQ(game.fields.at("size"), "7");
+  const auto marks = static_cast<std::size_t>(std::count_if(
+      final_state.cells().begin(), final_state.cells().end(), [](char c) { return c != 'E'; }));
+  EXPECT_EQ(game.fields.at("moves"), std::to_string(marks));
+  EXPECT_EQ(game.moves.size(), marks);
+  EXPECT_GT(game.moves.size(), moves_before_kill);
+  EXPECT_EQ(cells_of(game, 7), final_state.cells()) << "every move, in order";
+  const std::string result = final_state.status() == wire::GAME_STATUS_X_WON   ? "X"
+                             : final_state.status() == wire::GAME_STATUS_O_WON ? "O"
+                                                                               : "draw";
+  EXPECT_EQ(game.fields.at("result"), result);
+}
+
+TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
+  ServerProcess server(server_args());
+  auto player = start_client(server.port(), config_, {});
+  player->write(std::string("/create 3 bot random rated\n") + kEveryCell);
+  player->close_stdin();
+  ASSERT_EQ(player->wait_exit(20s), 0) << player->output();
+  const std::string& game = player->output();
+  EXPECT_NE(game.find("as tester (rating 1200)."), std::string::npos) << game;
+  EXPECT_NE(game.find("Game 1, 3x3, rated: tester (X, 1200) vs bot (random) (O, 1200)"),
+            std::string::npos)
+      << game;
+  ASSERT_NE(game.find("Game over:"), std::string::npos) << game;
+
+  auto reader = start_client(server.port(), config_, {});
+  reader->write("/top\n/history\n/history bot (random)\n/history nobody\n/replay 99\n");
+  reader->close_stdin();
+  ASSERT_EQ(reader->wait_exit(10s), 0) << reader->output();
+  const std::string& out = reader->output();
+  EXPECT_NE(out.find("rank  name                rating  games     W     L     D\n"),
+            std::string::npos)
+      << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(\n   [12]  tester +\d+      1 )"))) << out;
+  EXPECT_TRUE(std::regex_search(out, std::regex(R"(\n   [12]  bot \(random\) +\d+      1 )")))
+      << out;
+  EXPECT_NE(out.find("Recent games of tester, newest first:"), std::string::npos) << out;
+  EXPECT_NE(out.find("Recent games of bot (random), newest first:"), std::string::npos) << out;
+  std::smatch row;
+  ASSERT_TRUE(std::regex_search(
+      out, row,
+      std::regex(R"(\n +(\d+)  \d{4}-\d\d-\d\d \d\d:\d\d +3x3  tester +bot \(random\) +)"
+                 R"((X wins|O wins|draw)[^\n]*rated +(\d+)\n)")))
+      << out;
+  const std::string record = row[1];
+  const int moves = std::stoi(row[3]);
+  EXPECT_GE(moves, 5);
+  EXPECT_NE(out.find("No player called 'nobody' on this server"), std::string::npos) << out;
+  EXPECT_NE(out.find("No finished game has record 99 (/history shows the record ids)"),
+            std::string::npos)
+      << out;
+
+  auto replayer = start_client(server.port(), config_, {});
+  replayer->write("/replay " + record + "\n");
+  replayer->close_stdin();
+  ASSERT_EQ(replayer->wait_exit(10s), 0) << replayer->output();
+  const std::string& replay = replayer->output();
+  EXPECT_NE(replay.find("Replay of record " + record + " (game 1), "), std::string::npos) << replay;
+  EXPECT_NE(replay.find("tester (X) vs bot (random) (O): "), std::string::npos) << replay;
+  EXPECT_NE(replay.find("): tester (X) played a1.\n    a   b   c\n"), std::string::npos) << replay;
+  EXPECT_EQ(count_of(replay, "Move "), static_cast<std::size_t>(moves)) << replay;
+  EXPECT_NE(replay.find("Move " + std::to_string(moves) + " of " + std::to_string(moves)),
+            std::string::npos)
+      << replay;
+  EXPECT_EQ(count_of(replay, "Game over:"), 1u) << replay;
+}
+
+TEST_F(ClientPersistenceTest, RecordsCommandsOnAServerWithoutADatabaseSaySo) {
+  ServerProcess server({"--db", "none"});
+  auto client = start_client(server.port(), config_, {});
+  client->write("/history\n/replay 1\n");
+  client->close_stdin();
+  ASSERT_EQ(client->wait_exit(10s), 0) << client->output();
+  EXPECT_NE(client->output().find("This server keeps no game records (it runs without a "
+                                  "database), so /history has nothing to show"),
+            std::string::npos)
+      << client->output();
+  EXPECT_NE(client->output().find("so /replay has nothing to show"), std::string::npos)
+      << client->output();
+}
+
+TEST_F(ClientPersistenceTest, ANameWithoutItsSecretIsRefusedClearly) {
+  ServerProcess server(server_args());
+  auto owner = start_client(server.port(), config_, {"--name", "alice"});
+  owner->close_stdin();
+  ASSERT_EQ(owner->wait_exit(10s), 0) << owner->output();
+
+  TempDir elsewhere;  // another account: no secret, so not the name
+  auto client = start_client(server.port(), elsewhere, {"--name", "alice"});
+  client->close_stdin();
+  EXPECT_EQ(client->wait_exit(10s), 3) << client->output();
+  EXPECT_NE(client->output().find("ttt-client: the name 'alice' on 127.0.0.1:" +
+                                  std::to_string(server.port()) + " belongs to someone else"),
+            std::string::npos)
+      << client->output();
+  EXPECT_NE(client->output().find(elsewhere.path() + "/ttt/secrets/127.0.0.1-"), std::string::npos)
+      << "says where the secret should be:\n"
+      << client->output();
+  EXPECT_NE(client->output().find("--name NAME"), std::string::npos) << client->output();
+
+  auto bot = start_bot(server.port(), elsewhere, {"--name", "alice"});
+  EXPECT_EQ(bot->wait_exit(10s), 1) << bot->output();
+  EXPECT_NE(bot->output().find("ttt-bot: alice: the name 'alice' on 127.0.0.1:"), std::string::npos)
+      << bot->output();
+  const auto s = last_line_summary(bot->output());
+  ASSERT_TRUE(s) << bot->output();
+  EXPECT_EQ(s->games, 0);
+  EXPECT_EQ(s->errors, 1) << "one refusal, one error";
+}
+
+TEST(ServerResume, TheJoinedAfterAResumedWelcomeAnswersTheHello) {
+  TestServer server;
+  TestClient alice(server.port());
+  TestClient bob(server.port());
+  const std::string token = alice.hello("alice").resume_token();
+  bob.hello("bob");
+  alice.create(3);
+  const std::uint64_t game = alice.expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+
+  TestClient again(server.port());
+  wire::ClientMessage hello;
+  hello.set_request_id(77);
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_resume_token(token);
+  again.send(hello);
+  const auto joined = again.expect([](const wire::ServerMessage& m) { return m.has_joined(); },
+                                   "Joined after the resume");
+  EXPECT_EQ(joined.in_reply_to(), 77u);
+  EXPECT_EQ(joined.joined().state().game_id(), game);
+}
+
+}  // namespace
+}  // namespace ttt::testing
