@@ -50,7 +50,9 @@ std::span<char> FrameReader::prepare() {
     }
   }
   if (buffer_.size() - end_ < wanted) {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, buffered());
+    if (begin_ > 0 && buffered() > 0) {
+      std::memmove(buffer_.data(), buffer_.data() + begin_, buffered());
+    }
     end_ -= begin_;
     begin_ = 0;
     if (buffer_.size() - end_ < wanted) buffer_.resize(end_ + wanted);
