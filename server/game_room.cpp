@@ -21,13 +21,13 @@ wire::LineKind line_kind(LineKind kind) noexcept {
   return wire::LINE_KIND_NONE;
 }
 
-void fill_player(const PlayerRef& ref, bool away, wire::PlayerInfo& info) {
+void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInfo& info) {
   if (ref.id == 0) return;
   info.set_player_id(ref.id);
   info.set_name(ref.name);
   info.set_is_bot(ref.is_bot);
   info.set_connected(!away);
-  info.set_rating(ref.rating);
+  info.set_rating(rating);
 }
 
 const char* reason_text(wire::EndReason reason) {
@@ -479,8 +479,11 @@ wire::GameState GameRoom::state() const {
   s.set_is_private(settings_.is_private);
   s.set_rated(settings_.rated);
   s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
-  fill_player(seats_[0].player, seats_[0].away, *s.mutable_x());
-  fill_player(seats_[1].player, seats_[1].away, *s.mutable_o());
+  for (int i = 0; i < 2; ++i) {
+    const Seat& seat = seats_[static_cast<std::size_t>(i)];
+    fill_player(seat.player, seat.away, observer_.rating(seat.player.account_id),
+                i == 0 ? *s.mutable_x() : *s.mutable_o());
+  }
   if (!game_.moves().empty()) {
     s.mutable_last_move()->set_row(game_.moves().back().row);
     s.mutable_last_move()->set_col(game_.moves().back().col);

@@ -32,7 +32,6 @@ struct PlayerRef {
   std::string name;
   bool is_bot = false;
   std::weak_ptr<Participant> conn;
-  double rating = 0;  // as the player sat down
 };
 
 struct RoomSettings {
@@ -75,6 +74,8 @@ class RoomObserver {
                            const std::optional<GameResult>& end, Done done) = 0;
   // The game ended other than by a move (resignation, timeout, ...).
   virtual void record_end(const GameRoom& room, const GameResult& result, Done done) = 0;
+  // A player's current rating, for the game states (0 when unknown).
+  virtual double rating(PlayerId /*account*/) const { return 0.0; }
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {

@@ -582,9 +582,7 @@ std::shared_ptr<GameRoom> Lobby::room_of(const PlayerRecord& player) const {
 }
 
 PlayerRef Lobby::ref(const PlayerRecord& player) const {
-  const auto account = accounts_.find(player.account_id);
-  return PlayerRef{player.id,    player.account_id, player.name, player.is_bot,
-                   player.conn, account == accounts_.end() ? 0.0 : account->second.rating};
+  return PlayerRef{player.id, player.account_id, player.name, player.is_bot, player.conn};
 }
 
 StoredPlayer& Lobby::bot_account(Level level) {

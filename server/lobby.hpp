@@ -98,6 +98,7 @@ class Lobby : public RoomObserver {
   void record_move(const GameRoom& room, int ply, Move move, const std::optional<GameResult>& end,
                    Done done) override;
   void record_end(const GameRoom& room, const GameResult& result, Done done) override;
+  double rating(PlayerId account) const override;
 
  private:
   struct PlayerRecord {

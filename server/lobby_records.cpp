@@ -158,6 +158,11 @@ void Lobby::record_end(const GameRoom& room, const GameResult& result, Done done
       std::move(done));
 }
 
+double Lobby::rating(PlayerId account) const {
+  const auto it = accounts_.find(account);
+  return it == accounts_.end() ? 0.0 : it->second.rating;
+}
+
 // --- restoring ------------------------------------------------------------------
 
 void Lobby::restore(const StoredState& state) {

@@ -100,7 +100,10 @@ TEST_F(PersistenceTest, NamesAndRatingsOutliveTheServer) {
     alice_id = alice.hello("alice").player_id();
     bob.hello("bob");
     start_game(alice, bob);
-    play(alice, bob, 0, {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}});
+    const auto end = play(alice, bob, 0, {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}});
+    // The final state already shows the new ratings.
+    EXPECT_DOUBLE_EQ(end.x().rating(), 1216);
+    EXPECT_DOUBLE_EQ(end.o().rating(), 1184);
   }
   TestServer server(config_on(db()));
   EXPECT_EQ(hello_error(server.port(), "alice", "").code(), wire::ERROR_CODE_NAME_TAKEN);
