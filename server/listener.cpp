@@ -72,8 +72,12 @@ asio::awaitable<void> Listener::accept_loop() {
   asio::steady_timer backoff(acceptor_.get_executor());
   auto last_warning = std::chrono::steady_clock::time_point{};
   while (acceptor_.is_open()) {
+    // Several threads: each connection on a strand of its own.
+    const asio::any_io_executor executor =
+        limits_.one_thread ? asio::any_io_executor(io_.get_executor())
+                           : asio::any_io_executor(asio::make_strand(io_));
     auto [ec, socket] =
-        co_await acceptor_.async_accept(asio::make_strand(io_), asio::as_tuple(asio::use_awaitable));
+        co_await acceptor_.async_accept(executor, asio::as_tuple(asio::use_awaitable));
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) break;
     if (ec) {
       // Out of file descriptors (or a similar transient failure): back off.

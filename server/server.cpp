@@ -32,8 +32,17 @@ std::unique_ptr<StoreWriter> open_journal(const std::string& path, StoredState& 
 
 }  // namespace
 
+namespace {
+
+ServerConfig with_threading(ServerConfig config) {
+  config.session.one_thread = config.threads == 1;
+  return config;
+}
+
+}  // namespace
+
 Server::Server(ServerConfig config)
-    : config_(std::move(config)),
+    : config_(with_threading(std::move(config))),
       io_(config_.threads),
       logic_(asio::make_strand(io_)),
       compute_(static_cast<std::size_t>(config_.bot_threads)),

@@ -53,7 +53,12 @@ Session::~Session() {
 void Session::start() {
   boost::system::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-  asio::post(logic_, [lobby = &lobby_, self = shared_from_this()] { lobby->connected(self); });
+  // The lobby must know the connection before its first message.
+  if (limits_.one_thread) {
+    lobby_.connected(shared_from_this());
+  } else {
+    asio::post(logic_, [lobby = &lobby_, self = shared_from_this()] { lobby->connected(self); });
+  }
   auto on_exception = [peer = peer_](std::exception_ptr e) {
     if (!e) return;
     try {
@@ -71,13 +76,29 @@ void Session::start() {
 
 asio::awaitable<void> Session::read_loop() {
   auto self = shared_from_this();
+  boost::system::error_code ec;
+  socket_.non_blocking(true, ec);
   while (!stopped_) {
+    // Wait for data first, then read what is there: no read that comes back
+    // empty, and no buffer held while the peer is idle.
+    auto [wait_ec] = co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+    if (wait_ec) {
+      stop(wait_ec.message());
+      co_return;
+    }
+    if (!read_available()) co_return;
+  }
+}
+
+bool Session::read_available() {
+  for (;;) {
     const std::span<char> space = reader_.prepare();
-    auto [ec, n] = co_await socket_.async_read_some(asio::buffer(space.data(), space.size()),
-                                                    use_tuple);
+    boost::system::error_code ec;
+    const std::size_t n = socket_.read_some(asio::buffer(space.data(), space.size()), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) return true;
     if (ec) {
       stop(ec == asio::error::eof ? "closed by peer" : ec.message());
-      co_return;
+      return false;
     }
     if (closing_) continue;  // drain the peer until it closes or the linger ends
     reader_.commit(n);
@@ -95,6 +116,8 @@ asio::awaitable<void> Session::read_loop() {
       }
       if (!handle_frame(body)) break;
     }
+    if (stopped_) return false;
+    if (n < space.size()) return true;  // drained: wait for more
   }
 }
 
@@ -127,6 +150,10 @@ bool Session::handle_frame(std::string_view body) {
   }
   if (message.has_pong()) return true;
   if (message.has_hello()) hello_ = true;
+  if (limits_.one_thread) {
+    lobby_.receive(shared_from_this(), message);
+    return !closing_;
+  }
   asio::post(logic_, [lobby = &lobby_, self = shared_from_this(), m = std::move(message)] {
     lobby->receive(self, m);
   });
@@ -136,6 +163,10 @@ bool Session::handle_frame(std::string_view body) {
 // --- writing --------------------------------------------------------------------
 
 void Session::deliver(const Outbound& message) {
+  if (limits_.one_thread) {
+    enqueue(message.frame);
+    return;
+  }
   asio::post(socket_.get_executor(),
              [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
 }
@@ -235,6 +266,10 @@ asio::awaitable<void> Session::watchdog() {
 }
 
 void Session::close() {
+  if (limits_.one_thread) {
+    begin_close("closed by the server");
+    return;
+  }
   asio::post(socket_.get_executor(),
              [self = shared_from_this()] { self->begin_close("closed by the server"); });
 }

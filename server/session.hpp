@@ -33,6 +33,9 @@ struct SessionLimits {
   double messages_per_second = 200;                      // 0 = no rate limit
   double message_burst = 400;
   std::chrono::milliseconds close_linger{2'000};         // time to flush before closing
+  // The server runs on one thread: sessions and the lobby call each other
+  // directly instead of posting (set by Server, not a flag).
+  bool one_thread = false;
 };
 
 using LogicExecutor = boost::asio::strand<boost::asio::io_context::executor_type>;
@@ -55,6 +58,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
 
  private:
   boost::asio::awaitable<void> read_loop();
+  // Reads and handles whatever has arrived; false once the session stopped.
+  bool read_available();
   boost::asio::awaitable<void> write_loop();
   boost::asio::awaitable<void> watchdog();
 

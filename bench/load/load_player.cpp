@@ -42,7 +42,7 @@ asio::awaitable<bool> LoadPlayer::connect() {
   reader_ = wire::FrameReader(1 << 20);
   auto [ec] = co_await socket_.async_connect(options_.endpoint, use_tuple);
   if (ec) {
-    ++counters_.errors;
+    counters_.error("connect: " + ec.message());
     co_return false;
   }
   socket_.set_option(tcp::no_delay(true));
@@ -82,39 +82,54 @@ asio::awaitable<void> LoadPlayer::send(const wire::ClientMessage& message) {
   out_.clear();
   wire::append_frame(message, out_);
   auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(out_), use_tuple);
-  if (ec && !stopping_ && !dropped_) ++counters_.errors;
+  if (ec && !stopping_ && !dropped_) counters_.error("write: " + ec.message());
 }
 
 asio::awaitable<void> LoadPlayer::read_loop() {
+  // As the server reads: wait until readable, then read what is there.
+  socket_.non_blocking(true);
   while (!stopping_ && socket_.is_open()) {
-    auto space = reader_.prepare();
-    auto [ec, n] = co_await socket_.async_read_some(asio::buffer(space.data(), space.size()),
-                                                    use_tuple);
-    if (ec) {
-      if (!stopping_ && !dropped_) ++counters_.errors;
+    auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, use_tuple);
+    if (wait_ec) {
+      if (!stopping_ && !dropped_) counters_.error("read: " + wait_ec.message());
       co_return;
     }
-    reader_.commit(n);
-    std::string_view body;
     for (;;) {
-      const auto status = reader_.next(body);
-      if (status == wire::FrameReader::Status::kNeedMore) break;
-      if (status == wire::FrameReader::Status::kTooLarge) {
-        ++counters_.errors;
+      auto space = reader_.prepare();
+      boost::system::error_code ec;
+      const std::size_t n = socket_.read_some(asio::buffer(space.data(), space.size()), ec);
+      if (ec == asio::error::would_block) break;
+      if (ec) {
+        if (!stopping_ && !dropped_) counters_.error("read: " + ec.message());
         co_return;
       }
-      if (options_.target == Target::Relay) {
-        co_await on_relayed_frame(body);
-        continue;
-      }
-      wire::ServerMessage message;
-      if (!wire::parse_body(body, message)) {
-        ++counters_.errors;
-        co_return;
-      }
-      co_await on_server_message(message);
-      if (!socket_.is_open()) co_return;
+      reader_.commit(n);
+      if (!co_await handle_frames()) co_return;
+      if (n < space.size()) break;
     }
+  }
+}
+
+asio::awaitable<bool> LoadPlayer::handle_frames() {
+  std::string_view body;
+  for (;;) {
+    const auto status = reader_.next(body);
+    if (status == wire::FrameReader::Status::kNeedMore) co_return true;
+    if (status == wire::FrameReader::Status::kTooLarge) {
+      counters_.error("oversized frame");
+      co_return false;
+    }
+    if (options_.target == Target::Relay) {
+      co_await on_relayed_frame(body);
+      continue;
+    }
+    wire::ServerMessage message;
+    if (!wire::parse_body(body, message)) {
+      counters_.error("unparsable frame");
+      co_return false;
+    }
+    co_await on_server_message(message);
+    if (!socket_.is_open()) co_return false;
   }
 }
 
@@ -132,7 +147,9 @@ asio::awaitable<void> LoadPlayer::on_server_message(const wire::ServerMessage& m
       co_await send(pong);
       break;
     }
-    case wire::ServerMessage::kError: ++counters_.errors; break;
+    case wire::ServerMessage::kError:
+      counters_.error("server: " + wire::ErrorCode_Name(m.error().code()) + " " + m.error().text());
+      break;
     case wire::ServerMessage::kGoodbye: stop(); break;
     default: break;
   }
@@ -209,12 +226,12 @@ asio::awaitable<void> LoadPlayer::on_relayed_frame(std::string_view body) {
   } else {
     wire::ClientMessage message;
     if (!wire::parse_body(body, message) || !message.has_make_move()) {
-      ++counters_.errors;
+      counters_.error("relay: not a move");
       co_return;
     }
     const Player mover = relay_game_.to_move();
     if (relay_game_.play(mover, message.make_move().row(), message.make_move().col())) {
-      ++counters_.errors;
+      counters_.error("relay: illegal move");
       co_return;
     }
     if (mover == relay_side_ && pending_count_) {

@@ -10,6 +10,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -33,6 +34,12 @@ struct LoadCounters {
   std::uint64_t started = 0;  // players that reached their first game
   std::uint64_t connected = 0;
   LatencyRecorder latency;
+  std::map<std::string, std::uint64_t> error_kinds;  // what the errors were
+
+  void error(const std::string& kind) {
+    ++errors;
+    ++error_kinds[kind];
+  }
 };
 
 struct PlayerOptions {
@@ -60,6 +67,8 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   boost::asio::awaitable<bool> connect();
   boost::asio::awaitable<void> send(const wire::ClientMessage& message);
   boost::asio::awaitable<void> read_loop();
+  // Handles the complete frames read so far; false when the connection ends.
+  boost::asio::awaitable<bool> handle_frames();
   boost::asio::awaitable<void> on_server_message(const wire::ServerMessage& message);
   boost::asio::awaitable<void> on_state(const wire::GameState& state);
   boost::asio::awaitable<void> on_relayed_frame(std::string_view body);

@@ -82,7 +82,9 @@ std::vector<std::shared_ptr<LoadPlayer>> spawn_players(asio::io_context& io, con
   for (std::int64_t i = 0; i < c.connections; ++i) {
     PlayerOptions options = base;
     options.seed = static_cast<std::uint64_t>(c.seed) * 1'000'003 + static_cast<std::uint64_t>(i);
-    auto player = std::make_shared<LoadPlayer>(io, options, counters, "bench" + std::to_string(i));
+    // Names unique to this run: a server remembers names it has seen.
+    auto player = std::make_shared<LoadPlayer>(
+        io, options, counters, "bench-" + std::to_string(getpid()) + "-" + std::to_string(i));
     asio::co_spawn(io, player->run(), asio::detached);
     players.push_back(player);
   }
@@ -108,13 +110,21 @@ int run_load(const BenchConfig& c, tcp::endpoint endpoint, Target target) {
                  endpoint.address().to_string().c_str(), endpoint.port());
     return 1;
   }
-  counters.errors += static_cast<std::uint64_t>(c.connections) - counters.started;
+  if (counters.started < static_cast<std::uint64_t>(c.connections)) {
+    counters.errors += static_cast<std::uint64_t>(c.connections) - counters.started;
+    counters.error_kinds["never started a game"] +=
+        static_cast<std::uint64_t>(c.connections) - counters.started;
+  }
   counters.measuring = true;
   run_measured(io, counters, std::chrono::seconds(c.seconds), "bench");
   counters.measuring = false;
   for (auto& p : players) p->stop();
   io.run_for(std::chrono::milliseconds(200));
 
+  for (const auto& [kind, count] : counters.error_kinds) {
+    std::fprintf(stderr, "ttt-bench: %llu x %s\n", static_cast<unsigned long long>(count),
+                 kind.c_str());
+  }
   const double per_second = static_cast<double>(counters.moves) / static_cast<double>(c.seconds);
   std::printf("bench: connections=%lld moves_per_s=%.0f p50_us=%u p99_us=%u p999_us=%u games=%llu "
               "errors=%llu\n",
@@ -200,8 +210,9 @@ int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
     options.size = static_cast<int>(c.size);
     options.seed = rng();
     options.drop_after_moves = 1 + static_cast<int>(rng() % 3);
-    slots[slot] = std::make_shared<LoadPlayer>(io, options, counters,
-                                               "churn" + std::to_string(cycles++));
+    slots[slot] = std::make_shared<LoadPlayer>(
+        io, options, counters,
+        "churn-" + std::to_string(getpid()) + "-" + std::to_string(cycles++));
     asio::co_spawn(io, slots[slot]->run(), [&, slot](std::exception_ptr) { start_cycle(slot); });
   };
   for (std::size_t i = 0; i < slots.size(); ++i) start_cycle(i);

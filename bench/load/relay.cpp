@@ -42,25 +42,43 @@ class RelayConnection : public std::enable_shared_from_this<RelayConnection> {
   }
 
  private:
+  // Reads the way the server's sessions do: wait until readable, then read
+  // what is there.
   static asio::awaitable<void> read_loop(std::shared_ptr<RelayConnection> self) {
     wire::FrameReader reader(1 << 20);
-    for (;;) {
-      auto space = reader.prepare();
-      auto [ec, n] =
-          co_await self->socket_.async_read_some(asio::buffer(space.data(), space.size()), use_tuple);
-      if (ec) break;
-      reader.commit(n);
-      std::string_view body;
-      while (reader.next(body) == wire::FrameReader::Status::kFrame) {
-        // A frame of the same size: the same bytes, header included.
-        auto frame = std::make_shared<std::string>(wire::kFrameHeaderSize + body.size(), '\0');
-        std::memcpy(frame->data(), body.data() - wire::kFrameHeaderSize, frame->size());
-        self->send(frame);
-        if (auto partner = self->partner_.lock()) partner->send(frame);
+    self->socket_.non_blocking(true);
+    bool open = true;
+    while (open) {
+      auto [wait_ec] = co_await self->socket_.async_wait(tcp::socket::wait_read, use_tuple);
+      if (wait_ec) break;
+      for (;;) {
+        auto space = reader.prepare();
+        boost::system::error_code ec;
+        const std::size_t n = self->socket_.read_some(asio::buffer(space.data(), space.size()), ec);
+        if (ec == asio::error::would_block) break;
+        if (ec) {
+          open = false;
+          break;
+        }
+        reader.commit(n);
+        self->relay_frames(reader);
+        if (n < space.size()) break;
       }
     }
     self->closed_ = true;
     self->wake_.cancel();
+  }
+
+  // Sends every complete frame to both connections of the pair.
+  void relay_frames(wire::FrameReader& reader) {
+    std::string_view body;
+    while (reader.next(body) == wire::FrameReader::Status::kFrame) {
+      // A frame of the same size: the same bytes, header included.
+      auto frame = std::make_shared<std::string>(wire::kFrameHeaderSize + body.size(), '\0');
+      std::memcpy(frame->data(), body.data() - wire::kFrameHeaderSize, frame->size());
+      send(frame);
+      if (auto partner = partner_.lock()) partner->send(frame);
+    }
   }
 
   static asio::awaitable<void> write_loop(std::shared_ptr<RelayConnection> self) {
