@@ -153,7 +153,7 @@ void GameRoom::close_if_empty() {
   }
   if (closed_) return;
   closed_ = true;
-  move_clock_.cancel();
+  stop_move_clock();
   for (Seat& seat : seats_) {
     if (seat.player.id != 0) remove_seat(seat);
   }
@@ -331,7 +331,7 @@ void GameRoom::begin_round() {
 void GameRoom::conclude(const GameResult& result) {
   result_ = result;
   draw_offered_by_ = wire::SIDE_NONE;
-  move_clock_.cancel();
+  stop_move_clock();
   spdlog::info("game {} over: {} by {} after {} moves", id_,
                result.winner ? std::string(to_string(*result.winner)) + " wins" : "no winner",
                reason_text(result.reason), game_.moves().size());
@@ -346,7 +346,7 @@ void GameRoom::finish(GameResult result) {
 
 void GameRoom::abort() {
   if (in_progress()) finish({std::nullopt, wire::END_REASON_ABORTED});
-  move_clock_.cancel();
+  stop_move_clock();
   for (Seat& seat : seats_) seat.grace.cancel();
 }
 
@@ -392,16 +392,32 @@ void GameRoom::flush_outbox() {
 void GameRoom::start_move_clock() {
   if (settings_.move_timeout.count() == 0) return;
   move_deadline_ = steady_clock::now() + settings_.move_timeout;
+  // An armed timer wakes at an earlier deadline and re-arms itself for this
+  // one: a move moves a number, not a timer.
+  if (!move_clock_armed_) arm_move_clock();
+}
+
+void GameRoom::arm_move_clock() {
+  move_clock_armed_ = true;
   move_clock_.expires_at(move_deadline_);
-  move_clock_.async_wait([weak = weak_from_this(), round = round_,
-                          moves = game_.moves().size()](const boost::system::error_code& ec) {
+  move_clock_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
     if (ec) return;
-    if (auto room = weak.lock()) room->on_move_clock(round, moves);
+    if (auto room = weak.lock()) room->on_move_clock();
   });
 }
 
-void GameRoom::on_move_clock(std::uint32_t round, std::size_t move_count) {
-  if (round != round_ || move_count != game_.moves().size() || !in_progress()) return;
+void GameRoom::stop_move_clock() {
+  move_clock_armed_ = false;
+  move_clock_.cancel();
+}
+
+void GameRoom::on_move_clock() {
+  move_clock_armed_ = false;
+  if (!in_progress()) return;
+  if (steady_clock::now() < move_deadline_) {
+    arm_move_clock();
+    return;
+  }
   finish({opponent(game_.to_move()), wire::END_REASON_TIMEOUT});
 }
 

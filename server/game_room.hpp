@@ -161,8 +161,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // A Done for the journal that releases the outbox once every write is in.
   RoomObserver::Done write_done(std::function<void(bool)> on_result = {});
   void flush_outbox();
+  // Gives the player to move a full move timeout from now.
   void start_move_clock();
-  void on_move_clock(std::uint32_t round, std::size_t move_count);
+  void arm_move_clock();
+  void stop_move_clock();
+  void on_move_clock();
   void on_grace_expired(PlayerId player);
   // Keeps an absent player's seat for the grace period.
   void hold_seat(Seat& seat);
@@ -192,6 +195,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   wire::Side draw_offered_by_ = wire::SIDE_NONE;
   wire::Side rematch_requested_by_ = wire::SIDE_NONE;
   boost::asio::steady_timer move_clock_;
+  bool move_clock_armed_ = false;
   std::chrono::steady_clock::time_point move_deadline_{};
   bool closed_ = false;
 
