@@ -58,6 +58,7 @@ asio::awaitable<void> LoadPlayer::run() {
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     hello.mutable_hello()->set_name(name_);
     hello.mutable_hello()->set_client("ttt-bench");
+    if (options_.secret) hello.mutable_hello()->set_secret(*options_.secret);
     co_await send(hello);
     if (!options_.idle) {
       wire::ClientMessage quick;
@@ -138,6 +139,7 @@ asio::awaitable<void> LoadPlayer::on_server_message(const wire::ServerMessage& m
     case wire::ServerMessage::kWelcome:
       player_id_ = m.welcome().player_id();
       token_ = m.welcome().resume_token();
+      if (options_.secret && !m.welcome().secret().empty()) *options_.secret = m.welcome().secret();
       break;
     case wire::ServerMessage::kJoined: co_await on_state(m.joined().state()); break;
     case wire::ServerMessage::kState: co_await on_state(m.state()); break;

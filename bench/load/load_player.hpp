@@ -52,6 +52,8 @@ struct PlayerOptions {
   int drop_after_moves = 0;
   // Idle: say Hello, then only answer pings.
   bool idle = false;
+  // Where the name's secret is kept between connections (churn reuses names).
+  std::shared_ptr<std::string> secret;
 };
 
 class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {

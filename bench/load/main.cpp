@@ -75,6 +75,20 @@ std::optional<ttt::wire::ServerStats> stats_of(tcp::endpoint server) {
   return future.get();
 }
 
+// Asks for the server's stats while io keeps serving the load's connections.
+std::optional<ttt::wire::ServerStats> stats_while_running(asio::io_context& io,
+                                                          tcp::endpoint server) {
+  bool done = false;
+  std::optional<ttt::wire::ServerStats> stats;
+  asio::co_spawn(io, query_stats(server),
+                 [&](std::exception_ptr, std::optional<ttt::wire::ServerStats> s) {
+                   stats = s;
+                   done = true;
+                 });
+  while (!done) io.run_for(std::chrono::milliseconds(20));
+  return stats;
+}
+
 std::vector<std::shared_ptr<LoadPlayer>> spawn_players(asio::io_context& io, const BenchConfig& c,
                                                        const PlayerOptions& base,
                                                        LoadCounters& counters) {
@@ -154,20 +168,14 @@ int run_idle(const BenchConfig& c, tcp::endpoint endpoint) {
   while (steady_clock::now() < connect_end) {
     io.run_for(std::chrono::milliseconds(100));
     if (counters.connected + counters.errors < static_cast<std::uint64_t>(c.idle)) continue;
-    std::optional<ttt::wire::ServerStats> now;
-    asio::co_spawn(io, query_stats(endpoint),
-                   [&now](std::exception_ptr, std::optional<ttt::wire::ServerStats> s) { now = s; });
-    while (!now && steady_clock::now() < connect_end) io.run_for(std::chrono::milliseconds(20));
+    const auto now = stats_while_running(io, endpoint);
     if (now && now->players() >= before->players() + static_cast<std::uint64_t>(c.idle)) {
       during = now;
       break;
     }
   }
   run_measured(io, counters, std::chrono::seconds(c.seconds), "idle");
-  std::optional<ttt::wire::ServerStats> held;
-  asio::co_spawn(io, query_stats(endpoint),
-                 [&held](std::exception_ptr, std::optional<ttt::wire::ServerStats> s) { held = s; });
-  while (!held) io.run_for(std::chrono::milliseconds(20));
+  const auto held = stats_while_running(io, endpoint);
   for (auto& p : players) p->stop();
   io.run_for(std::chrono::milliseconds(200));
   if (!held || !during) {
@@ -201,6 +209,9 @@ int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
   std::mt19937_64 rng(static_cast<std::uint64_t>(c.seed));
   std::uint64_t cycles = 0;
   std::vector<std::shared_ptr<LoadPlayer>> slots(static_cast<std::size_t>(c.connections));
+  // Each slot is one returning player: the same name, with its secret.
+  std::vector<std::shared_ptr<std::string>> secrets;
+  for (std::size_t i = 0; i < slots.size(); ++i) secrets.push_back(std::make_shared<std::string>());
   const auto end = steady_clock::now() + std::chrono::seconds(c.seconds);
   // Each slot runs one churn cycle after another until the time is up.
   std::function<void(std::size_t)> start_cycle = [&](std::size_t slot) {
@@ -210,9 +221,10 @@ int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
     options.size = static_cast<int>(c.size);
     options.seed = rng();
     options.drop_after_moves = 1 + static_cast<int>(rng() % 3);
+    options.secret = secrets[slot];
+    ++cycles;
     slots[slot] = std::make_shared<LoadPlayer>(
-        io, options, counters,
-        "churn-" + std::to_string(getpid()) + "-" + std::to_string(cycles++));
+        io, options, counters, "churn-" + std::to_string(getpid()) + "-" + std::to_string(slot));
     asio::co_spawn(io, slots[slot]->run(), [&, slot](std::exception_ptr) { start_cycle(slot); });
   };
   for (std::size_t i = 0; i < slots.size(); ++i) start_cycle(i);

@@ -6,6 +6,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include <unistd.h>
+
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::bench {
@@ -20,7 +22,10 @@ asio::awaitable<std::optional<wire::ServerStats>> ask(tcp::socket& socket) {
   std::string out;
   wire::ClientMessage hello;
   hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
-  hello.mutable_hello()->set_name("bench-stats");
+  // A name of its own each time: a server remembers the names it has seen.
+  static int queries = 0;
+  hello.mutable_hello()->set_name("bench-stats-" + std::to_string(getpid()) + "-" +
+                                  std::to_string(++queries));
   wire::append_frame(hello, out);
   wire::ClientMessage get;
   get.mutable_get_stats();
@@ -37,7 +42,8 @@ asio::awaitable<std::optional<wire::ServerStats>> ask(tcp::socket& socket) {
     std::string_view body;
     while (reader.next(body) == wire::FrameReader::Status::kFrame) {
       wire::ServerMessage message;
-      if (wire::parse_body(body, message) && message.has_stats()) co_return message.stats();
+      if (!wire::parse_body(body, message) || message.has_error()) co_return std::nullopt;
+      if (message.has_stats()) co_return message.stats();
     }
   }
 }
