@@ -9,9 +9,9 @@
 #include <limits>
 #include <random>
 
-#include "ai/exact_solver.hpp"
-#include "ai/heuristic_search.hpp"
-#include "ai/search_table.hpp"
+#include "ai_exact_solver.hpp"
+#include "ai_heuristic_search.hpp"
+#include "ai_search_table.hpp"
 #include "ttt/ai.hpp"
 #include "ttt/game.hpp"
 #include "ttt/rules.hpp"

@@ -7,9 +7,9 @@
 #include <random>
 #include <set>
 
-#include "ai/line_board.hpp"
-#include "ai/pairing.hpp"
-#include "ai/pairing_strategy.hpp"
+#include "ai_line_board.hpp"
+#include "ai_pairing.hpp"
+#include "ai_pairing_strategy.hpp"
 #include "ai_test_support.hpp"
 
 namespace ttt::internal::ai {

@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "ai/strong_levels.hpp"
-#include "ai/turn.hpp"
-#include "ai/weak_levels.hpp"
+#include "ai_strong_levels.hpp"
+#include "ai_turn.hpp"
+#include "ai_weak_levels.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt {

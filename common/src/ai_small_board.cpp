@@ -1,4 +1,4 @@
-#include "small_board.hpp"
+#include "ai_small_board.hpp"
 
 #include <bit>
 

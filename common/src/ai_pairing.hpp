@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "line_board.hpp"
+#include "ai_line_board.hpp"
 
 namespace ttt::internal::ai {
 

@@ -2,7 +2,7 @@
 // end: lines a player can still complete are worth more the fuller they are.
 #pragma once
 
-#include "line_board.hpp"
+#include "ai_line_board.hpp"
 
 namespace ttt::internal::ai {
 

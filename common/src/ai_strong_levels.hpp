@@ -4,7 +4,7 @@
 // iterative-deepening search within the budget.
 #pragma once
 
-#include "turn.hpp"
+#include "ai_turn.hpp"
 
 namespace ttt::internal::ai {
 

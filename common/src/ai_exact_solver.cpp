@@ -1,4 +1,4 @@
-#include "exact_solver.hpp"
+#include "ai_exact_solver.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -1,7 +1,7 @@
 // Internal: the Random, Easy and Medium levels.
 #pragma once
 
-#include "turn.hpp"
+#include "ai_turn.hpp"
 
 namespace ttt::internal::ai {
 

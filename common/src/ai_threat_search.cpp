@@ -1,4 +1,4 @@
-#include "threat_search.hpp"
+#include "ai_threat_search.hpp"
 
 #include <algorithm>
 #include <vector>

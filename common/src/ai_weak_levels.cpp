@@ -1,9 +1,9 @@
-#include "weak_levels.hpp"
+#include "ai_weak_levels.hpp"
 
 #include <vector>
 
-#include "heuristic.hpp"
-#include "heuristic_search.hpp"
+#include "ai_heuristic.hpp"
+#include "ai_heuristic_search.hpp"
 
 namespace ttt::internal::ai {
 namespace {

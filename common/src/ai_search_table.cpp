@@ -1,6 +1,6 @@
-#include "search_table.hpp"
+#include "ai_search_table.hpp"
 
-#include "rng.hpp"
+#include "ai_rng.hpp"
 
 namespace ttt::internal::ai {
 

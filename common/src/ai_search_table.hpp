@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "exact_table.hpp"
+#include "ai_exact_table.hpp"
 
 namespace ttt::internal::ai {
 

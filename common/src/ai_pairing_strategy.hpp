@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "line_board.hpp"
-#include "search_limits.hpp"
+#include "ai_line_board.hpp"
+#include "ai_search_limits.hpp"
 
 namespace ttt::internal::ai {
 

@@ -2,8 +2,8 @@
 // options, the seeded generator, and the search limits its budget allows.
 #pragma once
 
-#include "rng.hpp"
-#include "search_limits.hpp"
+#include "ai_rng.hpp"
+#include "ai_search_limits.hpp"
 #include "ttt/ai.hpp"
 
 namespace ttt::internal::ai {

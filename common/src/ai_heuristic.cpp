@@ -1,4 +1,4 @@
-#include "heuristic.hpp"
+#include "ai_heuristic.hpp"
 
 #include <algorithm>
 

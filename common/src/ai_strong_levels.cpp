@@ -1,14 +1,14 @@
-#include "strong_levels.hpp"
+#include "ai_strong_levels.hpp"
 
 #include <bit>
 #include <vector>
 
-#include "exact_root.hpp"
-#include "heuristic.hpp"
-#include "heuristic_search.hpp"
-#include "pairing_strategy.hpp"
-#include "threat_search.hpp"
-#include "weak_levels.hpp"
+#include "ai_exact_root.hpp"
+#include "ai_heuristic.hpp"
+#include "ai_heuristic_search.hpp"
+#include "ai_pairing_strategy.hpp"
+#include "ai_threat_search.hpp"
+#include "ai_weak_levels.hpp"
 
 namespace ttt::internal::ai {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "exact_solver.hpp"
+#include "ai_exact_solver.hpp"
 
 namespace ttt::internal::ai {
 

@@ -1,8 +1,8 @@
-#include "pairing_strategy.hpp"
+#include "ai_pairing_strategy.hpp"
 
 #include <algorithm>
 
-#include "pairing.hpp"
+#include "ai_pairing.hpp"
 
 namespace ttt::internal::ai {
 namespace {

@@ -1,8 +1,8 @@
-#include "line_board.hpp"
+#include "ai_line_board.hpp"
 
 #include <algorithm>
 
-#include "rng.hpp"
+#include "ai_rng.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::internal::ai {

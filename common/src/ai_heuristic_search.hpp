@@ -8,9 +8,9 @@
 
 #include <vector>
 
-#include "line_board.hpp"
-#include "search_limits.hpp"
-#include "search_table.hpp"
+#include "ai_line_board.hpp"
+#include "ai_search_limits.hpp"
+#include "ai_search_table.hpp"
 
 namespace ttt::internal::ai {
 

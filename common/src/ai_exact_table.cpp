@@ -1,8 +1,8 @@
-#include "exact_table.hpp"
+#include "ai_exact_table.hpp"
 
 #include <algorithm>
 
-#include "rng.hpp"
+#include "ai_rng.hpp"
 
 namespace ttt::internal::ai {
 namespace {

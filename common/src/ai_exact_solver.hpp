@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "exact_table.hpp"
-#include "search_limits.hpp"
-#include "small_board.hpp"
+#include "ai_exact_table.hpp"
+#include "ai_search_limits.hpp"
+#include "ai_small_board.hpp"
 
 namespace ttt::internal::ai {
 

@@ -1,4 +1,4 @@
-#include "exact_root.hpp"
+#include "ai_exact_root.hpp"
 
 #include <bit>
 

@@ -1,10 +1,10 @@
-#include "turn.hpp"
+#include "ai_turn.hpp"
 
 #include <algorithm>
 
-#include "exact_table.hpp"
-#include "search_table.hpp"
-#include "small_board.hpp"
+#include "ai_exact_table.hpp"
+#include "ai_search_table.hpp"
+#include "ai_small_board.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::internal::ai {

@@ -1,4 +1,4 @@
-#include "search_limits.hpp"
+#include "ai_search_limits.hpp"
 
 #include <algorithm>
 

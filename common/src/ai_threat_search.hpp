@@ -8,8 +8,8 @@
 
 #include <optional>
 
-#include "line_board.hpp"
-#include "search_limits.hpp"
+#include "ai_line_board.hpp"
+#include "ai_search_limits.hpp"
 
 namespace ttt::internal::ai {
 

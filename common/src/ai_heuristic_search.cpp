@@ -1,4 +1,4 @@
-#include "heuristic_search.hpp"
+#include "ai_heuristic_search.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "heuristic.hpp"
+#include "ai_heuristic.hpp"
 
 namespace ttt::internal::ai {
 namespace {

@@ -1,4 +1,4 @@
-#include "pairing.hpp"
+#include "ai_pairing.hpp"
 
 #include <array>
 #include <mutex>
