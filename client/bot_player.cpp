@@ -1,5 +1,7 @@
 #include "client/bot_player.hpp"
 
+#include "ttt/wire/convert.hpp"
+
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <iostream>
@@ -232,7 +234,7 @@ void BotPlayer::on_state(const wire::GameState& state) {
   }
   if (in_progress(state)) {
     rematch_timer_.cancel();
-    if (state.to_move() == me) think(state, player_of(me));
+    if (state.to_move() == me) think(state, wire::player_of(me));
     return;
   }
   if (is_over(state) && counted_ != round_key(state)) {
@@ -323,7 +325,7 @@ void BotPlayer::play(Position position, Move move) {
   const wire::Side me = side_of(*game_, player_id_);
   if (game_->to_move() != me) return;
   const auto board = board_of(*game_);
-  if (!board || !is_valid_move(*board, move.row, move.col, player_of(me))) {
+  if (!board || !is_valid_move(*board, move.row, move.col, wire::player_of(me))) {
     error("the engine chose an illegal move " + cell_name(move) + "; not sent");
     return;
   }

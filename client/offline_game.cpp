@@ -7,23 +7,10 @@
 #include "client/game_text.hpp"
 #include "client/move_input.hpp"
 #include "client/state_view.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
 namespace {
-
-wire::LineKind wire_line_kind(LineKind kind) noexcept {
-  switch (kind) {
-    case LineKind::Row:
-      return wire::LINE_KIND_ROW;
-    case LineKind::Column:
-      return wire::LINE_KIND_COLUMN;
-    case LineKind::Diagonal:
-      return wire::LINE_KIND_DIAGONAL;
-    case LineKind::AntiDiagonal:
-      return wire::LINE_KIND_ANTI_DIAGONAL;
-  }
-  return wire::LINE_KIND_NONE;
-}
 
 // The finished game as the server would describe it, for game_over_line.
 wire::GameState final_state(const Game& game) {
@@ -43,7 +30,7 @@ wire::GameState final_state(const Game& game) {
   }
   if (auto line = game.winning_line()) {
     state.set_end_reason(wire::END_REASON_LINE);
-    state.mutable_winning_line()->set_kind(wire_line_kind(line->kind));
+    state.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
     state.mutable_winning_line()->set_index(line->index);
   } else {
     state.set_end_reason(wire::END_REASON_BOARD_FULL);

@@ -4,23 +4,10 @@
 
 #include "client/game_text.hpp"
 #include "client/move_input.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
 namespace {
-
-wire::LineKind wire_kind(LineKind kind) noexcept {
-  switch (kind) {
-    case LineKind::Row:
-      return wire::LINE_KIND_ROW;
-    case LineKind::Column:
-      return wire::LINE_KIND_COLUMN;
-    case LineKind::Diagonal:
-      return wire::LINE_KIND_DIAGONAL;
-    case LineKind::AntiDiagonal:
-      return wire::LINE_KIND_ANTI_DIAGONAL;
-  }
-  return wire::LINE_KIND_NONE;
-}
 
 // The record's end as a state, for the `Game over:` words; with the winning
 // line when the final board shows one.
@@ -29,7 +16,7 @@ wire::GameState final_state(const wire::GameRecord& record, const std::optional<
   state.set_status(record.status());
   state.set_end_reason(record.end_reason());
   if (line && record.end_reason() == wire::END_REASON_LINE) {
-    state.mutable_winning_line()->set_kind(wire_kind(line->kind));
+    state.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
     state.mutable_winning_line()->set_index(line->index);
   }
   return state;

@@ -1,5 +1,7 @@
 #include "client/state_view.hpp"
 
+#include "ttt/wire/convert.hpp"
+
 namespace ttt::client {
 
 wire::Side side_of(const wire::GameState& state, std::uint64_t player_id) noexcept {
@@ -16,12 +18,6 @@ bool is_over(const wire::GameState& state) noexcept {
 
 bool in_progress(const wire::GameState& state) noexcept {
   return state.status() == wire::GAME_STATUS_IN_PROGRESS;
-}
-
-Player player_of(wire::Side side) noexcept { return side == wire::SIDE_O ? Player::O : Player::X; }
-
-wire::Side wire_side(Player player) noexcept {
-  return player == Player::X ? wire::SIDE_X : wire::SIDE_O;
 }
 
 wire::Side other_side(wire::Side side) noexcept {
@@ -43,19 +39,7 @@ std::optional<Move> last_move_of(const wire::GameState& state) {
 
 std::optional<Line> winning_line_of(const wire::GameState& state) {
   if (state.end_reason() != wire::END_REASON_LINE || !state.has_winning_line()) return std::nullopt;
-  const int index = state.winning_line().index();
-  switch (state.winning_line().kind()) {
-    case wire::LINE_KIND_ROW:
-      return Line{LineKind::Row, index};
-    case wire::LINE_KIND_COLUMN:
-      return Line{LineKind::Column, index};
-    case wire::LINE_KIND_DIAGONAL:
-      return Line{LineKind::Diagonal, 0};
-    case wire::LINE_KIND_ANTI_DIAGONAL:
-      return Line{LineKind::AntiDiagonal, 0};
-    default:
-      return std::nullopt;
-  }
+  return wire::line_of(state.winning_line());
 }
 
 std::string seat_name(const wire::PlayerInfo& info) {

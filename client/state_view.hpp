@@ -22,9 +22,8 @@ bool is_over(const wire::GameState& state) noexcept;
 // True while both seats are filled and nobody has won yet.
 bool in_progress(const wire::GameState& state) noexcept;
 
-// The ttt::Player for SIDE_X or SIDE_O (X for anything else).
-Player player_of(wire::Side side) noexcept;
-wire::Side wire_side(Player player) noexcept;
+// SIDE_O for SIDE_X and back; SIDE_NONE otherwise. (ttt::Player to and from
+// wire::Side: ttt/wire/convert.hpp.)
 wire::Side other_side(wire::Side side) noexcept;
 
 // The board the state describes, or nullopt if its cells are malformed.

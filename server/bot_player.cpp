@@ -3,7 +3,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "server/replies.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
 
@@ -34,7 +34,7 @@ void BotPlayer::on_state(const wire::GameState& state) {
   if (side == wire::SIDE_NONE) return;
   if (state.status() == wire::GAME_STATUS_IN_PROGRESS) {
     asked_rematch_ = false;
-    if (state.to_move() == side) think(state, player_of(side));
+    if (state.to_move() == side) think(state, wire::player_of(side));
     return;
   }
   const bool over = state.status() == wire::GAME_STATUS_X_WON ||

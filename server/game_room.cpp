@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/replies.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
 namespace {
@@ -11,15 +12,7 @@ using std::chrono::duration_cast;
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
-wire::LineKind line_kind(LineKind kind) noexcept {
-  switch (kind) {
-    case LineKind::Row: return wire::LINE_KIND_ROW;
-    case LineKind::Column: return wire::LINE_KIND_COLUMN;
-    case LineKind::Diagonal: return wire::LINE_KIND_DIAGONAL;
-    case LineKind::AntiDiagonal: return wire::LINE_KIND_ANTI_DIAGONAL;
-  }
-  return wire::LINE_KIND_NONE;
-}
+using wire::side_of;
 
 void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInfo& info) {
   if (ref.id == 0) return;
@@ -193,7 +186,7 @@ void GameRoom::move(PlayerId player, int row, int col, std::uint32_t request_id)
   if (auto error = game_.play(*side, row, col)) {
     spdlog::debug("game {}: refused {} at ({}, {}): {}", id_, to_string(*side), row, col,
                   to_string(*error));
-    send_error_to(mover, error_code(*error), std::string(to_string(*error)), request_id);
+    send_error_to(mover, wire::error_code_of(*error), std::string(to_string(*error)), request_id);
     return;
   }
   std::optional<GameResult> end;
@@ -239,27 +232,24 @@ void GameRoom::on_move_recorded(bool ok, Player mover, std::size_t outbox_mark) 
   broadcast_state();
 }
 
-void GameRoom::resign(PlayerId player, std::uint32_t request_id) {
+std::optional<Player> GameRoom::require_playing(PlayerId player, std::uint32_t request_id) {
   auto side = require_player(player, request_id);
-  if (!side) return;
-  if (!in_progress()) {
-    send_error_to(seat_for(*side).player,
-                  started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
-                  started_ ? "the game is over" : "the game has not started", request_id);
-    return;
+  if (!side || in_progress()) return side;
+  send_error_to(seat_for(*side).player,
+                started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
+                started_ ? "the game is over" : "the game has not started", request_id);
+  return std::nullopt;
+}
+
+void GameRoom::resign(PlayerId player, std::uint32_t request_id) {
+  if (auto side = require_playing(player, request_id)) {
+    finish({opponent(*side), wire::END_REASON_RESIGNATION});
   }
-  finish({opponent(*side), wire::END_REASON_RESIGNATION});
 }
 
 void GameRoom::offer_draw(PlayerId player, std::uint32_t request_id) {
-  auto side = require_player(player, request_id);
+  auto side = require_playing(player, request_id);
   if (!side) return;
-  if (!in_progress()) {
-    send_error_to(seat_for(*side).player,
-                  started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
-                  started_ ? "the game is over" : "the game has not started", request_id);
-    return;
-  }
   if (draw_offered_by_ == side_of(opponent(*side))) {
     finish({std::nullopt, wire::END_REASON_DRAW_AGREED});
     return;
@@ -522,7 +512,7 @@ wire::GameState GameRoom::state() const {
     s.set_end_reason(result_->reason);
     if (result_->reason == wire::END_REASON_LINE) {
       if (auto line = game_.winning_line()) {
-        s.mutable_winning_line()->set_kind(line_kind(line->kind));
+        s.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
         s.mutable_winning_line()->set_index(line->index);
       }
     }

@@ -149,6 +149,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::optional<Player> player_side(PlayerId player) const noexcept;
   // The seated player's side, or nullopt after replying an Error.
   std::optional<Player> require_player(PlayerId player, std::uint32_t request_id);
+  // The same, and the game must be in progress.
+  std::optional<Player> require_playing(PlayerId player, std::uint32_t request_id);
 
   void start_round();
   // Records the new round and starts its clock.

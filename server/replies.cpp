@@ -20,18 +20,4 @@ void send_error(const std::weak_ptr<Participant>& to, wire::ErrorCode code, std:
   }
 }
 
-wire::ErrorCode error_code(MoveError error) noexcept {
-  switch (error) {
-    case MoveError::OutOfRange: return wire::ERROR_CODE_OUT_OF_RANGE;
-    case MoveError::NotYourTurn: return wire::ERROR_CODE_NOT_YOUR_TURN;
-    case MoveError::Occupied: return wire::ERROR_CODE_OCCUPIED;
-    case MoveError::GameOver: return wire::ERROR_CODE_GAME_OVER;
-  }
-  return wire::ERROR_CODE_UNSPECIFIED;
-}
-
-wire::Side side_of(Player p) noexcept { return p == Player::X ? wire::SIDE_X : wire::SIDE_O; }
-
-Player player_of(wire::Side side) noexcept { return side == wire::SIDE_O ? Player::O : Player::X; }
-
 }  // namespace ttt::server

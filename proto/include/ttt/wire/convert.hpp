@@ -1,0 +1,27 @@
+// Between the rules' values (ttt::Player, ttt::Line, ttt::MoveError) and
+// their wire forms, for every program that speaks the protocol.
+#pragma once
+
+#include <optional>
+
+#include "ttt.pb.h"
+#include "ttt/game.hpp"
+
+namespace ttt::wire {
+
+// SIDE_X or SIDE_O.
+Side side_of(Player player) noexcept;
+
+// X for SIDE_X, O for SIDE_O (and X for anything else).
+Player player_of(Side side) noexcept;
+
+LineKind line_kind_of(ttt::LineKind kind) noexcept;
+
+// The rules' line a wire line names, or nullopt for LINE_KIND_NONE or an
+// unknown kind.
+std::optional<ttt::Line> line_of(const Line& line) noexcept;
+
+// The error code of a refused move.
+ErrorCode error_code_of(MoveError error) noexcept;
+
+}  // namespace ttt::wire

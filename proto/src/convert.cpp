@@ -1,0 +1,39 @@
+#include "ttt/wire/convert.hpp"
+
+namespace ttt::wire {
+
+Side side_of(Player player) noexcept { return player == Player::X ? SIDE_X : SIDE_O; }
+
+Player player_of(Side side) noexcept { return side == SIDE_O ? Player::O : Player::X; }
+
+LineKind line_kind_of(ttt::LineKind kind) noexcept {
+  switch (kind) {
+    case ttt::LineKind::Row: return LINE_KIND_ROW;
+    case ttt::LineKind::Column: return LINE_KIND_COLUMN;
+    case ttt::LineKind::Diagonal: return LINE_KIND_DIAGONAL;
+    case ttt::LineKind::AntiDiagonal: return LINE_KIND_ANTI_DIAGONAL;
+  }
+  return LINE_KIND_NONE;
+}
+
+std::optional<ttt::Line> line_of(const Line& line) noexcept {
+  switch (line.kind()) {
+    case LINE_KIND_ROW: return ttt::Line{ttt::LineKind::Row, line.index()};
+    case LINE_KIND_COLUMN: return ttt::Line{ttt::LineKind::Column, line.index()};
+    case LINE_KIND_DIAGONAL: return ttt::Line{ttt::LineKind::Diagonal, 0};
+    case LINE_KIND_ANTI_DIAGONAL: return ttt::Line{ttt::LineKind::AntiDiagonal, 0};
+    default: return std::nullopt;
+  }
+}
+
+ErrorCode error_code_of(MoveError error) noexcept {
+  switch (error) {
+    case MoveError::OutOfRange: return ERROR_CODE_OUT_OF_RANGE;
+    case MoveError::NotYourTurn: return ERROR_CODE_NOT_YOUR_TURN;
+    case MoveError::Occupied: return ERROR_CODE_OCCUPIED;
+    case MoveError::GameOver: return ERROR_CODE_GAME_OVER;
+  }
+  return ERROR_CODE_UNSPECIFIED;
+}
+
+}  // namespace ttt::wire
