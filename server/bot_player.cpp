@@ -11,7 +11,8 @@ BotPlayer::BotPlayer(PlayerId id, AiOptions options, boost::asio::any_io_executo
                      boost::asio::any_io_executor compute, Send send)
     : id_(id),
       options_(options), logic_(std::move(logic)), compute_(std::move(compute)),
-      send_(std::move(send)) {}
+      send_(std::move(send)),
+      retry_timer_(logic_) {}
 
 void BotPlayer::deliver(const Outbound& message) {
   const wire::ServerMessage& m = *message.message;
@@ -19,6 +20,12 @@ void BotPlayer::deliver(const Outbound& message) {
     on_state(m.joined().state());
   } else if (m.has_state()) {
     on_state(m.state());
+  } else if (m.has_error() && m.error().code() == wire::ERROR_CODE_STORAGE) {
+    // The server could not save our move and took it back; the state that
+    // follows asks again, and we answer after a pause (a failing disk is not
+    // hammered).
+    searched_ = kNotSearched;
+    retry_after_failure_ = true;
   } else if (m.has_opponent() && m.opponent().left()) {
     wire::ClientMessage leave;
     leave.mutable_leave();
@@ -57,8 +64,21 @@ void BotPlayer::think(const wire::GameState& state, Player me) {
   if (!board) return;
   AiOptions options = options_;
   options.seed = options_.seed + position;
-  boost::asio::post(compute_, [weak = weak_from_this(), board = *board, me, options,
-                               game_id = state.game_id()] {
+  if (!retry_after_failure_) {
+    search(*board, me, options, state.game_id());
+    return;
+  }
+  retry_after_failure_ = false;
+  retry_timer_.expires_after(kRetryPause);
+  retry_timer_.async_wait([weak = weak_from_this(), board = *board, me, options,
+                           game_id = state.game_id()](boost::system::error_code ec) {
+    if (auto self = weak.lock(); self && !ec) self->search(board, me, options, game_id);
+  });
+}
+
+void BotPlayer::search(const Board& board, Player me, const AiOptions& options,
+                       std::uint64_t game_id) {
+  boost::asio::post(compute_, [weak = weak_from_this(), board, me, options, game_id] {
     Move move{};
     try {
       move = calculate_next_move(board, me, options);

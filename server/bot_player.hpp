@@ -5,6 +5,8 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,6 +32,8 @@ class BotPlayer : public Participant, public std::enable_shared_from_this<BotPla
  private:
   void on_state(const wire::GameState& state);
   void think(const wire::GameState& state, Player me);
+  // Searches on the compute executor and sends the move from the logic one.
+  void search(const Board& board, Player me, const AiOptions& options, std::uint64_t game_id);
   void send(wire::ClientMessage message);
 
   PlayerId id_;
@@ -37,8 +41,14 @@ class BotPlayer : public Participant, public std::enable_shared_from_this<BotPla
   boost::asio::any_io_executor logic_;
   boost::asio::any_io_executor compute_;
   Send send_;
+  static constexpr std::uint64_t kNotSearched = ~std::uint64_t{0};
+  static constexpr std::chrono::seconds kRetryPause{1};
   // The position last searched (round, move count), so it is searched once.
-  std::uint64_t searched_ = ~std::uint64_t{0};
+  std::uint64_t searched_ = kNotSearched;
+  // The server refused our last move for a storage failure: wait before
+  // moving again.
+  bool retry_after_failure_ = false;
+  boost::asio::steady_timer retry_timer_;
   bool asked_rematch_ = false;
 };
 

@@ -155,8 +155,26 @@ class Lobby : public RoomObserver {
   void on_fallback_timer(PlayerId player, int size);
   void forget(PlayerId player);
   void set_token(PlayerRecord& player, const std::string& token);
-  // Applies a finished game to both accounts; returns their new records.
-  std::pair<StoredPlayer, StoredPlayer> settle(const GameRoom& room, const GameResult& result);
+  // A game's start as the journal writes it: its players' rows (in case
+  // their own writes failed) and the game's row.
+  struct StartRecord {
+    GameRecord game;
+    StoredPlayer x;
+    StoredPlayer o;
+    void write(Store& store) const;
+  };
+  // What a finished game does to both accounts (nothing for an aborted one).
+  struct Settlement {
+    PlayerResult x;
+    PlayerResult o;
+  };
+  std::optional<Settlement> settle(const GameRoom& room, const GameResult& result) const;
+  // A Done that, once the game's end is committed, applies the settlement to
+  // the accounts in memory and counts the game; then calls done.
+  Done on_game_recorded(std::int64_t record, std::optional<Settlement> settlement, Done done,
+                        bool final);
+  void apply(const PlayerResult& result);
+  void hold_rating_change(const PlayerResult& result, double sign);
   void journal(std::function<void(Store&)> job, Done done);
 
   void reply(const PlayerRecord& player, wire::ServerMessage message);
@@ -184,6 +202,12 @@ class Lobby : public RoomObserver {
   PlayerId next_bot_id_ = PlayerId{1} << 48;  // bots' seat ids, apart from accounts'
   GameId next_game_id_ = 1;
   std::int64_t last_record_id_ = 0;
+  // Starts not yet known to be committed, by record id: written again with
+  // the game's next write, so a failed start doesn't doom the game.
+  std::unordered_map<std::int64_t, StartRecord> pending_starts_;
+  // Rating changes written but not yet committed, by account: what players
+  // are shown at a game's end is what the database will say.
+  std::unordered_map<PlayerId, double> pending_rating_changes_;
   std::uint64_t games_finished_ = 0;
   bool shutting_down_ = false;
 };

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 
 #include "server/lobby.hpp"
@@ -87,9 +88,16 @@ void Lobby::journal(std::function<void(Store&)> job, Done done) {
   });
 }
 
+void Lobby::StartRecord::write(Store& store) const {
+  store.ensure_player(x);
+  store.ensure_player(o);
+  store.begin_game(game);
+}
+
 std::int64_t Lobby::record_start(const GameRoom& room, Done done) {
   const std::int64_t id = ++last_record_id_;
-  GameRecord g;
+  StartRecord start;
+  GameRecord& g = start.game;
   g.id = id;
   g.room_id = static_cast<std::int64_t>(room.id());
   g.round = static_cast<int>(room.round());
@@ -101,66 +109,150 @@ std::int64_t Lobby::record_start(const GameRoom& room, Done done) {
   g.invite_code = room.settings().invite_code;
   g.bot_level = room.settings().bot_level;
   g.started_ms = now_ms();
-  journal([g](Store& s) { s.begin_game(g); }, std::move(done));
+  start.x = accounts_.at(room.player(Player::X).account_id);
+  start.o = accounts_.at(room.player(Player::O).account_id);
+  if (!store_) {
+    if (done) done(true);
+    return id;
+  }
+  pending_starts_[id] = start;
+  journal([start](Store& s) { start.write(s); },
+          [this, id, done = std::move(done)](bool ok) {
+            if (ok) pending_starts_.erase(id);
+            if (done) done(ok);
+          });
   return id;
 }
 
-std::pair<StoredPlayer, StoredPlayer> Lobby::settle(const GameRoom& room,
-                                                    const GameResult& result) {
-  ++games_finished_;
-  StoredPlayer& x = accounts_.at(room.player(Player::X).account_id);
-  StoredPlayer& o = accounts_.at(room.player(Player::O).account_id);
-  if (result.reason == wire::END_REASON_ABORTED) return {x, o};
+std::optional<Lobby::Settlement> Lobby::settle(const GameRoom& room,
+                                               const GameResult& result) const {
+  if (result.reason == wire::END_REASON_ABORTED) return std::nullopt;
+  const StoredPlayer& x = accounts_.at(room.player(Player::X).account_id);
+  const StoredPlayer& o = accounts_.at(room.player(Player::O).account_id);
   const double x_score = !result.winner ? 0.5 : *result.winner == Player::X ? 1.0 : 0.0;
+  Settlement settlement;
+  settlement.x.player_id = x.id;
+  settlement.o.player_id = o.id;
   if (room.settings().rated && x.id != o.id) {
     const RatingChange change = rate_game(x.rating, o.rating, x_score);
-    x.rating = change.x;
-    o.rating = change.o;
+    settlement.x.rating_change = change.x - x.rating;
+    settlement.o.rating_change = change.o - o.rating;
   }
-  for (auto [player, score] : {std::pair{&x, x_score}, std::pair{&o, 1.0 - x_score}}) {
-    ++player->games_played;
-    if (score == 1.0) ++player->wins;
-    if (score == 0.0) ++player->losses;
-    if (score == 0.5) ++player->draws;
+  for (auto [player, score] : {std::pair{&settlement.x, x_score}, std::pair{&settlement.o, 1.0 - x_score}}) {
+    player->wins = score == 1.0;
+    player->losses = score == 0.0;
+    player->draws = score == 0.5;
   }
-  return {x, o};
+  return settlement;
+}
+
+void Lobby::apply(const PlayerResult& result) {
+  auto it = accounts_.find(static_cast<PlayerId>(result.player_id));
+  if (it == accounts_.end()) return;
+  StoredPlayer& account = it->second;
+  account.rating += result.rating_change;
+  ++account.games_played;
+  account.wins += result.wins;
+  account.losses += result.losses;
+  account.draws += result.draws;
+}
+
+void Lobby::hold_rating_change(const PlayerResult& result, double sign) {
+  if (result.rating_change == 0) return;
+  const auto account = static_cast<PlayerId>(result.player_id);
+  double& held = pending_rating_changes_[account];
+  held += sign * result.rating_change;
+  if (sign < 0 && std::abs(held) < 1e-9) pending_rating_changes_.erase(account);
+}
+
+RoomObserver::Done Lobby::on_game_recorded(std::int64_t record,
+                                           std::optional<Settlement> settlement, Done done,
+                                           bool final) {
+  if (settlement) {
+    hold_rating_change(settlement->x, +1);
+    hold_rating_change(settlement->o, +1);
+  }
+  return [this, record, settlement, done = std::move(done), final](bool ok) {
+    if (ok || final) pending_starts_.erase(record);
+    if (settlement) {
+      hold_rating_change(settlement->x, -1);
+      hold_rating_change(settlement->o, -1);
+    }
+    if (ok) {
+      ++games_finished_;
+      if (settlement) {
+        apply(settlement->x);
+        apply(settlement->o);
+      }
+    }
+    if (done) done(ok);
+  };
 }
 
 void Lobby::record_move(const GameRoom& room, int ply, Move move,
                         const std::optional<GameResult>& end, Done done) {
   const std::int64_t record = room.record_id();
   const StoredMove stored{move.row, move.col, now_ms()};
+  std::optional<StartRecord> start;
+  if (auto pending = pending_starts_.find(record); pending != pending_starts_.end()) {
+    start = pending->second;
+  }
   if (!end) {
-    journal([record, ply, stored](Store& s) { s.add_move(record, ply, stored); }, std::move(done));
+    journal(
+        [start, record, ply, stored](Store& s) {
+          if (start) start->write(s);
+          s.add_move(record, ply, stored);
+        },
+        [this, record, done = std::move(done)](bool ok) {
+          if (ok) pending_starts_.erase(record);
+          if (done) done(ok);
+        });
     return;
   }
-  auto [x, o] = settle(room, *end);
+  const auto settlement = settle(room, *end);
+  // A refused final move is taken back and the game goes on: nothing settles.
   journal(
-      [record, ply, stored, x = x, o = o, status = status_text(*end),
+      [start, record, ply, stored, settlement, status = status_text(*end),
        reason = reason_text(end->reason)](Store& s) {
+        if (start) start->write(s);
         s.add_move(record, ply, stored);
         s.end_game(record, status, reason, stored.at_ms);
-        s.save_player(x);
-        s.save_player(o);
+        if (settlement) {
+          s.add_result(settlement->x);
+          s.add_result(settlement->o);
+        }
       },
-      std::move(done));
+      on_game_recorded(record, settlement, std::move(done), false));
 }
 
 void Lobby::record_end(const GameRoom& room, const GameResult& result, Done done) {
-  auto [x, o] = settle(room, result);
+  const std::int64_t record = room.record_id();
+  std::optional<StartRecord> start;
+  if (auto pending = pending_starts_.find(record); pending != pending_starts_.end()) {
+    start = pending->second;
+  }
+  const auto settlement = settle(room, result);
+  // The game is over for its players whether or not this write succeeds; a
+  // failed one is logged and leaves the stored game unfinished, its players'
+  // records untouched.
   journal(
-      [record = room.record_id(), x = x, o = o, status = status_text(result),
+      [start, record, settlement, status = status_text(result),
        reason = reason_text(result.reason), at = now_ms()](Store& s) {
+        if (start) start->write(s);
         s.end_game(record, status, reason, at);
-        s.save_player(x);
-        s.save_player(o);
+        if (settlement) {
+          s.add_result(settlement->x);
+          s.add_result(settlement->o);
+        }
       },
-      std::move(done));
+      on_game_recorded(record, settlement, std::move(done), true));
 }
 
 double Lobby::rating(PlayerId account) const {
   const auto it = accounts_.find(account);
-  return it == accounts_.end() ? 0.0 : it->second.rating;
+  if (it == accounts_.end()) return 0.0;
+  const auto held = pending_rating_changes_.find(account);
+  return it->second.rating + (held == pending_rating_changes_.end() ? 0.0 : held->second);
 }
 
 // --- restoring ------------------------------------------------------------------

@@ -212,10 +212,30 @@ void Store::save_player(const StoredPlayer& p) {
   s.run();
 }
 
+void Store::ensure_player(const StoredPlayer& p) {
+  auto& s = cached(
+      "INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
+      "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING");
+  s.bind(1, p.id).bind(2, p.name).bind(3, p.salt).bind(4, p.secret_hash);
+  s.bind(5, std::int64_t{p.is_bot}).bind(6, p.rating).bind(7, p.games_played);
+  s.bind(8, p.wins).bind(9, p.losses).bind(10, p.draws);
+  s.run();
+}
+
+void Store::add_result(const PlayerResult& r) {
+  auto& s = cached(
+      "UPDATE players SET rating = rating + ?, games_played = games_played + 1, "
+      "wins = wins + ?, losses = losses + ?, draws = draws + ? WHERE id = ?");
+  s.bind(1, r.rating_change).bind(2, std::int64_t{r.wins}).bind(3, std::int64_t{r.losses});
+  s.bind(4, std::int64_t{r.draws}).bind(5, r.player_id);
+  s.run();
+}
+
 void Store::begin_game(const GameRecord& g) {
   auto& s = cached(
       "INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
-      "invite_code, bot_level, started_ms, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "invite_code, bot_level, started_ms, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT(id) DO NOTHING");
   s.bind(1, g.id).bind(2, g.room_id).bind(3, std::int64_t{g.round}).bind(4, std::int64_t{g.size});
   s.bind(5, g.x_player).bind(6, g.o_player).bind(7, std::int64_t{g.rated});
   s.bind(8, std::int64_t{g.is_private}).bind(9, g.invite_code).bind(10, std::int64_t{g.bot_level});
@@ -307,5 +327,18 @@ std::vector<GameRecord> Store::finished_games() {
 }
 
 void Store::limit_pages(int pages) { db_.exec("PRAGMA max_page_count = " + std::to_string(pages)); }
+
+void Store::refuse_writes(bool on) {
+  // Temporary triggers: they live in this connection only, never in the file.
+  for (const char* table : {"players", "games", "moves", "resume_tokens"}) {
+    for (const char* op : {"INSERT", "UPDATE", "DELETE"}) {
+      const std::string name = std::string("temp.refuse_") + op + "_" + table;
+      db_.exec(on ? "CREATE TEMP TRIGGER IF NOT EXISTS " + name.substr(5) + " BEFORE " + op +
+                        " ON main." + table +
+                        " BEGIN SELECT RAISE(ABORT, 'writes refused (test hook)'); END"
+                  : "DROP TRIGGER IF EXISTS " + name);
+    }
+  }
+}
 
 }  // namespace ttt::server

@@ -27,6 +27,16 @@ struct StoredPlayer {
   std::int64_t draws = 0;
 };
 
+// One finished game's effect on one player, applied as increments so that
+// results committed in any order add up.
+struct PlayerResult {
+  std::int64_t player_id = 0;
+  double rating_change = 0;
+  int wins = 0;  // each 0 or 1
+  int losses = 0;
+  int draws = 0;
+};
+
 struct StoredMove {
   int row = 0;
   int col = 0;
@@ -76,6 +86,11 @@ class Store {
 
   // Writes; the StoreWriter wraps them in transactions.
   void save_player(const StoredPlayer& player);
+  // Inserts the player unless a row with its id exists.
+  void ensure_player(const StoredPlayer& player);
+  void add_result(const PlayerResult& result);
+  // Inserts the game unless a row with its id exists (a start may be written
+  // again with the first move when its own write failed).
   void begin_game(const GameRecord& game);
   void add_move(std::int64_t game_id, int ply, const StoredMove& move);
   void end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
@@ -99,6 +114,8 @@ class Store {
   // Test hook: caps the database's size in pages, so writes fail as on a full
   // disk.
   void limit_pages(int pages);
+  // Test hook: while on, every write fails, as on a failing disk.
+  void refuse_writes(bool on);
 
   const std::string& path() const noexcept { return db_.path(); }
 

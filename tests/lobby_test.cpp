@@ -7,6 +7,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "server/store.hpp"
+#include "server/store_writer.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
@@ -34,7 +36,9 @@ class FakeConnection : public Participant {
 
 class LobbyTest : public ::testing::Test {
  protected:
-  LobbyTest() : logic_(boost::asio::make_strand(io_)), lobby_(logic_, logic_, config()) {}
+  LobbyTest()
+      : logic_(boost::asio::make_strand(io_)),
+        lobby_(std::make_unique<Lobby>(logic_, logic_, config())) {}
 
   static LobbyConfig config() {
     LobbyConfig c;
@@ -44,12 +48,12 @@ class LobbyTest : public ::testing::Test {
 
   std::shared_ptr<FakeConnection> connect() {
     auto conn = std::make_shared<FakeConnection>();
-    lobby_.connected(conn);
+    lobby_->connected(conn);
     return conn;
   }
   void send(const std::shared_ptr<FakeConnection>& conn, wire::ClientMessage m) {
     m.set_request_id(++request_id_);
-    lobby_.receive(conn, m);
+    lobby_->receive(conn, m);
     io_.poll();
   }
   std::shared_ptr<FakeConnection> player(const std::string& name) {
@@ -68,7 +72,8 @@ class LobbyTest : public ::testing::Test {
 
   boost::asio::io_context io_;
   boost::asio::strand<boost::asio::io_context::executor_type> logic_;
-  Lobby lobby_;
+  std::unique_ptr<StoreWriter> writer_;  // declared before the lobby that uses it
+  std::unique_ptr<Lobby> lobby_;
   std::uint32_t request_id_ = 0;
 };
 
@@ -81,7 +86,7 @@ TEST_F(LobbyTest, HelloIsAnsweredWithAWelcomeTokenAndSecret) {
   EXPECT_EQ(welcome.welcome().name(), "alice");
   EXPECT_EQ(welcome.welcome().resume_token().size(), 32u);
   EXPECT_EQ(welcome.welcome().secret().size(), 32u);
-  EXPECT_EQ(lobby_.stats().players, 1u);
+  EXPECT_EQ(lobby_->stats().players, 1u);
 }
 
 TEST_F(LobbyTest, MessagesBeforeHelloCloseTheConnection) {
@@ -100,10 +105,10 @@ TEST_F(LobbyTest, QuickMatchPairsTheFirstTwoOfASize) {
   auto c = player("c");
   quick(a, 3);
   quick(c, 4);
-  EXPECT_EQ(lobby_.stats().queued, 2u);
+  EXPECT_EQ(lobby_->stats().queued, 2u);
   quick(b, 3);
-  EXPECT_EQ(lobby_.stats().queued, 1u);
-  EXPECT_EQ(lobby_.stats().rooms, 1u);
+  EXPECT_EQ(lobby_->stats().queued, 1u);
+  EXPECT_EQ(lobby_->stats().rooms, 1u);
   const auto* joined_a = a->last([](const wire::ServerMessage& m) { return m.has_joined(); });
   const auto* joined_b = b->last([](const wire::ServerMessage& m) { return m.has_joined(); });
   ASSERT_TRUE(joined_a && joined_b);
@@ -115,10 +120,10 @@ TEST_F(LobbyTest, AQueuedPlayerWhoLeavesIsNotMatched) {
   auto a = player("a");
   auto b = player("b");
   quick(a, 5);
-  lobby_.disconnected(a.get());
+  lobby_->disconnected(a.get());
   quick(b, 5);
-  EXPECT_EQ(lobby_.stats().rooms, 0u);
-  EXPECT_EQ(lobby_.stats().queued, 1u);
+  EXPECT_EQ(lobby_->stats().rooms, 0u);
+  EXPECT_EQ(lobby_->stats().queued, 1u);
 }
 
 TEST_F(LobbyTest, ADisconnectedPlayerInAGameIsHeldAndComesBackWithTheToken) {
@@ -127,8 +132,8 @@ TEST_F(LobbyTest, ADisconnectedPlayerInAGameIsHeldAndComesBackWithTheToken) {
   quick(a, 3);
   quick(b, 3);
   const std::string token = b->received.front().welcome().resume_token();
-  lobby_.disconnected(b.get());
-  EXPECT_EQ(lobby_.stats().players, 2u) << "b's seat is held";
+  lobby_->disconnected(b.get());
+  EXPECT_EQ(lobby_->stats().players, 2u) << "b's seat is held";
   const auto* away = a->last([](const wire::ServerMessage& m) { return m.has_opponent(); });
   ASSERT_NE(away, nullptr);
   EXPECT_FALSE(away->opponent().connected());
@@ -148,16 +153,16 @@ TEST_F(LobbyTest, ADisconnectedPlayerInAGameIsHeldAndComesBackWithTheToken) {
 
 TEST_F(LobbyTest, ADisconnectedPlayerOutsideAGameIsForgotten) {
   auto a = player("a");
-  lobby_.disconnected(a.get());
-  EXPECT_EQ(lobby_.stats().players, 0u);
-  EXPECT_EQ(lobby_.stats().connections, 0u);
-  EXPECT_EQ(lobby_.stats().accounts, 1u) << "the name stays owned";
+  lobby_->disconnected(a.get());
+  EXPECT_EQ(lobby_->stats().players, 0u);
+  EXPECT_EQ(lobby_->stats().connections, 0u);
+  EXPECT_EQ(lobby_->stats().accounts, 1u) << "the name stays owned";
 }
 
 TEST_F(LobbyTest, ATakenNameIsRefusedWithoutItsSecret) {
   auto first = player("alice");
   const std::string secret = first->received.front().welcome().secret();
-  lobby_.disconnected(first.get());
+  lobby_->disconnected(first.get());
   auto impostor = player("Alice");
   ASSERT_NE(impostor->last_error(), nullptr);
   EXPECT_EQ(impostor->last_error()->error().code(), wire::ERROR_CODE_NAME_TAKEN);
@@ -176,13 +181,173 @@ TEST_F(LobbyTest, ATakenNameIsRefusedWithoutItsSecret) {
 TEST_F(LobbyTest, ShutdownSaysGoodbyeToEveryConnection) {
   auto a = player("a");
   auto silent = connect();
-  lobby_.shutdown("maintenance");
+  lobby_->shutdown("maintenance");
   for (const auto& conn : {a, silent}) {
     const auto* bye = conn->last([](const wire::ServerMessage& m) { return m.has_goodbye(); });
     ASSERT_NE(bye, nullptr);
     EXPECT_EQ(bye->goodbye().reason(), "maintenance");
     EXPECT_TRUE(conn->closed);
   }
+}
+
+
+// --- with a journal that can fail ---------------------------------------------
+
+// The Lobby over a real store (in memory) whose writes the test can make fail,
+// as a full or broken disk would.
+class LobbyJournalTest : public LobbyTest {
+ protected:
+  LobbyJournalTest() {
+    writer_ = std::make_unique<StoreWriter>(std::make_unique<Store>(":memory:"), logic_);
+    lobby_ = std::make_unique<Lobby>(logic_, logic_, config(), writer_.get());
+  }
+
+  // Lets every queued write commit and every completion run.
+  void drain() {
+    for (int i = 0; i < 100; ++i) {
+      writer_->flush();
+      io_.restart();
+      if (io_.poll() == 0) return;
+    }
+  }
+  void refuse_writes(bool on) {
+    writer_->submit([on](Store& s) { s.refuse_writes(on); });
+  }
+  void move(const std::shared_ptr<FakeConnection>& conn, int row, int col) {
+    wire::ClientMessage m;
+    m.mutable_make_move()->set_row(row);
+    m.mutable_make_move()->set_col(col);
+    send(conn, m);
+    drain();
+  }
+  std::vector<StoredPlayer> stored_players() {
+    std::vector<StoredPlayer> players;
+    writer_->submit([&players](Store& s) { players = s.top_players(10); });
+    writer_->flush();
+    return players;
+  }
+  std::vector<GameRecord> stored_games() {
+    std::vector<GameRecord> games;
+    writer_->submit([&games](Store& s) { games = s.finished_games(); });
+    writer_->flush();
+    return games;
+  }
+  static const wire::GameState* last_state(const FakeConnection& conn) {
+    const auto* m = conn.last([](const wire::ServerMessage& r) { return r.has_state(); });
+    return m ? &m->state() : nullptr;
+  }
+  static const StoredPlayer* named(const std::vector<StoredPlayer>& players,
+                                  const std::string& name) {
+    for (const auto& p : players) {
+      if (p.name == name) return &p;
+    }
+    return nullptr;
+  }
+};
+
+TEST_F(LobbyJournalTest, ARefusedWinningMoveChangesNoRecordAndCountsOnceWhenPlayedAgain) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  quick(alice, 3);
+  quick(bob, 3);
+  drain();
+  move(alice, 0, 0);
+  move(bob, 1, 0);
+  move(alice, 0, 1);
+  move(bob, 1, 1);
+  refuse_writes(true);
+  move(alice, 0, 2);  // would win row 1
+
+  ASSERT_NE(alice->last_error(), nullptr);
+  EXPECT_EQ(alice->last_error()->error().code(), wire::ERROR_CODE_STORAGE);
+  const auto* refused = last_state(*bob);
+  ASSERT_NE(refused, nullptr);
+  EXPECT_EQ(refused->status(), wire::GAME_STATUS_IN_PROGRESS) << "the move was taken back";
+  EXPECT_EQ(refused->move_count(), 4u);
+  EXPECT_EQ(refused->x().rating(), 1200.0);
+  for (const auto& p : stored_players()) {
+    EXPECT_EQ(p.games_played, 0) << p.name;
+    EXPECT_EQ(p.rating, 1200.0) << p.name;
+  }
+  EXPECT_TRUE(stored_games().empty());
+  EXPECT_EQ(lobby_->stats().games_finished, 0u);
+
+  refuse_writes(false);
+  move(alice, 0, 2);
+  const auto* won = last_state(*bob);
+  ASSERT_NE(won, nullptr);
+  EXPECT_EQ(won->status(), wire::GAME_STATUS_X_WON);
+  EXPECT_EQ(won->x().rating(), 1216.0);
+  EXPECT_EQ(won->o().rating(), 1184.0);
+  EXPECT_EQ(lobby_->stats().games_finished, 1u);
+  const auto players = stored_players();
+  const auto* a = named(players, "alice");
+  const auto* b = named(players, "bob");
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->games_played, 1);
+  EXPECT_EQ(a->wins, 1);
+  EXPECT_EQ(a->rating, 1216.0);
+  EXPECT_EQ(b->games_played, 1);
+  EXPECT_EQ(b->losses, 1);
+  EXPECT_EQ(b->rating, 1184.0);
+  const auto games = stored_games();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].moves.size(), 5u);
+  EXPECT_EQ(games[0].status, "x_won");
+}
+
+TEST_F(LobbyJournalTest, AGameWhoseStartCouldNotBeWrittenIsWrittenWithItsFirstMove) {
+  // Not even the players' rows get written: the disk fails from the start.
+  refuse_writes(true);
+  auto alice = player("alice");
+  auto bob = player("bob");
+  quick(alice, 3);
+  quick(bob, 3);
+  drain();
+  refuse_writes(false);
+  move(alice, 0, 0);
+  move(bob, 1, 0);
+  move(alice, 0, 1);
+  move(bob, 1, 1);
+  move(alice, 0, 2);
+  EXPECT_EQ(alice->last_error(), nullptr) << alice->last_error()->error().text();
+  EXPECT_EQ(bob->last_error(), nullptr) << bob->last_error()->error().text();
+  const auto games = stored_games();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].moves.size(), 5u);
+  EXPECT_EQ(games[0].status, "x_won");
+  const auto players = stored_players();
+  ASSERT_NE(named(players, "alice"), nullptr);
+  EXPECT_EQ(named(players, "alice")->games_played, 1);
+}
+
+TEST_F(LobbyJournalTest, TheServersBotMovesAgainAfterItsMoveCouldNotBeSaved) {
+  auto alice = player("alice");
+  wire::ClientMessage create;
+  create.mutable_create_game()->set_size(3);
+  create.mutable_create_game()->set_vs_bot(true);
+  create.mutable_create_game()->set_bot_level(wire::BOT_LEVEL_RANDOM);
+  send(alice, create);
+  drain();
+  // Alice's move is written; the bot's answer is refused.
+  wire::ClientMessage m;
+  m.set_request_id(++request_id_);
+  m.mutable_make_move()->set_row(1);
+  m.mutable_make_move()->set_col(1);
+  lobby_->receive(alice, m);
+  refuse_writes(true);
+  drain();
+  ASSERT_NE(last_state(*alice), nullptr);
+  EXPECT_EQ(last_state(*alice)->move_count(), 1u) << "the bot's move was refused";
+  refuse_writes(false);
+  // The bot tries again after a pause; bounded wait for its move.
+  for (int i = 0; i < 100 && last_state(*alice)->move_count() < 2; ++i) {
+    io_.restart();
+    io_.run_for(std::chrono::milliseconds(50));
+    drain();
+  }
+  EXPECT_EQ(last_state(*alice)->move_count(), 2u);
+  EXPECT_EQ(last_state(*alice)->status(), wire::GAME_STATUS_IN_PROGRESS);
 }
 
 }  // namespace
