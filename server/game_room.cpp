@@ -184,8 +184,6 @@ void GameRoom::move(PlayerId player, int row, int col, std::uint32_t request_id)
     return;
   }
   if (auto error = game_.play(*side, row, col)) {
-    spdlog::debug("game {}: refused {} at ({}, {}): {}", id_, to_string(*side), row, col,
-                  to_string(*error));
     send_error_to(mover, wire::error_code_of(*error), std::string(to_string(*error)), request_id);
     return;
   }
@@ -545,6 +543,7 @@ void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
 
 void GameRoom::send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
                              std::uint32_t request_id) {
+  spdlog::debug("game {}: refused {} ({}): {}", id_, player.name, player.id, text);
   send_to(player, error_reply(code, std::move(text), request_id));
 }
 

@@ -100,7 +100,15 @@ asio::awaitable<void> Listener::accept_loop() {
 }
 
 void Listener::refuse(tcp::socket socket) {
-  spdlog::warn("server full ({} connections): refusing a connection", max_connections_);
+  // One warning a second at most, however many are refused.
+  ++refused_unreported_;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_full_warning_ >= std::chrono::seconds(1)) {
+    spdlog::warn("server full ({} connections): refused {} connection{}", max_connections_,
+                 refused_unreported_, refused_unreported_ == 1 ? "" : "s");
+    last_full_warning_ = now;
+    refused_unreported_ = 0;
+  }
   auto frame = error_reply(wire::ERROR_CODE_SERVER_FULL,
                            "server full: " + std::to_string(max_connections_) +
                                " connections; try again later",

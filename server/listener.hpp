@@ -2,6 +2,8 @@
 // it with "server full" past the connection limit.
 #pragma once
 
+#include <chrono>
+
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
@@ -44,6 +46,8 @@ class Listener {
   LogicExecutor logic_;
   const SessionLimits& limits_;
   std::size_t max_connections_;
+  std::chrono::steady_clock::time_point last_full_warning_{};
+  std::size_t refused_unreported_ = 0;
   std::uint16_t port_ = 0;
   // Shared with the sessions' close hooks, which may outlive the listener.
   std::shared_ptr<std::atomic<std::size_t>> connections_ =

@@ -650,6 +650,7 @@ void Lobby::reply(const PlayerRecord& player, wire::ServerMessage message) {
 
 void Lobby::error(const PlayerRecord& player, wire::ErrorCode code, std::string text,
                   std::uint32_t request_id) {
+  spdlog::debug("refused {} ({}): {}", player.name, player.id, text);
   send_error(player.conn, code, std::move(text), request_id);
 }
 

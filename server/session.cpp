@@ -53,6 +53,9 @@ Session::~Session() {
 void Session::start() {
   boost::system::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  if (limits_.socket_send_buffer > 0) {
+    socket_.set_option(asio::socket_base::send_buffer_size(limits_.socket_send_buffer), ignored);
+  }
   // The lobby must know the connection before its first message.
   if (limits_.one_thread) {
     lobby_.connected(shared_from_this());
@@ -102,12 +105,14 @@ bool Session::read_available() {
     }
     if (closing_) continue;  // drain the peer until it closes or the linger ends
     reader_.commit(n);
-    last_received_ = steady_clock::now();
-    ping_outstanding_ = false;
     std::string_view body;
     for (;;) {
       const auto status = reader_.next(body);
       if (status == wire::FrameReader::Status::kNeedMore) break;
+      // Only whole frames count as life: a peer trickling bytes of a frame it
+      // never finishes is still dropped when the idle timeout runs out.
+      last_received_ = steady_clock::now();
+      ping_outstanding_ = false;
       if (status == wire::FrameReader::Status::kTooLarge) {
         fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
              "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
@@ -135,6 +140,7 @@ bool Session::handle_frame(std::string_view body) {
   if (!limiter_.allow(now)) {
     if (now - last_rate_warning_ >= std::chrono::seconds(1)) {
       last_rate_warning_ = now;
+      spdlog::debug("connection {}: over the message rate limit", peer_);
       enqueue(error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down",
                           message.request_id())
                   .frame);
@@ -149,7 +155,10 @@ bool Session::handle_frame(std::string_view body) {
     return true;
   }
   if (message.has_pong()) return true;
-  if (message.has_hello()) hello_ = true;
+  if (message.has_hello() && !hello_) {
+    hello_ = true;
+    watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
+  }
   if (limits_.one_thread) {
     lobby_.receive(shared_from_this(), message);
     return !closing_;
@@ -179,12 +188,28 @@ void Session::enqueue(std::shared_ptr<const std::string> frame) {
   if (stopped_) return;
   if (queue_.size() >= limits_.max_queued_frames ||
       queued_bytes_ + frame->size() > limits_.max_queued_bytes) {
-    stop("not reading (write queue full)");
+    if (!closing_) drop_slow_consumer();
     return;
   }
   queued_bytes_ += frame->size();
   queue_.push_back(std::move(frame));
   wake_writer_.cancel_one();
+}
+
+void Session::drop_slow_consumer() {
+  // What is queued will never be wanted; the peer gets one last Error if it
+  // reads again before the linger ends, and is closed either way.
+  const std::string reason = "not reading: write queue full (" +
+                             std::to_string(queue_.size()) + " frames, " +
+                             std::to_string(queued_bytes_) + " bytes)";
+  spdlog::debug("connection {}: {}", peer_, reason);
+  queue_.clear();
+  auto frame = error_reply(wire::ERROR_CODE_SLOW_CONSUMER,
+                           "you stopped reading and fell too far behind; disconnecting", 0, true)
+                   .frame;
+  queued_bytes_ = frame->size();
+  queue_.push_back(std::move(frame));
+  begin_close(reason);
 }
 
 asio::awaitable<void> Session::write_loop() {

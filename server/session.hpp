@@ -33,6 +33,9 @@ struct SessionLimits {
   double messages_per_second = 200;                      // 0 = no rate limit
   double message_burst = 400;
   std::chrono::milliseconds close_linger{2'000};         // time to flush before closing
+  // SO_SNDBUF of each connection; 0 leaves the kernel's autotuning (tests set
+  // it so that a client that doesn't read fills the queue quickly).
+  int socket_send_buffer = 0;
   // The server runs on one thread: sessions and the lobby call each other
   // directly instead of posting (set by Server, not a flag).
   bool one_thread = false;
@@ -67,6 +70,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   bool handle_frame(std::string_view body);
   void enqueue(std::shared_ptr<const std::string> frame);
   void send_now(const wire::ServerMessage& message);
+  // The write queue overflowed: drops what is queued for one fatal Error.
+  void drop_slow_consumer();
   // Sends a fatal Error, then closes.
   void fail(wire::ErrorCode code, std::string text);
   void begin_close(std::string reason);

@@ -214,8 +214,67 @@ TEST(ServerHostile, ClientThatNeverReadsIsDisconnectedWhileItsOpponentPlaysOn) {
       forfeited = m.has_state();
     }
   }
+  if (!forfeited) {
+    // The sleeper's queue overflowed; it is closed when the linger for its
+    // last Error runs out, and its seat is forfeited after the grace.
+    const auto end = talker.expect(
+        [](const ServerMessage& r) { return r.has_state() && is_over(r.state()); },
+        "the sleeper's forfeit", 10s);
+    forfeited = end.has_state();
+  }
   ASSERT_TRUE(forfeited) << "the sleeper was never disconnected";
   EXPECT_EQ(server.stats().connections, 1u);
+  expect_normal_game_completes(server.port());
+}
+
+TEST(ServerHostile, AClientThatFallsTooFarBehindIsToldWhyBeforeItIsClosed) {
+  auto config = test_config();
+  config.session.max_queued_bytes = 64 * 1024;
+  config.session.messages_per_second = 0;
+  config.session.close_linger = std::chrono::milliseconds(30'000);
+  config.session.socket_send_buffer = 16 * 1024;
+  config.lobby.chat_per_second = 1e9;
+  config.lobby.chat_burst = 1e9;
+  TestServer server(config);
+  TestClient sleeper(server.port());
+  sleeper.set_receive_buffer(4096);
+  TestClient talker(server.port());
+  sleeper.hello("sleeper");
+  talker.hello("talker");
+  sleeper.create(3);
+  const auto game = sleeper.expect_joined().state().game_id();
+  talker.join(game);
+  talker.expect_joined();
+  // 2 MB: far more than the sleeper's 64 KiB queue and the sockets' buffers hold.
+  wire::ClientMessage chat;
+  chat.mutable_chat()->set_text(std::string(200, 'z'));
+  for (int batch = 0; batch < 100; ++batch) {
+    for (int i = 0; i < 100; ++i) talker.send(chat);
+    for (int i = 0; i < 100; ++i) {
+      talker.expect([](const ServerMessage& r) { return r.has_chat(); }, "an echo");
+    }
+  }
+  // The sleeper wakes up: behind what was already on its way comes the reason.
+  const auto error = sleeper.expect_error(wire::ERROR_CODE_SLOW_CONSUMER, 10s);
+  EXPECT_TRUE(error.fatal());
+  EXPECT_TRUE(sleeper.wait_closed());
+  expect_normal_game_completes(server.port());
+}
+
+TEST(ServerHostile, BytesThatNeverMakeAFrameDoNotKeepAConnectionAlive) {
+  auto config = test_config();
+  config.session.idle_timeout = std::chrono::milliseconds(400);
+  TestServer server(config);
+  TestClient trickler(server.port());
+  trickler.hello("trickler");
+  // A frame that declares 1,000 bytes, fed one byte every 50 ms: never finished.
+  ASSERT_TRUE(trickler.send_raw(std::string("\0\0\x03\xe8", 4)));
+  bool closed = false;
+  for (int i = 0; i < 100 && !closed; ++i) {
+    closed = !trickler.send_raw("x");
+    if (!closed) closed = trickler.wait_closed(50ms);
+  }
+  EXPECT_TRUE(closed) << "a trickle of bytes kept the connection open";
   expect_normal_game_completes(server.port());
 }
 

@@ -31,7 +31,7 @@ bool holds(std::uint64_t word, std::uint64_t key) noexcept {
 
 ExactTable::ExactTable(int log2_slots)
     : slots_count_(std::size_t{1} << std::max(log2_slots, kMinLog2Slots)),
-      slots_(new std::atomic<std::uint64_t>[slots_count_]) {}  // zeroed: C++20 atomic()
+      slots_(zeroed_array<std::uint64_t>(slots_count_)) {}
 
 ExactTable& ExactTable::shared() {
   static ExactTable table;
@@ -45,7 +45,7 @@ std::size_t ExactTable::bucket_of(std::uint64_t key) const noexcept {
 std::optional<ExactEntry> ExactTable::probe(std::uint64_t key) const noexcept {
   const std::size_t b = bucket_of(key);
   for (std::size_t i = b; i < b + 2; ++i) {
-    const std::uint64_t word = slots_[i].load(std::memory_order_relaxed);
+    const std::uint64_t word = slot(i).load(std::memory_order_relaxed);
     if (holds(word, key)) return unpack(word);
   }
   return std::nullopt;
@@ -54,23 +54,23 @@ std::optional<ExactEntry> ExactTable::probe(std::uint64_t key) const noexcept {
 void ExactTable::store(std::uint64_t key, const ExactEntry& entry) noexcept {
   const std::size_t b = bucket_of(key);
   const std::uint64_t word = pack(key, entry);
-  const std::uint64_t deep = slots_[b].load(std::memory_order_relaxed);
+  const std::uint64_t deep = slot(b).load(std::memory_order_relaxed);
   if (holds(deep, key) || deep == 0 || unpack(deep).empties <= entry.empties) {
-    if (!holds(deep, key) && deep != 0) slots_[b + 1].store(deep, std::memory_order_relaxed);
-    slots_[b].store(word, std::memory_order_relaxed);
+    if (!holds(deep, key) && deep != 0) slot(b + 1).store(deep, std::memory_order_relaxed);
+    slot(b).store(word, std::memory_order_relaxed);
   } else {
-    slots_[b + 1].store(word, std::memory_order_relaxed);
+    slot(b + 1).store(word, std::memory_order_relaxed);
   }
 }
 
 void ExactTable::clear() noexcept {
-  for (std::size_t i = 0; i < slots_count_; ++i) slots_[i].store(0, std::memory_order_relaxed);
+  for (std::size_t i = 0; i < slots_count_; ++i) slot(i).store(0, std::memory_order_relaxed);
 }
 
 std::size_t ExactTable::used() const noexcept {
   std::size_t n = 0;
   for (std::size_t i = 0; i < slots_count_; ++i) {
-    if (slots_[i].load(std::memory_order_relaxed) != 0) ++n;
+    if (slot(i).load(std::memory_order_relaxed) != 0) ++n;
   }
   return n;
 }

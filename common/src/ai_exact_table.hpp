@@ -1,5 +1,5 @@
-// Internal: the exact solver's transposition table. Every slot is one atomic
-// 64-bit word holding a whole entry, so any number of threads may probe and
+// Internal: the exact solver's transposition table. Every slot is one 64-bit
+// word holding a whole entry, accessed atomically (std::atomic_ref), so any number of threads may probe and
 // store at once without locks and without ever reading a torn entry; a racing
 // store can only replace one true fact about a position with another.
 #pragma once
@@ -7,10 +7,29 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <type_traits>
 #include <memory>
 #include <optional>
 
 namespace ttt::internal::ai {
+
+// Frees memory from zeroed_array.
+struct ZeroedDeleter {
+  void operator()(void* p) const noexcept { std::free(p); }
+};
+
+// n zero-filled objects of an implicit-lifetime type T, from calloc (fresh
+// pages from the system are zero already and mapped on first touch). Throws
+// std::bad_alloc when the memory isn't there.
+template <typename T>
+std::unique_ptr<T[], ZeroedDeleter> zeroed_array(std::size_t n) {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  void* memory = std::calloc(n, sizeof(T));
+  if (memory == nullptr) throw std::bad_alloc();
+  return std::unique_ptr<T[], ZeroedDeleter>(static_cast<T*>(memory));
+}
 
 // How a stored score relates to the exact value.
 enum class Bound : std::uint8_t { None = 0, Lower = 1, Upper = 2, Exact = 3 };
@@ -52,8 +71,14 @@ class ExactTable {
  private:
   std::size_t bucket_of(std::uint64_t key) const noexcept;
 
+  std::atomic_ref<std::uint64_t> slot(std::size_t i) const noexcept {
+    return std::atomic_ref<std::uint64_t>(slots_.get()[i]);
+  }
+
   std::size_t slots_count_;
-  std::unique_ptr<std::atomic<std::uint64_t>[]> slots_;
+  // calloc'd: the zero pages cost nothing until the search touches them, so
+  // creating the table adds nothing to the first call's time.
+  std::unique_ptr<std::uint64_t[], ZeroedDeleter> slots_;
 };
 
 }  // namespace ttt::internal::ai

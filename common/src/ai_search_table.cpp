@@ -7,7 +7,7 @@ namespace ttt::internal::ai {
 static_assert(sizeof(SearchTable::Entry) == 16);
 
 SearchTable::SearchTable(int log2_entries)
-    : mask_((std::size_t{1} << log2_entries) - 1), entries_(new Entry[mask_ + 1]) {}
+    : mask_((std::size_t{1} << log2_entries) - 1), entries_(zeroed_array<Entry>(mask_ + 1)) {}
 
 SearchTable& SearchTable::for_this_thread() {
   thread_local SearchTable table;

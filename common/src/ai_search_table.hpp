@@ -45,7 +45,7 @@ class SearchTable {
 
  private:
   std::size_t mask_;
-  std::unique_ptr<Entry[]> entries_;
+  std::unique_ptr<Entry[], ZeroedDeleter> entries_;  // all-zero bytes are empty entries
   std::uint64_t generation_ = 0;
 };
 
