@@ -85,6 +85,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
   GameId id() const noexcept { return id_; }
   const RoomSettings& settings() const noexcept { return settings_; }
+  // A joining player who doesn't allow rating makes the game unrated (before
+  // it starts).
+  void make_unrated() noexcept { settings_.rated = false; }
 
   // True while a seat is free and nobody has played.
   bool waiting() const noexcept;
@@ -184,7 +187,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void tell_opponent(Player about, wire::OpponentStatus status);
 
   const GameId id_;
-  const RoomSettings settings_;
+  RoomSettings settings_;
   boost::asio::any_io_executor executor_;
   RoomObserver& observer_;
 

@@ -141,6 +141,7 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
   player.account_id = account->id;
   player.name = account->name;
   player.conn = conn;
+  player.program = hello.bot();
   player.chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
   record.player = player.id;
   auto [it, inserted] = players_.emplace(player.id, std::move(player));
@@ -347,6 +348,12 @@ bool Lobby::can_enter(PlayerRecord& player, std::uint32_t request_id) {
   return true;
 }
 
+bool Lobby::allows_rating(const PlayerRecord& player, wire::Rated asked) {
+  if (asked == wire::RATED_YES) return true;
+  if (asked == wire::RATED_NO) return false;
+  return !player.program;
+}
+
 void Lobby::create_game(PlayerRecord& player, const wire::CreateGame& create,
                         std::uint32_t request_id) {
   if (!valid_size(player, create.size(), request_id)) return;
@@ -361,8 +368,9 @@ void Lobby::create_game(PlayerRecord& player, const wire::CreateGame& create,
   settings.is_private = create.is_private();
   settings.vs_bot = create.vs_bot();
   if (create.vs_bot()) settings.bot_level = static_cast<int>(*level) + 1;
-  settings.rated = create.rated() == wire::RATED_YES ||
-                   (create.rated() == wire::RATED_DEFAULT && !create.vs_bot());
+  // Against the server's bot, only when asked: the bot's default is no.
+  settings.rated = create.vs_bot() ? create.rated() == wire::RATED_YES
+                                   : allows_rating(player, create.rated());
   if (settings.is_private) settings.invite_code = random_invite_code();
   auto room = new_room(std::move(settings));
   const wire::Side side = create.side() == wire::SIDE_O ? wire::SIDE_O : wire::SIDE_X;
@@ -404,6 +412,7 @@ void Lobby::join_game(PlayerRecord& player, const wire::JoinGame& join,
     return;
   }
   if (!can_enter(player, request_id)) return;
+  if (!allows_rating(player, join.rated())) room->make_unrated();
   player.room = id;
   room->seat(ref(player), wire::SIDE_NONE, request_id);
 }
@@ -425,7 +434,8 @@ void Lobby::quick_match(PlayerRecord& player, const wire::QuickMatch& quick,
     fallback_timers_.erase(waiting_id);
     RoomSettings settings;
     settings.size = quick.size();
-    settings.rated = true;
+    settings.rated = allows_rating(waiting->second, waiting->second.queued_rated) &&
+                     allows_rating(player, quick.rated());
     auto room = new_room(std::move(settings));
     waiting->second.room = room->id();
     player.room = room->id();
@@ -435,6 +445,7 @@ void Lobby::quick_match(PlayerRecord& player, const wire::QuickMatch& quick,
   }
   queue.push_back(player.id);
   player.queued_size = quick.size();
+  player.queued_rated = quick.rated();
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   message.mutable_queued()->set_size(quick.size());

@@ -110,6 +110,8 @@ class Lobby : public RoomObserver {
     std::weak_ptr<Participant> conn;  // expired while away
     GameId room = 0;                  // the room it sits in or watches
     int queued_size = 0;              // quick-match board size, 0 = not queued
+    wire::Rated queued_rated = wire::RATED_DEFAULT;  // its quick match's choice
+    bool program = false;             // said Hello as a bot (ttt-bot)
     RateLimiter chat_limiter{1.0, 5.0};
   };
   struct Connection {
@@ -144,6 +146,9 @@ class Lobby : public RoomObserver {
   // Checks a player can enter a room; replies an Error and returns false if not.
   bool can_enter(PlayerRecord& player, std::uint32_t request_id);
   bool valid_size(PlayerRecord& player, int size, std::uint32_t request_id);
+  // Whether a player's side of a game lets it be rated: a human's does unless
+  // it says no, a program's only when it asks.
+  static bool allows_rating(const PlayerRecord& player, wire::Rated asked);
   bool has_database(PlayerRecord& player, std::uint32_t request_id);
   std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = 0);
   std::shared_ptr<GameRoom> room_of(const PlayerRecord& player) const;

@@ -191,6 +191,68 @@ TEST_F(LobbyTest, ShutdownSaysGoodbyeToEveryConnection) {
 }
 
 
+TEST_F(LobbyTest, GamesWithAProgramAreRatedOnlyWhenItAsks) {
+  auto program = [this](const std::string& name) {
+    auto conn = connect();
+    wire::ClientMessage hello;
+    hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    hello.mutable_hello()->set_name(name);
+    hello.mutable_hello()->set_bot(true);
+    send(conn, hello);
+    return conn;
+  };
+  auto rated_of = [](const FakeConnection& conn) {
+    const auto* joined = conn.last([](const wire::ServerMessage& m) { return m.has_joined(); });
+    EXPECT_NE(joined, nullptr);
+    return joined != nullptr && joined->joined().state().rated();
+  };
+  auto quick_asking = [this](const std::shared_ptr<FakeConnection>& conn, int size,
+                             wire::Rated rated) {
+    wire::ClientMessage m;
+    m.mutable_quick_match()->set_size(size);
+    m.mutable_quick_match()->set_rated(rated);
+    send(conn, m);
+  };
+  // Two humans: rated.
+  auto h1 = player("h1");
+  auto h2 = player("h2");
+  quick(h1, 3);
+  quick(h2, 3);
+  EXPECT_TRUE(rated_of(*h2));
+  // A human and a program that doesn't ask: unrated.
+  auto h3 = player("h3");
+  auto p1 = program("p1");
+  quick(h3, 4);
+  quick(p1, 4);
+  EXPECT_FALSE(rated_of(*p1));
+  // A human and a program that asks: rated.
+  auto h4 = player("h4");
+  auto p2 = program("p2");
+  quick(h4, 5);
+  quick_asking(p2, 5, wire::RATED_YES);
+  EXPECT_TRUE(rated_of(*p2));
+  // A human who says no: unrated.
+  auto h5 = player("h5");
+  auto h6 = player("h6");
+  quick_asking(h5, 6, wire::RATED_NO);
+  quick(h6, 6);
+  EXPECT_FALSE(rated_of(*h6));
+  // A program joining a human's game without asking makes it unrated.
+  auto h7 = player("h7");
+  auto p3 = program("p3");
+  wire::ClientMessage create;
+  create.mutable_create_game()->set_size(3);
+  send(h7, create);
+  const auto game = h7->last([](const wire::ServerMessage& m) { return m.has_joined(); })
+                        ->joined()
+                        .state()
+                        .game_id();
+  wire::ClientMessage join;
+  join.mutable_join_game()->set_game_id(game);
+  send(p3, join);
+  EXPECT_FALSE(rated_of(*p3));
+}
+
 // --- with a journal that can fail ---------------------------------------------
 
 // The Lobby over a real store (in memory) whose writes the test can make fail,
