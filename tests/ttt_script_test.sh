@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The ./ttt entry point: its help, its refusal of unknown commands and options
+# (exit 2), and that a failing build stops it (exit 1) instead of passing on.
+# Usage: ttt_script_test.sh PATH/TO/ttt
+set -uo pipefail
+
+TTT="$1"
+failures=0
+check() {  # check NAME CONDITION-EXIT-CODE
+  if [ "$2" -eq 0 ]; then
+    printf 'ok   %s\n' "$1"
+  else
+    printf 'FAIL %s\n' "$1"
+    failures=$((failures + 1))
+  fi
+}
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+
+out="$("$TTT" --help 2>&1)"; code=$?
+[ "$code" -eq 0 ] && grep -q '^usage: ./ttt <command>' <<<"$out" && grep -q '^  play' <<<"$out" \
+  && grep -q '^  test' <<<"$out"
+check "--help lists the commands, exit 0" $?
+
+out="$("$TTT" frobnicate 2>&1)"; code=$?
+[ "$code" -eq 2 ] && grep -q 'unknown command: frobnicate' <<<"$out"
+check "an unknown command is named, exit 2" $?
+
+out="$("$TTT" test --frobnicate 2>&1)"; code=$?
+[ "$code" -eq 2 ] && grep -q 'unknown test option: --frobnicate' <<<"$out"
+check "an unknown test option is named, exit 2" $?
+
+out="$("$TTT" bench --frobnicate 2>&1)"; code=$?
+[ "$code" -eq 2 ] && grep -q 'unknown bench option: --frobnicate' <<<"$out"
+check "an unknown bench option is named, exit 2" $?
+
+# A build directory whose build fails (it looks configured, but holds no
+# CMake cache): ./ttt build must stop with an error.
+mkdir -p "$scratch/broken" && : >"$scratch/broken/build.ninja"
+out="$(TTT_BUILD_DIR="$scratch/broken" "$TTT" build 2>&1)"; code=$?
+[ "$code" -eq 1 ] && grep -q 'ttt: error: build failed' <<<"$out"
+check "a failed build stops ./ttt build with an error, exit 1" $?
+
+[ "$failures" -eq 0 ]
