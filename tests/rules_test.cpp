@@ -267,6 +267,29 @@ TEST(LineName, UsesTheClientsLabels) {
   EXPECT_EQ(line_name({LineKind::AntiDiagonal, 0}), "anti-diagonal");
 }
 
+TEST(LineCells, AllSequencesOfTheSeedExample) {
+  // Seed 001: the grid X O X / O X O / X _ _ has these sequences: rows, columns,
+  // the forward diagonal (the seed's X X X) and the backward one (X X _).
+  const Board board = board_of("XOXOXOXEE");
+  auto marks = [&](Line line) {
+    std::string out;
+    for (const Move& m : line_cells(line, 3)) {
+      if (!out.empty()) out += ' ';
+      const Cell c = board.at(m.row, m.col);
+      out += c == Cell::X ? 'X' : c == Cell::O ? 'O' : '_';
+    }
+    return out;
+  };
+  EXPECT_EQ(marks({LineKind::Row, 0}), "X O X");
+  EXPECT_EQ(marks({LineKind::Row, 1}), "O X O");
+  EXPECT_EQ(marks({LineKind::Row, 2}), "X _ _");
+  EXPECT_EQ(marks({LineKind::Column, 0}), "X O X");
+  EXPECT_EQ(marks({LineKind::Column, 1}), "O X _");
+  EXPECT_EQ(marks({LineKind::Column, 2}), "X O _");
+  EXPECT_EQ(marks({LineKind::AntiDiagonal, 0}), "X X X");
+  EXPECT_EQ(marks({LineKind::Diagonal, 0}), "X X _");
+}
+
 TEST(LineCells, AntiDiagonalRunsFromTopRight) {
   EXPECT_EQ(line_cells({LineKind::AntiDiagonal, 0}, 3),
             (std::vector<Move>{{0, 2}, {1, 1}, {2, 0}}));
