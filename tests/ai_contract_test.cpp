@@ -123,6 +123,51 @@ TEST(AiMoves, EasyAndUpBlockAnImmediateLoss) {
   }
 }
 
+// A board of size n where X holds every cell of `line` but its last; the
+// other side holds `others` cells off the line, spread so they make no line.
+Board one_short_of(Line line, int n, int others) {
+  std::string cells(static_cast<std::size_t>(n * n), 'E');
+  const std::vector<Move> on_line = line_cells(line, n);
+  for (std::size_t i = 0; i + 1 < on_line.size(); ++i) {
+    cells[static_cast<std::size_t>(on_line[i].row * n + on_line[i].col)] = 'X';
+  }
+  auto on = [&](int cell) {
+    for (const Move& m : on_line) {
+      if (m.row * n + m.col == cell) return true;
+    }
+    return false;
+  };
+  // Knight-ish strides keep O's cells off any single row, column or diagonal.
+  for (int k = 0, cell = 1; k < others; cell = (cell + 2 * n + 3) % (n * n)) {
+    if (cells[static_cast<std::size_t>(cell)] == 'E' && !on(cell)) {
+      cells[static_cast<std::size_t>(cell)] = 'O';
+      ++k;
+    }
+  }
+  auto board = Board::parse(cells);
+  EXPECT_TRUE(board.has_value()) << cells;
+  EXPECT_EQ(winner(*board), std::nullopt) << cells;
+  return *board;
+}
+
+TEST(AiMoves, EasyAndUpWinAndBlockInOneOnEveryKindOfLineUpToFifteen) {
+  for (int n : {4, 7, 10, 15}) {
+    for (Line line : {Line{LineKind::Row, n / 2}, Line{LineKind::Column, 1},
+                      Line{LineKind::Diagonal, 0}, Line{LineKind::AntiDiagonal, 0}}) {
+      const Move last = line_cells(line, n).back();
+      const Board x_to_win = one_short_of(line, n, n - 1);
+      const Board o_to_block = one_short_of(line, n, n - 2);
+      for (Level level : {Level::Easy, Level::Medium, Level::Hard, Level::Perfect}) {
+        const AiOptions options{.level = level, .budget = std::chrono::milliseconds(50)};
+        EXPECT_EQ(calculate_next_move(x_to_win, Player::X, options), last)
+            << to_string(level) << " wins " << line_name(line) << " n=" << n;
+        EXPECT_EQ(calculate_next_move(o_to_block, Player::O, options), last)
+            << to_string(level) << " blocks " << line_name(line) << " n=" << n;
+      }
+    }
+  }
+}
+
 TEST(AiMoves, PerfectWinsAtOnceRatherThanBlocking) {
   // X can complete row 0 at (0, 2), which also blocks O's anti-diagonal.
   const Board board = *Board::parse("XXEXOEOEO");
