@@ -200,8 +200,8 @@ void GameRoom::move(PlayerId player, int row, int col, std::uint32_t request_id)
   const int ply = static_cast<int>(game_.moves().size()) - 1;
   ++writes_in_flight_;
   observer_.record_move(*this, ply, Move{row, col}, end,
-                        write_done([this, mover_side, mark](bool ok) {
-                          on_move_recorded(ok, mover_side, mark);
+                        write_done([this, mover_side, request_id](bool ok) {
+                          on_move_recorded(ok, mover_side, request_id);
                         }));
   draw_offered_by_ = wire::SIDE_NONE;
   if (end) {
@@ -210,13 +210,17 @@ void GameRoom::move(PlayerId player, int row, int col, std::uint32_t request_id)
     start_move_clock();
   }
   broadcast_state();
+  move_messages_ = {mark, outbox_.size()};
 }
 
-void GameRoom::on_move_recorded(bool ok, Player mover, std::size_t outbox_mark) {
+void GameRoom::on_move_recorded(bool ok, Player mover, std::uint32_t request_id) {
   move_in_flight_ = false;
   if (ok) return;
-  // Nothing about the move was sent; take it back and tell the mover.
-  if (outbox_.size() > outbox_mark) outbox_.resize(outbox_mark);
+  // Nothing about the move was sent; take it back and tell the mover. What
+  // else was said in the room meanwhile (chat, a spectator's arrival) stays.
+  const auto [first, last] = move_messages_;
+  outbox_.erase(outbox_.begin() + static_cast<std::ptrdiff_t>(std::min(first, outbox_.size())),
+                outbox_.begin() + static_cast<std::ptrdiff_t>(std::min(last, outbox_.size())));
   std::vector<Move> moves = game_.moves();
   moves.pop_back();
   game_ = Game(settings_.size);
@@ -226,7 +230,7 @@ void GameRoom::on_move_recorded(bool ok, Player mover, std::size_t outbox_mark) 
   result_.reset();
   start_move_clock();
   send_error_to(seat_for(mover).player, wire::ERROR_CODE_STORAGE,
-                "the server could not save that move; nothing changed, try again", 0);
+                "the server could not save that move; nothing changed, try again", request_id);
   broadcast_state();
 }
 

@@ -162,7 +162,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void finish(GameResult result);
   // Marks the game over (clocks stopped, logged) without recording it.
   void conclude(const GameResult& result);
-  void on_move_recorded(bool ok, Player mover, std::size_t outbox_mark);
+  void on_move_recorded(bool ok, Player mover, std::uint32_t request_id);
   // A Done for the journal that releases the outbox once every write is in.
   RoomObserver::Done write_done(std::function<void(bool)> on_result = {});
   void flush_outbox();
@@ -207,6 +207,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::int64_t record_id_ = 0;        // the current round's game in the journal
   int writes_in_flight_ = 0;
   bool move_in_flight_ = false;       // a move waits for the journal
+  // The outbox entries [first, last) that announce the move in flight: what
+  // a refused move takes back.
+  std::pair<std::size_t, std::size_t> move_messages_{0, 0};
   std::vector<std::pair<std::weak_ptr<Participant>, Outbound>> outbox_;
 };
 

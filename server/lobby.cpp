@@ -146,7 +146,11 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
   record.player = player.id;
   auto [it, inserted] = players_.emplace(player.id, std::move(player));
   welcome(it->second, request_id, false, secret);
-  spdlog::debug("player {} ({}) joined the lobby", it->second.id, it->second.name);
+  // The client's self-description, for the log only; never trusted or echoed.
+  const std::string_view client =
+      is_printable_utf8(hello.client()) ? std::string_view(hello.client()).substr(0, 64) : "?";
+  spdlog::debug("player {} ({}) joined the lobby{}{}", it->second.id, it->second.name,
+                client.empty() ? "" : " with ", client);
 }
 
 void Lobby::take_back(const std::shared_ptr<Participant>& conn, Connection& record,

@@ -358,6 +358,36 @@ TEST_F(LobbyJournalTest, ARefusedWinningMoveChangesNoRecordAndCountsOnceWhenPlay
   EXPECT_EQ(games[0].status, "x_won");
 }
 
+TEST_F(LobbyJournalTest, WhatIsSaidWhileARefusedMoveWaitsIsStillDelivered) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  quick(alice, 3);
+  quick(bob, 3);
+  drain();
+  refuse_writes(true);
+  wire::ClientMessage move;
+  move.set_request_id(++request_id_);
+  move.mutable_make_move()->set_row(1);
+  move.mutable_make_move()->set_col(1);
+  const std::uint32_t move_request = request_id_;
+  lobby_->receive(alice, move);  // its write is not done yet...
+  wire::ClientMessage chat;
+  chat.set_request_id(++request_id_);
+  chat.mutable_chat()->set_text("hurry up");
+  lobby_->receive(bob, chat);  // ...when bob speaks
+  drain();
+
+  ASSERT_NE(alice->last_error(), nullptr);
+  EXPECT_EQ(alice->last_error()->error().code(), wire::ERROR_CODE_STORAGE);
+  EXPECT_EQ(alice->last_error()->in_reply_to(), move_request);
+  const auto* said = alice->last([](const wire::ServerMessage& m) { return m.has_chat(); });
+  ASSERT_NE(said, nullptr) << "the chat was lost with the refused move";
+  EXPECT_EQ(said->chat().text(), "hurry up");
+  for (const auto& m : bob->received) {
+    if (m.has_state()) EXPECT_EQ(m.state().move_count(), 0u) << "bob never sees the refused move";
+  }
+}
+
 TEST_F(LobbyJournalTest, AGameWhoseStartCouldNotBeWrittenIsWrittenWithItsFirstMove) {
   // Not even the players' rows get written: the disk fails from the start.
   refuse_writes(true);
