@@ -104,7 +104,9 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
       refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
       return;
     }
-    take_back(conn, record, players_.at(token->second), request_id);
+    PlayerRecord& player = players_.at(token->second);
+    player.program = hello.bot();  // also for players restored after a restart
+    take_back(conn, record, player, request_id);
     return;
   }
   if (!is_valid_name(hello.name())) {
@@ -130,6 +132,7 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
       return;
     }
     if (auto online = players_.find(account->id); online != players_.end()) {
+      online->second.program = hello.bot();
       take_back(conn, record, online->second, request_id);
       return;
     }
