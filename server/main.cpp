@@ -4,6 +4,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -32,11 +33,26 @@ void raise_file_limit(std::size_t wanted_connections) {
   }
 }
 
-// --export-games: writes the finished games of --db to a file.
+// --export-games: writes the finished games of --db to a file. Reads only a
+// database that exists: a mistyped path is an error (exit 1), not an empty
+// export, and neither the database nor FILE is created.
 int export_games(const ttt::server::ServerConfig& config) {
   if (config.db == "none" || config.db == ":memory:") {
-    std::fprintf(stderr, "ttt-server: --export-games needs --db PATH of an existing database\n");
+    std::fprintf(
+        stderr, "ttt-server: --export-games needs --db PATH of an existing database, not --db %s\n",
+        config.db.c_str());
     return 2;
+  }
+  std::error_code ec;
+  const bool present = std::filesystem::exists(config.db, ec);
+  if (ec) {
+    std::fprintf(stderr, "ttt-server: cannot read database %s: %s\n", config.db.c_str(),
+                 ec.message().c_str());
+    return 1;
+  }
+  if (!present) {
+    std::fprintf(stderr, "ttt-server: no database at %s\n", config.db.c_str());
+    return 1;
   }
   try {
     ttt::server::Store store(config.db);
