@@ -47,7 +47,7 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_bool("--verbose", "-v", &config.verbose,
                  "offline: print the board as its X/O/E list after each move");
   flags.add_choice("--color", "", &color, {"auto", "always", "never"},
-                   "ANSI colour: auto = on a terminal unless NO_COLOR is set");
+                   "ANSI colour: auto = on a terminal; never while NO_COLOR is set");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   ClientArgs args{flags.parse(argc, argv), flags.usage()};

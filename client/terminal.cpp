@@ -8,10 +8,9 @@
 namespace ttt::client {
 
 bool use_color(ColorChoice choice, bool stdout_is_tty, const char* no_color_env) noexcept {
-  if (choice == ColorChoice::Always) return true;
-  if (choice == ColorChoice::Never) return false;
   const bool no_color = no_color_env != nullptr && no_color_env[0] != '\0';
-  return stdout_is_tty && !no_color;
+  if (no_color || choice == ColorChoice::Never) return false;  // NO_COLOR wins over --color
+  return choice == ColorChoice::Always || stdout_is_tty;
 }
 
 Terminal::Terminal(ColorChoice color)

@@ -1,8 +1,8 @@
 // Terminal: the console client's screen. On a real terminal (stdin and
 // stdout both TTYs) it keeps a prompt and the half-typed line at the bottom
 // and prints server events above it; otherwise it writes plain lines for
-// scripts. Colour only on a terminal, never with NO_COLOR set, unless the
-// user forces it.
+// scripts. Colour only on a terminal (unless the user forces it), and never
+// with NO_COLOR set, whatever the user asks.
 #pragma once
 
 #include <termios.h>
@@ -18,8 +18,9 @@ namespace ttt::client {
 
 enum class ColorChoice { Auto, Always, Never };
 
-// Whether to use colour: Always/Never as told; Auto means stdout is a
-// terminal and NO_COLOR is unset or empty.
+// Whether to use colour: never while NO_COLOR is set (non-empty), whatever
+// the choice; otherwise Always/Never as told, and Auto when stdout is a
+// terminal.
 bool use_color(ColorChoice choice, bool stdout_is_tty, const char* no_color_env) noexcept;
 
 class Terminal {

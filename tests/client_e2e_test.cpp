@@ -224,5 +224,24 @@ TEST(OfflineE2E, HotSeatOnAFourByFourBoard) {
       << client.output();
 }
 
+TEST(OfflineE2E, NoColorWinsOverColorAlways) {
+  // The AI's moves and the last-move brackets are drawn in colour when colour is on.
+  ChildProcess coloured({bin_dir() + "/ttt-client", "-a", "--color", "always"}, {"NO_COLOR="});
+  coloured.write(kEveryCell);
+  coloured.close_stdin();
+  ASSERT_EQ(coloured.wait_exit(10s), 0) << coloured.output();
+  EXPECT_NE(coloured.output().find("\x1b["), std::string::npos) << "--color always, off a terminal";
+
+  ChildProcess plain({bin_dir() + "/ttt-client", "-a", "--color", "always"}, {"NO_COLOR=1"});
+  plain.write(kEveryCell);
+  plain.close_stdin();
+  ASSERT_EQ(plain.wait_exit(10s), 0) << plain.output();
+  EXPECT_NE(plain.output().find("Game over:"), std::string::npos) << plain.output();
+  EXPECT_EQ(plain.output().find('\x1b'), std::string::npos) << "NO_COLOR set: no escape at all";
+
+  const auto help = run_command({bin_dir() + "/ttt-client", "--help"});
+  EXPECT_NE(help.output.find("never while NO_COLOR is set"), std::string::npos) << help.output;
+}
+
 }  // namespace
 }  // namespace ttt::testing

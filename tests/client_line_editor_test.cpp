@@ -59,8 +59,15 @@ TEST(Terminal, ColourOnlyOnATerminalWithoutNoColor) {
   EXPECT_TRUE(use_color(ColorChoice::Auto, true, ""));
   EXPECT_FALSE(use_color(ColorChoice::Auto, true, "1"));
   EXPECT_FALSE(use_color(ColorChoice::Auto, false, nullptr));
-  EXPECT_TRUE(use_color(ColorChoice::Always, false, "1"));
+  EXPECT_TRUE(use_color(ColorChoice::Always, false, nullptr));
+  EXPECT_TRUE(use_color(ColorChoice::Always, true, ""));
   EXPECT_FALSE(use_color(ColorChoice::Never, true, nullptr));
+}
+
+TEST(Terminal, NoColorWinsOverColorAlways) {
+  EXPECT_FALSE(use_color(ColorChoice::Always, true, "1"));
+  EXPECT_FALSE(use_color(ColorChoice::Always, false, "yes"));
+  EXPECT_FALSE(use_color(ColorChoice::Never, true, "1"));
 }
 
 }  // namespace

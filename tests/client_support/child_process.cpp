@@ -30,7 +30,11 @@ ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::strin
   }
   std::vector<std::string> environment;
   for (char** e = environ; *e != nullptr; ++e) environment.emplace_back(*e);
-  for (auto& extra : env) environment.push_back(std::move(extra));
+  for (auto& extra : env) {  // an entry replaces the inherited one of its name
+    const std::string name = extra.substr(0, extra.find('=') + 1);
+    std::erase_if(environment, [&name](const std::string& e) { return e.starts_with(name); });
+    environment.push_back(std::move(extra));
+  }
   std::vector<char*> args;
   for (auto& a : argv) args.push_back(a.data());
   args.push_back(nullptr);

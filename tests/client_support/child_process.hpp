@@ -23,7 +23,8 @@ std::string bin_dir();
 class ChildProcess {
  public:
   // Starts argv[0] (a path) with argv in directory cwd (empty: ours); env
-  // entries ("NAME=value") are added to the environment. Throws
+  // entries ("NAME=value") are added to the environment, replacing any
+  // inherited value of the same name. Throws
   // std::runtime_error if it can't start.
   explicit ChildProcess(std::vector<std::string> argv, std::vector<std::string> env = {},
                         const std::string& cwd = "");
