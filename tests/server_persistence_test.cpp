@@ -1,7 +1,9 @@
 // The server with a database: names owned by their secret, games that
 // survive a restart and a kill -9, ratings, the leaderboard, history, replay,
-// and a clear refusal of an unusable database.
+// a clear refusal of an unusable database, and SIGINT saying Goodbye while the
+// game in progress stays on disk.
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -299,6 +301,43 @@ TEST_F(PersistenceTest, KillDashNineMidGameLosesNothing) {
   EXPECT_EQ(finished[0].moves[3].row, 0);
   EXPECT_EQ(finished[0].moves[3].col, 2);
   EXPECT_EQ(finished[0].status, "draw");
+}
+
+TEST_F(PersistenceTest, SigintSaysGoodbyeToEveryClientAndExitsZero) {
+  ServerProcess server({"--db", db(), "--log-level", "info"});
+  auto alice = std::make_unique<TestClient>(server.port());
+  auto bob = std::make_unique<TestClient>(server.port());
+  auto carol = std::make_unique<TestClient>(server.port());  // in the lobby, in no game
+  alice->hello("alice");
+  bob->hello("bob");
+  carol->hello("carol");
+  start_game(*alice, *bob);
+  play(*alice, *bob, 0, {{1, 1}, {0, 0}});
+
+  ASSERT_EQ(::kill(server.process().pid(), SIGINT), 0);
+  for (auto* client : {&alice, &bob, &carol}) {
+    // With a database the game is not ended: the next word is Goodbye.
+    const auto m = (*client)->expect(
+        [](const ServerMessage& r) {
+          return r.has_goodbye() || (r.has_state() && is_over(r.state()));
+        },
+        "Goodbye");
+    ASSERT_TRUE(m.has_goodbye()) << m.DebugString();
+    EXPECT_EQ(m.goodbye().reason(), "interrupted (SIGINT)");
+    EXPECT_TRUE((*client)->wait_closed());
+    client->reset();  // closes our end too, as a real client does on the server's close
+  }
+  EXPECT_EQ(server.process().wait_exit(10s), 0) << server.process().output();
+  EXPECT_NE(server.process().output().find("shutting down: interrupted (SIGINT)"),
+            std::string::npos)
+      << server.process().output();
+
+  // The game in progress waits on disk for the next start.
+  server::Store store(db());
+  const auto unfinished = store.load_unfinished_games();
+  ASSERT_EQ(unfinished.size(), 1u);
+  EXPECT_EQ(unfinished[0].moves.size(), 2u);
+  EXPECT_TRUE(store.finished_games().empty());
 }
 
 }  // namespace
