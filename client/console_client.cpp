@@ -38,11 +38,6 @@ bool board_changed(const wire::GameState& before, const wire::GameState& after) 
          before.round() != after.round() || before.to_move() != after.to_move();
 }
 
-bool offers_changed(const wire::GameState& before, const wire::GameState& after) {
-  return before.draw_offered_by() != after.draw_offered_by() ||
-         before.rematch_requested_by() != after.rematch_requested_by();
-}
-
 bool players_changed(const wire::GameState& before, const wire::GameState& after) {
   return before.x().player_id() != after.x().player_id() ||
          before.o().player_id() != after.o().player_id() ||
@@ -514,10 +509,12 @@ void ConsoleClient::on_state(const wire::GameState& state) {
       }
     }
     show_state(state, headline);
-  } else if (offers_changed(before, state)) {
-    say(turn_line(state, spectating_ ? wire::SIDE_SPECTATOR : my_side()));
-  } else if (players_changed(before, state)) {
-    say(players_line(state));
+  } else {
+    // Only what is new: the turn line after the board still stands.
+    const std::string news =
+        offers_news(before, state, spectating_ ? wire::SIDE_SPECTATOR : my_side());
+    if (!news.empty()) say(news);
+    if (players_changed(before, state)) say(players_line(state));
   }
 }
 

@@ -49,19 +49,32 @@ std::string clock_text(const wire::GameState& state) {
   return " (" + std::to_string((state.move_time_left_ms() + 999) / 1000) + " s left)";
 }
 
+bool is_player(wire::Side side) { return side == wire::SIDE_X || side == wire::SIDE_O; }
+
+// "You offered a draw.", "X offers a draw: /draw to accept." (by: X or O).
+std::string draw_offer_text(wire::Side by, wire::Side me) {
+  if (by == me) return "You offered a draw.";
+  std::string text = side_name(by);
+  text += me == other_side(by) ? " offers a draw: /draw to accept." : " offers a draw.";
+  return text;
+}
+
+// "You asked for a rematch.", "O asks for a rematch: /rematch to accept."
+std::string rematch_text(wire::Side by, wire::Side me) {
+  if (by == me) return "You asked for a rematch.";
+  std::string text = side_name(by);
+  text +=
+      me == other_side(by) ? " asks for a rematch: /rematch to accept." : " asks for a rematch.";
+  return text;
+}
+
 std::string offers_text(const wire::GameState& state, wire::Side me) {
   std::string text;
-  const wire::Side draw = state.draw_offered_by();
-  if (draw == wire::SIDE_X || draw == wire::SIDE_O) {
-    text += draw == me ? "\nYou offered a draw."
-                       : "\n" + side_name(draw) + " offers a draw" +
-                             (me == other_side(draw) ? ": /draw to accept." : ".");
+  if (is_player(state.draw_offered_by())) {
+    text += "\n" + draw_offer_text(state.draw_offered_by(), me);
   }
-  const wire::Side rematch = state.rematch_requested_by();
-  if (rematch == wire::SIDE_X || rematch == wire::SIDE_O) {
-    text += rematch == me ? "\nYou asked for a rematch."
-                          : "\n" + side_name(rematch) + " asks for a rematch" +
-                                (me == other_side(rematch) ? ": /rematch to accept." : ".");
+  if (is_player(state.rematch_requested_by())) {
+    text += "\n" + rematch_text(state.rematch_requested_by(), me);
   }
   return text;
 }
@@ -140,6 +153,18 @@ std::string turn_line(const wire::GameState& state, wire::Side me) {
     line = seat_text(state, mover) + " to move" + clock_text(state) + ".";
   }
   return line + offers_text(state, me);
+}
+
+std::string offers_news(const wire::GameState& before, const wire::GameState& after,
+                        wire::Side me) {
+  std::string text;
+  const wire::Side draw = after.draw_offered_by();
+  if (is_player(draw) && draw != before.draw_offered_by()) text = draw_offer_text(draw, me);
+  const wire::Side rematch = after.rematch_requested_by();
+  if (is_player(rematch) && rematch != before.rematch_requested_by()) {
+    text += (text.empty() ? "" : "\n") + rematch_text(rematch, me);
+  }
+  return text;
 }
 
 std::string game_list_text(const wire::GameList& list) {

@@ -31,6 +31,13 @@ std::string players_line(const wire::GameState& state);
 // offers and rematch requests are mentioned too.
 std::string turn_line(const wire::GameState& state, wire::Side me);
 
+// The draw offer and rematch request that are new in `after` (pending there,
+// not in `before`), from `me`'s point of view: "X offers a draw: /draw to
+// accept.", "You asked for a rematch.". Empty when nothing new is pending
+// (an offer taken back or taken up says nothing here). The turn line is not
+// repeated: it has not changed.
+std::string offers_news(const wire::GameState& before, const wire::GameState& after, wire::Side me);
+
 // The lobby's game list, one game per line, or a hint when it is empty.
 std::string game_list_text(const wire::GameList& list);
 

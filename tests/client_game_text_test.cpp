@@ -79,6 +79,27 @@ TEST(GameText, TurnLineSaysWhoMoves) {
   EXPECT_EQ(players_line(s), "Game 2, 3x3, unrated: alice (X) vs bob (O) [away], 2 watching");
 }
 
+TEST(GameText, AnOfferSaysOnlyTheOfferNotTheTurnLineAgain) {
+  wire::GameState before;
+  before.set_game_id(2);
+  before.set_size(3);
+  before.set_status(wire::GAME_STATUS_IN_PROGRESS);
+  before.set_to_move(wire::SIDE_O);
+  wire::GameState after = before;
+  after.set_draw_offered_by(wire::SIDE_X);
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_X), "You offered a draw.");
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_O), "X offers a draw: /draw to accept.");
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_SPECTATOR), "X offers a draw.");
+  EXPECT_EQ(offers_news(after, after, wire::SIDE_O), "") << "nothing new";
+  EXPECT_EQ(offers_news(after, before, wire::SIDE_O), "") << "an offer gone says nothing";
+
+  before.set_status(wire::GAME_STATUS_X_WON);
+  after = before;
+  after.set_rematch_requested_by(wire::SIDE_O);
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_X), "O asks for a rematch: /rematch to accept.");
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_O), "You asked for a rematch.");
+}
+
 TEST(GameText, PlayersLineShowsRatingsAndWhetherTheGameIsRated) {
   wire::GameState s;
   s.set_game_id(5);

@@ -3,12 +3,16 @@
 // clocks, bots, rematches, chat and many games at once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <random>
 #include <vector>
 
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
+#include "ttt/rules.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -339,6 +343,13 @@ TEST(ServerGame, GracePeriodExpiringForfeitsTheGame) {
   const auto end = t.x->expect_state(is_over, "the forfeit");
   EXPECT_EQ(end.status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(end.end_reason(), wire::END_REASON_DISCONNECT);
+  // After the forfeit, alice hears that bob is gone for good (the "away"
+  // notice came before the end and was skipped above).
+  const auto gone = t.x->expect([](const ServerMessage& m) { return m.has_opponent(); },
+                                "opponent left");
+  EXPECT_EQ(gone.opponent().game_id(), t.game_id);
+  EXPECT_TRUE(gone.opponent().left());
+  EXPECT_FALSE(gone.opponent().connected());
   // The token is gone with the seat.
   TestClient late(server.port());
   wire::ClientMessage m;
@@ -361,6 +372,45 @@ TEST(ServerGame, MoveTimerForfeitsTheGame) {
   const auto end = t.x->expect_state(is_over, "O's clock to run out");
   EXPECT_EQ(end.status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(end.end_reason(), wire::END_REASON_TIMEOUT);
+}
+
+// Starts a game on a server with that move clock, has X move, and lets O sit
+// for `wait`; the state that ended the game, or nullopt if none came.
+std::optional<wire::GameState> end_while_o_sits(std::chrono::milliseconds move_timeout,
+                                                std::chrono::milliseconds wait) {
+  auto config = test_config();
+  config.lobby.move_timeout = move_timeout;
+  TestServer server(config);
+  Table t = start_game(server.port());
+  t.x->move(1, 1);
+  const auto mid = t.o->expect_state([](const wire::GameState& s) { return s.move_count() == 1; },
+                                     "X's move");
+  EXPECT_EQ(mid.move_time_left_ms() == 0, move_timeout.count() == 0) << "0 = no clock";
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  for (auto now = std::chrono::steady_clock::now(); now < deadline;
+       now = std::chrono::steady_clock::now()) {
+    const auto m =
+        t.x->receive(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now));
+    if (m && m->has_state() && is_over(m->state())) return m->state();
+  }
+  // Still in progress: O may still move.
+  t.o->move(0, 0);
+  const auto after = t.x->expect_state(
+      [](const wire::GameState& s) { return s.move_count() == 2; }, "O's late move");
+  EXPECT_EQ(after.status(), wire::GAME_STATUS_IN_PROGRESS);
+  return std::nullopt;
+}
+
+TEST(ServerGame, MoveTimeoutZeroTurnsTheClockOff) {
+  // With a 200 ms clock, O sitting still loses on time...
+  const auto timed = end_while_o_sits(std::chrono::milliseconds(200), 5s);
+  ASSERT_TRUE(timed) << "a 200 ms clock never ran out";
+  EXPECT_EQ(timed->end_reason(), wire::END_REASON_TIMEOUT);
+  EXPECT_EQ(timed->status(), wire::GAME_STATUS_X_WON);
+  // ...with the clock off, three times as long changes nothing.
+  const auto untimed = end_while_o_sits(std::chrono::milliseconds(0), 600ms);
+  EXPECT_FALSE(untimed) << "forfeited with the clock off: "
+                        << wire::EndReason_Name(untimed->end_reason());
 }
 
 TEST(ServerGame, GameAgainstTheServersBotFinishes) {
@@ -540,8 +590,40 @@ TEST(ServerGame, ShutdownTellsEveryClientGoodbye) {
   server.reset();  // run() has returned; the destructor joins promptly
 }
 
+// Checks a finished game's last state against its board by the rules: the
+// holder of a whole line won by LINE, with that line named; otherwise the
+// board is full and it is a draw by BOARD_FULL.
+void expect_consistent_end(const wire::GameState& s) {
+  SCOPED_TRACE("game " + std::to_string(s.game_id()) + ", cells " + s.cells());
+  const auto board = Board::parse(s.cells());
+  ASSERT_TRUE(board);
+  const auto marks = static_cast<unsigned>(
+      std::count_if(s.cells().begin(), s.cells().end(), [](char c) { return c != 'E'; }));
+  EXPECT_EQ(s.move_count(), marks);
+  if (const auto won = winner(*board)) {
+    EXPECT_EQ(s.status(), *won == Player::X ? wire::GAME_STATUS_X_WON : wire::GAME_STATUS_O_WON);
+    EXPECT_EQ(s.end_reason(), wire::END_REASON_LINE);
+    EXPECT_TRUE(wire::line_of(s.winning_line()) == winning_line(*board))
+        << wire::LineKind_Name(s.winning_line().kind()) << " " << s.winning_line().index();
+    // The last move completed the line.
+    EXPECT_EQ(winner_at(*board, s.last_move().row(), s.last_move().col()), won);
+  } else {
+    EXPECT_TRUE(is_draw(*board));
+    EXPECT_EQ(s.status(), wire::GAME_STATUS_DRAW);
+    EXPECT_EQ(s.end_reason(), wire::END_REASON_BOARD_FULL);
+    EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_NONE);
+  }
+}
+
+// How the games of play_concurrent_games ended.
+struct Outcomes {
+  int x_won = 0;
+  int o_won = 0;
+  int draws = 0;
+};
+
 // Plays kGames random games at once, all interleaved, on `server`.
-void play_concurrent_games(TestServer& server, int kGames) {
+Outcomes play_concurrent_games(TestServer& server, int kGames) {
   std::vector<Table> tables;
   tables.reserve(kGames);
   for (int i = 0; i < kGames; ++i) {
@@ -555,6 +637,9 @@ void play_concurrent_games(TestServer& server, int kGames) {
     std::shuffle(order.begin(), order.end(), rng);
   }
   std::vector<Game> expected(kGames, Game(3));
+  // The last state each player of each game saw.
+  std::vector<std::array<wire::GameState, 2>> last(kGames);
+  Outcomes outcomes;
   for (int ply = 0; ply < 9; ++ply) {
     for (int g = 0; g < kGames; ++g) {
       if (expected[g].over()) continue;
@@ -563,30 +648,53 @@ void play_concurrent_games(TestServer& server, int kGames) {
     }
     for (int g = 0; g < kGames; ++g) {
       if (expected[g].over()) continue;
-      ASSERT_EQ(expected[g].play(expected[g].to_move(), orders[g][ply] / 3, orders[g][ply] % 3),
+      EXPECT_EQ(expected[g].play(expected[g].to_move(), orders[g][ply] / 3, orders[g][ply] % 3),
                 std::nullopt);
-      for (TestClient* c : {tables[g].x.get(), tables[g].o.get()}) {
-        const auto s = c->expect_state(
+      for (int side = 0; side < 2; ++side) {
+        TestClient& c = side == 0 ? *tables[g].x : *tables[g].o;
+        last[g][side] = c.expect_state(
             [ply](const wire::GameState& st) {
               return st.move_count() == static_cast<unsigned>(ply + 1);
             },
             "the move");
-        ASSERT_EQ(s.cells(), expected[g].board().to_string());
+        if (last[g][side].cells() != expected[g].board().to_string()) {
+          ADD_FAILURE() << "game " << g << " ply " << ply << ": " << last[g][side].cells();
+          return outcomes;
+        }
       }
     }
   }
-  int finished = 0;
   for (int g = 0; g < kGames; ++g) {
-    ASSERT_TRUE(expected[g].over());
-    ++finished;
+    if (!expected[g].over()) {
+      ADD_FAILURE() << "game " << g << " did not end";
+      return outcomes;
+    }
+    for (const wire::GameState& s : last[g]) {
+      expect_consistent_end(s);
+      const GameStatus status = expected[g].status();
+      EXPECT_EQ(s.status(), status == GameStatus::XWon   ? wire::GAME_STATUS_X_WON
+                            : status == GameStatus::OWon ? wire::GAME_STATUS_O_WON
+                                                         : wire::GAME_STATUS_DRAW);
+    }
+    EXPECT_EQ(last[g][0].SerializeAsString(), last[g][1].SerializeAsString())
+        << "both players see the same end";
+    const auto status = last[g][0].status();
+    (status == wire::GAME_STATUS_X_WON   ? outcomes.x_won
+     : status == wire::GAME_STATUS_O_WON ? outcomes.o_won
+                                         : outcomes.draws)++;
   }
-  EXPECT_EQ(finished, kGames);
   EXPECT_EQ(server.stats().games_finished, static_cast<std::uint64_t>(kGames));
+  return outcomes;
 }
 
 TEST(ServerGame, TwoHundredConcurrentGamesAllFinishCorrectly) {
   TestServer server;
-  play_concurrent_games(server, 200);
+  const Outcomes outcomes = play_concurrent_games(server, 200);
+  EXPECT_EQ(outcomes.x_won + outcomes.o_won + outcomes.draws, 200);
+  // The random games cover every kind of end, so each check above ran.
+  EXPECT_GT(outcomes.x_won, 0);
+  EXPECT_GT(outcomes.o_won, 0);
+  EXPECT_GT(outcomes.draws, 0);
 }
 
 TEST(ServerGame, ConcurrentGamesOnSeveralThreadsWithBots) {
@@ -606,6 +714,45 @@ TEST(ServerGame, ConcurrentGamesOnSeveralThreadsWithBots) {
     const auto s = c->expect_state(in_progress, "the bot game");
     EXPECT_TRUE(s.o().is_bot());
   }
+}
+
+TEST(ServerGame, ABotThinkingLongNeverHoldsUpOtherGames) {
+  auto config = test_config();
+  config.threads = 1;  // one I/O thread: a search on it would stall every connection
+  config.bot_threads = 1;
+  config.lobby.bot_budget = 4s;
+  TestServer server(config);
+
+  // Carol plays O against the perfect bot on 15x15: the bot, X, thinks first.
+  TestClient carol(server.port());
+  carol.hello("carol");
+  wire::ClientMessage create;
+  create.mutable_create_game()->set_size(15);
+  create.mutable_create_game()->set_vs_bot(true);
+  create.mutable_create_game()->set_bot_level(wire::BOT_LEVEL_PERFECT);
+  create.mutable_create_game()->set_side(wire::SIDE_O);
+  carol.send(create);
+  EXPECT_EQ(carol.expect_joined().side(), wire::SIDE_O);
+  const auto thinking = carol.expect_state(
+      [](const wire::GameState& s) { return in_progress(s) && s.to_move() == wire::SIDE_X; },
+      "the bot's game to start");
+  ASSERT_EQ(thinking.move_count(), 0u) << "the bot answered at once: nothing to overlap";
+  ASSERT_TRUE(thinking.x().is_bot());
+
+  // Meanwhile a whole human game is played on the same server.
+  Table t = start_game(server.port());
+  const wire::GameState end = play(t, {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}});
+  ASSERT_EQ(end.status(), wire::GAME_STATUS_X_WON);
+
+  // The bot's move had not been sent when the human game ended...
+  while (const auto m = carol.receive(0ms)) {
+    ASSERT_FALSE(m->has_state() && m->state().move_count() > 0)
+        << "the bot moved before the human game ended";
+  }
+  // ...and it does come: the search was running all along.
+  const auto answered = carol.expect_state(
+      [](const wire::GameState& s) { return s.move_count() == 1; }, "the bot's first move", 15s);
+  EXPECT_EQ(answered.to_move(), wire::SIDE_O);
 }
 
 }  // namespace
