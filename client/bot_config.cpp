@@ -33,6 +33,8 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    "the invite code of a private game for --join");
   flags.add_string("--create", "", &create_text, "SIZE",
                    "create a SIZExSIZE game and wait for an opponent");
+  flags.add_bool("--rated", "", &config.bot.rated,
+                 "ask for rated games (a bot's games are unrated unless it asks)");
   flags.add_int("--games", "", &games, 1, 1'000'000, "N",
                 "games to play in a row (rematches, or new opponents in quick match)");
   flags.add_int("--count", "", &count, 1, 10'000, "C", "bots to run at once in this process");

@@ -30,7 +30,9 @@ BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
       compute_(std::move(compute)),
       options_(std::move(options)),
       on_done_(std::move(on_done)),
-      rematch_timer_(io) {}
+      rematch_timer_(io) {
+  options_.connection.program = true;  // the server must know a program plays
+}
 
 void BotPlayer::start() {
   connection_ = std::make_shared<Connection>(io_, options_.connection, *this);
@@ -109,17 +111,21 @@ std::uint32_t BotPlayer::send(wire::ClientMessage message, Request kind) {
 void BotPlayer::enter() {
   entered_ = true;
   moving_on_ = false;
+  const wire::Rated rated = options_.rated ? wire::RATED_YES : wire::RATED_DEFAULT;
   wire::ClientMessage m;
   switch (options_.mode) {
     case BotMode::QuickMatch:
       m.mutable_quick_match()->set_size(options_.size);
+      m.mutable_quick_match()->set_rated(rated);
       break;
     case BotMode::Join:
       m.mutable_join_game()->set_game_id(options_.game_id);
       m.mutable_join_game()->set_invite_code(options_.invite_code);
+      m.mutable_join_game()->set_rated(rated);
       break;
     case BotMode::Create:
       m.mutable_create_game()->set_size(options_.size);
+      m.mutable_create_game()->set_rated(rated);
       break;
   }
   send(std::move(m), Request::Enter);

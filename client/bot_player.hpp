@@ -32,6 +32,9 @@ struct BotOptions {
   std::uint64_t game_id = 0;  // Join
   std::string invite_code;    // Join a private game
   int games = 1;              // games to play in a row
+  // Ask for rated games (RATED_YES); otherwise the server's default for a
+  // program (Hello.bot): unrated.
+  bool rated = false;
   AiOptions ai;
   // How long to wait for the opponent to agree to a rematch.
   std::chrono::milliseconds rematch_wait{30'000};

@@ -135,6 +135,7 @@ asio::awaitable<void> Connection::serve(tcp::socket socket) {
   h->set_resume_token(token_);
   h->set_client(options_.client_version);
   h->set_secret(secret_);
+  h->set_bot(options_.program);
   hello.set_request_id(next_request_id_++);
   enqueue(hello);
   try {

@@ -32,6 +32,7 @@ struct ConnectionOptions {
   std::string client_version;  // Hello.client, for the server's log
   std::string resume_token;    // from an earlier run: take that player back
   std::string secret;          // the secret that owns the name on this server, if any
+  bool program = false;        // Hello.bot: a program playing on its own (unrated unless it asks)
   std::chrono::milliseconds connect_timeout{5'000};  // per attempt, and for the Welcome
   std::chrono::milliseconds retry{30'000};           // how long to keep reconnecting after a drop
   std::chrono::milliseconds keepalive{15'000};       // server silence before we ping it

@@ -174,6 +174,68 @@ TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) 
   EXPECT_EQ(game.fields.at("result"), result);
 }
 
+// The id in a --create bot's "NAME: waiting for an opponent in game N" line.
+std::optional<std::string> created_game_id(ChildProcess& bot, std::chrono::milliseconds timeout) {
+  const std::regex line(R"(: waiting for an opponent in game (\d+)\n)");
+  std::smatch match;
+  std::string id;
+  if (!bot.wait_for(
+          [&](const std::string& out) {
+            if (!std::regex_search(out, match, line)) return false;
+            id = match[1];
+            return true;
+          },
+          timeout)) {
+    return std::nullopt;
+  }
+  return id;
+}
+
+TEST_F(ClientPersistenceTest, BotGamesAreRatedOnlyWhenEveryBotAsksWithRated) {
+  auto server = std::make_unique<ServerProcess>(server_args());
+  const std::uint16_t port = server->port();
+  auto bot = [&](const std::string& name, std::vector<std::string> args, bool rated) {
+    args.insert(args.end(), {"--name", name, "--level", "random", "--budget", "5"});
+    if (rated) args.push_back("--rated");
+    return start_bot(port, config_, args);
+  };
+  // Each pair on a board size of its own, so the quick matches pair as meant.
+  std::vector<std::unique_ptr<ChildProcess>> bots;
+  bots.push_back(bot("plain-x", {"--quick-match", "3"}, false));
+  bots.push_back(bot("plain-o", {"--quick-match", "3"}, false));
+  bots.push_back(bot("keen-x", {"--quick-match", "4"}, true));
+  bots.push_back(bot("keen-o", {"--quick-match", "4"}, true));
+  bots.push_back(bot("mixed-x", {"--quick-match", "5"}, true));
+  bots.push_back(bot("mixed-o", {"--quick-match", "5"}, false));
+  bots.push_back(bot("host", {"--create", "3"}, true));
+  const auto id = created_game_id(*bots.back(), 10s);
+  ASSERT_TRUE(id) << bots.back()->output();
+  bots.push_back(bot("guest", {"--join", *id}, true));
+  for (const auto& b : bots) {
+    ASSERT_EQ(b->wait_exit(20s), 0) << b->output();
+    const auto summary = last_line_summary(b->output());
+    ASSERT_TRUE(summary) << b->output();
+    EXPECT_EQ(summary->games, 1) << b->output();
+  }
+  server->process().kill(SIGTERM);
+
+  const std::string file = (fs::path(data_.path()) / "games.txt").string();
+  const auto exported =
+      run_command({bin_dir() + "/ttt-server", "--db", db(), "--export-games", file});
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  std::map<std::string, std::string> rated;  // by pair: X's name up to its "-"
+  for (const ExportedGame& game : read_export(file)) {
+    const std::string x = game.fields.at("x");
+    const std::string pair = x.substr(0, x.find('-'));
+    rated[pair == x ? "host/guest" : pair] = game.fields.at("rated");
+  }
+  EXPECT_EQ(rated.size(), 4u);
+  EXPECT_EQ(rated["plain"], "no") << "bots that don't ask play unrated games";
+  EXPECT_EQ(rated["keen"], "yes") << "both asked with --rated";
+  EXPECT_EQ(rated["mixed"], "no") << "one bot did not ask";
+  EXPECT_EQ(rated["host/guest"], "yes") << "--create and --join with --rated";
+}
+
 TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
   ServerProcess server(server_args());
   auto player = start_client(server.port(), config_, {});
