@@ -30,7 +30,8 @@ BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
       compute_(std::move(compute)),
       options_(std::move(options)),
       on_done_(std::move(on_done)),
-      rematch_timer_(io) {
+      rematch_timer_(io),
+      retry_timer_(io) {
   options_.connection.program = true;  // the server must know a program plays
 }
 
@@ -82,6 +83,7 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
   if (done_) return;
   done_ = true;
   rematch_timer_.cancel();
+  retry_timer_.cancel();
   if (failed) {
     if (!failure_counted_) ++tally_.errors;  // one failure, one error
     if (player_id_ == 0) tally_.connect_failed = true;
@@ -149,6 +151,7 @@ void BotPlayer::finish() {
   if (finishing_) return;
   finishing_ = true;
   rematch_timer_.cancel();
+  retry_timer_.cancel();
   if (connection_ && connection_->connected() && game_) {
     wire::ClientMessage leave;
     leave.mutable_leave();
@@ -219,6 +222,10 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
     // The opponent left or went away meanwhile; OpponentStatus and timers deal with it.
     spdlog::debug("{}: {}", label_, e.text());
     if (kind == Request::Leave && moving_on_ && !finishing_) enter();
+    return;
+  }
+  if (e.code() == wire::ERROR_CODE_STORAGE && kind != Request::Enter) {
+    retry_move_later();  // transient: the server took the move back and asks again
     return;
   }
   if (kind == Request::Enter) {
@@ -321,6 +328,24 @@ void BotPlayer::think(const wire::GameState& state, Player me) {
                         }
                       });
                     });
+}
+
+void BotPlayer::retry_move_later() {
+  spdlog::info("{}: the server could not save its move; moving again in {} ms", label_,
+               options_.storage_retry.count());
+  retry_timer_.expires_after(options_.storage_retry);
+  retry_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+    auto self = weak.lock();
+    if (!ec && self) self->retry_move();
+  });
+}
+
+// The position whose move was refused may be searched and sent again.
+void BotPlayer::retry_move() {
+  moved_.reset();
+  if (!game_ || finishing_ || !in_progress(*game_)) return;
+  const wire::Side me = side_of(*game_, player_id_);
+  if (game_->to_move() == me) think(*game_, wire::player_of(me));
 }
 
 // Sends the move if the game still stands where the search started.

@@ -38,10 +38,14 @@ struct BotOptions {
   AiOptions ai;
   // How long to wait for the opponent to agree to a rematch.
   std::chrono::milliseconds rematch_wait{30'000};
+  // After the server could not save a move (STORAGE), the pause before the
+  // bot moves again: a failing disk is not hammered.
+  std::chrono::milliseconds storage_retry{500};
 };
 
 // What a bot did. Errors: refused moves, fatal server errors, refused entry,
-// lost connections and protocol surprises.
+// lost connections and protocol surprises. A move the server could not save
+// (STORAGE) is no error: the bot moves again after a pause.
 struct BotTally {
   int games = 0;
   int wins = 0;
@@ -87,6 +91,9 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void on_error(const wire::Error& error, std::uint32_t in_reply_to);
   void think(const wire::GameState& state, Player me);
   void play(Position position, Move move);
+  // The server could not save our move and took it back: move again later.
+  void retry_move_later();
+  void retry_move();
   void count_result(const wire::GameState& state, wire::Side me);
   void after_game();
   void find_new_opponent();
@@ -101,6 +108,7 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   std::function<void()> on_done_;
   std::shared_ptr<Connection> connection_;
   boost::asio::steady_timer rematch_timer_;
+  boost::asio::steady_timer retry_timer_;  // moving again after a STORAGE refusal
 
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;

@@ -1,8 +1,13 @@
 // ttt-client and ttt-bot against a ttt-server that keeps a database: bots
 // that come back by themselves after a kill -9 of the server and finish their
 // game on record; /top, /history and /replay; ratings where players see
-// them; and a name that belongs to someone else.
+// them; a name that belongs to someone else; rated bot games (--rated); and,
+// against a scripted stand-in server, a move the database could not save.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
@@ -96,6 +101,228 @@ std::string cells_of(const ExportedGame& game, int size) {
     cells[static_cast<std::size_t>(row * size + col)] = player[0];
   }
   return cells;
+}
+
+// A scripted stand-in for ttt-server on a loopback port, for what a real
+// server can't be made to do on cue (refuse to save a move). It serves one
+// connection; the test says each reply. Every wait is bounded.
+class FakeServer {
+ public:
+  FakeServer() {
+    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t size = sizeof addr;
+    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), size) != 0 ||
+        ::listen(listen_fd_, 1) != 0 ||
+        ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &size) != 0) {
+      throw std::runtime_error("the fake server could not listen");
+    }
+    port_ = ntohs(addr.sin_port);
+  }
+  ~FakeServer() {
+    for (int fd : {fd_, listen_fd_}) {
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  FakeServer(const FakeServer&) = delete;
+  FakeServer& operator=(const FakeServer&) = delete;
+
+  std::uint16_t port() const { return port_; }
+
+  // The next client message that satisfies pred (accepting the connection
+  // first if need be; others are skipped), or nullopt after timeout.
+  std::optional<wire::ClientMessage> expect(
+      const std::function<bool(const wire::ClientMessage&)>& pred,
+      std::chrono::milliseconds timeout = 5s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      std::string_view body;
+      if (fd_ >= 0 && reader_.next(body) == wire::FrameReader::Status::kFrame) {
+        wire::ClientMessage m;
+        if (wire::parse_body(body, m) && pred(m)) return m;
+        continue;
+      }
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      pollfd p{fd_ >= 0 ? fd_ : listen_fd_, POLLIN, 0};
+      if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) {
+        return std::nullopt;
+      }
+      if (fd_ < 0) {
+        fd_ = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+        continue;
+      }
+      const auto space = reader_.prepare();
+      const ssize_t n = ::read(fd_, space.data(), space.size());
+      if (n <= 0) return std::nullopt;  // the client hung up
+      reader_.commit(static_cast<std::size_t>(n));
+    }
+  }
+
+  // Reads until the client ends its half of the connection (it leaves), then
+  // closes ours, as the real server does; false if it did not within timeout.
+  bool hang_up_after_the_client(std::chrono::milliseconds timeout = 5s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    expect([](const wire::ClientMessage&) { return false; }, timeout);
+    ::close(fd_);
+    fd_ = -1;
+    return std::chrono::steady_clock::now() < deadline;
+  }
+
+  void send(const wire::ServerMessage& message) {
+    const std::string frame = wire::encode_frame(message);
+    ASSERT_EQ(::send(fd_, frame.data(), frame.size(), MSG_NOSIGNAL),
+              static_cast<ssize_t>(frame.size()));
+  }
+
+  // Welcome for the Hello, as player 1 named `name`.
+  void welcome(const wire::ClientMessage& hello) {
+    wire::ServerMessage m;
+    m.set_in_reply_to(hello.request_id());
+    m.mutable_welcome()->set_player_id(1);
+    m.mutable_welcome()->set_resume_token("token");
+    m.mutable_welcome()->set_protocol_version(wire::kProtocolVersion);
+    m.mutable_welcome()->set_name(hello.hello().name());
+    m.mutable_welcome()->set_rating(1200);
+    send(m);
+  }
+  void state(const wire::GameState& state, std::uint32_t in_reply_to = 0) {
+    wire::ServerMessage m;
+    m.set_in_reply_to(in_reply_to);
+    *m.mutable_state() = state;
+    send(m);
+  }
+  // What the real server says when the database refused a move.
+  void refuse_to_store(const wire::ClientMessage& move, const wire::GameState& unchanged) {
+    wire::ServerMessage m;
+    m.set_in_reply_to(move.request_id());
+    m.mutable_error()->set_code(wire::ERROR_CODE_STORAGE);
+    m.mutable_error()->set_text("the server could not save that move; nothing changed, try again");
+    send(m);
+    state(unchanged);
+  }
+
+ private:
+  int listen_fd_ = -1;
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+  wire::FrameReader reader_;
+};
+
+// Game 7 on 3x3 just begun: player 1 (X, to move) against player 2 "rival".
+wire::GameState fresh_game(const std::string& name) {
+  wire::GameState s;
+  s.set_game_id(7);
+  s.set_size(3);
+  s.set_cells(std::string(9, 'E'));
+  s.set_status(wire::GAME_STATUS_IN_PROGRESS);
+  s.set_to_move(wire::SIDE_X);
+  s.set_round(1);
+  for (auto [info, id, who] : {std::tuple{s.mutable_x(), 1, name}, {s.mutable_o(), 2, "rival"}}) {
+    info->set_player_id(static_cast<std::uint64_t>(id));
+    info->set_name(who);
+    info->set_connected(true);
+    info->set_rating(1200);
+  }
+  return s;
+}
+
+// The game after X's move, which O answers by resigning.
+wire::GameState won_by_resignation(wire::GameState s, const wire::MakeMove& move) {
+  s.mutable_cells()->at(static_cast<std::size_t>(move.row() * 3 + move.col())) = 'X';
+  s.set_move_count(1);
+  s.mutable_last_move()->set_row(move.row());
+  s.mutable_last_move()->set_col(move.col());
+  s.set_status(wire::GAME_STATUS_X_WON);
+  s.set_end_reason(wire::END_REASON_RESIGNATION);
+  s.set_to_move(wire::SIDE_NONE);
+  return s;
+}
+
+bool is_hello(const wire::ClientMessage& m) { return m.has_hello(); }
+bool is_move(const wire::ClientMessage& m) { return m.has_make_move(); }
+
+TEST(BotStorage, ABotMovesAgainAfterAPauseWhenTheServerCouldNotSaveItsMove) {
+  FakeServer server;
+  TempDir config;
+  auto bot = start_bot(server.port(), config,
+                       {"--name", "patient", "--rated", "--budget", "5", "--log-level", "info"});
+  const auto hello = server.expect(is_hello);
+  ASSERT_TRUE(hello) << bot->output();
+  EXPECT_TRUE(hello->hello().bot()) << "ttt-bot says it is a program";
+  server.welcome(*hello);
+  const auto quick = server.expect([](const auto& m) { return m.has_quick_match(); });
+  ASSERT_TRUE(quick) << bot->output();
+  EXPECT_EQ(quick->quick_match().rated(), wire::RATED_YES) << "--rated asks for a rated game";
+  const wire::GameState game = fresh_game("patient");
+  wire::ServerMessage joined;
+  joined.set_in_reply_to(quick->request_id());
+  joined.mutable_joined()->set_side(wire::SIDE_X);
+  *joined.mutable_joined()->mutable_state() = game;
+  server.send(joined);
+
+  const auto first = server.expect(is_move);
+  ASSERT_TRUE(first) << bot->output();
+  const auto refused_at = std::chrono::steady_clock::now();
+  server.refuse_to_store(*first, game);
+  const auto second = server.expect(is_move, 3s);
+  ASSERT_TRUE(second) << "the bot did not move again:\n" << bot->output();
+  EXPECT_GE(std::chrono::steady_clock::now() - refused_at, 450ms) << "it pauses first";
+  server.state(won_by_resignation(game, second->make_move()));
+  EXPECT_TRUE(server.hang_up_after_the_client()) << bot->output();
+
+  ASSERT_EQ(bot->wait_exit(5s), 0) << bot->output();
+  EXPECT_NE(bot->output().find("could not save its move; moving again in 500 ms"),
+            std::string::npos)
+      << bot->output();
+  const auto s = last_line_summary(bot->output());
+  ASSERT_TRUE(s) << bot->output();
+  EXPECT_EQ(s->games, 1);
+  EXPECT_EQ(s->wins, 1);
+  EXPECT_EQ(s->errors, 0) << "a move the server could not save is no error";
+}
+
+TEST(ClientStorage, AMoveTheServerCouldNotSaveIsOneLineAndCanBeTypedAgain) {
+  FakeServer server;
+  TempDir config;
+  auto client = start_client(server.port(), config, {});
+  client->write("/create 3\nb2\n");
+  const auto hello = server.expect(is_hello);
+  ASSERT_TRUE(hello) << client->output();
+  EXPECT_FALSE(hello->hello().bot()) << "ttt-client is a person";
+  server.welcome(*hello);
+  const auto create = server.expect([](const auto& m) { return m.has_create_game(); });
+  ASSERT_TRUE(create) << client->output();
+  const wire::GameState game = fresh_game("tester");
+  wire::ServerMessage joined;
+  joined.set_in_reply_to(create->request_id());
+  joined.mutable_joined()->set_side(wire::SIDE_X);
+  *joined.mutable_joined()->mutable_state() = game;
+  server.send(joined);
+
+  const auto first = server.expect(is_move);
+  ASSERT_TRUE(first) << client->output();
+  server.refuse_to_store(*first, game);
+  const std::string reason =
+      "\nThe server could not store that (its database refused); nothing changed: try again\n";
+  ASSERT_TRUE(client->wait_for_text(reason, 5s)) << client->output();
+  client->write("b2\n");  // the player types the move again
+  const auto second = server.expect(is_move);
+  ASSERT_TRUE(second) << client->output();
+  EXPECT_EQ(second->make_move().row(), 1);
+  EXPECT_EQ(second->make_move().col(), 1);
+  server.state(won_by_resignation(game, second->make_move()));
+  client->close_stdin();
+  EXPECT_TRUE(server.hang_up_after_the_client()) << client->output();
+
+  ASSERT_EQ(client->wait_exit(5s), 0) << client->output();
+  const std::string& out = client->output();
+  EXPECT_EQ(count_of(out, "could not store"), 1u) << out;
+  EXPECT_EQ(count_of(out, "    a   b   c\n"), 2u) << "the unchanged state is not drawn again:\n"
+                                                  << out;
+  EXPECT_NE(out.find("Game over: X wins (O resigned)\nYou won."), std::string::npos) << out;
 }
 
 TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) {
