@@ -5,6 +5,7 @@
 
 #include <csignal>
 #include <memory>
+#include <regex>
 
 #include "client_support/client_programs.hpp"
 
@@ -198,6 +199,187 @@ TEST(ClientE2E, SaysSoAndExitsNonZeroWhenTheServerIsGone) {
   ASSERT_EQ(nowhere->wait_exit(10s), 1) << nowhere->output();
   EXPECT_NE(nowhere->output().find("ttt-client: cannot connect to 127.0.0.1:"), std::string::npos)
       << nowhere->output();
+}
+
+// Two people on a server of their own, alice and bob, driven line by line:
+// each step waits (bounded) for what it should print.
+class TwoPlayersE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    alice_ = start_client(server_.port(), config_, {"--name", "alice"});
+    bob_ = start_client(server_.port(), config_, {"--name", "bob"});
+  }
+
+  // Writes line to `who`, then waits for `expected` in what `reader` prints
+  // from then on.
+  static ::testing::AssertionResult step(ChildProcess& who, const std::string& line,
+                                         ChildProcess& reader, std::string_view expected) {
+    const std::size_t from = reader.output().size();
+    who.write(line + "\n");
+    if (reader.wait_for_text(expected, 5s, from)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "after '" << line << "', no '" << expected << "' in:\n"
+                                         << reader.output().substr(from);
+  }
+
+  // alice creates game 1 and plays X; bob joins it as O.
+  void start_game() {
+    ASSERT_TRUE(step(*alice_, "/create 3", *alice_, "You play X in game 1."));
+    ASSERT_TRUE(step(*bob_, "/join 1", *bob_, "You play O in game 1."));
+    ASSERT_TRUE(alice_->wait_for_text("Your turn (X)", 5s)) << alice_->output();
+  }
+
+  // Both end their input and exit 0.
+  void finish() {
+    alice_->close_stdin();
+    bob_->close_stdin();
+    EXPECT_EQ(alice_->wait_exit(5s), 0) << alice_->output();
+    EXPECT_EQ(bob_->wait_exit(5s), 0) << bob_->output();
+  }
+
+  ServerProcess server_;
+  TempDir config_;
+  std::unique_ptr<ChildProcess> alice_;
+  std::unique_ptr<ChildProcess> bob_;
+};
+
+TEST_F(TwoPlayersE2E, APrivateGameIsJoinedWithItsInviteCode) {
+  ASSERT_TRUE(step(*alice_, "/create 3 private", *alice_, "You play X in game 1."));
+  const std::regex invite(R"(Private game: others join with /join 1 (\S+)\n)");
+  std::smatch match;
+  ASSERT_TRUE(alice_->wait_for(
+      [&](const std::string& out) { return std::regex_search(out, match, invite); }, 5s))
+      << alice_->output();
+  const std::string code = match[1];
+  EXPECT_TRUE(step(*bob_, "/join 1", *bob_, "Game 1 is private")) << "no code, no seat";
+  EXPECT_TRUE(step(*bob_, "/join 1 WRONG" + code, *bob_, "Game 1 is private"));
+  ASSERT_TRUE(step(*bob_, "/join 1 " + code, *bob_, "You play O in game 1."));
+  EXPECT_TRUE(
+      alice_->wait_for_text("Game 1, 3x3, rated: alice (X, 1200) vs bob (O, 1200), private\n", 5s))
+      << alice_->output();
+  EXPECT_TRUE(step(*alice_, "/resign", *bob_, "You won."));
+  finish();
+}
+
+TEST_F(TwoPlayersE2E, ChatReachesTheOpponent) {
+  start_game();
+  EXPECT_TRUE(step(*bob_, "/say good luck, alice", *alice_, "[bob (O)] good luck, alice\n"));
+  EXPECT_TRUE(step(*alice_, "/say thanks", *bob_, "[alice (X)] thanks\n"));
+  EXPECT_NE(bob_->output().find("[bob (O)] good luck, alice\n"), std::string::npos)
+      << "the sender sees its line too:\n"
+      << bob_->output();
+  EXPECT_TRUE(step(*alice_, "/resign", *bob_, "You won."));
+  finish();
+}
+
+TEST_F(TwoPlayersE2E, ResignationEndsTheGameForBoth) {
+  start_game();
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "alice (X) played b2."));
+  ASSERT_TRUE(step(*bob_, "/resign", *bob_, "Game over: X wins (O resigned)\nYou lost.\n"));
+  EXPECT_TRUE(alice_->wait_for_text("Game over: X wins (O resigned)\nYou won.\n", 5s))
+      << alice_->output();
+  finish();
+}
+
+TEST_F(TwoPlayersE2E, ADrawOfferedAndAcceptedEndsInAnAgreedDraw) {
+  start_game();
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));
+  ASSERT_TRUE(step(*alice_, "/draw", *bob_, "X offers a draw: /draw to accept.\n"));
+  ASSERT_TRUE(alice_->wait_for_text("You offered a draw.\n", 5s)) << alice_->output();
+  // The offer is said once, without the turn line again.
+  EXPECT_EQ(count_of(alice_->output(), "Waiting for bob (O) to move"), 1u) << alice_->output();
+  EXPECT_EQ(count_of(bob_->output(), "Your turn (O)"), 1u) << bob_->output();
+  ASSERT_TRUE(step(*bob_, "/draw", *bob_, "Game over: draw (agreed)\nA draw.\n"));
+  EXPECT_TRUE(alice_->wait_for_text("Game over: draw (agreed)\nA draw.\n", 5s)) << alice_->output();
+  finish();
+}
+
+TEST_F(TwoPlayersE2E, ARematchAskedAndAcceptedSwapsTheSides) {
+  start_game();
+  ASSERT_TRUE(step(*alice_, "/resign", *bob_, "You won."));
+  ASSERT_TRUE(step(*alice_, "/rematch", *bob_, "X asks for a rematch: /rematch to accept.\n"));
+  ASSERT_TRUE(alice_->wait_for_text("You asked for a rematch.\n", 5s)) << alice_->output();
+  ASSERT_TRUE(step(*bob_, "/rematch", *bob_, "Rematch: round 2, you play X.\n"));
+  EXPECT_TRUE(alice_->wait_for_text("Rematch: round 2, you play O.\n", 5s)) << alice_->output();
+  EXPECT_TRUE(
+      bob_->wait_for_text("Game 1, 3x3, round 2, rated: bob (X, 1216) vs alice (O, 1184)\n", 5s))
+      << bob_->output();
+  // bob moves first now, and the game goes on.
+  EXPECT_TRUE(step(*bob_, "b2", *alice_, "bob (X) played b2."));
+  EXPECT_TRUE(step(*alice_, "/resign", *bob_, "You won."));
+  finish();
+}
+
+TEST_F(TwoPlayersE2E, LeavingMidGameResignsAndGoesBackToTheLobby) {
+  start_game();
+  ASSERT_TRUE(
+      step(*alice_, "/leave", *alice_, "You are in the lobby: /list, /create, /quick or /join.\n"));
+  EXPECT_TRUE(bob_->wait_for_text("Game over: O wins (X resigned)\nYou won.\n", 5s))
+      << bob_->output();
+  EXPECT_TRUE(bob_->wait_for_text("Your opponent left the game.\n", 5s)) << bob_->output();
+  EXPECT_TRUE(step(*alice_, "/list", *alice_, "Join with /join ID")) << "alice is in the lobby";
+  finish();
+}
+
+TEST_F(TwoPlayersE2E, QuickMatchPairsTwoPlayersWhoPlayAWholeGame) {
+  ASSERT_TRUE(
+      step(*alice_, "/quick 3", *alice_, "Waiting for another player who wants a 3x3 game...\n"));
+  ASSERT_TRUE(step(*bob_, "/quick 3", *bob_, "You play O in game 1."));
+  ASSERT_TRUE(alice_->wait_for_text("You play X in game 1.", 5s)) << alice_->output();
+  // Both type every cell ahead: the taken ones are skipped, so the game ends.
+  alice_->write(kEveryCell);
+  bob_->write(kEveryCell);
+  finish();
+  EXPECT_EQ(count_of(alice_->output(), "Game over:"), 1u) << alice_->output();
+  EXPECT_EQ(count_of(bob_->output(), "Game over:"), 1u) << bob_->output();
+  // Whatever the order gave, the two agree on the result.
+  const bool alice_won = alice_->output().find("You won.") != std::string::npos;
+  const bool bob_won = bob_->output().find("You won.") != std::string::npos;
+  const bool drawn = alice_->output().find("A draw.") != std::string::npos;
+  EXPECT_EQ(alice_won + bob_won + drawn, 1) << alice_->output() << bob_->output();
+  EXPECT_EQ(bob_->output().find("You lost.") != std::string::npos, alice_won);
+}
+
+TEST_F(TwoPlayersE2E, ASpectatorSeesTheMovesAndTheEnd) {
+  start_game();
+  auto carol = start_client(server_.port(), config_, {"--name", "carol"});
+  ASSERT_TRUE(step(*carol, "/watch 1", *carol, "Watching game 1."));
+  EXPECT_TRUE(alice_->wait_for_text("1 watching", 5s)) << alice_->output();
+  EXPECT_TRUE(step(*alice_, "b2", *carol, "alice (X) played b2.\n"));
+  EXPECT_TRUE(step(*bob_, "a1", *carol, "bob (O) played a1.\n"));
+  EXPECT_TRUE(carol->wait_for_text("2 |   | X |   |", 5s)) << carol->output();
+  EXPECT_TRUE(step(*bob_, "/say hi carol", *carol, "[bob (O)] hi carol\n"));
+  EXPECT_TRUE(step(*bob_, "/resign", *carol, "Game over: X wins (O resigned)\n"));
+  carol->close_stdin();  // the game is over: nothing more to watch
+  EXPECT_EQ(carol->wait_exit(5s), 0) << carol->output();
+  EXPECT_EQ(carol->output().find("You won."), std::string::npos) << carol->output();
+  EXPECT_EQ(carol->output().find("You lost."), std::string::npos) << carol->output();
+  finish();
+}
+
+TEST(BotE2E, ACreatingBotIsJoinedByItsIdAndTheyPlayRematches) {
+  ServerProcess server;
+  TempDir config;
+  auto maker = start_bot(server.port(), config,
+                         {"--name", "maker", "--create", "4", "--games", "2", "--budget", "5"});
+  const std::regex line(R"(maker: waiting for an opponent in game (\d+)\n)");
+  std::smatch match;
+  ASSERT_TRUE(maker->wait_for(
+      [&](const std::string& out) { return std::regex_search(out, match, line); }, 10s))
+      << maker->output();
+  const std::string id = match[1];
+  auto joiner = start_bot(server.port(), config,
+                          {"--name", "joiner", "--join", id, "--games", "2", "--budget", "5"});
+  ASSERT_EQ(maker->wait_exit(20s), 0) << maker->output();
+  ASSERT_EQ(joiner->wait_exit(20s), 0) << joiner->output();
+  const auto a = last_line_summary(maker->output());
+  const auto b = last_line_summary(joiner->output());
+  ASSERT_TRUE(a) << maker->output();
+  ASSERT_TRUE(b) << joiner->output();
+  EXPECT_EQ(a->games, 2);
+  EXPECT_EQ(b->games, 2);
+  EXPECT_EQ(a->errors + b->errors, 0);
+  EXPECT_EQ(a->wins, b->losses);
+  EXPECT_EQ(a->draws, b->draws);
 }
 
 TEST(OfflineE2E, AiGameThroughStdinPrintsTheBoardListsAndTheResult) {
