@@ -64,6 +64,7 @@ bool TestClient::send_raw(std::string_view bytes) {
 
 std::optional<wire::ServerMessage> TestClient::receive(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
+  bool spent = false;  // the socket was looked at once after the deadline
   for (;;) {
     std::string_view body;
     const auto status = reader_.next(body);
@@ -80,9 +81,15 @@ std::optional<wire::ServerMessage> TestClient::receive(std::chrono::milliseconds
       return std::nullopt;
     }
     if (closed_) return std::nullopt;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return std::nullopt;
+    // Rounded up, so a short timeout still waits; once it is spent, what has
+    // already arrived is still read (a zero timeout takes only that).
+    auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      if (spent) return std::nullopt;
+      spent = true;
+      left = std::chrono::milliseconds(0);
+    }
     pollfd pfd{fd_, POLLIN, 0};
     const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
     if (ready < 0 && errno == EINTR) continue;

@@ -30,7 +30,8 @@ class TestClient {
   // Sends raw bytes; false if the connection is gone.
   bool send_raw(std::string_view bytes);
 
-  // The next message within timeout, or nullopt on timeout or close.
+  // The next message within timeout, or nullopt on timeout or close. A zero
+  // timeout returns a message that has already arrived, without waiting.
   std::optional<wire::ServerMessage> receive(std::chrono::milliseconds timeout = 5s);
 
   // Skips messages until one satisfies pred; fails the test (and returns an
