@@ -345,8 +345,8 @@ TEST(ServerGame, GracePeriodExpiringForfeitsTheGame) {
   EXPECT_EQ(end.end_reason(), wire::END_REASON_DISCONNECT);
   // After the forfeit, alice hears that bob is gone for good (the "away"
   // notice came before the end and was skipped above).
-  const auto gone = t.x->expect([](const ServerMessage& m) { return m.has_opponent(); },
-                                "opponent left");
+  const auto gone =
+      t.x->expect([](const ServerMessage& m) { return m.has_opponent(); }, "opponent left");
   EXPECT_EQ(gone.opponent().game_id(), t.game_id);
   EXPECT_TRUE(gone.opponent().left());
   EXPECT_FALSE(gone.opponent().connected());
@@ -383,8 +383,8 @@ std::optional<wire::GameState> end_while_o_sits(std::chrono::milliseconds move_t
   TestServer server(config);
   Table t = start_game(server.port());
   t.x->move(1, 1);
-  const auto mid = t.o->expect_state([](const wire::GameState& s) { return s.move_count() == 1; },
-                                     "X's move");
+  const auto mid =
+      t.o->expect_state([](const wire::GameState& s) { return s.move_count() == 1; }, "X's move");
   EXPECT_EQ(mid.move_time_left_ms() == 0, move_timeout.count() == 0) << "0 = no clock";
   const auto deadline = std::chrono::steady_clock::now() + wait;
   for (auto now = std::chrono::steady_clock::now(); now < deadline;
@@ -395,8 +395,8 @@ std::optional<wire::GameState> end_while_o_sits(std::chrono::milliseconds move_t
   }
   // Still in progress: O may still move.
   t.o->move(0, 0);
-  const auto after = t.x->expect_state(
-      [](const wire::GameState& s) { return s.move_count() == 2; }, "O's late move");
+  const auto after = t.x->expect_state([](const wire::GameState& s) { return s.move_count() == 2; },
+                                       "O's late move");
   EXPECT_EQ(after.status(), wire::GAME_STATUS_IN_PROGRESS);
   return std::nullopt;
 }
@@ -739,9 +739,19 @@ TEST(ServerGame, ABotThinkingLongNeverHoldsUpOtherGames) {
   ASSERT_EQ(thinking.move_count(), 0u) << "the bot answered at once: nothing to overlap";
   ASSERT_TRUE(thinking.x().is_bot());
 
-  // Meanwhile a whole human game is played on the same server.
-  Table t = start_game(server.port());
-  const wire::GameState end = play(t, {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}});
+  // Meanwhile a whole human game of some 200 moves, each seen by both players
+  // before the next, is played on the same server: the cells in row-major
+  // order, which completes X's anti-diagonal at move 211. Were the search on
+  // the I/O thread, nothing would move until it ended, and the bot's one move
+  // would then overtake the rest of this game.
+  Table t = start_game(server.port(), 15);
+  Game expected(15);
+  wire::GameState end;
+  for (int cell = 0; !expected.over(); ++cell) {
+    ASSERT_EQ(expected.play(expected.to_move(), cell / 15, cell % 15), std::nullopt);
+    end = play(t, {{cell / 15, cell % 15}});
+  }
+  ASSERT_EQ(end.move_count(), 211u);
   ASSERT_EQ(end.status(), wire::GAME_STATUS_X_WON);
 
   // The bot's move had not been sent when the human game ended...
