@@ -89,8 +89,8 @@ void Lobby::journal(std::function<void(Store&)> job, Done done) {
 }
 
 void Lobby::StartRecord::write(Store& store) const {
-  store.ensure_player(x);
-  store.ensure_player(o);
+  store.save_player(x);
+  store.save_player(o);
   store.begin_game(game);
 }
 

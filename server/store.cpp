@@ -202,19 +202,6 @@ std::int64_t Store::max_player_id() {
 void Store::save_player(const StoredPlayer& p) {
   auto& s = cached(
       "INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
-      "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-      "ON CONFLICT(id) DO UPDATE SET rating = excluded.rating, games_played = "
-      "excluded.games_played, wins = excluded.wins, losses = excluded.losses, draws = "
-      "excluded.draws");
-  s.bind(1, p.id).bind(2, p.name).bind(3, p.salt).bind(4, p.secret_hash);
-  s.bind(5, std::int64_t{p.is_bot}).bind(6, p.rating).bind(7, p.games_played);
-  s.bind(8, p.wins).bind(9, p.losses).bind(10, p.draws);
-  s.run();
-}
-
-void Store::ensure_player(const StoredPlayer& p) {
-  auto& s = cached(
-      "INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
       "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING");
   s.bind(1, p.id).bind(2, p.name).bind(3, p.salt).bind(4, p.secret_hash);
   s.bind(5, std::int64_t{p.is_bot}).bind(6, p.rating).bind(7, p.games_played);

@@ -85,9 +85,10 @@ class Store {
   std::int64_t max_player_id();
 
   // Writes; the StoreWriter wraps them in transactions.
+  // Inserts the player unless a row with its id exists (a name taken by
+  // another id is an error); afterwards only results change it.
   void save_player(const StoredPlayer& player);
-  // Inserts the player unless a row with its id exists.
-  void ensure_player(const StoredPlayer& player);
+  // Adds one game's result to the player's rating and counts.
   void add_result(const PlayerResult& result);
   // Inserts the game unless a row with its id exists (a start may be written
   // again with the first move when its own write failed).

@@ -181,27 +181,43 @@ TEST(ServerHostile, ThousandConnectionsThatNeverSayHelloAreDropped) {
   expect_normal_game_completes(server.port());
 }
 
-TEST(ServerHostile, ClientThatNeverReadsIsDisconnectedWhileItsOpponentPlaysOn) {
+// A server where chat is unlimited and a connection may fall 64 KiB behind.
+server::ServerConfig flood_config() {
   auto config = test_config();
   config.session.max_queued_bytes = 64 * 1024;
   config.session.messages_per_second = 0;
   config.lobby.chat_per_second = 1e9;
   config.lobby.chat_burst = 1e9;
-  config.lobby.reconnect_grace = std::chrono::milliseconds(100);
-  TestServer server(config);
-  TestClient sleeper(server.port());
+  return config;
+}
+
+// Seats the sleeper (a tiny receive buffer) and the talker in one game. From
+// then on the sleeper reads nothing; the talker floods the room with chat and
+// reads its own echoes, so only the sleeper falls behind.
+void seat_sleeper_and_talker(TestClient& sleeper, TestClient& talker) {
   sleeper.set_receive_buffer(4096);
-  TestClient talker(server.port());
   sleeper.hello("sleeper");
   talker.hello("talker");
   sleeper.create(3);
   const auto game = sleeper.expect_joined().state().game_id();
   talker.join(game);
   talker.expect_joined();
-  // From here on the sleeper reads nothing; the talker floods the room with
-  // chat and reads its own echoes, so only the sleeper falls behind.
+}
+
+wire::ClientMessage long_chat() {
   wire::ClientMessage chat;
   chat.mutable_chat()->set_text(std::string(200, 'z'));
+  return chat;
+}
+
+TEST(ServerHostile, ClientThatNeverReadsIsDisconnectedWhileItsOpponentPlaysOn) {
+  auto config = flood_config();
+  config.lobby.reconnect_grace = std::chrono::milliseconds(100);
+  TestServer server(config);
+  TestClient sleeper(server.port());
+  TestClient talker(server.port());
+  seat_sleeper_and_talker(sleeper, talker);
+  const wire::ClientMessage chat = long_chat();
   bool forfeited = false;
   for (int batch = 0; batch < 400 && !forfeited; ++batch) {
     for (int i = 0; i < 100; ++i) talker.send(chat);
@@ -228,26 +244,15 @@ TEST(ServerHostile, ClientThatNeverReadsIsDisconnectedWhileItsOpponentPlaysOn) {
 }
 
 TEST(ServerHostile, AClientThatFallsTooFarBehindIsToldWhyBeforeItIsClosed) {
-  auto config = test_config();
-  config.session.max_queued_bytes = 64 * 1024;
-  config.session.messages_per_second = 0;
+  auto config = flood_config();
   config.session.close_linger = std::chrono::milliseconds(30'000);
   config.session.socket_send_buffer = 16 * 1024;
-  config.lobby.chat_per_second = 1e9;
-  config.lobby.chat_burst = 1e9;
   TestServer server(config);
   TestClient sleeper(server.port());
-  sleeper.set_receive_buffer(4096);
   TestClient talker(server.port());
-  sleeper.hello("sleeper");
-  talker.hello("talker");
-  sleeper.create(3);
-  const auto game = sleeper.expect_joined().state().game_id();
-  talker.join(game);
-  talker.expect_joined();
+  seat_sleeper_and_talker(sleeper, talker);
   // 2 MB: far more than the sleeper's 64 KiB queue and the sockets' buffers hold.
-  wire::ClientMessage chat;
-  chat.mutable_chat()->set_text(std::string(200, 'z'));
+  const wire::ClientMessage chat = long_chat();
   for (int batch = 0; batch < 100; ++batch) {
     for (int i = 0; i < 100; ++i) talker.send(chat);
     for (int i = 0; i < 100; ++i) {

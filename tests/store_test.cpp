@@ -53,6 +53,22 @@ GameRecord game(std::int64_t id, std::int64_t x, std::int64_t o) {
   return g;
 }
 
+TEST_F(StoreTest, ResultsAddUpAndSavingAPlayerAgainChangesNothing) {
+  Store store(":memory:");
+  store.save_player(player(1, "alice"));
+  store.add_result({.player_id = 1, .rating_change = 16, .wins = 1});
+  store.add_result({.player_id = 1, .rating_change = -10.5, .losses = 1});
+  store.add_result({.player_id = 1, .rating_change = 0, .draws = 1});
+  store.save_player(player(1, "alice"));  // e.g. a start written again: no reset
+  const auto players = store.load_players();
+  ASSERT_EQ(players.size(), 1u);
+  EXPECT_DOUBLE_EQ(players[0].rating, 1200 + 16 - 10.5);
+  EXPECT_EQ(players[0].games_played, 3);
+  EXPECT_EQ(players[0].wins, 1);
+  EXPECT_EQ(players[0].losses, 1);
+  EXPECT_EQ(players[0].draws, 1);
+}
+
 TEST_F(StoreTest, KeepsPlayersGamesAndMovesAcrossReopening) {
   {
     Store store(path());
