@@ -5,8 +5,21 @@
 
 namespace ttt::server {
 
+namespace {
+
+// spdlog creates its registry on first use, inside the library; have that
+// happen before the writer thread can log, not in a race with another thread.
+std::unique_ptr<Store> with_logging_ready(std::unique_ptr<Store> store) {
+  (void)spdlog::default_logger_raw();
+  return store;
+}
+
+}  // namespace
+
 StoreWriter::StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions)
-    : store_(std::move(store)), completions_(std::move(completions)), thread_([this] { run(); }) {}
+    : store_(with_logging_ready(std::move(store))),
+      completions_(std::move(completions)),
+      thread_([this] { run(); }) {}
 
 StoreWriter::~StoreWriter() {
   {
