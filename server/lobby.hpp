@@ -174,6 +174,12 @@ class Lobby : public RoomObserver {
     PlayerResult o;
   };
   std::optional<Settlement> settle(const GameRoom& room, const GameResult& result) const;
+  // The start of `record` if it is not yet known to be committed.
+  std::optional<StartRecord> pending_start(std::int64_t record) const;
+  // A game's end and, unless aborted, its result for both players.
+  static void write_end(Store& store, std::int64_t record, const std::string& status,
+                        const std::string& reason, std::int64_t at_ms,
+                        const std::optional<Settlement>& settlement);
   // A Done that, once the game's end is committed, applies the settlement to
   // the accounts in memory and counts the game; then calls done.
   Done on_game_recorded(std::int64_t record, std::optional<Settlement> settlement, Done done,

@@ -88,6 +88,22 @@ void Lobby::journal(std::function<void(Store&)> job, Done done) {
   });
 }
 
+std::optional<Lobby::StartRecord> Lobby::pending_start(std::int64_t record) const {
+  const auto pending = pending_starts_.find(record);
+  if (pending == pending_starts_.end()) return std::nullopt;
+  return pending->second;
+}
+
+void Lobby::write_end(Store& store, std::int64_t record, const std::string& status,
+                      const std::string& reason, std::int64_t at_ms,
+                      const std::optional<Settlement>& settlement) {
+  store.end_game(record, status, reason, at_ms);
+  if (settlement) {
+    store.add_result(settlement->x);
+    store.add_result(settlement->o);
+  }
+}
+
 void Lobby::StartRecord::write(Store& store) const {
   store.save_player(x);
   store.save_player(o);
@@ -138,7 +154,8 @@ std::optional<Lobby::Settlement> Lobby::settle(const GameRoom& room,
     settlement.x.rating_change = change.x - x.rating;
     settlement.o.rating_change = change.o - o.rating;
   }
-  for (auto [player, score] : {std::pair{&settlement.x, x_score}, std::pair{&settlement.o, 1.0 - x_score}}) {
+  for (auto [player, score] :
+       {std::pair{&settlement.x, x_score}, std::pair{&settlement.o, 1.0 - x_score}}) {
     player->wins = score == 1.0;
     player->losses = score == 0.0;
     player->draws = score == 0.5;
@@ -162,7 +179,7 @@ void Lobby::hold_rating_change(const PlayerResult& result, double sign) {
   const auto account = static_cast<PlayerId>(result.player_id);
   double& held = pending_rating_changes_[account];
   held += sign * result.rating_change;
-  if (sign < 0 && std::abs(held) < 1e-9) pending_rating_changes_.erase(account);
+  if (std::abs(held) < 1e-9) pending_rating_changes_.erase(account);
 }
 
 RoomObserver::Done Lobby::on_game_recorded(std::int64_t record,
@@ -193,10 +210,7 @@ void Lobby::record_move(const GameRoom& room, int ply, Move move,
                         const std::optional<GameResult>& end, Done done) {
   const std::int64_t record = room.record_id();
   const StoredMove stored{move.row, move.col, now_ms()};
-  std::optional<StartRecord> start;
-  if (auto pending = pending_starts_.find(record); pending != pending_starts_.end()) {
-    start = pending->second;
-  }
+  const std::optional<StartRecord> start = pending_start(record);
   if (!end) {
     journal(
         [start, record, ply, stored](Store& s) {
@@ -216,21 +230,14 @@ void Lobby::record_move(const GameRoom& room, int ply, Move move,
        reason = reason_text(end->reason)](Store& s) {
         if (start) start->write(s);
         s.add_move(record, ply, stored);
-        s.end_game(record, status, reason, stored.at_ms);
-        if (settlement) {
-          s.add_result(settlement->x);
-          s.add_result(settlement->o);
-        }
+        write_end(s, record, status, reason, stored.at_ms, settlement);
       },
       on_game_recorded(record, settlement, std::move(done), false));
 }
 
 void Lobby::record_end(const GameRoom& room, const GameResult& result, Done done) {
   const std::int64_t record = room.record_id();
-  std::optional<StartRecord> start;
-  if (auto pending = pending_starts_.find(record); pending != pending_starts_.end()) {
-    start = pending->second;
-  }
+  const std::optional<StartRecord> start = pending_start(record);
   const auto settlement = settle(room, result);
   // The game is over for its players whether or not this write succeeds; a
   // failed one is logged and leaves the stored game unfinished, its players'
@@ -239,11 +246,7 @@ void Lobby::record_end(const GameRoom& room, const GameResult& result, Done done
       [start, record, settlement, status = status_text(result),
        reason = reason_text(result.reason), at = now_ms()](Store& s) {
         if (start) start->write(s);
-        s.end_game(record, status, reason, at);
-        if (settlement) {
-          s.add_result(settlement->x);
-          s.add_result(settlement->o);
-        }
+        write_end(s, record, status, reason, at, settlement);
       },
       on_game_recorded(record, settlement, std::move(done), true));
 }
