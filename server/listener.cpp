@@ -70,7 +70,7 @@ void Listener::close() {
 
 asio::awaitable<void> Listener::accept_loop() {
   asio::steady_timer backoff(acceptor_.get_executor());
-  auto last_warning = std::chrono::steady_clock::time_point{};
+  RateLimiter accept_warnings(1.0, 1.0);  // one a second
   while (acceptor_.is_open()) {
     // Several threads: each connection on a strand of its own.
     const asio::any_io_executor executor =
@@ -81,10 +81,8 @@ asio::awaitable<void> Listener::accept_loop() {
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) break;
     if (ec) {
       // Out of file descriptors (or a similar transient failure): back off.
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_warning > std::chrono::seconds(1)) {
+      if (accept_warnings.allow()) {
         spdlog::warn("accept failed: {} ({} connections open)", ec.message(), connections());
-        last_warning = now;
       }
       backoff.expires_after(std::chrono::milliseconds(50));
       co_await backoff.async_wait(asio::as_tuple(asio::use_awaitable));
@@ -102,11 +100,9 @@ asio::awaitable<void> Listener::accept_loop() {
 void Listener::refuse(tcp::socket socket) {
   // One warning a second at most, however many are refused.
   ++refused_unreported_;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_full_warning_ >= std::chrono::seconds(1)) {
+  if (full_warnings_.allow()) {
     spdlog::warn("server full ({} connections): refused {} connection{}", max_connections_,
                  refused_unreported_, refused_unreported_ == 1 ? "" : "s");
-    last_full_warning_ = now;
     refused_unreported_ = 0;
   }
   auto frame = error_reply(wire::ERROR_CODE_SERVER_FULL,

@@ -2,8 +2,6 @@
 // it with "server full" past the connection limit.
 #pragma once
 
-#include <chrono>
-
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
@@ -12,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "server/rate_limiter.hpp"
 #include "server/session.hpp"
 
 namespace ttt::server {
@@ -46,8 +45,8 @@ class Listener {
   LogicExecutor logic_;
   const SessionLimits& limits_;
   std::size_t max_connections_;
-  std::chrono::steady_clock::time_point last_full_warning_{};
-  std::size_t refused_unreported_ = 0;
+  RateLimiter full_warnings_{1.0, 1.0};  // "server full" once a second at most
+  std::size_t refused_unreported_ = 0;   // refused since the last warning
   std::uint16_t port_ = 0;
   // Shared with the sessions' close hooks, which may outlive the listener.
   std::shared_ptr<std::atomic<std::size_t>> connections_ =

@@ -57,11 +57,7 @@ void Session::start() {
     socket_.set_option(asio::socket_base::send_buffer_size(limits_.socket_send_buffer), ignored);
   }
   // The lobby must know the connection before its first message.
-  if (limits_.one_thread) {
-    lobby_.connected(shared_from_this());
-  } else {
-    asio::post(logic_, [lobby = &lobby_, self = shared_from_this()] { lobby->connected(self); });
-  }
+  run_on(logic_, [lobby = &lobby_, self = shared_from_this()] { lobby->connected(self); });
   auto on_exception = [peer = peer_](std::exception_ptr e) {
     if (!e) return;
     try {
@@ -105,13 +101,14 @@ bool Session::read_available() {
     }
     if (closing_) continue;  // drain the peer until it closes or the linger ends
     reader_.commit(n);
+    const auto now = steady_clock::now();
     std::string_view body;
     for (;;) {
       const auto status = reader_.next(body);
       if (status == wire::FrameReader::Status::kNeedMore) break;
       // Only whole frames count as life: a peer trickling bytes of a frame it
       // never finishes is still dropped when the idle timeout runs out.
-      last_received_ = steady_clock::now();
+      last_received_ = now;
       ping_outstanding_ = false;
       if (status == wire::FrameReader::Status::kTooLarge) {
         fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
@@ -119,14 +116,14 @@ bool Session::read_available() {
                  std::to_string(reader_.max_frame()) + "-byte limit");
         break;
       }
-      if (!handle_frame(body)) break;
+      if (!handle_frame(body, now)) break;
     }
     if (stopped_) return false;
     if (n < space.size()) return true;  // drained: wait for more
   }
 }
 
-bool Session::handle_frame(std::string_view body) {
+bool Session::handle_frame(std::string_view body, steady_clock::time_point now) {
   wire::ClientMessage message;
   if (!wire::parse_body(body, message)) {
     fail(wire::ERROR_CODE_BAD_FRAME, "a frame that is not a ClientMessage");
@@ -136,10 +133,8 @@ bool Session::handle_frame(std::string_view body) {
     fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
     return false;
   }
-  const auto now = steady_clock::now();
   if (!limiter_.allow(now)) {
-    if (now - last_rate_warning_ >= std::chrono::seconds(1)) {
-      last_rate_warning_ = now;
+    if (rate_warnings_.allow(now)) {
       spdlog::debug("connection {}: over the message rate limit", peer_);
       enqueue(error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down",
                           message.request_id())
@@ -159,25 +154,17 @@ bool Session::handle_frame(std::string_view body) {
     hello_ = true;
     watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
   }
-  if (limits_.one_thread) {
-    lobby_.receive(shared_from_this(), message);
-    return !closing_;
-  }
-  asio::post(logic_, [lobby = &lobby_, self = shared_from_this(), m = std::move(message)] {
+  run_on(logic_, [lobby = &lobby_, self = shared_from_this(), m = std::move(message)] {
     lobby->receive(self, m);
   });
-  return true;
+  return !closing_;  // a direct call may have closed us
 }
 
 // --- writing --------------------------------------------------------------------
 
 void Session::deliver(const Outbound& message) {
-  if (limits_.one_thread) {
-    enqueue(message.frame);
-    return;
-  }
-  asio::post(socket_.get_executor(),
-             [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
+  run_on(socket_.get_executor(),
+         [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
 }
 
 void Session::send_now(const wire::ServerMessage& message) {
@@ -197,19 +184,13 @@ void Session::enqueue(std::shared_ptr<const std::string> frame) {
 }
 
 void Session::drop_slow_consumer() {
-  // What is queued will never be wanted; the peer gets one last Error if it
-  // reads again before the linger ends, and is closed either way.
-  const std::string reason = "not reading: write queue full (" +
-                             std::to_string(queue_.size()) + " frames, " +
-                             std::to_string(queued_bytes_) + " bytes)";
-  spdlog::debug("connection {}: {}", peer_, reason);
+  // What is queued will never be wanted: it makes way for one last Error,
+  // which the peer gets if it reads again before the linger ends.
+  std::string reason = "stopped reading: write queue full (" + std::to_string(queue_.size()) +
+                       " frames, " + std::to_string(queued_bytes_) + " bytes)";
   queue_.clear();
-  auto frame = error_reply(wire::ERROR_CODE_SLOW_CONSUMER,
-                           "you stopped reading and fell too far behind; disconnecting", 0, true)
-                   .frame;
-  queued_bytes_ = frame->size();
-  queue_.push_back(std::move(frame));
-  begin_close(reason);
+  queued_bytes_ = 0;
+  fail(wire::ERROR_CODE_SLOW_CONSUMER, std::move(reason));
 }
 
 asio::awaitable<void> Session::write_loop() {
@@ -291,12 +272,8 @@ asio::awaitable<void> Session::watchdog() {
 }
 
 void Session::close() {
-  if (limits_.one_thread) {
-    begin_close("closed by the server");
-    return;
-  }
-  asio::post(socket_.get_executor(),
-             [self = shared_from_this()] { self->begin_close("closed by the server"); });
+  run_on(socket_.get_executor(),
+         [self = shared_from_this()] { self->begin_close("closed by the server"); });
 }
 
 void Session::fail(wire::ErrorCode code, std::string text) {

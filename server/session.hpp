@@ -7,6 +7,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <atomic>
@@ -15,6 +16,7 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "server/participant.hpp"
 #include "server/rate_limiter.hpp"
@@ -66,8 +68,19 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   boost::asio::awaitable<void> write_loop();
   boost::asio::awaitable<void> watchdog();
 
-  // Handles one frame; false when the connection must stop reading.
-  bool handle_frame(std::string_view body);
+  // Handles one frame that arrived at `now`; false when the connection must
+  // stop reading.
+  bool handle_frame(std::string_view body, std::chrono::steady_clock::time_point now);
+  // Runs f at once on a one-thread server (every executor is this thread),
+  // else posts it to ex: how a session hands work to the lobby or to itself.
+  template <typename Executor, typename F>
+  void run_on(const Executor& ex, F&& f) {
+    if (limits_.one_thread) {
+      f();
+    } else {
+      boost::asio::post(ex, std::forward<F>(f));
+    }
+  }
   void enqueue(std::shared_ptr<const std::string> frame);
   void send_now(const wire::ServerMessage& message);
   // The write queue overflowed: drops what is queued for one fatal Error.
@@ -92,7 +105,7 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::chrono::steady_clock::time_point started_at_;
   std::chrono::steady_clock::time_point last_received_;
   std::chrono::steady_clock::time_point close_deadline_;
-  std::chrono::steady_clock::time_point last_rate_warning_{};
+  RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
   std::shared_ptr<std::atomic<std::size_t>> open_count_;
   std::string peer_;
   std::string close_reason_;
