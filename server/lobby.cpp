@@ -15,6 +15,9 @@
 namespace ttt::server {
 namespace {
 
+// The server's bots are called "bot (LEVEL)"; players can't take such names.
+constexpr std::string_view kBotNamePrefix = "bot (";
+
 constexpr int kMinBoardSize = 3;
 constexpr int kMaxBoardSize = 15;
 
@@ -104,9 +107,7 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
       refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
       return;
     }
-    PlayerRecord& player = players_.at(token->second);
-    player.program = hello.bot();  // also for players restored after a restart
-    take_back(conn, record, player, request_id);
+    take_back(conn, record, players_.at(token->second), hello, request_id);
     return;
   }
   if (!is_valid_name(hello.name())) {
@@ -115,7 +116,7 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
                " printable characters without leading or trailing spaces");
     return;
   }
-  if (name_key(hello.name()).starts_with("bot (")) {
+  if (name_key(hello.name()).starts_with(kBotNamePrefix)) {
     refuse(wire::ERROR_CODE_NAME_TAKEN,
            "names beginning with \"bot (\" belong to the server's bots: choose another name");
     return;
@@ -132,8 +133,7 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
       return;
     }
     if (auto online = players_.find(account->id); online != players_.end()) {
-      online->second.program = hello.bot();
-      take_back(conn, record, online->second, request_id);
+      take_back(conn, record, online->second, hello, request_id);
       return;
     }
   } else {
@@ -157,7 +157,7 @@ void Lobby::hello(const std::shared_ptr<Participant>& conn, Connection& record,
 }
 
 void Lobby::take_back(const std::shared_ptr<Participant>& conn, Connection& record,
-                      PlayerRecord& player, std::uint32_t request_id) {
+                      PlayerRecord& player, const wire::Hello& hello, std::uint32_t request_id) {
   if (auto old = player.conn.lock(); old && old != conn) {
     old->deliver(error_reply(wire::ERROR_CODE_REPLACED,
                              "this player connected again from elsewhere", 0, true));
@@ -165,6 +165,7 @@ void Lobby::take_back(const std::shared_ptr<Participant>& conn, Connection& reco
     connections_.erase(old.get());
   }
   player.conn = conn;
+  player.program = hello.bot();  // also for players restored after a restart
   record.player = player.id;
   welcome(player, request_id, true, "");
   spdlog::info("player {} ({}) is back", player.id, player.name);
@@ -604,7 +605,7 @@ PlayerRef Lobby::ref(const PlayerRecord& player) const {
 }
 
 StoredPlayer& Lobby::bot_account(Level level) {
-  const std::string name = "bot (" + std::string(to_string(level)) + ")";
+  const std::string name = std::string(kBotNamePrefix) + std::string(to_string(level)) + ")";
   if (auto known = account_names_.find(name_key(name)); known != account_names_.end()) {
     return accounts_.at(known->second);
   }

@@ -121,9 +121,10 @@ class Lobby : public RoomObserver {
 
   void hello(const std::shared_ptr<Participant>& conn, Connection& record,
              const wire::Hello& hello, std::uint32_t request_id);
-  // Attaches conn to a player who is online elsewhere or away, with a new token.
+  // Attaches conn, which said hello, to a player who is online elsewhere or
+  // away, with a new token.
   void take_back(const std::shared_ptr<Participant>& conn, Connection& record,
-                 PlayerRecord& player, std::uint32_t request_id);
+                 PlayerRecord& player, const wire::Hello& hello, std::uint32_t request_id);
   void welcome(PlayerRecord& player, std::uint32_t request_id, bool resumed,
                const std::string& secret);
   StoredPlayer& register_account(const std::string& name, std::string& secret);
