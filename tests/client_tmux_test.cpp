@@ -23,6 +23,16 @@ class Tmux {
   std::string screen() { return run({"capture-pane", "-p", "-S", "-2000", "-t", "ttt"}).output; }
   void type(const std::string& keys) { run({"send-keys", "-t", "ttt", keys, "Enter"}); }
 
+  // Starts ttt-client against the server on `port` in a 120×40 pane, with its
+  // config under `config` and `flags` after --host and --port.
+  bool start_client(std::uint16_t port, const TempDir& config, const std::string& flags) {
+    const std::string command = "env XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
+                                "/ttt-client --host 127.0.0.1 --port " + std::to_string(port) +
+                                " " + flags;
+    return run({"new-session", "-d", "-s", "ttt", "-x", "120", "-y", "40", command}).exit_code ==
+           0;
+  }
+
   bool wait_screen(const std::function<bool(const std::string&)>& pred,
                    std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -46,11 +56,7 @@ TEST(ClientTmux, InteractiveGameRendersUpdatesWithoutInputAndFinishes) {
   ServerProcess server;
   TempDir config;
   Tmux tmux;
-  const std::string command = "env XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
-                              "/ttt-client --host 127.0.0.1 --port " +
-                              std::to_string(server.port()) + " --name tmux --play-bot random";
-  ASSERT_EQ(
-      tmux.run({"new-session", "-d", "-s", "ttt", "-x", "120", "-y", "40", command}).exit_code, 0);
+  ASSERT_TRUE(tmux.start_client(server.port(), config, "--name tmux --play-bot random"));
   ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Your turn (X)"); }, 10s))
       << tmux.screen();
   const std::string start = tmux.screen();
@@ -87,11 +93,7 @@ TEST(ClientTmux, ReplayStepsWithEnterAndStopsWithQ) {
   ASSERT_EQ(player->wait_exit(20s), 0) << player->output();
 
   Tmux tmux;
-  const std::string command = "env XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
-                              "/ttt-client --host 127.0.0.1 --port " +
-                              std::to_string(server.port()) + " --name tester";
-  ASSERT_EQ(
-      tmux.run({"new-session", "-d", "-s", "ttt", "-x", "120", "-y", "40", command}).exit_code, 0);
+  ASSERT_TRUE(tmux.start_client(server.port(), config, "--name tester"));
   ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Connected to"); }, 10s))
       << tmux.screen();
   tmux.type("/replay 1");

@@ -294,6 +294,23 @@ class LobbyJournalTest : public LobbyTest {
     writer_->flush();
     return games;
   }
+  // alice (X) and bob (O), quick-matched on 3×3.
+  std::pair<std::shared_ptr<FakeConnection>, std::shared_ptr<FakeConnection>> paired() {
+    auto alice = player("alice");
+    auto bob = player("bob");
+    quick(alice, 3);
+    quick(bob, 3);
+    drain();
+    return {alice, bob};
+  }
+  // Two moves each; X wins next with (0, 2), completing row 1.
+  void play_to_the_brink(const std::shared_ptr<FakeConnection>& x,
+                         const std::shared_ptr<FakeConnection>& o) {
+    move(x, 0, 0);
+    move(o, 1, 0);
+    move(x, 0, 1);
+    move(o, 1, 1);
+  }
   static const wire::GameState* last_state(const FakeConnection& conn) {
     const auto* m = conn.last([](const wire::ServerMessage& r) { return r.has_state(); });
     return m ? &m->state() : nullptr;
@@ -308,15 +325,8 @@ class LobbyJournalTest : public LobbyTest {
 };
 
 TEST_F(LobbyJournalTest, ARefusedWinningMoveChangesNoRecordAndCountsOnceWhenPlayedAgain) {
-  auto alice = player("alice");
-  auto bob = player("bob");
-  quick(alice, 3);
-  quick(bob, 3);
-  drain();
-  move(alice, 0, 0);
-  move(bob, 1, 0);
-  move(alice, 0, 1);
-  move(bob, 1, 1);
+  auto [alice, bob] = paired();
+  play_to_the_brink(alice, bob);
   refuse_writes(true);
   move(alice, 0, 2);  // would win row 1
 
@@ -359,11 +369,7 @@ TEST_F(LobbyJournalTest, ARefusedWinningMoveChangesNoRecordAndCountsOnceWhenPlay
 }
 
 TEST_F(LobbyJournalTest, WhatIsSaidWhileARefusedMoveWaitsIsStillDelivered) {
-  auto alice = player("alice");
-  auto bob = player("bob");
-  quick(alice, 3);
-  quick(bob, 3);
-  drain();
+  auto [alice, bob] = paired();
   refuse_writes(true);
   wire::ClientMessage move;
   move.set_request_id(++request_id_);
@@ -391,16 +397,9 @@ TEST_F(LobbyJournalTest, WhatIsSaidWhileARefusedMoveWaitsIsStillDelivered) {
 TEST_F(LobbyJournalTest, AGameWhoseStartCouldNotBeWrittenIsWrittenWithItsFirstMove) {
   // Not even the players' rows get written: the disk fails from the start.
   refuse_writes(true);
-  auto alice = player("alice");
-  auto bob = player("bob");
-  quick(alice, 3);
-  quick(bob, 3);
-  drain();
+  auto [alice, bob] = paired();
   refuse_writes(false);
-  move(alice, 0, 0);
-  move(bob, 1, 0);
-  move(alice, 0, 1);
-  move(bob, 1, 1);
+  play_to_the_brink(alice, bob);
   move(alice, 0, 2);
   EXPECT_EQ(alice->last_error(), nullptr) << alice->last_error()->error().text();
   EXPECT_EQ(bob->last_error(), nullptr) << bob->last_error()->error().text();

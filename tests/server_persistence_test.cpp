@@ -54,6 +54,16 @@ std::uint64_t start_game(TestClient& x, TestClient& o) {
   return game;
 }
 
+// The leaderboard, as `client` asks for it.
+wire::Leaderboard leaderboard(TestClient& client) {
+  wire::ClientMessage top;
+  top.mutable_get_leaderboard();
+  client.send(top);
+  return client.expect([](const ServerMessage& m) { return m.has_leaderboard(); },
+                       "the leaderboard")
+      .leaderboard();
+}
+
 wire::Error hello_error(std::uint16_t port, const std::string& name, const std::string& secret) {
   TestClient c(port);
   wire::ClientMessage m;
@@ -113,12 +123,7 @@ TEST_F(PersistenceTest, NamesAndRatingsOutliveTheServer) {
   const auto welcome = alice.hello("alice");
   EXPECT_EQ(welcome.player_id(), alice_id);
   EXPECT_DOUBLE_EQ(welcome.rating(), 1216);
-  wire::ClientMessage top;
-  top.mutable_get_leaderboard();
-  alice.send(top);
-  const auto board = alice.expect([](const ServerMessage& m) { return m.has_leaderboard(); },
-                                  "the leaderboard")
-                         .leaderboard();
+  const auto board = leaderboard(alice);
   ASSERT_EQ(board.entries_size(), 2);
   EXPECT_EQ(board.entries(0).name(), "alice");
   EXPECT_DOUBLE_EQ(board.entries(0).rating(), 1216);
@@ -232,12 +237,7 @@ TEST_F(PersistenceTest, BotGamesAreUnratedUnlessAsked) {
     alice.simple([](wire::ClientMessage& m) { m.mutable_leave(); });
     alice.expect([](const ServerMessage& m) { return m.has_left(); }, "Left");
   }
-  wire::ClientMessage top;
-  top.mutable_get_leaderboard();
-  alice.send(top);
-  const auto board = alice.expect([](const ServerMessage& m) { return m.has_leaderboard(); },
-                                  "the leaderboard")
-                         .leaderboard();
+  const auto board = leaderboard(alice);
   ASSERT_EQ(board.entries_size(), 2);
   EXPECT_EQ(board.entries(0).name(), "bot (random)");
   EXPECT_DOUBLE_EQ(board.entries(0).rating(), 1216);  // only the rated game counted
