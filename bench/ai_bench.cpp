@@ -9,9 +9,9 @@
 #include <limits>
 #include <random>
 
-#include "ai_exact_solver.hpp"
-#include "ai_heuristic_search.hpp"
-#include "ai_search_table.hpp"
+#include "ai/ai_exact_solver.hpp"
+#include "ai/ai_heuristic_search.hpp"
+#include "ai/ai_search_table.hpp"
 #include "ttt/ai.hpp"
 #include "ttt/game.hpp"
 #include "ttt/rules.hpp"

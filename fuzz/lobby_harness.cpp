@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness.hpp"
-#include "server/lobby.hpp"
+#include "lobby/lobby.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::fuzz {

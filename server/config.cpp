@@ -1,4 +1,4 @@
-#include "server/config.hpp"
+#include "config.hpp"
 
 namespace ttt::server {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "server/lobby.hpp"
-#include "server/session.hpp"
+#include "lobby/lobby.hpp"
+#include "net/session.hpp"
 #include "ttt/cli/flags.hpp"
 
 namespace ttt::server {

@@ -9,8 +9,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "server/game_export.hpp"
-#include "server/server.hpp"
+#include "store/game_export.hpp"
+#include "server.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "server/server.hpp"
+#include "server.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>

@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "server/config.hpp"
-#include "server/listener.hpp"
-#include "server/lobby.hpp"
-#include "server/store_writer.hpp"
+#include "config.hpp"
+#include "net/listener.hpp"
+#include "lobby/lobby.hpp"
+#include "store/store_writer.hpp"
 
 namespace ttt::server {
 

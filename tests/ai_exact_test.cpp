@@ -7,8 +7,8 @@
 #include <map>
 #include <random>
 
-#include "ai_exact_root.hpp"
-#include "ai_exact_solver.hpp"
+#include "ai/ai_exact_root.hpp"
+#include "ai/ai_exact_solver.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::internal::ai {

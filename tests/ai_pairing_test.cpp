@@ -7,9 +7,9 @@
 #include <random>
 #include <set>
 
-#include "ai_line_board.hpp"
-#include "ai_pairing.hpp"
-#include "ai_pairing_strategy.hpp"
+#include "ai/ai_line_board.hpp"
+#include "ai/ai_pairing.hpp"
+#include "ai/ai_pairing_strategy.hpp"
 #include "ai_test_support.hpp"
 
 namespace ttt::internal::ai {

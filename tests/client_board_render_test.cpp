@@ -1,7 +1,7 @@
 // Board rendering: golden text of a few boards, with and without colour.
 #include <gtest/gtest.h>
 
-#include "client/board_render.hpp"
+#include "console/board_render.hpp"
 
 namespace ttt::client {
 namespace {

@@ -1,7 +1,7 @@
 // The slash commands: every command, its arguments and the refusals.
 #include <gtest/gtest.h>
 
-#include "client/command.hpp"
+#include "console/command.hpp"
 
 namespace ttt::client {
 namespace {

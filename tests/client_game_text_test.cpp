@@ -2,7 +2,7 @@
 // is, the game list and refusals.
 #include <gtest/gtest.h>
 
-#include "client/game_text.hpp"
+#include "console/game_text.hpp"
 
 namespace ttt::client {
 namespace {

@@ -1,8 +1,8 @@
 // The interactive line editor: typing, erasing, Enter, Ctrl-D and escapes.
 #include <gtest/gtest.h>
 
-#include "client/line_editor.hpp"
-#include "client/terminal.hpp"
+#include "console/line_editor.hpp"
+#include "console/terminal.hpp"
 
 namespace ttt::client {
 namespace {

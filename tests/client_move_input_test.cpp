@@ -1,7 +1,7 @@
 // Typed moves: both syntaxes, the board's limits and the one-line reasons.
 #include <gtest/gtest.h>
 
-#include "client/move_input.hpp"
+#include "view/move_input.hpp"
 
 namespace ttt::client {
 namespace {

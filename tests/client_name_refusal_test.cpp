@@ -1,7 +1,7 @@
 // What the clients say when the server refuses the player's name.
 #include <gtest/gtest.h>
 
-#include "client/name_refusal.hpp"
+#include "identity/name_refusal.hpp"
 
 namespace ttt::client {
 namespace {

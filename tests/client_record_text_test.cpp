@@ -2,7 +2,7 @@
 // the refusals of /top, /history and /replay.
 #include <gtest/gtest.h>
 
-#include "client/record_text.hpp"
+#include "console/record_text.hpp"
 
 namespace ttt::client {
 namespace {

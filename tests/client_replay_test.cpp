@@ -2,7 +2,7 @@
 // moved and when, the result at the end, and records that are not games.
 #include <gtest/gtest.h>
 
-#include "client/replay.hpp"
+#include "console/replay.hpp"
 
 namespace ttt::client {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "client/token_file.hpp"
+#include "identity/token_file.hpp"
 #include "client_support/child_process.hpp"
 
 namespace ttt::client {

@@ -1,5 +1,5 @@
 // GameRoom without sockets: fake participants record what the room sends.
-#include "server/game_room.hpp"
+#include "game/game_room.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,14 +1,14 @@
 // The Lobby without sockets: fake participants say Hello, match, play and go
 // away, and the test reads what the lobby sent each of them.
-#include "server/lobby.hpp"
+#include "lobby/lobby.hpp"
 
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 
-#include "server/store.hpp"
-#include "server/store_writer.hpp"
+#include "store/store.hpp"
+#include "store/store_writer.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {

@@ -1,5 +1,5 @@
 // Elo ratings with known values.
-#include "server/rating.hpp"
+#include "game/rating.hpp"
 
 #include <gtest/gtest.h>
 

@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "client_support/child_process.hpp"
-#include "server/store.hpp"
+#include "store/store.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 

@@ -1,6 +1,6 @@
 // The SQLite store and its writer: schema, migration, round trips, refusals
 // of unusable files, group commit and failed writes that lose nothing else.
-#include "server/store.hpp"
+#include "store/store.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "server/game_export.hpp"
-#include "server/store_writer.hpp"
+#include "store/game_export.hpp"
+#include "store/store_writer.hpp"
 
 namespace ttt::server {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <thread>
 
-#include "server/server.hpp"
+#include "server.hpp"
 
 namespace ttt::testing {
 

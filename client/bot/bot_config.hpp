@@ -1,0 +1,28 @@
+// ttt-bot's command line.
+#pragma once
+
+#include <string>
+
+#include "bot/bot_player.hpp"
+#include "ttt/cli/flags.hpp"
+
+namespace ttt::client {
+
+struct BotConfig {
+  BotOptions bot;  // what each bot does
+  std::string name = "bot";
+  int count = 1;        // bots run at once
+  int threads = 0;      // search threads; 0 = one per core
+  bool seeded = false;  // --seed given: repeatable games
+  std::string log_level = "warn";
+};
+
+struct BotArgs {
+  cli::ParseResult result;
+  std::string usage;
+};
+
+// Parses ttt-bot's flags into config.
+BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config);
+
+}  // namespace ttt::client

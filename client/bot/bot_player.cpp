@@ -1,0 +1,370 @@
+#include "bot/bot_player.hpp"
+
+#include "ttt/wire/convert.hpp"
+
+#include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
+#include <iostream>
+
+#include "view/move_input.hpp"
+#include "identity/name_refusal.hpp"
+#include "identity/token_file.hpp"
+
+namespace ttt::client {
+
+BotTally& BotTally::operator+=(const BotTally& other) {
+  games += other.games;
+  wins += other.wins;
+  losses += other.losses;
+  draws += other.draws;
+  errors += other.errors;
+  connect_failed = connect_failed || other.connect_failed;
+  return *this;
+}
+
+BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
+                     boost::asio::any_io_executor compute, BotOptions options,
+                     std::function<void()> on_done)
+    : label_(std::move(label)),
+      io_(io),
+      compute_(std::move(compute)),
+      options_(std::move(options)),
+      on_done_(std::move(on_done)),
+      rematch_timer_(io),
+      retry_timer_(io) {
+  options_.connection.program = true;  // the server must know a program plays
+}
+
+void BotPlayer::start() {
+  connection_ = std::make_shared<Connection>(io_, options_.connection, *this);
+  connection_->start();
+}
+
+void BotPlayer::stop() { finish(); }
+
+// --- the connection ---------------------------------------------------------------
+
+void BotPlayer::on_welcome(const wire::Welcome& welcome) {
+  player_id_ = welcome.player_id();
+  requests_.clear();
+  failure_counted_ = false;
+  if (!welcome.secret().empty() && !options_.secret_path.empty()) {
+    std::string failure;
+    if (!save_secret(options_.secret_path, welcome.secret(), failure)) {
+      spdlog::warn("{}: the secret of the name is not kept: {}", label_, failure);
+    }
+  }
+  searching_.reset();
+  moved_.reset();
+  if (welcome.resumed()) {
+    spdlog::info("{}: reconnected and resumed", label_);
+    return;  // the room sends Joined with the game
+  }
+  if (game_ && !is_over(*game_)) error("lost its game when the connection dropped");
+  game_.reset();
+  if (finishing_) {
+    connection_->close();
+    return;
+  }
+  if (entered_ && options_.mode == BotMode::Join) {
+    spdlog::warn("{}: back as a new player, but game {} can't be joined again", label_,
+                 options_.game_id);
+    finish();
+    return;
+  }
+  enter();
+}
+
+void BotPlayer::on_reconnecting(const std::string& reason, std::chrono::milliseconds left) {
+  spdlog::info("{}: connection lost ({}); retrying for {} ms", label_, reason, left.count());
+}
+
+void BotPlayer::on_closed(const std::string& reason, bool failed) {
+  if (done_) return;
+  done_ = true;
+  rematch_timer_.cancel();
+  retry_timer_.cancel();
+  if (failed) {
+    if (!failure_counted_) ++tally_.errors;  // one failure, one error
+    if (player_id_ == 0) tally_.connect_failed = true;
+    std::string why = reason;
+    if (name_refused_) {
+      const ConnectionOptions& c = options_.connection;
+      NameRefusal refusal;
+      refusal.name = c.name;
+      refusal.server = c.host + ":" + std::to_string(c.port);
+      refusal.secret_path = options_.secret_path;
+      refusal.had_secret = !c.secret.empty();
+      why = name_refusal_text(refusal);
+    }
+    std::cerr << "ttt-bot: " << label_ << ": " << why << "\n";
+  }
+  on_done_();
+}
+
+std::uint32_t BotPlayer::send(wire::ClientMessage message, Request kind) {
+  const std::uint32_t id = connection_->send(std::move(message));
+  if (id != 0) requests_[id] = kind;
+  return id;
+}
+
+// --- entering games -------------------------------------------------------------
+
+void BotPlayer::enter() {
+  entered_ = true;
+  moving_on_ = false;
+  const wire::Rated rated = options_.rated ? wire::RATED_YES : wire::RATED_DEFAULT;
+  wire::ClientMessage m;
+  switch (options_.mode) {
+    case BotMode::QuickMatch:
+      m.mutable_quick_match()->set_size(options_.size);
+      m.mutable_quick_match()->set_rated(rated);
+      break;
+    case BotMode::Join:
+      m.mutable_join_game()->set_game_id(options_.game_id);
+      m.mutable_join_game()->set_invite_code(options_.invite_code);
+      m.mutable_join_game()->set_rated(rated);
+      break;
+    case BotMode::Create:
+      m.mutable_create_game()->set_size(options_.size);
+      m.mutable_create_game()->set_rated(rated);
+      break;
+  }
+  send(std::move(m), Request::Enter);
+}
+
+void BotPlayer::find_new_opponent() {
+  rematch_timer_.cancel();
+  if (moving_on_ || finishing_) return;
+  if (options_.mode == BotMode::Join) {
+    spdlog::warn("{}: the opponent is gone and there is no other game to join", label_);
+    finish();
+    return;
+  }
+  moving_on_ = true;
+  wire::ClientMessage leave;
+  leave.mutable_leave();
+  send(std::move(leave), Request::Leave);
+}
+
+void BotPlayer::finish() {
+  if (finishing_) return;
+  finishing_ = true;
+  rematch_timer_.cancel();
+  retry_timer_.cancel();
+  if (connection_ && connection_->connected() && game_) {
+    wire::ClientMessage leave;
+    leave.mutable_leave();
+    send(std::move(leave), Request::Leave);
+  }
+  if (connection_) connection_->close();
+}
+
+void BotPlayer::error(const std::string& what) {
+  ++tally_.errors;
+  spdlog::error("{}: {}", label_, what);
+}
+
+// --- server messages ------------------------------------------------------------
+
+void BotPlayer::on_message(const wire::ServerMessage& message) {
+  switch (message.body_case()) {
+    case wire::ServerMessage::kError:
+      on_error(message.error(), message.in_reply_to());
+      break;
+    case wire::ServerMessage::kJoined:
+      if (message.joined().side() != wire::SIDE_X && message.joined().side() != wire::SIDE_O) {
+        error("was seated as a spectator");
+        finish();
+        break;
+      }
+      game_ = message.joined().state();
+      if (game_->status() == wire::GAME_STATUS_WAITING && options_.mode == BotMode::Create) {
+        // Whoever wants to play this bot needs the game's id.
+        std::cout << label_ << ": waiting for an opponent in game " << game_->game_id()
+                  << std::endl;
+      }
+      on_state(message.joined().state());
+      break;
+    case wire::ServerMessage::kState:
+      if (game_ && message.state().game_id() == game_->game_id()) on_state(message.state());
+      break;
+    case wire::ServerMessage::kLeft:
+      game_.reset();
+      if (moving_on_ && !finishing_) enter();
+      break;
+    case wire::ServerMessage::kOpponent:
+      if (message.opponent().left() && game_ && is_over(*game_)) find_new_opponent();
+      break;
+    case wire::ServerMessage::kGoodbye:
+      spdlog::info("{}: the server is going away: {}", label_, message.goodbye().reason());
+      break;
+    default:
+      break;  // queued, chat, lists: nothing to do
+  }
+  if (message.in_reply_to() != 0) requests_.erase(message.in_reply_to());
+}
+
+void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
+  if (e.fatal()) {
+    if (e.code() == wire::ERROR_CODE_NAME_TAKEN) {
+      name_refused_ = true;  // counted and explained when the connection ends
+      return;
+    }
+    error("the server closed the connection: " + e.text());
+    failure_counted_ = true;
+    return;
+  }
+  auto it = requests_.find(in_reply_to);
+  const std::optional<Request> kind =
+      it == requests_.end() ? std::nullopt : std::optional<Request>(it->second);
+  if (kind == Request::Rematch || kind == Request::Leave) {
+    // The opponent left or went away meanwhile; OpponentStatus and timers deal with it.
+    spdlog::debug("{}: {}", label_, e.text());
+    if (kind == Request::Leave && moving_on_ && !finishing_) enter();
+    return;
+  }
+  if (e.code() == wire::ERROR_CODE_STORAGE && kind != Request::Enter) {
+    retry_move_later();  // transient: the server took the move back and asks again
+    return;
+  }
+  if (kind == Request::Enter) {
+    error("could not get a game: " + e.text());
+    finish();
+    return;
+  }
+  error((kind == Request::Move ? "the server refused a move: " : "the server refused: ") +
+        e.text());
+}
+
+void BotPlayer::on_state(const wire::GameState& state) {
+  game_ = state;
+  const wire::Side me = side_of(state, player_id_);
+  if (me == wire::SIDE_NONE) {
+    error("a game state without this bot in a seat");
+    finish();
+    return;
+  }
+  if (in_progress(state)) {
+    rematch_timer_.cancel();
+    if (state.to_move() == me) think(state, wire::player_of(me));
+    return;
+  }
+  if (is_over(state) && counted_ != round_key(state)) {
+    counted_ = round_key(state);
+    count_result(state, me);
+    after_game();
+  }
+}
+
+// --- games ----------------------------------------------------------------------
+
+void BotPlayer::count_result(const wire::GameState& state, wire::Side me) {
+  if (state.end_reason() == wire::END_REASON_ABORTED) {
+    error("game " + std::to_string(state.game_id()) + " was aborted by the server");
+    return;
+  }
+  ++tally_.games;
+  const wire::Side winner = state.status() == wire::GAME_STATUS_X_WON   ? wire::SIDE_X
+                            : state.status() == wire::GAME_STATUS_O_WON ? wire::SIDE_O
+                                                                        : wire::SIDE_NONE;
+  if (winner == wire::SIDE_NONE) {
+    ++tally_.draws;
+  } else if (winner == me) {
+    ++tally_.wins;
+  } else {
+    ++tally_.losses;
+  }
+  spdlog::info("{}: game {} round {} over ({} of {})", label_, state.game_id(), state.round(),
+               tally_.games, options_.games);
+}
+
+void BotPlayer::after_game() {
+  if (tally_.games >= options_.games || finishing_) {
+    finish();
+    return;
+  }
+  wire::ClientMessage rematch;
+  rematch.mutable_rematch();
+  send(std::move(rematch), Request::Rematch);
+  rematch_timer_.expires_after(options_.rematch_wait);
+  rematch_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+    auto self = weak.lock();
+    if (ec || !self) return;
+    spdlog::info("{}: no rematch; looking for another opponent", self->label_);
+    self->find_new_opponent();
+  });
+}
+
+void BotPlayer::think(const wire::GameState& state, Player me) {
+  const Position position{round_key(state), state.move_count()};
+  if (moved_ == position || searching_ == position) return;
+  const auto board = board_of(state);
+  if (!board) {
+    error("a board that can't be read: " + state.cells());
+    return;
+  }
+  searching_ = position;
+  AiOptions ai = options_.ai;
+  ai.seed = options_.ai.seed ^ (state.game_id() << 40) ^ (std::uint64_t{state.round()} << 20) ^
+            state.move_count();
+  boost::asio::post(compute_,
+                    [weak = weak_from_this(), io = io_, board = *board, me, ai, position] {
+                      std::optional<Move> move;
+                      std::string failure;
+                      try {
+                        move = calculate_next_move(board, me, ai);
+                      } catch (const std::exception& e) {
+                        failure = e.what();
+                      }
+                      boost::asio::post(io, [weak, position, move, failure] {
+                        auto self = weak.lock();
+                        if (!self) return;
+                        if (move) {
+                          self->play(position, *move);
+                        } else {
+                          self->searching_.reset();
+                          self->error("the search failed: " + failure);
+                        }
+                      });
+                    });
+}
+
+void BotPlayer::retry_move_later() {
+  spdlog::info("{}: the server could not save its move; moving again in {} ms", label_,
+               options_.storage_retry.count());
+  retry_timer_.expires_after(options_.storage_retry);
+  retry_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+    auto self = weak.lock();
+    if (!ec && self) self->retry_move();
+  });
+}
+
+// The position whose move was refused may be searched and sent again.
+void BotPlayer::retry_move() {
+  moved_.reset();
+  if (!game_ || finishing_ || !in_progress(*game_)) return;
+  const wire::Side me = side_of(*game_, player_id_);
+  if (game_->to_move() == me) think(*game_, wire::player_of(me));
+}
+
+// Sends the move if the game still stands where the search started.
+void BotPlayer::play(Position position, Move move) {
+  if (searching_ == position) searching_.reset();
+  if (!game_ || finishing_ || !connection_->connected()) return;
+  if (Position{round_key(*game_), game_->move_count()} != position || !in_progress(*game_)) return;
+  const wire::Side me = side_of(*game_, player_id_);
+  if (game_->to_move() != me) return;
+  const auto board = board_of(*game_);
+  if (!board || !is_valid_move(*board, move.row, move.col, wire::player_of(me))) {
+    error("the engine chose an illegal move " + cell_name(move) + "; not sent");
+    return;
+  }
+  wire::ClientMessage m;
+  m.mutable_make_move()->set_game_id(game_->game_id());
+  m.mutable_make_move()->set_row(move.row);
+  m.mutable_make_move()->set_col(move.col);
+  if (send(std::move(m), Request::Move) != 0) moved_ = position;
+}
+
+}  // namespace ttt::client

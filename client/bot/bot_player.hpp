@@ -1,0 +1,128 @@
+// BotPlayer: one AI player that joins a server through the protocol like any
+// client (quick match, a game id, or a game of its own), plays a number of
+// games in a row (asking for and accepting rematches, finding a new opponent
+// when one leaves) and keeps the tally. Searches run on a separate executor
+// (a thread pool) and their moves are posted back, so I/O never waits on
+// them; a move is sent only if the position is still the one searched.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "link/connection.hpp"
+#include "view/state_view.hpp"
+#include "ttt/ai.hpp"
+
+namespace ttt::client {
+
+enum class BotMode { QuickMatch, Join, Create };
+
+struct BotOptions {
+  ConnectionOptions connection;
+  std::string secret_path;  // where the name's secret is kept; empty = nowhere
+  BotMode mode = BotMode::QuickMatch;
+  int size = 3;               // QuickMatch, Create
+  std::uint64_t game_id = 0;  // Join
+  std::string invite_code;    // Join a private game
+  int games = 1;              // games to play in a row
+  // Ask for rated games (RATED_YES); otherwise the server's default for a
+  // program (Hello.bot): unrated.
+  bool rated = false;
+  AiOptions ai;
+  // How long to wait for the opponent to agree to a rematch.
+  std::chrono::milliseconds rematch_wait{30'000};
+  // After the server could not save a move (STORAGE), the pause before the
+  // bot moves again: a failing disk is not hammered.
+  std::chrono::milliseconds storage_retry{500};
+};
+
+// What a bot did. Errors: refused moves, fatal server errors, refused entry,
+// lost connections and protocol surprises. A move the server could not save
+// (STORAGE) is no error: the bot moves again after a pause.
+struct BotTally {
+  int games = 0;
+  int wins = 0;
+  int losses = 0;
+  int draws = 0;
+  int errors = 0;
+  bool connect_failed = false;  // never got onto the server
+  BotTally& operator+=(const BotTally& other);
+};
+
+class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<BotPlayer> {
+ public:
+  // io: where the connection and all bot logic run. compute: where searches
+  // run. on_done is called (on io) once the bot has finished.
+  BotPlayer(std::string label, boost::asio::any_io_executor io,
+            boost::asio::any_io_executor compute, BotOptions options,
+            std::function<void()> on_done);
+
+  void start();
+  // Stops early (a signal): leaves and closes.
+  void stop();
+
+  const BotTally& tally() const noexcept { return tally_; }
+  bool done() const noexcept { return done_; }
+
+  // ConnectionEvents
+  void on_welcome(const wire::Welcome& welcome) override;
+  void on_message(const wire::ServerMessage& message) override;
+  void on_reconnecting(const std::string& reason, std::chrono::milliseconds left) override;
+  void on_closed(const std::string& reason, bool failed) override;
+
+ private:
+  enum class Request { Enter, Move, Rematch, Leave };
+  // One position of one game: a search answers exactly one.
+  struct Position {
+    RoundKey round;
+    std::uint32_t move_count = 0;
+    friend bool operator==(const Position&, const Position&) = default;
+  };
+
+  void enter();
+  void on_state(const wire::GameState& state);
+  void on_error(const wire::Error& error, std::uint32_t in_reply_to);
+  void think(const wire::GameState& state, Player me);
+  void play(Position position, Move move);
+  // The server could not save our move and took it back: move again later.
+  void retry_move_later();
+  void retry_move();
+  void count_result(const wire::GameState& state, wire::Side me);
+  void after_game();
+  void find_new_opponent();
+  void finish();
+  void error(const std::string& what);
+  std::uint32_t send(wire::ClientMessage message, Request kind);
+
+  std::string label_;
+  boost::asio::any_io_executor io_;
+  boost::asio::any_io_executor compute_;
+  BotOptions options_;
+  std::function<void()> on_done_;
+  std::shared_ptr<Connection> connection_;
+  boost::asio::steady_timer rematch_timer_;
+  boost::asio::steady_timer retry_timer_;  // moving again after a STORAGE refusal
+
+  std::uint64_t player_id_ = 0;
+  std::optional<wire::GameState> game_;
+  std::unordered_map<std::uint32_t, Request> requests_;  // in flight, by request id
+  std::optional<Position> searching_;                    // the position a search is answering
+  std::optional<Position> moved_;                        // the last position a move was sent for
+  std::optional<RoundKey> counted_;                      // the last round whose result is counted
+  bool failure_counted_ = false;  // the error that ends this link is counted already
+  bool name_refused_ = false;     // the server said NAME_TAKEN
+  bool entered_ = false;          // asked the server for a game (this link or before)
+  bool moving_on_ = false;        // left a game to find another opponent
+  bool finishing_ = false;
+  bool done_ = false;
+  BotTally tally_;
+};
+
+}  // namespace ttt::client

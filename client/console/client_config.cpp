@@ -1,0 +1,68 @@
+#include "console/client_config.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+namespace ttt::client {
+
+std::string login_name() {
+  if (const char* user = std::getenv("USER"); user != nullptr && user[0] != '\0') return user;
+  if (const char* login = ::getlogin(); login != nullptr && login[0] != '\0') return login;
+  return "player";
+}
+
+ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config) {
+  cli::Flags flags("ttt-client",
+                   "The ttt console client: play on a lobby server, or offline with --local or "
+                   "-a.\nType /help in the client for its commands.");
+  std::int64_t port = config.port;
+  std::int64_t size = config.size;
+  std::string color = "auto";
+  flags.add_string("--host", "", &config.host, "HOST", "server to connect to");
+  flags.add_int("--port", "", &port, 1, 65535, "PORT", "server port");
+  flags.add_string("--name", "", &config.name, "NAME",
+                   "your name in the lobby (default: login name)");
+  flags.add_choice("--play-bot", "", &config.play_bot,
+                   {"random", "easy", "medium", "hard", "perfect"},
+                   "start straight in a game against the server's bot at this level");
+  flags.add_int("--size", "-k", &size, 3, 15, "N", "board size for --play-bot, --local and -a");
+  flags.add_seconds("--retry", &config.retry, 86400,
+                    "after a lost connection, keep reconnecting this long, 0 = never");
+  flags.add_seconds("--connect-timeout", &config.connect_timeout, 600,
+                    "give up on a connection attempt after this long");
+  flags.add_string("--token-file", "", &config.token_file, "FILE",
+                   "where the resume token is kept between runs (default: "
+                   "$XDG_CONFIG_HOME/ttt/tokens/HOST-PORT-NAME)");
+  flags.add_bool("--no-token-file", "", &config.no_token_file,
+                 "keep the resume token in memory only");
+  flags.add_bool("--fresh", "", &config.fresh, "ignore a saved token: start as a new player");
+  flags.add_string("--secret-file", "", &config.secret_file, "FILE",
+                   "where the secret that owns your name on the server is kept (default: "
+                   "$XDG_CONFIG_HOME/ttt/secrets/HOST-PORT-NAME)");
+  flags.add_bool("--local", "", &config.local, "offline: two players take turns on this terminal");
+  flags.add_bool("--ai", "-a", &config.ai, "offline: play X against the AI (O)");
+  flags.add_choice("--ai-level", "", &config.ai_level,
+                   {"random", "easy", "medium", "hard", "perfect"}, "the offline AI's level");
+  flags.add_bool("--verbose", "-v", &config.verbose,
+                 "offline: print the board as its X/O/E list after each move");
+  flags.add_choice("--color", "", &color, {"auto", "always", "never"},
+                   "ANSI colour: auto = on a terminal; never while NO_COLOR is set");
+  flags.add_choice("--log-level", "", &config.log_level,
+                   {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
+  ClientArgs args{flags.parse(argc, argv), flags.usage()};
+  if (!args.result.ok) return args;
+  config.port = static_cast<std::uint16_t>(port);
+  config.size = static_cast<int>(size);
+  config.color = color == "always"  ? ColorChoice::Always
+                 : color == "never" ? ColorChoice::Never
+                                    : ColorChoice::Auto;
+  if (config.name.empty()) config.name = login_name();
+  if (config.local && config.ai) {
+    args.result.ok = false;
+    args.result.error = "--local and -a are two different offline modes: pick one";
+  }
+  return args;
+}
+
+}  // namespace ttt::client

@@ -1,0 +1,44 @@
+// ttt-client's command line.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "console/terminal.hpp"
+#include "ttt/cli/flags.hpp"
+
+namespace ttt::client {
+
+struct ClientConfig {
+  std::string host = "localhost";
+  std::uint16_t port = 7777;
+  std::string name;      // default: the login name
+  std::string play_bot;  // a level: start in a game against the server's bot
+  int size = 3;          // board size for --play-bot, --local and -a
+  std::chrono::milliseconds retry{30'000};
+  std::chrono::milliseconds connect_timeout{5'000};
+  std::string token_file;  // default: default_token_path(host, port, name)
+  bool no_token_file = false;
+  bool fresh = false;       // ignore a saved token: start as a new player
+  std::string secret_file;  // default: default_secret_path(host, port, name)
+  bool local = false;       // offline hot-seat
+  bool ai = false;          // offline against the AI
+  std::string ai_level = "perfect";
+  bool verbose = false;  // offline: print the board as its X/O/E list
+  ColorChoice color = ColorChoice::Auto;
+  std::string log_level = "warn";
+};
+
+struct ClientArgs {
+  cli::ParseResult result;
+  std::string usage;
+};
+
+// Parses ttt-client's flags into config.
+ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config);
+
+// The login name: $USER, else getlogin(), else "player".
+std::string login_name();
+
+}  // namespace ttt::client

@@ -1,0 +1,243 @@
+#include "console/command.hpp"
+
+#include <array>
+#include <cctype>
+#include <vector>
+
+#include "ttt/cli/flags.hpp"
+
+namespace ttt::client {
+namespace {
+
+constexpr int kMinSize = 3;
+constexpr int kMaxSize = 15;
+constexpr int kMaxTop = 100;  // the server's cap on a leaderboard
+
+std::vector<std::string_view> split_words(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
+  return words;
+}
+
+CommandParse fail(std::string error) { return CommandParse{std::nullopt, std::move(error)}; }
+
+Command command_of(CommandKind kind) {
+  Command command;
+  command.kind = kind;
+  return command;
+}
+
+CommandParse ok(Command command) { return CommandParse{std::move(command), ""}; }
+
+std::optional<int> parse_size(std::string_view word) {
+  auto size = cli::parse_int(word, kMinSize, kMaxSize);
+  if (!size) return std::nullopt;
+  return static_cast<int>(*size);
+}
+
+std::string size_error(std::string_view word) {
+  return "The board size is a number from " + std::to_string(kMinSize) + " to " +
+         std::to_string(kMaxSize) + ", not '" + std::string(word) + "'";
+}
+
+CommandParse parse_create(const std::vector<std::string_view>& args) {
+  Command c = command_of(CommandKind::Create);
+  std::size_t i = 0;
+  if (i < args.size() && std::isdigit(static_cast<unsigned char>(args[i][0]))) {
+    auto size = parse_size(args[i]);
+    if (!size) return fail(size_error(args[i]));
+    c.size = *size;
+    ++i;
+  }
+  auto is_option = [](std::string_view word) {
+    return word == "private" || word == "bot" || word == "rated" || word == "unrated";
+  };
+  for (; i < args.size(); ++i) {
+    if (args[i] == "private") {
+      c.is_private = true;
+    } else if (args[i] == "bot") {
+      c.bot = Level::Perfect;
+      if (i + 1 < args.size() && !is_option(args[i + 1])) {
+        auto level = parse_level(args[i + 1]);
+        if (!level) {
+          return fail("Unknown bot level '" + std::string(args[i + 1]) +
+                      "': random, easy, medium, hard or perfect");
+        }
+        c.bot = level;
+        ++i;
+      }
+    } else if (args[i] == "rated" || args[i] == "unrated") {
+      c.rated = args[i] == "rated";
+    } else {
+      return fail(
+          "Usage: /create SIZE [private] [bot LEVEL] [rated|unrated], e.g. /create 3 bot perfect");
+    }
+  }
+  return ok(std::move(c));
+}
+
+CommandParse parse_game_ref(CommandKind kind, std::string_view usage,
+                            const std::vector<std::string_view>& args) {
+  if (args.empty() || args.size() > 2) return fail(std::string("Usage: ") + std::string(usage));
+  auto id = cli::parse_int(args[0], 1, INT64_MAX);
+  Command c = command_of(kind);
+  if (id) {
+    c.game_id = static_cast<std::uint64_t>(*id);
+    if (args.size() == 2) c.code = std::string(args[1]);
+  } else if (kind == CommandKind::Join && args.size() == 1) {
+    c.code = std::string(args[0]);  // an invite code alone
+  } else {
+    return fail("A game id is a number, not '" + std::string(args[0]) + "' (see /list)");
+  }
+  return ok(std::move(c));
+}
+
+CommandParse parse_quick(const std::vector<std::string_view>& args) {
+  Command c = command_of(CommandKind::Quick);
+  if (args.size() > 1) return fail("Usage: /quick SIZE");
+  if (!args.empty()) {
+    auto size = parse_size(args[0]);
+    if (!size) return fail(size_error(args[0]));
+    c.size = *size;
+  }
+  return ok(std::move(c));
+}
+
+CommandParse parse_top(const std::vector<std::string_view>& args) {
+  Command c = command_of(CommandKind::Top);
+  if (args.size() > 1) return fail("Usage: /top [N]");
+  if (!args.empty()) {
+    auto limit = cli::parse_int(args[0], 1, kMaxTop);
+    if (!limit) {
+      return fail("/top shows 1 to " + std::to_string(kMaxTop) + " players, not '" +
+                  std::string(args[0]) + "'");
+    }
+    c.limit = static_cast<int>(*limit);
+  }
+  return ok(std::move(c));
+}
+
+CommandParse parse_replay(const std::vector<std::string_view>& args) {
+  if (args.size() != 1) return fail("Usage: /replay ID (the record ids are in /history)");
+  auto id = cli::parse_int(args[0], 1, INT64_MAX);
+  if (!id) {
+    return fail("A record id is a number, not '" + std::string(args[0]) + "' (see /history)");
+  }
+  Command c = command_of(CommandKind::Replay);
+  c.record_id = static_cast<std::uint64_t>(*id);
+  return ok(std::move(c));
+}
+
+// The rest of the line after the command's name, without leading spaces.
+std::string_view rest_of(std::string_view line, std::string_view name) {
+  std::string_view rest = line.substr(line.find(name) + name.size());
+  while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) {
+    rest.remove_prefix(1);
+  }
+  return rest;
+}
+
+// Commands that take no argument.
+std::optional<CommandKind> simple_command(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, CommandKind>, 9> kSimple{{
+      {"list", CommandKind::List},
+      {"resign", CommandKind::Resign},
+      {"draw", CommandKind::Draw},
+      {"rematch", CommandKind::Rematch},
+      {"leave", CommandKind::Leave},
+      {"help", CommandKind::Help},
+      {"quit", CommandKind::Quit},
+      {"exit", CommandKind::Quit},
+      {"?", CommandKind::Help},
+  }};
+  for (const auto& [word, kind] : kSimple) {
+    if (name == word) return kind;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool is_command(std::string_view line) noexcept {
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) {
+    line.remove_prefix(1);
+  }
+  return !line.empty() && line.front() == '/';
+}
+
+CommandParse parse_command(std::string_view line) {
+  while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) {
+    line.remove_prefix(1);
+  }
+  if (line.empty() || line.front() != '/') return fail("A command starts with / (see /help)");
+  line.remove_prefix(1);
+  const auto words = split_words(line);
+  if (words.empty()) return fail("Type a command after the /, e.g. /help");
+  const std::string_view name = words[0];
+  const std::vector<std::string_view> args(words.begin() + 1, words.end());
+  if (name == "say") {
+    const std::string_view text = rest_of(line, name);
+    if (text.empty()) return fail("Usage: /say TEXT");
+    Command say = command_of(CommandKind::Say);
+    say.text = std::string(text);
+    return ok(std::move(say));
+  }
+  if (name == "create") return parse_create(args);
+  if (name == "join") return parse_game_ref(CommandKind::Join, "/join ID [CODE]", args);
+  if (name == "watch") return parse_game_ref(CommandKind::Watch, "/watch ID [CODE]", args);
+  if (name == "quick") return parse_quick(args);
+  if (name == "top") return parse_top(args);
+  if (name == "replay") return parse_replay(args);
+  if (name == "history") {
+    // A name may hold spaces ("bot (hard)"): it is the rest of the line.
+    std::string_view who = rest_of(line, name);
+    while (!who.empty() && std::isspace(static_cast<unsigned char>(who.back()))) {
+      who.remove_suffix(1);
+    }
+    Command history = command_of(CommandKind::History);
+    history.text = std::string(who);
+    return ok(std::move(history));
+  }
+  if (auto kind = simple_command(name)) {
+    if (!args.empty()) return fail("/" + std::string(name) + " takes no arguments");
+    return ok(command_of(*kind));
+  }
+  return fail("Unknown command /" + std::string(name) + " (see /help)");
+}
+
+std::string help_text() {
+  return "Moves: a cell like b2 (column letter, row number from 1) or ROW COL like 2 2.\n"
+         "  A move typed before your turn is played when your turn comes.\n"
+         "Lobby:\n"
+         "  /list                             the games on the server\n"
+         "  /create SIZE [private] [bot LEVEL] [rated|unrated]\n"
+         "                                    a new game (LEVEL: random easy medium hard "
+         "perfect);\n"
+         "                                    rated: the result changes both ratings (default:\n"
+         "                                    rated between people, unrated against the bot)\n"
+         "  /join ID [CODE]                   join a game (CODE for a private one)\n"
+         "  /quick SIZE                       play the next player who wants that size\n"
+         "  /watch ID [CODE]                  spectate a game\n"
+         "In a game:\n"
+         "  /resign                           give up the game\n"
+         "  /draw                             offer a draw, or accept your opponent's offer\n"
+         "  /rematch                          ask for (or accept) a rematch; sides swap\n"
+         "  /leave                            back to the lobby (resigns a game in progress)\n"
+         "  /say TEXT                         chat with everyone in the game\n"
+         "Records (on a server with a database):\n"
+         "  /top [N]                          the N best-rated players (default 10)\n"
+         "  /history [NAME]                   recent finished games of NAME, or yours\n"
+         "  /replay ID                        step through a finished game (ID from /history);\n"
+         "                                    on a terminal Enter shows the next move, q stops\n"
+         "Any time:\n"
+         "  /help                             this text\n"
+         "  /quit                             leave the client\n";
+}
+
+}  // namespace ttt::client

@@ -1,0 +1,660 @@
+#include "console/console_client.hpp"
+
+#include <spdlog/spdlog.h>
+#include <iostream>
+#include <utility>
+
+#include "console/board_render.hpp"
+#include "console/game_text.hpp"
+#include "view/move_input.hpp"
+#include "identity/name_refusal.hpp"
+#include "console/record_text.hpp"
+#include "version.hpp"
+
+namespace ttt::client {
+namespace {
+
+constexpr std::uint32_t kHistoryLength = 20;  // games /history shows
+
+wire::BotLevel wire_level(Level level) noexcept {
+  switch (level) {
+    case Level::Random:
+      return wire::BOT_LEVEL_RANDOM;
+    case Level::Easy:
+      return wire::BOT_LEVEL_EASY;
+    case Level::Medium:
+      return wire::BOT_LEVEL_MEDIUM;
+    case Level::Hard:
+      return wire::BOT_LEVEL_HARD;
+    case Level::Perfect:
+      return wire::BOT_LEVEL_PERFECT;
+  }
+  return wire::BOT_LEVEL_PERFECT;
+}
+
+// True when the change is worth drawing the board again.
+bool board_changed(const wire::GameState& before, const wire::GameState& after) {
+  return before.cells() != after.cells() || before.status() != after.status() ||
+         before.round() != after.round() || before.to_move() != after.to_move();
+}
+
+bool players_changed(const wire::GameState& before, const wire::GameState& after) {
+  return before.x().player_id() != after.x().player_id() ||
+         before.o().player_id() != after.o().player_id() ||
+         before.x().connected() != after.x().connected() ||
+         before.o().connected() != after.o().connected() ||
+         before.spectators() != after.spectators();
+}
+
+}  // namespace
+
+ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, Terminal& terminal)
+    : io_(io), config_(std::move(config)), terminal_(terminal) {}
+
+// --- starting and stopping --------------------------------------------------------
+
+void ConsoleClient::open_token_file() {
+  if (config_.no_token_file) return;
+  std::string path = config_.token_file;
+  if (path.empty()) path = default_token_path(config_.host, config_.port, config_.name);
+  if (path.empty()) return;
+  std::string error;
+  token_file_ = TokenFile::open(path, error);
+  if (!token_file_) spdlog::warn("resume token not kept between runs: {}", error);
+}
+
+void ConsoleClient::start() {
+  open_token_file();
+  ConnectionOptions options;
+  options.host = config_.host;
+  options.port = config_.port;
+  options.name = config_.name;
+  options.client_version = std::string("ttt-client ") + kVersion;
+  options.retry = config_.retry;
+  options.connect_timeout = config_.connect_timeout;
+  if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
+  secret_path_ = config_.secret_file.empty()
+                     ? default_secret_path(config_.host, config_.port, config_.name)
+                     : config_.secret_file;
+  if (!secret_path_.empty()) options.secret = read_secret(secret_path_);
+  if (terminal_.interactive())
+    say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
+  connection_ = std::make_shared<Connection>(io_.get_executor(), std::move(options), *this);
+  connection_->start();
+}
+
+void ConsoleClient::quit() {
+  if (quitting_) return;
+  quitting_ = true;
+  const bool mid_game = game_ && !spectating_ && in_progress(*game_);
+  if (token_file_ && !mid_game) token_file_->clear();
+  if (mid_game && connection_ && connection_->connected()) {
+    say("Your seat is held for a while: run ttt-client again to take it back.");
+  }
+  if (connection_) {
+    connection_->close();
+  } else {
+    io_.stop();
+  }
+}
+
+void ConsoleClient::on_closed(const std::string& reason, bool failed) {
+  if (failed) {
+    exit_code_ = name_refused_ ? kExitNameRefused : kExitLost;
+    terminal_.restore();
+    std::cerr << "ttt-client: " << (name_refused_ ? name_refused_text() : reason) << "\n";
+  }
+  io_.stop();
+}
+
+std::string ConsoleClient::name_refused_text() const {
+  NameRefusal refusal;
+  refusal.name = config_.name;
+  refusal.server = config_.host + ":" + std::to_string(config_.port);
+  refusal.secret_path = secret_path_;
+  refusal.had_secret = !secret_path_.empty() && !read_secret(secret_path_).empty();
+  refusal.secret_flag = "--secret-file";
+  return name_refusal_text(refusal);
+}
+
+// --- the connection -------------------------------------------------------------
+
+void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
+  reconnecting_ = false;
+  player_id_ = welcome.player_id();
+  awaiting_.clear();
+  record_queries_.clear();
+  move_request_ = 0;
+  if (token_file_) token_file_->write(welcome.resume_token());
+  if (!welcome.secret().empty()) keep_secret(welcome);
+  if (welcome.resumed()) {
+    resuming_ = true;  // the room sends Joined next
+    say("Reconnected as " + welcome.name() + ": taking your seat back.");
+    // The reply to this comes after the room's Joined: until then, typed
+    // moves wait for the game like moves typed after /join.
+    wire::ClientMessage barrier;
+    barrier.mutable_list_games();
+    barrier_request_ = send(barrier, true);
+  } else {
+    if (game_) say("The server no longer holds your game: you are in the lobby.");
+    if (queued_) say("You left the quick-match queue when the connection dropped.");
+    game_.reset();
+    spectating_ = false;
+    queued_ = false;
+    pending_moves_.clear();
+    const std::string rating =
+        welcome.rating() > 0 ? " (rating " + rating_text(welcome.rating()) + ")" : "";
+    say((welcomed_before_ ? "Reconnected to " : "Connected to ") + config_.host + ":" +
+        std::to_string(config_.port) + " as " + welcome.name() + rating +
+        ". Type /help for commands.");
+    if (!config_.play_bot.empty() && !started_game_) {
+      started_game_ = true;
+      Command create;
+      create.kind = CommandKind::Create;
+      create.size = config_.size;
+      create.bot = parse_level(config_.play_bot);
+      execute(create);
+    }
+  }
+  welcomed_before_ = true;
+  while (!held_lines_.empty() && connection_->connected()) {
+    const std::string line = std::move(held_lines_.front());
+    held_lines_.pop_front();
+    on_line(line);
+  }
+  update_prompt();
+  finish_if_input_done();
+}
+
+void ConsoleClient::on_reconnecting(const std::string& reason, std::chrono::milliseconds left) {
+  if (!reconnecting_) {
+    say("Connection lost (" + reason + "); reconnecting for up to " +
+        std::to_string((left.count() + 999) / 1000) + " s...");
+  }
+  reconnecting_ = true;
+  move_request_ = 0;
+}
+
+void ConsoleClient::on_message(const wire::ServerMessage& message) {
+  if (message.in_reply_to() != 0) awaiting_.erase(message.in_reply_to());
+  if (auto query = record_queries_.find(message.in_reply_to()); query != record_queries_.end()) {
+    const Command command = std::move(query->second);
+    record_queries_.erase(query);
+    on_record(message, command);
+    update_prompt();
+    finish_if_input_done();
+    return;
+  }
+  switch (message.body_case()) {
+    case wire::ServerMessage::kError:
+      on_error(message.error(), message.in_reply_to());
+      break;
+    case wire::ServerMessage::kGameList:
+      if (message.in_reply_to() != barrier_request_) say(game_list_text(message.game_list()));
+      break;
+    case wire::ServerMessage::kJoined:
+      on_joined(message.joined());
+      break;
+    case wire::ServerMessage::kState:
+      on_state(message.state());
+      break;
+    case wire::ServerMessage::kQueued: {
+      queued_ = true;
+      const int size = message.queued().size();
+      std::string line = "Waiting for another player who wants a " + std::to_string(size) + "x" +
+                         std::to_string(size) + " game";
+      if (message.queued().bot_fallback_s() > 0) {
+        line +=
+            " (a bot steps in after " + std::to_string(message.queued().bot_fallback_s()) + " s)";
+      }
+      say(line + "...");
+      break;
+    }
+    case wire::ServerMessage::kLeft:
+      game_.reset();
+      spectating_ = false;
+      queued_ = false;
+      pending_moves_.clear();
+      say("You are in the lobby: /list, /create, /quick or /join.");
+      break;
+    case wire::ServerMessage::kChat:
+      on_chat(message.chat());
+      break;
+    case wire::ServerMessage::kOpponent:
+      on_opponent(message.opponent());
+      break;
+    case wire::ServerMessage::kGoodbye:
+      say("The server is going away: " + message.goodbye().reason());
+      break;
+    default:
+      spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
+  }
+  play_pending();
+  update_prompt();
+  finish_if_input_done();
+}
+
+// The server gives a name's secret once, when the name is first used.
+void ConsoleClient::keep_secret(const wire::Welcome& welcome) {
+  std::string error;
+  if (!secret_path_.empty() && save_secret(secret_path_, welcome.secret(), error)) {
+    say("The name " + welcome.name() + " is now yours on this server; its secret is kept in " +
+        secret_path_ + ".");
+    return;
+  }
+  say("The name " + welcome.name() +
+      " is now yours on this server. Keep its secret to use it "
+      "again: " +
+      welcome.secret() + (error.empty() ? "" : " (not saved: " + error + ")"));
+}
+
+// --- input ----------------------------------------------------------------------
+
+void ConsoleClient::on_line(const std::string& line) {
+  if (quitting_) return;
+  if (replay_ && step_replay(line)) return;
+  if (is_command(line)) {
+    const CommandParse parsed = parse_command(line);
+    if (!parsed.command) {
+      say(parsed.error);
+      return;
+    }
+    const CommandKind kind = parsed.command->kind;
+    if (kind != CommandKind::Quit && kind != CommandKind::Help && !connection_->connected()) {
+      held_lines_.push_back(line);  // acted on once connected
+      return;
+    }
+    execute(*parsed.command);
+    return;
+  }
+  if (line.find_first_not_of(" \t") == std::string::npos) return;
+  if (!connection_->connected()) {
+    held_lines_.push_back(line);
+    return;
+  }
+  type_move(line);
+}
+
+void ConsoleClient::on_input_end() {
+  input_ended_ = true;
+  if (terminal_.interactive()) {
+    quit();
+    return;
+  }
+  finish_if_input_done();
+}
+
+// At the end of a script: stay while the game can still move on without us
+// typing (our queued moves, the opponent's reply) or a reply is due.
+void ConsoleClient::finish_if_input_done() {
+  if (!input_ended_ || quitting_) return;
+  if (!welcomed_before_ || reconnecting_ || !held_lines_.empty() || !awaiting_.empty()) return;
+  if (game_) {
+    const wire::GameState& s = *game_;
+    if (spectating_ && !is_over(s)) return;
+    if (in_progress(s) && (!pending_moves_.empty() || move_request_ != 0 || !my_turn())) return;
+    if (s.status() == wire::GAME_STATUS_WAITING && !pending_moves_.empty()) return;
+  } else if (queued_ && !pending_moves_.empty()) {
+    return;
+  }
+  quit();
+}
+
+std::uint32_t ConsoleClient::send(wire::ClientMessage message, bool awaits_reply) {
+  const std::uint32_t id = connection_->send(std::move(message));
+  if (id == 0) {
+    say("Not connected to the server right now: try again in a moment.");
+  } else if (awaits_reply) {
+    awaiting_.insert(id);
+  }
+  return id;
+}
+
+void ConsoleClient::execute(const Command& command) {
+  wire::ClientMessage m;
+  switch (command.kind) {
+    case CommandKind::List:
+      m.mutable_list_games();
+      send(m, true);
+      break;
+    case CommandKind::Create: {
+      wire::CreateGame* create = m.mutable_create_game();
+      create->set_size(command.size);
+      create->set_is_private(command.is_private);
+      create->set_vs_bot(command.bot.has_value());
+      if (command.bot) create->set_bot_level(wire_level(*command.bot));
+      if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
+      send(m, true);
+      break;
+    }
+    case CommandKind::Join:
+      m.mutable_join_game()->set_game_id(command.game_id);
+      m.mutable_join_game()->set_invite_code(command.code);
+      send(m, true);
+      break;
+    case CommandKind::Quick:
+      m.mutable_quick_match()->set_size(command.size);
+      send(m, true);
+      break;
+    case CommandKind::Watch:
+      m.mutable_spectate()->set_game_id(command.game_id);
+      m.mutable_spectate()->set_invite_code(command.code);
+      send(m, true);
+      break;
+    case CommandKind::Resign:
+      m.mutable_resign();
+      send(m, false);
+      break;
+    case CommandKind::Draw:
+      m.mutable_offer_draw();
+      send(m, false);
+      break;
+    case CommandKind::Rematch:
+      m.mutable_rematch();
+      send(m, false);
+      break;
+    case CommandKind::Leave:
+      pending_moves_.clear();
+      m.mutable_leave();
+      send(m, true);
+      break;
+    case CommandKind::Say:
+      m.mutable_chat()->set_text(command.text);
+      send(m, false);
+      break;
+    case CommandKind::Top:
+    case CommandKind::History:
+    case CommandKind::Replay: {
+      if (command.kind == CommandKind::Top) {
+        m.mutable_get_leaderboard()->set_limit(static_cast<std::uint32_t>(command.limit));
+      } else if (command.kind == CommandKind::History) {
+        m.mutable_get_history()->set_name(command.text);
+        m.mutable_get_history()->set_limit(kHistoryLength);
+      } else {
+        m.mutable_get_replay()->set_record_id(command.record_id);
+      }
+      if (const std::uint32_t id = send(m, true)) record_queries_[id] = command;
+      break;
+    }
+    case CommandKind::Help:
+      terminal_.print(help_text());
+      break;
+    case CommandKind::Quit:
+      quit();
+      break;
+  }
+}
+
+void ConsoleClient::type_move(const std::string& text) {
+  if (!game_) {
+    if (!awaiting_.empty() || queued_) {
+      pending_moves_.push_back(text);  // a game is on its way
+      return;
+    }
+    say("You are not in a game: /create 3, /quick 3 or /join ID first (/help for more)");
+    return;
+  }
+  if (spectating_) {
+    say("You are watching this game: spectators can't move");
+    return;
+  }
+  if (is_over(*game_)) {
+    say("The game is over: /rematch to play again, /leave for the lobby");
+    return;
+  }
+  const MoveParse parsed = parse_move(text, game_->size());
+  if (!parsed.move) {
+    say(parsed.error);
+    return;
+  }
+  if (auto board = board_of(*game_);
+      board && board->at(parsed.move->row, parsed.move->col) != Cell::Empty) {
+    say(std::string(kCellTaken));
+    return;
+  }
+  pending_moves_.push_back(text);
+  if (terminal_.interactive() && (!my_turn() || move_request_ != 0 || pending_moves_.size() > 1)) {
+    say("(" + cell_name(*parsed.move) + " will be played on your turn)");
+  }
+  play_pending();
+  update_prompt();
+}
+
+// Plays the first queued move that is legal now; the others wait their turn.
+void ConsoleClient::play_pending() {
+  while (game_ && !spectating_ && in_progress(*game_) && my_turn() && move_request_ == 0 &&
+         !pending_moves_.empty()) {
+    const std::string text = std::move(pending_moves_.front());
+    pending_moves_.pop_front();
+    const MoveParse parsed = parse_move(text, game_->size());
+    if (!parsed.move) {
+      say(parsed.error);
+      continue;
+    }
+    const auto board = board_of(*game_);
+    if (!board) return;
+    if (auto refusal = move_refusal(*board, *parsed.move, true)) {
+      say(*refusal + " (" + cell_name(*parsed.move) + "): choose another cell");
+      continue;
+    }
+    wire::ClientMessage m;
+    m.mutable_make_move()->set_game_id(game_->game_id());
+    m.mutable_make_move()->set_row(parsed.move->row);
+    m.mutable_make_move()->set_col(parsed.move->col);
+    move_request_ = send(m, false);
+    if (move_request_ == 0) pending_moves_.push_front(text);
+    return;
+  }
+}
+
+// --- server events --------------------------------------------------------------
+
+void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to) {
+  if (error.fatal()) {
+    if (error.code() == wire::ERROR_CODE_NAME_TAKEN) {
+      name_refused_ = true;  // said when the connection ends, with what to do about it
+    } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
+      say("Could not resume (the server no longer holds that player): joining as a new player.");
+    } else {
+      say("The server closed the connection: " + error.text());
+    }
+    return;
+  }
+  if (in_reply_to != 0 && in_reply_to == move_request_) move_request_ = 0;
+  say(error_text(error));
+}
+
+void ConsoleClient::on_joined(const wire::Joined& joined) {
+  const bool resumed = std::exchange(resuming_, false);
+  game_ = joined.state();
+  spectating_ = joined.side() == wire::SIDE_SPECTATOR;
+  queued_ = false;
+  move_request_ = 0;
+  const std::string id = std::to_string(joined.state().game_id());
+  if (spectating_) {
+    say("Watching game " + id + ".");
+  } else {
+    say(std::string(resumed ? "Back in game " : "You play ") +
+        (resumed ? id + " as " + side_name(my_side()) : side_name(my_side()) + " in game " + id) +
+        ".");
+  }
+  if (!joined.invite_code().empty()) {
+    say("Private game: others join with /join " + id + " " + joined.invite_code());
+  }
+  show_state(joined.state());
+}
+
+void ConsoleClient::on_state(const wire::GameState& state) {
+  if (!game_ || state.game_id() != game_->game_id()) return;  // from a game we left
+  const wire::GameState before = std::move(*game_);
+  game_ = state;
+  if (state.move_count() != before.move_count() || state.round() != before.round()) {
+    move_request_ = 0;
+  }
+  if (state.round() != before.round() && !spectating_) {
+    say("Rematch: round " + std::to_string(state.round()) + ", you play " + side_name(my_side()) +
+        ".");
+  }
+  if (board_changed(before, state)) {
+    // Say the other side's move in words too: easier to follow than a redrawn board.
+    std::string headline;
+    const auto last = last_move_of(state);
+    if (last && state.move_count() == before.move_count() + 1 && state.round() == before.round()) {
+      const char mark =
+          state.cells()[static_cast<std::size_t>(last->row * state.size() + last->col)];
+      const wire::Side mover = mark == 'X' ? wire::SIDE_X : wire::SIDE_O;
+      if (mover != my_side() || spectating_) {
+        const wire::PlayerInfo& who = mover == wire::SIDE_X ? state.x() : state.o();
+        headline = who.name() + " (" + side_name(mover) + ") played " + cell_name(*last) + ".";
+      }
+    }
+    show_state(state, headline);
+  } else {
+    // Only what is new: the turn line after the board still stands.
+    const std::string news =
+        offers_news(before, state, spectating_ ? wire::SIDE_SPECTATOR : my_side());
+    if (!news.empty()) say(news);
+    if (players_changed(before, state)) say(players_line(state));
+  }
+}
+
+// The board with who plays whom, the result once, and whose turn it is.
+void ConsoleClient::show_state(const wire::GameState& state, const std::string& headline) {
+  const auto board = board_of(state);
+  if (!board) {
+    say("The server sent a board that can't be read: " + state.cells());
+    return;
+  }
+  const wire::Side me = spectating_ ? wire::SIDE_SPECTATOR : my_side();
+  std::string text = "\n" + (headline.empty() ? "" : headline + "\n") + players_line(state) + "\n";
+  if (state.status() == wire::GAME_STATUS_WAITING) {  // nothing to see yet
+    terminal_.print(text + turn_line(state, me) + "\n");
+    return;
+  }
+  text += render_board(BoardView{*board, last_move_of(state), winning_line_of(state)},
+                       RenderStyle{terminal_.color()});
+  if (is_over(state) && announced_end_ != round_key(state)) {
+    announced_end_ = round_key(state);
+    text += game_over_line(state) + "\n";
+    const std::string personal = personal_result(state, me);
+    if (!personal.empty()) text += personal + "\n";
+  }
+  text += turn_line(state, me) + "\n";
+  terminal_.print(text);
+}
+
+void ConsoleClient::on_opponent(const wire::OpponentStatus& status) {
+  if (status.left()) {
+    say("Your opponent left the game.");
+  } else if (!status.connected()) {
+    say("Your opponent lost the connection; their seat is held for " +
+        std::to_string((status.grace_ms() + 999) / 1000) + " s.");
+  } else {
+    say("Your opponent is back.");
+  }
+}
+
+void ConsoleClient::on_chat(const wire::ChatMessage& chat) {
+  std::string who = chat.from();
+  if (chat.from_side() == wire::SIDE_X || chat.from_side() == wire::SIDE_O) {
+    who += " (" + side_name(chat.from_side()) + ")";
+  } else {
+    who += " (watching)";
+  }
+  say("[" + who + "] " + chat.text());
+}
+
+// --- records --------------------------------------------------------------------
+
+void ConsoleClient::on_record(const wire::ServerMessage& message, const Command& query) {
+  switch (message.body_case()) {
+    case wire::ServerMessage::kLeaderboard:
+      say(leaderboard_text(message.leaderboard()));
+      break;
+    case wire::ServerMessage::kHistory:
+      say(history_text(message.history(), TimeZone::Local));
+      break;
+    case wire::ServerMessage::kReplay:
+      start_replay(message.replay().game());
+      break;
+    case wire::ServerMessage::kError:
+      if (message.error().fatal()) {
+        on_error(message.error(), message.in_reply_to());
+      } else {
+        say(record_error_text(message.error(), query));
+      }
+      break;
+    default:
+      spdlog::debug("unexpected reply of kind {} to a records query",
+                    static_cast<int>(message.body_case()));
+  }
+}
+
+// In line mode every step is printed at once; on a terminal the player steps
+// with Enter.
+void ConsoleClient::start_replay(const wire::GameRecord& record) {
+  std::string error;
+  auto replay = Replay::of(record, error);
+  if (!replay) {
+    say("Record " + std::to_string(record.record_id()) + " can't be replayed: " + error);
+    return;
+  }
+  say("\n" + replay->header(TimeZone::Local));
+  const RenderStyle style{terminal_.color()};
+  if (!terminal_.interactive()) {
+    while (!replay->done()) terminal_.print("\n" + replay->next(style));
+    return;
+  }
+  if (replay->done()) return;
+  replay_ = std::move(*replay);
+  say("Press Enter for each move; q stops the replay.");
+}
+
+bool ConsoleClient::step_replay(const std::string& line) {
+  const auto first = line.find_first_not_of(" \t");
+  const std::string word = first == std::string::npos
+                               ? ""
+                               : line.substr(first, line.find_last_not_of(" \t") - first + 1);
+  if (!word.empty()) {
+    replay_.reset();
+    if (word == "q" || word == "Q") {
+      say("Replay stopped.");
+      update_prompt();
+      return true;
+    }
+    say("Replay stopped.");
+    return false;  // anything else ends the replay and is acted on
+  }
+  terminal_.print("\n" + replay_->next(RenderStyle{terminal_.color()}));
+  if (replay_->done()) {
+    replay_.reset();
+    say("End of the replay.");
+  }
+  update_prompt();
+  return true;
+}
+
+// --- helpers --------------------------------------------------------------------
+
+wire::Side ConsoleClient::my_side() const noexcept {
+  return game_ ? side_of(*game_, player_id_) : wire::SIDE_NONE;
+}
+
+bool ConsoleClient::seated() const noexcept { return !spectating_ && my_side() != wire::SIDE_NONE; }
+
+bool ConsoleClient::my_turn() const noexcept {
+  return game_ && seated() && in_progress(*game_) && game_->to_move() == my_side();
+}
+
+void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n"); }
+
+void ConsoleClient::update_prompt() {
+  if (replay_) {
+    terminal_.set_prompt("replay: Enter for move " + std::to_string(replay_->shown() + 1) + " of " +
+                         std::to_string(replay_->moves()) + ", q to stop> ");
+    return;
+  }
+  terminal_.set_prompt(my_turn() ? "your move (" + side_name(my_side()) + ")> " : "> ");
+}
+
+}  // namespace ttt::client

@@ -1,0 +1,115 @@
+// ConsoleClient: ttt-client online. It turns typed lines into requests and
+// server messages into text: the board after every change, whose turn it is,
+// chat, the opponent's comings and goings, refusals, and the `Game over:`
+// line; and the server's records (/top, /history, /replay). Moves typed
+// before the player's turn wait for it (scripts can type a whole game ahead);
+// commands act at once.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "console/client_config.hpp"
+#include "console/command.hpp"
+#include "link/connection.hpp"
+#include "console/replay.hpp"
+#include "view/state_view.hpp"
+#include "console/terminal.hpp"
+#include "identity/token_file.hpp"
+
+namespace ttt::client {
+
+class ConsoleClient : public ConnectionEvents {
+ public:
+  // Stops io when the client is done.
+  ConsoleClient(boost::asio::io_context& io, ClientConfig config, Terminal& terminal);
+
+  // Connects; input goes to on_line / on_input_end.
+  void start();
+
+  // A typed line, and the end of input (Ctrl-D, or EOF of a script).
+  void on_line(const std::string& line);
+  void on_input_end();
+
+  // Leaves now (a signal, /quit).
+  void quit();
+
+  // Exit codes: 0 after a normal quit, 1 when the server could not be
+  // reached or was lost, 3 when the server refused the name (NAME_TAKEN).
+  static constexpr int kExitLost = 1;
+  static constexpr int kExitNameRefused = 3;
+  int exit_code() const noexcept { return exit_code_; }
+
+  // ConnectionEvents
+  void on_welcome(const wire::Welcome& welcome) override;
+  void on_message(const wire::ServerMessage& message) override;
+  void on_reconnecting(const std::string& reason, std::chrono::milliseconds left) override;
+  void on_closed(const std::string& reason, bool failed) override;
+
+ private:
+  void execute(const Command& command);
+  // Sends a request; says so and returns 0 when there is no connection.
+  std::uint32_t send(wire::ClientMessage message, bool awaits_reply);
+  void type_move(const std::string& text);
+  void play_pending();
+  void finish_if_input_done();
+
+  void on_joined(const wire::Joined& joined);
+  void on_state(const wire::GameState& state);
+  void on_error(const wire::Error& error, std::uint32_t in_reply_to);
+  void on_opponent(const wire::OpponentStatus& status);
+  void on_chat(const wire::ChatMessage& chat);
+  // A reply to /top, /history or /replay (message answers query).
+  void on_record(const wire::ServerMessage& message, const Command& query);
+  void start_replay(const wire::GameRecord& record);
+  // A line typed while a replay waits for Enter: true if the replay took it.
+  bool step_replay(const std::string& line);
+  std::string name_refused_text() const;
+  // headline, if any, comes first (e.g. the opponent's move in words).
+  void show_state(const wire::GameState& state, const std::string& headline = "");
+
+  bool in_game() const noexcept { return game_.has_value(); }
+  bool seated() const noexcept;
+  bool my_turn() const noexcept;
+  wire::Side my_side() const noexcept;
+  void say(const std::string& line);
+  void update_prompt();
+  void open_token_file();
+  void keep_secret(const wire::Welcome& welcome);
+
+  boost::asio::io_context& io_;
+  ClientConfig config_;
+  Terminal& terminal_;
+  std::shared_ptr<Connection> connection_;
+  std::unique_ptr<TokenFile> token_file_;
+  std::string secret_path_;  // where the name's secret is kept; empty = nowhere
+
+  std::uint64_t player_id_ = 0;
+  std::optional<wire::GameState> game_;  // the game sat in or watched
+  bool spectating_ = false;
+  bool queued_ = false;  // waiting in quick match
+  std::deque<std::string> pending_moves_;
+  std::deque<std::string> held_lines_;  // typed before the link was up
+  std::uint32_t move_request_ = 0;      // the move in flight, 0 = none
+  std::set<std::uint32_t> awaiting_;    // requests whose direct reply is due
+  std::uint32_t barrier_request_ = 0;   // a silent request that follows a resume
+  std::optional<RoundKey> announced_end_;
+  std::map<std::uint32_t, Command> record_queries_;  // /top, /history, /replay in flight
+  std::optional<Replay> replay_;                     // stepped through with Enter (a terminal)
+  bool welcomed_before_ = false;
+  bool started_game_ = false;  // --play-bot was acted on
+  bool reconnecting_ = false;
+  bool resuming_ = false;  // a resumed Welcome came; Joined is next
+  bool input_ended_ = false;
+  bool quitting_ = false;
+  bool name_refused_ = false;  // the server said NAME_TAKEN
+  int exit_code_ = 0;
+};
+
+}  // namespace ttt::client

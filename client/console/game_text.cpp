@@ -1,0 +1,212 @@
+#include "console/game_text.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include "view/move_input.hpp"
+#include "view/state_view.hpp"
+
+namespace ttt::client {
+namespace {
+
+std::string why_lost(const wire::GameState& state, wire::Side loser) {
+  const std::string who = side_name(loser);
+  switch (state.end_reason()) {
+    case wire::END_REASON_LINE: {
+      auto line = winning_line_of(state);
+      return line ? line_name(*line) : "a line";
+    }
+    case wire::END_REASON_RESIGNATION:
+      return who + " resigned";
+    case wire::END_REASON_TIMEOUT:
+      return who + " ran out of time";
+    case wire::END_REASON_DISCONNECT:
+      return who + " disconnected";
+    default:
+      return "";
+  }
+}
+
+const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) {
+  return side == wire::SIDE_O ? state.o() : state.x();
+}
+
+// "alice (X)", or with_rating "alice (X, 1216)"; "[away]" after it.
+std::string seat_text(const wire::GameState& state, wire::Side side, bool with_rating = false) {
+  const wire::PlayerInfo& info = info_of(state, side);
+  std::string text = seat_name(info) + " (" + side_name(side);
+  if (with_rating && info.player_id() != 0 && info.rating() > 0) {
+    text += ", " + rating_text(info.rating());
+  }
+  text += ")";
+  if (info.player_id() != 0 && !info.connected()) text += " [away]";
+  return text;
+}
+
+std::string clock_text(const wire::GameState& state) {
+  if (state.move_time_left_ms() == 0) return "";
+  return " (" + std::to_string((state.move_time_left_ms() + 999) / 1000) + " s left)";
+}
+
+bool is_player(wire::Side side) { return side == wire::SIDE_X || side == wire::SIDE_O; }
+
+// "You offered a draw.", "X offers a draw: /draw to accept." (by: X or O).
+std::string draw_offer_text(wire::Side by, wire::Side me) {
+  if (by == me) return "You offered a draw.";
+  std::string text = side_name(by);
+  text += me == other_side(by) ? " offers a draw: /draw to accept." : " offers a draw.";
+  return text;
+}
+
+// "You asked for a rematch.", "O asks for a rematch: /rematch to accept."
+std::string rematch_text(wire::Side by, wire::Side me) {
+  if (by == me) return "You asked for a rematch.";
+  std::string text = side_name(by);
+  text +=
+      me == other_side(by) ? " asks for a rematch: /rematch to accept." : " asks for a rematch.";
+  return text;
+}
+
+std::string offers_text(const wire::GameState& state, wire::Side me) {
+  std::string text;
+  if (is_player(state.draw_offered_by())) {
+    text += "\n" + draw_offer_text(state.draw_offered_by(), me);
+  }
+  if (is_player(state.rematch_requested_by())) {
+    text += "\n" + rematch_text(state.rematch_requested_by(), me);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string rating_text(double rating) { return std::to_string(std::lround(rating)); }
+
+std::string side_name(wire::Side side) {
+  return side == wire::SIDE_X ? "X" : side == wire::SIDE_O ? "O" : "?";
+}
+
+std::string result_text(const wire::GameState& state) {
+  if (state.status() == wire::GAME_STATUS_DRAW) {
+    switch (state.end_reason()) {
+      case wire::END_REASON_DRAW_AGREED:
+        return "draw (agreed)";
+      case wire::END_REASON_ABORTED:
+        return "no result (the server shut down)";
+      default:
+        return "draw";
+    }
+  }
+  const wire::Side winner = state.status() == wire::GAME_STATUS_X_WON ? wire::SIDE_X : wire::SIDE_O;
+  const std::string why = why_lost(state, other_side(winner));
+  return side_name(winner) + " wins" + (why.empty() ? "" : " (" + why + ")");
+}
+
+std::string game_over_line(const wire::GameState& state) {
+  return "Game over: " + result_text(state);
+}
+
+std::string personal_result(const wire::GameState& state, wire::Side me) {
+  if (me != wire::SIDE_X && me != wire::SIDE_O) return "";
+  switch (state.status()) {
+    case wire::GAME_STATUS_X_WON:
+      return me == wire::SIDE_X ? "You won." : "You lost.";
+    case wire::GAME_STATUS_O_WON:
+      return me == wire::SIDE_O ? "You won." : "You lost.";
+    case wire::GAME_STATUS_DRAW:
+      return state.end_reason() == wire::END_REASON_ABORTED ? "" : "A draw.";
+    default:
+      return "";
+  }
+}
+
+std::string players_line(const wire::GameState& state) {
+  std::string line = "Game " + std::to_string(state.game_id()) + ", " +
+                     std::to_string(state.size()) + "x" + std::to_string(state.size());
+  if (state.round() > 1) line += ", round " + std::to_string(state.round());
+  line += state.rated() ? ", rated" : ", unrated";
+  line +=
+      ": " + seat_text(state, wire::SIDE_X, true) + " vs " + seat_text(state, wire::SIDE_O, true);
+  if (state.is_private()) line += ", private";
+  if (state.spectators() > 0) line += ", " + std::to_string(state.spectators()) + " watching";
+  return line;
+}
+
+std::string turn_line(const wire::GameState& state, wire::Side me) {
+  const bool player = me == wire::SIDE_X || me == wire::SIDE_O;
+  if (state.status() == wire::GAME_STATUS_WAITING) {
+    return "Waiting for an opponent to join game " + std::to_string(state.game_id()) + ".";
+  }
+  if (is_over(state)) {
+    return std::string(player ? "/rematch to play again (sides swap), /leave for the lobby."
+                              : "/leave for the lobby.") +
+           offers_text(state, me);
+  }
+  const wire::Side mover = state.to_move();
+  std::string line;
+  if (player && mover == me) {
+    line = "Your turn (" + side_name(me) + "): type a cell like b2" + clock_text(state) + ".";
+  } else if (player) {
+    line = "Waiting for " + seat_text(state, mover) + " to move" + clock_text(state) + ".";
+  } else {
+    line = seat_text(state, mover) + " to move" + clock_text(state) + ".";
+  }
+  return line + offers_text(state, me);
+}
+
+std::string offers_news(const wire::GameState& before, const wire::GameState& after,
+                        wire::Side me) {
+  std::string text;
+  const wire::Side draw = after.draw_offered_by();
+  if (is_player(draw) && draw != before.draw_offered_by()) text = draw_offer_text(draw, me);
+  const wire::Side rematch = after.rematch_requested_by();
+  if (is_player(rematch) && rematch != before.rematch_requested_by()) {
+    text += (text.empty() ? "" : "\n") + rematch_text(rematch, me);
+  }
+  return text;
+}
+
+std::string game_list_text(const wire::GameList& list) {
+  if (list.games().empty()) return "No games yet: /create 3 starts one, /quick 3 finds a player.";
+  std::string text = "   id  size  status       X                O\n";
+  for (const wire::GameSummary& g : list.games()) {
+    const char* status = g.status() == wire::GAME_STATUS_WAITING       ? "waiting"
+                         : g.status() == wire::GAME_STATUS_IN_PROGRESS ? "playing"
+                                                                       : "over";
+    char row[160];
+    std::snprintf(row, sizeof row, "%5llu  %2dx%-2d %-12s %-16s %-16s",
+                  static_cast<unsigned long long>(g.game_id()), g.size(), g.size(), status,
+                  g.x_name().empty() ? "-" : g.x_name().c_str(),
+                  g.o_name().empty() ? "-" : g.o_name().c_str());
+    std::string line = row;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (g.is_private()) line += "  private";
+    if (g.vs_bot()) line += "  vs bot";
+    if (g.spectators() > 0) line += "  " + std::to_string(g.spectators()) + " watching";
+    text += line + "\n";
+  }
+  return text + "Join with /join ID, watch with /watch ID.";
+}
+
+std::string error_text(const wire::Error& error) {
+  switch (error.code()) {
+    case wire::ERROR_CODE_OCCUPIED:
+      return std::string(kCellTaken);
+    case wire::ERROR_CODE_NOT_YOUR_TURN:
+      return "It is not your turn";
+    case wire::ERROR_CODE_OUT_OF_RANGE:
+      return "That cell is off the board";
+    case wire::ERROR_CODE_STORAGE:
+      return "The server could not store that (its database refused); nothing changed: try again";
+    case wire::ERROR_CODE_NO_DATABASE:
+      return "This server keeps no game records (it runs without a database)";
+    default:
+      break;
+  }
+  std::string text = error.text().empty() ? "the server refused that" : error.text();
+  text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+}  // namespace ttt::client

@@ -1,0 +1,40 @@
+// The console client's sentences about the server's records: the
+// leaderboard (/top), a player's recent games (/history), a record's result
+// and the refusals of those queries. Pure functions of wire messages, so
+// tests can check the exact words.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "console/command.hpp"
+#include "ttt.pb.h"
+
+namespace ttt::client {
+
+// How times are written: local time for players, UTC for tests.
+enum class TimeZone { Local, Utc };
+
+// A Unix time in milliseconds as "2026-11-22 14:03".
+std::string time_text(std::uint64_t unix_ms, TimeZone zone);
+
+// The table /top prints, best first: rank, name, rating (rounded), games,
+// wins, losses, draws; or a sentence when nobody has finished a game.
+std::string leaderboard_text(const wire::Leaderboard& board);
+
+// A finished game's result and why, as in the `Game over:` line without its
+// prefix: "X wins (row 1)", "O wins (X resigned)", "draw (agreed)". Without
+// the moves the winning line is unknown: "X wins (a line)".
+std::string record_result_text(const wire::GameRecord& record);
+
+// The list /history prints, newest first: record id, when it ended, size,
+// X vs O, result and why, rated or not, and the number of moves; or a
+// sentence when the player has no finished games.
+std::string history_text(const wire::History& history, TimeZone zone);
+
+// A refused /top, /history or /replay (query is the command that asked) as
+// one line: what was asked and why there is no answer (NO_RECORD,
+// NO_DATABASE, STORAGE; other codes as error_text).
+std::string record_error_text(const wire::Error& error, const Command& query);
+
+}  // namespace ttt::client

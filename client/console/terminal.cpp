@@ -1,0 +1,106 @@
+#include "console/terminal.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <utility>
+
+namespace ttt::client {
+
+bool use_color(ColorChoice choice, bool stdout_is_tty, const char* no_color_env) noexcept {
+  const bool no_color = no_color_env != nullptr && no_color_env[0] != '\0';
+  if (no_color || choice == ColorChoice::Never) return false;  // NO_COLOR wins over --color
+  return choice == ColorChoice::Always || stdout_is_tty;
+}
+
+Terminal::Terminal(ColorChoice color)
+    : interactive_(::isatty(0) == 1 && ::isatty(1) == 1),
+      color_(use_color(color, ::isatty(1) == 1, std::getenv("NO_COLOR"))) {}
+
+Terminal::~Terminal() { restore(); }
+
+void Terminal::begin_input(OnLine on_line, OnEnd on_end) {
+  on_line_ = std::move(on_line);
+  on_end_ = std::move(on_end);
+  if (!interactive_) return;
+  termios mode{};
+  if (::tcgetattr(0, &mode) != 0) return;
+  saved_ = mode;
+  // Keys arrive one by one without echo; Ctrl-C still raises SIGINT.
+  mode.c_lflag &= static_cast<tcflag_t>(~(ICANON | ECHO));
+  mode.c_cc[VMIN] = 1;
+  mode.c_cc[VTIME] = 0;
+  ::tcsetattr(0, TCSANOW, &mode);
+  redraw_input();
+}
+
+void Terminal::restore() {
+  if (!saved_) return;
+  write_out("\r\x1b[K");
+  ::tcsetattr(0, TCSANOW, &*saved_);
+  saved_.reset();
+}
+
+void Terminal::feed(std::string_view bytes) {
+  if (ended_) return;
+  if (bytes.empty()) {  // end of input
+    ended_ = true;
+    if (!pending_.empty() && on_line_) on_line_(std::exchange(pending_, {}));
+    if (on_end_) on_end_();
+    return;
+  }
+  if (!interactive_) {
+    pending_.append(bytes);
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
+      std::string line = pending_.substr(start, nl - start);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (on_line_) on_line_(std::move(line));
+    }
+    pending_.erase(0, start);
+    return;
+  }
+  LineEditor::Result result = editor_.feed(bytes);
+  for (std::string& line : result.lines) {
+    write_out("\r\x1b[K" + prompt_ + line + "\n");
+    if (on_line_) on_line_(std::move(line));
+  }
+  redraw_input();
+  if (result.eof) {
+    ended_ = true;
+    write_out("\n");
+    if (on_end_) on_end_();
+  }
+}
+
+void Terminal::print(std::string_view text) {
+  if (!interactive_) {
+    write_out(text);
+    return;
+  }
+  std::string out = "\r\x1b[K";
+  out.append(text);
+  write_out(out);
+  redraw_input();
+}
+
+void Terminal::set_prompt(std::string prompt) {
+  if (prompt == prompt_) return;
+  prompt_ = std::move(prompt);
+  if (interactive_) redraw_input();
+}
+
+void Terminal::redraw_input() {
+  if (!interactive_ || ended_) return;
+  write_out("\r\x1b[K" + prompt_ + editor_.buffer());
+}
+
+void Terminal::write_out(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(1, text.data(), text.size());
+    if (n <= 0) return;
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace ttt::client

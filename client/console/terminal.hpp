@@ -1,0 +1,73 @@
+// Terminal: the console client's screen. On a real terminal (stdin and
+// stdout both TTYs) it keeps a prompt and the half-typed line at the bottom
+// and prints server events above it; otherwise it writes plain lines for
+// scripts. Colour only on a terminal (unless the user forces it), and never
+// with NO_COLOR set, whatever the user asks.
+#pragma once
+
+#include <termios.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "console/line_editor.hpp"
+
+namespace ttt::client {
+
+enum class ColorChoice { Auto, Always, Never };
+
+// Whether to use colour: never while NO_COLOR is set (non-empty), whatever
+// the choice; otherwise Always/Never as told, and Auto when stdout is a
+// terminal.
+bool use_color(ColorChoice choice, bool stdout_is_tty, const char* no_color_env) noexcept;
+
+class Terminal {
+ public:
+  using OnLine = std::function<void(std::string line)>;
+  using OnEnd = std::function<void()>;
+
+  explicit Terminal(ColorChoice color);
+  // Puts the terminal back as it was.
+  ~Terminal();
+
+  Terminal(const Terminal&) = delete;
+  Terminal& operator=(const Terminal&) = delete;
+
+  // True when the user types at a terminal: prompt, line editing, redraws.
+  bool interactive() const noexcept { return interactive_; }
+  bool color() const noexcept { return color_; }
+
+  // Switches an interactive terminal to character input (no echo; the editor
+  // echoes). Lines and the end of input go to the callbacks.
+  void begin_input(OnLine on_line, OnEnd on_end);
+
+  // Handles bytes read from standard input.
+  void feed(std::string_view bytes);
+
+  // Prints text (whole lines) above the input line.
+  void print(std::string_view text);
+
+  // The prompt shown before the input line (interactive only).
+  void set_prompt(std::string prompt);
+
+  // Restores the terminal's settings; also done by the destructor.
+  void restore();
+
+ private:
+  void redraw_input();
+  void write_out(std::string_view text);
+
+  bool interactive_ = false;
+  bool color_ = false;
+  std::optional<termios> saved_;
+  LineEditor editor_;
+  std::string prompt_ = "> ";
+  std::string pending_;  // script mode: a line not yet ended
+  OnLine on_line_;
+  OnEnd on_end_;
+  bool ended_ = false;
+};
+
+}  // namespace ttt::client

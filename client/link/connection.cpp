@@ -1,0 +1,352 @@
+#include "link/connection.hpp"
+
+#include <spdlog/spdlog.h>
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+namespace ttt::client {
+namespace {
+
+namespace asio = boost::asio;
+using namespace asio::experimental::awaitable_operators;
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+constexpr milliseconds kFirstBackoff{200};
+constexpr milliseconds kMaxBackoff{2'000};
+constexpr milliseconds kCloseLinger{2'000};  // after our last write, time for the server's replies
+constexpr std::size_t kMaxFramesPerWrite = 64;
+
+std::string seconds_text(milliseconds ms) {
+  return std::to_string((ms.count() + 999) / 1000) + " s";
+}
+
+}  // namespace
+
+Connection::Connection(asio::any_io_executor executor, ConnectionOptions options,
+                       ConnectionEvents& events)
+    : executor_(std::move(executor)),
+      options_(std::move(options)),
+      events_(events),
+      reader_(options_.max_frame),
+      wake_writer_(executor_),
+      watchdog_(executor_),
+      connect_timer_(executor_),
+      backoff_timer_(executor_),
+      token_(options_.resume_token),
+      secret_(options_.secret) {}
+
+void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
+
+std::string Connection::where() const {
+  return options_.host + ":" + std::to_string(options_.port);
+}
+
+// --- the connection's life --------------------------------------------------------
+
+asio::awaitable<void> Connection::run() {
+  auto self = shared_from_this();
+  milliseconds backoff = kFirstBackoff;
+  std::optional<steady_clock::time_point> deadline;  // of the current run of retries
+  for (;;) {
+    std::string reason;
+    give_up_ = false;
+    retry_now_ = false;
+    if (auto socket = co_await open_socket(reason)) {
+      co_await serve(std::move(*socket));
+      reason = reason_;
+      if (welcomed_) {
+        deadline.reset();  // a good link starts a fresh retry period after it
+        backoff = kFirstBackoff;
+      }
+      welcomed_ = false;
+    }
+    if (closing_) {
+      finish("closed", false);
+      co_return;
+    }
+    if (retry_now_) continue;
+    if (give_up_ || !ever_welcomed_) {
+      finish(ever_welcomed_ ? reason : "cannot connect to " + where() + ": " + reason, true);
+      co_return;
+    }
+    const auto now = steady_clock::now();
+    if (!deadline) deadline = now + options_.retry;
+    if (now >= *deadline) {
+      finish("lost the server at " + where() + " (" + reason + ") and could not reconnect within " +
+                 seconds_text(options_.retry),
+             true);
+      co_return;
+    }
+    const auto left = std::chrono::duration_cast<milliseconds>(*deadline - now);
+    events_.on_reconnecting(reason, left);
+    backoff_timer_.expires_after(std::min(backoff, left));
+    co_await backoff_timer_.async_wait(use_tuple);
+    backoff = std::min(backoff * 2, kMaxBackoff);
+  }
+}
+
+asio::awaitable<std::optional<asio::ip::tcp::socket>> Connection::open_socket(std::string& reason) {
+  tcp::socket socket(executor_);
+  connect_timer_.expires_after(options_.connect_timeout);
+  auto result = co_await (resolve_and_connect(socket) || connect_timer_.async_wait(use_tuple));
+  if (closing_) co_return std::nullopt;
+  if (result.index() == 1) {
+    reason = "no answer within " + seconds_text(options_.connect_timeout);
+    co_return std::nullopt;
+  }
+  if (const auto ec = std::get<0>(result)) {
+    reason = ec.message();
+    co_return std::nullopt;
+  }
+  boost::system::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
+  co_return std::optional<tcp::socket>(std::move(socket));
+}
+
+asio::awaitable<boost::system::error_code> Connection::resolve_and_connect(tcp::socket& socket) {
+  tcp::resolver resolver(executor_);
+  auto [resolve_error, endpoints] =
+      co_await resolver.async_resolve(options_.host, std::to_string(options_.port), use_tuple);
+  if (resolve_error) co_return resolve_error;
+  auto [connect_error, endpoint] = co_await asio::async_connect(socket, endpoints, use_tuple);
+  co_return connect_error;
+}
+
+// One link, from Hello until it drops or is closed.
+asio::awaitable<void> Connection::serve(tcp::socket socket) {
+  socket_.emplace(std::move(socket));
+  reader_ = wire::FrameReader(options_.max_frame);
+  queue_.clear();
+  reason_.clear();
+  ping_sent_ = false;
+  linked_at_ = last_received_ = steady_clock::now();
+
+  wire::ClientMessage hello;
+  wire::Hello* h = hello.mutable_hello();
+  h->set_protocol_version(wire::kProtocolVersion);
+  h->set_name(options_.name);
+  h->set_resume_token(token_);
+  h->set_client(options_.client_version);
+  h->set_secret(secret_);
+  h->set_bot(options_.program);
+  hello.set_request_id(next_request_id_++);
+  enqueue(hello);
+  try {
+    co_await (read_loop() || write_loop() || keepalive());
+  } catch (const std::exception& e) {
+    spdlog::error("connection to {}: {}", where(), e.what());
+    set_reason(e.what());
+  }
+  boost::system::error_code ignored;
+  socket_->close(ignored);
+  socket_.reset();
+  queue_.clear();
+}
+
+void Connection::close() {
+  if (closing_) return;
+  closing_ = true;
+  wake_writer_.cancel();
+  connect_timer_.cancel();
+  backoff_timer_.cancel();
+}
+
+void Connection::finish(const std::string& reason, bool failed) {
+  if (finished_) return;
+  finished_ = true;
+  events_.on_closed(reason, failed);
+}
+
+void Connection::set_reason(std::string reason) {
+  if (reason_.empty()) reason_ = std::move(reason);
+}
+
+// --- reading --------------------------------------------------------------------
+
+asio::awaitable<void> Connection::read_loop() {
+  for (;;) {
+    const std::span<char> space = reader_.prepare();
+    auto [ec, n] =
+        co_await socket_->async_read_some(asio::buffer(space.data(), space.size()), use_tuple);
+    if (ec) {
+      set_reason(ec == asio::error::eof ? "the server closed the connection" : ec.message());
+      co_return;
+    }
+    reader_.commit(n);
+    last_received_ = steady_clock::now();
+    ping_sent_ = false;
+    std::string_view body;
+    for (;;) {
+      const auto status = reader_.next(body);
+      if (status == wire::FrameReader::Status::kNeedMore) break;
+      if (status == wire::FrameReader::Status::kTooLarge) {
+        set_reason("the server sent a frame of " + std::to_string(reader_.declared_length()) +
+                   " bytes, over the limit");
+        co_return;
+      }
+      if (!handle_frame(body)) co_return;
+    }
+  }
+}
+
+bool Connection::handle_frame(std::string_view body) {
+  wire::ServerMessage message;
+  if (!wire::parse_body(body, message)) {
+    set_reason("the server sent a frame that is not a ServerMessage");
+    return false;
+  }
+  switch (message.body_case()) {
+    case wire::ServerMessage::kPing: {
+      wire::ClientMessage pong;
+      pong.mutable_pong()->set_nonce(message.ping().nonce());
+      enqueue(pong);
+      return true;
+    }
+    case wire::ServerMessage::kPong:
+      return true;
+    case wire::ServerMessage::kWelcome:
+      token_ = message.welcome().resume_token();
+      if (!message.welcome().secret().empty()) secret_ = message.welcome().secret();
+      welcomed_ = ever_welcomed_ = true;
+      events_.on_welcome(message.welcome());
+      return true;
+    case wire::ServerMessage::kGoodbye:
+      set_reason("the server is going away: " + message.goodbye().reason());
+      events_.on_message(message);
+      return true;  // the server closes the link next
+    case wire::ServerMessage::kError:
+      if (message.error().fatal()) {
+        on_fatal(message.error());
+        events_.on_message(message);
+        return false;
+      }
+      break;
+    default:
+      break;
+  }
+  events_.on_message(message);
+  return true;
+}
+
+void Connection::on_fatal(const wire::Error& error) {
+  set_reason("the server closed the connection: " + error.text());
+  switch (error.code()) {
+    case wire::ERROR_CODE_BAD_RESUME_TOKEN:
+      // The server no longer knows us (the game ended, or it restarted without
+      // it): carry on as a new player.
+      token_.clear();
+      retry_now_ = true;
+      break;
+    case wire::ERROR_CODE_SERVER_FULL:
+      give_up_ = !ever_welcomed_;
+      break;
+    case wire::ERROR_CODE_HELLO_TIMEOUT:
+    case wire::ERROR_CODE_IDLE_TIMEOUT:
+    case wire::ERROR_CODE_SLOW_CONSUMER:
+    case wire::ERROR_CODE_SHUTTING_DOWN:
+      break;  // worth another try
+    default:  // replaced, a name taken, a wrong version or a bad name, our own bug
+      give_up_ = true;
+      break;
+  }
+}
+
+// --- writing --------------------------------------------------------------------
+
+std::uint32_t Connection::send(wire::ClientMessage message) {
+  if (!connected()) return 0;
+  if (next_request_id_ == 0) ++next_request_id_;
+  const std::uint32_t id = next_request_id_++;
+  message.set_request_id(id);
+  enqueue(message);
+  return id;
+}
+
+void Connection::enqueue(const wire::ClientMessage& message) {
+  if (!socket_) return;
+  if (queue_.size() >= options_.max_queued_frames) {
+    set_reason("the server is not reading (" + std::to_string(queue_.size()) + " messages queued)");
+    boost::system::error_code ignored;
+    socket_->close(ignored);
+    return;
+  }
+  queue_.push_back(wire::encode_frame(message));
+  wake_writer_.cancel_one();
+}
+
+asio::awaitable<void> Connection::write_loop() {
+  std::vector<std::string> in_flight;
+  std::vector<asio::const_buffer> buffers;
+  for (;;) {
+    if (queue_.empty()) {
+      if (closing_) {
+        // All sent: end our half and give the server a moment to answer.
+        boost::system::error_code ignored;
+        socket_->shutdown(tcp::socket::shutdown_send, ignored);
+        wake_writer_.expires_after(kCloseLinger);
+        co_await wake_writer_.async_wait(use_tuple);
+        set_reason("closed");
+        co_return;
+      }
+      wake_writer_.expires_at(steady_clock::time_point::max());
+      co_await wake_writer_.async_wait(use_tuple);
+      continue;
+    }
+    in_flight.clear();
+    buffers.clear();
+    while (!queue_.empty() && in_flight.size() < kMaxFramesPerWrite) {
+      in_flight.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+    for (const std::string& frame : in_flight) buffers.push_back(asio::buffer(frame));
+    auto [ec, n] = co_await asio::async_write(*socket_, buffers, use_tuple);
+    if (ec) {
+      set_reason(ec.message());
+      co_return;
+    }
+  }
+}
+
+// --- deadlines --------------------------------------------------------------------
+
+// Ends the link when the Welcome is late or the server stops answering; pings
+// a silent server so that a dead link is noticed.
+asio::awaitable<void> Connection::keepalive() {
+  for (;;) {
+    const auto now = steady_clock::now();
+    steady_clock::time_point next;
+    if (!welcomed_) {
+      next = linked_at_ + options_.connect_timeout;
+      if (now >= next) {
+        set_reason("no answer to Hello within " + seconds_text(options_.connect_timeout));
+        co_return;
+      }
+    } else if (ping_sent_) {
+      next = last_received_ + options_.keepalive + options_.answer_timeout;
+      if (now >= next) {
+        set_reason("the server stopped answering");
+        co_return;
+      }
+    } else {
+      next = last_received_ + options_.keepalive;
+      if (now >= next) {
+        wire::ClientMessage ping;
+        ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+        enqueue(ping);
+        ping_sent_ = true;
+        continue;
+      }
+    }
+    watchdog_.expires_at(next);
+    co_await watchdog_.async_wait(use_tuple);
+  }
+}
+
+}  // namespace ttt::client

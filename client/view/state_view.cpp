@@ -1,0 +1,53 @@
+#include "view/state_view.hpp"
+
+#include "ttt/wire/convert.hpp"
+
+namespace ttt::client {
+
+wire::Side side_of(const wire::GameState& state, std::uint64_t player_id) noexcept {
+  if (player_id == 0) return wire::SIDE_NONE;
+  if (state.x().player_id() == player_id) return wire::SIDE_X;
+  if (state.o().player_id() == player_id) return wire::SIDE_O;
+  return wire::SIDE_NONE;
+}
+
+bool is_over(const wire::GameState& state) noexcept {
+  return state.status() == wire::GAME_STATUS_X_WON || state.status() == wire::GAME_STATUS_O_WON ||
+         state.status() == wire::GAME_STATUS_DRAW;
+}
+
+bool in_progress(const wire::GameState& state) noexcept {
+  return state.status() == wire::GAME_STATUS_IN_PROGRESS;
+}
+
+wire::Side other_side(wire::Side side) noexcept {
+  if (side == wire::SIDE_X) return wire::SIDE_O;
+  if (side == wire::SIDE_O) return wire::SIDE_X;
+  return wire::SIDE_NONE;
+}
+
+std::optional<Board> board_of(const wire::GameState& state) {
+  auto board = Board::from_cells(state.cells());
+  if (!board || board->size() != state.size()) return std::nullopt;
+  return board;
+}
+
+std::optional<Move> last_move_of(const wire::GameState& state) {
+  if (!state.has_last_move() || state.move_count() == 0) return std::nullopt;
+  return Move{state.last_move().row(), state.last_move().col()};
+}
+
+std::optional<Line> winning_line_of(const wire::GameState& state) {
+  if (state.end_reason() != wire::END_REASON_LINE || !state.has_winning_line()) return std::nullopt;
+  return wire::line_of(state.winning_line());
+}
+
+std::string seat_name(const wire::PlayerInfo& info) {
+  return info.player_id() == 0 ? "(free)" : info.name();
+}
+
+RoundKey round_key(const wire::GameState& state) noexcept {
+  return RoundKey{state.game_id(), state.round()};
+}
+
+}  // namespace ttt::client

@@ -1,0 +1,216 @@
+// GameRoom: one game table — two seats, any number of spectators, the
+// authoritative ttt::Game, the move clock and the reconnect grace period.
+// Rematches replay in the same room with sides swapped.
+//
+// Every method runs on the lobby's executor. Call a room through a local
+// shared_ptr: a call may end in RoomObserver::room_closed, after which the
+// lobby drops its own reference.
+#pragma once
+
+#include <array>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "net/participant.hpp"
+#include "ttt/game.hpp"
+
+namespace ttt::server {
+
+// A player as a room knows them.
+struct PlayerRef {
+  PlayerId id = 0;          // this seat-holder (a bot has one per game)
+  PlayerId account_id = 0;  // the stored player (all bots of a level share one)
+  std::string name;
+  bool is_bot = false;
+  std::weak_ptr<Participant> conn;
+};
+
+struct RoomSettings {
+  int size = 3;
+  bool is_private = false;
+  std::string invite_code;  // non-empty for a private room
+  bool vs_bot = false;
+  int bot_level = 0;        // the server's bot's ttt::Level + 1, 0 without one
+  bool rated = false;       // results change the players' ratings
+  std::chrono::milliseconds move_timeout{60'000};     // 0 = no clock
+  std::chrono::milliseconds reconnect_grace{30'000};
+};
+
+// How a finished game ended.
+struct GameResult {
+  std::optional<Player> winner;  // nullopt: a draw (or aborted)
+  wire::EndReason reason = wire::END_REASON_NONE;
+};
+
+class GameRoom;
+
+// What a room tells its owner, and the journal that makes its games
+// durable. A room sends nothing about a change until the journal has it:
+// each record_* call runs done(true) once the change is on disk (at once
+// without a database), or done(false) if the write failed.
+class RoomObserver {
+ public:
+  using Done = std::function<void(bool ok)>;
+
+  virtual ~RoomObserver() = default;
+  // The player no longer sits in or watches the room.
+  virtual void left_room(GameId room, PlayerId player) = 0;
+  // The last human player left: the room is empty and may be dropped.
+  virtual void room_closed(GameId room) = 0;
+
+  // A round starts with both seats filled; returns the new game's record id.
+  virtual std::int64_t record_start(const GameRoom& room, Done done) = 0;
+  // A move was accepted (its ply from 0); `end` is set when it ended the game.
+  virtual void record_move(const GameRoom& room, int ply, Move move,
+                           const std::optional<GameResult>& end, Done done) = 0;
+  // The game ended other than by a move (resignation, timeout, ...).
+  virtual void record_end(const GameRoom& room, const GameResult& result, Done done) = 0;
+  // A player's current rating, for the game states (0 when unknown).
+  virtual double rating(PlayerId /*account*/) const { return 0.0; }
+};
+
+class GameRoom : public std::enable_shared_from_this<GameRoom> {
+ public:
+  GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executor executor,
+           RoomObserver& observer);
+
+  GameId id() const noexcept { return id_; }
+  const RoomSettings& settings() const noexcept { return settings_; }
+  // A joining player who doesn't allow rating makes the game unrated (before
+  // it starts).
+  void make_unrated() noexcept { settings_.rated = false; }
+
+  // True while a seat is free and nobody has played.
+  bool waiting() const noexcept;
+  // True from the moment both seats are filled until the game ends.
+  bool in_progress() const noexcept;
+  // True if the player holds a seat (present or away).
+  bool is_seated(PlayerId player) const noexcept;
+
+  // Seats the player (on `preferred` if free, else the other seat), replies
+  // Joined, and starts the game when both seats are filled. Precondition:
+  // waiting().
+  void seat(PlayerRef player, wire::Side preferred, std::uint32_t request_id);
+
+  // Adds a spectator and replies Joined.
+  void watch(PlayerRef player, std::uint32_t request_id);
+
+  // The player or spectator leaves; a player resigns a game in progress.
+  void leave(PlayerId player, std::uint32_t request_id);
+
+  // In-game requests from a seated player (others get an Error).
+  void move(PlayerId player, int row, int col, std::uint32_t request_id);
+  void resign(PlayerId player, std::uint32_t request_id);
+  void offer_draw(PlayerId player, std::uint32_t request_id);
+  void rematch(PlayerId player, std::uint32_t request_id);
+  // Chat from a player or spectator to everyone in the room; the text is
+  // already checked.
+  void chat(PlayerId player, const std::string& text);
+
+  // The player's connection dropped: a seat in a game in progress is held for
+  // the grace period; otherwise the player leaves.
+  void away(PlayerId player);
+  // The player is back on a new connection: reseated, sent the full state
+  // (a Joined answering request_id, the Hello that took the player back).
+  void back(const PlayerRef& player, std::uint32_t request_id = 0);
+
+  // Server shutdown: the game ends without a result.
+  void abort();
+
+  // After a restart: seats both players (away until they come back, except
+  // bots) in round `round` with the moves already played, and starts the
+  // clocks. Precondition: the room is new.
+  void restore(PlayerRef x, PlayerRef o, std::uint32_t round, std::int64_t record_id,
+               const std::vector<Move>& moves);
+
+  wire::GameSummary summary() const;
+  wire::GameState state() const;
+
+  // For the journal.
+  const PlayerRef& player(Player side) const noexcept { return seats_[side == Player::X ? 0 : 1].player; }
+  std::uint32_t round() const noexcept { return round_; }
+  std::int64_t record_id() const noexcept { return record_id_; }
+
+ private:
+  struct Seat {
+    PlayerRef player;  // id 0: free
+    bool away = false;
+    boost::asio::steady_timer grace;
+  };
+
+  Seat* seat_of(PlayerId player) noexcept;
+  Seat& seat_for(Player p) noexcept { return seats_[p == Player::X ? 0 : 1]; }
+  std::optional<Player> player_side(PlayerId player) const noexcept;
+  // The seated player's side, or nullopt after replying an Error.
+  std::optional<Player> require_player(PlayerId player, std::uint32_t request_id);
+  // The same, and the game must be in progress.
+  std::optional<Player> require_playing(PlayerId player, std::uint32_t request_id);
+
+  void start_round();
+  // Records the new round and starts its clock.
+  void begin_round();
+  // Ends the game other than by a move and records it.
+  void finish(GameResult result);
+  // Marks the game over (clocks stopped, logged) without recording it.
+  void conclude(const GameResult& result);
+  void on_move_recorded(bool ok, Player mover, std::uint32_t request_id);
+  // A Done for the journal that releases the outbox once every write is in.
+  RoomObserver::Done write_done(std::function<void(bool)> on_result = {});
+  void flush_outbox();
+  // Gives the player to move a full move timeout from now.
+  void start_move_clock();
+  void arm_move_clock();
+  void stop_move_clock();
+  void on_move_clock();
+  void on_grace_expired(PlayerId player);
+  // Keeps an absent player's seat for the grace period.
+  void hold_seat(Seat& seat);
+  void remove_seat(Seat& seat);
+  void close_if_empty();
+
+  void broadcast(const Outbound& message);
+  void broadcast_state();
+  // Every message goes through here: held back while a write is in flight.
+  void send_to(const PlayerRef& player, const Outbound& message);
+  void send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
+                     std::uint32_t request_id);
+  void send_joined(const PlayerRef& player, wire::Side side, std::uint32_t request_id);
+  void tell_opponent(Player about, wire::OpponentStatus status);
+
+  const GameId id_;
+  RoomSettings settings_;
+  boost::asio::any_io_executor executor_;
+  RoomObserver& observer_;
+
+  std::array<Seat, 2> seats_;  // [0] = X, [1] = O
+  std::map<PlayerId, PlayerRef> spectators_;
+  Game game_;
+  bool started_ = false;
+  std::optional<GameResult> result_;
+  std::uint32_t round_ = 1;
+  wire::Side draw_offered_by_ = wire::SIDE_NONE;
+  wire::Side rematch_requested_by_ = wire::SIDE_NONE;
+  boost::asio::steady_timer move_clock_;
+  bool move_clock_armed_ = false;
+  std::chrono::steady_clock::time_point move_deadline_{};
+  bool closed_ = false;
+
+  std::int64_t record_id_ = 0;        // the current round's game in the journal
+  int writes_in_flight_ = 0;
+  bool move_in_flight_ = false;       // a move waits for the journal
+  // The outbox entries [first, last) that announce the move in flight: what
+  // a refused move takes back.
+  std::pair<std::size_t, std::size_t> move_messages_{0, 0};
+  std::vector<std::pair<std::weak_ptr<Participant>, Outbound>> outbox_;
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,16 @@
+#include "game/rating.hpp"
+
+#include <cmath>
+
+namespace ttt::server {
+
+double expected_score(double own, double opponent) noexcept {
+  return 1.0 / (1.0 + std::pow(10.0, (opponent - own) / 400.0));
+}
+
+RatingChange rate_game(double x_rating, double o_rating, double x_score) noexcept {
+  const double delta = kEloK * (x_score - expected_score(x_rating, o_rating));
+  return {x_rating + delta, o_rating - delta};
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,138 @@
+#include "net/listener.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <spdlog/spdlog.h>
+#include <stdexcept>
+
+#include "net/replies.hpp"
+
+namespace ttt::server {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
+  boost::system::error_code ec;
+  const auto ip = asio::ip::make_address(address, ec);
+  if (ec) throw std::runtime_error("not an IP address: '" + address + "'");
+  return {ip, port};
+}
+
+}  // namespace
+
+Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port,
+                   Lobby& lobby, LogicExecutor logic, const SessionLimits& limits,
+                   std::size_t max_connections)
+    : io_(io),
+      acceptor_(io),
+      lobby_(lobby),
+      logic_(std::move(logic)),
+      limits_(limits),
+      max_connections_(max_connections) {
+  const tcp::endpoint endpoint = endpoint_of(address, port);
+  boost::system::error_code ec;
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    throw std::runtime_error("cannot listen on " + address + " port " + std::to_string(port) +
+                             ": " + ec.message());
+  }
+  port_ = acceptor_.local_endpoint().port();
+}
+
+void Listener::start() {
+  asio::co_spawn(acceptor_.get_executor(), accept_loop(), [](std::exception_ptr e) {
+    if (!e) return;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+      spdlog::critical("accept loop failed: {}", ex.what());
+    }
+  });
+}
+
+void Listener::close() {
+  asio::post(acceptor_.get_executor(), [this] {
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+  });
+}
+
+asio::awaitable<void> Listener::accept_loop() {
+  asio::steady_timer backoff(acceptor_.get_executor());
+  RateLimiter accept_warnings(1.0, 1.0);  // one a second
+  while (acceptor_.is_open()) {
+    // Several threads: each connection on a strand of its own.
+    const asio::any_io_executor executor =
+        limits_.one_thread ? asio::any_io_executor(io_.get_executor())
+                           : asio::any_io_executor(asio::make_strand(io_));
+    auto [ec, socket] =
+        co_await acceptor_.async_accept(executor, asio::as_tuple(asio::use_awaitable));
+    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) break;
+    if (ec) {
+      // Out of file descriptors (or a similar transient failure): back off.
+      if (accept_warnings.allow()) {
+        spdlog::warn("accept failed: {} ({} connections open)", ec.message(), connections());
+      }
+      backoff.expires_after(std::chrono::milliseconds(50));
+      co_await backoff.async_wait(asio::as_tuple(asio::use_awaitable));
+      continue;
+    }
+    if (connections() >= max_connections_) {
+      refuse(std::move(socket));
+      continue;
+    }
+    ++*connections_;
+    std::make_shared<Session>(std::move(socket), lobby_, logic_, limits_, connections_)->start();
+  }
+}
+
+void Listener::refuse(tcp::socket socket) {
+  // One warning a second at most, however many are refused.
+  ++refused_unreported_;
+  if (full_warnings_.allow()) {
+    spdlog::warn("server full ({} connections): refused {} connection{}", max_connections_,
+                 refused_unreported_, refused_unreported_ == 1 ? "" : "s");
+    refused_unreported_ = 0;
+  }
+  auto frame = error_reply(wire::ERROR_CODE_SERVER_FULL,
+                           "server full: " + std::to_string(max_connections_) +
+                               " connections; try again later",
+                           0, true)
+                   .frame;
+  asio::co_spawn(socket.get_executor(), send_refusal(std::move(socket), std::move(frame)),
+                 asio::detached);
+}
+
+asio::awaitable<void> Listener::send_refusal(tcp::socket socket,
+                                             std::shared_ptr<const std::string> frame) {
+  // Send the error, end our half, and drain the peer briefly so that closing
+  // doesn't reset the connection before the error is read.
+  asio::steady_timer deadline(socket.get_executor(), std::chrono::seconds(1));
+  deadline.async_wait([&socket](const boost::system::error_code& ec) {
+    if (!ec) socket.close();
+  });
+  co_await asio::async_write(socket, asio::buffer(*frame), asio::as_tuple(asio::use_awaitable));
+  boost::system::error_code ignored;
+  socket.shutdown(tcp::socket::shutdown_send, ignored);
+  char sink[256];
+  for (;;) {
+    auto [ec, n] = co_await socket.async_read_some(asio::buffer(sink),
+                                                   asio::as_tuple(asio::use_awaitable));
+    if (ec) break;
+  }
+  deadline.cancel();
+  socket.close(ignored);
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,56 @@
+// Listener: accepts connections and hands each to a new Session, or refuses
+// it with "server full" past the connection limit.
+#pragma once
+
+#include <atomic>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "net/rate_limiter.hpp"
+#include "net/session.hpp"
+
+namespace ttt::server {
+
+class Lobby;
+
+class Listener {
+ public:
+  // Binds and listens; throws std::runtime_error naming the address on failure.
+  Listener(boost::asio::io_context& io, const std::string& address, std::uint16_t port,
+           Lobby& lobby, LogicExecutor logic, const SessionLimits& limits,
+           std::size_t max_connections);
+
+  // Starts accepting on the io_context.
+  void start();
+  // Stops accepting; open connections are unaffected. Thread-safe.
+  void close();
+
+  std::uint16_t port() const noexcept { return port_; }
+  // Open sessions (thread-safe).
+  std::size_t connections() const noexcept { return *connections_; }
+
+ private:
+  boost::asio::awaitable<void> accept_loop();
+  void refuse(boost::asio::ip::tcp::socket socket);
+  static boost::asio::awaitable<void> send_refusal(boost::asio::ip::tcp::socket socket,
+                                                   std::shared_ptr<const std::string> frame);
+
+  boost::asio::io_context& io_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  Lobby& lobby_;
+  LogicExecutor logic_;
+  const SessionLimits& limits_;
+  std::size_t max_connections_;
+  RateLimiter full_warnings_{1.0, 1.0};  // "server full" once a second at most
+  std::size_t refused_unreported_ = 0;   // refused since the last warning
+  std::uint16_t port_ = 0;
+  // Shared with the sessions' close hooks, which may outlive the listener.
+  std::shared_ptr<std::atomic<std::size_t>> connections_ =
+      std::make_shared<std::atomic<std::size_t>>(0);
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,315 @@
+#include "net/session.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <spdlog/spdlog.h>
+
+#include "lobby/lobby.hpp"
+#include "net/replies.hpp"
+
+namespace ttt::server {
+namespace {
+
+namespace asio = boost::asio;
+using std::chrono::steady_clock;
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+// Frames gathered into one write.
+constexpr std::size_t kMaxFramesPerWrite = 64;
+
+std::string describe(const asio::ip::tcp::socket& socket) {
+  boost::system::error_code ec;
+  const auto endpoint = socket.remote_endpoint(ec);
+  if (ec) return "unknown peer";
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+}  // namespace
+
+Session::Session(asio::ip::tcp::socket socket, Lobby& lobby, LogicExecutor logic,
+                 const SessionLimits& limits,
+                 std::shared_ptr<std::atomic<std::size_t>> open_count)
+    : socket_(std::move(socket)),
+      lobby_(lobby),
+      logic_(std::move(logic)),
+      limits_(limits),
+      reader_(limits.max_frame),
+      wake_writer_(socket_.get_executor()),
+      watchdog_timer_(socket_.get_executor()),
+      limiter_(limits.messages_per_second, limits.message_burst),
+      started_at_(steady_clock::now()),
+      last_received_(started_at_),
+      open_count_(std::move(open_count)),
+      peer_(describe(socket_)) {}
+
+Session::~Session() {
+  if (open_count_) --*open_count_;
+}
+
+void Session::start() {
+  boost::system::error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  if (limits_.socket_send_buffer > 0) {
+    socket_.set_option(asio::socket_base::send_buffer_size(limits_.socket_send_buffer), ignored);
+  }
+  // The lobby must know the connection before its first message.
+  run_on(logic_, [lobby = &lobby_, self = shared_from_this()] { lobby->connected(self); });
+  auto on_exception = [peer = peer_](std::exception_ptr e) {
+    if (!e) return;
+    try {
+      std::rethrow_exception(e);
+    } catch (const std::exception& ex) {
+      spdlog::error("connection {}: {}", peer, ex.what());
+    }
+  };
+  asio::co_spawn(socket_.get_executor(), read_loop(), on_exception);
+  asio::co_spawn(socket_.get_executor(), write_loop(), on_exception);
+  asio::co_spawn(socket_.get_executor(), watchdog(), on_exception);
+}
+
+// --- reading --------------------------------------------------------------------
+
+asio::awaitable<void> Session::read_loop() {
+  auto self = shared_from_this();
+  boost::system::error_code ec;
+  socket_.non_blocking(true, ec);
+  while (!stopped_) {
+    // Wait for data first, then read what is there: no read that comes back
+    // empty, and no buffer held while the peer is idle.
+    auto [wait_ec] = co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+    if (wait_ec) {
+      stop(wait_ec.message());
+      co_return;
+    }
+    if (!read_available()) co_return;
+  }
+}
+
+bool Session::read_available() {
+  for (;;) {
+    const std::span<char> space = reader_.prepare();
+    boost::system::error_code ec;
+    const std::size_t n = socket_.read_some(asio::buffer(space.data(), space.size()), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) return true;
+    if (ec) {
+      stop(ec == asio::error::eof ? "closed by peer" : ec.message());
+      return false;
+    }
+    if (closing_) continue;  // drain the peer until it closes or the linger ends
+    reader_.commit(n);
+    const auto now = steady_clock::now();
+    std::string_view body;
+    for (;;) {
+      const auto status = reader_.next(body);
+      if (status == wire::FrameReader::Status::kNeedMore) break;
+      // Only whole frames count as life: a peer trickling bytes of a frame it
+      // never finishes is still dropped when the idle timeout runs out.
+      last_received_ = now;
+      ping_outstanding_ = false;
+      if (status == wire::FrameReader::Status::kTooLarge) {
+        fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
+             "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
+                 std::to_string(reader_.max_frame()) + "-byte limit");
+        break;
+      }
+      if (!handle_frame(body, now)) break;
+    }
+    if (stopped_) return false;
+    if (n < space.size()) return true;  // drained: wait for more
+  }
+}
+
+bool Session::handle_frame(std::string_view body, steady_clock::time_point now) {
+  wire::ClientMessage message;
+  if (!wire::parse_body(body, message)) {
+    fail(wire::ERROR_CODE_BAD_FRAME, "a frame that is not a ClientMessage");
+    return false;
+  }
+  if (!hello_ && !message.has_hello()) {
+    fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
+    return false;
+  }
+  if (!limiter_.allow(now)) {
+    if (rate_warnings_.allow(now)) {
+      spdlog::debug("connection {}: over the message rate limit", peer_);
+      enqueue(error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down",
+                          message.request_id())
+                  .frame);
+    }
+    return true;
+  }
+  if (message.has_ping()) {
+    wire::ServerMessage pong;
+    pong.set_in_reply_to(message.request_id());
+    pong.mutable_pong()->set_nonce(message.ping().nonce());
+    send_now(pong);
+    return true;
+  }
+  if (message.has_pong()) return true;
+  if (message.has_hello() && !hello_) {
+    hello_ = true;
+    watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
+  }
+  run_on(logic_, [lobby = &lobby_, self = shared_from_this(), m = std::move(message)] {
+    lobby->receive(self, m);
+  });
+  return !closing_;  // a direct call may have closed us
+}
+
+// --- writing --------------------------------------------------------------------
+
+void Session::deliver(const Outbound& message) {
+  run_on(socket_.get_executor(),
+         [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
+}
+
+void Session::send_now(const wire::ServerMessage& message) {
+  enqueue(std::make_shared<const std::string>(wire::encode_frame(message)));
+}
+
+void Session::enqueue(std::shared_ptr<const std::string> frame) {
+  if (stopped_) return;
+  if (queue_.size() >= limits_.max_queued_frames ||
+      queued_bytes_ + frame->size() > limits_.max_queued_bytes) {
+    if (!closing_) drop_slow_consumer();
+    return;
+  }
+  queued_bytes_ += frame->size();
+  queue_.push_back(std::move(frame));
+  wake_writer_.cancel_one();
+}
+
+void Session::drop_slow_consumer() {
+  // What is queued will never be wanted: it makes way for one last Error,
+  // which the peer gets if it reads again before the linger ends.
+  std::string reason = "stopped reading: write queue full (" + std::to_string(queue_.size()) +
+                       " frames, " + std::to_string(queued_bytes_) + " bytes)";
+  queue_.clear();
+  queued_bytes_ = 0;
+  fail(wire::ERROR_CODE_SLOW_CONSUMER, std::move(reason));
+}
+
+asio::awaitable<void> Session::write_loop() {
+  auto self = shared_from_this();
+  std::vector<std::shared_ptr<const std::string>> in_flight;
+  std::vector<asio::const_buffer> buffers;
+  while (!stopped_) {
+    if (queue_.empty()) {
+      if (closing_) {
+        // Everything is sent: end our half and let the watchdog or the peer finish.
+        boost::system::error_code ignored;
+        socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+        co_return;
+      }
+      wake_writer_.expires_at(steady_clock::time_point::max());
+      co_await wake_writer_.async_wait(use_tuple);
+      continue;
+    }
+    in_flight.clear();
+    buffers.clear();
+    std::size_t bytes = 0;
+    while (!queue_.empty() && in_flight.size() < kMaxFramesPerWrite) {
+      bytes += queue_.front()->size();
+      buffers.push_back(asio::buffer(*queue_.front()));
+      in_flight.push_back(std::move(queue_.front()));
+      queue_.pop_front();
+    }
+    auto [ec, n] = co_await asio::async_write(socket_, buffers, use_tuple);
+    queued_bytes_ -= std::min(bytes, queued_bytes_);
+    if (ec) {
+      stop(ec.message());
+      co_return;
+    }
+  }
+}
+
+// --- deadlines and closing ------------------------------------------------------
+
+asio::awaitable<void> Session::watchdog() {
+  auto self = shared_from_this();
+  const auto hello_deadline = started_at_ + limits_.hello_timeout;
+  while (!stopped_) {
+    const auto now = steady_clock::now();
+    auto next = steady_clock::time_point::max();
+    if (closing_) {
+      if (now >= close_deadline_) {
+        stop(close_reason_);
+        co_return;
+      }
+      next = close_deadline_;
+    } else if (!hello_) {
+      if (now >= hello_deadline) {
+        fail(wire::ERROR_CODE_HELLO_TIMEOUT, "no Hello within " +
+                                                 std::to_string(limits_.hello_timeout.count()) +
+                                                 " ms");
+        continue;
+      }
+      next = hello_deadline;
+    } else if (limits_.idle_timeout.count() > 0) {
+      const auto drop_at = last_received_ + limits_.idle_timeout;
+      const auto ping_at = last_received_ + limits_.idle_timeout / 2;
+      if (now >= drop_at) {
+        fail(wire::ERROR_CODE_IDLE_TIMEOUT, "silent for " +
+                                                std::to_string(limits_.idle_timeout.count()) +
+                                                " ms");
+        continue;
+      }
+      if (now >= ping_at && !ping_outstanding_) {
+        ping_outstanding_ = true;
+        wire::ServerMessage ping;
+        ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+        send_now(ping);
+      }
+      next = ping_outstanding_ ? drop_at : ping_at;
+    }
+    watchdog_timer_.expires_at(next);
+    co_await watchdog_timer_.async_wait(use_tuple);
+  }
+}
+
+void Session::close() {
+  run_on(socket_.get_executor(),
+         [self = shared_from_this()] { self->begin_close("closed by the server"); });
+}
+
+void Session::fail(wire::ErrorCode code, std::string text) {
+  if (closing_) return;
+  spdlog::debug("connection {}: {}", peer_, text);
+  enqueue(error_reply(code, text, 0, true).frame);
+  begin_close(std::move(text));
+}
+
+void Session::begin_close(std::string reason) {
+  if (closing_ || stopped_) return;
+  closing_ = true;
+  close_reason_ = std::move(reason);
+  close_deadline_ = steady_clock::now() + limits_.close_linger;
+  wake_writer_.cancel();
+  watchdog_timer_.cancel();
+}
+
+void Session::stop(std::string reason) {
+  if (stopped_) return;
+  stopped_ = true;
+  closing_ = true;
+  if (close_reason_.empty()) close_reason_ = std::move(reason);
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  wake_writer_.cancel();
+  watchdog_timer_.cancel();
+  queue_.clear();
+  queued_bytes_ = 0;
+  const auto lifetime =
+      std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);
+  spdlog::info("connection {} closed after {} ms: {}", peer_, lifetime.count(), close_reason_);
+  asio::post(logic_, [lobby = &lobby_, self = shared_from_this()] {
+    lobby->disconnected(self.get());
+  });
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,118 @@
+// Session: one client connection. A reader, a writer and a watchdog
+// coroutine keep it alive; the writer drains a bounded queue with exactly one
+// write in flight; the watchdog enforces the Hello deadline, pings idle peers
+// and drops silent ones. Parsed messages go to the lobby's executor.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "net/participant.hpp"
+#include "net/rate_limiter.hpp"
+#include "ttt/wire/frame.hpp"
+
+namespace ttt::server {
+
+class Lobby;
+
+struct SessionLimits {
+  std::size_t max_frame = wire::kDefaultMaxFrame;        // larger declared frames are refused
+  std::chrono::milliseconds hello_timeout{10'000};       // Hello must arrive by then
+  std::chrono::milliseconds idle_timeout{60'000};        // ping at half, drop at full; 0 = off
+  std::size_t max_queued_bytes = 1 << 20;                // a client this far behind is dropped
+  std::size_t max_queued_frames = 1024;
+  double messages_per_second = 200;                      // 0 = no rate limit
+  double message_burst = 400;
+  std::chrono::milliseconds close_linger{2'000};         // time to flush before closing
+  // SO_SNDBUF of each connection; 0 leaves the kernel's autotuning (tests set
+  // it so that a client that doesn't read fills the queue quickly).
+  int socket_send_buffer = 0;
+  // The server runs on one thread: sessions and the lobby call each other
+  // directly instead of posting (set by Server, not a flag).
+  bool one_thread = false;
+};
+
+using LogicExecutor = boost::asio::strand<boost::asio::io_context::executor_type>;
+
+class Session : public Participant, public std::enable_shared_from_this<Session> {
+ public:
+  // The socket's executor must be a strand of its own (or the only thread).
+  // open_count, if given, is decremented when the session is destroyed.
+  Session(boost::asio::ip::tcp::socket socket, Lobby& lobby, LogicExecutor logic,
+          const SessionLimits& limits,
+          std::shared_ptr<std::atomic<std::size_t>> open_count = nullptr);
+  ~Session() override;
+
+  // Registers with the lobby and starts the coroutines.
+  void start();
+
+  // Participant: both are safe from any thread.
+  void deliver(const Outbound& message) override;
+  void close() override;
+
+ private:
+  boost::asio::awaitable<void> read_loop();
+  // Reads and handles whatever has arrived; false once the session stopped.
+  bool read_available();
+  boost::asio::awaitable<void> write_loop();
+  boost::asio::awaitable<void> watchdog();
+
+  // Handles one frame that arrived at `now`; false when the connection must
+  // stop reading.
+  bool handle_frame(std::string_view body, std::chrono::steady_clock::time_point now);
+  // Runs f at once on a one-thread server (every executor is this thread),
+  // else posts it to ex: how a session hands work to the lobby or to itself.
+  template <typename Executor, typename F>
+  void run_on(const Executor& ex, F&& f) {
+    if (limits_.one_thread) {
+      f();
+    } else {
+      boost::asio::post(ex, std::forward<F>(f));
+    }
+  }
+  void enqueue(std::shared_ptr<const std::string> frame);
+  void send_now(const wire::ServerMessage& message);
+  // The write queue overflowed: drops what is queued for one fatal Error.
+  void drop_slow_consumer();
+  // Sends a fatal Error, then closes.
+  void fail(wire::ErrorCode code, std::string text);
+  void begin_close(std::string reason);
+  void stop(std::string reason);
+
+  boost::asio::ip::tcp::socket socket_;
+  Lobby& lobby_;
+  LogicExecutor logic_;
+  const SessionLimits& limits_;
+
+  wire::FrameReader reader_;
+  std::deque<std::shared_ptr<const std::string>> queue_;
+  std::size_t queued_bytes_ = 0;
+  boost::asio::steady_timer wake_writer_;
+  boost::asio::steady_timer watchdog_timer_;
+  RateLimiter limiter_;
+
+  std::chrono::steady_clock::time_point started_at_;
+  std::chrono::steady_clock::time_point last_received_;
+  std::chrono::steady_clock::time_point close_deadline_;
+  RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
+  std::shared_ptr<std::atomic<std::size_t>> open_count_;
+  std::string peer_;
+  std::string close_reason_;
+  bool hello_ = false;
+  bool ping_outstanding_ = false;
+  bool closing_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace ttt::server

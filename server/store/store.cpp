@@ -1,0 +1,331 @@
+#include "store/store.hpp"
+
+#include <array>
+
+namespace ttt::server {
+namespace {
+
+// Migrations[v] takes a database from schema version v to v + 1.
+constexpr std::array<const char*, Store::kSchemaVersion> kMigrations = {
+    R"sql(
+CREATE TABLE players (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  salt TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  is_bot INTEGER NOT NULL DEFAULT 0,
+  rating REAL NOT NULL DEFAULT 1200,
+  games_played INTEGER NOT NULL DEFAULT 0,
+  wins INTEGER NOT NULL DEFAULT 0,
+  losses INTEGER NOT NULL DEFAULT 0,
+  draws INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE games (
+  id INTEGER PRIMARY KEY,
+  room_id INTEGER NOT NULL,
+  round INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  x_player INTEGER NOT NULL REFERENCES players(id),
+  o_player INTEGER NOT NULL REFERENCES players(id),
+  rated INTEGER NOT NULL,
+  is_private INTEGER NOT NULL,
+  invite_code TEXT NOT NULL DEFAULT '',
+  bot_level INTEGER NOT NULL DEFAULT 0,
+  started_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL DEFAULT 0,
+  status TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX games_by_status ON games(status);
+CREATE INDEX games_by_x ON games(x_player, ended_ms);
+CREATE INDEX games_by_o ON games(o_player, ended_ms);
+CREATE TABLE moves (
+  game_id INTEGER NOT NULL REFERENCES games(id),
+  ply INTEGER NOT NULL,
+  row INTEGER NOT NULL,
+  col INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL,
+  PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+CREATE TABLE resume_tokens (
+  player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  token_hash TEXT NOT NULL
+);
+)sql",
+};
+
+constexpr const char* kGameColumns =
+    "g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, g.rated, "
+    "g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, g.reason "
+    "FROM games g JOIN players px ON px.id = g.x_player JOIN players po ON po.id = g.o_player ";
+
+StoredPlayer read_player(Statement& s) {
+  StoredPlayer p;
+  p.id = s.column_int(0);
+  p.name = s.column_text(1);
+  p.salt = s.column_text(2);
+  p.secret_hash = s.column_text(3);
+  p.is_bot = s.column_int(4) != 0;
+  p.rating = s.column_double(5);
+  p.games_played = s.column_int(6);
+  p.wins = s.column_int(7);
+  p.losses = s.column_int(8);
+  p.draws = s.column_int(9);
+  return p;
+}
+
+constexpr const char* kPlayerColumns =
+    "SELECT id, name, salt, secret_hash, is_bot, rating, games_played, wins, losses, draws "
+    "FROM players ";
+
+}  // namespace
+
+Store::Store(const std::string& path) : db_(path) {
+  try {
+    check_and_migrate();
+  } catch (const StoreError& e) {
+    throw StoreError("database '" + path + "' is unusable: " + e.what());
+  }
+}
+
+void Store::check_and_migrate() {
+  // Reading the header first makes a file that is not a database fail here.
+  int version = 0;
+  {
+    auto query = db_.prepare("PRAGMA user_version");
+    query.step();
+    version = static_cast<int>(query.column_int(0));
+  }
+  if (version > kSchemaVersion) {
+    throw StoreError("its schema version " + std::to_string(version) +
+                     " is newer than this server's " + std::to_string(kSchemaVersion) +
+                     ": upgrade ttt-server");
+  }
+  {
+    auto check = db_.prepare("PRAGMA quick_check");
+    check.step();
+    if (check.column_text(0) != "ok") throw StoreError("integrity check: " + check.column_text(0));
+  }
+  db_.exec("PRAGMA journal_mode = WAL");
+  db_.exec("PRAGMA synchronous = FULL");
+  db_.exec("PRAGMA foreign_keys = ON");
+  for (int v = version; v < kSchemaVersion; ++v) {
+    db_.exec("BEGIN IMMEDIATE");
+    try {
+      db_.exec(kMigrations[static_cast<std::size_t>(v)]);
+      db_.exec("PRAGMA user_version = " + std::to_string(v + 1));
+      db_.exec("COMMIT");
+    } catch (...) {
+      db_.exec("ROLLBACK");
+      throw;
+    }
+  }
+}
+
+// --- startup reads --------------------------------------------------------------
+
+std::vector<StoredPlayer> Store::load_players() {
+  std::vector<StoredPlayer> players;
+  auto s = db_.prepare(std::string(kPlayerColumns) + "ORDER BY id");
+  while (s.step()) players.push_back(read_player(s));
+  return players;
+}
+
+GameRecord Store::read_game_row(Statement& s) {
+  GameRecord g;
+  g.id = s.column_int(0);
+  g.room_id = s.column_int(1);
+  g.round = static_cast<int>(s.column_int(2));
+  g.size = static_cast<int>(s.column_int(3));
+  g.x_player = s.column_int(4);
+  g.o_player = s.column_int(5);
+  g.x_name = s.column_text(6);
+  g.o_name = s.column_text(7);
+  g.rated = s.column_int(8) != 0;
+  g.is_private = s.column_int(9) != 0;
+  g.invite_code = s.column_text(10);
+  g.bot_level = static_cast<int>(s.column_int(11));
+  g.started_ms = s.column_int(12);
+  g.ended_ms = s.column_int(13);
+  g.status = s.column_text(14);
+  g.reason = s.column_text(15);
+  return g;
+}
+
+std::vector<StoredMove> Store::moves_of(std::int64_t game_id) {
+  std::vector<StoredMove> moves;
+  auto s = db_.prepare("SELECT row, col, at_ms FROM moves WHERE game_id = ? ORDER BY ply");
+  s.bind(1, game_id);
+  while (s.step()) {
+    moves.push_back({static_cast<int>(s.column_int(0)), static_cast<int>(s.column_int(1)),
+                     s.column_int(2)});
+  }
+  return moves;
+}
+
+std::vector<GameRecord> Store::load_unfinished_games() {
+  std::vector<GameRecord> games;
+  auto s = db_.prepare(std::string("SELECT ") + kGameColumns +
+                       "WHERE g.status = 'in_progress' ORDER BY g.id");
+  while (s.step()) games.push_back(read_game_row(s));
+  for (auto& g : games) g.moves = moves_of(g.id);
+  return games;
+}
+
+std::vector<std::pair<std::int64_t, std::string>> Store::load_tokens() {
+  std::vector<std::pair<std::int64_t, std::string>> tokens;
+  auto s = db_.prepare("SELECT player_id, token_hash FROM resume_tokens");
+  while (s.step()) tokens.emplace_back(s.column_int(0), s.column_text(1));
+  return tokens;
+}
+
+std::int64_t Store::max_game_id() {
+  auto s = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
+  s.step();
+  return s.column_int(0);
+}
+
+std::int64_t Store::max_room_id() {
+  auto s = db_.prepare("SELECT COALESCE(MAX(room_id), 0) FROM games");
+  s.step();
+  return s.column_int(0);
+}
+
+std::int64_t Store::max_player_id() {
+  auto s = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM players");
+  s.step();
+  return s.column_int(0);
+}
+
+// --- writes ---------------------------------------------------------------------
+
+void Store::save_player(const StoredPlayer& p) {
+  auto& s = cached(
+      "INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
+      "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING");
+  s.bind(1, p.id).bind(2, p.name).bind(3, p.salt).bind(4, p.secret_hash);
+  s.bind(5, std::int64_t{p.is_bot}).bind(6, p.rating).bind(7, p.games_played);
+  s.bind(8, p.wins).bind(9, p.losses).bind(10, p.draws);
+  s.run();
+}
+
+void Store::add_result(const PlayerResult& r) {
+  auto& s = cached(
+      "UPDATE players SET rating = rating + ?, games_played = games_played + 1, "
+      "wins = wins + ?, losses = losses + ?, draws = draws + ? WHERE id = ?");
+  s.bind(1, r.rating_change).bind(2, std::int64_t{r.wins}).bind(3, std::int64_t{r.losses});
+  s.bind(4, std::int64_t{r.draws}).bind(5, r.player_id);
+  s.run();
+}
+
+void Store::begin_game(const GameRecord& g) {
+  auto& s = cached(
+      "INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
+      "invite_code, bot_level, started_ms, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+      "ON CONFLICT(id) DO NOTHING");
+  s.bind(1, g.id).bind(2, g.room_id).bind(3, std::int64_t{g.round}).bind(4, std::int64_t{g.size});
+  s.bind(5, g.x_player).bind(6, g.o_player).bind(7, std::int64_t{g.rated});
+  s.bind(8, std::int64_t{g.is_private}).bind(9, g.invite_code).bind(10, std::int64_t{g.bot_level});
+  s.bind(11, g.started_ms).bind(12, g.status);
+  s.run();
+}
+
+void Store::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
+  auto& s = cached("INSERT INTO moves (game_id, ply, row, col, at_ms) VALUES (?, ?, ?, ?, ?)");
+  s.bind(1, game_id).bind(2, std::int64_t{ply}).bind(3, std::int64_t{m.row});
+  s.bind(4, std::int64_t{m.col}).bind(5, m.at_ms);
+  s.run();
+}
+
+void Store::end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
+                     std::int64_t ended_ms) {
+  auto& s = cached("UPDATE games SET status = ?, reason = ?, ended_ms = ? WHERE id = ?");
+  s.bind(1, status).bind(2, reason).bind(3, ended_ms).bind(4, game_id);
+  s.run();
+}
+
+void Store::save_token(std::int64_t player_id, const std::string& token_hash) {
+  auto& s = cached(
+      "INSERT INTO resume_tokens (player_id, token_hash) VALUES (?, ?) "
+      "ON CONFLICT(player_id) DO UPDATE SET token_hash = excluded.token_hash");
+  s.bind(1, player_id).bind(2, token_hash);
+  s.run();
+}
+
+void Store::drop_token(std::int64_t player_id) {
+  auto& s = cached("DELETE FROM resume_tokens WHERE player_id = ?");
+  s.bind(1, player_id);
+  s.run();
+}
+
+Statement& Store::cached(const char* sql) {
+  auto it = statements_.find(sql);
+  if (it == statements_.end()) it = statements_.emplace(sql, db_.prepare(sql)).first;
+  it->second.reset();
+  return it->second;
+}
+
+void Store::begin() { db_.exec("BEGIN IMMEDIATE"); }
+void Store::commit() { db_.exec("COMMIT"); }
+void Store::rollback() { db_.exec("ROLLBACK"); }
+void Store::savepoint() { db_.exec("SAVEPOINT job"); }
+void Store::release() { db_.exec("RELEASE job"); }
+void Store::rollback_to_savepoint() { db_.exec("ROLLBACK TO job; RELEASE job"); }
+
+// --- queries --------------------------------------------------------------------
+
+std::vector<StoredPlayer> Store::top_players(int limit) {
+  std::vector<StoredPlayer> players;
+  auto s = db_.prepare(std::string(kPlayerColumns) +
+                       "WHERE games_played > 0 ORDER BY rating DESC, games_played DESC, name "
+                       "LIMIT ?");
+  s.bind(1, std::int64_t{limit});
+  while (s.step()) players.push_back(read_player(s));
+  return players;
+}
+
+std::vector<GameRecord> Store::history(std::int64_t player_id, int limit) {
+  std::vector<GameRecord> games;
+  auto s = db_.prepare(std::string("SELECT ") + kGameColumns +
+                       "WHERE (g.x_player = ?1 OR g.o_player = ?1) AND g.status != 'in_progress' "
+                       "ORDER BY g.ended_ms DESC, g.id DESC LIMIT ?2");
+  s.bind(1, player_id).bind(2, std::int64_t{limit});
+  while (s.step()) games.push_back(read_game_row(s));
+  for (auto& g : games) g.moves = moves_of(g.id);
+  return games;
+}
+
+std::optional<GameRecord> Store::game(std::int64_t id) {
+  auto s = db_.prepare(std::string("SELECT ") + kGameColumns + "WHERE g.id = ?");
+  s.bind(1, id);
+  if (!s.step()) return std::nullopt;
+  GameRecord g = read_game_row(s);
+  g.moves = moves_of(g.id);
+  return g;
+}
+
+std::vector<GameRecord> Store::finished_games() {
+  std::vector<GameRecord> games;
+  auto s = db_.prepare(std::string("SELECT ") + kGameColumns +
+                       "WHERE g.status != 'in_progress' ORDER BY g.id");
+  while (s.step()) games.push_back(read_game_row(s));
+  for (auto& g : games) g.moves = moves_of(g.id);
+  return games;
+}
+
+void Store::limit_pages(int pages) { db_.exec("PRAGMA max_page_count = " + std::to_string(pages)); }
+
+void Store::refuse_writes(bool on) {
+  // Temporary triggers: they live in this connection only, never in the file.
+  for (const char* table : {"players", "games", "moves", "resume_tokens"}) {
+    for (const char* op : {"INSERT", "UPDATE", "DELETE"}) {
+      const std::string name = std::string("temp.refuse_") + op + "_" + table;
+      db_.exec(on ? "CREATE TEMP TRIGGER IF NOT EXISTS " + name.substr(5) + " BEFORE " + op +
+                        " ON main." + table +
+                        " BEGIN SELECT RAISE(ABORT, 'writes refused (test hook)'); END"
+                  : "DROP TRIGGER IF EXISTS " + name);
+    }
+  }
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,134 @@
+// Store: the server's SQLite database — players with their hashed secrets and
+// ratings, every game with its moves, and the hashed resume tokens of players
+// seated in games in progress. Synchronous; one thread uses it at a time (the
+// StoreWriter's). Schema versions migrate forward on open.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "store/sqlite.hpp"
+
+namespace ttt::server {
+
+struct StoredPlayer {
+  std::int64_t id = 0;
+  std::string name;
+  std::string salt;
+  std::string secret_hash;  // empty for the server's bots: nobody can log in as them
+  bool is_bot = false;
+  double rating = 1200.0;
+  std::int64_t games_played = 0;
+  std::int64_t wins = 0;
+  std::int64_t losses = 0;
+  std::int64_t draws = 0;
+};
+
+// One finished game's effect on one player, applied as increments so that
+// results committed in any order add up.
+struct PlayerResult {
+  std::int64_t player_id = 0;
+  double rating_change = 0;
+  int wins = 0;  // each 0 or 1
+  int losses = 0;
+  int draws = 0;
+};
+
+struct StoredMove {
+  int row = 0;
+  int col = 0;
+  std::int64_t at_ms = 0;  // Unix time in milliseconds
+};
+
+// One game (one round of a room). status: "in_progress", "x_won", "o_won",
+// "draw", "aborted"; reason: "", "line", "board_full", "resignation",
+// "timeout", "disconnect", "draw_agreed", "aborted".
+struct GameRecord {
+  std::int64_t id = 0;
+  std::int64_t room_id = 0;
+  int round = 1;
+  int size = 3;
+  std::int64_t x_player = 0;
+  std::int64_t o_player = 0;
+  std::string x_name;
+  std::string o_name;
+  bool rated = false;
+  bool is_private = false;
+  std::string invite_code;
+  int bot_level = 0;  // the server's bot's ttt::Level + 1, 0 without a bot
+  std::int64_t started_ms = 0;
+  std::int64_t ended_ms = 0;
+  std::string status = "in_progress";
+  std::string reason;
+  std::vector<StoredMove> moves;  // filled where a call says so
+};
+
+class Store {
+ public:
+  static constexpr int kSchemaVersion = 1;
+
+  // Opens or creates the database, checks it and migrates it to
+  // kSchemaVersion. Throws StoreError with a clear reason for an unreadable or
+  // corrupt file or a schema newer than this server knows.
+  explicit Store(const std::string& path);
+
+  // Startup reads.
+  std::vector<StoredPlayer> load_players();
+  std::vector<GameRecord> load_unfinished_games();  // with moves
+  // player id -> hashed resume token, for players seated in unfinished games.
+  std::vector<std::pair<std::int64_t, std::string>> load_tokens();
+  std::int64_t max_game_id();
+  std::int64_t max_room_id();
+  std::int64_t max_player_id();
+
+  // Writes; the StoreWriter wraps them in transactions.
+  // Inserts the player unless a row with its id exists (a name taken by
+  // another id is an error); afterwards only results change it.
+  void save_player(const StoredPlayer& player);
+  // Adds one game's result to the player's rating and counts.
+  void add_result(const PlayerResult& result);
+  // Inserts the game unless a row with its id exists (a start may be written
+  // again with the first move when its own write failed).
+  void begin_game(const GameRecord& game);
+  void add_move(std::int64_t game_id, int ply, const StoredMove& move);
+  void end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
+                std::int64_t ended_ms);
+  void save_token(std::int64_t player_id, const std::string& token_hash);
+  void drop_token(std::int64_t player_id);
+
+  void begin();
+  void commit();
+  void rollback();
+  void savepoint();
+  void release();
+  void rollback_to_savepoint();
+
+  // Queries.
+  std::vector<StoredPlayer> top_players(int limit);
+  std::vector<GameRecord> history(std::int64_t player_id, int limit);  // finished, newest first
+  std::optional<GameRecord> game(std::int64_t id);                     // with moves
+  std::vector<GameRecord> finished_games();                            // with moves, by id
+
+  // Test hook: caps the database's size in pages, so writes fail as on a full
+  // disk.
+  void limit_pages(int pages);
+  // Test hook: while on, every write fails, as on a failing disk.
+  void refuse_writes(bool on);
+
+  const std::string& path() const noexcept { return db_.path(); }
+
+ private:
+  void check_and_migrate();
+  // A prepared statement kept for reuse, reset and ready to bind.
+  Statement& cached(const char* sql);
+  std::vector<StoredMove> moves_of(std::int64_t game_id);
+  GameRecord read_game_row(Statement& s);
+
+  Database db_;
+  std::unordered_map<const char*, Statement> statements_;  // keyed by the literal
+};
+
+}  // namespace ttt::server

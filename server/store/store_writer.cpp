@@ -1,0 +1,113 @@
+#include "store/store_writer.hpp"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+namespace ttt::server {
+
+namespace {
+
+// spdlog creates its registry on first use, inside the library; have that
+// happen before the writer thread can log, not in a race with another thread.
+std::unique_ptr<Store> with_logging_ready(std::unique_ptr<Store> store) {
+  (void)spdlog::default_logger_raw();
+  return store;
+}
+
+}  // namespace
+
+StoreWriter::StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions)
+    : store_(with_logging_ready(std::move(store))),
+      completions_(std::move(completions)),
+      thread_([this] { run(); }) {}
+
+StoreWriter::~StoreWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void StoreWriter::submit(Job job, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back({std::move(job), std::move(done)});
+  }
+  wake_.notify_one();
+}
+
+void StoreWriter::flush() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+StoreWriter::Counters StoreWriter::counters() const {
+  std::lock_guard lock(mutex_);
+  return counters_;
+}
+
+void StoreWriter::run() {
+  std::vector<Pending> batch;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      busy_ = false;
+      idle_.notify_all();
+      wake_.wait(lock, [this] { return !queue_.empty() || stopping_; });
+      if (queue_.empty()) return;  // stopping, and everything is written
+      batch.swap(queue_);
+      busy_ = true;
+    }
+    write_batch(batch);
+    batch.clear();
+  }
+}
+
+void StoreWriter::write_batch(std::vector<Pending>& batch) {
+  std::vector<std::optional<std::string>> results(batch.size());
+  try {
+    store_->begin();
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      try {
+        store_->savepoint();
+        batch[i].job(*store_);
+        store_->release();
+      } catch (const std::exception& e) {
+        results[i] = e.what();
+        store_->rollback_to_savepoint();
+      }
+    }
+    store_->commit();
+  } catch (const std::exception& e) {
+    // The transaction itself failed (disk full, I/O error): nothing of it stands.
+    for (auto& r : results) {
+      if (!r) r = std::string("commit failed: ") + e.what();
+    }
+    try {
+      store_->rollback();
+    } catch (const std::exception&) {
+      // Already rolled back by SQLite.
+    }
+  }
+  std::uint64_t failures = 0;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (results[i]) {
+      ++failures;
+      spdlog::error("database write refused: {}", *results[i]);
+    }
+    if (batch[i].done) {
+      boost::asio::post(completions_, [done = std::move(batch[i].done), r = std::move(results[i])] {
+        done(r);
+      });
+    }
+  }
+  std::lock_guard lock(mutex_);
+  counters_.jobs += batch.size();
+  ++counters_.batches;
+  counters_.failures += failures;
+  counters_.largest_batch = std::max<std::uint64_t>(counters_.largest_batch, batch.size());
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,71 @@
+// StoreWriter: the one thread that talks to the Store. Jobs queue up while a
+// transaction commits and go together into the next one (group commit), so
+// durability costs one fsync per batch, not per move. Each job runs inside a
+// savepoint: a failing job is rolled back and reported alone. Completions are
+// posted to the given executor in submission order.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store/store.hpp"
+
+namespace ttt::server {
+
+class StoreWriter {
+ public:
+  // Runs on the writer thread, inside a transaction.
+  using Job = std::function<void(Store&)>;
+  // Runs on the completion executor: nullopt on success, else the error.
+  using Done = std::function<void(const std::optional<std::string>& error)>;
+
+  StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions);
+  // Finishes every queued job, then joins.
+  ~StoreWriter();
+
+  StoreWriter(const StoreWriter&) = delete;
+  StoreWriter& operator=(const StoreWriter&) = delete;
+
+  // Queues a job; thread-safe. done may be empty.
+  void submit(Job job, Done done = {});
+
+  // Runs every queued job now and waits for it (for shutdown and tests).
+  void flush();
+
+  struct Counters {
+    std::uint64_t jobs = 0;
+    std::uint64_t batches = 0;
+    std::uint64_t failures = 0;
+    std::uint64_t largest_batch = 0;
+  };
+  Counters counters() const;
+
+ private:
+  struct Pending {
+    Job job;
+    Done done;
+  };
+  void run();
+  void write_batch(std::vector<Pending>& batch);
+
+  std::unique_ptr<Store> store_;
+  boost::asio::any_io_executor completions_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::vector<Pending> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  Counters counters_;
+  std::thread thread_;
+};
+
+}  // namespace ttt::server
