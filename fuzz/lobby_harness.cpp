@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "harness.hpp"
-#include "lobby/lobby.hpp"
+#include "local_lobby.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::fuzz {
@@ -39,12 +39,14 @@ void lobby(const std::uint8_t* data, std::size_t size) {
   config.bot_budget = std::chrono::milliseconds(1);
   config.chat_per_second = 1e9;
   config.chat_burst = 1e9;
-  auto lobby = std::make_unique<server::Lobby>(logic, logic, config);
+  auto local = std::make_unique<server::LocalLobby>(logic, logic, config);
+  server::Lobby& lobby = local->lobby;
 
   std::vector<std::shared_ptr<FakeConnection>> conns;
+  std::vector<std::shared_ptr<server::Inbox>> inboxes;
   for (int i = 0; i < 3; ++i) {
     conns.push_back(std::make_shared<FakeConnection>());
-    lobby->connected(conns.back());
+    inboxes.push_back(lobby.open(conns.back()));
   }
   wire::FrameReader reader;
   std::size_t offset = 0;
@@ -57,20 +59,20 @@ void lobby(const std::uint8_t* data, std::size_t size) {
     std::string_view body;
     while (reader.next(body) == wire::FrameReader::Status::kFrame) {
       if (body.empty()) continue;
-      auto& conn = conns[static_cast<std::uint8_t>(body[0]) % conns.size()];
+      const std::size_t which = static_cast<std::uint8_t>(body[0]) % conns.size();
       wire::ClientMessage message;
-      if (conn->closed || !wire::parse_body(body.substr(1), message)) continue;
-      lobby->receive(conn, message);
+      if (conns[which]->closed || !wire::parse_body(body.substr(1), message)) continue;
+      inboxes[which]->receive(message);
       io.poll();
     }
   }
-  for (auto& conn : conns) lobby->disconnected(conn.get());
+  for (auto& inbox : inboxes) inbox->closed();
   io.poll();
-  const auto stats = lobby->stats();
+  const auto stats = lobby.stats();
   // Games in progress hold their seats for the grace period; nothing else
   // may be left over once everyone is gone.
   if (stats.connections != 0 || stats.queued != 0) std::abort();
-  lobby.reset();
+  local.reset();
   io.poll();
 }
 

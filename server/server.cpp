@@ -4,70 +4,84 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <future>
 #include <spdlog/spdlog.h>
 #include <thread>
 #include <vector>
 
+#include "store/store.hpp"
+
 namespace ttt::server {
 namespace asio = boost::asio;
 namespace {
 
-// Opens the database named by path and reads what a restart needs; null for
-// "none".
-std::unique_ptr<StoreWriter> open_journal(const std::string& path, StoredState& state,
-                                          LogicExecutor logic) {
-  if (path == "none") return nullptr;
+asio::any_io_executor logic_executor(asio::io_context& io, int threads) {
+  if (threads == 1) return io.get_executor();
+  return asio::make_strand(io);
+}
+
+}  // namespace
+
+Server::Opened Server::open_store(const std::string& path, asio::any_io_executor completions) {
+  Opened opened;
+  if (path == "none") return opened;
   auto store = std::make_unique<Store>(path);
-  state.players = store->load_players();
-  state.unfinished_games = store->load_unfinished_games();
-  state.tokens = store->load_tokens();
-  state.max_game_id = store->max_game_id();
-  state.max_room_id = store->max_room_id();
-  spdlog::info("database {}: {} players, {} games in progress", path, state.players.size(),
-               state.unfinished_games.size());
-  return std::make_unique<StoreWriter>(std::move(store), logic);
+  opened.players = store->load_players();
+  opened.state.unfinished_games = store->load_unfinished_games();
+  opened.state.tokens = store->load_tokens();
+  opened.state.max_room_id = store->max_room_id();
+  opened.max_record = store->max_game_id();
+  spdlog::info("database {}: {} players, {} games in progress", path, opened.players.size(),
+               opened.state.unfinished_games.size());
+  opened.writer = std::make_unique<StoreWriter>(std::move(store), std::move(completions));
+  return opened;
 }
-
-}  // namespace
-
-namespace {
-
-ServerConfig with_threading(ServerConfig config) {
-  config.session.one_thread = config.threads == 1;
-  return config;
-}
-
-}  // namespace
 
 Server::Server(ServerConfig config)
-    : config_(with_threading(std::move(config))),
+    : config_(std::move(config)),
       io_(config_.threads),
-      logic_(asio::make_strand(io_)),
+      logic_(logic_executor(io_, config_.threads)),
       compute_(static_cast<std::size_t>(config_.bot_threads)),
-      journal_(open_journal(config_.db, restored_, logic_)),
-      lobby_(logic_, compute_.get_executor(), config_.lobby, journal_.get()),
+      opened_(open_store(config_.db, logic_)),
+      local_(logic_, compute_.get_executor(), config_.lobby, opened_.writer.get(),
+             opened_.players, opened_.max_record),
       listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
-                                           config_.session, config_.max_connections)) {
-  lobby_.restore(restored_);
-  restored_ = {};
+                                           config_.session, config_.max_connections,
+                                           config_.threads > 1)) {
+  opened_.players = {};
+  lobby_.restore(opened_.state);
+  opened_.state = {};
   listener_->start();
 }
 
 std::optional<StoreWriter::Counters> Server::journal_counters() const {
-  if (!journal_) return std::nullopt;
-  return journal_->counters();
+  if (!opened_.writer) return std::nullopt;
+  return opened_.writer->counters();
 }
 
 Server::~Server() {
   compute_.join();
 }
 
+void Server::serve() {
+  for (;;) {
+    try {
+      io_.run();
+      return;
+    } catch (const std::exception& e) {
+      // Handlers catch what they expect; this is the last net, so that one
+      // failed handler never ends the process.
+      spdlog::error("a handler failed: {}; serving on", e.what());
+    }
+  }
+}
+
 void Server::run() {
   std::vector<std::thread> threads;
-  for (int i = 1; i < config_.threads; ++i) threads.emplace_back([this] { io_.run(); });
-  io_.run();
+  for (int i = 1; i < config_.threads; ++i) threads.emplace_back([this] { serve(); });
+  serve();
   for (auto& t : threads) t.join();
 }
 
@@ -77,24 +91,23 @@ void Server::stop(std::string reason) {
   asio::post(logic_, [this, reason = std::move(reason)] {
     spdlog::info("shutting down: {}", reason);
     lobby_.shutdown(reason);
+    // Sessions close once flushed; a stuck one can't keep the process alive.
+    asio::co_spawn(logic_, wait_for_sessions(), asio::detached);
   });
-  // Sessions close once flushed; a stuck one can't keep the process alive.
-  asio::co_spawn(
-      logic_,
-      [this]() -> asio::awaitable<void> {
-        asio::steady_timer poll(logic_);
-        const auto give_up = std::chrono::steady_clock::now() + config_.session.close_linger +
-                             std::chrono::milliseconds(500);
-        while (listener_->connections() > 0 && std::chrono::steady_clock::now() < give_up) {
-          poll.expires_after(std::chrono::milliseconds(20));
-          co_await poll.async_wait(asio::use_awaitable);
-        }
-        if (listener_->connections() > 0) {
-          spdlog::warn("{} connections did not close in time", listener_->connections());
-        }
-        io_.stop();
-      },
-      asio::detached);
+}
+
+asio::awaitable<void> Server::wait_for_sessions() {
+  asio::steady_timer poll(logic_);
+  const auto give_up = std::chrono::steady_clock::now() + config_.session.close_linger +
+                       std::chrono::milliseconds(500);
+  while (listener_->connections() > 0 && std::chrono::steady_clock::now() < give_up) {
+    poll.expires_after(std::chrono::milliseconds(20));
+    co_await poll.async_wait(asio::use_awaitable);
+  }
+  if (listener_->connections() > 0) {
+    spdlog::warn("{} connections did not close in time", listener_->connections());
+  }
+  io_.stop();
 }
 
 LobbyStats Server::stats() {

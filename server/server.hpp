@@ -1,15 +1,20 @@
-// Server: the lobby server as one object — I/O threads, the lobby's strand,
-// the bot thread pool and the listener. main.cpp and in-process tests use it.
+// Server: the lobby server as one object — the I/O threads, the logic
+// executor, the bot thread pool, the store and the parts the lobby talks to,
+// and the listener. main.cpp and in-process tests use it.
 #pragma once
 
+#include <atomic>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "config.hpp"
+#include "local_lobby.hpp"
 #include "net/listener.hpp"
-#include "lobby/lobby.hpp"
 #include "store/store_writer.hpp"
 
 namespace ttt::server {
@@ -29,7 +34,8 @@ class Server {
   std::uint16_t port() const noexcept { return listener_->port(); }
 
   // Serves on config.threads threads (this one included) until stop()
-  // completes, then returns.
+  // completes, then returns. An exception that escapes a handler is logged
+  // and the thread goes on serving: it never ends the process.
   void run();
 
   // Graceful shutdown from any thread: stops accepting, ends games, says
@@ -40,20 +46,34 @@ class Server {
   boost::asio::io_context& io_context() noexcept { return io_; }
 
   // A snapshot of the lobby's counts; safe from any thread while run() is
-  // running (it waits for the lobby's executor).
+  // running (it waits for the logic executor).
   LobbyStats stats();
 
   // The journal's counters, or nullopt without a database.
   std::optional<StoreWriter::Counters> journal_counters() const;
 
  private:
+  // What the database held at startup.
+  struct Opened {
+    std::unique_ptr<StoreWriter> writer;  // null with --db none
+    std::vector<StoredPlayer> players;
+    StoredState state;
+    RecordId max_record = 0;
+  };
+  static Opened open_store(const std::string& path, boost::asio::any_io_executor completions);
+  void serve();
+  // After shutdown: waits (bounded) for the sessions to close, then stops.
+  boost::asio::awaitable<void> wait_for_sessions();
+
   ServerConfig config_;
   boost::asio::io_context io_;
-  LogicExecutor logic_;
+  // Where the lobby and every room run: the one thread's executor, or a
+  // strand when there are several I/O threads.
+  boost::asio::any_io_executor logic_;
   boost::asio::thread_pool compute_;
-  StoredState restored_;
-  std::unique_ptr<StoreWriter> journal_;
-  Lobby lobby_;
+  Opened opened_;
+  LocalLobby local_;
+  Lobby& lobby_ = local_.lobby;
   std::unique_ptr<Listener> listener_;
   std::atomic<bool> stopping_{false};
 };

@@ -34,27 +34,37 @@ class FakeParticipant : public Participant {
   bool closed = false;
 };
 
-// Remembers what the room told its owner. Journal writes complete at once,
-// unless `hold` is set: then they wait in `pending` for the test to finish
-// them, as a slow disk would.
-class RecordingObserver : public RoomObserver {
+// Remembers what the room told its owner and its journal. Journal writes
+// complete at once, unless `hold` is set: then they wait in `pending` for the
+// test to finish them, as a slow disk would. Ratings are all 1200 and
+// nothing settles.
+class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
  public:
-  void left_room(GameId, PlayerId player) override { left.push_back(player); }
-  void room_closed(GameId) override { closed = true; }
-  std::int64_t record_start(const GameRoom&, Done done) override {
+  // RoomOwner
+  void left_room(GameRoom&, SeatId player) override { left.push_back(player); }
+  void room_changed(GameRoom&) override { ++changes; }
+  void game_recorded(GameRoom&) override { ++recorded; }
+  void room_closed(GameRoom&) override { closed = true; }
+  // GameJournal
+  RecordId start(const GameStart&, Done done) override {
     complete(std::move(done));
     return ++records;
   }
-  void record_move(const GameRoom&, int, Move move, const std::optional<GameResult>& end,
-                   Done done) override {
+  void move(RecordId, int, Move move, const std::optional<GameEnding>& end, Done done) override {
     moves.push_back(move);
-    if (end) results.push_back(*end);
+    if (end) results.push_back(end->result);
     complete(std::move(done));
   }
-  void record_end(const GameRoom&, const GameResult& result, Done done) override {
-    results.push_back(result);
+  void end(RecordId, const GameEnding& ending, Done done) override {
+    results.push_back(ending.result);
     complete(std::move(done));
   }
+  // RatingBook
+  double rating(AccountId) const override { return 1200.0; }
+  std::optional<Settlement> settle(AccountId, AccountId, const GameResult&, bool) override {
+    return std::nullopt;
+  }
+  void settled(const Settlement&, bool) override {}
 
   void complete(Done done) {
     if (hold) {
@@ -70,11 +80,13 @@ class RecordingObserver : public RoomObserver {
     done(ok);
   }
 
-  std::vector<PlayerId> left;
+  std::vector<SeatId> left;
+  int changes = 0;
+  int recorded = 0;
   bool closed = false;
   std::vector<GameResult> results;
   std::vector<Move> moves;
-  std::int64_t records = 0;
+  RecordId records = 0;
   bool hold = false;
   std::vector<Done> pending;
 };
@@ -83,14 +95,15 @@ class GameRoomTest : public ::testing::Test {
  protected:
   std::shared_ptr<GameRoom> make_room(RoomSettings settings = {}) {
     settings.move_timeout = std::chrono::milliseconds(0);
-    return std::make_shared<GameRoom>(1, settings, io.get_executor(), observer);
+    return std::make_shared<GameRoom>(1, settings, io.get_executor(),
+                                      RoomLinks{observer, observer, observer});
   }
-  PlayerRef ref(PlayerId id, const std::shared_ptr<FakeParticipant>& p, std::string name) {
-    return PlayerRef{id, id, std::move(name), false, p};
+  PlayerRef ref(std::uint64_t id, const std::shared_ptr<FakeParticipant>& p, std::string name) {
+    return PlayerRef{SeatId{id}, AccountId{id}, std::move(name), false, p};
   }
 
   boost::asio::io_context io;
-  RecordingObserver observer;
+  RecordingLinks observer;
   std::shared_ptr<FakeParticipant> alice = std::make_shared<FakeParticipant>();
   std::shared_ptr<FakeParticipant> bob = std::make_shared<FakeParticipant>();
   std::shared_ptr<FakeParticipant> carol = std::make_shared<FakeParticipant>();
@@ -115,7 +128,7 @@ TEST_F(GameRoomTest, BroadcastsEveryMoveToPlayersAndSpectators) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->watch(ref(3, carol, "carol"), 0);
-  room->move(1, 1, 1, 0);
+  room->move(SeatId{1}, 1, 1, 0);
   for (auto* p : {alice.get(), bob.get(), carol.get()}) {
     EXPECT_EQ(p->last_state().cells(), "EEEEXEEEE");
     EXPECT_EQ(p->last_state().spectators(), 1u);
@@ -127,13 +140,13 @@ TEST_F(GameRoomTest, RefusalsGoOnlyToTheSender) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   const auto before = alice->received.size();
-  room->move(2, 0, 0, 9);
+  room->move(SeatId{2}, 0, 0, 9);
   ASSERT_TRUE(bob->last_error());
   EXPECT_EQ(bob->last_error()->code(), wire::ERROR_CODE_NOT_YOUR_TURN);
   EXPECT_EQ(bob->received.back().in_reply_to(), 9u);
   EXPECT_EQ(alice->received.size(), before);
   room->watch(ref(3, carol, "carol"), 0);
-  room->move(3, 0, 0, 0);
+  room->move(SeatId{3}, 0, 0, 0);
   EXPECT_EQ(carol->last_error()->code(), wire::ERROR_CODE_SPECTATOR);
 }
 
@@ -142,7 +155,7 @@ TEST_F(GameRoomTest, WinIsAnnouncedWithTheLineAndReported) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   const int moves[][2] = {{0, 0}, {1, 0}, {1, 1}, {2, 0}, {2, 2}};
-  for (int i = 0; i < 5; ++i) room->move(i % 2 == 0 ? 1 : 2, moves[i][0], moves[i][1], 0);
+  for (int i = 0; i < 5; ++i) room->move(SeatId{i % 2 == 0 ? 1u : 2u}, moves[i][0], moves[i][1], 0);
   const auto s = bob->last_state();
   EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_DIAGONAL);
@@ -156,12 +169,12 @@ TEST_F(GameRoomTest, AwayPlayerForfeitsWhenTheGraceRunsOut) {
   auto room = make_room(settings);
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
-  room->away(2);
+  room->away(SeatId{2});
   EXPECT_FALSE(alice->last_state().o().connected());
   io.run_for(std::chrono::seconds(2));
   EXPECT_EQ(alice->last_state().status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(alice->last_state().end_reason(), wire::END_REASON_DISCONNECT);
-  EXPECT_EQ(observer.left, std::vector<PlayerId>{2});
+  EXPECT_EQ(observer.left, std::vector<SeatId>{SeatId{2}});
 }
 
 TEST_F(GameRoomTest, ComingBackInTimeKeepsTheSeat) {
@@ -170,7 +183,7 @@ TEST_F(GameRoomTest, ComingBackInTimeKeepsTheSeat) {
   auto room = make_room(settings);
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
-  room->away(2);
+  room->away(SeatId{2});
   auto bob_again = std::make_shared<FakeParticipant>();
   room->back(ref(2, bob_again, "bob"));
   io.run_for(std::chrono::milliseconds(200));
@@ -186,11 +199,11 @@ TEST_F(GameRoomTest, NothingIsSentAboutAMoveUntilTheJournalHasIt) {
   observer.hold = true;
   const auto alice_before = alice->received.size();
   const auto bob_before = bob->received.size();
-  room->move(1, 1, 1, 0);
+  room->move(SeatId{1}, 1, 1, 0);
   EXPECT_EQ(alice->received.size(), alice_before);
   EXPECT_EQ(bob->received.size(), bob_before);
   // Bob can't answer a move he hasn't seen.
-  room->move(2, 0, 0, 7);
+  room->move(SeatId{2}, 0, 0, 7);
   EXPECT_EQ(bob->received.size(), bob_before);
   observer.finish_one(true);
   EXPECT_EQ(bob->received[bob_before].state().cells(), "EEEEXEEEE");
@@ -203,13 +216,13 @@ TEST_F(GameRoomTest, AMoveTheJournalRefusesIsTakenBack) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   observer.hold = true;
-  room->move(1, 2, 2, 0);
+  room->move(SeatId{1}, 2, 2, 0);
   observer.finish_one(false);
   EXPECT_EQ(alice->last_error()->code(), wire::ERROR_CODE_STORAGE);
   EXPECT_EQ(bob->last_state().cells(), "EEEEEEEEE");
   EXPECT_EQ(bob->last_state().to_move(), wire::SIDE_X);
   observer.hold = false;
-  room->move(1, 0, 0, 0);  // X may move again
+  room->move(SeatId{1}, 0, 0, 0);  // X may move again
   EXPECT_EQ(bob->last_state().cells(), "XEEEEEEEE");
 }
 
@@ -217,7 +230,7 @@ TEST_F(GameRoomTest, LastPlayerLeavingClosesTheRoom) {
   auto room = make_room();
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->watch(ref(3, carol, "carol"), 0);
-  room->leave(1, 4);
+  room->leave(SeatId{1}, 4);
   EXPECT_TRUE(observer.closed);
   EXPECT_TRUE(carol->received.back().has_left());
   EXPECT_TRUE(alice->received.back().has_left());

@@ -1,6 +1,6 @@
 // The Lobby without sockets: fake participants say Hello, match, play and go
 // away, and the test reads what the lobby sent each of them.
-#include "lobby/lobby.hpp"
+#include "local_lobby.hpp"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ class LobbyTest : public ::testing::Test {
  protected:
   LobbyTest()
       : logic_(boost::asio::make_strand(io_)),
-        lobby_(std::make_unique<Lobby>(logic_, logic_, config())) {}
+        local_(std::make_unique<LocalLobby>(logic_, logic_, config())) {}
 
   static LobbyConfig config() {
     LobbyConfig c;
@@ -46,14 +46,20 @@ class LobbyTest : public ::testing::Test {
     return c;
   }
 
+  Lobby& lobby() { return local_->lobby; }
   std::shared_ptr<FakeConnection> connect() {
     auto conn = std::make_shared<FakeConnection>();
-    lobby_->connected(conn);
+    inboxes_[conn.get()] = lobby().open(conn);
     return conn;
   }
   void send(const std::shared_ptr<FakeConnection>& conn, wire::ClientMessage m) {
     m.set_request_id(++request_id_);
-    lobby_->receive(conn, m);
+    inboxes_.at(conn.get())->receive(m);
+    io_.poll();
+  }
+  // The connection drops, as a session reports it.
+  void disconnect(const std::shared_ptr<FakeConnection>& conn) {
+    inboxes_.at(conn.get())->closed();
     io_.poll();
   }
   std::shared_ptr<FakeConnection> player(const std::string& name) {
@@ -73,7 +79,8 @@ class LobbyTest : public ::testing::Test {
   boost::asio::io_context io_;
   boost::asio::strand<boost::asio::io_context::executor_type> logic_;
   std::unique_ptr<StoreWriter> writer_;  // declared before the lobby that uses it
-  std::unique_ptr<Lobby> lobby_;
+  std::unique_ptr<LocalLobby> local_;
+  std::map<FakeConnection*, std::shared_ptr<Inbox>> inboxes_;
   std::uint32_t request_id_ = 0;
 };
 
@@ -86,7 +93,7 @@ TEST_F(LobbyTest, HelloIsAnsweredWithAWelcomeTokenAndSecret) {
   EXPECT_EQ(welcome.welcome().name(), "alice");
   EXPECT_EQ(welcome.welcome().resume_token().size(), 32u);
   EXPECT_EQ(welcome.welcome().secret().size(), 32u);
-  EXPECT_EQ(lobby_->stats().players, 1u);
+  EXPECT_EQ(lobby().stats().players, 1u);
 }
 
 TEST_F(LobbyTest, MessagesBeforeHelloCloseTheConnection) {
@@ -105,10 +112,10 @@ TEST_F(LobbyTest, QuickMatchPairsTheFirstTwoOfASize) {
   auto c = player("c");
   quick(a, 3);
   quick(c, 4);
-  EXPECT_EQ(lobby_->stats().queued, 2u);
+  EXPECT_EQ(lobby().stats().queued, 2u);
   quick(b, 3);
-  EXPECT_EQ(lobby_->stats().queued, 1u);
-  EXPECT_EQ(lobby_->stats().rooms, 1u);
+  EXPECT_EQ(lobby().stats().queued, 1u);
+  EXPECT_EQ(lobby().stats().rooms, 1u);
   const auto* joined_a = a->last([](const wire::ServerMessage& m) { return m.has_joined(); });
   const auto* joined_b = b->last([](const wire::ServerMessage& m) { return m.has_joined(); });
   ASSERT_TRUE(joined_a && joined_b);
@@ -120,10 +127,10 @@ TEST_F(LobbyTest, AQueuedPlayerWhoLeavesIsNotMatched) {
   auto a = player("a");
   auto b = player("b");
   quick(a, 5);
-  lobby_->disconnected(a.get());
+  disconnect(a);
   quick(b, 5);
-  EXPECT_EQ(lobby_->stats().rooms, 0u);
-  EXPECT_EQ(lobby_->stats().queued, 1u);
+  EXPECT_EQ(lobby().stats().rooms, 0u);
+  EXPECT_EQ(lobby().stats().queued, 1u);
 }
 
 TEST_F(LobbyTest, ADisconnectedPlayerInAGameIsHeldAndComesBackWithTheToken) {
@@ -132,8 +139,8 @@ TEST_F(LobbyTest, ADisconnectedPlayerInAGameIsHeldAndComesBackWithTheToken) {
   quick(a, 3);
   quick(b, 3);
   const std::string token = b->received.front().welcome().resume_token();
-  lobby_->disconnected(b.get());
-  EXPECT_EQ(lobby_->stats().players, 2u) << "b's seat is held";
+  disconnect(b);
+  EXPECT_EQ(lobby().stats().players, 2u) << "b's seat is held";
   const auto* away = a->last([](const wire::ServerMessage& m) { return m.has_opponent(); });
   ASSERT_NE(away, nullptr);
   EXPECT_FALSE(away->opponent().connected());
@@ -153,16 +160,16 @@ TEST_F(LobbyTest, ADisconnectedPlayerInAGameIsHeldAndComesBackWithTheToken) {
 
 TEST_F(LobbyTest, ADisconnectedPlayerOutsideAGameIsForgotten) {
   auto a = player("a");
-  lobby_->disconnected(a.get());
-  EXPECT_EQ(lobby_->stats().players, 0u);
-  EXPECT_EQ(lobby_->stats().connections, 0u);
-  EXPECT_EQ(lobby_->stats().accounts, 1u) << "the name stays owned";
+  disconnect(a);
+  EXPECT_EQ(lobby().stats().players, 0u);
+  EXPECT_EQ(lobby().stats().connections, 0u);
+  EXPECT_EQ(lobby().stats().accounts, 1u) << "the name stays owned";
 }
 
 TEST_F(LobbyTest, ATakenNameIsRefusedWithoutItsSecret) {
   auto first = player("alice");
   const std::string secret = first->received.front().welcome().secret();
-  lobby_->disconnected(first.get());
+  disconnect(first);
   auto impostor = player("Alice");
   ASSERT_NE(impostor->last_error(), nullptr);
   EXPECT_EQ(impostor->last_error()->error().code(), wire::ERROR_CODE_NAME_TAKEN);
@@ -181,7 +188,7 @@ TEST_F(LobbyTest, ATakenNameIsRefusedWithoutItsSecret) {
 TEST_F(LobbyTest, ShutdownSaysGoodbyeToEveryConnection) {
   auto a = player("a");
   auto silent = connect();
-  lobby_->shutdown("maintenance");
+  lobby().shutdown("maintenance");
   for (const auto& conn : {a, silent}) {
     const auto* bye = conn->last([](const wire::ServerMessage& m) { return m.has_goodbye(); });
     ASSERT_NE(bye, nullptr);
@@ -261,7 +268,7 @@ class LobbyJournalTest : public LobbyTest {
  protected:
   LobbyJournalTest() {
     writer_ = std::make_unique<StoreWriter>(std::make_unique<Store>(":memory:"), logic_);
-    lobby_ = std::make_unique<Lobby>(logic_, logic_, config(), writer_.get());
+    local_ = std::make_unique<LocalLobby>(logic_, logic_, config(), writer_.get());
   }
 
   // Lets every queued write commit and every completion run.
@@ -342,7 +349,7 @@ TEST_F(LobbyJournalTest, ARefusedWinningMoveChangesNoRecordAndCountsOnceWhenPlay
     EXPECT_EQ(p.rating, 1200.0) << p.name;
   }
   EXPECT_TRUE(stored_games().empty());
-  EXPECT_EQ(lobby_->stats().games_finished, 0u);
+  EXPECT_EQ(lobby().stats().games_finished, 0u);
 
   refuse_writes(false);
   move(alice, 0, 2);
@@ -351,7 +358,7 @@ TEST_F(LobbyJournalTest, ARefusedWinningMoveChangesNoRecordAndCountsOnceWhenPlay
   EXPECT_EQ(won->status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(won->x().rating(), 1216.0);
   EXPECT_EQ(won->o().rating(), 1184.0);
-  EXPECT_EQ(lobby_->stats().games_finished, 1u);
+  EXPECT_EQ(lobby().stats().games_finished, 1u);
   const auto players = stored_players();
   const auto* a = named(players, "alice");
   const auto* b = named(players, "bob");
@@ -376,11 +383,11 @@ TEST_F(LobbyJournalTest, WhatIsSaidWhileARefusedMoveWaitsIsStillDelivered) {
   move.mutable_make_move()->set_row(1);
   move.mutable_make_move()->set_col(1);
   const std::uint32_t move_request = request_id_;
-  lobby_->receive(alice, move);  // its write is not done yet...
+  inboxes_.at(alice.get())->receive(move);  // its write is not done yet...
   wire::ClientMessage chat;
   chat.set_request_id(++request_id_);
   chat.mutable_chat()->set_text("hurry up");
-  lobby_->receive(bob, chat);  // ...when bob speaks
+  inboxes_.at(bob.get())->receive(chat);  // ...when bob speaks
   drain();
 
   ASSERT_NE(alice->last_error(), nullptr);
@@ -425,7 +432,7 @@ TEST_F(LobbyJournalTest, TheServersBotMovesAgainAfterItsMoveCouldNotBeSaved) {
   m.set_request_id(++request_id_);
   m.mutable_make_move()->set_row(1);
   m.mutable_make_move()->set_col(1);
-  lobby_->receive(alice, m);
+  inboxes_.at(alice.get())->receive(m);
   refuse_writes(true);
   drain();
   ASSERT_NE(last_state(*alice), nullptr);

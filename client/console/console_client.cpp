@@ -9,28 +9,13 @@
 #include "view/move_input.hpp"
 #include "identity/name_refusal.hpp"
 #include "console/record_text.hpp"
+#include "ttt/wire/convert.hpp"
 #include "version.hpp"
 
 namespace ttt::client {
 namespace {
 
 constexpr std::uint32_t kHistoryLength = 20;  // games /history shows
-
-wire::BotLevel wire_level(Level level) noexcept {
-  switch (level) {
-    case Level::Random:
-      return wire::BOT_LEVEL_RANDOM;
-    case Level::Easy:
-      return wire::BOT_LEVEL_EASY;
-    case Level::Medium:
-      return wire::BOT_LEVEL_MEDIUM;
-    case Level::Hard:
-      return wire::BOT_LEVEL_HARD;
-    case Level::Perfect:
-      return wire::BOT_LEVEL_PERFECT;
-  }
-  return wire::BOT_LEVEL_PERFECT;
-}
 
 // True when the change is worth drawing the board again.
 bool board_changed(const wire::GameState& before, const wire::GameState& after) {
@@ -322,7 +307,7 @@ void ConsoleClient::execute(const Command& command) {
       create->set_size(command.size);
       create->set_is_private(command.is_private);
       create->set_vs_bot(command.bot.has_value());
-      if (command.bot) create->set_bot_level(wire_level(*command.bot));
+      if (command.bot) create->set_bot_level(wire::bot_level_of(*command.bot));
       if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
       send(m, true);
       break;

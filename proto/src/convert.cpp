@@ -6,6 +6,29 @@ Side side_of(Player player) noexcept { return player == Player::X ? SIDE_X : SID
 
 Player player_of(Side side) noexcept { return side == SIDE_O ? Player::O : Player::X; }
 
+std::optional<Level> level_of(BotLevel level) noexcept {
+  switch (level) {
+    case BOT_LEVEL_RANDOM: return Level::Random;
+    case BOT_LEVEL_EASY: return Level::Easy;
+    case BOT_LEVEL_MEDIUM: return Level::Medium;
+    case BOT_LEVEL_HARD: return Level::Hard;
+    case BOT_LEVEL_UNSPECIFIED:
+    case BOT_LEVEL_PERFECT: return Level::Perfect;
+    default: return std::nullopt;
+  }
+}
+
+BotLevel bot_level_of(Level level) noexcept {
+  switch (level) {
+    case Level::Random: return BOT_LEVEL_RANDOM;
+    case Level::Easy: return BOT_LEVEL_EASY;
+    case Level::Medium: return BOT_LEVEL_MEDIUM;
+    case Level::Hard: return BOT_LEVEL_HARD;
+    case Level::Perfect: return BOT_LEVEL_PERFECT;
+  }
+  return BOT_LEVEL_PERFECT;
+}
+
 LineKind line_kind_of(ttt::LineKind kind) noexcept {
   switch (kind) {
     case ttt::LineKind::Row: return LINE_KIND_ROW;

@@ -14,15 +14,6 @@ using std::chrono::steady_clock;
 
 using wire::side_of;
 
-void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInfo& info) {
-  if (ref.id == 0) return;
-  info.set_player_id(ref.id);
-  info.set_name(ref.name);
-  info.set_is_bot(ref.is_bot);
-  info.set_connected(!away);
-  info.set_rating(rating);
-}
-
 const char* reason_text(wire::EndReason reason) {
   switch (reason) {
     case wire::END_REASON_LINE: return "line";
@@ -39,41 +30,41 @@ const char* reason_text(wire::EndReason reason) {
 }  // namespace
 
 GameRoom::GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executor executor,
-                   RoomObserver& observer)
+                   RoomLinks links)
     : id_(id),
       settings_(std::move(settings)),
       executor_(executor),
-      observer_(observer),
+      links_(links),
       seats_{{Seat{{}, false, boost::asio::steady_timer(executor)},
               Seat{{}, false, boost::asio::steady_timer(executor)}}},
       game_(settings_.size),
-      move_clock_(executor) {}
+      move_clock_(executor, [this] { on_move_clock(); }) {}
 
 bool GameRoom::waiting() const noexcept {
-  return !started_ && !closed_ && (seats_[0].player.id == 0 || seats_[1].player.id == 0);
+  return !started_ && !closed_ && (seats_[0].player.id == SeatId{} || seats_[1].player.id == SeatId{});
 }
 
 bool GameRoom::in_progress() const noexcept { return started_ && !result_; }
 
-bool GameRoom::is_seated(PlayerId player) const noexcept {
+bool GameRoom::is_seated(SeatId player) const noexcept {
   return player_side(player).has_value();
 }
 
-GameRoom::Seat* GameRoom::seat_of(PlayerId player) noexcept {
+GameRoom::Seat* GameRoom::seat_of(SeatId player) noexcept {
   for (Seat& seat : seats_) {
     if (seat.player.id == player) return &seat;
   }
   return nullptr;
 }
 
-std::optional<Player> GameRoom::player_side(PlayerId player) const noexcept {
-  if (player == 0) return std::nullopt;
+std::optional<Player> GameRoom::player_side(SeatId player) const noexcept {
+  if (player == SeatId{}) return std::nullopt;
   if (seats_[0].player.id == player) return Player::X;
   if (seats_[1].player.id == player) return Player::O;
   return std::nullopt;
 }
 
-std::optional<Player> GameRoom::require_player(PlayerId player, std::uint32_t request_id) {
+std::optional<Player> GameRoom::require_player(SeatId player, std::uint32_t request_id) {
   if (auto side = player_side(player)) return side;
   if (auto it = spectators_.find(player); it != spectators_.end()) {
     send_error_to(it->second, wire::ERROR_CODE_SPECTATOR, "spectators can't do that", request_id);
@@ -85,28 +76,31 @@ std::optional<Player> GameRoom::require_player(PlayerId player, std::uint32_t re
 
 void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t request_id) {
   Seat* seat = &seats_[preferred == wire::SIDE_O ? 1 : 0];
-  if (seat->player.id != 0) seat = &seats_[preferred == wire::SIDE_O ? 0 : 1];
+  if (seat->player.id != SeatId{}) seat = &seats_[preferred == wire::SIDE_O ? 0 : 1];
   seat->player = std::move(player);
   seat->away = false;
   const wire::Side side = seat == &seats_[0] ? wire::SIDE_X : wire::SIDE_O;
-  spdlog::debug("game {}: {} (player {}) sits as {}", id_, seat->player.name, seat->player.id,
-                side == wire::SIDE_X ? "X" : "O");
-  if (seats_[0].player.id != 0 && seats_[1].player.id != 0) {
+  spdlog::debug("game {}: {} (player {}) sits as {}", id_, seat->player.name,
+                number(seat->player.id), side == wire::SIDE_X ? "X" : "O");
+  refresh_ratings();
+  if (seats_[0].player.id != SeatId{} && seats_[1].player.id != SeatId{}) {
     started_ = true;
     begin_round();
   }
   send_joined(seat->player, side, request_id);
   if (started_) broadcast_state();
+  links_.owner.room_changed(*this);
 }
 
 void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
-  const PlayerId id = player.id;
+  const SeatId id = player.id;
   auto [it, inserted] = spectators_.insert_or_assign(id, std::move(player));
   send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
   broadcast_state();  // the spectator count changed
+  links_.owner.room_changed(*this);
 }
 
-void GameRoom::leave(PlayerId player, std::uint32_t request_id) {
+void GameRoom::leave(SeatId player, std::uint32_t request_id) {
   wire::ServerMessage left;
   left.set_in_reply_to(request_id);
   left.mutable_left()->set_game_id(id_);
@@ -115,8 +109,9 @@ void GameRoom::leave(PlayerId player, std::uint32_t request_id) {
   if (auto it = spectators_.find(player); it != spectators_.end()) {
     send_to(it->second, left_message);
     spectators_.erase(it);
-    observer_.left_room(id_, player);
+    links_.owner.left_room(*this, player);
     broadcast_state();
+    links_.owner.room_changed(*this);
     return;
   }
   Seat* seat = seat_of(player);
@@ -132,23 +127,24 @@ void GameRoom::leave(PlayerId player, std::uint32_t request_id) {
 }
 
 void GameRoom::remove_seat(Seat& seat) {
-  const PlayerId player = seat.player.id;
+  const SeatId player = seat.player.id;
   seat.grace.cancel();
   seat.player = {};
   seat.away = false;
   rematch_requested_by_ = wire::SIDE_NONE;
-  observer_.left_room(id_, player);
+  links_.owner.left_room(*this, player);
+  if (!closed_) links_.owner.room_changed(*this);
 }
 
 void GameRoom::close_if_empty() {
   for (const Seat& seat : seats_) {
-    if (seat.player.id != 0 && !seat.player.is_bot) return;
+    if (seat.player.id != SeatId{} && !seat.player.is_bot) return;
   }
   if (closed_) return;
   closed_ = true;
-  stop_move_clock();
+  move_clock_.stop();
   for (Seat& seat : seats_) {
-    if (seat.player.id != 0) remove_seat(seat);
+    if (seat.player.id != SeatId{}) remove_seat(seat);
   }
   wire::ServerMessage left;
   left.mutable_left()->set_game_id(id_);
@@ -157,15 +153,15 @@ void GameRoom::close_if_empty() {
   spectators_.clear();
   for (auto& [id, spectator] : spectators) {
     send_to(spectator, left_message);
-    observer_.left_room(id_, id);
+    links_.owner.left_room(*this, id);
   }
   spdlog::debug("game {}: closed", id_);
-  observer_.room_closed(id_);
+  links_.owner.room_closed(*this);
 }
 
 // --- playing ------------------------------------------------------------------
 
-void GameRoom::move(PlayerId player, int row, int col, std::uint32_t request_id) {
+void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
   auto side = require_player(player, request_id);
   if (!side) return;
   const PlayerRef& mover = seat_for(*side).player;
@@ -198,16 +194,20 @@ void GameRoom::move(PlayerId player, int row, int col, std::uint32_t request_id)
   const std::size_t mark = outbox_.size();
   const Player mover_side = *side;
   const int ply = static_cast<int>(game_.moves().size()) - 1;
+  std::optional<GameEnding> final_ending;
+  if (end) final_ending = ending(*end);
   ++writes_in_flight_;
-  observer_.record_move(*this, ply, Move{row, col}, end,
-                        write_done([this, mover_side, request_id](bool ok) {
-                          on_move_recorded(ok, mover_side, request_id);
-                        }));
+  // A refused final move is taken back and the game goes on: nothing settles.
+  links_.journal.move(record_id_, ply, Move{row, col}, final_ending,
+                      write_done([this, mover_side, request_id, final_ending](bool ok) {
+                        if (final_ending) ending_recorded(*final_ending, ok);
+                        on_move_recorded(ok, mover_side, request_id);
+                      }));
   draw_offered_by_ = wire::SIDE_NONE;
   if (end) {
     conclude(*end);
   } else {
-    start_move_clock();
+    move_clock_.start(settings_.move_timeout);
   }
   broadcast_state();
   move_messages_ = {mark, outbox_.size()};
@@ -228,13 +228,13 @@ void GameRoom::on_move_recorded(bool ok, Player mover, std::uint32_t request_id)
     (void)game_.play(i % 2 == 0 ? Player::X : Player::O, moves[i].row, moves[i].col);
   }
   result_.reset();
-  start_move_clock();
+  move_clock_.start(settings_.move_timeout);
   send_error_to(seat_for(mover).player, wire::ERROR_CODE_STORAGE,
                 "the server could not save that move; nothing changed, try again", request_id);
   broadcast_state();
 }
 
-std::optional<Player> GameRoom::require_playing(PlayerId player, std::uint32_t request_id) {
+std::optional<Player> GameRoom::require_playing(SeatId player, std::uint32_t request_id) {
   auto side = require_player(player, request_id);
   if (!side || in_progress()) return side;
   send_error_to(seat_for(*side).player,
@@ -243,13 +243,13 @@ std::optional<Player> GameRoom::require_playing(PlayerId player, std::uint32_t r
   return std::nullopt;
 }
 
-void GameRoom::resign(PlayerId player, std::uint32_t request_id) {
+void GameRoom::resign(SeatId player, std::uint32_t request_id) {
   if (auto side = require_playing(player, request_id)) {
     finish({opponent(*side), wire::END_REASON_RESIGNATION});
   }
 }
 
-void GameRoom::offer_draw(PlayerId player, std::uint32_t request_id) {
+void GameRoom::offer_draw(SeatId player, std::uint32_t request_id) {
   auto side = require_playing(player, request_id);
   if (!side) return;
   if (draw_offered_by_ == side_of(opponent(*side))) {
@@ -260,14 +260,14 @@ void GameRoom::offer_draw(PlayerId player, std::uint32_t request_id) {
   broadcast_state();
 }
 
-void GameRoom::rematch(PlayerId player, std::uint32_t request_id) {
+void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
   auto side = require_player(player, request_id);
   if (!side) return;
   const Seat& other = seat_for(opponent(*side));
   const char* refusal = nullptr;
   if (!result_) {
     refusal = "a rematch is possible once the game is over";
-  } else if (other.player.id == 0) {
+  } else if (other.player.id == SeatId{}) {
     refusal = "your opponent has left";
   } else if (other.away) {
     refusal = "your opponent is away";
@@ -279,14 +279,16 @@ void GameRoom::rematch(PlayerId player, std::uint32_t request_id) {
   if (rematch_requested_by_ == side_of(opponent(*side))) {
     std::swap(seats_[0].player, seats_[1].player);
     ++round_;
+    refresh_ratings();
     start_round();
+    links_.owner.room_changed(*this);
     return;
   }
   rematch_requested_by_ = side_of(*side);
   broadcast_state();
 }
 
-void GameRoom::chat(PlayerId player, const std::string& text) {
+void GameRoom::chat(SeatId player, const std::string& text) {
   wire::ServerMessage message;
   wire::ChatMessage* chat = message.mutable_chat();
   chat->set_game_id(id_);
@@ -315,34 +317,70 @@ void GameRoom::start_round() {
 void GameRoom::begin_round() {
   spdlog::info("game {} round {} starts: {} (X) vs {} (O), {}x{}", id_, round_,
                seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size);
+  GameStart start;
+  start.room = id_;
+  start.round = round_;
+  start.size = settings_.size;
+  start.x = seats_[0].player.account;
+  start.o = seats_[1].player.account;
+  start.rated = settings_.rated;
+  start.is_private = settings_.is_private;
+  start.invite_code = settings_.invite_code;
+  start.bot_level = settings_.bot_level;
   ++writes_in_flight_;
-  record_id_ = observer_.record_start(*this, write_done());
-  start_move_clock();
+  record_id_ = links_.journal.start(start, write_done());
+  move_clock_.start(settings_.move_timeout);
 }
 
 void GameRoom::conclude(const GameResult& result) {
   result_ = result;
   draw_offered_by_ = wire::SIDE_NONE;
-  stop_move_clock();
+  move_clock_.stop();
   spdlog::info("game {} over: {} by {} after {} moves", id_,
                result.winner ? std::string(to_string(*result.winner)) + " wins" : "no winner",
-               reason_text(result.reason), game_.moves().size());
+               reason_text(result.reason), game_.moves().size());  links_.owner.room_changed(*this);
 }
 
 void GameRoom::finish(GameResult result) {
   conclude(result);
+  const GameEnding final_ending = ending(result);
   ++writes_in_flight_;
-  observer_.record_end(*this, result, write_done());
+  links_.journal.end(record_id_, final_ending, write_done([this, final_ending](bool ok) {
+                       ending_recorded(final_ending, ok);
+                     }));
   broadcast_state();
+}
+
+GameEnding GameRoom::ending(const GameResult& result) {
+  GameEnding e{result, std::nullopt};
+  if (result.reason != wire::END_REASON_ABORTED) {
+    e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account,
+                                         result, settings_.rated);
+  }
+  refresh_ratings();  // what players see at the end is what will be stored
+  return e;
+}
+
+void GameRoom::ending_recorded(const GameEnding& recorded, bool ok) {
+  if (recorded.settlement) links_.ratings.settled(*recorded.settlement, ok);
+  refresh_ratings();
+  if (ok) links_.owner.game_recorded(*this);
+}
+
+void GameRoom::refresh_ratings() {
+  for (std::size_t i = 0; i < 2; ++i) {
+    const PlayerRef& p = seats_[i].player;
+    ratings_[i] = p.id == SeatId{} ? 0.0 : links_.ratings.rating(p.account);
+  }
 }
 
 void GameRoom::abort() {
   if (in_progress()) finish({std::nullopt, wire::END_REASON_ABORTED});
-  stop_move_clock();
+  move_clock_.stop();
   for (Seat& seat : seats_) seat.grace.cancel();
 }
 
-void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, std::int64_t record_id,
+void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId record_id,
                        const std::vector<Move>& moves) {
   seats_[0].player = std::move(x);
   seats_[1].player = std::move(o);
@@ -357,67 +395,24 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, std::int64
   }
   spdlog::info("game {} round {} restored after {} moves: {} (X) vs {} (O)", id_, round_,
                moves.size(), seats_[0].player.name, seats_[1].player.name);
-  start_move_clock();
+  refresh_ratings();
+  move_clock_.start(settings_.move_timeout);
   broadcast_state();  // a bot to move moves
-}
-
-RoomObserver::Done GameRoom::write_done(std::function<void(bool)> on_result) {
-  return [weak = weak_from_this(), on_result = std::move(on_result)](bool ok) {
-    auto room = weak.lock();
-    if (!room) return;
-    --room->writes_in_flight_;
-    if (on_result) on_result(ok);
-    if (room->writes_in_flight_ == 0) room->flush_outbox();
-  };
-}
-
-void GameRoom::flush_outbox() {
-  auto pending = std::move(outbox_);
-  outbox_.clear();
-  for (auto& [conn, message] : pending) {
-    if (auto participant = conn.lock()) participant->deliver(message);
-  }
+  links_.owner.room_changed(*this);
 }
 
 // --- clocks and absence -------------------------------------------------------
 
-void GameRoom::start_move_clock() {
-  if (settings_.move_timeout.count() == 0) return;
-  move_deadline_ = steady_clock::now() + settings_.move_timeout;
-  // An armed timer wakes at an earlier deadline and re-arms itself for this
-  // one: a move moves a number, not a timer.
-  if (!move_clock_armed_) arm_move_clock();
-}
-
-void GameRoom::arm_move_clock() {
-  move_clock_armed_ = true;
-  move_clock_.expires_at(move_deadline_);
-  move_clock_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
-    if (ec) return;
-    if (auto room = weak.lock()) room->on_move_clock();
-  });
-}
-
-void GameRoom::stop_move_clock() {
-  move_clock_armed_ = false;
-  move_clock_.cancel();
-}
-
 void GameRoom::on_move_clock() {
-  move_clock_armed_ = false;
-  if (!in_progress()) return;
-  if (steady_clock::now() < move_deadline_) {
-    arm_move_clock();
-    return;
-  }
-  finish({opponent(game_.to_move()), wire::END_REASON_TIMEOUT});
+  if (in_progress()) finish({opponent(game_.to_move()), wire::END_REASON_TIMEOUT});
 }
 
-void GameRoom::away(PlayerId player) {
+void GameRoom::away(SeatId player) {
   if (auto it = spectators_.find(player); it != spectators_.end()) {
     spectators_.erase(it);
-    observer_.left_room(id_, player);
+    links_.owner.left_room(*this, player);
     broadcast_state();
+    links_.owner.room_changed(*this);
     return;
   }
   Seat* seat = seat_of(player);
@@ -447,7 +442,7 @@ void GameRoom::hold_seat(Seat& seat) {
       });
 }
 
-void GameRoom::on_grace_expired(PlayerId player) {
+void GameRoom::on_grace_expired(SeatId player) {
   Seat* seat = seat_of(player);
   if (seat == nullptr || !seat->away) return;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
@@ -473,110 +468,6 @@ void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
   status.set_connected(true);
   tell_opponent(side, status);
   broadcast_state();
-}
-
-// --- messages -----------------------------------------------------------------
-
-wire::GameState GameRoom::state() const {
-  wire::GameState s;
-  s.set_game_id(id_);
-  s.set_size(settings_.size);
-  s.set_cells(game_.board().to_string());
-  s.set_move_count(static_cast<std::uint32_t>(game_.moves().size()));
-  s.set_round(round_);
-  s.set_is_private(settings_.is_private);
-  s.set_rated(settings_.rated);
-  s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
-  for (int i = 0; i < 2; ++i) {
-    const Seat& seat = seats_[static_cast<std::size_t>(i)];
-    fill_player(seat.player, seat.away, observer_.rating(seat.player.account_id),
-                i == 0 ? *s.mutable_x() : *s.mutable_o());
-  }
-  if (!game_.moves().empty()) {
-    s.mutable_last_move()->set_row(game_.moves().back().row);
-    s.mutable_last_move()->set_col(game_.moves().back().col);
-  }
-  s.set_draw_offered_by(draw_offered_by_);
-  s.set_rematch_requested_by(rematch_requested_by_);
-  if (!started_) {
-    s.set_status(wire::GAME_STATUS_WAITING);
-  } else if (!result_) {
-    s.set_status(wire::GAME_STATUS_IN_PROGRESS);
-    s.set_to_move(side_of(game_.to_move()));
-    if (settings_.move_timeout.count() > 0) {
-      const auto left = duration_cast<milliseconds>(move_deadline_ - steady_clock::now());
-      s.set_move_time_left_ms(static_cast<std::uint32_t>(std::max<std::int64_t>(left.count(), 1)));
-    }
-  } else {
-    s.set_status(!result_->winner                   ? wire::GAME_STATUS_DRAW
-                 : *result_->winner == Player::X ? wire::GAME_STATUS_X_WON
-                                                 : wire::GAME_STATUS_O_WON);
-    s.set_end_reason(result_->reason);
-    if (result_->reason == wire::END_REASON_LINE) {
-      if (auto line = game_.winning_line()) {
-        s.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
-        s.mutable_winning_line()->set_index(line->index);
-      }
-    }
-  }
-  return s;
-}
-
-wire::GameSummary GameRoom::summary() const {
-  wire::GameSummary s;
-  s.set_game_id(id_);
-  s.set_size(settings_.size);
-  s.set_x_name(seats_[0].player.name);
-  s.set_o_name(seats_[1].player.name);
-  s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
-  s.set_is_private(settings_.is_private);
-  s.set_rated(settings_.rated);
-  s.set_vs_bot(settings_.vs_bot);
-  const wire::GameState full = state();
-  s.set_status(full.status());
-  return s;
-}
-
-void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
-  if (writes_in_flight_ > 0) {
-    outbox_.emplace_back(player.conn, message);
-    return;
-  }
-  if (auto conn = player.conn.lock()) conn->deliver(message);
-}
-
-void GameRoom::send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
-                             std::uint32_t request_id) {
-  spdlog::debug("game {}: refused {} ({}): {}", id_, player.name, player.id, text);
-  send_to(player, error_reply(code, std::move(text), request_id));
-}
-
-void GameRoom::broadcast(const Outbound& message) {
-  for (const Seat& seat : seats_) send_to(seat.player, message);
-  for (const auto& [id, spectator] : spectators_) send_to(spectator, message);
-}
-
-void GameRoom::broadcast_state() {
-  wire::ServerMessage message;
-  *message.mutable_state() = state();
-  broadcast(make_outbound(std::move(message)));
-}
-
-void GameRoom::send_joined(const PlayerRef& player, wire::Side side, std::uint32_t request_id) {
-  wire::ServerMessage message;
-  message.set_in_reply_to(request_id);
-  wire::Joined* joined = message.mutable_joined();
-  joined->set_side(side);
-  if (side != wire::SIDE_SPECTATOR) joined->set_invite_code(settings_.invite_code);
-  *joined->mutable_state() = state();
-  send_to(player, make_outbound(std::move(message)));
-}
-
-void GameRoom::tell_opponent(Player about, wire::OpponentStatus status) {
-  status.set_game_id(id_);
-  wire::ServerMessage message;
-  *message.mutable_opponent() = std::move(status);
-  send_to(seat_for(opponent(about)).player, make_outbound(std::move(message)));
 }
 
 }  // namespace ttt::server

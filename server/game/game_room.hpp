@@ -2,9 +2,9 @@
 // authoritative ttt::Game, the move clock and the reconnect grace period.
 // Rematches replay in the same room with sides swapped.
 //
-// Every method runs on the lobby's executor. Call a room through a local
-// shared_ptr: a call may end in RoomObserver::room_closed, after which the
-// lobby drops its own reference.
+// Every method runs on the logic executor. Call a room through a local
+// shared_ptr: a call may end in RoomOwner::room_closed, after which the
+// owner drops its own reference.
 #pragma once
 
 #include <array>
@@ -20,6 +20,10 @@
 #include <utility>
 #include <vector>
 
+#include "game/game_journal.hpp"
+#include "game/move_clock.hpp"
+#include "game/room_owner.hpp"
+#include "ids.hpp"
 #include "net/participant.hpp"
 #include "ttt/game.hpp"
 
@@ -27,8 +31,8 @@ namespace ttt::server {
 
 // A player as a room knows them.
 struct PlayerRef {
-  PlayerId id = 0;          // this seat-holder (a bot has one per game)
-  PlayerId account_id = 0;  // the stored player (all bots of a level share one)
+  SeatId id{};          // this seat-holder (a bot has one per game)
+  AccountId account{};  // the stored player (all bots of a level share one)
   std::string name;
   bool is_bot = false;
   std::weak_ptr<Participant> conn;
@@ -45,43 +49,18 @@ struct RoomSettings {
   std::chrono::milliseconds reconnect_grace{30'000};
 };
 
-// How a finished game ended.
-struct GameResult {
-  std::optional<Player> winner;  // nullopt: a draw (or aborted)
-  wire::EndReason reason = wire::END_REASON_NONE;
-};
-
-class GameRoom;
-
-// What a room tells its owner, and the journal that makes its games
-// durable. A room sends nothing about a change until the journal has it:
-// each record_* call runs done(true) once the change is on disk (at once
-// without a database), or done(false) if the write failed.
-class RoomObserver {
- public:
-  using Done = std::function<void(bool ok)>;
-
-  virtual ~RoomObserver() = default;
-  // The player no longer sits in or watches the room.
-  virtual void left_room(GameId room, PlayerId player) = 0;
-  // The last human player left: the room is empty and may be dropped.
-  virtual void room_closed(GameId room) = 0;
-
-  // A round starts with both seats filled; returns the new game's record id.
-  virtual std::int64_t record_start(const GameRoom& room, Done done) = 0;
-  // A move was accepted (its ply from 0); `end` is set when it ended the game.
-  virtual void record_move(const GameRoom& room, int ply, Move move,
-                           const std::optional<GameResult>& end, Done done) = 0;
-  // The game ended other than by a move (resignation, timeout, ...).
-  virtual void record_end(const GameRoom& room, const GameResult& result, Done done) = 0;
-  // A player's current rating, for the game states (0 when unknown).
-  virtual double rating(PlayerId /*account*/) const { return 0.0; }
+// What a room reports to and reads from: its owner, its journal and the
+// book its players' ratings come from. All outlive the room.
+struct RoomLinks {
+  RoomOwner& owner;
+  GameJournal& journal;
+  RatingBook& ratings;
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
  public:
   GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executor executor,
-           RoomObserver& observer);
+           RoomLinks links);
 
   GameId id() const noexcept { return id_; }
   const RoomSettings& settings() const noexcept { return settings_; }
@@ -94,7 +73,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // True from the moment both seats are filled until the game ends.
   bool in_progress() const noexcept;
   // True if the player holds a seat (present or away).
-  bool is_seated(PlayerId player) const noexcept;
+  bool is_seated(SeatId player) const noexcept;
 
   // Seats the player (on `preferred` if free, else the other seat), replies
   // Joined, and starts the game when both seats are filled. Precondition:
@@ -105,20 +84,20 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void watch(PlayerRef player, std::uint32_t request_id);
 
   // The player or spectator leaves; a player resigns a game in progress.
-  void leave(PlayerId player, std::uint32_t request_id);
+  void leave(SeatId player, std::uint32_t request_id);
 
   // In-game requests from a seated player (others get an Error).
-  void move(PlayerId player, int row, int col, std::uint32_t request_id);
-  void resign(PlayerId player, std::uint32_t request_id);
-  void offer_draw(PlayerId player, std::uint32_t request_id);
-  void rematch(PlayerId player, std::uint32_t request_id);
+  void move(SeatId player, int row, int col, std::uint32_t request_id);
+  void resign(SeatId player, std::uint32_t request_id);
+  void offer_draw(SeatId player, std::uint32_t request_id);
+  void rematch(SeatId player, std::uint32_t request_id);
   // Chat from a player or spectator to everyone in the room; the text is
   // already checked.
-  void chat(PlayerId player, const std::string& text);
+  void chat(SeatId player, const std::string& text);
 
   // The player's connection dropped: a seat in a game in progress is held for
   // the grace period; otherwise the player leaves.
-  void away(PlayerId player);
+  void away(SeatId player);
   // The player is back on a new connection: reseated, sent the full state
   // (a Joined answering request_id, the Hello that took the player back).
   void back(const PlayerRef& player, std::uint32_t request_id = 0);
@@ -129,16 +108,17 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // After a restart: seats both players (away until they come back, except
   // bots) in round `round` with the moves already played, and starts the
   // clocks. Precondition: the room is new.
-  void restore(PlayerRef x, PlayerRef o, std::uint32_t round, std::int64_t record_id,
+  void restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId record_id,
                const std::vector<Move>& moves);
 
+  // The room as the game list shows it.
   wire::GameSummary summary() const;
+  wire::GameStatus status() const noexcept;
   wire::GameState state() const;
 
-  // For the journal.
   const PlayerRef& player(Player side) const noexcept { return seats_[side == Player::X ? 0 : 1].player; }
   std::uint32_t round() const noexcept { return round_; }
-  std::int64_t record_id() const noexcept { return record_id_; }
+  RecordId record_id() const noexcept { return record_id_; }
 
  private:
   struct Seat {
@@ -147,31 +127,36 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     boost::asio::steady_timer grace;
   };
 
-  Seat* seat_of(PlayerId player) noexcept;
+  Seat* seat_of(SeatId player) noexcept;
   Seat& seat_for(Player p) noexcept { return seats_[p == Player::X ? 0 : 1]; }
-  std::optional<Player> player_side(PlayerId player) const noexcept;
+  std::optional<Player> player_side(SeatId player) const noexcept;
   // The seated player's side, or nullopt after replying an Error.
-  std::optional<Player> require_player(PlayerId player, std::uint32_t request_id);
+  std::optional<Player> require_player(SeatId player, std::uint32_t request_id);
   // The same, and the game must be in progress.
-  std::optional<Player> require_playing(PlayerId player, std::uint32_t request_id);
+  std::optional<Player> require_playing(SeatId player, std::uint32_t request_id);
 
   void start_round();
   // Records the new round and starts its clock.
   void begin_round();
   // Ends the game other than by a move and records it.
   void finish(GameResult result);
+  // The game's end with its settlement (held by the rating book until the
+  // journal answers).
+  GameEnding ending(const GameResult& result);
+  // The journal answered for an ending: settles its ratings and counts it.
+  void ending_recorded(const GameEnding& ending, bool ok);
+  // Reads both players' ratings from the book (at a seat change or a
+  // game's end: ratings change nowhere else).
+  void refresh_ratings();
   // Marks the game over (clocks stopped, logged) without recording it.
   void conclude(const GameResult& result);
   void on_move_recorded(bool ok, Player mover, std::uint32_t request_id);
   // A Done for the journal that releases the outbox once every write is in.
-  RoomObserver::Done write_done(std::function<void(bool)> on_result = {});
+  GameJournal::Done write_done(std::function<void(bool)> on_result = {});
   void flush_outbox();
-  // Gives the player to move a full move timeout from now.
-  void start_move_clock();
-  void arm_move_clock();
-  void stop_move_clock();
+  // The player to move ran out of time.
   void on_move_clock();
-  void on_grace_expired(PlayerId player);
+  void on_grace_expired(SeatId player);
   // Keeps an absent player's seat for the grace period.
   void hold_seat(Seat& seat);
   void remove_seat(Seat& seat);
@@ -189,22 +174,21 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   const GameId id_;
   RoomSettings settings_;
   boost::asio::any_io_executor executor_;
-  RoomObserver& observer_;
+  RoomLinks links_;
 
   std::array<Seat, 2> seats_;  // [0] = X, [1] = O
-  std::map<PlayerId, PlayerRef> spectators_;
+  std::array<double, 2> ratings_{};  // of the seated accounts, as last read
+  std::map<SeatId, PlayerRef> spectators_;
   Game game_;
   bool started_ = false;
   std::optional<GameResult> result_;
   std::uint32_t round_ = 1;
   wire::Side draw_offered_by_ = wire::SIDE_NONE;
   wire::Side rematch_requested_by_ = wire::SIDE_NONE;
-  boost::asio::steady_timer move_clock_;
-  bool move_clock_armed_ = false;
-  std::chrono::steady_clock::time_point move_deadline_{};
+  MoveClock move_clock_;
   bool closed_ = false;
 
-  std::int64_t record_id_ = 0;        // the current round's game in the journal
+  RecordId record_id_ = 0;            // the current round's game in the journal
   int writes_in_flight_ = 0;
   bool move_in_flight_ = false;       // a move waits for the journal
   // The outbox entries [first, last) that announce the move in flight: what

@@ -7,11 +7,12 @@
 
 namespace ttt::server {
 
-HouseBot::HouseBot(PlayerId id, AiOptions options, boost::asio::any_io_executor logic,
-                     boost::asio::any_io_executor compute, Send send)
+HouseBot::HouseBot(SeatId id, AiOptions options, boost::asio::any_io_executor logic,
+                   boost::asio::any_io_executor compute)
     : id_(id),
-      options_(options), logic_(std::move(logic)), compute_(std::move(compute)),
-      send_(std::move(send)),
+      options_(options),
+      logic_(std::move(logic)),
+      compute_(std::move(compute)),
       retry_timer_(logic_) {}
 
 void HouseBot::deliver(const Outbound& message) {
@@ -35,9 +36,9 @@ void HouseBot::deliver(const Outbound& message) {
 
 void HouseBot::on_state(const wire::GameState& state) {
   // Sides swap on a rematch: find ours by seat.
-  const wire::Side side = state.x().player_id() == id_   ? wire::SIDE_X
-                          : state.o().player_id() == id_ ? wire::SIDE_O
-                                                         : wire::SIDE_NONE;
+  const wire::Side side = state.x().player_id() == number(id_)   ? wire::SIDE_X
+                          : state.o().player_id() == number(id_) ? wire::SIDE_O
+                                                                 : wire::SIDE_NONE;
   if (side == wire::SIDE_NONE) return;
   if (state.status() == wire::GAME_STATUS_IN_PROGRESS) {
     asked_rematch_ = false;
@@ -101,7 +102,7 @@ void HouseBot::send(wire::ClientMessage message) {
   // Like a remote player's, the bot's requests arrive later, never inside the
   // room call that informed it.
   boost::asio::post(logic_, [self = shared_from_this(), message = std::move(message)] {
-    self->send_(self, message);
+    if (self->inbox_) self->inbox_->receive(message);
   });
 }
 

@@ -1,7 +1,8 @@
 // HouseBot: the server's own AI player. It sits in a room like any other
-// participant and answers with ordinary client messages; its searches run on
-// the compute executor, never on the network thread, and their results are
-// posted back to the lobby's executor.
+// participant and answers with ordinary client messages through its inbox,
+// as a connection would; its searches run on the compute executor, never on
+// the network thread, and their results are posted back to the logic
+// executor.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -11,6 +12,8 @@
 #include <functional>
 #include <memory>
 
+#include "ids.hpp"
+#include "net/inbox.hpp"
 #include "net/participant.hpp"
 #include "ttt/ai.hpp"
 
@@ -18,11 +21,11 @@ namespace ttt::server {
 
 class HouseBot : public Participant, public std::enable_shared_from_this<HouseBot> {
  public:
-  // Where the bot's requests go (the lobby's receive), on the logic executor.
-  using Send = std::function<void(const std::shared_ptr<Participant>&, const wire::ClientMessage&)>;
+  HouseBot(SeatId id, AiOptions options, boost::asio::any_io_executor logic,
+           boost::asio::any_io_executor compute);
 
-  HouseBot(PlayerId id, AiOptions options, boost::asio::any_io_executor logic,
-            boost::asio::any_io_executor compute, Send send);
+  // Where the bot's requests go, as a connection's do.
+  void attach(std::shared_ptr<Inbox> inbox) { inbox_ = std::move(inbox); }
 
   // Reacts to game states: moves on its turn, accepts rematches, leaves when
   // its opponent has left. Runs on the logic executor.
@@ -36,11 +39,11 @@ class HouseBot : public Participant, public std::enable_shared_from_this<HouseBo
   void search(const Board& board, Player me, const AiOptions& options, std::uint64_t game_id);
   void send(wire::ClientMessage message);
 
-  PlayerId id_;
+  SeatId id_;
   AiOptions options_;
   boost::asio::any_io_executor logic_;
   boost::asio::any_io_executor compute_;
-  Send send_;
+  std::shared_ptr<Inbox> inbox_;
   static constexpr std::uint64_t kNotSearched = ~std::uint64_t{0};
   static constexpr std::chrono::seconds kRetryPause{1};
   // The position last searched (round, move count), so it is searched once.

@@ -9,6 +9,9 @@ namespace ttt::server {
 inline constexpr std::size_t kMaxNameBytes = 32;
 inline constexpr std::size_t kMaxChatBytes = 200;
 
+// The server's bots are called "bot (LEVEL)"; players can't take such names.
+inline constexpr std::string_view kBotNamePrefix = "bot (";
+
 // True iff text is well-formed UTF-8 without control characters.
 bool is_printable_utf8(std::string_view text) noexcept;
 

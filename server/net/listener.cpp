@@ -29,14 +29,15 @@ tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
 }  // namespace
 
 Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port,
-                   Lobby& lobby, LogicExecutor logic, const SessionLimits& limits,
-                   std::size_t max_connections)
+                   Gate& gate, asio::any_io_executor logic, const SessionLimits& limits,
+                   std::size_t max_connections, bool strand_per_connection)
     : io_(io),
       acceptor_(io),
-      lobby_(lobby),
+      gate_(gate),
       logic_(std::move(logic)),
       limits_(limits),
-      max_connections_(max_connections) {
+      max_connections_(max_connections),
+      strand_per_connection_(strand_per_connection) {
   const tcp::endpoint endpoint = endpoint_of(address, port);
   boost::system::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
@@ -72,10 +73,9 @@ asio::awaitable<void> Listener::accept_loop() {
   asio::steady_timer backoff(acceptor_.get_executor());
   RateLimiter accept_warnings(1.0, 1.0);  // one a second
   while (acceptor_.is_open()) {
-    // Several threads: each connection on a strand of its own.
     const asio::any_io_executor executor =
-        limits_.one_thread ? asio::any_io_executor(io_.get_executor())
-                           : asio::any_io_executor(asio::make_strand(io_));
+        strand_per_connection_ ? asio::any_io_executor(asio::make_strand(io_))
+                               : asio::any_io_executor(io_.get_executor());
     auto [ec, socket] =
         co_await acceptor_.async_accept(executor, asio::as_tuple(asio::use_awaitable));
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) break;
@@ -93,7 +93,7 @@ asio::awaitable<void> Listener::accept_loop() {
       continue;
     }
     ++*connections_;
-    std::make_shared<Session>(std::move(socket), lobby_, logic_, limits_, connections_)->start();
+    std::make_shared<Session>(std::move(socket), gate_, logic_, limits_, connections_)->start();
   }
 }
 

@@ -1,5 +1,7 @@
 // Listener: accepts connections and hands each to a new Session, or refuses
-// it with "server full" past the connection limit.
+// it with "server full" past the connection limit. With several threads each
+// session gets a strand of its own; with one, every session runs on the one
+// thread's executor (docs/architecture.md).
 #pragma once
 
 #include <atomic>
@@ -15,14 +17,12 @@
 
 namespace ttt::server {
 
-class Lobby;
-
 class Listener {
  public:
   // Binds and listens; throws std::runtime_error naming the address on failure.
   Listener(boost::asio::io_context& io, const std::string& address, std::uint16_t port,
-           Lobby& lobby, LogicExecutor logic, const SessionLimits& limits,
-           std::size_t max_connections);
+           Gate& gate, boost::asio::any_io_executor logic, const SessionLimits& limits,
+           std::size_t max_connections, bool strand_per_connection);
 
   // Starts accepting on the io_context.
   void start();
@@ -41,10 +41,11 @@ class Listener {
 
   boost::asio::io_context& io_;
   boost::asio::ip::tcp::acceptor acceptor_;
-  Lobby& lobby_;
-  LogicExecutor logic_;
+  Gate& gate_;
+  boost::asio::any_io_executor logic_;
   const SessionLimits& limits_;
   std::size_t max_connections_;
+  bool strand_per_connection_;
   RateLimiter full_warnings_{1.0, 1.0};  // "server full" once a second at most
   std::size_t refused_unreported_ = 0;   // refused since the last warning
   std::uint16_t port_ = 0;

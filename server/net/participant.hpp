@@ -10,9 +10,6 @@
 
 namespace ttt::server {
 
-using PlayerId = std::uint64_t;
-using GameId = std::uint64_t;
-
 // A message to send: the message itself (for in-process participants) and
 // its frame, encoded once however many participants receive it.
 struct Outbound {

@@ -8,7 +8,8 @@
 #include <boost/asio/write.hpp>
 #include <spdlog/spdlog.h>
 
-#include "lobby/lobby.hpp"
+#include <boost/asio/dispatch.hpp>
+
 #include "net/replies.hpp"
 
 namespace ttt::server {
@@ -30,11 +31,11 @@ std::string describe(const asio::ip::tcp::socket& socket) {
 
 }  // namespace
 
-Session::Session(asio::ip::tcp::socket socket, Lobby& lobby, LogicExecutor logic,
+Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor logic,
                  const SessionLimits& limits,
                  std::shared_ptr<std::atomic<std::size_t>> open_count)
     : socket_(std::move(socket)),
-      lobby_(lobby),
+      gate_(gate),
       logic_(std::move(logic)),
       limits_(limits),
       reader_(limits.max_frame),
@@ -50,20 +51,38 @@ Session::~Session() {
   if (open_count_) --*open_count_;
 }
 
+template <typename F>
+void Session::to_logic(F&& f) {
+  asio::dispatch(logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      // The inbox catches what handling a message throws; this is the net
+      // under it (e.g. opening the inbox failed).
+      spdlog::error("connection {}: {}", self->peer_, e.what());
+      self->close();
+    }
+  });
+}
+
 void Session::start() {
   boost::system::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   if (limits_.socket_send_buffer > 0) {
     socket_.set_option(asio::socket_base::send_buffer_size(limits_.socket_send_buffer), ignored);
   }
-  // The lobby must know the connection before its first message.
-  run_on(logic_, [lobby = &lobby_, self = shared_from_this()] { lobby->connected(self); });
-  auto on_exception = [peer = peer_](std::exception_ptr e) {
+  // The inbox opens before the first message is handed over (the logic
+  // executor runs what it is given in order).
+  to_logic([self = shared_from_this()] { self->inbox_ = self->gate_.open(self); });
+  // A coroutine that fails ends the session: logged once, the socket closed,
+  // the inbox told, as for any other end.
+  auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
     if (!e) return;
     try {
       std::rethrow_exception(e);
     } catch (const std::exception& ex) {
-      spdlog::error("connection {}: {}", peer, ex.what());
+      spdlog::error("connection {} failed: {}", self->peer_, ex.what());
+      self->stop(std::string("internal error: ") + ex.what());
     }
   };
   asio::co_spawn(socket_.get_executor(), read_loop(), on_exception);
@@ -154,17 +173,17 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     hello_ = true;
     watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
   }
-  run_on(logic_, [lobby = &lobby_, self = shared_from_this(), m = std::move(message)] {
-    lobby->receive(self, m);
+  to_logic([self = shared_from_this(), m = std::move(message)] {
+    if (self->inbox_) self->inbox_->receive(m);
   });
-  return !closing_;  // a direct call may have closed us
+  return !closing_;  // a call made at once may have closed us
 }
 
 // --- writing --------------------------------------------------------------------
 
 void Session::deliver(const Outbound& message) {
-  run_on(socket_.get_executor(),
-         [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
+  asio::dispatch(socket_.get_executor(),
+                 [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
 }
 
 void Session::send_now(const wire::ServerMessage& message) {
@@ -272,8 +291,8 @@ asio::awaitable<void> Session::watchdog() {
 }
 
 void Session::close() {
-  run_on(socket_.get_executor(),
-         [self = shared_from_this()] { self->begin_close("closed by the server"); });
+  asio::dispatch(socket_.get_executor(),
+                 [self = shared_from_this()] { self->begin_close("closed by the server"); });
 }
 
 void Session::fail(wire::ErrorCode code, std::string text) {
@@ -307,8 +326,10 @@ void Session::stop(std::string reason) {
   const auto lifetime =
       std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);
   spdlog::info("connection {} closed after {} ms: {}", peer_, lifetime.count(), close_reason_);
-  asio::post(logic_, [lobby = &lobby_, self = shared_from_this()] {
-    lobby->disconnected(self.get());
+  // Always queued, never at once: a session may stop inside a call the
+  // logic executor is making, which must not see the connection vanish.
+  asio::post(logic_, [self = shared_from_this()] {
+    if (auto inbox = std::move(self->inbox_)) inbox->closed();
   });
 }
 

@@ -1,7 +1,8 @@
 // Session: one client connection. A reader, a writer and a watchdog
 // coroutine keep it alive; the writer drains a bounded queue with exactly one
 // write in flight; the watchdog enforces the Hello deadline, pings idle peers
-// and drops silent ones. Parsed messages go to the lobby's executor.
+// and drops silent ones. Parsed messages go to the connection's Inbox on the
+// logic executor (docs/architecture.md, "One concurrency story").
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -18,13 +19,12 @@
 #include <string>
 #include <utility>
 
+#include "net/inbox.hpp"
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
-
-class Lobby;
 
 struct SessionLimits {
   std::size_t max_frame = wire::kDefaultMaxFrame;        // larger declared frames are refused
@@ -38,23 +38,19 @@ struct SessionLimits {
   // SO_SNDBUF of each connection; 0 leaves the kernel's autotuning (tests set
   // it so that a client that doesn't read fills the queue quickly).
   int socket_send_buffer = 0;
-  // The server runs on one thread: sessions and the lobby call each other
-  // directly instead of posting (set by Server, not a flag).
-  bool one_thread = false;
 };
-
-using LogicExecutor = boost::asio::strand<boost::asio::io_context::executor_type>;
 
 class Session : public Participant, public std::enable_shared_from_this<Session> {
  public:
-  // The socket's executor must be a strand of its own (or the only thread).
-  // open_count, if given, is decremented when the session is destroyed.
-  Session(boost::asio::ip::tcp::socket socket, Lobby& lobby, LogicExecutor logic,
+  // The socket's executor is the session's own: a strand of its own, or the
+  // one thread's executor. open_count, if given, is decremented when the
+  // session is destroyed.
+  Session(boost::asio::ip::tcp::socket socket, Gate& gate, boost::asio::any_io_executor logic,
           const SessionLimits& limits,
           std::shared_ptr<std::atomic<std::size_t>> open_count = nullptr);
   ~Session() override;
 
-  // Registers with the lobby and starts the coroutines.
+  // Opens its inbox and starts the coroutines.
   void start();
 
   // Participant: both are safe from any thread.
@@ -71,16 +67,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // Handles one frame that arrived at `now`; false when the connection must
   // stop reading.
   bool handle_frame(std::string_view body, std::chrono::steady_clock::time_point now);
-  // Runs f at once on a one-thread server (every executor is this thread),
-  // else posts it to ex: how a session hands work to the lobby or to itself.
-  template <typename Executor, typename F>
-  void run_on(const Executor& ex, F&& f) {
-    if (limits_.one_thread) {
-      f();
-    } else {
-      boost::asio::post(ex, std::forward<F>(f));
-    }
-  }
+  // Runs f on the logic executor: at once when already there (one thread),
+  // else queued. An exception f throws ends this session, not the server.
+  template <typename F>
+  void to_logic(F&& f);
   void enqueue(std::shared_ptr<const std::string> frame);
   void send_now(const wire::ServerMessage& message);
   // The write queue overflowed: drops what is queued for one fatal Error.
@@ -91,8 +81,9 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   void stop(std::string reason);
 
   boost::asio::ip::tcp::socket socket_;
-  Lobby& lobby_;
-  LogicExecutor logic_;
+  Gate& gate_;
+  boost::asio::any_io_executor logic_;
+  std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
   const SessionLimits& limits_;
 
   wire::FrameReader reader_;

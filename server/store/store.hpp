@@ -10,61 +10,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "store/records.hpp"
 #include "store/sqlite.hpp"
 
 namespace ttt::server {
-
-struct StoredPlayer {
-  std::int64_t id = 0;
-  std::string name;
-  std::string salt;
-  std::string secret_hash;  // empty for the server's bots: nobody can log in as them
-  bool is_bot = false;
-  double rating = 1200.0;
-  std::int64_t games_played = 0;
-  std::int64_t wins = 0;
-  std::int64_t losses = 0;
-  std::int64_t draws = 0;
-};
-
-// One finished game's effect on one player, applied as increments so that
-// results committed in any order add up.
-struct PlayerResult {
-  std::int64_t player_id = 0;
-  double rating_change = 0;
-  int wins = 0;  // each 0 or 1
-  int losses = 0;
-  int draws = 0;
-};
-
-struct StoredMove {
-  int row = 0;
-  int col = 0;
-  std::int64_t at_ms = 0;  // Unix time in milliseconds
-};
-
-// One game (one round of a room). status: "in_progress", "x_won", "o_won",
-// "draw", "aborted"; reason: "", "line", "board_full", "resignation",
-// "timeout", "disconnect", "draw_agreed", "aborted".
-struct GameRecord {
-  std::int64_t id = 0;
-  std::int64_t room_id = 0;
-  int round = 1;
-  int size = 3;
-  std::int64_t x_player = 0;
-  std::int64_t o_player = 0;
-  std::string x_name;
-  std::string o_name;
-  bool rated = false;
-  bool is_private = false;
-  std::string invite_code;
-  int bot_level = 0;  // the server's bot's ttt::Level + 1, 0 without a bot
-  std::int64_t started_ms = 0;
-  std::int64_t ended_ms = 0;
-  std::string status = "in_progress";
-  std::string reason;
-  std::vector<StoredMove> moves;  // filled where a call says so
-};
 
 class Store {
  public:

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ttt.pb.h"
+#include "ttt/ai.hpp"
 #include "ttt/game.hpp"
 
 namespace ttt::wire {
@@ -20,6 +21,13 @@ LineKind line_kind_of(ttt::LineKind kind) noexcept;
 // The rules' line a wire line names, or nullopt for LINE_KIND_NONE or an
 // unknown kind.
 std::optional<ttt::Line> line_of(const Line& line) noexcept;
+
+// The AI level a wire level asks for (UNSPECIFIED: Perfect, the server's
+// default), or nullopt for a value this program does not know.
+std::optional<Level> level_of(BotLevel level) noexcept;
+
+// The wire form of an AI level.
+BotLevel bot_level_of(Level level) noexcept;
 
 // The error code of a refused move.
 ErrorCode error_code_of(MoveError error) noexcept;

@@ -1,0 +1,56 @@
+// GameJournal: where a room makes its games durable. A room says nothing
+// about a change until the journal has it: each call ends in done(true) once
+// the change is stored (at once when nothing is kept), or done(false) if the
+// write failed. Calls run on the logic executor and so do the dones.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "game/game_result.hpp"
+#include "game/rating_book.hpp"
+#include "ids.hpp"
+#include "ttt/board.hpp"
+
+namespace ttt::server {
+
+// One round of a room, as it starts.
+struct GameStart {
+  GameId room = 0;
+  std::uint32_t round = 1;
+  int size = 3;
+  AccountId x{};
+  AccountId o{};
+  bool rated = false;
+  bool is_private = false;
+  std::string invite_code;
+  int bot_level = 0;  // the server's bot's ttt::Level + 1, 0 without one
+};
+
+// How a game ended, with its effect on both accounts (none when aborted).
+struct GameEnding {
+  GameResult result;
+  std::optional<Settlement> settlement;
+};
+
+class GameJournal {
+ public:
+  using Done = std::function<void(bool ok)>;
+
+  virtual ~GameJournal() = default;
+
+  // A round starts with both seats filled; returns its record's id.
+  virtual RecordId start(const GameStart& game, Done done) = 0;
+
+  // A move was accepted (ply from 0); `end` is set when it ended the game.
+  virtual void move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
+                    Done done) = 0;
+
+  // The game ended other than by a move (resignation, timeout, ...). The
+  // game is over for its players whether or not this write succeeds.
+  virtual void end(RecordId record, const GameEnding& ending, Done done) = 0;
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,149 @@
+// What a room says: its state and listing, and every message on its way
+// out, held in the outbox while a journal write is in flight so that nobody
+// hears of a change before it is stored.
+#include <spdlog/spdlog.h>
+
+#include "game/game_room.hpp"
+#include "net/replies.hpp"
+#include "ttt/wire/convert.hpp"
+
+namespace ttt::server {
+namespace {
+
+using wire::side_of;
+
+void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInfo& info) {
+  if (ref.id == SeatId{}) return;
+  info.set_player_id(number(ref.id));
+  info.set_name(ref.name);
+  info.set_is_bot(ref.is_bot);
+  info.set_connected(!away);
+  info.set_rating(rating);
+}
+
+}  // namespace
+
+
+wire::GameState GameRoom::state() const {
+  wire::GameState s;
+  s.set_game_id(id_);
+  s.set_size(settings_.size);
+  s.set_cells(game_.board().to_string());
+  s.set_move_count(static_cast<std::uint32_t>(game_.moves().size()));
+  s.set_round(round_);
+  s.set_is_private(settings_.is_private);
+  s.set_rated(settings_.rated);
+  s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
+  for (int i = 0; i < 2; ++i) {
+    const Seat& seat = seats_[static_cast<std::size_t>(i)];
+    fill_player(seat.player, seat.away, ratings_[static_cast<std::size_t>(i)],
+                i == 0 ? *s.mutable_x() : *s.mutable_o());
+  }
+  if (!game_.moves().empty()) {
+    s.mutable_last_move()->set_row(game_.moves().back().row);
+    s.mutable_last_move()->set_col(game_.moves().back().col);
+  }
+  s.set_draw_offered_by(draw_offered_by_);
+  s.set_rematch_requested_by(rematch_requested_by_);
+  s.set_status(status());
+  if (started_ && !result_) {
+    s.set_to_move(side_of(game_.to_move()));
+    if (move_clock_.running()) {
+      s.set_move_time_left_ms(static_cast<std::uint32_t>(move_clock_.left().count()));
+    }
+  } else if (result_) {
+    s.set_end_reason(result_->reason);
+    if (result_->reason == wire::END_REASON_LINE) {
+      if (auto line = game_.winning_line()) {
+        s.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
+        s.mutable_winning_line()->set_index(line->index);
+      }
+    }
+  }
+  return s;
+}
+
+wire::GameSummary GameRoom::summary() const {
+  wire::GameSummary s;
+  s.set_game_id(id_);
+  s.set_size(settings_.size);
+  s.set_x_name(seats_[0].player.name);
+  s.set_o_name(seats_[1].player.name);
+  s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
+  s.set_is_private(settings_.is_private);
+  s.set_rated(settings_.rated);
+  s.set_vs_bot(settings_.vs_bot);
+  s.set_status(status());
+  return s;
+}
+
+wire::GameStatus GameRoom::status() const noexcept {
+  if (!started_) return wire::GAME_STATUS_WAITING;
+  if (!result_) return wire::GAME_STATUS_IN_PROGRESS;
+  if (!result_->winner) return wire::GAME_STATUS_DRAW;
+  return *result_->winner == Player::X ? wire::GAME_STATUS_X_WON : wire::GAME_STATUS_O_WON;
+}
+
+void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
+  if (writes_in_flight_ > 0) {
+    outbox_.emplace_back(player.conn, message);
+    return;
+  }
+  if (auto conn = player.conn.lock()) conn->deliver(message);
+}
+
+void GameRoom::send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
+                             std::uint32_t request_id) {
+  spdlog::debug("game {}: refused {} ({}): {}", id_, player.name, number(player.id), text);
+  send_to(player, error_reply(code, std::move(text), request_id));
+}
+
+void GameRoom::broadcast(const Outbound& message) {
+  for (const Seat& seat : seats_) send_to(seat.player, message);
+  for (const auto& [id, spectator] : spectators_) send_to(spectator, message);
+}
+
+void GameRoom::broadcast_state() {
+  wire::ServerMessage message;
+  *message.mutable_state() = state();
+  broadcast(make_outbound(std::move(message)));
+}
+
+void GameRoom::send_joined(const PlayerRef& player, wire::Side side, std::uint32_t request_id) {
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::Joined* joined = message.mutable_joined();
+  joined->set_side(side);
+  if (side != wire::SIDE_SPECTATOR) joined->set_invite_code(settings_.invite_code);
+  *joined->mutable_state() = state();
+  send_to(player, make_outbound(std::move(message)));
+}
+
+void GameRoom::tell_opponent(Player about, wire::OpponentStatus status) {
+  status.set_game_id(id_);
+  wire::ServerMessage message;
+  *message.mutable_opponent() = std::move(status);
+  send_to(seat_for(opponent(about)).player, make_outbound(std::move(message)));
+}
+
+// --- the outbox -------------------------------------------------------------
+
+GameJournal::Done GameRoom::write_done(std::function<void(bool)> on_result) {
+  return [weak = weak_from_this(), on_result = std::move(on_result)](bool ok) {
+    auto room = weak.lock();
+    if (!room) return;
+    --room->writes_in_flight_;
+    if (on_result) on_result(ok);
+    if (room->writes_in_flight_ == 0) room->flush_outbox();
+  };
+}
+
+void GameRoom::flush_outbox() {
+  auto pending = std::move(outbox_);
+  outbox_.clear();
+  for (auto& [conn, message] : pending) {
+    if (auto participant = conn.lock()) participant->deliver(message);
+  }
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,58 @@
+// AccountStore: the accounts the lobby knows — names with their hashed
+// secrets, ratings and counts — plus the resume tokens and the queries about
+// past games (leaderboard, history, replay). Today the accounts live in
+// memory, written through to the SQLite store (store/stored_accounts.hpp);
+// a PostgreSQL store can replace it behind this interface. It is also the
+// rating book the rooms read. Runs on the logic executor.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "game/rating_book.hpp"
+#include "ids.hpp"
+#include "store/records.hpp"
+
+namespace ttt::server {
+
+class AccountStore : public RatingBook {
+ public:
+  // The account whose name has this key (see text_rules' name_key), or null.
+  virtual const StoredPlayer* find(std::string_view key) const = 0;
+  virtual const StoredPlayer* get(AccountId id) const = 0;
+
+  // Adds an account (its id is assigned here) and writes it; returns it.
+  virtual const StoredPlayer& create(StoredPlayer account) = 0;
+
+  // Remembers (or forgets) the hash of an account's current resume token.
+  virtual void save_token(AccountId account, const std::string& token_hash) = 0;
+  virtual void drop_token(AccountId account) = 0;
+
+  // The best-rated accounts that have played, best first.
+  virtual std::vector<StoredPlayer> leaderboard(std::size_t limit) const = 0;
+
+  // Whether finished games are kept, so that history and replay can answer.
+  virtual bool keeps_games() const = 0;
+  // An account's finished games, newest first; nullopt if they could not be
+  // read. The answer arrives later, on the logic executor.
+  using HistoryDone = std::function<void(std::optional<std::vector<GameRecord>>)>;
+  virtual void history(AccountId account, int limit, HistoryDone done) = 0;
+  // A game with its moves: read_ok false if it could not be read; the game
+  // is nullopt if there is no such record.
+  using ReplayDone = std::function<void(bool read_ok, std::optional<GameRecord>)>;
+  virtual void replay(RecordId record, ReplayDone done) = 0;
+
+  // How many accounts are known.
+  virtual std::size_t size() const = 0;
+};
+
+// An account's id as the lobby types it.
+inline AccountId account_id(const StoredPlayer& account) noexcept {
+  return static_cast<AccountId>(account.id);
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,45 @@
+// Lobby::Connection, for the lobby's own files only.
+#pragma once
+
+#include <exception>
+#include <memory>
+
+#include "lobby/lobby.hpp"
+
+namespace ttt::server {
+
+// The lobby's end of one connection: its messages and its closing reach the
+// lobby through here, with the player it speaks for once it said Hello. A
+// move needs no lookup: connection -> player -> room.
+class Lobby::Connection final : public Inbox {
+ public:
+  Connection(Lobby& lobby, const std::shared_ptr<Participant>& conn)
+      : lobby_(lobby), conn_(conn) {}
+
+  void receive(const wire::ClientMessage& message) override {
+    if (closed_) return;
+    try {
+      if (lobby_.config_.before_message) lobby_.config_.before_message(message);
+      lobby_.receive(*this, message);
+    } catch (const std::exception& e) {
+      lobby_.fault(*this, e.what());
+    }
+  }
+  void closed() override {
+    if (closed_) return;
+    closed_ = true;
+    lobby_.closed(*this);
+  }
+
+  std::shared_ptr<Participant> participant() const { return conn_.lock(); }
+  const std::weak_ptr<Participant>& weak() const { return conn_; }
+
+  LobbyPlayer* player = nullptr;  // set at Hello; null once detached
+
+ private:
+  Lobby& lobby_;
+  std::weak_ptr<Participant> conn_;
+  bool closed_ = false;
+};
+
+}  // namespace ttt::server

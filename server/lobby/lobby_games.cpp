@@ -1,0 +1,368 @@
+// The Lobby's games: listing, creating, joining, quick match and its bot
+// fallback, watching, leaving, in-game requests and chat, the server's bots,
+// and what rooms tell the lobby.
+#include <spdlog/spdlog.h>
+
+#include <random>
+
+#include "game/house_bot.hpp"
+#include "lobby/lobby.hpp"
+#include "lobby/lobby_connection.hpp"
+#include "lobby/secrets.hpp"
+#include "lobby/text_rules.hpp"
+#include "net/replies.hpp"
+#include "ttt/wire/convert.hpp"
+
+namespace ttt::server {
+namespace {
+
+constexpr int kMinBoardSize = 3;
+constexpr int kMaxBoardSize = 15;
+
+}  // namespace
+
+void Lobby::list_games(LobbyPlayer& player, std::uint32_t request_id) {
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::GameList* list = message.mutable_game_list();
+  for (auto& summary : links_.directory.list()) *list->add_games() = std::move(summary);
+  reply(player, std::move(message));
+}
+
+bool Lobby::valid_size(LobbyPlayer& player, int size, std::uint32_t request_id) {
+  if (size >= kMinBoardSize && size <= kMaxBoardSize) return true;
+  error(player, wire::ERROR_CODE_BAD_REQUEST,
+        "board size must be " + std::to_string(kMinBoardSize) + " to " +
+            std::to_string(kMaxBoardSize) + ", got " + std::to_string(size),
+        request_id);
+  return false;
+}
+
+bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
+  if (shutting_down_) {
+    error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
+    return false;
+  }
+  if (player.room) {
+    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
+          "you are already in game " + std::to_string(player.room->id()) + ": leave it first",
+          request_id);
+    return false;
+  }
+  unqueue(player);
+  return true;
+}
+
+bool Lobby::allows_rating(const LobbyPlayer& player, wire::Rated asked) {
+  if (asked == wire::RATED_YES) return true;
+  if (asked == wire::RATED_NO) return false;
+  return !player.program;
+}
+
+void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
+                        std::uint32_t request_id) {
+  if (!valid_size(player, create.size(), request_id)) return;
+  const auto level = wire::level_of(create.bot_level());
+  if (create.vs_bot() && !level) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST, "unknown bot level", request_id);
+    return;
+  }
+  if (!can_enter(player, request_id)) return;
+  RoomSettings settings;
+  settings.size = create.size();
+  settings.is_private = create.is_private();
+  settings.vs_bot = create.vs_bot();
+  if (create.vs_bot()) settings.bot_level = static_cast<int>(*level) + 1;
+  // Against the server's bot, only when asked: the bot's default is no.
+  settings.rated = create.vs_bot() ? create.rated() == wire::RATED_YES
+                                   : allows_rating(player, create.rated());
+  if (settings.is_private) settings.invite_code = random_invite_code();
+  auto room = new_room(std::move(settings));
+  const wire::Side side = create.side() == wire::SIDE_O ? wire::SIDE_O : wire::SIDE_X;
+  player.room = room;
+  room->seat(player.ref(), side, request_id);
+  spdlog::debug("game {} created by {} ({}x{}{}{})", room->id(), player.name, create.size(),
+                create.size(), create.is_private() ? ", private" : "",
+                create.vs_bot() ? ", vs bot" : "");
+  if (create.vs_bot()) add_bot(room, *level, side == wire::SIDE_X ? wire::SIDE_O : wire::SIDE_X);
+}
+
+void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join,
+                      std::uint32_t request_id) {
+  GameId id = join.game_id();
+  if (id == 0) {
+    auto invite = invites_.find(join.invite_code());
+    if (join.invite_code().empty() || invite == invites_.end()) {
+      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE, "no game has that invite code",
+            request_id);
+      return;
+    }
+    id = invite->second;
+  }
+  auto room = find_room(id);
+  if (!room) {
+    error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(id), request_id);
+    return;
+  }
+  if (room->settings().is_private && join.invite_code() != room->settings().invite_code) {
+    error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
+          "game " + std::to_string(id) + " is private: a matching invite code is needed",
+          request_id);
+    return;
+  }
+  if (!room->waiting()) {
+    error(player, wire::ERROR_CODE_GAME_FULL,
+          "game " + std::to_string(id) + " has no free seat (watch it instead)", request_id);
+    return;
+  }
+  if (!can_enter(player, request_id)) return;
+  if (!allows_rating(player, join.rated())) room->make_unrated();
+  player.room = room;
+  room->seat(player.ref(), wire::SIDE_NONE, request_id);
+}
+
+void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
+                        std::uint32_t request_id) {
+  if (!valid_size(player, quick.size(), request_id)) return;
+  if (!can_enter(player, request_id)) return;
+  const MatchRequest request{player.id, quick.size(), quick.rated()};
+  while (auto paired = links_.matchmaker.match(request)) {
+    LobbyPlayer* waiting = player_of(paired->player);
+    if (waiting == nullptr || waiting->queued_size != quick.size() || waiting->conn.expired()) {
+      continue;  // gone meanwhile: try the next one
+    }
+    waiting->queued_size = 0;
+    waiting->fallback.reset();
+    RoomSettings settings;
+    settings.size = quick.size();
+    settings.rated = allows_rating(*waiting, waiting->queued_rated) &&
+                     allows_rating(player, quick.rated());
+    auto room = new_room(std::move(settings));
+    waiting->room = room;
+    player.room = room;
+    room->seat(waiting->ref(), wire::SIDE_X, 0);
+    room->seat(player.ref(), wire::SIDE_O, request_id);
+    return;
+  }
+  player.queued_size = quick.size();
+  player.queued_rated = quick.rated();
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  message.mutable_queued()->set_size(quick.size());
+  message.mutable_queued()->set_bot_fallback_s(
+      static_cast<std::uint32_t>((config_.bot_fallback.count() + 999) / 1000));
+  reply(player, std::move(message));
+  if (config_.bot_fallback.count() > 0) {
+    player.fallback = std::make_unique<boost::asio::steady_timer>(links_.logic,
+                                                                  config_.bot_fallback);
+    player.fallback->async_wait(
+        [this, id = player.id, size = quick.size()](boost::system::error_code ec) {
+          if (!ec) on_fallback_timer(id, size);
+        });
+  }
+}
+
+void Lobby::on_fallback_timer(SeatId id, int size) {
+  LobbyPlayer* player = player_of(id);
+  if (player == nullptr || player->queued_size != size || shutting_down_) return;
+  unqueue(*player);
+  RoomSettings settings;
+  settings.size = size;
+  settings.vs_bot = true;
+  settings.bot_level = static_cast<int>(config_.fallback_level) + 1;
+  auto room = new_room(std::move(settings));
+  player->room = room;
+  room->seat(player->ref(), wire::SIDE_X, 0);
+  add_bot(room, config_.fallback_level, wire::SIDE_O);
+}
+
+void Lobby::unqueue(LobbyPlayer& player) {
+  if (player.queued_size == 0) return;
+  links_.matchmaker.cancel(player.id);
+  player.queued_size = 0;
+  // A timer that already fired finds the player no longer queued.
+  if (player.fallback) player.fallback->cancel();
+}
+
+void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
+                     std::uint32_t request_id) {
+  auto room = find_room(spectate.game_id());
+  if (!room) {
+    error(player, wire::ERROR_CODE_UNKNOWN_GAME,
+          "no game " + std::to_string(spectate.game_id()), request_id);
+    return;
+  }
+  if (room->settings().is_private && spectate.invite_code() != room->settings().invite_code) {
+    error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
+          "game " + std::to_string(room->id()) + " is private: a matching invite code is needed",
+          request_id);
+    return;
+  }
+  if (!can_enter(player, request_id)) return;
+  player.room = room;
+  room->watch(player.ref(), request_id);
+}
+
+void Lobby::leave(LobbyPlayer& player, std::uint32_t request_id) {
+  if (player.queued_size != 0) {
+    unqueue(player);
+    wire::ServerMessage message;
+    message.set_in_reply_to(request_id);
+    message.mutable_left();
+    reply(player, std::move(message));
+    return;
+  }
+  auto room = player.room;
+  if (!room) {
+    error(player, wire::ERROR_CODE_NOT_IN_GAME, "you are not in a game", request_id);
+    return;
+  }
+  room->leave(player.id, request_id);
+}
+
+void Lobby::in_room(LobbyPlayer& player, const wire::ClientMessage& message) {
+  const std::uint32_t rid = message.request_id();
+  // A local copy: the call may close the room, which drops the player's.
+  const std::shared_ptr<GameRoom> room = player.room;
+  if (message.has_make_move() && message.make_move().game_id() != 0 &&
+      (!room || message.make_move().game_id() != room->id())) {
+    const GameId target = message.make_move().game_id();
+    if (rooms_.contains(target)) {
+      error(player, wire::ERROR_CODE_NOT_IN_GAME,
+            "you are not a player of game " + std::to_string(target), rid);
+    } else {
+      error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(target), rid);
+    }
+    return;
+  }
+  if (!room) {
+    error(player, wire::ERROR_CODE_NOT_IN_GAME, "you are not in a game", rid);
+    return;
+  }
+  switch (message.body_case()) {
+    case wire::ClientMessage::kMakeMove:
+      room->move(player.id, message.make_move().row(), message.make_move().col(), rid);
+      break;
+    case wire::ClientMessage::kResign: room->resign(player.id, rid); break;
+    case wire::ClientMessage::kOfferDraw: room->offer_draw(player.id, rid); break;
+    case wire::ClientMessage::kRematch: room->rematch(player.id, rid); break;
+    default: break;
+  }
+}
+
+void Lobby::chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t request_id) {
+  const std::shared_ptr<GameRoom> room = player.room;
+  if (!room) {
+    error(player, wire::ERROR_CODE_NOT_IN_GAME, "chat goes to a game: join or watch one first",
+          request_id);
+    return;
+  }
+  const std::string& text = chat.text();
+  if (text.size() > kMaxChatBytes) {
+    error(player, wire::ERROR_CODE_CHAT_TOO_LONG,
+          "a chat line is at most " + std::to_string(kMaxChatBytes) + " bytes", request_id);
+    return;
+  }
+  if (text.empty() || !is_printable_utf8(text)) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST,
+          "a chat line is printable UTF-8 text without control characters", request_id);
+    return;
+  }
+  if (!player.chat_limiter.allow()) {
+    error(player, wire::ERROR_CODE_RATE_LIMITED, "too many chat lines: slow down", request_id);
+    return;
+  }
+  room->chat(player.id, text);
+}
+
+// --- rooms ----------------------------------------------------------------------
+
+std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
+  settings.move_timeout = config_.move_timeout;
+  settings.reconnect_grace = config_.reconnect_grace;
+  if (id == 0) id = next_game_id_++;
+  if (!settings.invite_code.empty()) invites_[settings.invite_code] = id;
+  auto room = std::make_shared<GameRoom>(
+      id, std::move(settings), links_.logic,
+      RoomLinks{*this, links_.journal, links_.accounts});
+  rooms_[id] = room;
+  links_.directory.publish(room->summary());
+  return room;
+}
+
+std::shared_ptr<GameRoom> Lobby::find_room(GameId id) const {
+  const auto it = rooms_.find(id);
+  return it == rooms_.end() ? nullptr : it->second;
+}
+
+const StoredPlayer& Lobby::bot_account(Level level) {
+  const std::string name = std::string(kBotNamePrefix) + std::string(to_string(level)) + ")";
+  if (const StoredPlayer* known = links_.accounts.find(name_key(name))) return *known;
+  StoredPlayer account;
+  account.name = name;
+  account.is_bot = true;  // no secret: nobody logs in as a bot
+  return links_.accounts.create(std::move(account));
+}
+
+LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>& room) {
+  const StoredPlayer& account = bot_account(level);
+  auto bot = std::make_unique<LobbyPlayer>();
+  bot->id = static_cast<SeatId>(next_bot_id_++);
+  bot->account = account_id(account);
+  bot->name = account.name;
+  bot->is_bot = true;
+  bot->room = room;
+  AiOptions options;
+  options.level = level;
+  options.budget = config_.bot_budget;
+  options.seed = static_cast<std::uint64_t>(std::random_device{}()) << 32 ^ number(bot->id);
+  auto house_bot = std::make_shared<HouseBot>(bot->id, options, links_.logic, links_.compute);
+  auto connection = std::static_pointer_cast<Connection>(open(house_bot));
+  house_bot->attach(connection);
+  bot->conn = house_bot;
+  bot->connection = connection.get();
+  connection->player = bot.get();
+  bots_[bot->id] = std::move(house_bot);
+  const SeatId id = bot->id;
+  return *players_.emplace(id, std::move(bot)).first->second;
+}
+
+void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side) {
+  room->seat(add_bot_player(level, room).ref(), side, 0);
+}
+
+std::string Lobby::random_invite_code() {
+  static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+  for (;;) {
+    std::string code;
+    const std::string bytes = random_hex(12);
+    for (int i = 0; i < 6; ++i) {
+      const int value = std::stoi(bytes.substr(static_cast<std::size_t>(i) * 2, 2), nullptr, 16);
+      code += kAlphabet[value % (sizeof(kAlphabet) - 1)];
+    }
+    if (!invites_.contains(code)) return code;
+  }
+}
+
+// --- what rooms say -------------------------------------------------------------
+
+void Lobby::left_room(GameRoom& room, SeatId id) {
+  LobbyPlayer* player = player_of(id);
+  if (player == nullptr || player->room.get() != &room) return;
+  player->room.reset();
+  // An away player whose seat is gone, or a bot whose game is over, is done.
+  if (player->is_bot || player->conn.expired()) forget(id);
+}
+
+void Lobby::room_changed(GameRoom& room) { links_.directory.publish(room.summary()); }
+
+void Lobby::game_recorded(GameRoom&) { ++games_finished_; }
+
+void Lobby::room_closed(GameRoom& room) {
+  const GameId id = room.id();
+  if (!room.settings().invite_code.empty()) invites_.erase(room.settings().invite_code);
+  links_.directory.withdraw(id);
+  rooms_.erase(id);  // may destroy the room: the caller holds its own reference
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,36 @@
+// LobbyPlayer: the lobby's record of one seat-holder — a human online or
+// away, or one of the server's bots — with where it is (the room it sits in
+// or watches, or the quick-match size it waits for).
+#pragma once
+
+#include <boost/asio/steady_timer.hpp>
+#include <memory>
+#include <string>
+
+#include "game/game_room.hpp"
+#include "ids.hpp"
+#include "net/inbox.hpp"
+#include "net/participant.hpp"
+#include "net/rate_limiter.hpp"
+
+namespace ttt::server {
+
+struct LobbyPlayer {
+  SeatId id{};
+  AccountId account{};
+  std::string name;
+  bool is_bot = false;              // the server's own bot
+  bool program = false;             // said Hello as a bot (ttt-bot)
+  std::weak_ptr<Participant> conn;  // expired while away
+  Inbox* connection = nullptr;      // the lobby's end of conn; null while away
+  std::shared_ptr<GameRoom> room;   // the room it sits in or watches
+  int queued_size = 0;              // quick-match board size, 0 = not queued
+  wire::Rated queued_rated = wire::RATED_DEFAULT;
+  std::unique_ptr<boost::asio::steady_timer> fallback;  // quick match's bot fallback
+  RateLimiter chat_limiter{1.0, 5.0};
+
+  // The player as a room knows it.
+  PlayerRef ref() const { return PlayerRef{id, account, name, is_bot, conn}; }
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,61 @@
+// The Lobby after a restart: the games that were in progress come back with
+// their players away (until they reconnect with their resume token) and the
+// server's bots in their seats.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "lobby/lobby.hpp"
+
+namespace ttt::server {
+
+void Lobby::restore(const StoredState& state) {
+  next_game_id_ = std::max(next_game_id_, static_cast<GameId>(state.max_room_id) + 1);
+  const std::unordered_map<std::int64_t, std::string> tokens(state.tokens.begin(),
+                                                             state.tokens.end());
+  for (const GameRecord& g : state.unfinished_games) {
+    RoomSettings settings;
+    settings.size = g.size;
+    settings.is_private = g.is_private;
+    settings.invite_code = g.invite_code;
+    settings.vs_bot = g.bot_level > 0;
+    settings.bot_level = g.bot_level;
+    settings.rated = g.rated;
+    auto room = new_room(settings, static_cast<GameId>(g.room_id));
+    auto seat = [&](std::int64_t stored_id) -> PlayerRef {
+      const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(stored_id));
+      if (account == nullptr) {
+        throw std::runtime_error("game " + std::to_string(g.id) + " names unknown player " +
+                                 std::to_string(stored_id));
+      }
+      if (account->is_bot) {
+        return add_bot_player(static_cast<Level>(std::max(g.bot_level, 1) - 1), room).ref();
+      }
+      const SeatId id = seat_of(account_id(*account));
+      auto& slot = players_[id];
+      if (!slot) slot = std::make_unique<LobbyPlayer>();
+      LobbyPlayer& player = *slot;
+      player.id = id;
+      player.account = account_id(*account);
+      player.name = account->name;
+      player.room = room;
+      player.chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
+      if (auto token = tokens.find(account->id); token != tokens.end()) {
+        tokens_.restore(player.id, token->second);
+      }
+      return player.ref();
+    };
+    std::vector<Move> moves;
+    for (const StoredMove& m : g.moves) moves.push_back({m.row, m.col});
+    PlayerRef x = seat(g.x_player);
+    PlayerRef o = seat(g.o_player);
+    room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves);
+  }
+  if (!state.unfinished_games.empty()) {
+    spdlog::info("restored {} games in progress; their players have {} ms to come back",
+                 state.unfinished_games.size(), config_.reconnect_grace.count());
+  }
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,37 @@
+#include "lobby/resume_tokens.hpp"
+
+#include "lobby/account_store.hpp"
+#include "lobby/secrets.hpp"
+
+namespace ttt::server {
+
+std::string ResumeTokens::issue(SeatId holder, AccountId account) {
+  const std::string token = random_hex(32);
+  const std::string hash = sha256_hex(token);
+  if (auto old = hashes_.find(holder); old != hashes_.end()) holders_.erase(old->second);
+  hashes_[holder] = hash;
+  holders_[hash] = holder;
+  accounts_.save_token(account, hash);
+  return token;
+}
+
+std::optional<SeatId> ResumeTokens::redeem(std::string_view token) const {
+  const auto it = holders_.find(sha256_hex(token));
+  if (it == holders_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ResumeTokens::revoke(SeatId holder, AccountId account) {
+  const auto it = hashes_.find(holder);
+  if (it == hashes_.end()) return;
+  holders_.erase(it->second);
+  hashes_.erase(it);
+  accounts_.drop_token(account);
+}
+
+void ResumeTokens::restore(SeatId holder, const std::string& token_hash) {
+  hashes_[holder] = token_hash;
+  holders_[token_hash] = holder;
+}
+
+}  // namespace ttt::server

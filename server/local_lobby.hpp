@@ -1,0 +1,38 @@
+// LocalLobby: the lobby with the parts of one server process — accounts and
+// the game journal over the SQLite store's writer (or nothing kept without
+// one), the in-process game directory and quick-match queues. The Server
+// and in-process tests build their lobby with it.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <vector>
+
+#include "lobby/game_directory.hpp"
+#include "lobby/lobby.hpp"
+#include "lobby/matchmaker.hpp"
+#include "lobby/text_rules.hpp"
+#include "store/store_journal.hpp"
+#include "store/stored_accounts.hpp"
+
+namespace ttt::server {
+
+struct LocalLobby {
+  // writer may be null (nothing kept); players and last_record are what the
+  // database held at start.
+  LocalLobby(boost::asio::any_io_executor logic, boost::asio::any_io_executor compute,
+             LobbyConfig config, StoreWriter* writer = nullptr,
+             const std::vector<StoredPlayer>& players = {}, RecordId last_record = 0)
+      : accounts(writer, name_key, players),
+        journal(writer, accounts, last_record),
+        lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, journal, directory,
+                         matchmaker},
+              std::move(config)) {}
+
+  StoredAccounts accounts;
+  StoreJournal journal;
+  LocalGameDirectory directory;
+  LocalMatchmaker matchmaker;
+  Lobby lobby;  // last: it uses the others
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,135 @@
+#include "store/store_journal.hpp"
+
+#include <chrono>
+
+#include "store/store.hpp"
+#include "store/store_writer.hpp"
+#include "store/stored_accounts.hpp"
+
+namespace ttt::server {
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string status_text(const GameResult& result) {
+  if (result.winner) return *result.winner == Player::X ? "x_won" : "o_won";
+  return result.reason == wire::END_REASON_ABORTED ? "aborted" : "draw";
+}
+
+// The words the database stores for an end reason (see store/records.hpp).
+std::string stored_reason(wire::EndReason reason) {
+  switch (reason) {
+    case wire::END_REASON_LINE: return "line";
+    case wire::END_REASON_BOARD_FULL: return "board_full";
+    case wire::END_REASON_RESIGNATION: return "resignation";
+    case wire::END_REASON_TIMEOUT: return "timeout";
+    case wire::END_REASON_DISCONNECT: return "disconnect";
+    case wire::END_REASON_DRAW_AGREED: return "draw_agreed";
+    case wire::END_REASON_ABORTED: return "aborted";
+    default: return "";
+  }
+}
+
+// A game's end and, unless aborted, its result for both players.
+void write_end(Store& store, RecordId record, const GameEnding& ending, std::int64_t at_ms) {
+  store.end_game(record, status_text(ending.result), stored_reason(ending.result.reason), at_ms);
+  if (ending.settlement) {
+    store.add_result(ending.settlement->x);
+    store.add_result(ending.settlement->o);
+  }
+}
+
+}  // namespace
+
+StoreJournal::StoreJournal(StoreWriter* writer, const StoredAccounts& accounts,
+                           RecordId last_record)
+    : writer_(writer), accounts_(accounts), last_record_(last_record) {}
+
+void StoreJournal::StartRecord::write(Store& store) const {
+  store.save_player(x);
+  store.save_player(o);
+  store.begin_game(game);
+}
+
+std::optional<StoreJournal::StartRecord> StoreJournal::pending_start(RecordId record) const {
+  const auto pending = pending_starts_.find(record);
+  if (pending == pending_starts_.end()) return std::nullopt;
+  return pending->second;
+}
+
+void StoreJournal::submit(std::function<void(Store&)> job, Done done) {
+  if (!writer_) {
+    if (done) done(true);
+    return;
+  }
+  writer_->submit(std::move(job), [done = std::move(done)](const std::optional<std::string>& error) {
+    if (done) done(!error);
+  });
+}
+
+RecordId StoreJournal::start(const GameStart& game, Done done) {
+  const RecordId id = ++last_record_;
+  if (!writer_) {
+    if (done) done(true);
+    return id;
+  }
+  StartRecord start;
+  GameRecord& g = start.game;
+  g.id = id;
+  g.room_id = static_cast<std::int64_t>(game.room);
+  g.round = static_cast<int>(game.round);
+  g.size = game.size;
+  g.x_player = static_cast<std::int64_t>(number(game.x));
+  g.o_player = static_cast<std::int64_t>(number(game.o));
+  g.rated = game.rated;
+  g.is_private = game.is_private;
+  g.invite_code = game.invite_code;
+  g.bot_level = game.bot_level;
+  g.started_ms = now_ms();
+  if (const StoredPlayer* x = accounts_.get(game.x)) start.x = *x;
+  if (const StoredPlayer* o = accounts_.get(game.o)) start.o = *o;
+  pending_starts_[id] = start;
+  submit([start](Store& s) { start.write(s); }, [this, id, done = std::move(done)](bool ok) {
+    if (ok) pending_starts_.erase(id);
+    if (done) done(ok);
+  });
+  return id;
+}
+
+void StoreJournal::move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
+                        Done done) {
+  const StoredMove stored{move.row, move.col, now_ms()};
+  const std::optional<StartRecord> start = pending_start(record);
+  submit(
+      [start, record, ply, stored, end](Store& s) {
+        if (start) start->write(s);
+        s.add_move(record, ply, stored);
+        if (end) write_end(s, record, *end, stored.at_ms);
+      },
+      [this, record, done = std::move(done)](bool ok) {
+        if (ok) pending_starts_.erase(record);
+        if (done) done(ok);
+      });
+}
+
+void StoreJournal::end(RecordId record, const GameEnding& ending, Done done) {
+  const std::optional<StartRecord> start = pending_start(record);
+  // A failed end leaves the stored game unfinished and its players' records
+  // untouched; the game is over for its players all the same, so its start
+  // is not kept for a later write.
+  submit(
+      [start, record, ending, at = now_ms()](Store& s) {
+        if (start) start->write(s);
+        write_end(s, record, ending, at);
+      },
+      [this, record, done = std::move(done)](bool ok) {
+        pending_starts_.erase(record);
+        if (done) done(ok);
+      });
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,50 @@
+// StoreJournal: the GameJournal over the SQLite store's writer thread (group
+// commit). A game's start is written with its players' rows; if that write
+// fails, it is written again, idempotently, with the game's next write, so a
+// failed start doesn't doom the game. Without a writer (--db none) every
+// write succeeds at once and nothing is kept.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "game/game_journal.hpp"
+#include "store/records.hpp"
+
+namespace ttt::server {
+
+class Store;
+class StoreWriter;
+class StoredAccounts;
+
+class StoreJournal final : public GameJournal {
+ public:
+  // last_record: the highest record id already stored.
+  StoreJournal(StoreWriter* writer, const StoredAccounts& accounts, RecordId last_record);
+
+  RecordId start(const GameStart& game, Done done) override;
+  void move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
+            Done done) override;
+  void end(RecordId record, const GameEnding& ending, Done done) override;
+
+ private:
+  // A start as written: the game's row and its players' rows.
+  struct StartRecord {
+    GameRecord game;
+    StoredPlayer x;
+    StoredPlayer o;
+    void write(Store& store) const;
+  };
+  // The start of `record` if it is not yet known to be committed.
+  std::optional<StartRecord> pending_start(RecordId record) const;
+  // Submits a job; done(ok) on the logic executor (at once without a writer).
+  void submit(std::function<void(Store&)> job, Done done);
+
+  StoreWriter* writer_;
+  const StoredAccounts& accounts_;
+  RecordId last_record_;
+  std::unordered_map<RecordId, StartRecord> pending_starts_;
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,161 @@
+#include "store/stored_accounts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "game/rating.hpp"
+#include "store/store_writer.hpp"
+
+namespace ttt::server {
+
+StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
+                               const std::vector<StoredPlayer>& loaded)
+    : writer_(writer), key_(std::move(key)) {
+  for (const StoredPlayer& p : loaded) {
+    accounts_[account_id(p)] = p;
+    by_key_[key_(p.name)] = account_id(p);
+    next_id_ = std::max(next_id_, p.id + 1);
+  }
+}
+
+const StoredPlayer* StoredAccounts::find(std::string_view key) const {
+  const auto it = by_key_.find(std::string(key));
+  return it == by_key_.end() ? nullptr : get(it->second);
+}
+
+const StoredPlayer* StoredAccounts::get(AccountId id) const {
+  const auto it = accounts_.find(id);
+  return it == accounts_.end() ? nullptr : &it->second;
+}
+
+const StoredPlayer& StoredAccounts::create(StoredPlayer account) {
+  account.id = next_id_++;
+  if (writer_) writer_->submit([account](Store& s) { s.save_player(account); });
+  by_key_[key_(account.name)] = account_id(account);
+  return accounts_[account_id(account)] = std::move(account);
+}
+
+void StoredAccounts::save_token(AccountId account, const std::string& token_hash) {
+  if (!writer_) return;
+  writer_->submit([id = static_cast<std::int64_t>(number(account)), token_hash](Store& s) {
+    s.save_token(id, token_hash);
+  });
+}
+
+void StoredAccounts::drop_token(AccountId account) {
+  if (!writer_) return;
+  writer_->submit(
+      [id = static_cast<std::int64_t>(number(account))](Store& s) { s.drop_token(id); });
+}
+
+std::vector<StoredPlayer> StoredAccounts::leaderboard(std::size_t limit) const {
+  std::vector<const StoredPlayer*> ranked;
+  for (const auto& [id, account] : accounts_) {
+    if (account.games_played > 0) ranked.push_back(&account);
+  }
+  const auto better = [](const StoredPlayer* a, const StoredPlayer* b) {
+    if (a->rating != b->rating) return a->rating > b->rating;
+    if (a->games_played != b->games_played) return a->games_played > b->games_played;
+    return a->name < b->name;
+  };
+  const std::size_t n = std::min(limit, ranked.size());
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end(),
+                    better);
+  std::vector<StoredPlayer> top;
+  for (std::size_t i = 0; i < n; ++i) top.push_back(*ranked[i]);
+  return top;
+}
+
+void StoredAccounts::history(AccountId account, int limit, HistoryDone done) {
+  if (!writer_) {
+    done(std::nullopt);
+    return;
+  }
+  auto games = std::make_shared<std::vector<GameRecord>>();
+  writer_->submit(
+      [games, id = static_cast<std::int64_t>(number(account)), limit](Store& s) {
+        *games = s.history(id, limit);
+      },
+      [games, done = std::move(done)](const std::optional<std::string>& failure) {
+        if (failure) {
+          done(std::nullopt);
+        } else {
+          done(std::move(*games));
+        }
+      });
+}
+
+void StoredAccounts::replay(RecordId record, ReplayDone done) {
+  if (!writer_) {
+    done(false, std::nullopt);
+    return;
+  }
+  auto game = std::make_shared<std::optional<GameRecord>>();
+  writer_->submit([game, record](Store& s) { *game = s.game(record); },
+                  [game, done = std::move(done)](const std::optional<std::string>& failure) {
+                    done(!failure, failure ? std::nullopt : std::move(*game));
+                  });
+}
+
+// --- the rating book ------------------------------------------------------------
+
+double StoredAccounts::rating(AccountId account) const {
+  const StoredPlayer* p = get(account);
+  if (p == nullptr) return 0.0;
+  const auto held = pending_.find(account);
+  return p->rating + (held == pending_.end() ? 0.0 : held->second);
+}
+
+std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
+                                                 const GameResult& result, bool rated) {
+  const StoredPlayer* x = get(x_id);
+  const StoredPlayer* o = get(o_id);
+  if (x == nullptr || o == nullptr) return std::nullopt;
+  const double score = x_score(result);
+  Settlement settlement;
+  settlement.x.player_id = x->id;
+  settlement.o.player_id = o->id;
+  if (rated && x->id != o->id) {
+    const RatingChange change = rate_game(x->rating, o->rating, score);
+    settlement.x.rating_change = change.x - x->rating;
+    settlement.o.rating_change = change.o - o->rating;
+  }
+  for (auto [player, s] : {std::pair{&settlement.x, score}, std::pair{&settlement.o, 1.0 - score}}) {
+    player->wins = s == 1.0;
+    player->losses = s == 0.0;
+    player->draws = s == 0.5;
+  }
+  hold(settlement.x, +1);
+  hold(settlement.o, +1);
+  return settlement;
+}
+
+void StoredAccounts::settled(const Settlement& settlement, bool ok) {
+  hold(settlement.x, -1);
+  hold(settlement.o, -1);
+  if (!ok) return;
+  apply(settlement.x);
+  apply(settlement.o);
+}
+
+void StoredAccounts::hold(const PlayerResult& result, double sign) {
+  if (result.rating_change == 0) return;
+  const auto account = static_cast<AccountId>(result.player_id);
+  double& held = pending_[account];
+  held += sign * result.rating_change;
+  if (std::abs(held) < 1e-9) pending_.erase(account);
+}
+
+void StoredAccounts::apply(const PlayerResult& result) {
+  const auto it = accounts_.find(static_cast<AccountId>(result.player_id));
+  if (it == accounts_.end()) return;
+  StoredPlayer& account = it->second;
+  account.rating += result.rating_change;
+  ++account.games_played;
+  account.wins += result.wins;
+  account.losses += result.losses;
+  account.draws += result.draws;
+}
+
+}  // namespace ttt::server

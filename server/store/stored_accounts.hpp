@@ -1,0 +1,58 @@
+// StoredAccounts: the AccountStore over the SQLite store. Every account is
+// held in memory (loaded at start) and written through the StoreWriter;
+// ratings and counts change in memory only once a game's end is committed,
+// as increments, so the database and the memory never disagree. Without a
+// writer (--db none) nothing is kept beyond the process.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "lobby/account_store.hpp"
+
+namespace ttt::server {
+
+class StoreWriter;
+
+class StoredAccounts final : public AccountStore {
+ public:
+  // Names are unique under key (text_rules' name_key). writer may be null.
+  using NameKey = std::function<std::string(std::string_view)>;
+  StoredAccounts(StoreWriter* writer, NameKey key, const std::vector<StoredPlayer>& loaded = {});
+
+  const StoredPlayer* find(std::string_view key) const override;
+  const StoredPlayer* get(AccountId id) const override;
+  const StoredPlayer& create(StoredPlayer account) override;
+  void save_token(AccountId account, const std::string& token_hash) override;
+  void drop_token(AccountId account) override;
+  std::vector<StoredPlayer> leaderboard(std::size_t limit) const override;
+  bool keeps_games() const override { return writer_ != nullptr; }
+  void history(AccountId account, int limit, HistoryDone done) override;
+  void replay(RecordId record, ReplayDone done) override;
+  std::size_t size() const override { return accounts_.size(); }
+
+  // RatingBook
+  double rating(AccountId account) const override;
+  std::optional<Settlement> settle(AccountId x, AccountId o, const GameResult& result,
+                                   bool rated) override;
+  void settled(const Settlement& settlement, bool ok) override;
+
+ private:
+  // Adds (sign +1) or removes (-1) a rating change in flight.
+  void hold(const PlayerResult& result, double sign);
+  void apply(const PlayerResult& result);
+
+  StoreWriter* writer_;
+  NameKey key_;
+  std::unordered_map<AccountId, StoredPlayer> accounts_;
+  std::unordered_map<std::string, AccountId> by_key_;
+  // Rating changes written but not yet committed: what players are shown at
+  // a game's end is what the database will say.
+  std::unordered_map<AccountId, double> pending_;
+  std::int64_t next_id_ = 1;
+};
+
+}  // namespace ttt::server
