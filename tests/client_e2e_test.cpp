@@ -162,7 +162,7 @@ TEST(ClientE2E, KilledClientResumesItsGameWithItsToken) {
   second->close_stdin();
   ASSERT_EQ(second->wait_exit(20s), 0) << second->output();
   const std::string& out = second->output();
-  EXPECT_NE(out.find("Reconnected as tester: taking your seat back."), std::string::npos) << out;
+  EXPECT_NE(out.find("Reconnected as tester: back in game 1."), std::string::npos) << out;
   EXPECT_NE(out.find("Back in game 1 as X."), std::string::npos) << out;
   EXPECT_EQ(out.find("game 2"), std::string::npos) << "no new game was started:\n" << out;
   EXPECT_NE(out.find("Game over:"), std::string::npos) << out;

@@ -365,7 +365,7 @@ TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) 
   ASSERT_EQ(ann->wait_exit(20s), 0) << ann->output();
   ASSERT_EQ(ben->wait_exit(20s), 0) << ben->output();
   for (const auto* bot : {ann.get(), ben.get()}) {
-    EXPECT_NE(bot->output().find("reconnected and resumed"), std::string::npos) << bot->output();
+    EXPECT_NE(bot->output().find("back in game"), std::string::npos) << bot->output();
   }
   const auto a = last_line_summary(ann->output());
   const auto b = last_line_summary(ben->output());
@@ -583,6 +583,116 @@ TEST(ServerResume, TheJoinedAfterAResumedWelcomeAnswersTheHello) {
   EXPECT_EQ(joined.in_reply_to(), 77u);
   EXPECT_EQ(joined.joined().state().game_id(), game);
 }
+
+}  // namespace
+}  // namespace ttt::testing
+
+namespace ttt::testing {
+namespace {
+
+// How many players wait in quick match, asked of the server.
+std::uint64_t queued_players(TestClient& client) {
+  client.simple([](wire::ClientMessage& m) { m.mutable_get_stats(); });
+  return client.expect([](const wire::ServerMessage& m) { return m.has_stats(); }, "stats")
+      .stats()
+      .queued();
+}
+
+// Waits (bounded) until `count` players wait in quick match.
+bool wait_queued(TestClient& client, std::uint64_t count, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (queued_players(client) == count) return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return false;
+}
+
+void expect_clean_finish(ChildProcess& bot, int games) {
+  ASSERT_EQ(bot.wait_exit(20s), 0) << bot.output();
+  const auto summary = last_line_summary(bot.output());
+  ASSERT_TRUE(summary) << bot.output();
+  EXPECT_EQ(summary->games, games) << bot.output();
+  EXPECT_EQ(summary->errors, 0) << bot.output();
+}
+
+// Issue 13: a bot waiting in quick match, a bot waiting in the game it
+// opened, a watcher and two bots mid-game all keep their places across a
+// kill -9 (or an orderly SIGTERM) of the server: each puts itself back and
+// finishes with errors=0.
+class ServerRestart : public ClientPersistenceTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
+  auto server = std::make_unique<ServerProcess>(server_args());
+  const std::uint16_t port = server->port();
+  const std::vector<std::string> careful = {"--level", "hard", "--budget", "40",
+                                            "--log-level", "info"};
+  auto with = [&](std::vector<std::string> args) {
+    args.insert(args.end(), careful.begin(), careful.end());
+    return args;
+  };
+  auto ann = start_bot(port, config_, with({"--name", "ann", "--quick-match", "7", "--seed", "1"}));
+  auto ben = start_bot(port, config_, with({"--name", "ben", "--quick-match", "7", "--seed", "2"}));
+  auto queuer = start_bot(port, config_, with({"--name", "queuer", "--quick-match", "5"}));
+  auto opener = start_bot(port, config_, with({"--name", "opener", "--create", "4"}));
+
+  TestClient probe(port);
+  probe.hello("probe");
+  const auto playing = game_in_progress(probe, 10s);
+  ASSERT_TRUE(playing) << ann->output() << ben->output();
+  auto viewer = start_client(port, config_, {"--name", "viewer"});
+  viewer->write("/watch " + std::to_string(*playing) + "\n");
+  ASSERT_TRUE(viewer->wait_for_text("atching", 10s)) << viewer->output();
+  ASSERT_TRUE(created_game_id(*opener, 10s)) << opener->output();
+  ASSERT_TRUE(wait_queued(probe, 1, 10s)) << queuer->output();
+  const std::size_t viewer_before = viewer->output().size();
+  const std::size_t opener_before = opener->output().size();
+  server->process().kill(GetParam());
+
+  server = std::make_unique<ServerProcess>(server_args(), port);
+  TestClient probe2(port);
+  probe2.hello("probe2");
+  // The waiting bot queues again and the opener opens a new game: others
+  // pair with them, and everyone finishes.
+  ASSERT_TRUE(wait_queued(probe2, 1, 20s)) << queuer->output();
+  auto partner = start_bot(port, config_, with({"--name", "partner", "--quick-match", "5"}));
+  std::string reopened;
+  ASSERT_TRUE(opener->wait_for(
+      [&](const std::string& out) {
+        const std::string after = out.substr(opener_before);
+        const std::regex line(R"(: waiting for an opponent in game (\d+)\n)");
+        std::smatch match;
+        if (!std::regex_search(after, match, line)) return false;
+        reopened = match[1];
+        return true;
+      },
+      20s))
+      << opener->output();
+  auto joiner = start_bot(port, config_, with({"--name", "joiner", "--join", reopened}));
+
+  for (ChildProcess* bot : {ann.get(), ben.get(), queuer.get(), opener.get(), partner.get(),
+                            joiner.get()}) {
+    expect_clean_finish(*bot, 1);
+  }
+  EXPECT_NE(queuer->output().find("the server restarted"), std::string::npos) << queuer->output();
+  EXPECT_NE(ann->output().find("the server restarted; back in game"), std::string::npos)
+      << ann->output();
+
+  ASSERT_TRUE(viewer->wait_for_text("Game over:", 20s, viewer_before)) << viewer->output();
+  const std::string after = viewer->output().substr(viewer_before);
+  EXPECT_EQ(count_of(after, "The server restarted"), 1u) << after;
+  EXPECT_NE(after.find("Watching game " + std::to_string(*playing) + " again."),
+            std::string::npos)
+      << after;
+  viewer->write("/quit\n");
+  viewer->close_stdin();
+  EXPECT_TRUE(viewer->wait_exit(10s)) << viewer->output();
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, ServerRestart, ::testing::Values(SIGKILL, SIGTERM),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param == SIGKILL ? "Kill" : "Term");
+                         });
 
 }  // namespace
 }  // namespace ttt::testing

@@ -84,7 +84,7 @@ TEST_P(ServerFault, RepeatedFailuresLeaveOtherPlayersServed) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, ServerFault, ::testing::Values(1, 4),
-                         [](const auto& info) { return std::to_string(info.param) + "Threads"; });
+                         [](const auto& param_info) { return std::to_string(param_info.param) + "Threads"; });
 
 }  // namespace
 }  // namespace ttt::testing

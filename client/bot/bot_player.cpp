@@ -56,11 +56,16 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
   }
   searching_.reset();
   moved_.reset();
-  if (welcome.resumed()) {
-    spdlog::info("{}: reconnected and resumed", label_);
+  const bool restarted = connection_->server_restarted();
+  if (welcome.game_id() != 0) {
+    spdlog::info("{}: {}; back in game {}", label_,
+                 restarted ? "the server restarted" : "reconnected", welcome.game_id());
     return;  // the room sends Joined with the game
   }
-  if (game_ && !is_over(*game_)) error("lost its game when the connection dropped");
+  // A game being played is lost; a queue place or an open game still waiting
+  // is simply asked for again below.
+  if (game_ && in_progress(*game_)) error("lost its game when the connection dropped");
+  if (restarted && entered_) spdlog::info("{}: the server restarted; asking again", label_);
   game_.reset();
   if (finishing_) {
     connection_->close();
@@ -209,6 +214,13 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
   if (e.fatal()) {
     if (e.code() == wire::ERROR_CODE_NAME_TAKEN) {
       name_refused_ = true;  // counted and explained when the connection ends
+      return;
+    }
+    if (e.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN ||
+        e.code() == wire::ERROR_CODE_SHUTTING_DOWN) {
+      // The connection says Hello again (a token the server no longer
+      // keeps) or retries (a server going down): not the bot's failure.
+      spdlog::info("{}: {}", label_, e.text());
       return;
     }
     error("the server closed the connection: " + e.text());

@@ -112,17 +112,26 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   move_request_ = 0;
   if (token_file_) token_file_->write(welcome.resume_token());
   if (!welcome.secret().empty()) keep_secret(welcome);
-  if (welcome.resumed()) {
+  const bool restarted = connection_->server_restarted();
+  if (welcome.game_id() != 0) {
     resuming_ = true;  // the room sends Joined next
-    say("Reconnected as " + welcome.name() + ": taking your seat back.");
+    say(std::string(restarted ? "The server restarted" : "Reconnected as " + welcome.name()) +
+        ": back in game " + std::to_string(welcome.game_id()) + ".");
     // The reply to this comes after the room's Joined: until then, typed
     // moves wait for the game like moves typed after /join.
     wire::ClientMessage barrier;
     barrier.mutable_list_games();
     barrier_request_ = send(barrier, true);
   } else {
-    if (game_) say("The server no longer holds your game: you are in the lobby.");
-    if (queued_) say("You left the quick-match queue when the connection dropped.");
+    // A queue place, an open game still waiting, or a watched game is asked
+    // for again; a game that was being played is gone.
+    const bool was_playing = game_ && !spectating_ && !is_over(*game_) &&
+                             game_->status() != wire::GAME_STATUS_WAITING;
+    const bool had_place = queued_ || spectating_ || (game_ && !was_playing && !is_over(*game_));
+    std::optional<wire::ClientMessage> again;
+    if (had_place && place_request_) again = place_request_;
+    if (was_playing) say("The server no longer holds your game: you are in the lobby.");
+    if (restarted) say("The server restarted.");
     game_.reset();
     spectating_ = false;
     queued_ = false;
@@ -132,6 +141,14 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
     say((welcomed_before_ ? "Reconnected to " : "Connected to ") + config_.host + ":" +
         std::to_string(config_.port) + " as " + welcome.name() + rating +
         ". Type /help for commands.");
+    if (again) {
+      say(again->has_quick_match()   ? "Back in the quick-match queue."
+          : again->has_create_game() ? "Opening your game again."
+                                     : "Watching game " +
+                                           std::to_string(again->spectate().game_id()) +
+                                           " again.");
+      send(*again, true);
+    }
     if (!config_.play_bot.empty() && !started_game_) {
       started_game_ = true;
       Command create;
@@ -199,6 +216,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       game_.reset();
       spectating_ = false;
       queued_ = false;
+      place_request_.reset();
       pending_moves_.clear();
       say("You are in the lobby: /list, /create, /quick or /join.");
       break;
@@ -309,7 +327,7 @@ void ConsoleClient::execute(const Command& command) {
       create->set_vs_bot(command.bot.has_value());
       if (command.bot) create->set_bot_level(wire::bot_level_of(*command.bot));
       if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
-      send(m, true);
+      if (send(m, true) != 0) place_request_ = m;
       break;
     }
     case CommandKind::Join:
@@ -319,12 +337,12 @@ void ConsoleClient::execute(const Command& command) {
       break;
     case CommandKind::Quick:
       m.mutable_quick_match()->set_size(command.size);
-      send(m, true);
+      if (send(m, true) != 0) place_request_ = m;
       break;
     case CommandKind::Watch:
       m.mutable_spectate()->set_game_id(command.game_id);
       m.mutable_spectate()->set_invite_code(command.code);
-      send(m, true);
+      if (send(m, true) != 0) place_request_ = m;
       break;
     case CommandKind::Resign:
       m.mutable_resign();
@@ -439,7 +457,7 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
     if (error.code() == wire::ERROR_CODE_NAME_TAKEN) {
       name_refused_ = true;  // said when the connection ends, with what to do about it
     } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
-      say("Could not resume (the server no longer holds that player): joining as a new player.");
+      say("The server no longer holds this session: signing in again as " + config_.name + ".");
     } else {
       say("The server closed the connection: " + error.text());
     }

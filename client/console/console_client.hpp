@@ -94,6 +94,9 @@ class ConsoleClient : public ConnectionEvents {
   std::optional<wire::GameState> game_;  // the game sat in or watched
   bool spectating_ = false;
   bool queued_ = false;  // waiting in quick match
+  // The last request that put us in a place (quick match, a game we opened,
+  // a watched game): asked again when a reconnect didn't keep the place.
+  std::optional<wire::ClientMessage> place_request_;
   std::deque<std::string> pending_moves_;
   std::deque<std::string> held_lines_;  // typed before the link was up
   std::uint32_t move_request_ = 0;      // the move in flight, 0 = none

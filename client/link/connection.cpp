@@ -215,6 +215,11 @@ bool Connection::handle_frame(std::string_view body) {
       token_ = message.welcome().resume_token();
       if (!message.welcome().secret().empty()) secret_ = message.welcome().secret();
       welcomed_ = ever_welcomed_ = true;
+      {
+        const std::string& instance = message.welcome().server_instance();
+        server_restarted_ = !server_instance_.empty() && instance != server_instance_;
+        server_instance_ = instance;
+      }
       events_.on_welcome(message.welcome());
       return true;
     case wire::ServerMessage::kGoodbye:

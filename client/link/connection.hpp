@@ -79,6 +79,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // True between a Welcome and the next drop.
   bool connected() const noexcept { return welcomed_ && !closing_; }
 
+  // True when the last Welcome came from a new start of the server (its
+  // server_instance changed since the Welcome before).
+  bool server_restarted() const noexcept { return server_restarted_; }
+
   // The token that takes this player back (empty before the first Welcome).
   const std::string& resume_token() const noexcept { return token_; }
 
@@ -119,6 +123,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   std::string token_;
   std::string secret_;
+  std::string server_instance_;  // from the last Welcome
+  bool server_restarted_ = false;
   std::string reason_;  // why the current link ended
   std::chrono::steady_clock::time_point linked_at_{};
   std::chrono::steady_clock::time_point last_received_{};

@@ -456,6 +456,11 @@ void GameRoom::on_grace_expired(SeatId player) {
 }
 
 void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
+  if (auto it = spectators_.find(player.id); it != spectators_.end()) {
+    it->second.conn = player.conn;  // a watcher on a new connection
+    send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
+    return;
+  }
   Seat* seat = seat_of(player.id);
   if (seat == nullptr) return;
   seat->grace.cancel();

@@ -98,8 +98,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // The player's connection dropped: a seat in a game in progress is held for
   // the grace period; otherwise the player leaves.
   void away(SeatId player);
-  // The player is back on a new connection: reseated, sent the full state
-  // (a Joined answering request_id, the Hello that took the player back).
+  // The player (or a spectator) is back on a new connection: reseated, sent
+  // the full state (a Joined answering request_id, the Hello that took the
+  // player back).
   void back(const PlayerRef& player, std::uint32_t request_id = 0);
 
   // Server shutdown: the game ends without a result.

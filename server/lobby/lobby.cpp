@@ -27,7 +27,10 @@ std::uint64_t resident_memory_bytes() {
 }  // namespace
 
 Lobby::Lobby(LobbyLinks links, LobbyConfig config)
-    : links_(std::move(links)), config_(std::move(config)), tokens_(links_.accounts) {}
+    : links_(std::move(links)),
+      config_(std::move(config)),
+      tokens_(links_.accounts),
+      instance_(random_hex(16)) {}
 
 Lobby::~Lobby() = default;
 
@@ -78,6 +81,9 @@ void Lobby::closed(Connection& connection) {
   if (player == nullptr) return;
   player->conn.reset();
   player->connection = nullptr;
+  // Going down: everyone keeps their identity and token, stored, for the
+  // next start; nothing is released.
+  if (shutting_down_) return;
   unqueue(*player);
   auto room = player->room;
   if (room && room->in_progress() && room->is_seated(player->id)) {
@@ -110,12 +116,21 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
   }
   if (!hello.resume_token().empty()) {
     const auto holder = tokens_.redeem(hello.resume_token());
-    LobbyPlayer* player = holder ? player_of(*holder) : nullptr;
-    if (player == nullptr) {
+    if (!holder) {
       refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
       return;
     }
-    take_back(connection, *player, hello, request_id);
+    if (LobbyPlayer* player = player_of(*holder)) {
+      take_back(connection, *player, hello, request_id);
+      return;
+    }
+    // A token kept from before a restart: the player comes back to the lobby.
+    const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
+    if (account == nullptr || account->is_bot) {
+      refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
+      return;
+    }
+    enter(connection, *account, hello, request_id, true, "");
     return;
   }
   if (!is_valid_name(hello.name())) {
@@ -146,17 +161,24 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
   } else {
     account = &register_account(hello.name(), secret);
   }
+  enter(connection, *account, hello, request_id, false, secret);
+}
+
+void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
+                  std::uint32_t request_id, bool resumed, const std::string& secret) {
+  auto conn = connection.participant();
+  if (!conn) return;
   auto player = std::make_unique<LobbyPlayer>();
-  player->id = seat_of(account_id(*account));
-  player->account = account_id(*account);
-  player->name = account->name;
+  player->id = seat_of(account_id(account));
+  player->account = account_id(account);
+  player->name = account.name;
   player->conn = conn;
   player->connection = &connection;
   player->program = hello.bot();
   player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
   LobbyPlayer& added = *players_.emplace(player->id, std::move(player)).first->second;
   connection.player = &added;
-  welcome(added, request_id, false, secret);
+  welcome(added, request_id, resumed, secret);
   // The client's self-description, for the log only; never trusted or echoed.
   const std::string_view client =
       is_printable_utf8(hello.client()) ? std::string_view(hello.client()).substr(0, 64) : "?";
@@ -198,6 +220,8 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   w->set_name(player.name);
   w->set_secret(secret);
   w->set_rating(links_.accounts.rating(player.account));
+  w->set_server_instance(instance_);
+  if (player.room) w->set_game_id(player.room->id());
   reply(player, std::move(message));
 }
 

@@ -119,6 +119,9 @@ class Lobby final : public Gate, public RoomOwner {
   // elsewhere or away, with a new token.
   void take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
                  std::uint32_t request_id);
+  // A player of the account, not online, enters the lobby on the connection.
+  void enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
+             std::uint32_t request_id, bool resumed, const std::string& secret);
   void welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                const std::string& secret);
   const StoredPlayer& register_account(const std::string& name, std::string& secret);
@@ -177,6 +180,7 @@ class Lobby final : public Gate, public RoomOwner {
   GameId next_game_id_ = 1;
   std::uint64_t games_finished_ = 0;
   bool shutting_down_ = false;
+  const std::string instance_;  // this process's start, as Welcome tells it
 };
 
 }  // namespace ttt::server

@@ -41,9 +41,6 @@ void Lobby::restore(const StoredState& state) {
       player.name = account->name;
       player.room = room;
       player.chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
-      if (auto token = tokens.find(account->id); token != tokens.end()) {
-        tokens_.restore(player.id, token->second);
-      }
       return player.ref();
     };
     std::vector<Move> moves;
@@ -51,6 +48,12 @@ void Lobby::restore(const StoredState& state) {
     PlayerRef x = seat(g.x_player);
     PlayerRef o = seat(g.o_player);
     room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves);
+  }
+  // Every kept token works again: a seated player takes the seat back, anyone
+  // else comes back to the lobby (and asks again for the place it had).
+  for (const auto& [account, hash] : tokens) {
+    if (links_.accounts.get(static_cast<AccountId>(account)) == nullptr) continue;
+    tokens_.restore(seat_of(static_cast<AccountId>(account)), hash);
   }
   if (!state.unfinished_games.empty()) {
     spdlog::info("restored {} games in progress; their players have {} ms to come back",
