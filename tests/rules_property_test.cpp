@@ -1,5 +1,6 @@
 // Properties of the rules over thousands of random legal games on every size
-// from 1 to Board::kMaxSize, checked against a brute-force line scan.
+// from 1 to Board::kMaxSize, with the origin's whole-line rule and with win
+// lengths k < N, checked against brute-force line scans.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -32,6 +33,32 @@ std::optional<Player> brute_force_winner(const Board& b) {
   return std::nullopt;
 }
 
+// The obvious winner for k < N: from every cell, k cells in each direction.
+std::optional<Player> brute_force_run_winner(const Board& b) {
+  const int n = b.size();
+  const int k = b.win_length();
+  const int steps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+  for (Cell c : {Cell::X, Cell::O}) {
+    for (int row = 0; row < n; ++row) {
+      for (int col = 0; col < n; ++col) {
+        for (const auto& step : steps) {
+          int held = 0;
+          while (held < k && b.contains(row + step[0] * held, col + step[1] * held) &&
+                 b.at(row + step[0] * held, col + step[1] * held) == c) {
+            ++held;
+          }
+          if (held == k) return c == Cell::X ? Player::X : Player::O;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Player> brute_force(const Board& b) {
+  return b.whole_lines() ? brute_force_winner(b) : brute_force_run_winner(b);
+}
+
 // Tries moves that must be refused and checks that each changes nothing.
 void expect_refusals_change_nothing(Game& game, std::mt19937& rng) {
   const Game before = game;
@@ -55,52 +82,74 @@ void expect_refusals_change_nothing(Game& game, std::mt19937& rng) {
   }
 }
 
+// Plays one random legal game of size n and win length k (0: n) to its end,
+// checking every rule after every move.
+void play_random_game(int n, int k, std::mt19937& rng) {
+  Game game(n, k);
+  std::vector<int> order(n * n);
+  for (int i = 0; i < n * n; ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  Player expected = Player::X;
+  for (int index : order) {
+    if (game.over()) break;
+    const int row = index / n;
+    const int col = index % n;
+    ASSERT_EQ(next_player(game.board()), expected);
+    ASSERT_TRUE(is_valid_move(game.board(), row, col, expected));
+    const Board predicted = make_move(game.board(), row, col, expected);
+    ASSERT_EQ(game.play(expected, row, col), std::nullopt);
+    ASSERT_EQ(game.board(), predicted);
+
+    const Board& b = game.board();
+    ASSERT_TRUE(is_board(b.to_string()));
+    ASSERT_EQ(Board::parse(b.to_string(), k), b);
+    const auto expected_winner = brute_force(b);
+    ASSERT_EQ(winner(b), expected_winner) << b.to_string() << " k=" << b.win_length();
+    ASSERT_EQ(winner_at(b, row, col), expected_winner) << b.to_string();
+    ASSERT_EQ(is_draw(b), b.full() && !expected_winner);
+    ASSERT_EQ(winning_line(b).has_value(), expected_winner.has_value());
+    if (expected_winner) {
+      ASSERT_EQ(game.status(), *expected_winner == Player::X ? GameStatus::XWon : GameStatus::OWon);
+      ASSERT_EQ(game.winning_line(), winning_line(b));
+      const std::vector<Move> cells = line_cells(*winning_line(b), n);
+      ASSERT_EQ(static_cast<int>(cells.size()), b.win_length());
+      for (Move m : cells) ASSERT_EQ(b.at(m.row, m.col), cell_of(*expected_winner));
+    } else {
+      ASSERT_EQ(game.status(), b.full() ? GameStatus::Draw : GameStatus::InProgress);
+    }
+    if (game.moves().size() % 7 == 0) expect_refusals_change_nothing(game, rng);
+    expected = opponent(expected);
+  }
+  ASSERT_TRUE(game.over());
+  expect_refusals_change_nothing(game, rng);
+}
+
 TEST(RulesProperty, RandomGamesKeepEveryInvariant) {
   std::mt19937 rng(20261122);
   int games = 0;
   for (int n = 1; n <= Board::kMaxSize; ++n) {
     const int games_for_size = n <= 4 ? 400 : 120;
     for (int g = 0; g < games_for_size; ++g, ++games) {
-      Game game(n);
-      std::vector<int> order(n * n);
-      for (int i = 0; i < n * n; ++i) order[i] = i;
-      std::shuffle(order.begin(), order.end(), rng);
-      Player expected = Player::X;
-      for (int index : order) {
-        if (game.over()) break;
-        const int row = index / n;
-        const int col = index % n;
-        ASSERT_EQ(next_player(game.board()), expected);
-        ASSERT_TRUE(is_valid_move(game.board(), row, col, expected));
-        const Board predicted = make_move(game.board(), row, col, expected);
-        ASSERT_EQ(game.play(expected, row, col), std::nullopt);
-        ASSERT_EQ(game.board(), predicted);
-
-        const Board& b = game.board();
-        ASSERT_TRUE(is_board(b.to_string()));
-        ASSERT_EQ(Board::parse(b.to_string()), b);
-        const auto expected_winner = brute_force_winner(b);
-        ASSERT_EQ(winner(b), expected_winner) << b.to_string();
-        ASSERT_EQ(winner_at(b, row, col), expected_winner) << b.to_string();
-        ASSERT_EQ(is_draw(b), b.full() && !expected_winner);
-        ASSERT_EQ(winning_line(b).has_value(), expected_winner.has_value());
-        if (expected_winner) {
-          ASSERT_EQ(game.status(), *expected_winner == Player::X ? GameStatus::XWon
-                                                                   : GameStatus::OWon);
-          for (Move m : line_cells(*winning_line(b), n)) {
-            ASSERT_EQ(b.at(m.row, m.col), cell_of(*expected_winner));
-          }
-        } else {
-          ASSERT_EQ(game.status(), b.full() ? GameStatus::Draw : GameStatus::InProgress);
-        }
-        if (game.moves().size() % 7 == 0) expect_refusals_change_nothing(game, rng);
-        expected = opponent(expected);
-      }
-      ASSERT_TRUE(game.over());
-      expect_refusals_change_nothing(game, rng);
+      play_random_game(n, 0, rng);
+      if (HasFatalFailure()) return;
     }
   }
   EXPECT_GT(games, 2000);
+}
+
+TEST(RulesProperty, RandomGamesWithAWinLengthBelowTheSizeKeepEveryInvariant) {
+  std::mt19937 rng(515);
+  int games = 0;
+  for (int n = 4; n <= Board::kMaxSize; ++n) {
+    for (int k : {3, 4, 5, n - 1}) {
+      if (k >= n) continue;
+      for (int g = 0; g < (n <= 8 ? 40 : 6); ++g, ++games) {
+        play_random_game(n, k, rng);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  EXPECT_GT(games, 500);
 }
 
 TEST(RulesProperty, IsBoardAgreesWithItsDefinitionOnRandomStrings) {

@@ -67,7 +67,7 @@ TEST(BoardParse, AcceptsExactlyWhatIsBoardAccepts) {
 
 TEST(BoardParse, RefusesBoardsLargerThanTheMaximum) {
   EXPECT_TRUE(Board::parse(std::string(Board::kMaxCells, 'E')));
-  EXPECT_FALSE(Board::parse(std::string(17 * 17, 'E')));
+  EXPECT_FALSE(Board::parse(std::string((Board::kMaxSize + 1) * (Board::kMaxSize + 1), 'E')));
 }
 
 TEST(Board, EmptyBoardHasTheSizeAsked) {

@@ -22,7 +22,7 @@ std::string_view to_string(GameStatus s) noexcept {
   return "unknown status";
 }
 
-Game::Game(int size) : board_(size) {
+Game::Game(int size, int win_length) : board_(size, win_length) {
   if (board_.full()) status_ = GameStatus::Draw;
 }
 

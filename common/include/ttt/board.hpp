@@ -1,5 +1,8 @@
 // The board: an N×N grid of X, O and empty cells, stored row-major as in the
-// origin documents ('(E E E E X E E E E) is a 3×3 board with X in the centre).
+// origin documents ('(E E E E X E E E E) is a 3×3 board with X in the centre),
+// and the win length k of the game played on it: k = N is the origin's rule
+// (a whole row, column or main diagonal wins); with 3 <= k < N any k
+// consecutive marks in a row, column or diagonal win (five in a row on 15×15).
 #pragma once
 
 #include <bitset>
@@ -32,29 +35,48 @@ constexpr Cell cell_of(Player p) noexcept { return p == Player::X ? Cell::X : Ce
 // "X" or "O".
 std::string_view to_string(Player p) noexcept;
 
-// An N×N board, 0 <= N <= Board::kMaxSize. A value type: cheap to copy (no
-// heap), comparable, and every query is O(1) or O(lines).
+// An N×N board with win length k, 0 <= N <= Board::kMaxSize. A value type:
+// cheap to copy (no heap), comparable (cells and k), and every query is O(1)
+// or O(lines).
 class Board {
  public:
-  static constexpr int kMaxSize = 16;
+  static constexpr int kMaxSize = 19;
   static constexpr int kMaxCells = kMaxSize * kMaxSize;
+  // The shortest win length other than the board size.
+  static constexpr int kMinWinLength = 3;
   using Bits = std::bitset<kMaxCells>;
 
-  // An empty size×size board. Throws std::invalid_argument unless
-  // 0 <= size <= kMaxSize.
-  explicit Board(int size);
+  // True iff a size×size board can be played with win length k: k = size, or
+  // kMinWinLength <= k < size. (0 is not a win length; constructors read it as
+  // "the size".)
+  static bool valid_win_length(int size, int win_length) noexcept;
+
+  // An empty size×size board whose games are won by win_length marks in a
+  // line; 0 means size (the origin's whole-line rule). Throws
+  // std::invalid_argument unless 0 <= size <= kMaxSize and the win length is
+  // 0 or valid_win_length(size, win_length).
+  explicit Board(int size, int win_length = 0);
 
   // The board a row-major X/O/E string describes, or nullopt unless
-  // is_board(cells) holds and the size is at most kMaxSize.
-  static std::optional<Board> parse(std::string_view cells);
+  // is_board(cells) holds and the size is at most kMaxSize. The origin's
+  // board?: win length 0 (the size) unless another is given; an invalid win
+  // length for the size gives nullopt.
+  static std::optional<Board> parse(std::string_view cells, int win_length = 0);
 
   // Any arrangement of marks: a square X/O/E string of side <= kMaxSize,
   // without the turn-order check of is_board (for positions that can't arise
-  // in play, such as the origin's 4×4 winner? example). nullopt otherwise.
-  static std::optional<Board> from_cells(std::string_view cells);
+  // in play, such as the origin's 4×4 winner? example). nullopt otherwise, as
+  // for parse.
+  static std::optional<Board> from_cells(std::string_view cells, int win_length = 0);
 
   int size() const noexcept { return size_; }
   int cell_count() const noexcept { return size_ * size_; }
+
+  // How many marks in a line win: the size for the origin's rule, else k.
+  int win_length() const noexcept { return win_length_; }
+
+  // True iff the game is the origin's: only whole lines win (k = N).
+  bool whole_lines() const noexcept { return win_length_ == size_; }
 
   // True iff (row, col) lies on the board. Any int is answered.
   bool contains(int row, int col) const noexcept {
@@ -91,6 +113,7 @@ class Board {
   Bits x_;
   Bits o_;
   std::int16_t size_ = 0;
+  std::int16_t win_length_ = 0;
   std::int16_t count_x_ = 0;
   std::int16_t count_o_ = 0;
 };

@@ -31,10 +31,11 @@ std::string_view to_string(GameStatus s) noexcept;
 // One game from the empty board to its end. A refused move changes nothing.
 class Game {
  public:
-  // A new game on an empty size×size board. Throws std::invalid_argument
-  // unless 0 <= size <= Board::kMaxSize. (A 0×0 board is full and won by
-  // nobody, so that game starts as a draw.)
-  explicit Game(int size);
+  // A new game on an empty size×size board, won by win_length marks in a
+  // line (0: the size, the origin's whole-line rule). Throws
+  // std::invalid_argument as Board(size, win_length) does. (A 0×0 board is
+  // full and won by nobody, so that game starts as a draw.)
+  explicit Game(int size, int win_length = 0);
 
   // The origin play: p marks (row, col). nullopt means accepted; otherwise the
   // reason it was refused and the game is unchanged.
@@ -48,6 +49,9 @@ class Game {
   Player to_move() const noexcept { return next_player(board_); }
 
   const Board& board() const noexcept { return board_; }
+
+  // How many marks in a line win this game (board().win_length()).
+  int win_length() const noexcept { return board_.win_length(); }
 
   // Every accepted move in order; move i was made by X when i is even.
   const std::vector<Move>& moves() const noexcept { return moves_; }

@@ -113,15 +113,14 @@ int Searcher::negamax(int depth, int ply, int alpha, int beta) {
       if (e->bound == Bound::Lower && score >= beta) return score;
       if (e->bound == Bound::Upper && score <= alpha) return score;
     }
-    if (e->has_move) tt_move = e->move;
+    if (e->has_move()) tt_move = e->move();
   }
   int best_move = -1;
   const int best = search_moves(depth, ply, alpha, beta, tt_move, best_move);
   if (aborted_) return 0;
   const Bound bound = best <= alpha ? Bound::Upper : best >= beta ? Bound::Lower : Bound::Exact;
   table_.store({key, to_table(best, ply), static_cast<std::uint8_t>(std::min(depth, 255)), bound,
-                static_cast<std::uint8_t>(std::max(best_move, 0)),
-                static_cast<std::uint8_t>(best_move >= 0)});
+                static_cast<std::uint16_t>(best_move + 1)});
   return best;
 }
 

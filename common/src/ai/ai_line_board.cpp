@@ -16,7 +16,7 @@ LineGeometry build(int size) {
     const int line = g.line_count++;
     for (int i = 0; i < size; ++i) {
       const int cell = cell_at(i);
-      g.line_cells[line][i] = static_cast<std::uint8_t>(cell);
+      g.line_cells[line][i] = static_cast<std::uint16_t>(cell);
       g.lines_through[cell][g.through_count[cell]++] = static_cast<std::uint8_t>(line);
     }
   };

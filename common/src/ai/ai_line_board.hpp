@@ -1,4 +1,4 @@
-// Internal: a board of any size up to 16×16 as the heuristic search, the
+// Internal: a board of any size up to Board::kMaxSize (19×19) as the heuristic search, the
 // threat search and the pairing strategy see it: how many marks each player
 // has on each of the 2N+2 lines, kept up to date in O(1) per move, and a
 // Zobrist hash of the position.
@@ -20,7 +20,7 @@ struct LineGeometry {
   int size = 0;
   int cells = 0;
   int line_count = 0;
-  std::array<std::array<std::uint8_t, Board::kMaxSize>, kMaxLines> line_cells{};
+  std::array<std::array<std::uint16_t, Board::kMaxSize>, kMaxLines> line_cells{};
   std::array<std::array<std::uint8_t, 4>, Board::kMaxCells> lines_through{};
   std::array<std::uint8_t, Board::kMaxCells> through_count{};
 };

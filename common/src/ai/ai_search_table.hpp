@@ -22,8 +22,10 @@ class SearchTable {
     std::int32_t score = 0;
     std::uint8_t depth = 0;
     Bound bound = Bound::None;
-    std::uint8_t move = 0;
-    std::uint8_t has_move = 0;
+    std::uint16_t move_plus_one = 0;  // the best cell + 1; 0: none
+
+    bool has_move() const noexcept { return move_plus_one != 0; }
+    int move() const noexcept { return move_plus_one - 1; }
   };
 
   // A table of 2^log2_entries entries of 16 bytes.
