@@ -68,6 +68,9 @@ void Session::to_logic(F&& f) {
 void Session::start() {
   boost::system::error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  // Reads and the first try of each write never block: see read_available
+  // and enqueue.
+  socket_.non_blocking(true, ignored);
   if (limits_.socket_send_buffer > 0) {
     socket_.set_option(asio::socket_base::send_buffer_size(limits_.socket_send_buffer), ignored);
   }
@@ -94,8 +97,6 @@ void Session::start() {
 
 asio::awaitable<void> Session::read_loop() {
   auto self = shared_from_this();
-  boost::system::error_code ec;
-  socket_.non_blocking(true, ec);
   while (!stopped_) {
     // Wait for data first, then read what is there: no read that comes back
     // empty, and no buffer held while the peer is idle.
@@ -192,12 +193,29 @@ void Session::send_now(const wire::ServerMessage& message) {
 
 void Session::enqueue(std::shared_ptr<const std::string> frame) {
   if (stopped_) return;
+  std::size_t sent = 0;
+  if (queue_.empty() && !writing_) {
+    // Nothing waits and no write is in flight: the socket takes the frame at
+    // once when it can, without waking the writer (the usual case for a
+    // peer that keeps up). What it doesn't take goes to the writer.
+    boost::system::error_code ec;
+    sent = socket_.write_some(asio::buffer(*frame), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      sent = 0;
+    } else if (ec) {
+      stop(ec.message());
+      return;
+    } else if (sent == frame->size()) {
+      return;
+    }
+  }
   if (queue_.size() >= limits_.max_queued_frames ||
       queued_bytes_ + frame->size() > limits_.max_queued_bytes) {
     if (!closing_) drop_slow_consumer();
     return;
   }
-  queued_bytes_ += frame->size();
+  if (queue_.empty()) front_sent_ = sent;
+  queued_bytes_ += frame->size() - sent;
   queue_.push_back(std::move(frame));
   wake_writer_.cancel_one();
 }
@@ -207,8 +225,18 @@ void Session::drop_slow_consumer() {
   // which the peer gets if it reads again before the linger ends.
   std::string reason = "stopped reading: write queue full (" + std::to_string(queue_.size()) +
                        " frames, " + std::to_string(queued_bytes_) + " bytes)";
-  queue_.clear();
-  queued_bytes_ = 0;
+  // A frame the socket took in part is finished first, or the peer would
+  // read the Error as the rest of it.
+  if (front_sent_ > 0 && !queue_.empty()) {
+    auto partial = std::move(queue_.front());
+    queue_.clear();
+    queue_.push_back(std::move(partial));
+    queued_bytes_ = queue_.front()->size() - front_sent_;
+  } else {
+    queue_.clear();
+    queued_bytes_ = 0;
+    front_sent_ = 0;
+  }
   fail(wire::ERROR_CODE_SLOW_CONSUMER, std::move(reason));
 }
 
@@ -232,12 +260,15 @@ asio::awaitable<void> Session::write_loop() {
     buffers.clear();
     std::size_t bytes = 0;
     while (!queue_.empty() && in_flight.size() < kMaxFramesPerWrite) {
-      bytes += queue_.front()->size();
-      buffers.push_back(asio::buffer(*queue_.front()));
+      const std::size_t skip = in_flight.empty() ? std::exchange(front_sent_, 0) : 0;
+      bytes += queue_.front()->size() - skip;
+      buffers.push_back(asio::buffer(*queue_.front()) + skip);
       in_flight.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
+    writing_ = true;
     auto [ec, n] = co_await asio::async_write(socket_, buffers, use_tuple);
+    writing_ = false;
     queued_bytes_ -= std::min(bytes, queued_bytes_);
     if (ec) {
       stop(ec.message());

@@ -89,6 +89,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   wire::FrameReader reader_;
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
+  std::size_t front_sent_ = 0;  // bytes of the queue's first frame already sent
+  bool writing_ = false;        // the writer's async_write is in flight
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_timer_;
   RateLimiter limiter_;

@@ -102,6 +102,10 @@ RecordId StoreJournal::start(const GameStart& game, Done done) {
 
 void StoreJournal::move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
                         Done done) {
+  if (!writer_) {
+    if (done) done(true);
+    return;
+  }
   const StoredMove stored{move.row, move.col, now_ms()};
   const std::optional<StartRecord> start = pending_start(record);
   submit(
@@ -117,6 +121,10 @@ void StoreJournal::move(RecordId record, int ply, Move move, const std::optional
 }
 
 void StoreJournal::end(RecordId record, const GameEnding& ending, Done done) {
+  if (!writer_) {
+    if (done) done(true);
+    return;
+  }
   const std::optional<StartRecord> start = pending_start(record);
   // A failed end leaves the stored game unfinished and its players' records
   // untouched; the game is over for its players all the same, so its start
