@@ -7,7 +7,9 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "lobby/text_rules.hpp"
 #include "store/store.hpp"
+#include "store/stored_accounts.hpp"
 #include "store/store_writer.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -183,6 +185,89 @@ TEST_F(LobbyTest, ATakenNameIsRefusedWithoutItsSecret) {
   send(owner, hello);
   ASSERT_TRUE(owner->received.front().has_welcome());
   EXPECT_TRUE(owner->received.front().welcome().secret().empty());
+}
+
+TEST_F(LobbyTest, LookAlikesOfAnExistingNameAreRefused) {
+  auto alice = player("alice");
+  ASSERT_TRUE(alice->received.front().has_welcome());
+  struct Case {
+    std::string name;
+    wire::ErrorCode code;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"ali\u200bce", wire::ERROR_CODE_BAD_REQUEST, "U+200B (ZERO WIDTH SPACE): it is invisible"},
+      {"\u202eecila", wire::ERROR_CODE_BAD_REQUEST,
+       "U+202E (RIGHT-TO-LEFT OVERRIDE): it changes the direction text is shown in"},
+      {"\u0430lice", wire::ERROR_CODE_NAME_TAKEN,
+       "the name '\u0430lice' looks like 'alice', which belongs to another player"},
+      {"\u200b", wire::ERROR_CODE_BAD_REQUEST, "U+200B (ZERO WIDTH SPACE): it is invisible"},
+      {"ALICE", wire::ERROR_CODE_NAME_TAKEN, "the name 'alice' belongs to another player"},
+  };
+  for (const Case& c : cases) {
+    auto impostor = player(c.name);
+    const auto* error = impostor->last_error();
+    ASSERT_NE(error, nullptr) << c.name;
+    EXPECT_EQ(error->error().code(), c.code) << c.name;
+    EXPECT_NE(error->error().text().find(c.says), std::string::npos) << error->error().text();
+    EXPECT_TRUE(impostor->closed) << c.name;
+    EXPECT_EQ(impostor->last([](const wire::ServerMessage& m) { return m.has_welcome(); }), nullptr)
+        << c.name;
+  }
+  EXPECT_EQ(lobby().stats().accounts, 1u) << "no look-alike became an account";
+}
+
+TEST(StoredAccounts, OfTwoLegacyLookAlikesTheOlderKeepsTheName) {
+  // A database from before the look-alike rule may hold both.
+  StoredPlayer alice;
+  alice.id = 1;
+  alice.name = "alice";
+  StoredPlayer lookalike;
+  lookalike.id = 2;
+  lookalike.name = "\u0430lice";
+  StoredAccounts accounts(nullptr, name_key, {alice, lookalike});
+  EXPECT_EQ(accounts.size(), 2u) << "both accounts and their games stay";
+  ASSERT_NE(accounts.find(name_key("\u0430lice")), nullptr);
+  EXPECT_EQ(accounts.find(name_key("\u0430lice"))->id, 1);
+  EXPECT_EQ(accounts.find(name_key("alice"))->id, 1);
+}
+
+TEST_F(LobbyTest, ANewNameIsKeptInNfc) {
+  auto zoe = player("Zoe\u0308");  // e + combining diaeresis
+  ASSERT_TRUE(zoe->received.front().has_welcome());
+  EXPECT_EQ(zoe->received.front().welcome().name(), "Zo\u00eb");
+  auto other = player("Zo\u00eb");
+  ASSERT_NE(other->last_error(), nullptr);
+  EXPECT_EQ(other->last_error()->error().code(), wire::ERROR_CODE_NAME_TAKEN);
+}
+
+TEST_F(LobbyTest, ChatThatHidesOrReordersTextReachesNobody) {
+  auto a = player("a");
+  auto b = player("b");
+  quick(a, 3);
+  quick(b, 3);
+  auto say = [this](const std::shared_ptr<FakeConnection>& conn, const std::string& text) {
+    wire::ClientMessage m;
+    m.mutable_chat()->set_text(text);
+    send(conn, m);
+  };
+  auto chats = [](const std::shared_ptr<FakeConnection>& conn) {
+    std::vector<std::string> texts;
+    for (const auto& m : conn->received) {
+      if (m.has_chat()) texts.push_back(m.chat().text());
+    }
+    return texts;
+  };
+  for (const std::string text : {"gg \u202eevil", "hidden\u200btext", "a\u2066b\u2069", "\u200b"}) {
+    say(a, text);
+    ASSERT_NE(a->last_error(), nullptr) << text;
+    EXPECT_EQ(a->last_error()->error().code(), wire::ERROR_CODE_BAD_REQUEST);
+    EXPECT_NE(a->last_error()->error().text().find("chat can't contain U+"), std::string::npos)
+        << a->last_error()->error().text();
+  }
+  EXPECT_TRUE(chats(b).empty()) << "b saw: " << ::testing::PrintToString(chats(b));
+  say(a, "good game \u2764\ufe0f");
+  EXPECT_EQ(chats(b), std::vector<std::string>{"good game \u2764\ufe0f"});
 }
 
 TEST_F(LobbyTest, ShutdownSaysGoodbyeToEveryConnection) {

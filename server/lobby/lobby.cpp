@@ -133,10 +133,8 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     enter(connection, *account, hello, request_id, true, "");
     return;
   }
-  if (!is_valid_name(hello.name())) {
-    refuse(wire::ERROR_CODE_BAD_REQUEST,
-           "a name is 1 to " + std::to_string(kMaxNameBytes) +
-               " printable characters without leading or trailing spaces");
+  if (auto problem = name_problem(hello.name())) {
+    refuse(wire::ERROR_CODE_BAD_REQUEST, *problem);
     return;
   }
   if (name_key(hello.name()).starts_with(kBotNamePrefix)) {
@@ -149,9 +147,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
   if (account != nullptr) {
     if (account->secret_hash.empty() ||
         !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
-      refuse(wire::ERROR_CODE_NAME_TAKEN,
-             "the name '" + account->name +
-                 "' belongs to another player: give its secret, or choose another name");
+      refuse(wire::ERROR_CODE_NAME_TAKEN, name_taken_text(hello.name(), account->name));
       return;
     }
     if (LobbyPlayer* online = player_of(seat_of(account_id(*account)))) {
@@ -159,7 +155,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
       return;
     }
   } else {
-    account = &register_account(hello.name(), secret);
+    account = &register_account(nfc_name(hello.name()), secret);
   }
   enter(connection, *account, hello, request_id, false, secret);
 }

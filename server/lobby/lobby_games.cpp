@@ -263,9 +263,10 @@ void Lobby::chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t requ
           "a chat line is at most " + std::to_string(kMaxChatBytes) + " bytes", request_id);
     return;
   }
-  if (text.empty() || !is_printable_utf8(text)) {
-    error(player, wire::ERROR_CODE_BAD_REQUEST,
-          "a chat line is printable UTF-8 text without control characters", request_id);
+  const auto problem =
+      text.empty() ? std::optional<std::string>("a chat line is not empty") : chat_problem(text);
+  if (problem) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST, *problem, request_id);
     return;
   }
   if (!player.chat_limiter.allow()) {

@@ -40,21 +40,10 @@ bool is_printable_utf8(std::string_view text) noexcept {
   return true;
 }
 
-bool is_valid_name(std::string_view name) noexcept {
-  return !name.empty() && name.size() <= kMaxNameBytes && name.front() != ' ' &&
-         name.back() != ' ' && is_printable_utf8(name);
-}
-
 }  // namespace ttt::server
 
 namespace ttt::server {
 
-std::string name_key(std::string_view name) {
-  std::string key(name);
-  for (char& c : key) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return key;
-}
+std::string name_key(std::string_view name) { return name_skeleton(name); }
 
 }  // namespace ttt::server

@@ -1,8 +1,11 @@
-// What the server accepts as a player name or a chat line.
+// What the server accepts as a player name or a chat line. The Unicode rules
+// (invisible characters, look-alike names) are in name_rules.hpp.
 #pragma once
 
 #include <string>
 #include <string_view>
+
+#include "lobby/name_rules.hpp"
 
 namespace ttt::server {
 
@@ -15,11 +18,8 @@ inline constexpr std::string_view kBotNamePrefix = "bot (";
 // True iff text is well-formed UTF-8 without control characters.
 bool is_printable_utf8(std::string_view text) noexcept;
 
-// 1..kMaxNameBytes bytes, printable UTF-8, not starting or ending with a space.
-bool is_valid_name(std::string_view name) noexcept;
-
-// The key under which a name is unique: ASCII letters folded to lowercase, so
-// "Alice" and "alice" are one name.
+// The key under which a name is unique: its confusable skeleton
+// (name_skeleton), so "Alice", "ALICE" and "аlice" (Cyrillic а) are one name.
 std::string name_key(std::string_view name);
 
 }  // namespace ttt::server

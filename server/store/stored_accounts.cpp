@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <spdlog/spdlog.h>
 
 #include "game/rating.hpp"
 #include "store/store_writer.hpp"
@@ -14,7 +15,12 @@ StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
     : writer_(writer), key_(std::move(key)) {
   for (const StoredPlayer& p : loaded) {
     accounts_[account_id(p)] = p;
-    by_key_[key_(p.name)] = account_id(p);
+    // Names that look alike were once separate accounts: the first keeps the name.
+    const auto [known, added] = by_key_.try_emplace(key_(p.name), account_id(p));
+    if (!added) {
+      spdlog::warn("player {} ({}) looks like player {} ({}): only the first can sign in by name",
+                   p.id, p.name, number(known->second), accounts_.at(known->second).name);
+    }
     next_id_ = std::max(next_id_, p.id + 1);
   }
 }
