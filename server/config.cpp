@@ -47,8 +47,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   flags.add_int("--rate-limit", "", &rate_limit, 0, 1'000'000, "N",
                 "messages per second a connection may send (bursts of twice that), 0 = no limit");
 
-  ServerArgs args{flags.parse(argc, argv), flags.usage()};
+  ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
+  args.effective_config = flags.effective_config();
   config.port = static_cast<std::uint16_t>(port);
   config.threads = static_cast<int>(threads);
   config.bot_threads = static_cast<int>(bot_threads);

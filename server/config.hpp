@@ -23,10 +23,12 @@ struct ServerConfig {
   SessionLimits session;
 };
 
-// Fills config from argv. On ok with help, usage holds the --help text.
+// Fills config from argv and the --config file. usage holds the --help text;
+// on ok, effective_config the --print-config text.
 struct ServerArgs {
   cli::ParseResult result;
   std::string usage;
+  std::string effective_config;
 };
 ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& config);
 

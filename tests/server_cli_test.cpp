@@ -1,6 +1,6 @@
 // ttt-server's command line as a user meets it: --help, bad flags, a port in
-// use, a clean exit on SIGTERM, and --export-games refusing a database that
-// isn't there.
+// use, a clean exit on SIGTERM, --export-games refusing a database that
+// isn't there, and --config / --print-config (of every program).
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -29,7 +29,8 @@ TEST(ServerCli, HelpListsEveryFlagAndExitsZero) {
   EXPECT_EQ(result.exit_code, 0);
   for (const char* flag : {"--bind", "--port", "--threads", "--log-level", "--move-timeout",
                            "--reconnect-grace", "--max-connections", "--max-frame",
-                           "--bot-fallback", "--db", "--export-games", "--rate-limit"}) {
+                           "--bot-fallback", "--db", "--export-games", "--rate-limit",
+                           "--config FILE", "--print-config"}) {
     EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
   }
 }
@@ -40,6 +41,7 @@ TEST(ServerCli, BadFlagsAreOneLineErrorsWithExitCodeTwo) {
                                         {"--log-level", "chatty"},
                                         {"--move-timeout", "-3"},
                                         {"--frobnicate"},
+                                        {"--config"},
                                         {"extra"}}) {
     args.insert(args.begin(), bin_dir() + "/ttt-server");
     const auto result = run_command(args);
@@ -128,6 +130,121 @@ TEST(ServerCli, ExportFromAnExistingDatabaseStillWorks) {
   std::ifstream in(file);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   EXPECT_EQ(text, "# ttt games export, format 1\n\n");
+}
+
+// Writes text to DIR/name and returns its path.
+std::string write_file(const TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = (fs::path(dir.path()) / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ServerConfig, TheServerRunsOnWhatTheFileSays) {
+  TempDir dir;
+  const std::string file = write_file(dir, "server.toml",
+                                      "# a lobby for the test\n"
+                                      "bind = \"127.0.0.1\"\n"
+                                      "port = 0\n"
+                                      "db = \"none\"\n"
+                                      "log-level = \"info\"\n"
+                                      "max-connections = 3\n");
+  ChildProcess server({bin_dir() + "/ttt-server", "--config", file}, {}, dir.path());
+  ASSERT_TRUE(server.wait_for(
+      [](const std::string& out) { return out.find("listening on port") != std::string::npos; },
+      10s))
+      << server.output();
+  EXPECT_NE(server.output().find("listening on 127.0.0.1 port"), std::string::npos)
+      << server.output();
+  ::kill(server.pid(), SIGTERM);
+  EXPECT_EQ(server.wait_exit(10s), 0) << server.output();
+}
+
+TEST(ServerConfig, FlagsWinOverTheFileAndTheFileOverDefaults) {
+  TempDir dir;
+  const std::string file = write_file(dir, "server.toml",
+                                      "port = 8000\n"
+                                      "threads = 2\n"
+                                      "move-timeout = 0.5\n"
+                                      "db = \"/var/lib/ttt/ttt.db\"\n");
+  const auto result = run_command(
+      {bin_dir() + "/ttt-server", "--config", file, "--port", "9000", "--print-config"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* line : {"\nport = 9000\n", "\nthreads = 2\n", "\nmove-timeout = 0.5\n",
+                           "\ndb = \"/var/lib/ttt/ttt.db\"\n", "\nbind = \"0.0.0.0\"\n",
+                           "\nmax-connections = 10000\n"}) {
+    EXPECT_NE(result.output.find(line), std::string::npos) << line << "in:\n" << result.output;
+  }
+}
+
+TEST(ServerConfig, ABadFileIsAnErrorNamingFileAndLineAndNothingStarts) {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"port = 7777\nmax-conections = 50\n", ":2: unknown key 'max-conections'"},
+      {"\n\nport = \"7777\"\n", ":3: 'port' expects a whole number from 0 to 65535, not a string"},
+      {"threads = 0\n", ":1: 'threads' expects a whole number from 1 to 64, got '0'"},
+      {"log-level = \"chatty\"\n", ":1: 'log-level' expects one of trace|debug|info|warn|error"},
+      {"[server]\nport = 1\n", ":1: 'server' is a table"},
+      {"port = \n", ":1: "},
+  };
+  for (const auto& [text, wanted] : cases) {
+    const std::string file = write_file(dir, "bad.toml", text);
+    // A free port and no database: were it to start, it would say so.
+    const auto result = run_command({bin_dir() + "/ttt-server", "--config", file, "--bind",
+                                     "127.0.0.1", "--port", "0", "--db", "none"});
+    EXPECT_EQ(result.exit_code, 2) << text << result.output;
+    EXPECT_NE(result.output.find("ttt-server: " + file + wanted), std::string::npos)
+        << "wanted: " << wanted << "\ngot: " << result.output;
+    EXPECT_EQ(result.output.find("listening"), std::string::npos) << result.output;
+  }
+}
+
+TEST(ServerConfig, AMissingFileIsAnError) {
+  TempDir dir;
+  const std::string file = (fs::path(dir.path()) / "server.toml").string();
+  const auto result = run_command({bin_dir() + "/ttt-server", "--config", file, "--db", "none"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("ttt-server: " + file +
+                               ": cannot read the config file: No such file or directory"),
+            std::string::npos)
+      << result.output;
+}
+
+TEST(ProgramsConfig, EachProgramReadsBackWhatItPrints) {
+  TempDir dir;
+  for (const std::string program : {"ttt-server", "ttt-client", "ttt-bot", "ttt-bench"}) {
+    if (!fs::exists(bin_dir() + "/" + program)) continue;  // ttt-bench: only with TTT_BENCH
+    const auto printed = run_command({bin_dir() + "/" + program, "--print-config"});
+    ASSERT_EQ(printed.exit_code, 0) << program << ": " << printed.output;
+    EXPECT_TRUE(printed.output.starts_with("# " + program + ": effective settings"))
+        << printed.output;
+    const std::string file = write_file(dir, program + ".toml", printed.output);
+    const auto again = run_command({bin_dir() + "/" + program, "--config", file, "--print-config"});
+    EXPECT_EQ(again.exit_code, 0) << program << ": " << again.output;
+    EXPECT_EQ(again.output, printed.output) << program;
+    const std::string bad = write_file(dir, program + "-bad.toml", "frobnicate = 1\n");
+    const auto refused = run_command({bin_dir() + "/" + program, "--config", bad});
+    EXPECT_EQ(refused.exit_code, 2) << program << ": " << refused.output;
+    EXPECT_NE(refused.output.find(program + ": " + bad + ":1: unknown key 'frobnicate'"),
+              std::string::npos)
+        << refused.output;
+  }
+}
+
+TEST(ProgramsConfig, TheBotTakesGameNumbersAsNumbers) {
+  TempDir dir;
+  const std::string file = write_file(dir, "bot.toml", "join = 12\ncode = \"k3y\"\nlevel = \"easy\"\n");
+  const auto result =
+      run_command({bin_dir() + "/ttt-bot", "--config", file, "--level", "hard", "--print-config"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* line : {"\njoin = 12\n", "\ncode = \"k3y\"\n", "\nlevel = \"hard\"\n",
+                           "\n# quick-match is not set\n"}) {
+    EXPECT_NE(result.output.find(line), std::string::npos) << line << "in:\n" << result.output;
+  }
+  const std::string both = write_file(dir, "both.toml", "join = 12\ncreate = 4\n");
+  const auto refused = run_command({bin_dir() + "/ttt-bot", "--config", both});
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("three ways to find a game: pick one"), std::string::npos)
+      << refused.output;
 }
 
 }  // namespace

@@ -294,6 +294,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ttt-bench: --connections must be even (players come in pairs)\n");
     return 2;
   }
+  if (parsed.print_config) {
+    std::fputs(flags.effective_config().c_str(), stdout);
+    return 0;
+  }
   raise_file_limit();
 
   if (c.baseline) {

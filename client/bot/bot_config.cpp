@@ -10,10 +10,10 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    "`bot summary: games=N wins=W losses=L draws=D errors=E` as the last line.");
   ConnectionOptions& connection = config.bot.connection;
   std::int64_t port = connection.port;
-  std::string quick_text;
-  std::string join_text;
-  std::string create_text;
-  std::string seed_text;
+  std::optional<std::int64_t> quick;
+  std::optional<std::int64_t> join;
+  std::optional<std::int64_t> create;
+  std::optional<std::int64_t> seed;
   std::int64_t games = config.bot.games;
   std::int64_t count = config.count;
   std::int64_t budget = config.bot.ai.budget.count();
@@ -26,13 +26,16 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    "player name; with --count, bots are NAME-1, NAME-2, ...");
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
-  flags.add_string("--quick-match", "", &quick_text, "SIZE",
-                   "play whoever else wants a SIZExSIZE game (what bots do by default, size 3)");
-  flags.add_string("--join", "", &join_text, "ID", "join game ID and play whoever created it");
+  flags.add_optional_int("--quick-match", &quick, 3, 15, "SIZE",
+                         "play whoever else wants a SIZExSIZE game (what bots do by default, size 3)",
+                         "a board size from 3 to 15");
+  flags.add_optional_int("--join", &join, 1, INT64_MAX, "ID",
+                         "join game ID and play whoever created it", "a game id (a whole number)");
   flags.add_string("--code", "", &config.bot.invite_code, "CODE",
                    "the invite code of a private game for --join");
-  flags.add_string("--create", "", &create_text, "SIZE",
-                   "create a SIZExSIZE game and wait for an opponent");
+  flags.add_optional_int("--create", &create, 3, 15, "SIZE",
+                         "create a SIZExSIZE game and wait for an opponent",
+                         "a board size from 3 to 15");
   flags.add_bool("--rated", "", &config.bot.rated,
                  "ask for rated games (a bot's games are unrated unless it asks)");
   flags.add_int("--games", "", &games, 1, 1'000'000, "N",
@@ -40,8 +43,9 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   flags.add_int("--count", "", &count, 1, 10'000, "C", "bots to run at once in this process");
   flags.add_int("--budget", "", &budget, 0, 60'000, "MS", "thinking time per move");
   flags.add_int("--threads", "", &threads, 0, 256, "N", "search threads, 0 = one per core");
-  flags.add_string("--seed", "", &seed_text, "N",
-                   "seed for the AI's choices, for repeatable games (default: random)");
+  flags.add_optional_int("--seed", &seed, 0, INT64_MAX, "N",
+                         "seed for the AI's choices, for repeatable games (default: random)",
+                         "a whole number");
   flags.add_seconds("--retry", &connection.retry, 86400,
                     "after a lost connection, keep reconnecting this long, 0 = never");
   flags.add_seconds("--connect-timeout", &connection.connect_timeout, 600,
@@ -51,43 +55,31 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
 
-  BotArgs args{flags.parse(argc, argv), flags.usage()};
+  BotArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
+  args.effective_config = flags.effective_config();
   auto fail = [&args](std::string error) {
     args.result.ok = false;
     args.result.error = std::move(error);
     return args;
   };
-  // Each of these is 0 when not given.
-  auto number = [](const std::string& text, std::int64_t min, std::int64_t max) {
-    return text.empty() ? std::optional<std::int64_t>(0) : cli::parse_int(text, min, max);
-  };
-  const auto quick = number(quick_text, 3, 15);
-  const auto create = number(create_text, 3, 15);
-  const auto join = number(join_text, 1, INT64_MAX);
-  const auto seed = number(seed_text, 0, INT64_MAX);
-  if (!quick)
-    return fail("--quick-match expects a board size from 3 to 15, got '" + quick_text + "'");
-  if (!create) return fail("--create expects a board size from 3 to 15, got '" + create_text + "'");
-  if (!join) return fail("--join expects a game id (a whole number), got '" + join_text + "'");
-  if (!seed) return fail("--seed expects a whole number, got '" + seed_text + "'");
-  if ((*quick != 0) + (*join != 0) + (*create != 0) > 1) {
+  if (quick.has_value() + join.has_value() + create.has_value() > 1) {
     return fail("--quick-match, --join and --create are three ways to find a game: pick one");
   }
-  if (!config.bot.invite_code.empty() && *join == 0) return fail("--code goes with --join");
-  config.bot.mode = *join != 0     ? BotMode::Join
-                    : *create != 0 ? BotMode::Create
-                                   : BotMode::QuickMatch;
-  config.bot.size = static_cast<int>(*create != 0 ? *create : *quick != 0 ? *quick : 3);
-  config.bot.game_id = static_cast<std::uint64_t>(*join);
+  if (!config.bot.invite_code.empty() && !join) return fail("--code goes with --join");
+  config.bot.mode = join     ? BotMode::Join
+                    : create ? BotMode::Create
+                             : BotMode::QuickMatch;
+  config.bot.size = static_cast<int>(create.value_or(quick.value_or(3)));
+  config.bot.game_id = static_cast<std::uint64_t>(join.value_or(0));
   connection.port = static_cast<std::uint16_t>(port);
   config.bot.games = static_cast<int>(games);
   config.count = static_cast<int>(count);
   config.threads = static_cast<int>(threads);
   config.bot.ai.level = *parse_level(level);
   config.bot.ai.budget = std::chrono::milliseconds(budget);
-  config.seeded = !seed_text.empty();
-  config.bot.ai.seed = static_cast<std::uint64_t>(*seed);
+  config.seeded = seed.has_value();
+  config.bot.ai.seed = static_cast<std::uint64_t>(seed.value_or(0));
   return args;
 }
 

@@ -20,9 +20,10 @@ struct BotConfig {
 struct BotArgs {
   cli::ParseResult result;
   std::string usage;
+  std::string effective_config;  // on ok: the --print-config text
 };
 
-// Parses ttt-bot's flags into config.
+// Parses ttt-bot's flags (and the --config file) into config.
 BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config);
 
 }  // namespace ttt::client

@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
     std::fputs(args.usage.c_str(), stdout);
     return 0;
   }
+  if (args.result.print_config) {
+    std::fputs(args.effective_config.c_str(), stdout);
+    return 0;
+  }
   std::signal(SIGPIPE, SIG_IGN);
   spdlog::set_default_logger(spdlog::stderr_color_mt("ttt-bot"));
   spdlog::set_level(spdlog::level::from_str(config.log_level));

@@ -50,7 +50,7 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                    "ANSI colour: auto = on a terminal; never while NO_COLOR is set");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
-  ClientArgs args{flags.parse(argc, argv), flags.usage()};
+  ClientArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
   config.port = static_cast<std::uint16_t>(port);
   config.size = static_cast<int>(size);
@@ -58,6 +58,7 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                  : color == "never" ? ColorChoice::Never
                                     : ColorChoice::Auto;
   if (config.name.empty()) config.name = login_name();
+  args.effective_config = flags.effective_config();  // with the name that will be used
   if (config.local && config.ai) {
     args.result.ok = false;
     args.result.error = "--local and -a are two different offline modes: pick one";

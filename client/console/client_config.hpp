@@ -33,9 +33,10 @@ struct ClientConfig {
 struct ClientArgs {
   cli::ParseResult result;
   std::string usage;
+  std::string effective_config;  // on ok: the --print-config text
 };
 
-// Parses ttt-client's flags into config.
+// Parses ttt-client's flags (and the --config file) into config.
 ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config);
 
 // The login name: $USER, else getlogin(), else "player".
