@@ -30,6 +30,10 @@ out="$("$TTT" test --frobnicate 2>&1)"; code=$?
 [ "$code" -eq 2 ] && grep -q 'unknown test option: --frobnicate' <<<"$out"
 check "an unknown test option is named, exit 2" $?
 
+out="$("$TTT" package --frobnicate 2>&1)"; code=$?
+[ "$code" -eq 2 ] && grep -q 'unknown package option: --frobnicate' <<<"$out"
+check "an unknown package option is named, exit 2" $?
+
 out="$("$TTT" bench --frobnicate 2>&1)"; code=$?
 [ "$code" -eq 2 ] && grep -q 'unknown bench option: --frobnicate' <<<"$out"
 check "an unknown bench option is named, exit 2" $?
