@@ -6,6 +6,11 @@
 // file. `--print-config` asks for the effective settings. Every value is
 // checked, and bad input yields one clear message naming the flag (or the
 // file, line and key); programs exit 2 on it.
+//
+// The file is read by toml++ rather than CLI11's own config reader: CLI11 2.1
+// (Debian 12) reads a line-based subset of TOML and reports an unknown key
+// without its file or line; toml++ is a complete TOML 1.0 parser that gives
+// every key's line. Each value then goes through the same check as the flag.
 #pragma once
 
 #include <chrono>
