@@ -8,12 +8,22 @@
 #include "ttt/cli/config_file.hpp"
 
 namespace ttt::cli {
+namespace {
+
+// What kind of value a flag takes, which decides the TOML type its key takes.
+enum class Kind {
+  Switch,   // no value; true or false in a file
+  Text,     // a string (free text or one of a set of words)
+  Number,   // a whole number
+  Seconds,  // a whole or decimal number
+};
+
+}  // namespace
 
 // One flag: what --help says about it, how a value is checked and stored (the
 // same for the command line and the config file), and how its current value
 // is written as TOML.
 struct Flags::Spec {
-  enum class Kind { Switch, Text, Number, Seconds };
   std::string name;        // "--port"
   std::string short_name;  // "-p" or ""
   std::string value_name;  // empty for switches
@@ -39,22 +49,18 @@ std::string seconds_text(std::chrono::milliseconds value) {
 }
 
 // A config value as the text a flag would have been given, if its TOML type
-// fits the flag's kind.
-std::optional<std::string> as_flag_text(const ConfigSetting::Value& value, bool switch_kind,
-                                        bool number_kind, bool seconds_kind) {
+// fits the flag's kind. (A nan or inf of TOML becomes text the flag refuses.)
+std::optional<std::string> as_flag_text(const ConfigSetting::Value& value, Kind kind) {
   if (const auto* b = std::get_if<bool>(&value)) {
-    if (switch_kind) return *b ? "true" : "false";
+    if (kind == Kind::Switch) return *b ? "true" : "false";
   } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
-    if (number_kind || seconds_kind) return std::to_string(*i);
+    if (kind == Kind::Number || kind == Kind::Seconds) return std::to_string(*i);
   } else if (const auto* d = std::get_if<double>(&value)) {
-    if (seconds_kind) {
-      if (!std::isfinite(*d)) return "nan";
-      char buffer[64];
-      auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *d);
-      if (ec == std::errc()) return std::string(buffer, end);
-    }
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *d);
+    if (kind == Kind::Seconds && ec == std::errc()) return std::string(buffer, end);
   } else if (const auto* s = std::get_if<std::string>(&value)) {
-    if (!switch_kind && !number_kind && !seconds_kind) return *s;
+    if (kind == Kind::Text) return *s;
   }
   return std::nullopt;
 }
@@ -93,7 +99,7 @@ Flags::~Flags() = default;
 
 void Flags::add(Spec spec) {
   const std::string names = spec.short_name.empty() ? spec.name : spec.name + "," + spec.short_name;
-  if (spec.kind == Spec::Kind::Switch) {
+  if (spec.kind == Kind::Switch) {
     spec.option = app_->add_flag_function(
         names, [set = spec.set](std::int64_t) { set("true"); }, spec.help);
     spec.option->disable_flag_override();
@@ -112,7 +118,7 @@ void Flags::add(Spec spec) {
 }
 
 void Flags::add_bool(std::string name, std::string short_name, bool* out, std::string help) {
-  Spec spec{std::move(name), std::move(short_name), "", std::move(help), "", Spec::Kind::Switch,
+  Spec spec{std::move(name), std::move(short_name), "", std::move(help), "", Kind::Switch,
             "true or false", nullptr, nullptr, nullptr};
   spec.set = [out](std::string_view v) -> std::optional<std::string> {
     // The command line gives "true" (presence); a config file true or false.
@@ -126,7 +132,7 @@ void Flags::add_bool(std::string name, std::string short_name, bool* out, std::s
 void Flags::add_string(std::string name, std::string short_name, std::string* out,
                        std::string value_name, std::string help, bool allow_empty) {
   Spec spec{std::move(name), std::move(short_name), std::move(value_name), std::move(help),
-            *out,            Spec::Kind::Text,      "text",                  nullptr,
+            *out,            Kind::Text,      "text",                  nullptr,
             nullptr,         nullptr};
   spec.set = [out, allow_empty](std::string_view v) -> std::optional<std::string> {
     if (v.empty() && !allow_empty) return "must not be empty";
@@ -145,7 +151,7 @@ void Flags::add_int(std::string name, std::string short_name, std::int64_t* out,
   const std::string range =
       "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
   Spec spec{std::move(name), std::move(short_name), std::move(value_name), std::move(help),
-            std::to_string(*out), Spec::Kind::Number, range, nullptr, nullptr, nullptr};
+            std::to_string(*out), Kind::Number, range, nullptr, nullptr, nullptr};
   spec.set = [out, min, max, range](std::string_view v) -> std::optional<std::string> {
     auto value = parse_int(v, min, max);
     if (!value) return "expects " + range + ", got '" + std::string(v) + "'";
@@ -161,7 +167,7 @@ void Flags::add_optional_int(std::string name, std::optional<std::int64_t>* out,
                              std::string help, std::string what) {
   if (what.empty()) what = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
   Spec spec{std::move(name), "", std::move(value_name), std::move(help),
-            *out ? std::to_string(**out) : "", Spec::Kind::Number, what, nullptr, nullptr, nullptr};
+            *out ? std::to_string(**out) : "", Kind::Number, what, nullptr, nullptr, nullptr};
   spec.set = [out, min, max, what](std::string_view v) -> std::optional<std::string> {
     auto value = parse_int(v, min, max);
     if (!value) return "expects " + what + ", got '" + std::string(v) + "'";
@@ -180,7 +186,7 @@ void Flags::add_seconds(std::string name, std::chrono::milliseconds* out, double
   std::ostringstream range;
   range << "seconds from 0 to " << max_seconds;
   Spec spec{std::move(name), "", "SECONDS", std::move(help), seconds_text(*out),
-            Spec::Kind::Seconds, range.str(), nullptr, nullptr, nullptr};
+            Kind::Seconds, range.str(), nullptr, nullptr, nullptr};
   spec.set = [out, max_seconds, range = range.str()](std::string_view v) -> std::optional<std::string> {
     std::string text(v);
     std::istringstream in(text);
@@ -203,7 +209,7 @@ void Flags::add_choice(std::string name, std::string short_name, std::string* ou
   std::string value_name;
   for (const auto& c : choices) value_name += (value_name.empty() ? "" : "|") + c;
   Spec spec{std::move(name), std::move(short_name), value_name, std::move(help), *out,
-            Spec::Kind::Text, "one of " + value_name, nullptr, nullptr, nullptr};
+            Kind::Text, "one of " + value_name, nullptr, nullptr, nullptr};
   spec.set = [out, choices, value_name](std::string_view v) -> std::optional<std::string> {
     for (const auto& c : choices) {
       if (v == c) {
@@ -245,7 +251,7 @@ ParseResult Flags::parse(int argc, const char* const* argv) {
       // CLI11 names the flag with or without its dashes.
       if (what.starts_with(spec.name + ":") || what.starts_with(spec.key() + " ") ||
           what.find(" " + spec.name) != std::string::npos) {
-        if (spec.kind == Spec::Kind::Switch) return fail(spec.name + " takes no value");
+        if (spec.kind == Kind::Switch) return fail(spec.name + " takes no value");
         return fail(spec.name + " needs a value (" + spec.value_name + ")");
       }
     }
@@ -276,9 +282,7 @@ std::optional<std::string> Flags::read_config() {
       return where + "unknown key '" + setting.key + "' (" + program_ +
              " --help lists the flags; each is a key without its dashes)";
     }
-    const auto text = as_flag_text(setting.value, spec->kind == Spec::Kind::Switch,
-                                   spec->kind == Spec::Kind::Number,
-                                   spec->kind == Spec::Kind::Seconds);
+    const auto text = as_flag_text(setting.value, spec->kind);
     if (!text) {
       return where + "'" + setting.key + "' expects " + spec->expects + ", not " +
              type_name(setting.value);
@@ -289,7 +293,7 @@ std::optional<std::string> Flags::read_config() {
   for (const Spec& spec : specs_) {
     if (spec.option->count() == 0) continue;
     const auto& given = spec.option->results();
-    spec.set(spec.kind == Spec::Kind::Switch || given.empty() ? "true" : given.back());
+    spec.set(spec.kind == Kind::Switch || given.empty() ? "true" : given.back());
   }
   return std::nullopt;
 }
