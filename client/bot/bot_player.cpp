@@ -9,8 +9,15 @@
 #include "view/move_input.hpp"
 #include "identity/name_refusal.hpp"
 #include "identity/token_file.hpp"
+#include "text/safe_text.hpp"
 
 namespace ttt::client {
+namespace {
+
+// Server text as the bot logs it: one harmless line (no forged log lines).
+std::string shown(const std::string& text) { return safe_text(text, field_width::kMessage); }
+
+}  // namespace
 
 BotTally& BotTally::operator+=(const BotTally& other) {
   games += other.games;
@@ -202,7 +209,7 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
       if (message.opponent().left() && game_ && is_over(*game_)) find_new_opponent();
       break;
     case wire::ServerMessage::kGoodbye:
-      spdlog::info("{}: the server is going away: {}", label_, message.goodbye().reason());
+      spdlog::info("{}: the server is going away: {}", label_, shown(message.goodbye().reason()));
       break;
     default:
       break;  // queued, chat, lists: nothing to do
@@ -220,10 +227,10 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
         e.code() == wire::ERROR_CODE_SHUTTING_DOWN) {
       // The connection says Hello again (a token the server no longer
       // keeps) or retries (a server going down): not the bot's failure.
-      spdlog::info("{}: {}", label_, e.text());
+      spdlog::info("{}: {}", label_, shown(e.text()));
       return;
     }
-    error("the server closed the connection: " + e.text());
+    error("the server closed the connection: " + shown(e.text()));
     failure_counted_ = true;
     return;
   }
@@ -232,7 +239,7 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
       it == requests_.end() ? std::nullopt : std::optional<Request>(it->second);
   if (kind == Request::Rematch || kind == Request::Leave) {
     // The opponent left or went away meanwhile; OpponentStatus and timers deal with it.
-    spdlog::debug("{}: {}", label_, e.text());
+    spdlog::debug("{}: {}", label_, shown(e.text()));
     if (kind == Request::Leave && moving_on_ && !finishing_) enter();
     return;
   }
@@ -241,12 +248,12 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
     return;
   }
   if (kind == Request::Enter) {
-    error("could not get a game: " + e.text());
+    error("could not get a game: " + shown(e.text()));
     finish();
     return;
   }
   error((kind == Request::Move ? "the server refused a move: " : "the server refused: ") +
-        e.text());
+        shown(e.text()));
 }
 
 void BotPlayer::on_state(const wire::GameState& state) {
@@ -313,7 +320,7 @@ void BotPlayer::think(const wire::GameState& state, Player me) {
   if (moved_ == position || searching_ == position) return;
   const auto board = board_of(state);
   if (!board) {
-    error("a board that can't be read: " + state.cells());
+    error("a board that can't be read: " + safe_text(state.cells(), field_width::kShort));
     return;
   }
   searching_ = position;

@@ -1,40 +1,28 @@
 #include "console/console_client.hpp"
 
 #include <spdlog/spdlog.h>
-#include <iostream>
 #include <utility>
 
-#include "console/board_render.hpp"
+#include "console/command_request.hpp"
 #include "console/game_text.hpp"
-#include "view/move_input.hpp"
-#include "identity/name_refusal.hpp"
 #include "console/record_text.hpp"
-#include "ttt/wire/convert.hpp"
+#include "identity/name_refusal.hpp"
+#include "text/safe_text.hpp"
 #include "version.hpp"
+#include "view/move_input.hpp"
 
 namespace ttt::client {
 namespace {
 
-constexpr std::uint32_t kHistoryLength = 20;  // games /history shows
-
-// True when the change is worth drawing the board again.
-bool board_changed(const wire::GameState& before, const wire::GameState& after) {
-  return before.cells() != after.cells() || before.status() != after.status() ||
-         before.round() != after.round() || before.to_move() != after.to_move();
-}
-
-bool players_changed(const wire::GameState& before, const wire::GameState& after) {
-  return before.x().player_id() != after.x().player_id() ||
-         before.o().player_id() != after.o().player_id() ||
-         before.x().connected() != after.x().connected() ||
-         before.o().connected() != after.o().connected() ||
-         before.spectators() != after.spectators();
+// The name the server holds for us, as shown.
+std::string name_of(const wire::Welcome& welcome) {
+  return safe_text(welcome.name(), field_width::kName);
 }
 
 }  // namespace
 
 ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, Terminal& terminal)
-    : io_(io), config_(std::move(config)), terminal_(terminal) {}
+    : io_(io), config_(std::move(config)), terminal_(terminal), pager_(terminal) {}
 
 // --- starting and stopping --------------------------------------------------------
 
@@ -86,8 +74,7 @@ void ConsoleClient::quit() {
 void ConsoleClient::on_closed(const std::string& reason, bool failed) {
   if (failed) {
     exit_code_ = name_refused_ ? kExitNameRefused : kExitLost;
-    terminal_.restore();
-    std::cerr << "ttt-client: " << (name_refused_ ? name_refused_text() : reason) << "\n";
+    terminal_.print_error("ttt-client: " + (name_refused_ ? name_refused_text() : reason));
   }
   io_.stop();
 }
@@ -109,13 +96,14 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   player_id_ = welcome.player_id();
   awaiting_.clear();
   record_queries_.clear();
+  pager_.clear();
   move_request_ = 0;
   if (token_file_) token_file_->write(welcome.resume_token());
   if (!welcome.secret().empty()) keep_secret(welcome);
   const bool restarted = connection_->server_restarted();
   if (welcome.game_id() != 0) {
     resuming_ = true;  // the room sends Joined next
-    say(std::string(restarted ? "The server restarted" : "Reconnected as " + welcome.name()) +
+    say(std::string(restarted ? "The server restarted" : "Reconnected as " + name_of(welcome)) +
         ": back in game " + std::to_string(welcome.game_id()) + ".");
     // The reply to this comes after the room's Joined: until then, typed
     // moves wait for the game like moves typed after /join.
@@ -139,7 +127,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
     const std::string rating =
         welcome.rating() > 0 ? " (rating " + rating_text(welcome.rating()) + ")" : "";
     say((welcomed_before_ ? "Reconnected to " : "Connected to ") + config_.host + ":" +
-        std::to_string(config_.port) + " as " + welcome.name() + rating +
+        std::to_string(config_.port) + " as " + name_of(welcome) + rating +
         ". Type /help for commands.");
     if (again) {
       say(again->has_quick_match()   ? "Back in the quick-match queue."
@@ -192,7 +180,9 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       on_error(message.error(), message.in_reply_to());
       break;
     case wire::ServerMessage::kGameList:
-      if (message.in_reply_to() != barrier_request_) say(game_list_text(message.game_list()));
+      if (message.in_reply_to() != barrier_request_) {
+        pager_.show(game_list_text(message.game_list()) + "\n");
+      }
       break;
     case wire::ServerMessage::kJoined:
       on_joined(message.joined());
@@ -200,18 +190,10 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
     case wire::ServerMessage::kState:
       on_state(message.state());
       break;
-    case wire::ServerMessage::kQueued: {
+    case wire::ServerMessage::kQueued:
       queued_ = true;
-      const int size = message.queued().size();
-      std::string line = "Waiting for another player who wants a " + std::to_string(size) + "x" +
-                         std::to_string(size) + " game";
-      if (message.queued().bot_fallback_s() > 0) {
-        line +=
-            " (a bot steps in after " + std::to_string(message.queued().bot_fallback_s()) + " s)";
-      }
-      say(line + "...");
+      say(queued_text(message.queued()));
       break;
-    }
     case wire::ServerMessage::kLeft:
       game_.reset();
       spectating_ = false;
@@ -221,13 +203,14 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       say("You are in the lobby: /list, /create, /quick or /join.");
       break;
     case wire::ServerMessage::kChat:
-      on_chat(message.chat());
+      say(chat_line(message.chat()));
       break;
     case wire::ServerMessage::kOpponent:
-      on_opponent(message.opponent());
+      say(opponent_text(message.opponent()));
       break;
     case wire::ServerMessage::kGoodbye:
-      say("The server is going away: " + message.goodbye().reason());
+      say("The server is going away: " +
+          safe_text(message.goodbye().reason(), field_width::kMessage));
       break;
     default:
       spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
@@ -241,21 +224,24 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
 void ConsoleClient::keep_secret(const wire::Welcome& welcome) {
   std::string error;
   if (!secret_path_.empty() && save_secret(secret_path_, welcome.secret(), error)) {
-    say("The name " + welcome.name() + " is now yours on this server; its secret is kept in " +
+    say("The name " + name_of(welcome) + " is now yours on this server; its secret is kept in " +
         secret_path_ + ".");
     return;
   }
-  say("The name " + welcome.name() +
-      " is now yours on this server. Keep its secret to use it "
-      "again: " +
-      welcome.secret() + (error.empty() ? "" : " (not saved: " + error + ")"));
+  constexpr std::size_t kSecretWidth = 64;  // a real one is 32 hex digits
+  say("The name " + name_of(welcome) + " is now yours on this server. Keep its secret to use it " +
+      "again: " + safe_text(welcome.secret(), kSecretWidth) +
+      (error.empty() ? "" : " (not saved: " + error + ")"));
 }
 
 // --- input ----------------------------------------------------------------------
 
 void ConsoleClient::on_line(const std::string& line) {
   if (quitting_) return;
-  if (replay_ && step_replay(line)) return;
+  if (pager_.waiting() && pager_.take(line)) {
+    update_prompt();
+    return;
+  }
   if (is_command(line)) {
     const CommandParse parsed = parse_command(line);
     if (!parsed.command) {
@@ -314,78 +300,24 @@ std::uint32_t ConsoleClient::send(wire::ClientMessage message, bool awaits_reply
 }
 
 void ConsoleClient::execute(const Command& command) {
-  wire::ClientMessage m;
-  switch (command.kind) {
-    case CommandKind::List:
-      m.mutable_list_games();
-      send(m, true);
-      break;
-    case CommandKind::Create: {
-      wire::CreateGame* create = m.mutable_create_game();
-      create->set_size(command.size);
-      create->set_is_private(command.is_private);
-      create->set_vs_bot(command.bot.has_value());
-      if (command.bot) create->set_bot_level(wire::bot_level_of(*command.bot));
-      if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
-      if (send(m, true) != 0) place_request_ = m;
-      break;
-    }
-    case CommandKind::Join:
-      m.mutable_join_game()->set_game_id(command.game_id);
-      m.mutable_join_game()->set_invite_code(command.code);
-      send(m, true);
-      break;
-    case CommandKind::Quick:
-      m.mutable_quick_match()->set_size(command.size);
-      if (send(m, true) != 0) place_request_ = m;
-      break;
-    case CommandKind::Watch:
-      m.mutable_spectate()->set_game_id(command.game_id);
-      m.mutable_spectate()->set_invite_code(command.code);
-      if (send(m, true) != 0) place_request_ = m;
-      break;
-    case CommandKind::Resign:
-      m.mutable_resign();
-      send(m, false);
-      break;
-    case CommandKind::Draw:
-      m.mutable_offer_draw();
-      send(m, false);
-      break;
-    case CommandKind::Rematch:
-      m.mutable_rematch();
-      send(m, false);
-      break;
-    case CommandKind::Leave:
-      pending_moves_.clear();
-      m.mutable_leave();
-      send(m, true);
-      break;
-    case CommandKind::Say:
-      m.mutable_chat()->set_text(command.text);
-      send(m, false);
-      break;
-    case CommandKind::Top:
-    case CommandKind::History:
-    case CommandKind::Replay: {
-      if (command.kind == CommandKind::Top) {
-        m.mutable_get_leaderboard()->set_limit(static_cast<std::uint32_t>(command.limit));
-      } else if (command.kind == CommandKind::History) {
-        m.mutable_get_history()->set_name(command.text);
-        m.mutable_get_history()->set_limit(kHistoryLength);
-      } else {
-        m.mutable_get_replay()->set_record_id(command.record_id);
-      }
-      if (const std::uint32_t id = send(m, true)) record_queries_[id] = command;
-      break;
-    }
-    case CommandKind::Help:
-      terminal_.print(help_text());
-      break;
-    case CommandKind::Quit:
-      quit();
-      break;
+  if (command.kind == CommandKind::Help) {
+    terminal_.print(help_text());
+    return;
   }
+  if (command.kind == CommandKind::Quit) {
+    quit();
+    return;
+  }
+  if (command.kind == CommandKind::Leave) pending_moves_.clear();
+  const std::optional<wire::ClientMessage> request = request_for(command);
+  if (!request) return;
+  const std::uint32_t id = send(*request, awaits_reply(command.kind));
+  if (id == 0) return;
+  if (is_record_query(command.kind)) record_queries_[id] = command;
+  const bool asks_for_a_place = command.kind == CommandKind::Create ||
+                                command.kind == CommandKind::Quick ||
+                                command.kind == CommandKind::Watch;
+  if (asks_for_a_place) place_request_ = *request;  // asked again after a server restart
 }
 
 void ConsoleClient::type_move(const std::string& text) {
@@ -459,7 +391,7 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
     } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
       say("The server no longer holds this session: signing in again as " + config_.name + ".");
     } else {
-      say("The server closed the connection: " + error.text());
+      say("The server closed the connection: " + safe_text(error.text(), field_width::kMessage));
     }
     return;
   }
@@ -482,7 +414,8 @@ void ConsoleClient::on_joined(const wire::Joined& joined) {
         ".");
   }
   if (!joined.invite_code().empty()) {
-    say("Private game: others join with /join " + id + " " + joined.invite_code());
+    say("Private game: others join with /join " + id + " " +
+        safe_text(joined.invite_code(), field_width::kShort));
   }
   show_state(joined.state());
 }
@@ -500,18 +433,7 @@ void ConsoleClient::on_state(const wire::GameState& state) {
   }
   if (board_changed(before, state)) {
     // Say the other side's move in words too: easier to follow than a redrawn board.
-    std::string headline;
-    const auto last = last_move_of(state);
-    if (last && state.move_count() == before.move_count() + 1 && state.round() == before.round()) {
-      const char mark =
-          state.cells()[static_cast<std::size_t>(last->row * state.size() + last->col)];
-      const wire::Side mover = mark == 'X' ? wire::SIDE_X : wire::SIDE_O;
-      if (mover != my_side() || spectating_) {
-        const wire::PlayerInfo& who = mover == wire::SIDE_X ? state.x() : state.o();
-        headline = who.name() + " (" + side_name(mover) + ") played " + cell_name(*last) + ".";
-      }
-    }
-    show_state(state, headline);
+    show_state(state, move_headline(before, state, spectating_ ? wire::SIDE_SPECTATOR : my_side()));
   } else {
     // Only what is new: the turn line after the board still stands.
     const std::string news =
@@ -523,48 +445,11 @@ void ConsoleClient::on_state(const wire::GameState& state) {
 
 // The board with who plays whom, the result once, and whose turn it is.
 void ConsoleClient::show_state(const wire::GameState& state, const std::string& headline) {
-  const auto board = board_of(state);
-  if (!board) {
-    say("The server sent a board that can't be read: " + state.cells());
-    return;
-  }
-  const wire::Side me = spectating_ ? wire::SIDE_SPECTATOR : my_side();
-  std::string text = "\n" + (headline.empty() ? "" : headline + "\n") + players_line(state) + "\n";
-  if (state.status() == wire::GAME_STATUS_WAITING) {  // nothing to see yet
-    terminal_.print(text + turn_line(state, me) + "\n");
-    return;
-  }
-  text += render_board(BoardView{*board, last_move_of(state), winning_line_of(state)},
-                       RenderStyle{terminal_.color()});
-  if (is_over(state) && announced_end_ != round_key(state)) {
-    announced_end_ = round_key(state);
-    text += game_over_line(state) + "\n";
-    const std::string personal = personal_result(state, me);
-    if (!personal.empty()) text += personal + "\n";
-  }
-  text += turn_line(state, me) + "\n";
-  terminal_.print(text);
-}
-
-void ConsoleClient::on_opponent(const wire::OpponentStatus& status) {
-  if (status.left()) {
-    say("Your opponent left the game.");
-  } else if (!status.connected()) {
-    say("Your opponent lost the connection; their seat is held for " +
-        std::to_string((status.grace_ms() + 999) / 1000) + " s.");
-  } else {
-    say("Your opponent is back.");
-  }
-}
-
-void ConsoleClient::on_chat(const wire::ChatMessage& chat) {
-  std::string who = chat.from();
-  if (chat.from_side() == wire::SIDE_X || chat.from_side() == wire::SIDE_O) {
-    who += " (" + side_name(chat.from_side()) + ")";
-  } else {
-    who += " (watching)";
-  }
-  say("[" + who + "] " + chat.text());
+  const bool with_result =
+      is_over(state) && board_of(state) && announced_end_ != round_key(state);
+  if (with_result) announced_end_ = round_key(state);
+  terminal_.print(state_text(state, spectating_ ? wire::SIDE_SPECTATOR : my_side(), headline,
+                             RenderStyle{terminal_.color()}, with_result));
 }
 
 // --- records --------------------------------------------------------------------
@@ -572,10 +457,10 @@ void ConsoleClient::on_chat(const wire::ChatMessage& chat) {
 void ConsoleClient::on_record(const wire::ServerMessage& message, const Command& query) {
   switch (message.body_case()) {
     case wire::ServerMessage::kLeaderboard:
-      say(leaderboard_text(message.leaderboard()));
+      pager_.show(leaderboard_text(message.leaderboard()) + "\n");
       break;
     case wire::ServerMessage::kHistory:
-      say(history_text(message.history(), TimeZone::Local));
+      pager_.show(history_text(message.history(), TimeZone::Local) + "\n");
       break;
     case wire::ServerMessage::kReplay:
       start_replay(message.replay().game());
@@ -593,8 +478,6 @@ void ConsoleClient::on_record(const wire::ServerMessage& message, const Command&
   }
 }
 
-// In line mode every step is printed at once; on a terminal the player steps
-// with Enter.
 void ConsoleClient::start_replay(const wire::GameRecord& record) {
   std::string error;
   auto replay = Replay::of(record, error);
@@ -602,39 +485,7 @@ void ConsoleClient::start_replay(const wire::GameRecord& record) {
     say("Record " + std::to_string(record.record_id()) + " can't be replayed: " + error);
     return;
   }
-  say("\n" + replay->header(TimeZone::Local));
-  const RenderStyle style{terminal_.color()};
-  if (!terminal_.interactive()) {
-    while (!replay->done()) terminal_.print("\n" + replay->next(style));
-    return;
-  }
-  if (replay->done()) return;
-  replay_ = std::move(*replay);
-  say("Press Enter for each move; q stops the replay.");
-}
-
-bool ConsoleClient::step_replay(const std::string& line) {
-  const auto first = line.find_first_not_of(" \t");
-  const std::string word = first == std::string::npos
-                               ? ""
-                               : line.substr(first, line.find_last_not_of(" \t") - first + 1);
-  if (!word.empty()) {
-    replay_.reset();
-    if (word == "q" || word == "Q") {
-      say("Replay stopped.");
-      update_prompt();
-      return true;
-    }
-    say("Replay stopped.");
-    return false;  // anything else ends the replay and is acted on
-  }
-  terminal_.print("\n" + replay_->next(RenderStyle{terminal_.color()}));
-  if (replay_->done()) {
-    replay_.reset();
-    say("End of the replay.");
-  }
-  update_prompt();
-  return true;
+  pager_.show_replay(std::move(*replay), RenderStyle{terminal_.color()}, TimeZone::Local);
 }
 
 // --- helpers --------------------------------------------------------------------
@@ -652,9 +503,8 @@ bool ConsoleClient::my_turn() const noexcept {
 void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n"); }
 
 void ConsoleClient::update_prompt() {
-  if (replay_) {
-    terminal_.set_prompt("replay: Enter for move " + std::to_string(replay_->shown() + 1) + " of " +
-                         std::to_string(replay_->moves()) + ", q to stop> ");
+  if (pager_.waiting()) {
+    terminal_.set_prompt(pager_.prompt());
     return;
   }
   terminal_.set_prompt(my_turn() ? "your move (" + side_name(my_side()) + ")> " : "> ");

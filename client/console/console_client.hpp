@@ -1,7 +1,9 @@
 // ConsoleClient: ttt-client online. It turns typed lines into requests and
 // server messages into text: the board after every change, whose turn it is,
 // chat, the opponent's comings and goings, refusals, and the `Game over:`
-// line; and the server's records (/top, /history, /replay). Moves typed
+// line; and the server's records (/top, /history, /replay). Every string
+// from the server is shown through safe_text; lists longer than a screen
+// through the Pager. Moves typed
 // before the player's turn wait for it (scripts can type a whole game ahead);
 // commands act at once.
 #pragma once
@@ -17,11 +19,11 @@
 
 #include "console/client_config.hpp"
 #include "console/command.hpp"
-#include "link/connection.hpp"
-#include "console/replay.hpp"
-#include "view/state_view.hpp"
+#include "console/pager.hpp"
 #include "console/terminal.hpp"
 #include "identity/token_file.hpp"
+#include "link/connection.hpp"
+#include "view/state_view.hpp"
 
 namespace ttt::client {
 
@@ -63,13 +65,9 @@ class ConsoleClient : public ConnectionEvents {
   void on_joined(const wire::Joined& joined);
   void on_state(const wire::GameState& state);
   void on_error(const wire::Error& error, std::uint32_t in_reply_to);
-  void on_opponent(const wire::OpponentStatus& status);
-  void on_chat(const wire::ChatMessage& chat);
   // A reply to /top, /history or /replay (message answers query).
   void on_record(const wire::ServerMessage& message, const Command& query);
   void start_replay(const wire::GameRecord& record);
-  // A line typed while a replay waits for Enter: true if the replay took it.
-  bool step_replay(const std::string& line);
   std::string name_refused_text() const;
   // headline, if any, comes first (e.g. the opponent's move in words).
   void show_state(const wire::GameState& state, const std::string& headline = "");
@@ -104,7 +102,7 @@ class ConsoleClient : public ConnectionEvents {
   std::uint32_t barrier_request_ = 0;   // a silent request that follows a resume
   std::optional<RoundKey> announced_end_;
   std::map<std::uint32_t, Command> record_queries_;  // /top, /history, /replay in flight
-  std::optional<Replay> replay_;                     // stepped through with Enter (a terminal)
+  Pager pager_;  // long lists and replays, a screenful or a move per Enter
   bool welcomed_before_ = false;
   bool started_game_ = false;  // --play-bot was acted on
   bool reconnecting_ = false;

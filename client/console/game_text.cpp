@@ -2,8 +2,9 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 
+#include "text/display_width.hpp"
+#include "text/safe_text.hpp"
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
 
@@ -167,19 +168,85 @@ std::string offers_news(const wire::GameState& before, const wire::GameState& af
   return text;
 }
 
+std::string move_headline(const wire::GameState& before, const wire::GameState& after,
+                          wire::Side me) {
+  const auto board = board_of(after);
+  const auto last = last_move_of(after);
+  if (!board || !last || after.move_count() != before.move_count() + 1 ||
+      after.round() != before.round() || last->row < 0 || last->col < 0 ||
+      last->row >= board->size() || last->col >= board->size()) {
+    return "";
+  }
+  const Cell mark = board->at(last->row, last->col);
+  if (mark == Cell::Empty) return "";
+  const wire::Side mover = mark == Cell::X ? wire::SIDE_X : wire::SIDE_O;
+  if (mover == me) return "";
+  return seat_name(info_of(after, mover)) + " (" + side_name(mover) + ") played " +
+         cell_name(*last) + ".";
+}
+
+std::string chat_line(const wire::ChatMessage& chat) {
+  std::string who = safe_text(chat.from(), field_width::kName);
+  if (is_player(chat.from_side())) {
+    who += " (" + side_name(chat.from_side()) + ")";
+  } else {
+    who += " (watching)";
+  }
+  return "[" + who + "] " + safe_text(chat.text(), field_width::kChat);
+}
+
+std::string opponent_text(const wire::OpponentStatus& status) {
+  if (status.left()) return "Your opponent left the game.";
+  if (!status.connected()) {
+    return "Your opponent lost the connection; their seat is held for " +
+           std::to_string((status.grace_ms() + 999) / 1000) + " s.";
+  }
+  return "Your opponent is back.";
+}
+
+std::string queued_text(const wire::Queued& queued) {
+  const std::string size = std::to_string(queued.size());
+  std::string line = "Waiting for another player who wants a " + size + "x" + size + " game";
+  if (queued.bot_fallback_s() > 0) {
+    line += " (a bot steps in after " + std::to_string(queued.bot_fallback_s()) + " s)";
+  }
+  return line + "...";
+}
+
+std::string state_text(const wire::GameState& state, wire::Side me, const std::string& headline,
+                       RenderStyle style, bool with_result) {
+  const auto board = board_of(state);
+  if (!board) {
+    return "The server sent a board that can't be read: " +
+           safe_text(state.cells(), field_width::kShort) + "\n";
+  }
+  std::string text = "\n" + (headline.empty() ? "" : headline + "\n") + players_line(state) + "\n";
+  if (state.status() != wire::GAME_STATUS_WAITING) {  // else nothing to see yet
+    text += render_board(BoardView{*board, last_move_of(state), winning_line_of(state)}, style);
+    if (with_result) {
+      text += game_over_line(state) + "\n";
+      const std::string personal = personal_result(state, me);
+      if (!personal.empty()) text += personal + "\n";
+    }
+  }
+  return text + turn_line(state, me) + "\n";
+}
+
 std::string game_list_text(const wire::GameList& list) {
   if (list.games().empty()) return "No games yet: /create 3 starts one, /quick 3 finds a player.";
+  constexpr std::size_t kNameColumn = 16;  // longer names are cut
+  const auto name = [](const std::string& raw) {
+    return pad_right(raw.empty() ? "-" : safe_text(raw, kNameColumn), kNameColumn);
+  };
   std::string text = "   id  size  status       X                O\n";
   for (const wire::GameSummary& g : list.games()) {
     const char* status = g.status() == wire::GAME_STATUS_WAITING       ? "waiting"
                          : g.status() == wire::GAME_STATUS_IN_PROGRESS ? "playing"
                                                                        : "over";
-    char row[160];
-    std::snprintf(row, sizeof row, "%5llu  %2dx%-2d %-12s %-16s %-16s",
-                  static_cast<unsigned long long>(g.game_id()), g.size(), g.size(), status,
-                  g.x_name().empty() ? "-" : g.x_name().c_str(),
-                  g.o_name().empty() ? "-" : g.o_name().c_str());
-    std::string line = row;
+    const std::string size = std::to_string(g.size());
+    std::string line = pad_left(std::to_string(g.game_id()), 5) + "  " + pad_left(size, 2) + "x" +
+                       pad_right(size, 2) + " " + pad_right(status, 12) + " " + name(g.x_name()) +
+                       " " + name(g.o_name());
     while (!line.empty() && line.back() == ' ') line.pop_back();
     if (g.is_private()) line += "  private";
     if (g.vs_bot()) line += "  vs bot";
@@ -204,7 +271,8 @@ std::string error_text(const wire::Error& error) {
     default:
       break;
   }
-  std::string text = error.text().empty() ? "the server refused that" : error.text();
+  std::string text = error.text().empty() ? "the server refused that"
+                                           : safe_text(error.text(), field_width::kMessage);
   text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
   return text;
 }

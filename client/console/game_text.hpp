@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "console/board_render.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::client {
@@ -38,10 +39,38 @@ std::string turn_line(const wire::GameState& state, wire::Side me);
 // repeated: it has not changed.
 std::string offers_news(const wire::GameState& before, const wire::GameState& after, wire::Side me);
 
+// The other side's move in words, for the board drawn after it: "bob (O)
+// played b2." when `after` is `before` plus one move by someone other than
+// `me` (every move, for a spectator: me SIDE_SPECTATOR); else empty.
+std::string move_headline(const wire::GameState& before, const wire::GameState& after,
+                          wire::Side me);
+
+// A chat line: "[alice (X)] good game", "[carol (watching)] hi"; the name
+// and the text made safe to show (field_width::kName, kChat).
+std::string chat_line(const wire::ChatMessage& chat);
+
+// The opponent's coming and going: "Your opponent left the game.", "...
+// lost the connection; their seat is held for 30 s.", "... is back."
+std::string opponent_text(const wire::OpponentStatus& status);
+
+// "Waiting for another player who wants a 3x3 game (a bot steps in after
+// 10 s)...".
+std::string queued_text(const wire::Queued& queued);
+
+// What the player sees of a game after a change: a blank line, headline
+// (if any), the players line, the board (not while waiting for an
+// opponent), with_result the `Game over:` line and personal_result, then the
+// turn line; each line ending in '\n'. A board that can't be read is one
+// line saying so, its cells made safe to show.
+std::string state_text(const wire::GameState& state, wire::Side me, const std::string& headline,
+                       RenderStyle style, bool with_result);
+
 // The lobby's game list, one game per line, or a hint when it is empty.
+// Names are made safe to show and cut to their column (16 wide).
 std::string game_list_text(const wire::GameList& list);
 
-// A server refusal as one line for the player.
+// A server refusal as one line for the player (the server's text made safe
+// to show, at most field_width::kMessage columns).
 std::string error_text(const wire::Error& error);
 
 // A rating as players see it: rounded to a whole number, "1216".

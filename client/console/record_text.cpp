@@ -1,23 +1,39 @@
 #include "console/record_text.hpp"
 
-#include <cstdio>
 #include <ctime>
+#include <vector>
 
 #include "console/game_text.hpp"
+#include "text/display_width.hpp"
+#include "text/safe_text.hpp"
 
 namespace ttt::client {
 namespace {
 
-// One row of a table, laid out by a printf format of string columns, without
-// trailing spaces.
-template <typename... Columns>
-std::string row_text(const char* format, Columns... columns) {
-  char row[512];
-  std::snprintf(row, sizeof row, format, columns...);
-  std::string line = row;
+// A table column: its width in terminal columns, right-aligned or not, and
+// the spaces before it.
+struct Column {
+  std::size_t width;
+  bool right = false;
+  std::size_t gap = 1;
+};
+
+// One row of a table: each cell padded to its column by display width (a
+// wider cell pushes the rest along), without trailing spaces.
+std::string row_text(const std::vector<Column>& columns, const std::vector<std::string>& cells) {
+  std::string line;
+  for (std::size_t i = 0; i < columns.size() && i < cells.size(); ++i) {
+    if (i > 0) line.append(columns[i].gap, ' ');
+    line += columns[i].right ? pad_left(cells[i], columns[i].width)
+                             : pad_right(cells[i], columns[i].width);
+  }
   while (!line.empty() && line.back() == ' ') line.pop_back();
   return line;
 }
+
+constexpr std::size_t kNameColumn = 18;  // names in tables; longer ones are cut
+
+std::string column_name(const std::string& raw) { return safe_text(raw, kNameColumn); }
 
 std::string command_name(CommandKind kind) {
   switch (kind) {
@@ -49,14 +65,15 @@ std::string time_text(std::uint64_t unix_ms, TimeZone zone) {
 
 std::string leaderboard_text(const wire::Leaderboard& board) {
   if (board.entries().empty()) return "Nobody has finished a game on this server yet.";
-  constexpr const char* kRow = "%4s  %-18s %7s %6s %5s %5s %5s";
-  std::string text = row_text(kRow, "rank", "name", "rating", "games", "W", "L", "D");
+  const std::vector<Column> row = {{4, true},     {kNameColumn, false, 2}, {7, true}, {6, true},
+                                   {5, true},     {5, true},               {5, true}};
+  std::string text = row_text(row, {"rank", "name", "rating", "games", "W", "L", "D"});
   int rank = 0;
   for (const wire::LeaderboardEntry& e : board.entries()) {
-    text += "\n" + row_text(kRow, std::to_string(++rank).c_str(), e.name().c_str(),
-                            rating_text(e.rating()).c_str(), std::to_string(e.games()).c_str(),
-                            std::to_string(e.wins()).c_str(), std::to_string(e.losses()).c_str(),
-                            std::to_string(e.draws()).c_str());
+    text += "\n" + row_text(row, {std::to_string(++rank), column_name(e.name()),
+                                  rating_text(e.rating()), std::to_string(e.games()),
+                                  std::to_string(e.wins()), std::to_string(e.losses()),
+                                  std::to_string(e.draws())});
   }
   return text;
 }
@@ -69,16 +86,17 @@ std::string record_result_text(const wire::GameRecord& record) {
 }
 
 std::string history_text(const wire::History& history, TimeZone zone) {
-  if (history.games().empty()) return history.name() + " has no finished games yet.";
-  constexpr const char* kRow = "%6s  %-16s  %5s  %-18s %-18s %-32s %-7s %5s";
-  std::string text = "Recent games of " + history.name() + ", newest first:\n";
-  text += row_text(kRow, "record", "ended", "size", "X", "O", "result", "rated", "moves") + "\n";
+  const std::string name = safe_text(history.name(), field_width::kName);
+  if (history.games().empty()) return name + " has no finished games yet.";
+  const std::vector<Column> row = {{6, true},  {16, false, 2}, {5, true, 2}, {kNameColumn, false, 2},
+                                   {kNameColumn}, {32},        {7},          {5, true}};
+  std::string text = "Recent games of " + name + ", newest first:\n";
+  text += row_text(row, {"record", "ended", "size", "X", "O", "result", "rated", "moves"}) + "\n";
   for (const wire::GameRecord& g : history.games()) {
     const std::string size = std::to_string(g.size()) + "x" + std::to_string(g.size());
-    text += row_text(kRow, std::to_string(g.record_id()).c_str(),
-                     time_text(g.ended_ms(), zone).c_str(), size.c_str(), g.x_name().c_str(),
-                     g.o_name().c_str(), record_result_text(g).c_str(),
-                     g.rated() ? "rated" : "unrated", std::to_string(g.move_count()).c_str()) +
+    text += row_text(row, {std::to_string(g.record_id()), time_text(g.ended_ms(), zone), size,
+                           column_name(g.x_name()), column_name(g.o_name()), record_result_text(g),
+                           g.rated() ? "rated" : "unrated", std::to_string(g.move_count())}) +
             "\n";
   }
   return text + "Step through one with /replay RECORD.";
@@ -94,7 +112,8 @@ std::string record_error_text(const wire::Error& error, const Command& query) {
              command_name(query.kind) + " again in a moment";
     case wire::ERROR_CODE_NO_RECORD:
       if (query.kind == CommandKind::History && !query.text.empty()) {
-        return "No player called '" + query.text + "' on this server";
+        return "No player called '" + safe_text(query.text, field_width::kName) +
+               "' on this server";
       }
       if (query.kind == CommandKind::Replay) {
         return "No finished game has record " + std::to_string(query.record_id) +

@@ -1,7 +1,8 @@
 // The console client's sentences about the server's records: the
 // leaderboard (/top), a player's recent games (/history), a record's result
 // and the refusals of those queries. Pure functions of wire messages, so
-// tests can check the exact words.
+// tests can check the exact words. Names are made safe to show (safe_text)
+// and cut to their column (18 wide).
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "console/game_text.hpp"
+#include "text/safe_text.hpp"
 #include "view/move_input.hpp"
 #include "ttt/wire/convert.hpp"
 
@@ -34,6 +35,8 @@ std::string offset_text(std::uint64_t started_ms, std::uint64_t at_ms) {
   }
   return text;
 }
+
+std::string name_of(const std::string& raw) { return safe_text(raw, field_width::kName); }
 
 }  // namespace
 
@@ -69,12 +72,13 @@ std::string Replay::header(TimeZone zone) const {
   const std::size_t n = boards_.size();
   return "Replay of record " + std::to_string(r.record_id()) + " (" + game + "), " +
          time_text(r.started_ms(), zone) + ": " + size + ", " + (r.rated() ? "rated" : "unrated") +
-         ".\n" + r.x_name() + " (X) vs " + r.o_name() + " (O): " + result + " after " +
+         ".\n" + name_of(r.x_name()) + " (X) vs " + name_of(r.o_name()) + " (O): " + result +
+         " after " +
          std::to_string(n) + (n == 1 ? " move." : " moves.");
 }
 
 std::string Replay::mover_text(std::size_t ply) const {
-  return ply % 2 == 0 ? record_.x_name() + " (X)" : record_.o_name() + " (O)";
+  return ply % 2 == 0 ? name_of(record_.x_name()) + " (X)" : name_of(record_.o_name()) + " (O)";
 }
 
 std::string Replay::next(RenderStyle style) {

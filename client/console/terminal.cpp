@@ -1,9 +1,12 @@
 #include "console/terminal.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <utility>
+
+#include "text/display_width.hpp"
 
 namespace ttt::client {
 
@@ -15,14 +18,27 @@ bool use_color(ColorChoice choice, bool stdout_is_tty, const char* no_color_env)
 
 Terminal::Terminal(ColorChoice color)
     : interactive_(::isatty(0) == 1 && ::isatty(1) == 1),
-      color_(use_color(color, ::isatty(1) == 1, std::getenv("NO_COLOR"))) {}
+      color_(use_color(color, ::isatty(1) == 1, std::getenv("NO_COLOR"))),
+      tty_(interactive_),
+      ascii_(::isatty(1) == 1 &&
+             !locale_is_utf8(std::getenv("LC_ALL"), std::getenv("LC_CTYPE"), std::getenv("LANG"))) {}
+
+Terminal::Terminal(bool interactive, bool color, Writer write, ScreenSize size)
+    : interactive_(interactive), color_(color), write_(std::move(write)), size_(size) {}
+
+ScreenSize Terminal::size() const {
+  if (!tty_) return size_;
+  winsize window{};
+  if (::ioctl(1, TIOCGWINSZ, &window) != 0 || window.ws_row == 0 || window.ws_col == 0) return {};
+  return {window.ws_row, window.ws_col};
+}
 
 Terminal::~Terminal() { restore(); }
 
 void Terminal::begin_input(OnLine on_line, OnEnd on_end) {
   on_line_ = std::move(on_line);
   on_end_ = std::move(on_end);
-  if (!interactive_) return;
+  if (!tty_) return;
   termios mode{};
   if (::tcgetattr(0, &mode) != 0) return;
   saved_ = mode;
@@ -84,6 +100,17 @@ void Terminal::print(std::string_view text) {
   redraw_input();
 }
 
+void Terminal::print_error(std::string_view line) {
+  restore();
+  std::string out(line);
+  out += '\n';
+  if (write_) {
+    write_(out);
+  } else {
+    write_fd(2, ascii_ ? ascii_fallback(out) : out);
+  }
+}
+
 void Terminal::set_prompt(std::string prompt) {
   if (prompt == prompt_) return;
   prompt_ = std::move(prompt);
@@ -96,8 +123,18 @@ void Terminal::redraw_input() {
 }
 
 void Terminal::write_out(std::string_view text) {
+  if (write_) {
+    write_(text);
+  } else if (ascii_) {
+    write_fd(1, ascii_fallback(text));
+  } else {
+    write_fd(1, text);
+  }
+}
+
+void Terminal::write_fd(int fd, std::string_view text) {
   while (!text.empty()) {
-    const ssize_t n = ::write(1, text.data(), text.size());
+    const ssize_t n = ::write(fd, text.data(), text.size());
     if (n <= 0) return;
     text.remove_prefix(static_cast<std::size_t>(n));
   }

@@ -2,7 +2,9 @@
 // stdout both TTYs) it keeps a prompt and the half-typed line at the bottom
 // and prints server events above it; otherwise it writes plain lines for
 // scripts. Colour only on a terminal (unless the user forces it), and never
-// with NO_COLOR set, whatever the user asks.
+// with NO_COLOR set, whatever the user asks. A terminal whose locale is not
+// UTF-8 gets ASCII only (ascii_fallback), so that no byte of a UTF-8 name can
+// act as an 8-bit control there.
 #pragma once
 
 #include <termios.h>
@@ -23,12 +25,24 @@ enum class ColorChoice { Auto, Always, Never };
 // terminal.
 bool use_color(ColorChoice choice, bool stdout_is_tty, const char* no_color_env) noexcept;
 
+// A terminal's size in character cells.
+struct ScreenSize {
+  std::size_t rows = 24;
+  std::size_t columns = 80;
+};
+
 class Terminal {
  public:
   using OnLine = std::function<void(std::string line)>;
   using OnEnd = std::function<void()>;
+  using Writer = std::function<void(std::string_view text)>;
 
+  // Standard input and output (and standard error for errors).
   explicit Terminal(ColorChoice color);
+  // A stand-in for tests and fuzzing: everything written goes to write, as
+  // on a terminal of `size` (interactive) or as in line mode; no terminal
+  // settings are touched.
+  Terminal(bool interactive, bool color, Writer write, ScreenSize size = {});
   // Puts the terminal back as it was.
   ~Terminal();
 
@@ -49,6 +63,13 @@ class Terminal {
   // Prints text (whole lines) above the input line.
   void print(std::string_view text);
 
+  // Prints one error line (without its newline) on standard error, after
+  // putting the terminal back as it was.
+  void print_error(std::string_view line);
+
+  // The screen's size now (24×80 when it can't be known, or in line mode).
+  ScreenSize size() const;
+
   // The prompt shown before the input line (interactive only).
   void set_prompt(std::string prompt);
 
@@ -58,9 +79,14 @@ class Terminal {
  private:
   void redraw_input();
   void write_out(std::string_view text);
+  void write_fd(int fd, std::string_view text);
 
   bool interactive_ = false;
   bool color_ = false;
+  bool tty_ = false;    // stdin and stdout are the real terminal (not a stand-in)
+  bool ascii_ = false;  // the terminal's locale is not UTF-8
+  Writer write_;        // a stand-in's output
+  ScreenSize size_;          // a stand-in's size
   std::optional<termios> saved_;
   LineEditor editor_;
   std::string prompt_ = "> ";

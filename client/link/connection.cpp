@@ -9,6 +9,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include "text/safe_text.hpp"
+
 namespace ttt::client {
 namespace {
 
@@ -212,6 +214,8 @@ bool Connection::handle_frame(std::string_view body) {
     case wire::ServerMessage::kPong:
       return true;
     case wire::ServerMessage::kWelcome:
+      spdlog::info("connected to {} (ttt-server {})", where(),
+                   safe_text(message.welcome().server_version(), field_width::kShort));
       token_ = message.welcome().resume_token();
       if (!message.welcome().secret().empty()) secret_ = message.welcome().secret();
       welcomed_ = ever_welcomed_ = true;
@@ -223,7 +227,8 @@ bool Connection::handle_frame(std::string_view body) {
       events_.on_welcome(message.welcome());
       return true;
     case wire::ServerMessage::kGoodbye:
-      set_reason("the server is going away: " + message.goodbye().reason());
+      set_reason("the server is going away: " +
+                 safe_text(message.goodbye().reason(), field_width::kMessage));
       events_.on_message(message);
       return true;  // the server closes the link next
     case wire::ServerMessage::kError:
@@ -241,7 +246,7 @@ bool Connection::handle_frame(std::string_view body) {
 }
 
 void Connection::on_fatal(const wire::Error& error) {
-  set_reason("the server closed the connection: " + error.text());
+  set_reason("the server closed the connection: " + safe_text(error.text(), field_width::kMessage));
   switch (error.code()) {
     case wire::ERROR_CODE_BAD_RESUME_TOKEN:
       // The server no longer knows us (the game ended, or it restarted without

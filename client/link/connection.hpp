@@ -52,7 +52,8 @@ class ConnectionEvents {
   // Every other server message, fatal errors and Goodbye included; Ping and
   // Pong are handled inside.
   virtual void on_message(const wire::ServerMessage& message) = 0;
-  // The link dropped; the connection tries again for up to `left`.
+  // The link dropped; the connection tries again for up to `left`. Reasons
+  // here and in on_closed quote the server only through safe_text.
   virtual void on_reconnecting(const std::string& reason, std::chrono::milliseconds left) = 0;
   // The connection is over for good: after close() (failed = false), or
   // because it could not connect or reconnect (failed = true, reason says why).

@@ -1,5 +1,6 @@
 #include "view/state_view.hpp"
 
+#include "text/safe_text.hpp"
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
@@ -43,7 +44,20 @@ std::optional<Line> winning_line_of(const wire::GameState& state) {
 }
 
 std::string seat_name(const wire::PlayerInfo& info) {
-  return info.player_id() == 0 ? "(free)" : info.name();
+  return info.player_id() == 0 ? "(free)" : safe_text(info.name(), field_width::kName);
+}
+
+bool board_changed(const wire::GameState& before, const wire::GameState& after) noexcept {
+  return before.cells() != after.cells() || before.status() != after.status() ||
+         before.round() != after.round() || before.to_move() != after.to_move();
+}
+
+bool players_changed(const wire::GameState& before, const wire::GameState& after) noexcept {
+  return before.x().player_id() != after.x().player_id() ||
+         before.o().player_id() != after.o().player_id() ||
+         before.x().connected() != after.x().connected() ||
+         before.o().connected() != after.o().connected() ||
+         before.spectators() != after.spectators();
 }
 
 RoundKey round_key(const wire::GameState& state) noexcept {

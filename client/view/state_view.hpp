@@ -35,8 +35,17 @@ std::optional<Move> last_move_of(const wire::GameState& state);
 // The completed line of a game won by a line, else nullopt.
 std::optional<Line> winning_line_of(const wire::GameState& state);
 
-// The name a seat shows: the player's name, or "(free)".
+// The name a seat shows: the player's name made safe to show (safe_text,
+// at most field_width::kName columns), or "(free)".
 std::string seat_name(const wire::PlayerInfo& info);
+
+// True when after differs from before in what the board shows: the cells,
+// the status, the round or whose turn it is (worth drawing it again).
+bool board_changed(const wire::GameState& before, const wire::GameState& after) noexcept;
+
+// True when after differs from before in who sits where, who is connected,
+// or how many watch.
+bool players_changed(const wire::GameState& before, const wire::GameState& after) noexcept;
 
 // Identifies one round of one game: rematches in the same room get new keys.
 struct RoundKey {

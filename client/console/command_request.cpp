@@ -1,0 +1,82 @@
+#include "console/command_request.hpp"
+
+#include "ttt/wire/convert.hpp"
+
+namespace ttt::client {
+std::optional<wire::ClientMessage> request_for(const Command& command) {
+  wire::ClientMessage m;
+  switch (command.kind) {
+    case CommandKind::List:
+      m.mutable_list_games();
+      break;
+    case CommandKind::Create: {
+      wire::CreateGame* create = m.mutable_create_game();
+      create->set_size(command.size);
+      create->set_is_private(command.is_private);
+      create->set_vs_bot(command.bot.has_value());
+      if (command.bot) create->set_bot_level(wire::bot_level_of(*command.bot));
+      if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
+      break;
+    }
+    case CommandKind::Join:
+      m.mutable_join_game()->set_game_id(command.game_id);
+      m.mutable_join_game()->set_invite_code(command.code);
+      break;
+    case CommandKind::Quick:
+      m.mutable_quick_match()->set_size(command.size);
+      break;
+    case CommandKind::Watch:
+      m.mutable_spectate()->set_game_id(command.game_id);
+      m.mutable_spectate()->set_invite_code(command.code);
+      break;
+    case CommandKind::Resign:
+      m.mutable_resign();
+      break;
+    case CommandKind::Draw:
+      m.mutable_offer_draw();
+      break;
+    case CommandKind::Rematch:
+      m.mutable_rematch();
+      break;
+    case CommandKind::Leave:
+      m.mutable_leave();
+      break;
+    case CommandKind::Say:
+      m.mutable_chat()->set_text(command.text);
+      break;
+    case CommandKind::Top:
+      m.mutable_get_leaderboard()->set_limit(static_cast<std::uint32_t>(command.limit));
+      break;
+    case CommandKind::History:
+      m.mutable_get_history()->set_name(command.text);
+      m.mutable_get_history()->set_limit(kHistoryLength);
+      break;
+    case CommandKind::Replay:
+      m.mutable_get_replay()->set_record_id(command.record_id);
+      break;
+    case CommandKind::Help:
+    case CommandKind::Quit:
+      return std::nullopt;
+  }
+  return m;
+}
+
+bool awaits_reply(CommandKind kind) noexcept {
+  switch (kind) {
+    case CommandKind::Resign:
+    case CommandKind::Draw:
+    case CommandKind::Rematch:
+    case CommandKind::Say:
+    case CommandKind::Help:
+    case CommandKind::Quit:
+      return false;
+    default:
+      return true;
+  }
+}
+
+bool is_record_query(CommandKind kind) noexcept {
+  return kind == CommandKind::Top || kind == CommandKind::History || kind == CommandKind::Replay;
+}
+
+}  // namespace ttt::client
