@@ -4,9 +4,6 @@
 // them; a name that belongs to someone else; rated bot games (--rated); and,
 // against a scripted stand-in server, a move the database could not save.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +16,7 @@
 #include <thread>
 
 #include "client_support/client_programs.hpp"
+#include "client_support/fake_server.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 
@@ -103,113 +101,16 @@ std::string cells_of(const ExportedGame& game, int size) {
   return cells;
 }
 
-// A scripted stand-in for ttt-server on a loopback port, for what a real
-// server can't be made to do on cue (refuse to save a move). It serves one
-// connection; the test says each reply. Every wait is bounded.
-class FakeServer {
- public:
-  FakeServer() {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t size = sizeof addr;
-    if (listen_fd_ < 0 || ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), size) != 0 ||
-        ::listen(listen_fd_, 1) != 0 ||
-        ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &size) != 0) {
-      throw std::runtime_error("the fake server could not listen");
-    }
-    port_ = ntohs(addr.sin_port);
-  }
-  ~FakeServer() {
-    for (int fd : {fd_, listen_fd_}) {
-      if (fd >= 0) ::close(fd);
-    }
-  }
-  FakeServer(const FakeServer&) = delete;
-  FakeServer& operator=(const FakeServer&) = delete;
-
-  std::uint16_t port() const { return port_; }
-
-  // The next client message that satisfies pred (accepting the connection
-  // first if need be; others are skipped), or nullopt after timeout.
-  std::optional<wire::ClientMessage> expect(
-      const std::function<bool(const wire::ClientMessage&)>& pred,
-      std::chrono::milliseconds timeout = 5s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-      std::string_view body;
-      if (fd_ >= 0 && reader_.next(body) == wire::FrameReader::Status::kFrame) {
-        wire::ClientMessage m;
-        if (wire::parse_body(body, m) && pred(m)) return m;
-        continue;
-      }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      pollfd p{fd_ >= 0 ? fd_ : listen_fd_, POLLIN, 0};
-      if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) {
-        return std::nullopt;
-      }
-      if (fd_ < 0) {
-        fd_ = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        continue;
-      }
-      const auto space = reader_.prepare();
-      const ssize_t n = ::read(fd_, space.data(), space.size());
-      if (n <= 0) return std::nullopt;  // the client hung up
-      reader_.commit(static_cast<std::size_t>(n));
-    }
-  }
-
-  // Reads until the client ends its half of the connection (it leaves), then
-  // closes ours, as the real server does; false if it did not within timeout.
-  bool hang_up_after_the_client(std::chrono::milliseconds timeout = 5s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    expect([](const wire::ClientMessage&) { return false; }, timeout);
-    ::close(fd_);
-    fd_ = -1;
-    return std::chrono::steady_clock::now() < deadline;
-  }
-
-  void send(const wire::ServerMessage& message) {
-    const std::string frame = wire::encode_frame(message);
-    ASSERT_EQ(::send(fd_, frame.data(), frame.size(), MSG_NOSIGNAL),
-              static_cast<ssize_t>(frame.size()));
-  }
-
-  // Welcome for the Hello, as player 1 named `name`.
-  void welcome(const wire::ClientMessage& hello) {
-    wire::ServerMessage m;
-    m.set_in_reply_to(hello.request_id());
-    m.mutable_welcome()->set_player_id(1);
-    m.mutable_welcome()->set_resume_token("token");
-    m.mutable_welcome()->set_protocol_version(wire::kProtocolVersion);
-    m.mutable_welcome()->set_name(hello.hello().name());
-    m.mutable_welcome()->set_rating(1200);
-    send(m);
-  }
-  void state(const wire::GameState& state, std::uint32_t in_reply_to = 0) {
-    wire::ServerMessage m;
-    m.set_in_reply_to(in_reply_to);
-    *m.mutable_state() = state;
-    send(m);
-  }
-  // What the real server says when the database refused a move.
-  void refuse_to_store(const wire::ClientMessage& move, const wire::GameState& unchanged) {
-    wire::ServerMessage m;
-    m.set_in_reply_to(move.request_id());
-    m.mutable_error()->set_code(wire::ERROR_CODE_STORAGE);
-    m.mutable_error()->set_text("the server could not save that move; nothing changed, try again");
-    send(m);
-    state(unchanged);
-  }
-
- private:
-  int listen_fd_ = -1;
-  int fd_ = -1;
-  std::uint16_t port_ = 0;
-  wire::FrameReader reader_;
-};
+// What the real server says when the database refused a move.
+void refuse_to_store(FakeServer& server, const wire::ClientMessage& move,
+                     const wire::GameState& unchanged) {
+  wire::ServerMessage m;
+  m.set_in_reply_to(move.request_id());
+  m.mutable_error()->set_code(wire::ERROR_CODE_STORAGE);
+  m.mutable_error()->set_text("the server could not save that move; nothing changed, try again");
+  server.send(m);
+  server.state(unchanged);
+}
 
 // Game 7 on 3x3 just begun: player 1 (X, to move) against player 2 "rival".
 wire::GameState fresh_game(const std::string& name) {
@@ -266,7 +167,7 @@ TEST(BotStorage, ABotMovesAgainAfterAPauseWhenTheServerCouldNotSaveItsMove) {
   const auto first = server.expect(is_move);
   ASSERT_TRUE(first) << bot->output();
   const auto refused_at = std::chrono::steady_clock::now();
-  server.refuse_to_store(*first, game);
+  refuse_to_store(server, *first, game);
   const auto second = server.expect(is_move, 3s);
   ASSERT_TRUE(second) << "the bot did not move again:\n" << bot->output();
   EXPECT_GE(std::chrono::steady_clock::now() - refused_at, 450ms) << "it pauses first";
@@ -304,7 +205,7 @@ TEST(ClientStorage, AMoveTheServerCouldNotSaveIsOneLineAndCanBeTypedAgain) {
 
   const auto first = server.expect(is_move);
   ASSERT_TRUE(first) << client->output();
-  server.refuse_to_store(*first, game);
+  refuse_to_store(server, *first, game);
   const std::string reason =
       "\nThe server could not store that (its database refused); nothing changed: try again\n";
   ASSERT_TRUE(client->wait_for_text(reason, 5s)) << client->output();

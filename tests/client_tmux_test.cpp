@@ -2,57 +2,19 @@
 // renders, the opponent's move appears while the player types nothing, and
 // the game finishes; a replay steps with Enter and stops with q.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "client_support/client_programs.hpp"
+#include "client_support/tmux.hpp"
 
 namespace ttt::testing {
 namespace {
-
-// A tmux server of our own (a private socket), killed at the end.
-class Tmux {
- public:
-  Tmux() : socket_("ttt-client-test-" + std::to_string(::getpid())) {}
-  ~Tmux() { run({"kill-server"}); }
-
-  CommandResult run(std::vector<std::string> args) {
-    args.insert(args.begin(), {"tmux", "-L", socket_});
-    return run_command(std::move(args));
-  }
-  // The pane's text, history included.
-  std::string screen() { return run({"capture-pane", "-p", "-S", "-2000", "-t", "ttt"}).output; }
-  void type(const std::string& keys) { run({"send-keys", "-t", "ttt", keys, "Enter"}); }
-
-  // Starts ttt-client against the server on `port` in a 120×40 pane, with its
-  // config under `config` and `flags` after --host and --port.
-  bool start_client(std::uint16_t port, const TempDir& config, const std::string& flags) {
-    const std::string command = "env XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
-                                "/ttt-client --host 127.0.0.1 --port " + std::to_string(port) +
-                                " " + flags;
-    return run({"new-session", "-d", "-s", "ttt", "-x", "120", "-y", "40", command}).exit_code ==
-           0;
-  }
-
-  bool wait_screen(const std::function<bool(const std::string&)>& pred,
-                   std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (pred(screen())) return true;
-      ::usleep(50'000);
-    }
-    return pred(screen());
-  }
-
- private:
-  std::string socket_;
-};
 
 bool has(const std::string& text, std::string_view what) {
   return text.find(what) != std::string::npos;
 }
 
 TEST(ClientTmux, InteractiveGameRendersUpdatesWithoutInputAndFinishes) {
-  if (run_command({"tmux", "-V"}).exit_code != 0) GTEST_SKIP() << "tmux is not installed";
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
   ServerProcess server;
   TempDir config;
   Tmux tmux;
@@ -74,17 +36,11 @@ TEST(ClientTmux, InteractiveGameRendersUpdatesWithoutInputAndFinishes) {
   ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Game over:"); }, 15s))
       << tmux.screen();
   tmux.type("/quit");
-  EXPECT_TRUE(tmux.wait_screen(
-      [&](const std::string&) {
-        return tmux.run({"has-session", "-t", "ttt"}).exit_code != 0;
-      },
-      5s))
-      << "the client did not quit:\n"
-      << tmux.screen();
+  EXPECT_TRUE(tmux.wait_exit(5s)) << "the client did not quit:\n" << tmux.screen();
 }
 
 TEST(ClientTmux, ReplayStepsWithEnterAndStopsWithQ) {
-  if (run_command({"tmux", "-V"}).exit_code != 0) GTEST_SKIP() << "tmux is not installed";
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
   ServerProcess server;  // its database is in a directory of its own
   TempDir config;
   auto player = start_client(server.port(), config, {"--play-bot", "random"});
@@ -117,13 +73,7 @@ TEST(ClientTmux, ReplayStepsWithEnterAndStopsWithQ) {
       << tmux.screen();
   EXPECT_FALSE(has(tmux.screen(), "Move 3 of")) << tmux.screen();
   tmux.type("/quit");
-  EXPECT_TRUE(tmux.wait_screen(
-      [&](const std::string&) {
-        return tmux.run({"has-session", "-t", "ttt"}).exit_code != 0;
-      },
-      5s))
-      << "the client did not quit:\n"
-      << tmux.screen();
+  EXPECT_TRUE(tmux.wait_exit(5s)) << "the client did not quit:\n" << tmux.screen();
 }
 
 }  // namespace

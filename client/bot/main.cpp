@@ -5,6 +5,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -14,6 +15,7 @@
 #include "bot/bot_config.hpp"
 #include "bot/bot_player.hpp"
 #include "identity/token_file.hpp"
+#include "link/protobuf_log.hpp"
 #include "version.hpp"
 
 namespace {
@@ -82,7 +84,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::signal(SIGPIPE, SIG_IGN);
-  spdlog::set_default_logger(spdlog::stderr_color_mt("ttt-bot"));
+  const char* no_color = std::getenv("NO_COLOR");
+  spdlog::set_default_logger(
+      spdlog::stderr_color_mt("ttt-bot", no_color != nullptr && no_color[0] != '\0'
+                                             ? spdlog::color_mode::never
+                                             : spdlog::color_mode::automatic));
+  ttt::client::route_protobuf_logs();
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   BotTally total;
   try {

@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 
@@ -14,6 +15,7 @@
 #include "console/offline_game.hpp"
 #include "console/stdin_reader.hpp"
 #include "console/terminal.hpp"
+#include "link/protobuf_log.hpp"
 
 namespace {
 
@@ -65,7 +67,12 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::signal(SIGPIPE, SIG_IGN);
-  spdlog::set_default_logger(spdlog::stderr_color_mt("ttt-client"));
+  // Log lines are coloured only where the screen is (NO_COLOR and --color hold for them too).
+  const bool log_color =
+      ttt::client::use_color(config.color, ::isatty(2) == 1, std::getenv("NO_COLOR"));
+  spdlog::set_default_logger(spdlog::stderr_color_mt(
+      "ttt-client", log_color ? spdlog::color_mode::automatic : spdlog::color_mode::never));
+  ttt::client::route_protobuf_logs();
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   try {
     if (config.local || config.ai) return run_offline(config);

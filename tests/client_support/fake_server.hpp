@@ -1,0 +1,58 @@
+// FakeServer: a scripted stand-in for ttt-server on a loopback port, for what
+// a real server can't be made to do on cue (refuse to save a move, or send
+// whatever a hostile lobby would). It speaks the real protocol (frames of
+// ServerMessage and ClientMessage) on one connection; the test says each
+// reply. Every wait is bounded; the sockets close with the object.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "ttt.pb.h"
+#include "ttt/wire/frame.hpp"
+
+namespace ttt::testing {
+
+using namespace std::chrono_literals;
+
+class FakeServer {
+ public:
+  // Listens on 127.0.0.1 and a free port; throws std::runtime_error if it can't.
+  FakeServer();
+  ~FakeServer();
+  FakeServer(const FakeServer&) = delete;
+  FakeServer& operator=(const FakeServer&) = delete;
+
+  std::uint16_t port() const { return port_; }
+
+  // The next client message that satisfies pred (accepting the connection
+  // first if need be; others are skipped), or nullopt after timeout or when
+  // the client hangs up.
+  std::optional<wire::ClientMessage> expect(
+      const std::function<bool(const wire::ClientMessage&)>& pred,
+      std::chrono::milliseconds timeout = 5s);
+
+  // Reads until the client ends its half of the connection (it leaves), then
+  // closes ours, as the real server does; false if it did not within timeout.
+  bool hang_up_after_the_client(std::chrono::milliseconds timeout = 5s);
+
+  // Sends one frame (a failed test assertion if it can't).
+  void send(const wire::ServerMessage& message);
+
+  // Welcome for the Hello, as player 1 named `name` (the Hello's name when
+  // empty), with rating 1200.
+  void welcome(const wire::ClientMessage& hello, const std::string& name = "");
+
+  // A GameState event (or a reply, with in_reply_to).
+  void state(const wire::GameState& state, std::uint32_t in_reply_to = 0);
+
+ private:
+  int listen_fd_ = -1;
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+  wire::FrameReader reader_;
+};
+
+}  // namespace ttt::testing

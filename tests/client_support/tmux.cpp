@@ -1,0 +1,77 @@
+#include "client_support/tmux.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+
+namespace ttt::testing {
+
+Tmux::Tmux() {
+  static std::atomic<int> count{0};
+  socket_ = "ttt-test-" + std::to_string(::getpid()) + "-" + std::to_string(count++);
+}
+
+Tmux::~Tmux() { run({"kill-server"}); }
+
+bool Tmux::available() { return run_command({"tmux", "-V"}).exit_code == 0; }
+
+CommandResult Tmux::run(std::vector<std::string> args) {
+  args.insert(args.begin(), {"tmux", "-u", "-f", "/dev/null", "-L", socket_});
+  return run_command(std::move(args));
+}
+
+bool Tmux::start(const std::string& command, int columns, int rows) {
+  return run({"new-session", "-d", "-s", "ttt", "-x", std::to_string(columns), "-y",
+              std::to_string(rows), command, ";", "set-option", "-w", "-t", "ttt",
+              "remain-on-exit", "on", ";", "set-option", "-s", "set-clipboard", "on"})
+             .exit_code == 0;
+}
+
+bool Tmux::start_client(std::uint16_t port, const TempDir& config, const std::string& flags,
+                        int columns, int rows) {
+  const std::string command = "env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=" + config.path() + " " +
+                              bin_dir() + "/ttt-client --host 127.0.0.1 --port " +
+                              std::to_string(port) + " " + flags;
+  return start(command, columns, rows);
+}
+
+std::string Tmux::screen() {
+  return run({"capture-pane", "-p", "-J", "-S", "-", "-t", "ttt"}).output;
+}
+
+std::string Tmux::visible() { return run({"capture-pane", "-p", "-t", "ttt"}).output; }
+
+std::string Tmux::visible_with_attributes() {
+  return run({"capture-pane", "-p", "-e", "-t", "ttt"}).output;
+}
+
+std::string Tmux::format(const std::string& format) {
+  std::string out = run({"display-message", "-p", "-t", "ttt", format}).output;
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::string Tmux::buffers() { return run({"list-buffers", "-F", "#{buffer_name}"}).output; }
+
+void Tmux::type(const std::string& keys) { run({"send-keys", "-t", "ttt", keys, "Enter"}); }
+
+bool Tmux::wait_screen(const std::function<bool(const std::string&)>& pred,
+                       std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (pred(screen())) return true;
+    ::usleep(50'000);
+  }
+  return pred(screen());
+}
+
+bool Tmux::wait_exit(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (format("#{pane_dead}") == "1") return true;
+    ::usleep(50'000);
+  }
+  return false;
+}
+
+}  // namespace ttt::testing

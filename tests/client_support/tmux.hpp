@@ -1,0 +1,63 @@
+// Tmux: a real terminal for end-to-end tests of the interactive client. A
+// tmux server of the test's own (a private socket under -L, no user config),
+// one session "ttt" whose pane runs the command; the server is killed when
+// the object goes away, however the test ends.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "client_support/child_process.hpp"
+
+namespace ttt::testing {
+
+class Tmux {
+ public:
+  Tmux();
+  ~Tmux();
+  Tmux(const Tmux&) = delete;
+  Tmux& operator=(const Tmux&) = delete;
+
+  // Whether tmux is installed (tests skip without it).
+  static bool available();
+
+  // tmux -L SOCKET ARGS...
+  CommandResult run(std::vector<std::string> args);
+
+  // Starts command (a shell command line) in a columns×rows pane. The pane
+  // stays, with its last screen, after the command exits; tmux runs in UTF-8
+  // mode and keeps what a program puts on the clipboard (OSC 52) as a paste
+  // buffer, so that tests can see whether anything did.
+  bool start(const std::string& command, int columns = 120, int rows = 40);
+
+  // ttt-client against 127.0.0.1:port with its config under config and
+  // flags after --host and --port, in a UTF-8 locale, in a columns×rows pane.
+  bool start_client(std::uint16_t port, const TempDir& config, const std::string& flags,
+                    int columns = 120, int rows = 40);
+
+  // The pane's text, history included, wrapped lines joined.
+  std::string screen();
+  // Only what is on the screen now.
+  std::string visible();
+  // The screen with its colours and attributes as escape sequences (-e).
+  std::string visible_with_attributes();
+  // A tmux format of the pane, e.g. "#{pane_title}".
+  std::string format(const std::string& format);
+  // The names of tmux's paste buffers, one per line (empty: none).
+  std::string buffers();
+
+  // Types keys (tmux key names or text) and Enter.
+  void type(const std::string& keys);
+
+  bool wait_screen(const std::function<bool(const std::string&)>& pred,
+                   std::chrono::milliseconds timeout);
+  // Waits until the pane's command has exited.
+  bool wait_exit(std::chrono::milliseconds timeout);
+
+ private:
+  std::string socket_;
+};
+
+}  // namespace ttt::testing
