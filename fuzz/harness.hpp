@@ -20,4 +20,12 @@ void frames(const std::uint8_t* data, std::size_t size);
 // checks the lobby is empty.
 void lobby(const std::uint8_t* data, std::size_t size);
 
+// Feeds a byte stream, as a server's, to the real client: its first byte
+// picks ttt-client (in line mode or on a terminal) or ttt-bot, the rest is
+// what a loopback server of the harness sends once the client connects.
+// Aborts if anything the client wrote (screen, stderr, log) holds a control
+// character, an escape, a bidi control or invalid UTF-8 that it did not put
+// there itself.
+void client(const std::uint8_t* data, std::size_t size);
+
 }  // namespace ttt::fuzz

@@ -51,4 +51,14 @@ TEST(FuzzRegression, LobbyInputsAreHandled) {
   }
 }
 
+TEST(FuzzRegression, ClientInputsAreHandled) {
+  const auto files = inputs_of("client");
+  ASSERT_FALSE(files.empty());
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.string());
+    const std::string bytes = read(file);
+    ttt::fuzz::client(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  }
+}
+
 }  // namespace
