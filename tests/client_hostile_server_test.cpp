@@ -266,6 +266,140 @@ TEST_P(HostileServer, EveryTextReachesTheScreenHarmless) {
   expect_terminal_untouched(tmux, title, connected);
 }
 
+// The list the issue saw: 3,000 open games in one frame (every 100th with a
+// hostile name), for the request list.
+wire::ServerMessage three_thousand_games(const wire::ClientMessage& list) {
+  return reply(list, [](wire::ServerMessage& m) {
+    for (std::uint64_t id = 1; id <= 3000; ++id) {
+      wire::GameSummary* g = m.mutable_game_list()->add_games();
+      g->set_game_id(id);
+      g->set_size(3);
+      g->set_status(wire::GAME_STATUS_WAITING);
+      g->set_x_name(id % 100 == 0 ? hostile_texts()[0].text : "player" + std::to_string(id));
+    }
+  });
+}
+
+// The last line of a screen that has text (tmux drops trailing spaces).
+std::string last_line(std::string screen) {
+  while (!screen.empty() && screen.back() == '\n') screen.pop_back();
+  return screen.substr(screen.rfind('\n') + 1);
+}
+
+bool is_list(const wire::ClientMessage& m) { return m.has_list_games(); }
+bool is_hello(const wire::ClientMessage& m) { return m.has_hello(); }
+
+TEST(HostileServerList, ATerminalGetsThreeThousandGamesAScreenfulAtATime) {
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
+  FakeServer server;
+  TempDir config;
+  Tmux tmux;
+  ASSERT_TRUE(tmux.start_client(server.port(), config, "--name tester --retry 0", 120, 40));
+  const auto hello = server.expect(is_hello);
+  ASSERT_TRUE(hello) << tmux.screen();
+  server.welcome(*hello);
+  ASSERT_TRUE(tmux.wait_screen([](const auto& s) { return has(s, "Connected to"); }, 10s));
+  tmux.type("/list");
+  const auto list = server.expect(is_list);
+  ASSERT_TRUE(list) << tmux.screen();
+  server.send(three_thousand_games(*list));
+  // A 40-row screen: the header and 38 games, the prompt on the last row.
+  ASSERT_TRUE(tmux.wait_screen(
+      [](const auto& s) { return has(s, "more: Enter for line 40 of 3002, q to stop>"); }, 10s))
+      << tmux.screen();
+  EXPECT_TRUE(has(tmux.visible(), "   38   3x3  waiting      player38")) << tmux.visible();
+  EXPECT_FALSE(has(tmux.screen(), "player39")) << tmux.screen();
+  tmux.type("");  // Enter: the next screenful
+  ASSERT_TRUE(tmux.wait_screen(
+      [](const auto& s) { return has(s, "more: Enter for line 78 of 3002, q to stop>"); }, 10s))
+      << tmux.screen();
+  EXPECT_TRUE(has(tmux.screen(), "   76   3x3  waiting      player76")) << tmux.screen();
+  EXPECT_FALSE(has(tmux.screen(), "player77")) << tmux.screen();
+  tmux.type("q");
+  ASSERT_TRUE(tmux.wait_screen([&](const auto&) { return last_line(tmux.visible()) == ">"; }, 10s))
+      << "the prompt is back after q:\n"
+      << tmux.visible();
+  tmux.type("/quit");
+  EXPECT_TRUE(tmux.wait_exit(10s)) << tmux.screen();
+  EXPECT_FALSE(has(tmux.screen(), "player77")) << "q shows nothing more";
+}
+
+TEST(HostileServerList, AScriptGetsTheFirst200LinesOfThreeThousandGames) {
+  FakeServer server;
+  TempDir config;
+  auto client = start_client(server.port(), config, {"--retry", "0"});
+  client->write("/list\n");
+  const auto hello = server.expect(is_hello);
+  ASSERT_TRUE(hello) << client->output();
+  server.welcome(*hello);
+  const auto list = server.expect(is_list);
+  ASSERT_TRUE(list) << client->output();
+  server.send(three_thousand_games(*list));
+  ASSERT_TRUE(client->wait_for_text("lines of a list)\n", 10s)) << client->output();
+  client->close_stdin();
+  EXPECT_TRUE(server.hang_up_after_the_client()) << client->output();
+  ASSERT_EQ(client->wait_exit(10s), 0) << client->output();
+  const std::string& out = client->output();
+  EXPECT_TRUE(has(out, "\n  199   3x3  waiting      player199        -\n(2802 more lines not shown: a "
+                       "script gets the first 200 lines of a list)\n"))
+      << out;
+  EXPECT_FALSE(has(out, "player200")) << out;
+  EXPECT_TRUE(has(out, "  100   3x3  waiting      ^[]0;PWNED-TITL") && !has(out, "\x1b")) << out;
+}
+
+// Every line a bot printed is its own: a log line (timestamp first), its
+// last word ("ttt-bot: ...") or its summary; and no byte in them is a
+// control character, an escape, a C1 control or a bidi control.
+void expect_no_forged_lines(const std::string& output) {
+  std::size_t start = 0;
+  while (start < output.size()) {
+    const std::size_t end = output.find('\n', start);
+    const std::string line = output.substr(start, end - start);
+    start = end == std::string::npos ? output.size() : end + 1;
+    EXPECT_TRUE(line.rfind("[2026-11-23 00:00", 0) != 0) << "a forged log line: " << line;
+    EXPECT_TRUE(line.rfind("[20", 0) == 0 || line.rfind("ttt-bot: ", 0) == 0 ||
+                line.rfind("bot summary: ", 0) == 0)
+        << "a line the bot did not write: " << line;
+    for (const char c : line) {
+      const auto byte = static_cast<unsigned char>(c);
+      EXPECT_TRUE(byte >= 0x20 && byte != 0x7f) << "a control byte in: " << line;
+    }
+    EXPECT_FALSE(has(line, "\xc2\x9b") || has(line, "\xe2\x80\xae")) << line;
+  }
+}
+
+TEST(HostileServerBot, TheBotsLogQuotesTheServerOnlyHarmlessly) {
+  const std::string evil = "\x1b]0;PWNED\x07\x1b[31mred\xc2\x9b" "2J\xe2\x80\xae" "rev\n"
+                           "[2026-11-23 00:00:00.000] [ttt-bot] [error] FORGED\r\x1b[K";
+  FakeServer server;
+  TempDir config;
+  auto bot = start_bot(server.port(), config, {"--name", "logger", "--log-level", "debug"});
+  const auto hello = server.expect(is_hello);
+  ASSERT_TRUE(hello) << bot->output();
+  server.send(reply(*hello, [&](wire::ServerMessage& m) {
+    m.mutable_welcome()->set_player_id(1);
+    m.mutable_welcome()->set_name("logger");
+    m.mutable_welcome()->set_server_version(evil);
+  }));
+  const auto quick = server.expect([](const auto& m) { return m.has_quick_match(); });
+  ASSERT_TRUE(quick) << bot->output();
+  wire::ServerMessage goodbye;
+  goodbye.mutable_goodbye()->set_reason(evil);
+  server.send(goodbye);
+  server.send(reply(*quick, [&](wire::ServerMessage& m) {
+    m.mutable_error()->set_code(wire::ERROR_CODE_BAD_REQUEST);
+    m.mutable_error()->set_text(evil);
+  }));
+  EXPECT_TRUE(server.hang_up_after_the_client()) << bot->output();
+  ASSERT_EQ(bot->wait_exit(10s), 1) << bot->output();
+  const std::string& out = bot->output();
+  const std::string shown = safe_text(evil, width::kMessage);
+  EXPECT_TRUE(has(out, "the server is going away: " + shown)) << out;
+  EXPECT_TRUE(has(out, "could not get a game: " + shown)) << out;
+  EXPECT_TRUE(has(out, "(ttt-server " + safe_text(evil, width::kShort) + ")")) << out;
+  expect_no_forged_lines(out);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryKind, HostileServer, ::testing::ValuesIn(hostile_texts()),
                          [](const auto& param) { return std::string(param.param.kind); });
 
