@@ -41,8 +41,9 @@ using asio::ip::tcp;
 constexpr std::uint8_t kInteractive = 1;  // a terminal (prompt, pager) rather than line mode
 constexpr std::uint8_t kBot = 2;          // ttt-bot's player rather than ttt-client
 
-// Lines typed before the Welcome: after it they ask, in this order, with
-// request ids 2, 3, 4, 5, 6 (Hello is 1), so that a stream can answer them.
+// Lines typed before the Welcome: after it the commands ask, in this order,
+// with request ids 2 to 6 (Hello is 1), so that a stream can answer them;
+// the move waits for a game.
 const char* const kTyped[] = {"/top", "/history", "/replay 3", "/list", "/join 7", "b2"};
 
 void check(bool ok) {
