@@ -1,7 +1,9 @@
-// The slash commands: every command, its arguments and the refusals.
+// The slash commands: every command, its arguments and the refusals; and the
+// request each one sends.
 #include <gtest/gtest.h>
 
 #include "console/command.hpp"
+#include "console/command_request.hpp"
 
 namespace ttt::client {
 namespace {
@@ -148,6 +150,46 @@ TEST(Command, HelpNamesEveryCommand) {
         "/say", "/top", "/history", "/replay", "rated|unrated", "/help", "/quit", "b2"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
+}
+
+TEST(CommandRequest, EachCommandSendsItsRequest) {
+  const auto create = request_for(parsed("/create 4 private bot hard unrated"));
+  ASSERT_TRUE(create && create->has_create_game());
+  EXPECT_EQ(create->create_game().size(), 4);
+  EXPECT_TRUE(create->create_game().is_private());
+  EXPECT_TRUE(create->create_game().vs_bot());
+  EXPECT_EQ(create->create_game().bot_level(), wire::BOT_LEVEL_HARD);
+  EXPECT_EQ(create->create_game().rated(), wire::RATED_NO);
+  const auto join = request_for(parsed("/join 12 ABCDEF"));
+  ASSERT_TRUE(join && join->has_join_game());
+  EXPECT_EQ(join->join_game().game_id(), 12u);
+  EXPECT_EQ(join->join_game().invite_code(), "ABCDEF");
+  const auto history = request_for(parsed("/history bot (hard)"));
+  ASSERT_TRUE(history && history->has_get_history());
+  EXPECT_EQ(history->get_history().name(), "bot (hard)");
+  EXPECT_EQ(history->get_history().limit(), kHistoryLength);
+  EXPECT_TRUE(request_for(parsed("/list"))->has_list_games());
+  EXPECT_EQ(request_for(parsed("/top 5"))->get_leaderboard().limit(), 5u);
+  EXPECT_EQ(request_for(parsed("/replay 17"))->get_replay().record_id(), 17u);
+  EXPECT_EQ(request_for(parsed("/say hi there"))->chat().text(), "hi there");
+  EXPECT_EQ(request_for(parsed("/quick 5"))->quick_match().size(), 5);
+  EXPECT_TRUE(request_for(parsed("/watch 3"))->has_spectate());
+  EXPECT_TRUE(request_for(parsed("/resign"))->has_resign());
+  EXPECT_TRUE(request_for(parsed("/draw"))->has_offer_draw());
+  EXPECT_TRUE(request_for(parsed("/rematch"))->has_rematch());
+  EXPECT_TRUE(request_for(parsed("/leave"))->has_leave());
+  EXPECT_FALSE(request_for(parsed("/help")));
+  EXPECT_FALSE(request_for(parsed("/quit")));
+}
+
+TEST(CommandRequest, SaysWhichRequestsGetADirectReply) {
+  EXPECT_TRUE(awaits_reply(CommandKind::List));
+  EXPECT_TRUE(awaits_reply(CommandKind::Join));
+  EXPECT_TRUE(awaits_reply(CommandKind::Top));
+  EXPECT_FALSE(awaits_reply(CommandKind::Say));
+  EXPECT_FALSE(awaits_reply(CommandKind::Resign));
+  EXPECT_TRUE(is_record_query(CommandKind::History));
+  EXPECT_FALSE(is_record_query(CommandKind::List));
 }
 
 }  // namespace
