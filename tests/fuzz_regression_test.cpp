@@ -31,34 +31,21 @@ std::string read(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-TEST(FuzzRegression, FrameInputsAreHandled) {
-  const auto files = inputs_of("frame");
+// Every input of target through harness; a crash or sanitizer report fails.
+void replay_all(const std::string& target, void (*harness)(const std::uint8_t*, std::size_t)) {
+  const auto files = inputs_of(target);
   ASSERT_FALSE(files.empty());
   for (const auto& file : files) {
     SCOPED_TRACE(file.string());
     const std::string bytes = read(file);
-    ttt::fuzz::frames(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    harness(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   }
 }
 
-TEST(FuzzRegression, LobbyInputsAreHandled) {
-  const auto files = inputs_of("lobby");
-  ASSERT_FALSE(files.empty());
-  for (const auto& file : files) {
-    SCOPED_TRACE(file.string());
-    const std::string bytes = read(file);
-    ttt::fuzz::lobby(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-  }
-}
+TEST(FuzzRegression, FrameInputsAreHandled) { replay_all("frame", ttt::fuzz::frames); }
 
-TEST(FuzzRegression, ClientInputsAreHandled) {
-  const auto files = inputs_of("client");
-  ASSERT_FALSE(files.empty());
-  for (const auto& file : files) {
-    SCOPED_TRACE(file.string());
-    const std::string bytes = read(file);
-    ttt::fuzz::client(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
-  }
-}
+TEST(FuzzRegression, LobbyInputsAreHandled) { replay_all("lobby", ttt::fuzz::lobby); }
+
+TEST(FuzzRegression, ClientInputsAreHandled) { replay_all("client", ttt::fuzz::client); }
 
 }  // namespace
