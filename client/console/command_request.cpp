@@ -3,6 +3,7 @@
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
+
 std::optional<wire::ClientMessage> request_for(const Command& command) {
   wire::ClientMessage m;
   switch (command.kind) {
