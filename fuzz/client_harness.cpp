@@ -62,10 +62,10 @@ void check_harmless(std::string_view text) {
     }
     UChar32 c = 0;
     U8_NEXT(text.data(), i, length, c);
-    check(c >= 0);                                   // valid UTF-8
+    check(c >= 0);  // valid UTF-8
     if (c == '\n') continue;
     check(c >= 0x20 && !(c >= 0x7f && c < 0xa0));  // no C0, DEL or C1
-    check(u_charType(c) != U_FORMAT_CHAR);           // no bidi controls, no zero-width tricks
+    check(u_charType(c) != U_FORMAT_CHAR);         // no bidi controls, no zero-width tricks
     check(!u_hasBinaryProperty(c, UCHAR_BIDI_CONTROL));
     check(u_charType(c) != U_LINE_SEPARATOR && u_charType(c) != U_PARAGRAPH_SEPARATOR);
   }
@@ -122,8 +122,9 @@ void run_console(asio::io_context& io, tcp::acceptor& acceptor, bool interactive
   config.retry = std::chrono::milliseconds(0);
   config.no_token_file = true;
   config.secret_file = "/dev/null/none";  // nowhere: the secret is shown instead
-  client::Terminal terminal(interactive, false, [&](std::string_view text) { screen += text; },
-                            client::ScreenSize{12, 60});
+  client::Terminal terminal(
+      interactive, false, [&](std::string_view text) { screen += text; },
+      client::ScreenSize{12, 60});
   client::ConsoleClient console(io, config, terminal);
   console.start();
   for (const char* line : kTyped) console.on_line(line);
@@ -160,7 +161,8 @@ void client(const std::uint8_t* data, std::size_t size) {
 
   asio::io_context io;
   tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::address_v4::loopback(), 0));
-  asio::co_spawn(io, serve(acceptor, std::string(reinterpret_cast<const char*>(data + 1), size - 1)),
+  asio::co_spawn(io,
+                 serve(acceptor, std::string(reinterpret_cast<const char*>(data + 1), size - 1)),
                  asio::detached);
 
   // The bot and the client's last words go to the standard streams.

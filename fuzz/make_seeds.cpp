@@ -47,8 +47,10 @@ using ttt::wire::ServerMessage;
 // Text a hostile server puts in every string: escape sequences (OSC title
 // and clipboard, CSI clear and colour, DCS), C1 controls, bidi controls.
 const std::string kEvil =
-    "\x1b]0;PWNED\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae" "esrever\x1b]52;c;SGk=\x07"
-    "\xc2\x9b" "2J\x1bPq\x1b\\\n[forged] line\r\xe2\x80\x8b";
+    "\x1b]0;PWNED\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae"
+    "esrever\x1b]52;c;SGk=\x07"
+    "\xc2\x9b"
+    "2J\x1bPq\x1b\\\n[forged] line\r\xe2\x80\x8b";
 
 ServerMessage reply_to(std::uint32_t request) {
   ServerMessage m;

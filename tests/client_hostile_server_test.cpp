@@ -39,11 +39,17 @@ void PrintTo(const Hostile& hostile, std::ostream* out) { *out << hostile.kind; 
 const std::vector<Hostile>& hostile_texts() {
   static const std::vector<Hostile> texts = {
       // The issue's: retitles (OSC 0), clears (ED), paints red (SGR), reverses (RLO).
-      {"issue", "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae" "esrever"},
+      {"issue",
+       "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae"
+       "esrever"},
       // OSC 2 ended by ST, the clipboard (OSC 52), a bell, a hyperlink (OSC 8).
       {"osc", "\x1b]2;PWNED-ST\x1b\\\x1b]52;c;UFdORUQ=\x07\x07\x1b]8;;http://x/\x1b\\ln"},
       // 8-bit C1 controls: CSI (U+009B) clearing and colouring, OSC (U+009D) retitling.
-      {"c1", "\xc2\x9d" "0;C1-TITLE\xc2\x9c\xc2\x9b" "2J\xc2\x9b" "41mC1"},
+      {"c1",
+       "\xc2\x9d"
+       "0;C1-TITLE\xc2\x9c\xc2\x9b"
+       "2J\xc2\x9b"
+       "41mC1"},
       // Forged lines: CR, LF, erase line, cursor up, and a DCS that asks the terminal to answer.
       {"lines", "ok\r\n[alice (X)] forged\r\x1b[K\x1b[1A\x1bP+q544e\x1b\\\x1b[6n"},
       // Bidi isolates and embeddings, zero-width and filler characters, wide text.
@@ -70,8 +76,8 @@ void expect_terminal_untouched(Tmux& tmux, const std::string& title_before,
   EXPECT_EQ(tmux.buffers(), "") << "something reached the clipboard (OSC 52)";
   EXPECT_TRUE(has(tmux.visible(), first_line)) << "the screen was cleared:\n" << tmux.visible();
   const std::string attributes = tmux.visible_with_attributes();
-  EXPECT_EQ(attributes.find('\x1b'), std::string::npos)
-      << "colours or attributes on the screen:\n" << attributes;
+  EXPECT_EQ(attributes.find('\x1b'), std::string::npos) << "colours or attributes on the screen:\n"
+                                                        << attributes;
 }
 
 wire::GameRecord record_of(const std::string& x, const std::string& o) {
@@ -123,8 +129,9 @@ TEST(HostileServer, TheChecksCatchTheSameTextPrintedRaw) {
   if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
   TempDir dir;
   const std::string file = dir.path() + "/raw";
-  std::ofstream(file, std::ios::binary) << "FIRST LINE\n" << hostile_texts()[0].text
-                                        << hostile_texts()[1].text << "\n";
+  std::ofstream(file, std::ios::binary)
+      << "FIRST LINE\n"
+      << hostile_texts()[0].text << hostile_texts()[1].text << "\n";
   Tmux tmux;
   ASSERT_TRUE(tmux.start("sleep 0.3; cat " + file + "; sleep 30", 120, 40));
   const std::string title = tmux.format("#{pane_title}");
@@ -146,9 +153,8 @@ TEST_P(HostileServer, EveryTextReachesTheScreenHarmless) {
   FakeServer server;
   TempDir config;
   Tmux tmux;
-  ASSERT_TRUE(tmux.start_client(server.port(), config,
-                                "--name tester --retry 0 --log-level info --color never", 250,
-                                100));
+  ASSERT_TRUE(tmux.start_client(
+      server.port(), config, "--name tester --retry 0 --log-level info --color never", 250, 100));
   const std::string title = tmux.format("#{pane_title}");
   auto see = [&](const std::string& text) {
     return tmux.wait_screen([&](const std::string& s) { return has(s, text); }, 10s);
@@ -340,8 +346,9 @@ TEST(HostileServerList, AScriptGetsTheFirst200LinesOfThreeThousandGames) {
   EXPECT_TRUE(server.hang_up_after_the_client()) << client->output();
   ASSERT_EQ(client->wait_exit(10s), 0) << client->output();
   const std::string& out = client->output();
-  EXPECT_TRUE(has(out, "\n  199   3x3  waiting      player199        -\n(2802 more lines not shown: a "
-                       "script gets the first 200 lines of a list)\n"))
+  EXPECT_TRUE(has(out,
+                  "\n  199   3x3  waiting      player199        -\n(2802 more lines not shown: a "
+                  "script gets the first 200 lines of a list)\n"))
       << out;
   EXPECT_FALSE(has(out, "player200")) << out;
   EXPECT_TRUE(has(out, "  100   3x3  waiting      ^[]0;PWNED-TITL") && !has(out, "\x1b")) << out;
@@ -369,8 +376,11 @@ void expect_no_forged_lines(const std::string& output) {
 }
 
 TEST(HostileServerBot, TheBotsLogQuotesTheServerOnlyHarmlessly) {
-  const std::string evil = "\x1b]0;PWNED\x07\x1b[31mred\xc2\x9b" "2J\xe2\x80\xae" "rev\n"
-                           "[2026-11-23 00:00:00.000] [ttt-bot] [error] FORGED\r\x1b[K";
+  const std::string evil =
+      "\x1b]0;PWNED\x07\x1b[31mred\xc2\x9b"
+      "2J\xe2\x80\xae"
+      "rev\n"
+      "[2026-11-23 00:00:00.000] [ttt-bot] [error] FORGED\r\x1b[K";
   FakeServer server;
   TempDir config;
   auto bot = start_bot(server.port(), config, {"--name", "logger", "--log-level", "debug"});

@@ -13,9 +13,12 @@ namespace {
 
 // The issue's name: retitles the terminal, clears it, paints it red, reverses what follows.
 const std::string kIssueName =
-    "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae" "esrever";
-const std::string kRed = "\x1b[31mRED\x1b[0m";           // shown as ^[[31mRED^[[0m, 14 columns
-const std::string kReversed = "\xe2\x80\xae" "esrever";  // shown as <U+202E>esrever, 15 columns
+    "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae"
+    "esrever";
+const std::string kRed = "\x1b[31mRED\x1b[0m";  // shown as ^[[31mRED^[[0m, 14 columns
+const std::string kReversed =
+    "\xe2\x80\xae"
+    "esrever";  // shown as <U+202E>esrever, 15 columns
 const std::string kJapanese = "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e";  // 日本語, 6 columns
 const std::string kEllipsis = "\xe2\x80\xa6";
 
@@ -80,9 +83,9 @@ TEST(HostileText, MoveHeadlineIgnoresALastMoveOffTheBoard) {
 TEST(HostileText, AnUnreadableBoardIsOneHarmlessLine) {
   wire::GameState s = game_with("alice", "bob");
   s.set_cells("\x1b[2J\x1b[H" + std::string(100, 'X'));
-  EXPECT_EQ(state_text(s, wire::SIDE_X, "", RenderStyle{}, false),
-            "The server sent a board that can't be read: ^[[2J^[[HXXXXXXXXXXXXXX" + kEllipsis +
-                "\n");
+  EXPECT_EQ(
+      state_text(s, wire::SIDE_X, "", RenderStyle{}, false),
+      "The server sent a board that can't be read: ^[[2J^[[HXXXXXXXXXXXXXX" + kEllipsis + "\n");
 }
 
 TEST(HostileText, ChatLineShowsSenderAndTextHarmlessly) {
@@ -111,7 +114,9 @@ TEST(HostileText, ErrorTextIsOneHarmlessLine) {
   error.set_code(wire::ERROR_CODE_BAD_REQUEST);
   error.set_text("bad\x1b]52;c;SGk=\x07\nFORGED LINE");
   EXPECT_EQ(error_text(error), "Bad^[]52;c;SGk=^G^JFORGED LINE");
-  error.set_text("\xc2\x9b" "2J\xff");
+  error.set_text(
+      "\xc2\x9b"
+      "2J\xff");
   EXPECT_EQ(error_text(error), "<U+009B>2J\xef\xbf\xbd");
 }
 
@@ -131,9 +136,13 @@ TEST(HostileText, GameListKeepsItsColumnsWithHostileAndWideNames) {
   EXPECT_EQ(game_list_text(list),
             "   id  size  status       X                O\n"
             "    3   3x3  waiting      ^[[31mRED^[[0m   <U+202E>esrever\n"
-            "    4   3x3  waiting      " + kJapanese + "           abcdefghijklmno" + kEllipsis + "\n"
-            "    5   3x3  waiting      ^[]0;PWNED-TITL" + kEllipsis + " -\n"
-            "Join with /join ID, watch with /watch ID.");
+            "    4   3x3  waiting      " +
+                kJapanese + "           abcdefghijklmno" + kEllipsis +
+                "\n"
+                "    5   3x3  waiting      ^[]0;PWNED-TITL" +
+                kEllipsis +
+                " -\n"
+                "Join with /join ID, watch with /watch ID.");
 }
 
 TEST(HostileText, LeaderboardKeepsItsColumnsWithHostileAndWideNames) {
@@ -147,14 +156,16 @@ TEST(HostileText, LeaderboardKeepsItsColumnsWithHostileAndWideNames) {
   EXPECT_EQ(leaderboard_text(board),
             "rank  name                rating  games     W     L     D\n"
             "   1  ^[[31mRED^[[0m        1200      1     0     0     0\n"
-            "   2  " + kJapanese + kJapanese + "\xe6\x97\xa5\xe6\x9c\xac" + kEllipsis +
+            "   2  " +
+                kJapanese + kJapanese + "\xe6\x97\xa5\xe6\x9c\xac" + kEllipsis +
                 "     1200      1     0     0     0");
 }
 
 TEST(HostileText, HistoryShowsTheNameAndPlayersHarmlessly) {
   wire::History history;
   history.set_name("\x1b[2J" + kReversed);
-  EXPECT_EQ(history_text(history, TimeZone::Utc), "^[[2J<U+202E>esrever has no finished games yet.");
+  EXPECT_EQ(history_text(history, TimeZone::Utc),
+            "^[[2J<U+202E>esrever has no finished games yet.");
   wire::GameRecord* g = history.add_games();
   g->set_record_id(8);
   g->set_size(3);
@@ -168,9 +179,10 @@ TEST(HostileText, HistoryShowsTheNameAndPlayersHarmlessly) {
             "Recent games of ^[[2J<U+202E>esrever, newest first:\n"
             "record  ended              size  X                  O                  result"
             "                           rated   moves\n"
-            "     8  2026-11-22 14:03    3x3  ^[[31mRED^[[0m     ^[]0;T^Gooooooooo" + kEllipsis +
+            "     8  2026-11-22 14:03    3x3  ^[[31mRED^[[0m     ^[]0;T^Gooooooooo" +
+                kEllipsis +
                 " draw                             unrated     9\n"
-            "Step through one with /replay RECORD.");
+                "Step through one with /replay RECORD.");
 }
 
 TEST(HostileText, ReplayShowsThePlayersHarmlessly) {

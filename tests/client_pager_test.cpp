@@ -23,7 +23,8 @@ bool has(const std::string& text, const std::string& what) {
 class PagerTest : public ::testing::Test {
  protected:
   Terminal& screen(bool interactive, ScreenSize size = {10, 80}) {
-    terminal_.emplace(interactive, false, [this](std::string_view text) { out_ += text; }, size);
+    terminal_.emplace(
+        interactive, false, [this](std::string_view text) { out_ += text; }, size);
     return *terminal_;
   }
   std::string take_output() { return std::exchange(out_, {}); }

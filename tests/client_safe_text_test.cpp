@@ -17,14 +17,16 @@ constexpr std::size_t kWide = 1000;  // wide enough not to cut
 const std::string kFffd = "\xef\xbf\xbd";
 const std::string kEllipsis = "\xe2\x80\xa6";
 
-std::string safe(const std::string& raw, std::size_t width = kWide) { return safe_text(raw, width); }
+std::string safe(const std::string& raw, std::size_t width = kWide) {
+  return safe_text(raw, width);
+}
 
 TEST(SafeText, KeepsPrintableTextAsItIs) {
   EXPECT_EQ(safe("alice"), "alice");
   EXPECT_EQ(safe("bot (hard)"), "bot (hard)");
   EXPECT_EQ(safe(" !\"#$%&'()*+,-./0-9:;<=>?@A-Z[\\]^_`a-z{|}~"),
             " !\"#$%&'()*+,-./0-9:;<=>?@A-Z[\\]^_`a-z{|}~");
-  EXPECT_EQ(safe("Jos\xc3\xa9 M\xc3\xbcller"), "Jos\xc3\xa9 M\xc3\xbcller");     // José Müller
+  EXPECT_EQ(safe("Jos\xc3\xa9 M\xc3\xbcller"), "Jos\xc3\xa9 M\xc3\xbcller");  // José Müller
   EXPECT_EQ(safe("\xce\x91\xce\xbb\xcf\x86\xce\xb1"), "\xce\x91\xce\xbb\xcf\x86\xce\xb1");  // Αλφα
   EXPECT_EQ(safe(""), "");
 }
@@ -53,26 +55,35 @@ TEST(SafeText, TurnsEscapeSequencesIntoPlainText) {
   EXPECT_EQ(safe("\x1b]0;PWNED-TITLE\x07"), "^[]0;PWNED-TITLE^G");
   EXPECT_EQ(safe("\x1b]2;title\x1b\\"), "^[]2;title^[\\");
   EXPECT_EQ(safe("\x1b]52;c;cm0gLXJmIH4=\x07"), "^[]52;c;cm0gLXJmIH4=^G");
-  EXPECT_EQ(safe("\x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\"),
-            "^[]8;;http://x/^[\\link^[]8;;^[\\");
+  EXPECT_EQ(safe("\x1b]8;;http://x/\x1b\\link\x1b]8;;\x1b\\"), "^[]8;;http://x/^[\\link^[]8;;^[\\");
   // DCS, and the other string controls (SOS, PM, APC).
   EXPECT_EQ(safe("\x1bPq#0;2;0;0;0\x1b\\"), "^[Pq#0;2;0;0;0^[\\");
   EXPECT_EQ(safe("\x1bX\x1b^\x1b_x\x1b\\"), "^[X^[^^[_x^[\\");
   // Two-byte escapes: reset, save and restore the cursor, charsets.
-  EXPECT_EQ(safe("\x1b" "c\x1b" "7\x1b" "8\x1b(0"), "^[c^[7^[8^[(0");
+  EXPECT_EQ(safe("\x1b"
+                 "c\x1b"
+                 "7\x1b"
+                 "8\x1b(0"),
+            "^[c^[7^[8^[(0");
 }
 
 TEST(SafeText, MakesTheIssuesHostileNameHarmless) {
-  const std::string name = "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae" "esrever";
+  const std::string name =
+      "\x1b]0;PWNED-TITLE\x07\x1b[2J\x1b[31mEVIL\x1b[0m\xe2\x80\xae"
+      "esrever";
   EXPECT_EQ(safe(name), "^[]0;PWNED-TITLE^G^[[2J^[[31mEVIL^[[0m<U+202E>esrever");
 }
 
 TEST(SafeText, MarksC1Controls) {
   EXPECT_EQ(safe("\xc2\x80"), "<U+0080>");
-  EXPECT_EQ(safe("\xc2\x85"), "<U+0085>");  // NEL
+  EXPECT_EQ(safe("\xc2\x85"), "<U+0085>");                    // NEL
   EXPECT_EQ(safe("\xc2\x90q\xc2\x9c"), "<U+0090>q<U+009C>");  // DCS ... ST
-  EXPECT_EQ(safe("\xc2\x9b" "2J"), "<U+009B>2J");             // CSI
-  EXPECT_EQ(safe("\xc2\x9d" "0;t\xc2\x9c"), "<U+009D>0;t<U+009C>");  // OSC ... ST
+  EXPECT_EQ(safe("\xc2\x9b"
+                 "2J"),
+            "<U+009B>2J");  // CSI
+  EXPECT_EQ(safe("\xc2\x9d"
+                 "0;t\xc2\x9c"),
+            "<U+009D>0;t<U+009C>");  // OSC ... ST
   EXPECT_EQ(safe("\xc2\x9f"), "<U+009F>");
 }
 
@@ -82,19 +93,29 @@ TEST(SafeText, MarksEveryBidiControl) {
   EXPECT_EQ(safe("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9"),
             "<U+2066><U+2067><U+2068><U+2069>");
   EXPECT_EQ(safe("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c"), "<U+200E><U+200F><U+061C>");
-  EXPECT_EQ(safe("abc\xe2\x80\xae" "fed"), "abc<U+202E>fed");
+  EXPECT_EQ(safe("abc\xe2\x80\xae"
+                 "fed"),
+            "abc<U+202E>fed");
 }
 
 TEST(SafeText, MarksOtherInvisibleCharacters) {
   EXPECT_EQ(safe("al\xe2\x80\x8bice"), "al<U+200B>ice");  // zero-width space
-  EXPECT_EQ(safe("a\xe2\x80\x8c\xe2\x80\x8d" "b"), "a<U+200C><U+200D>b");  // ZWNJ, ZWJ
-  EXPECT_EQ(safe("\xef\xbb\xbf" "bom"), "<U+FEFF>bom");
-  EXPECT_EQ(safe("soft\xc2\xad" "hyphen"), "soft<U+00AD>hyphen");
+  EXPECT_EQ(safe("a\xe2\x80\x8c\xe2\x80\x8d"
+                 "b"),
+            "a<U+200C><U+200D>b");  // ZWNJ, ZWJ
+  EXPECT_EQ(safe("\xef\xbb\xbf"
+                 "bom"),
+            "<U+FEFF>bom");
+  EXPECT_EQ(safe("soft\xc2\xad"
+                 "hyphen"),
+            "soft<U+00AD>hyphen");
   EXPECT_EQ(safe("word\xe2\x81\xa0joiner\xe2\x81\xa4"), "word<U+2060>joiner<U+2064>");
   EXPECT_EQ(safe("\xf3\xa0\x80\x81\xf3\xa0\x81\x81"), "<U+E0001><U+E0041>");  // tags
   EXPECT_EQ(safe("\xe3\x85\xa4"), "<U+3164>");  // Hangul filler: looks like nothing
   EXPECT_EQ(safe("\xe1\x85\x9f\xef\xbe\xa0"), "<U+115F><U+FFA0>");
-  EXPECT_EQ(safe("a\xe2\x80\xa8" "b\xe2\x80\xa9"), "a<U+2028>b<U+2029>");  // line, paragraph
+  EXPECT_EQ(safe("a\xe2\x80\xa8"
+                 "b\xe2\x80\xa9"),
+            "a<U+2028>b<U+2029>");  // line, paragraph
 }
 
 TEST(SafeText, MarksUnassignedCodePointsAndNoncharacters) {
@@ -105,21 +126,25 @@ TEST(SafeText, MarksUnassignedCodePointsAndNoncharacters) {
 
 TEST(SafeText, RepairsInvalidUtf8WithOneReplacementPerMaximalSubpart) {
   EXPECT_EQ(safe("\xff"), kFffd);
-  EXPECT_EQ(safe("a\x9b" "2J"), "a" + kFffd + "2J");         // a lone 8-bit CSI byte
-  EXPECT_EQ(safe("\xc3"), kFffd);                             // cut short at the end
-  EXPECT_EQ(safe("\xe2\x82" "a"), kFffd + "a");               // cut short inside
-  EXPECT_EQ(safe("\xc0\xaf"), kFffd + kFffd);                 // overlong '/'
-  EXPECT_EQ(safe("\xed\xa0\x80"), kFffd + kFffd + kFffd);     // a surrogate
+  EXPECT_EQ(safe("a\x9b"
+                 "2J"),
+            "a" + kFffd + "2J");   // a lone 8-bit CSI byte
+  EXPECT_EQ(safe("\xc3"), kFffd);  // cut short at the end
+  EXPECT_EQ(safe("\xe2\x82"
+                 "a"),
+            kFffd + "a");                                              // cut short inside
+  EXPECT_EQ(safe("\xc0\xaf"), kFffd + kFffd);                          // overlong '/'
+  EXPECT_EQ(safe("\xed\xa0\x80"), kFffd + kFffd + kFffd);              // a surrogate
   EXPECT_EQ(safe("\xf4\x90\x80\x80"), kFffd + kFffd + kFffd + kFffd);  // past U+10FFFF
-  EXPECT_EQ(safe("\x80\xbf"), kFffd + kFffd);                 // lone continuation bytes
+  EXPECT_EQ(safe("\x80\xbf"), kFffd + kFffd);                          // lone continuation bytes
 }
 
 TEST(SafeText, KeepsWideCharactersAndCombiningMarks) {
   EXPECT_EQ(safe("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"), "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e");
-  EXPECT_EQ(safe("\xf0\x9f\x8e\x89"), "\xf0\x9f\x8e\x89");  // an emoji
-  EXPECT_EQ(safe("e\xcc\x81"), "e\xcc\x81");                // e + combining acute
+  EXPECT_EQ(safe("\xf0\x9f\x8e\x89"), "\xf0\x9f\x8e\x89");                  // an emoji
+  EXPECT_EQ(safe("e\xcc\x81"), "e\xcc\x81");                                // e + combining acute
   EXPECT_EQ(safe("\xe2\x9d\xa4\xef\xb8\x8f"), "\xe2\x9d\xa4\xef\xb8\x8f");  // with VS16
-  EXPECT_EQ(safe("\xea\xb0\x80"), "\xea\xb0\x80");          // Hangul syllable
+  EXPECT_EQ(safe("\xea\xb0\x80"), "\xea\xb0\x80");                          // Hangul syllable
 }
 
 TEST(SafeText, DropsCombiningMarksPastTheLimit) {
@@ -139,7 +164,8 @@ TEST(SafeText, CutsToTheWidthWithAnEllipsis) {
 }
 
 TEST(SafeText, CutsWideCharactersWhole) {
-  const std::string japanese = "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x86";  // 日本語テ, 8 columns
+  const std::string japanese =
+      "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x86";  // 日本語テ, 8 columns
   EXPECT_EQ(safe(japanese, 8), japanese);
   EXPECT_EQ(safe(japanese, 6), "\xe6\x97\xa5\xe6\x9c\xac" + kEllipsis);  // 日本… (5 columns)
   EXPECT_EQ(safe(japanese, 5), "\xe6\x97\xa5\xe6\x9c\xac" + kEllipsis);
@@ -149,7 +175,10 @@ TEST(SafeText, CutsWideCharactersWhole) {
 TEST(SafeText, NeverCutsInsideAVisibleFormOrACharactersMarks) {
   EXPECT_EQ(safe("ab\x1b[31m", 4), "ab" + kEllipsis);
   EXPECT_EQ(safe("ab\x1b", 4), "ab^[");
-  EXPECT_EQ(safe("\xe2\x80\xae" "abc", 5), kEllipsis);
+  EXPECT_EQ(safe("\xe2\x80\xae"
+                 "abc",
+                 5),
+            kEllipsis);
   EXPECT_EQ(safe("xe\xcc\x81yz", 3), "xe\xcc\x81" + kEllipsis);
 }
 
@@ -173,11 +202,11 @@ TEST(SafeText, IsIdempotent) {
 
 TEST(DisplayWidth, CountsColumns) {
   EXPECT_EQ(display_width("abc"), 3u);
-  EXPECT_EQ(display_width("\xe6\x97\xa5\xe6\x9c\xac"), 4u);     // 日本
-  EXPECT_EQ(display_width("\xef\xbc\xa1"), 2u);                 // fullwidth A
-  EXPECT_EQ(display_width("e\xcc\x81"), 1u);                    // é as e + mark
-  EXPECT_EQ(display_width("\xf0\x9f\x8e\x89"), 2u);             // emoji
-  EXPECT_EQ(display_width("\xe1\x84\x80\xe1\x85\xa1"), 2u);     // conjoining jamo: one syllable
+  EXPECT_EQ(display_width("\xe6\x97\xa5\xe6\x9c\xac"), 4u);  // 日本
+  EXPECT_EQ(display_width("\xef\xbc\xa1"), 2u);              // fullwidth A
+  EXPECT_EQ(display_width("e\xcc\x81"), 1u);                 // é as e + mark
+  EXPECT_EQ(display_width("\xf0\x9f\x8e\x89"), 2u);          // emoji
+  EXPECT_EQ(display_width("\xe1\x84\x80\xe1\x85\xa1"), 2u);  // conjoining jamo: one syllable
   EXPECT_EQ(display_width(kEllipsis), 1u);
   EXPECT_EQ(display_width(""), 0u);
 }
@@ -218,7 +247,10 @@ TEST(DisplayWidth, FallsBackToAsciiAsWideAsTheText) {
   EXPECT_EQ(ascii_fallback("\xe6\x97\xa5."), "??.");
   EXPECT_EQ(ascii_fallback("e\xcc\x81"), "e");
   EXPECT_EQ(ascii_fallback("ab" + kEllipsis), "ab.");
-  EXPECT_EQ(ascii_fallback("\xc3\x9b" "2J"), "?2J") << "no byte of UTF-8 is left to act as 8-bit CSI";
+  EXPECT_EQ(ascii_fallback("\xc3\x9b"
+                           "2J"),
+            "?2J")
+      << "no byte of UTF-8 is left to act as 8-bit CSI";
   EXPECT_EQ(ascii_fallback("\xff"), "?");
 }
 

@@ -6,10 +6,10 @@
 #include <boost/asio/post.hpp>
 #include <iostream>
 
-#include "view/move_input.hpp"
 #include "identity/name_refusal.hpp"
 #include "identity/token_file.hpp"
 #include "text/safe_text.hpp"
+#include "view/move_input.hpp"
 
 namespace ttt::client {
 namespace {

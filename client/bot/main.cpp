@@ -5,8 +5,8 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <thread>
@@ -85,10 +85,9 @@ int main(int argc, char** argv) {
   }
   std::signal(SIGPIPE, SIG_IGN);
   const char* no_color = std::getenv("NO_COLOR");
-  spdlog::set_default_logger(
-      spdlog::stderr_color_mt("ttt-bot", no_color != nullptr && no_color[0] != '\0'
-                                             ? spdlog::color_mode::never
-                                             : spdlog::color_mode::automatic));
+  spdlog::set_default_logger(spdlog::stderr_color_mt(
+      "ttt-bot", no_color != nullptr && no_color[0] != '\0' ? spdlog::color_mode::never
+                                                            : spdlog::color_mode::automatic));
   ttt::client::route_protobuf_logs();
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   BotTally total;

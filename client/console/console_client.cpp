@@ -445,8 +445,7 @@ void ConsoleClient::on_state(const wire::GameState& state) {
 
 // The board with who plays whom, the result once, and whose turn it is.
 void ConsoleClient::show_state(const wire::GameState& state, const std::string& headline) {
-  const bool with_result =
-      is_over(state) && board_of(state) && announced_end_ != round_key(state);
+  const bool with_result = is_over(state) && board_of(state) && announced_end_ != round_key(state);
   if (with_result) announced_end_ = round_key(state);
   terminal_.print(state_text(state, spectating_ ? wire::SIDE_SPECTATOR : my_side(), headline,
                              RenderStyle{terminal_.color()}, with_result));

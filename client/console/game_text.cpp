@@ -272,7 +272,7 @@ std::string error_text(const wire::Error& error) {
       break;
   }
   std::string text = error.text().empty() ? "the server refused that"
-                                           : safe_text(error.text(), field_width::kMessage);
+                                          : safe_text(error.text(), field_width::kMessage);
   text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
   return text;
 }

@@ -65,15 +65,15 @@ std::string time_text(std::uint64_t unix_ms, TimeZone zone) {
 
 std::string leaderboard_text(const wire::Leaderboard& board) {
   if (board.entries().empty()) return "Nobody has finished a game on this server yet.";
-  const std::vector<Column> row = {{4, true},     {kNameColumn, false, 2}, {7, true}, {6, true},
-                                   {5, true},     {5, true},               {5, true}};
+  const std::vector<Column> row = {
+      {4, true}, {kNameColumn, false, 2}, {7, true}, {6, true}, {5, true}, {5, true}, {5, true}};
   std::string text = row_text(row, {"rank", "name", "rating", "games", "W", "L", "D"});
   int rank = 0;
   for (const wire::LeaderboardEntry& e : board.entries()) {
-    text += "\n" + row_text(row, {std::to_string(++rank), column_name(e.name()),
-                                  rating_text(e.rating()), std::to_string(e.games()),
-                                  std::to_string(e.wins()), std::to_string(e.losses()),
-                                  std::to_string(e.draws())});
+    text += "\n" +
+            row_text(row, {std::to_string(++rank), column_name(e.name()), rating_text(e.rating()),
+                           std::to_string(e.games()), std::to_string(e.wins()),
+                           std::to_string(e.losses()), std::to_string(e.draws())});
   }
   return text;
 }
@@ -88,8 +88,9 @@ std::string record_result_text(const wire::GameRecord& record) {
 std::string history_text(const wire::History& history, TimeZone zone) {
   const std::string name = safe_text(history.name(), field_width::kName);
   if (history.games().empty()) return name + " has no finished games yet.";
-  const std::vector<Column> row = {{6, true},  {16, false, 2}, {5, true, 2}, {kNameColumn, false, 2},
-                                   {kNameColumn}, {32},        {7},          {5, true}};
+  const std::vector<Column> row = {
+      {6, true},     {16, false, 2}, {5, true, 2}, {kNameColumn, false, 2},
+      {kNameColumn}, {32},           {7},          {5, true}};
   std::string text = "Recent games of " + name + ", newest first:\n";
   text += row_text(row, {"record", "ended", "size", "X", "O", "result", "rated", "moves"}) + "\n";
   for (const wire::GameRecord& g : history.games()) {

@@ -4,8 +4,8 @@
 
 #include "console/game_text.hpp"
 #include "text/safe_text.hpp"
-#include "view/move_input.hpp"
 #include "ttt/wire/convert.hpp"
+#include "view/move_input.hpp"
 
 namespace ttt::client {
 namespace {
@@ -73,8 +73,7 @@ std::string Replay::header(TimeZone zone) const {
   return "Replay of record " + std::to_string(r.record_id()) + " (" + game + "), " +
          time_text(r.started_ms(), zone) + ": " + size + ", " + (r.rated() ? "rated" : "unrated") +
          ".\n" + name_of(r.x_name()) + " (X) vs " + name_of(r.o_name()) + " (O): " + result +
-         " after " +
-         std::to_string(n) + (n == 1 ? " move." : " moves.");
+         " after " + std::to_string(n) + (n == 1 ? " move." : " moves.");
 }
 
 std::string Replay::mover_text(std::size_t ply) const {

@@ -21,7 +21,8 @@ Terminal::Terminal(ColorChoice color)
       color_(use_color(color, ::isatty(1) == 1, std::getenv("NO_COLOR"))),
       tty_(interactive_),
       ascii_(::isatty(1) == 1 &&
-             !locale_is_utf8(std::getenv("LC_ALL"), std::getenv("LC_CTYPE"), std::getenv("LANG"))) {}
+             !locale_is_utf8(std::getenv("LC_ALL"), std::getenv("LC_CTYPE"), std::getenv("LANG"))) {
+}
 
 Terminal::Terminal(bool interactive, bool color, Writer write, ScreenSize size)
     : interactive_(interactive), color_(color), write_(std::move(write)), size_(size) {}

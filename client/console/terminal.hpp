@@ -86,7 +86,7 @@ class Terminal {
   bool tty_ = false;    // stdin and stdout are the real terminal (not a stand-in)
   bool ascii_ = false;  // the terminal's locale is not UTF-8
   Writer write_;        // a stand-in's output
-  ScreenSize size_;          // a stand-in's size
+  ScreenSize size_;     // a stand-in's size
   std::optional<termios> saved_;
   LineEditor editor_;
   std::string prompt_ = "> ";

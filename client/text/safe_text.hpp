@@ -16,10 +16,10 @@ namespace ttt::client {
 
 // Display widths (terminal columns) of the server's fields, cut beyond them.
 namespace field_width {
-inline constexpr std::size_t kName = 32;     // player names (the server allows 32 bytes)
-inline constexpr std::size_t kChat = 240;    // a chat line (the server allows 200 bytes)
+inline constexpr std::size_t kName = 32;      // player names (the server allows 32 bytes)
+inline constexpr std::size_t kChat = 240;     // a chat line (the server allows 200 bytes)
 inline constexpr std::size_t kMessage = 200;  // an error's text, a goodbye's reason
-inline constexpr std::size_t kShort = 24;    // a server version, an invite code, a board's cells
+inline constexpr std::size_t kShort = 24;     // a server version, an invite code, a board's cells
 }  // namespace field_width
 
 // How many combining marks one character keeps; more are dropped, so that

@@ -21,9 +21,27 @@ CommandResult Tmux::run(std::vector<std::string> args) {
 }
 
 bool Tmux::start(const std::string& command, int columns, int rows) {
-  return run({"new-session", "-d", "-s", "ttt", "-x", std::to_string(columns), "-y",
-              std::to_string(rows), command, ";", "set-option", "-w", "-t", "ttt",
-              "remain-on-exit", "on", ";", "set-option", "-s", "set-clipboard", "on"})
+  return run({"new-session",
+              "-d",
+              "-s",
+              "ttt",
+              "-x",
+              std::to_string(columns),
+              "-y",
+              std::to_string(rows),
+              command,
+              ";",
+              "set-option",
+              "-w",
+              "-t",
+              "ttt",
+              "remain-on-exit",
+              "on",
+              ";",
+              "set-option",
+              "-s",
+              "set-clipboard",
+              "on"})
              .exit_code == 0;
 }
 
