@@ -76,6 +76,16 @@ bool awaits_reply(CommandKind kind) noexcept {
   }
 }
 
+bool asks_for_a_place(CommandKind kind) noexcept {
+  return kind == CommandKind::Create || kind == CommandKind::Quick || kind == CommandKind::Watch;
+}
+
+std::string place_again_text(const wire::ClientMessage& request) {
+  if (request.has_quick_match()) return "Back in the quick-match queue.";
+  if (request.has_create_game()) return "Opening your game again.";
+  return "Watching game " + std::to_string(request.spectate().game_id()) + " again.";
+}
+
 bool is_record_query(CommandKind kind) noexcept {
   return kind == CommandKind::Top || kind == CommandKind::History || kind == CommandKind::Replay;
 }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "console/command.hpp"
 #include "ttt.pb.h"
@@ -21,6 +22,14 @@ std::optional<wire::ClientMessage> request_for(const Command& command);
 // Whether the server answers the command's request directly (in_reply_to),
 // as it does /list, /create, /join, /quick, /watch, /leave and the records.
 bool awaits_reply(CommandKind kind) noexcept;
+
+// Whether the command asks for a place (/create, /quick, /watch): a place the
+// client asks for again when a restarted server no longer holds it.
+bool asks_for_a_place(CommandKind kind) noexcept;
+
+// What the client says when it asks again for that place: "Back in the
+// quick-match queue.", "Opening your game again.", "Watching game 4 again.".
+std::string place_again_text(const wire::ClientMessage& request);
 
 // Whether the command asks for the server's records (/top, /history, /replay).
 bool is_record_query(CommandKind kind) noexcept;

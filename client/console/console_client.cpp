@@ -124,17 +124,10 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
     spectating_ = false;
     queued_ = false;
     pending_moves_.clear();
-    const std::string rating =
-        welcome.rating() > 0 ? " (rating " + rating_text(welcome.rating()) + ")" : "";
-    say((welcomed_before_ ? "Reconnected to " : "Connected to ") + config_.host + ":" +
-        std::to_string(config_.port) + " as " + name_of(welcome) + rating +
-        ". Type /help for commands.");
+    say(connected_line(config_.host + ":" + std::to_string(config_.port), welcome,
+                       welcomed_before_));
     if (again) {
-      say(again->has_quick_match()   ? "Back in the quick-match queue."
-          : again->has_create_game() ? "Opening your game again."
-                                     : "Watching game " +
-                                           std::to_string(again->spectate().game_id()) +
-                                           " again.");
+      say(place_again_text(*again));
       send(*again, true);
     }
     if (!config_.play_bot.empty() && !started_game_) {
@@ -314,10 +307,7 @@ void ConsoleClient::execute(const Command& command) {
   const std::uint32_t id = send(*request, awaits_reply(command.kind));
   if (id == 0) return;
   if (is_record_query(command.kind)) record_queries_[id] = command;
-  const bool asks_for_a_place = command.kind == CommandKind::Create ||
-                                command.kind == CommandKind::Quick ||
-                                command.kind == CommandKind::Watch;
-  if (asks_for_a_place) place_request_ = *request;  // asked again after a server restart
+  if (asks_for_a_place(command.kind)) place_request_ = *request;  // asked again after a restart
 }
 
 void ConsoleClient::type_move(const std::string& text) {
@@ -462,7 +452,7 @@ void ConsoleClient::on_record(const wire::ServerMessage& message, const Command&
       pager_.show(history_text(message.history(), TimeZone::Local) + "\n");
       break;
     case wire::ServerMessage::kReplay:
-      start_replay(message.replay().game());
+      pager_.show_replay(message.replay().game(), RenderStyle{terminal_.color()}, TimeZone::Local);
       break;
     case wire::ServerMessage::kError:
       if (message.error().fatal()) {
@@ -475,16 +465,6 @@ void ConsoleClient::on_record(const wire::ServerMessage& message, const Command&
       spdlog::debug("unexpected reply of kind {} to a records query",
                     static_cast<int>(message.body_case()));
   }
-}
-
-void ConsoleClient::start_replay(const wire::GameRecord& record) {
-  std::string error;
-  auto replay = Replay::of(record, error);
-  if (!replay) {
-    say("Record " + std::to_string(record.record_id()) + " can't be replayed: " + error);
-    return;
-  }
-  pager_.show_replay(std::move(*replay), RenderStyle{terminal_.color()}, TimeZone::Local);
 }
 
 // --- helpers --------------------------------------------------------------------

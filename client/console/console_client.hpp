@@ -67,7 +67,6 @@ class ConsoleClient : public ConnectionEvents {
   void on_error(const wire::Error& error, std::uint32_t in_reply_to);
   // A reply to /top, /history or /replay (message answers query).
   void on_record(const wire::ServerMessage& message, const Command& query);
-  void start_replay(const wire::GameRecord& record);
   std::string name_refused_text() const;
   // headline, if any, comes first (e.g. the opponent's move in words).
   void show_state(const wire::GameState& state, const std::string& headline = "");

@@ -168,6 +168,13 @@ std::string offers_news(const wire::GameState& before, const wire::GameState& af
   return text;
 }
 
+std::string connected_line(const std::string& server, const wire::Welcome& welcome, bool again) {
+  const std::string rating =
+      welcome.rating() > 0 ? " (rating " + rating_text(welcome.rating()) + ")" : "";
+  return (again ? "Reconnected to " : "Connected to ") + server + " as " +
+         safe_text(welcome.name(), field_width::kName) + rating + ". Type /help for commands.";
+}
+
 std::string move_headline(const wire::GameState& before, const wire::GameState& after,
                           wire::Side me) {
   const auto board = board_of(after);

@@ -39,6 +39,10 @@ std::string turn_line(const wire::GameState& state, wire::Side me);
 // repeated: it has not changed.
 std::string offers_news(const wire::GameState& before, const wire::GameState& after, wire::Side me);
 
+// "Connected to HOST:PORT as alice (rating 1216). Type /help for commands."
+// ("Reconnected to" when again), the name made safe to show.
+std::string connected_line(const std::string& server, const wire::Welcome& welcome, bool again);
+
 // The other side's move in words, for the board drawn after it: "bob (O)
 // played b2." when `after` is `before` plus one move by someone other than
 // `me` (every move, for a spectator: me SIDE_SPECTATOR); else empty.

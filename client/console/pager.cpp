@@ -67,8 +67,16 @@ void Pager::print_page(std::size_t rows) {
   terminal_.print(out);
 }
 
-void Pager::show_replay(Replay replay, RenderStyle style, TimeZone zone) {
+void Pager::show_replay(const wire::GameRecord& record, RenderStyle style, TimeZone zone) {
   clear();
+  std::string error;
+  std::optional<Replay> made = Replay::of(record, error);
+  if (!made) {
+    terminal_.print("Record " + std::to_string(record.record_id()) + " can't be replayed: " +
+                    error + "\n");
+    return;
+  }
+  Replay& replay = *made;
   terminal_.print("\n" + replay.header(zone) + "\n");
   if (!terminal_.interactive()) {
     while (!replay.done()) terminal_.print("\n" + replay.next(style));

@@ -32,9 +32,10 @@ class Pager {
   // was waiting before is dropped.
   void show(std::string_view text);
 
-  // Steps through a replay after its header: on a terminal a move per
-  // Enter, in line mode every move now.
-  void show_replay(Replay replay, RenderStyle style, TimeZone zone);
+  // Steps through the replay of a record after its header: on a terminal a
+  // move per Enter, in line mode every move now. A record that is no legal
+  // game is one line saying why.
+  void show_replay(const wire::GameRecord& record, RenderStyle style, TimeZone zone);
 
   // Whether something waits for Enter.
   bool waiting() const noexcept { return !lines_.empty() || replay_.has_value(); }
