@@ -113,8 +113,8 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   } else {
     // A queue place, an open game still waiting, or a watched game is asked
     // for again; a game that was being played is gone.
-    const bool was_playing = game_ && !spectating_ && !is_over(*game_) &&
-                             game_->status() != wire::GAME_STATUS_WAITING;
+    const bool was_playing =
+        game_ && !spectating_ && !is_over(*game_) && game_->status() != wire::GAME_STATUS_WAITING;
     const bool had_place = queued_ || spectating_ || (game_ && !was_playing && !is_over(*game_));
     std::optional<wire::ClientMessage> again;
     if (had_place && place_request_) again = place_request_;

@@ -72,8 +72,8 @@ void Pager::show_replay(const wire::GameRecord& record, RenderStyle style, TimeZ
   std::string error;
   std::optional<Replay> made = Replay::of(record, error);
   if (!made) {
-    terminal_.print("Record " + std::to_string(record.record_id()) + " can't be replayed: " +
-                    error + "\n");
+    terminal_.print("Record " + std::to_string(record.record_id()) +
+                    " can't be replayed: " + error + "\n");
     return;
   }
   Replay& replay = *made;
