@@ -49,6 +49,16 @@ TEST(HostileText, PlayersLineShowsNamesHarmlessly) {
                 " (X, 1200) vs bob (O, 1200)");
 }
 
+TEST(HostileText, ConnectedLineShowsTheNameHarmlessly) {
+  wire::Welcome welcome;
+  welcome.set_name(kRed + "\n");
+  welcome.set_rating(1216.4);
+  EXPECT_EQ(connected_line("192.0.2.10:7777", welcome, false),
+            "Connected to 192.0.2.10:7777 as ^[[31mRED^[[0m^J (rating 1216). Type /help for "
+            "commands.");
+  EXPECT_EQ(connected_line("h:1", welcome, true).substr(0, 16), "Reconnected to h");
+}
+
 TEST(HostileText, TurnLineShowsTheMoversNameHarmlessly) {
   wire::GameState s = game_with("alice", "\x1b[2Jeve\n");
   s.set_to_move(wire::SIDE_O);
