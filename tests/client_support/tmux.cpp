@@ -2,21 +2,17 @@
 
 #include <unistd.h>
 
-#include <atomic>
 
 namespace ttt::testing {
 
-Tmux::Tmux() {
-  static std::atomic<int> count{0};
-  socket_ = "ttt-test-" + std::to_string(::getpid()) + "-" + std::to_string(count++);
-}
+Tmux::Tmux() : socket_(dir_.path() + "/tmux") {}
 
 Tmux::~Tmux() { run({"kill-server"}); }
 
 bool Tmux::available() { return run_command({"tmux", "-V"}).exit_code == 0; }
 
 CommandResult Tmux::run(std::vector<std::string> args) {
-  args.insert(args.begin(), {"tmux", "-u", "-f", "/dev/null", "-L", socket_});
+  args.insert(args.begin(), {"tmux", "-u", "-f", "/dev/null", "-S", socket_});
   return run_command(std::move(args));
 }
 

@@ -1,7 +1,8 @@
 // Tmux: a real terminal for end-to-end tests of the interactive client. A
-// tmux server of the test's own (a private socket under -L, no user config),
-// one session "ttt" whose pane runs the command; the server is killed when
-// the object goes away, however the test ends.
+// tmux server of the test's own (a private socket, -S, in a temporary
+// directory of its own; no user config), one session "ttt" whose pane runs
+// the command; the server is killed and its socket removed when the object
+// goes away, however the test ends.
 #pragma once
 
 #include <chrono>
@@ -57,6 +58,7 @@ class Tmux {
   bool wait_exit(std::chrono::milliseconds timeout);
 
  private:
+  TempDir dir_;  // holds the socket; removed last
   std::string socket_;
 };
 
