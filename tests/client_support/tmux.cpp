@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-
 namespace ttt::testing {
 
 Tmux::Tmux() : socket_(dir_.path() + "/tmux") {}
