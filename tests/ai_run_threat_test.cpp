@@ -12,39 +12,13 @@
 #include "ai/ai_run_board.hpp"
 #include "ai/ai_run_levels.hpp"
 #include "ai/ai_run_threats.hpp"
+#include "ai_run_positions.hpp"
 #include "ai_test_support.hpp"
 #include "ttt/ai.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::internal::ai {
 namespace {
-
-// Positions with X to move and a shortest VCF of 7 fours and the five: 15
-// plies (and one of 10 fours, 21 plies), found by searching random positions.
-const std::vector<std::vector<std::string>> kLongVcfs = {
-    {"...............", "...............", "...............", "...............", "...O...........",
-     "......XOO......", ".....O.X.......", "....O..O...O...", ".....XX........", "......X...X....",
-     ".........X.X...", "..........O....", "...............", "...............", "..............."},
-    {"...............", "...............", "...............", "......O.O......", ".....O.........",
-     "...O...........", ".....XO........", "...O...O.X.X...", "...............", ".......X.......",
-     ".......O...X...", ".....X..XX.....", "...............", "...............", "..............."},
-    {"...............", "...............", "...............", "....X.....XX...", "....OO...O.O...",
-     "...X.....X.....", "...............", ".....OXX.......", "...O.X...X.....", "......O........",
-     ".....O..X......", ".......OO......", "...............", "...............", "..............."},
-    {"...............", "...............", "...............", "...............", "..........O....",
-     ".....X.........", ".........X.....", ".....XX..X.....", "...............", "....O..O.X.....",
-     "...OX..O.O.....", "......O..XO....", "...............", "...............", "..............."},
-};
-const int kLongVcfFours[] = {7, 7, 7, 10};
-
-Board from_rows(const std::vector<std::string>& rows, int k) {
-  std::string cells;
-  for (const std::string& row : rows) cells += row;
-  for (char& c : cells) c = c == '.' ? 'E' : c;
-  auto board = Board::parse(cells, k);
-  if (!board) throw std::invalid_argument("not a position of play");
-  return *board;
-}
 
 SearchLimits unlimited() { return SearchLimits::unlimited(); }
 

@@ -16,20 +16,24 @@ namespace {
 constexpr int kMediumNoise = 24;
 // The opponent's VCF a defence must stop, in fours before the winning move.
 constexpr int kDefenceFours = 8;
-// Candidates checked against the opponent's VCF, best first.
-constexpr int kMaxDefenceChecks = 24;
+// Candidates checked against the opponent's VCF and VCT, best first.
+constexpr std::size_t kMaxDefenceChecks = 24;
+constexpr std::size_t kMaxVctDefenceChecks = 12;
+// The opponent's VCT a defence must stop, in threats before the win.
+constexpr int kDefenceThreats = 3;
 // Perfect's VCT: threats before the win, and the VCF tried at each step.
 constexpr int kVctThreats = 5;
 constexpr int kVctFours = 4;
 
 struct Style {
-  bool vct;       // look for a win by continuous threats (Perfect)
-  int max_depth;  // plies of the alpha-beta search
-  int width;      // moves searched at each node below the root
+  bool vct;        // look for wins by continuous threats, and stop the opponent's
+  int max_depth;   // plies of the alpha-beta search
+  int width;       // moves searched at each node below the root
+  int root_width;  // moves searched at the root
 };
 
-constexpr Style kPerfect{true, 64, 12};
-constexpr Style kHard{false, 4, 8};
+constexpr Style kPerfect{true, 64, 12, 24};
+constexpr Style kHard{false, 4, 8, 16};
 
 // The cell of a set, uniformly at random; precondition: not empty.
 int random_member(const std::vector<int>& cells, Rng& rng) {
@@ -86,22 +90,31 @@ auto with_share(SearchLimits& limits, std::uint64_t divisor, Search&& search) {
   return result;
 }
 
-// The candidates after which the opponent has no VCF, if the opponent has
-// one now (as if we passed) and some candidate stops it; else all of them.
-std::vector<int> stop_vcf(RunBoard& board, const std::vector<int>& moves, SearchLimits& limits,
-                          SearchTable& table) {
+// The opponent's forced win by `search` if we passed, or nullopt.
+template <typename Search>
+auto threat_if_passed(RunBoard& board, Search&& search) {
   board.pass();
-  const auto threat = with_share(
-      limits, 8, [&](SearchLimits& share) { return find_vcf(board, share, table, kDefenceFours); });
+  auto threat = search(board);
   board.pass();
+  return threat;
+}
+
+// When the opponent has a forced win by `search` (as if we passed), the
+// candidates after which it has none (checking at most max_checks, best
+// first); else, or when none is found, all of them.
+template <typename Search>
+std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, SearchLimits& limits,
+                             std::size_t max_checks, Search&& search) {
+  const auto threat = threat_if_passed(board, [&](RunBoard& b) {
+    return with_share(limits, 8, [&](SearchLimits& share) { return search(b, share); });
+  });
   if (!threat) return moves;
   std::vector<int> safe;
-  for (std::size_t i = 0; i < moves.size() && static_cast<int>(i) < kMaxDefenceChecks; ++i) {
+  for (std::size_t i = 0; i < moves.size() && i < max_checks; ++i) {
     if (limits.stopped()) break;
     board.play(moves[i]);
-    const auto still = with_share(limits, 16, [&](SearchLimits& share) {
-      return find_vcf(board, share, table, kDefenceFours);
-    });
+    const auto still =
+        with_share(limits, 16, [&](SearchLimits& share) { return search(board, share); });
     board.undo(moves[i]);
     if (!still) safe.push_back(moves[i]);
   }
@@ -119,14 +132,26 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
       limits, 3, [&](SearchLimits& share) { return find_vcf(board, share, table, kMaxVcfFours); });
   if (vcf) return vcf->first;
   std::vector<int> moves = run_candidates(board);
-  if (moves.size() > 1) moves = stop_vcf(board, moves, limits, table);
+  if (moves.size() > 1) {
+    moves = stop_threat(board, moves, limits, kMaxDefenceChecks,
+                        [&](const RunBoard& b, SearchLimits& share) {
+                          return find_vcf(b, share, table, kDefenceFours);
+                        });
+  }
   if (style.vct) {
     const auto vct = with_share(limits, 4, [&](SearchLimits& share) {
       return find_vct(board, share, table, kVctThreats, kVctFours);
     });
     if (vct) return vct->first;
+    if (moves.size() > 1) {
+      moves = stop_threat(board, moves, limits, kMaxVctDefenceChecks,
+                          [&](const RunBoard& b, SearchLimits& share) {
+                            return find_vct(b, share, table, kDefenceThreats, kVctFours);
+                          });
+    }
   }
   if (moves.size() == 1) return moves.front();
+  if (static_cast<int>(moves.size()) > style.root_width) moves.resize(style.root_width);
   const SearchResult result = run_iterative_deepening(
       board, moves, limits, table, {.max_depth = style.max_depth, .width = style.width});
   return result.moves.empty() ? moves.front() : result.moves.front().cell;

@@ -66,9 +66,9 @@ SearchLimits run_limits(const Turn& turn) {
 std::uint64_t derived_run_node_cap(std::chrono::milliseconds budget, int size) noexcept {
   if (budget.count() <= 0) return 0;
   // Measured on the reference machine (docs/ai.md): a node of the k-in-a-row
-  // searches costs about 1 + 0.01 * size^2 microseconds; allow half the
+  // searches costs about 0.6 + 0.005 * size^2 microseconds; allow half the
   // budget's worth.
-  const double micros_per_node = 1.0 + 0.01 * size * size;
+  const double micros_per_node = 0.6 + 0.005 * size * size;
   const double nodes = 0.5 * static_cast<double>(budget.count()) * 1000.0 / micros_per_node;
   return static_cast<std::uint64_t>(std::max(1.0, nodes));
 }
