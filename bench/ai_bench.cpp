@@ -1,16 +1,24 @@
 // The AI engine: the exact solver on the empty 4×4 and 3×3 boards from a cold
 // table (time and nodes), search speed in nodes per second, time per move on
 // 3×3 and 4×4 (cold and warm table), the time per move against the budget on
-// 5×5, 9×9 and 15×15, and the memory of the tables.
+// 5×5, 9×9 and 15×15, and the memory of the tables. For k in a row (k < N):
+// the alpha-beta search's nodes per second, the time to a 15-ply VCF on
+// 15×15, the cost of a VCF search that finds none, and each level's time per
+// move against its budget.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <limits>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "ai/ai_exact_solver.hpp"
 #include "ai/ai_heuristic_search.hpp"
+#include "ai/ai_run_board.hpp"
+#include "ai/ai_run_search.hpp"
+#include "ai/ai_run_threats.hpp"
 #include "ai/ai_search_table.hpp"
 #include "ttt/ai.hpp"
 #include "ttt/game.hpp"
@@ -149,6 +157,107 @@ void BM_PerfectMoveTimeVsBudget(benchmark::State& state) {
 }
 BENCHMARK(BM_PerfectMoveTimeVsBudget)
     ->ArgsProduct({{5, 9, 15}, {0, 1}})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+
+// --- k in a row ---------------------------------------------------------------
+
+// A 15×15 board (k = 5) from rows of '.', 'X' and 'O'.
+ttt::Board rows_board(const std::vector<std::string>& rows) {
+  std::string cells;
+  for (const std::string& row : rows) cells += row;
+  for (char& c : cells) c = c == '.' ? 'E' : c;
+  return *ttt::Board::parse(cells, 5);
+}
+
+// A middle game reached by Perfect against itself (X to move), and a
+// position with a shortest VCF of 7 fours and the five (15 plies).
+const std::vector<std::string> kMiddleGame = {
+    "...............", "...............", "...............", "...............", ".......O.......",
+    "....O..XX......", ".....XOXO......", ".....OXX.......", ".....O.X.......", ".......O.......",
+    "...............", "...............", "...............", "...............", "..............."};
+const std::vector<std::string> kVcf15 = {
+    "...............", "...............", "...............", "...............", "...O...........",
+    "......XOO......", ".....O.X.......", "....O..O...O...", ".....XX........", "......X...X....",
+    ".........X.X...", "..........O....", "...............", "...............", "..............."};
+
+void BM_RunSearchNodesPerSecond(benchmark::State& state) {
+  using namespace ttt::internal::ai;
+  const RunBoard board(rows_board(kMiddleGame));
+  const std::vector<int> moves = run_candidates(board);
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    SearchLimits limits(SearchLimits::Clock::time_point::max(), 200000);
+    benchmark::DoNotOptimize(
+        run_iterative_deepening(board, moves, limits, SearchTable::for_this_thread(), {}));
+    nodes += limits.nodes();
+  }
+  state.counters["nodes_per_s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_RunSearchNodesPerSecond)->Unit(benchmark::kMillisecond);
+
+// The time to find the 15-ply VCF (range 0) or to prove the middle game has
+// no VCF of up to 12 fours (range 1), with a fresh table each time.
+void BM_RunVcf(benchmark::State& state) {
+  using namespace ttt::internal::ai;
+  const bool miss = state.range(0) != 0;
+  const RunBoard board(rows_board(miss ? kMiddleGame : kVcf15));
+  std::uint64_t nodes = 0;
+  int attacks = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    SearchTable table(16);
+    SearchLimits limits = SearchLimits::unlimited();
+    state.ResumeTiming();
+    const auto win = find_vcf(board, limits, table, 12);
+    attacks = win ? win->attacks : 0;
+    nodes = limits.nodes();
+  }
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["plies"] = attacks > 0 ? 2 * attacks - 1 : 0;
+}
+BENCHMARK(BM_RunVcf)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Each level's time per move against a 200 ms budget at 15×15 with five in a
+// row, in two games against Perfect (one as X, one as O); range(1) = 1 lifts
+// the node cap so that only the clock stops the searches.
+void BM_RunMoveTimeVsBudget(benchmark::State& state) {
+  const auto level = static_cast<ttt::Level>(state.range(0));
+  const bool clock_only = state.range(1) != 0;
+  const ttt::AiOptions mine{level, std::chrono::milliseconds(200), 1,
+                            clock_only ? std::numeric_limits<std::uint64_t>::max() : 0};
+  double worst = 0;
+  double total = 0;
+  int moves = 0;
+  for (auto _ : state) {
+    for (ttt::Player side : {ttt::Player::X, ttt::Player::O}) {
+      ttt::Game game(15, 5);
+      while (!game.over()) {
+        const ttt::Player p = game.to_move();
+        const auto start = Clock::now();
+        const ttt::Move m = ttt::calculate_next_move(
+            game.board(), p,
+            p == side ? mine
+                      : ttt::AiOptions{ttt::Level::Perfect, std::chrono::milliseconds(20), 7});
+        if (p == side) {
+          const double ms = millis_since(start);
+          worst = std::max(worst, ms);
+          total += ms;
+          ++moves;
+        }
+        game.play(p, m.row, m.col);
+      }
+    }
+  }
+  state.SetLabel(std::string(ttt::to_string(level)));
+  state.counters["budget_ms"] = 200;
+  state.counters["max_ms"] = worst;
+  state.counters["mean_ms"] = total / std::max(moves, 1);
+  state.counters["moves"] = moves;
+}
+BENCHMARK(BM_RunMoveTimeVsBudget)
+    ->ArgsProduct({{0, 1, 2, 3, 4}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 

@@ -44,9 +44,10 @@ inline Policy engine(Level level, std::uint64_t seed, std::chrono::milliseconds 
   };
 }
 
-// Plays a game from `start` to its end; every move must be legal.
-inline Game play_game(int size, const Policy& x, const Policy& o) {
-  Game game(size);
+// Plays a game of size×size (win length k, 0: the size) to its end; every
+// move must be legal.
+inline Game play_game(int size, const Policy& x, const Policy& o, int win_length = 0) {
+  Game game(size, win_length);
   while (!game.over()) {
     const Player p = game.to_move();
     const Move m = (p == Player::X ? x : o)(game.board(), p);

@@ -9,7 +9,13 @@
 // exact play), and from 5×5 up never loses any game it plays from the start
 // or any position where a pairing certificate exists (a pairing strategy that
 // blocks every line, kept whatever the budget), searching within the budget
-// for the wins the opponent's mistakes allow. See docs/ai.md.
+// for the wins the opponent's mistakes allow.
+//
+// Boards whose win length k is less than their size (k in a row, such as
+// five in a row on 15×15) have an engine of their own: threat-space search
+// (VCF and VCT) and principal variation search over a pattern evaluation,
+// to the end of the budget; on 4×4 with k = 3 (a first-player win) Perfect
+// plays exactly, converting the win as X. See docs/ai.md.
 #pragma once
 
 #include <chrono>
@@ -21,12 +27,15 @@
 
 namespace ttt {
 
-// How strong the engine plays, weakest first:
+// How strong the engine plays, weakest first (each level beats the one
+// below it; docs/ai.md has the figures):
 // - Random: a uniformly random empty cell.
-// - Easy: wins at once if it can, else blocks an immediate loss, else random.
+// - Easy: wins at once if it can, else blocks an immediate loss, else random
+//   (with k < N: a random cell next to the marks).
 // - Medium: a two-ply search with random noise on the scores.
 // - Hard: Perfect's search, but now and then (seeded, 1 move in 8) it plays
-//   Medium's move, and from 5×5 up it does not hold to the never-lose pairing.
+//   Medium's move, and from 5×5 up it does not hold to the never-lose pairing
+//   (with k < N: no VCT, and a search of at most four plies).
 // - Perfect: as described above.
 enum class Level { Random, Easy, Medium, Hard, Perfect };
 

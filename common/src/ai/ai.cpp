@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ai/ai_run_levels.hpp"
 #include "ai/ai_strong_levels.hpp"
 #include "ai/ai_turn.hpp"
 #include "ai/ai_weak_levels.hpp"
@@ -57,6 +58,7 @@ Move calculate_next_move(const Board& board, Player player, const AiOptions& opt
     internal::ai::prepare_tables(board.size());
   }
   internal::ai::Turn turn = internal::ai::start_turn(board, options);
+  if (!board.whole_lines()) return internal::ai::run_level_move(turn);
   switch (options.level) {
     case Level::Random:
       return internal::ai::random_move(turn);

@@ -24,21 +24,22 @@ std::array<int, 2> apply_symmetry(int s, int n, int row, int col) {
 
 void add_lines(SmallGeometry& g) {
   const int n = g.size;
-  auto add = [&g](Mask16 line) { g.lines[g.line_count++] = line; };
-  for (int r = 0; r < n; ++r) add(static_cast<Mask16>(((1u << n) - 1) << (r * n)));
-  for (int c = 0; c < n; ++c) {
-    Mask16 column = 0;
-    for (int r = 0; r < n; ++r) column |= static_cast<Mask16>(1u << (r * n + c));
-    add(column);
+  const int k = g.win_length;
+  constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+  // Every run of k cells, in the order rows, columns, diagonal, anti-diagonal
+  // (for k = n: the whole lines, as in the rules).
+  for (const auto& [dr, dc] : kSteps) {
+    for (int r = 0; r < n; ++r) {
+      for (int c = 0; c < n; ++c) {
+        const int er = r + dr * (k - 1);
+        const int ec = c + dc * (k - 1);
+        if (er >= n || ec < 0 || ec >= n) continue;
+        Mask16 line = 0;
+        for (int i = 0; i < k; ++i) line |= static_cast<Mask16>(1u << ((r + dr * i) * n + c + dc * i));
+        g.lines[g.line_count++] = line;
+      }
+    }
   }
-  Mask16 diagonal = 0;
-  Mask16 anti = 0;
-  for (int i = 0; i < n; ++i) {
-    diagonal |= static_cast<Mask16>(1u << (i * n + i));
-    anti |= static_cast<Mask16>(1u << (i * n + n - 1 - i));
-  }
-  add(diagonal);
-  add(anti);
 }
 
 void add_symmetries(SmallGeometry& g) {
@@ -59,9 +60,11 @@ void add_symmetries(SmallGeometry& g) {
   }
 }
 
-SmallGeometry build(int size) {
+SmallGeometry build(int size, int win_length, int id) {
   SmallGeometry g;
   g.size = size;
+  g.win_length = win_length;
+  g.id = id;
   g.cells = size * size;
   g.full = static_cast<Mask16>((1u << g.cells) - 1);
   add_lines(g);
@@ -71,9 +74,11 @@ SmallGeometry build(int size) {
 
 }  // namespace
 
-const SmallGeometry& small_geometry(int size) {
-  static const std::array<SmallGeometry, SmallGeometry::kMaxSize> all = {build(1), build(2),
-                                                                         build(3), build(4)};
+const SmallGeometry& small_geometry(int size, int win_length) {
+  // Whole lines on 1×1 .. 4×4, then 4×4 with k = 3: the only k < N that fits.
+  static const std::array<SmallGeometry, SmallGeometry::kMaxSize + 1> all = {
+      build(1, 1, 1), build(2, 2, 2), build(3, 3, 3), build(4, 4, 4), build(4, 3, 5)};
+  if (win_length != 0 && win_length != size) return all[SmallGeometry::kMaxSize];
   return all[size - 1];
 }
 
@@ -95,7 +100,7 @@ bool can_still_win(const SmallGeometry& g, Mask16 opp) noexcept {
 }
 
 CanonicalKey canonical_key(const SmallGeometry& g, Mask16 me, Mask16 opp) noexcept {
-  const std::uint64_t tag = static_cast<std::uint64_t>(g.size) << 32;
+  const std::uint64_t tag = static_cast<std::uint64_t>(g.id) << 32;
   CanonicalKey best{~std::uint64_t{0}, 0};
   for (int s = 0; s < SmallGeometry::kSymmetries; ++s) {
     const std::uint64_t key =

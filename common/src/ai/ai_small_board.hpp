@@ -1,6 +1,7 @@
 // Internal: the bitboards of the small boards (N <= 4, at most 16 cells) that
-// the exact solver plays on: line masks, and the 8 symmetries of the square
-// used to give each position one canonical key.
+// the exact solver plays on: line masks (whole lines, or every run of k cells
+// when the win length k is less than N: 4×4 with k = 3), and the 8 symmetries
+// of the square used to give each position one canonical key.
 #pragma once
 
 #include <array>
@@ -16,12 +17,17 @@ struct SmallGeometry {
   static constexpr int kMaxSize = 4;
   static constexpr int kSymmetries = 8;
   static constexpr int kMaxCells = kMaxSize * kMaxSize;
+  // Runs of three on 4×4: 8 in rows, 8 in columns, 4 on each diagonal direction.
+  static constexpr int kMaxLines = 24;
 
   int size = 0;
+  int win_length = 0;
+  // Distinct for each (size, win length), so that their keys never meet.
+  int id = 0;
   int cells = 0;
   Mask16 full = 0;
   int line_count = 0;
-  std::array<Mask16, 2 * kMaxSize + 2> lines{};
+  std::array<Mask16, kMaxLines> lines{};
   // image[s][cell]: where symmetry s sends a cell; preimage is its inverse.
   std::array<std::array<std::uint8_t, kMaxCells>, kSymmetries> image{};
   std::array<std::array<std::uint8_t, kMaxCells>, kSymmetries> preimage{};
@@ -35,8 +41,10 @@ struct SmallGeometry {
   }
 };
 
-// The geometry of the size×size board, 1 <= size <= 4. Built once; thread-safe.
-const SmallGeometry& small_geometry(int size);
+// The geometry of the size×size board with the given win length (0: the
+// size), 1 <= size <= 4, and a win length Board accepts. Built once;
+// thread-safe.
+const SmallGeometry& small_geometry(int size, int win_length = 0);
 
 // Cells where `me` completes a line at once: a line without an `opp` mark that
 // lacks exactly one cell.
@@ -53,7 +61,8 @@ struct CanonicalKey {
 };
 
 // The canonical key of `me` to move against `opp`: the least of the 8 images,
-// tagged with the board size so that sizes never share a key. Fits in 35 bits.
+// tagged with the geometry's id so that sizes and win lengths never share a
+// key. Fits in 35 bits.
 CanonicalKey canonical_key(const SmallGeometry& g, Mask16 me, Mask16 opp) noexcept;
 
 }  // namespace ttt::internal::ai

@@ -9,6 +9,7 @@
 #include "ai/ai_pairing_strategy.hpp"
 #include "ai/ai_threat_search.hpp"
 #include "ai/ai_weak_levels.hpp"
+#include "ttt/rules.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -66,17 +67,9 @@ std::vector<int> best_traps(ExactSolver& solver, const SmallPosition& pos,
 }
 
 std::optional<int> exact_cell(Turn& turn, const LineBoard& board) {
-  SearchLimits limits = exact_limits(turn, kExactShare);
-  ExactSolver solver(ExactTable::shared(), limits);
-  const Player me = board.to_move();
-  const auto& g = small_geometry(board.size());
-  const auto bits = [&](Player p) {
-    return static_cast<Mask16>(turn.board.marks(p).to_ulong() & g.full);
-  };
-  const SmallPosition pos{&g, bits(me), bits(opponent(me))};
-  const auto optimal = optimal_moves(solver, pos);
-  if (!optimal) return std::nullopt;
-  return pick(board, best_traps(solver, pos, *optimal), turn.rng);
+  const auto choices = exact_choices(turn);
+  if (!choices) return std::nullopt;
+  return pick(board, *choices, turn.rng);
 }
 
 // The heuristic search's choice among `moves`, searching at most max_depth plies.
@@ -114,6 +107,20 @@ Move strong_move(Turn& turn, Style style) {
 }
 
 }  // namespace
+
+std::optional<std::vector<int>> exact_choices(Turn& turn) {
+  SearchLimits limits = exact_limits(turn, kExactShare);
+  ExactSolver solver(ExactTable::shared(), limits);
+  const Player me = next_player(turn.board);
+  const auto& g = small_geometry(turn.board.size(), turn.board.win_length());
+  const auto bits = [&](Player p) {
+    return static_cast<Mask16>(turn.board.marks(p).to_ulong() & g.full);
+  };
+  const SmallPosition pos{&g, bits(me), bits(opponent(me))};
+  const auto optimal = optimal_moves(solver, pos);
+  if (!optimal) return std::nullopt;
+  return best_traps(solver, pos, *optimal);
+}
 
 Move perfect_move(Turn& turn) { return strong_move(turn, {.safe_only = true}); }
 

@@ -4,6 +4,9 @@
 // iterative-deepening search within the budget.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include "ai/ai_turn.hpp"
 
 namespace ttt::internal::ai {
@@ -18,5 +21,11 @@ Move perfect_move(Turn& turn);
 Move hard_move(Turn& turn);
 
 inline constexpr int kHardSlipOdds = 8;
+
+// For a board of at most 4×4 (any win length): the moves that keep the exact
+// game value, narrowed to those that set the opponent the most traps where
+// that is cheap; nullopt when the solver ran out of budget. Precondition:
+// nobody has won and a cell is empty.
+std::optional<std::vector<int>> exact_choices(Turn& turn);
 
 }  // namespace ttt::internal::ai

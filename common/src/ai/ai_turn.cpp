@@ -56,4 +56,21 @@ std::uint64_t derived_node_cap(std::chrono::milliseconds budget, int size) noexc
   return static_cast<std::uint64_t>(std::max(1.0, nodes));
 }
 
+SearchLimits run_limits(const Turn& turn) {
+  const std::uint64_t cap = turn.options.max_nodes
+                                ? turn.options.max_nodes
+                                : derived_run_node_cap(turn.options.budget, turn.board.size());
+  return {deadline(turn, 1.0), cap};
+}
+
+std::uint64_t derived_run_node_cap(std::chrono::milliseconds budget, int size) noexcept {
+  if (budget.count() <= 0) return 0;
+  // Measured on the reference machine (docs/ai.md): a node of the k-in-a-row
+  // searches costs about 0.6 + 0.005 * size^2 microseconds; allow half the
+  // budget's worth.
+  const double micros_per_node = 0.6 + 0.005 * size * size;
+  const double nodes = 0.5 * static_cast<double>(budget.count()) * 1000.0 / micros_per_node;
+  return static_cast<std::uint64_t>(std::max(1.0, nodes));
+}
+
 }  // namespace ttt::internal::ai

@@ -40,6 +40,13 @@ SearchLimits heuristic_limits(const Turn& turn);
 // heuristic search visits in roughly half the budget on the reference machine.
 std::uint64_t derived_node_cap(std::chrono::milliseconds budget, int size) noexcept;
 
+// Limits for the searches of win lengths k < N: the whole budget from the
+// start, and the options' node cap or derived_run_node_cap.
+SearchLimits run_limits(const Turn& turn);
+
+// As derived_node_cap, for the k-in-a-row engine (whose nodes cost more).
+std::uint64_t derived_run_node_cap(std::chrono::milliseconds budget, int size) noexcept;
+
 // The cell index as a Move.
 inline Move to_move(const Board& board, int cell) {
   return {cell / board.size(), cell % board.size()};

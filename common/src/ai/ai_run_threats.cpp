@@ -1,0 +1,200 @@
+#include "ai/ai_run_threats.hpp"
+
+#include "ai/ai_rng.hpp"
+
+namespace ttt::internal::ai {
+namespace {
+
+// Table keys of the two searches differ from each other and from the
+// alpha-beta search's by these salts; an entry is a refutation at `depth`.
+constexpr std::uint64_t kVcfSalt = 0xF0C5'0000'0000'0001ull;
+constexpr std::uint64_t kVctSalt = 0x7E47'0000'0000'0002ull;
+
+class ThreatSearch {
+ public:
+  ThreatSearch(const RunBoard& board, SearchLimits& limits, SearchTable& table)
+      : board_(board),
+        attacker_(board.to_move()),
+        defender_(opponent(board.to_move())),
+        limits_(limits),
+        table_(table),
+        salt_(table.new_generation()) {}
+
+  // The attacker, to move, wins with at most `fours` fours; first move in *first.
+  bool vcf(int fours, int* first);
+
+  // The attacker, to move, wins with at most `threats` threats.
+  bool vct(int threats, int vcf_fours, int* first);
+
+  bool aborted() const noexcept { return aborted_; }
+
+ private:
+  bool four_wins(int cell, int fours);
+  bool defended(int threats, int vcf_fours);
+  bool refuted(std::uint64_t salt, int depth) const;
+  void remember_refuted(std::uint64_t salt, int depth);
+
+  RunBoard board_;
+  Player attacker_;
+  Player defender_;
+  SearchLimits& limits_;
+  SearchTable& table_;
+  std::uint64_t salt_;
+  bool aborted_ = false;
+};
+
+bool ThreatSearch::refuted(std::uint64_t salt, int depth) const {
+  const SearchTable::Entry* e = table_.probe(board_.hash() ^ salt_ ^ salt);
+  return e != nullptr && e->depth >= depth;
+}
+
+void ThreatSearch::remember_refuted(std::uint64_t salt, int depth) {
+  if (aborted_) return;
+  table_.store(
+      {board_.hash() ^ salt_ ^ salt, 0, static_cast<std::uint8_t>(depth), Bound::Upper, 0});
+}
+
+bool ThreatSearch::vcf(int fours, int* first) {
+  if (limits_.tick()) {
+    aborted_ = true;
+    return false;
+  }
+  if (board_.wins(attacker_).any()) {
+    *first = board_.wins(attacker_).first();
+    return true;
+  }
+  const CellSet& against = board_.wins(defender_);
+  const int threats_against = against.count();
+  if (threats_against >= 2 || fours <= 0) return false;
+  if (threats_against == 0 && board_.open_fours(attacker_).any()) {
+    *first = board_.open_fours(attacker_).first();
+    return true;
+  }
+  if (refuted(kVcfSalt, fours)) return false;
+  CellSet moves;
+  if (threats_against == 1) {
+    const int block = against.first();
+    if (board_.fours(attacker_).test(block)) moves.set(block);
+  } else {
+    moves = board_.fours(attacker_);
+  }
+  bool won = false;
+  moves.for_each([&](int cell) {
+    if (won || aborted_) return;
+    if (four_wins(cell, fours)) {
+      *first = cell;
+      won = true;
+    }
+  });
+  if (!won) remember_refuted(kVcfSalt, fours);
+  return won;
+}
+
+// Whether the four at `cell` wins: the defender, with no five of its own,
+// must block it, and the attack goes on from there.
+bool ThreatSearch::four_wins(int cell, int fours) {
+  board_.play(cell);
+  bool won = false;
+  const int made = board_.wins(attacker_).count();
+  if (!board_.wins(defender_).any() && made >= 1) {
+    if (made >= 2) {
+      won = true;
+    } else {
+      const int block = board_.wins(attacker_).first();
+      board_.play(block);
+      int unused = -1;
+      won = vcf(fours - 1, &unused);
+      board_.undo(block);
+    }
+  }
+  board_.undo(cell);
+  return won;
+}
+
+bool ThreatSearch::vct(int threats, int vcf_fours, int* first) {
+  if (limits_.tick()) {
+    aborted_ = true;
+    return false;
+  }
+  if (vcf(vcf_fours, first)) return true;
+  if (aborted_ || threats <= 0) return false;
+  const CellSet& against = board_.wins(defender_);
+  if (against.count() >= 2) return false;
+  if (refuted(kVctSalt, threats)) return false;
+  CellSet moves;
+  if (against.any()) {
+    moves.set(against.first());
+  } else {
+    moves = board_.fours(attacker_) | board_.threes(attacker_);
+  }
+  bool won = false;
+  moves.for_each([&](int cell) {
+    if (won || aborted_) return;
+    board_.play(cell);
+    const bool wins = defended(threats - 1, vcf_fours);
+    board_.undo(cell);
+    if (wins && !aborted_) {
+      *first = cell;
+      won = true;
+    }
+  });
+  if (!won) remember_refuted(kVctSalt, threats);
+  return won;
+}
+
+// The defender to move: true iff every defence loses to a continued attack.
+bool ThreatSearch::defended(int threats, int vcf_fours) {
+  if (limits_.tick()) {
+    aborted_ = true;
+    return false;
+  }
+  if (board_.wins(defender_).any()) return false;
+  const CellSet& made = board_.wins(attacker_);
+  if (made.count() >= 2) return true;
+  int unused = -1;
+  if (made.count() == 1) {
+    const int block = made.first();
+    board_.play(block);
+    const bool lost = vct(threats, vcf_fours, &unused);
+    board_.undo(block);
+    return lost;
+  }
+  // Not a threat: the attack has nothing the defender must answer.
+  if (!board_.open_fours(attacker_).any()) return false;
+  // Any other defence lets the attacker make an open four (see the header).
+  const CellSet defences = board_.fours(attacker_) | board_.fours(defender_);
+  bool all_lose = true;
+  defences.for_each([&](int cell) {
+    if (!all_lose || aborted_) return;
+    board_.play(cell);
+    all_lose = vct(threats, vcf_fours, &unused);
+    board_.undo(cell);
+  });
+  return all_lose && !aborted_;
+}
+
+}  // namespace
+
+std::optional<ThreatWin> find_vcf(const RunBoard& board, SearchLimits& limits, SearchTable& table,
+                                  int max_fours) {
+  ThreatSearch search(board, limits, table);
+  for (int fours = 0; fours <= max_fours; ++fours) {
+    int first = -1;
+    if (search.vcf(fours, &first)) return ThreatWin{first, fours + 1};
+    if (search.aborted()) break;
+  }
+  return std::nullopt;
+}
+
+std::optional<ThreatWin> find_vct(const RunBoard& board, SearchLimits& limits, SearchTable& table,
+                                  int max_threats, int vcf_fours) {
+  ThreatSearch search(board, limits, table);
+  for (int threats = 0; threats <= max_threats; ++threats) {
+    int first = -1;
+    if (search.vct(threats, vcf_fours, &first)) return ThreatWin{first, threats + 1};
+    if (search.aborted()) break;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ttt::internal::ai
