@@ -46,7 +46,7 @@ void lobby(const std::uint8_t* data, std::size_t size) {
   std::vector<std::shared_ptr<server::Inbox>> inboxes;
   for (int i = 0; i < 3; ++i) {
     conns.push_back(std::make_shared<FakeConnection>());
-    inboxes.push_back(lobby.open(conns.back()));
+    inboxes.push_back(lobby.open(conns.back(), "192.0.2." + std::to_string(i + 1)));
   }
   wire::FrameReader reader;
   std::size_t offset = 0;

@@ -13,6 +13,13 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   std::int64_t rate_limit = static_cast<std::int64_t>(config.session.messages_per_second);
   std::int64_t bot_budget = config.lobby.bot_budget.count();
   std::string fallback_level(to_string(config.lobby.fallback_level));
+  std::int64_t max_hello_frame = static_cast<std::int64_t>(config.session.max_hello_frame);
+  std::int64_t send_queue = static_cast<std::int64_t>(config.session.max_queued_bytes);
+  std::int64_t read_budget = static_cast<std::int64_t>(config.read_buffer_budget);
+  std::int64_t bot_queue = static_cast<std::int64_t>(config.lobby.bot_queue);
+  std::int64_t max_spectators = static_cast<std::int64_t>(config.lobby.max_spectators);
+  std::int64_t games_per_address = static_cast<std::int64_t>(config.lobby.quotas.games);
+  std::int64_t bot_games_per_address = static_cast<std::int64_t>(config.lobby.quotas.bot_games);
 
   flags.add_string("--bind", "", &config.bind, "ADDR", "address to listen on (IPv4 or IPv6)");
   flags.add_int("--port", "", &port, 0, 65535, "N", "TCP port; 0 picks a free one");
@@ -46,6 +53,30 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                    "write every finished game of --db to FILE as plain text, then exit");
   flags.add_int("--rate-limit", "", &rate_limit, 0, 1'000'000, "N",
                 "messages per second a connection may send (bursts of twice that), 0 = no limit");
+  flags.add_int("--max-hello-frame", "", &max_hello_frame, 64, 65536, "BYTES",
+                "largest frame a connection may send before its Hello");
+  flags.add_int("--send-queue", "", &send_queue, 16 * 1024, std::int64_t{1} << 30, "BYTES",
+                "what may wait to be sent to one connection; a client that falls this far "
+                "behind is dropped as a slow consumer");
+  flags.add_int("--read-buffer-budget", "", &read_budget, 0, std::int64_t{1} << 40, "BYTES",
+                "memory all connections' read buffers may hold beyond 2 KiB each; a connection "
+                "that would go over is not read until there is room, 0 = no cap");
+  flags.add_seconds("--bot-game-grace", &config.lobby.bot_game_grace, 86400,
+                    "a game against the server's bot whose player is away ends after this");
+  flags.add_int("--bot-queue", "", &bot_queue, 0, 1'000'000, "N",
+                "bot moves waiting for a search thread past which new games against the bots "
+                "are refused (bots are busy), 0 = no cap");
+  flags.add_int("--max-spectators", "", &max_spectators, 0, 1'000'000, "N",
+                "spectators a game takes, 0 = no limit");
+  flags.add_int("--max-games-per-address", "", &games_per_address, 0, 1'000'000, "N",
+                "game seats the players from one address may hold at once, 0 = no limit");
+  flags.add_int("--max-bot-games-per-address", "", &bot_games_per_address, 0, 1'000'000, "N",
+                "of those, in games against the server's bots, 0 = no limit");
+  flags.add_seconds("--token-lifetime", &config.lobby.token_lifetime, 365.0 * 86400,
+                    "a resume token works for this long after it is issued");
+  flags.add_string("--stats-token", "", &config.lobby.stats_token, "TOKEN",
+                   "GetStats carrying this token gets the operator's counters (connections, "
+                   "memory, bots); without it, nobody does");
 
   ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
@@ -59,6 +90,13 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.session.message_burst = 2.0 * static_cast<double>(rate_limit);
   config.lobby.bot_budget = std::chrono::milliseconds(bot_budget);
   config.lobby.fallback_level = *parse_level(fallback_level);
+  config.session.max_hello_frame = static_cast<std::size_t>(max_hello_frame);
+  config.session.max_queued_bytes = static_cast<std::size_t>(send_queue);
+  config.read_buffer_budget = static_cast<std::size_t>(read_budget);
+  config.lobby.bot_queue = static_cast<std::size_t>(bot_queue);
+  config.lobby.max_spectators = static_cast<std::size_t>(max_spectators);
+  config.lobby.quotas.games = static_cast<std::size_t>(games_per_address);
+  config.lobby.quotas.bot_games = static_cast<std::size_t>(bot_games_per_address);
   return args;
 }
 

@@ -17,17 +17,22 @@
 namespace ttt::server {
 
 struct LocalLobby {
-  // writer may be null (nothing kept); players and last_record are what the
-  // database held at start.
+  // writer may be null (nothing kept); players, last_record and pairings are
+  // what the database held at start; read_budget, if given, is the sessions'
+  // (for the operator's counters).
   LocalLobby(boost::asio::any_io_executor logic, boost::asio::any_io_executor compute,
              LobbyConfig config, StoreWriter* writer = nullptr,
-             const std::vector<StoredPlayer>& players = {}, RecordId last_record = 0)
-      : accounts(writer, name_key, players),
+             const std::vector<StoredPlayer>& players = {}, RecordId last_record = 0,
+             const std::vector<RatedPairing>& pairings = {},
+             const ReadBudget* read_budget = nullptr)
+      : log(config.log_burst, LogLimiter::Clock::duration(config.log_every)),
+        accounts(writer, name_key, players, pairings),
         journal(writer, accounts, last_record),
         lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, journal, directory,
-                         matchmaker},
+                         matchmaker, log, read_budget},
               std::move(config)) {}
 
+  LogLimiter log;  // the info lines allowed per address (the sessions share it)
   StoredAccounts accounts;
   StoreJournal journal;
   LocalGameDirectory directory;

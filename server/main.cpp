@@ -1,5 +1,6 @@
 // ttt-server: the lobby server's command line.
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <boost/asio/signal_set.hpp>
 #include <cstdio>
@@ -57,6 +58,10 @@ int export_games(const ttt::server::ServerConfig& config) {
   try {
     ttt::server::Store store(config.db);
     std::ofstream out(config.export_games);
+    // An existing file keeps its mode when overwritten: make it private too.
+    std::filesystem::permissions(config.export_games, std::filesystem::perms::owner_read |
+                                                           std::filesystem::perms::owner_write,
+                                 ec);
     if (!out) {
       std::fprintf(stderr, "ttt-server: cannot write %s\n", config.export_games.c_str());
       return 1;
@@ -78,6 +83,9 @@ int export_games(const ttt::server::ServerConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Whatever the server writes (the database and its journal files, an
+  // export) is its owner's only: 0600 files, 0700 folders.
+  ::umask(077);
   ttt::server::ServerConfig config;
   const auto args = ttt::server::parse_server_args(argc, argv, config);
   if (!args.result.ok) {

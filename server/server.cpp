@@ -1,5 +1,6 @@
 #include "server.hpp"
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "net/memory_trim.hpp"
 #include "store/store.hpp"
 
 namespace ttt::server {
@@ -22,6 +24,17 @@ asio::any_io_executor logic_executor(asio::io_context& io, int threads) {
   return asio::make_strand(io);
 }
 
+// The lobby's settings, with what it must know of the server's.
+LobbyConfig lobby_config(const ServerConfig& config) {
+  LobbyConfig lobby = config.lobby;
+  lobby.bot_threads = config.bot_threads;
+  return lobby;
+}
+
+constexpr auto kHousekeepingEvery = std::chrono::seconds(2);
+// Closed connections worth giving memory back for.
+constexpr std::size_t kTrimAfterClosed = 64;
+
 }  // namespace
 
 Server::Opened Server::open_store(const std::string& path, asio::any_io_executor completions) {
@@ -29,6 +42,10 @@ Server::Opened Server::open_store(const std::string& path, asio::any_io_executor
   if (path == "none") return opened;
   auto store = std::make_unique<Store>(path);
   opened.players = store->load_players();
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  opened.pairings = store->load_rated_pairings(now_ms - kRepeatWindowMs);
   opened.state.unfinished_games = store->load_unfinished_games();
   opened.state.tokens = store->load_tokens();
   opened.state.max_room_id = store->max_room_id();
@@ -44,16 +61,20 @@ Server::Server(ServerConfig config)
       io_(config_.threads),
       logic_(logic_executor(io_, config_.threads)),
       compute_(static_cast<std::size_t>(config_.bot_threads)),
+      read_budget_(config_.read_buffer_budget),
       opened_(open_store(config_.db, logic_)),
-      local_(logic_, compute_.get_executor(), config_.lobby, opened_.writer.get(),
-             opened_.players, opened_.max_record),
+      local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
+             opened_.players, opened_.max_record, opened_.pairings, &read_budget_),
       listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
-                                           config_.session, config_.max_connections,
-                                           config_.threads > 1)) {
+                                           config_.session,
+                                           SessionCommons{read_budget_, local_.log},
+                                           config_.max_connections, config_.threads > 1)) {
   opened_.players = {};
+  opened_.pairings = {};
   lobby_.restore(opened_.state);
   opened_.state = {};
   listener_->start();
+  asio::co_spawn(logic_, housekeeping(), asio::detached);
 }
 
 std::optional<StoreWriter::Counters> Server::journal_counters() const {
@@ -108,6 +129,24 @@ asio::awaitable<void> Server::wait_for_sessions() {
     spdlog::warn("{} connections did not close in time", listener_->connections());
   }
   io_.stop();
+}
+
+asio::awaitable<void> Server::housekeeping() {
+  asio::steady_timer timer(logic_);
+  std::size_t closed_at_trim = 0;
+  bool trimming = false;  // a wave of closes is under way: trim until it is over
+  while (!stopping_) {
+    timer.expires_after(kHousekeepingEvery);
+    auto [ec] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (ec) co_return;
+    local_.log.flush();
+    const std::size_t closed = listener_->accepted() - listener_->connections();
+    trimming = closed >= closed_at_trim + kTrimAfterClosed || (trimming && closed > closed_at_trim);
+    if (trimming) {
+      trim_freed_memory();
+      closed_at_trim = closed;
+    }
+  }
 }
 
 LobbyStats Server::stats() {

@@ -15,6 +15,7 @@
 #include "config.hpp"
 #include "local_lobby.hpp"
 #include "net/listener.hpp"
+#include "net/read_budget.hpp"
 #include "store/store_writer.hpp"
 
 namespace ttt::server {
@@ -57,6 +58,7 @@ class Server {
   struct Opened {
     std::unique_ptr<StoreWriter> writer;  // null with --db none
     std::vector<StoredPlayer> players;
+    std::vector<RatedPairing> pairings;  // for the ratings' repeat rule
     StoredState state;
     RecordId max_record = 0;
   };
@@ -64,6 +66,9 @@ class Server {
   void serve();
   // After shutdown: waits (bounded) for the sessions to close, then stops.
   boost::asio::awaitable<void> wait_for_sessions();
+  // Now and then: the log's held-back counts, and memory that a wave of
+  // closed connections freed given back to the system.
+  boost::asio::awaitable<void> housekeeping();
 
   ServerConfig config_;
   boost::asio::io_context io_;
@@ -71,6 +76,7 @@ class Server {
   // strand when there are several I/O threads.
   boost::asio::any_io_executor logic_;
   boost::asio::thread_pool compute_;
+  ReadBudget read_budget_;
   Opened opened_;
   LocalLobby local_;
   Lobby& lobby_ = local_.lobby;

@@ -295,6 +295,9 @@ TEST_F(TwoPlayersE2E, ADrawOfferedAndAcceptedEndsInAnAgreedDraw) {
 
 TEST_F(TwoPlayersE2E, ARematchAskedAndAcceptedSwapsTheSides) {
   start_game();
+  // One move each: a game resigned before both moved would change no rating.
+  ASSERT_TRUE(step(*alice_, "a1", *bob_, "alice (X) played a1."));
+  ASSERT_TRUE(step(*bob_, "b2", *alice_, "bob (O) played b2."));
   ASSERT_TRUE(step(*alice_, "/resign", *bob_, "You won."));
   ASSERT_TRUE(step(*alice_, "/rematch", *bob_, "X asks for a rematch: /rematch to accept.\n"));
   ASSERT_TRUE(alice_->wait_for_text("You asked for a rematch.\n", 5s)) << alice_->output();

@@ -61,7 +61,7 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
   }
   // RatingBook
   double rating(AccountId) const override { return 1200.0; }
-  std::optional<Settlement> settle(AccountId, AccountId, const GameResult&, bool) override {
+  std::optional<Settlement> settle(AccountId, AccountId, const GameResult&, bool, int) override {
     return std::nullopt;
   }
   void settled(const Settlement&, bool) override {}

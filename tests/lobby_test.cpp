@@ -49,9 +49,9 @@ class LobbyTest : public ::testing::Test {
   }
 
   Lobby& lobby() { return local_->lobby; }
-  std::shared_ptr<FakeConnection> connect() {
+  std::shared_ptr<FakeConnection> connect(const std::string& address = "192.0.2.1") {
     auto conn = std::make_shared<FakeConnection>();
-    inboxes_[conn.get()] = lobby().open(conn);
+    inboxes_[conn.get()] = lobby().open(conn, address);
     return conn;
   }
   void send(const std::shared_ptr<FakeConnection>& conn, wire::ClientMessage m) {
@@ -64,8 +64,9 @@ class LobbyTest : public ::testing::Test {
     inboxes_.at(conn.get())->closed();
     io_.poll();
   }
-  std::shared_ptr<FakeConnection> player(const std::string& name) {
-    auto conn = connect();
+  std::shared_ptr<FakeConnection> player(const std::string& name,
+                                         const std::string& address = "192.0.2.1") {
+    auto conn = connect(address);
     wire::ClientMessage hello;
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     hello.mutable_hello()->set_name(name);
@@ -343,6 +344,304 @@ TEST_F(LobbyTest, GamesWithAProgramAreRatedOnlyWhenItAsks) {
   join.mutable_join_game()->set_game_id(game);
   send(p3, join);
   EXPECT_FALSE(rated_of(*p3));
+}
+
+// --- limits (issue 16) -------------------------------------------------------------
+
+template <typename Pred>
+int count_of(const FakeConnection& conn, Pred pred) {
+  int n = 0;
+  for (const auto& m : conn.received) n += pred(m) ? 1 : 0;
+  return n;
+}
+
+wire::ClientMessage create_message(int size, bool is_private = false, bool vs_bot = false) {
+  wire::ClientMessage m;
+  m.mutable_create_game()->set_size(size);
+  m.mutable_create_game()->set_is_private(is_private);
+  m.mutable_create_game()->set_vs_bot(vs_bot);
+  m.mutable_create_game()->set_bot_level(wire::BOT_LEVEL_RANDOM);
+  return m;
+}
+
+wire::ErrorCode last_code(const FakeConnection& conn) {
+  const auto* e = conn.last_error();
+  return e ? e->error().code() : wire::ERROR_CODE_UNSPECIFIED;
+}
+
+TEST_F(LobbyTest, TheListComesAPageAtATimeWithItsTotal) {
+  std::vector<std::shared_ptr<FakeConnection>> creators;
+  for (int i = 0; i < 130; ++i) {
+    creators.push_back(player("c" + std::to_string(i), "10.0.0." + std::to_string(i % 250)));
+    send(creators.back(), create_message(i % 2 == 0 ? 3 : 4));
+  }
+  auto viewer = player("viewer", "10.1.0.1");
+  wire::ClientMessage list;
+  list.mutable_list_games()->set_page_size(1000);  // more than the server's cap
+  send(viewer, list);
+  const auto* page = viewer->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+  ASSERT_NE(page, nullptr);
+  EXPECT_EQ(page->game_list().games_size(), 100) << "capped at 100";
+  EXPECT_EQ(page->game_list().total(), 130u);
+  EXPECT_EQ(page->game_list().page_size(), 100u);
+  ASSERT_NE(page->game_list().next_after(), 0u);
+  wire::ClientMessage next;
+  next.mutable_list_games()->set_after(page->game_list().next_after());
+  next.mutable_list_games()->set_size(4);
+  send(viewer, next);
+  page = viewer->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+  EXPECT_EQ(page->game_list().total(), 65u);
+  for (const auto& g : page->game_list().games()) EXPECT_EQ(g.size(), 4);
+  wire::ClientMessage plain;  // an older client's ListGames{}
+  plain.mutable_list_games();
+  send(viewer, plain);
+  page = viewer->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+  EXPECT_EQ(page->game_list().games_size(), 50) << "the default page";
+}
+
+TEST_F(LobbyTest, APrivateGameIsListedOnlyToItsPlayers) {
+  auto alice = player("alice", "10.0.0.1");
+  auto eve = player("eve", "10.0.0.2");
+  send(alice, create_message(3, true));
+  wire::ClientMessage list;
+  list.mutable_list_games();
+  send(eve, list);
+  EXPECT_EQ(eve->last([](const wire::ServerMessage& m) { return m.has_game_list(); })
+                ->game_list()
+                .games_size(),
+            0);
+  send(alice, list);
+  EXPECT_EQ(alice->last([](const wire::ServerMessage& m) { return m.has_game_list(); })
+                ->game_list()
+                .games_size(),
+            1);
+}
+
+TEST_F(LobbyTest, GamesAndBotGamesAreCappedPerAddress) {
+  std::vector<std::shared_ptr<FakeConnection>> players;
+  const QuotaLimits caps = config().quotas;
+  for (std::size_t i = 0; i < caps.bot_games; ++i) {
+    players.push_back(player("b" + std::to_string(i), "198.51.100.7"));
+    send(players.back(), create_message(3, false, true));
+    ASSERT_EQ(players.back()->last_error(), nullptr);
+  }
+  auto one_more = player("one-more", "198.51.100.7");
+  send(one_more, create_message(3, false, true));
+  EXPECT_EQ(last_code(*one_more), wire::ERROR_CODE_TOO_MANY_GAMES);
+  EXPECT_NE(one_more->last_error()->error().text().find("198.51.100.7"), std::string::npos);
+  send(one_more, create_message(3));  // a game against people is still allowed
+  EXPECT_TRUE(one_more->last([](const wire::ServerMessage& m) { return m.has_joined(); }));
+  auto elsewhere = player("elsewhere", "198.51.100.8");
+  send(elsewhere, create_message(3, false, true));
+  EXPECT_TRUE(elsewhere->last([](const wire::ServerMessage& m) { return m.has_joined(); }));
+  // A seat given back is a seat free again.
+  wire::ClientMessage leave;
+  leave.mutable_leave();
+  send(players.front(), leave);
+  auto later = player("later", "198.51.100.7");
+  send(later, create_message(3, false, true));
+  EXPECT_TRUE(later->last([](const wire::ServerMessage& m) { return m.has_joined(); }));
+}
+
+TEST_F(LobbyTest, WrongInviteCodesAreLimitedPerConnectionAndPerAddress) {
+  auto alice = player("alice", "10.0.0.1");
+  send(alice, create_message(3, true));
+  const auto* joined = alice->last([](const wire::ServerMessage& m) { return m.has_joined(); });
+  ASSERT_NE(joined, nullptr);
+  const std::string code = joined->joined().invite_code();
+  const std::uint64_t game = joined->joined().state().game_id();
+  EXPECT_EQ(code.size(), 14u) << "12 characters in groups of 4: " << code;
+  auto guess = [&](const std::shared_ptr<FakeConnection>& who, const std::string& tried) {
+    wire::ClientMessage join;
+    join.mutable_join_game()->set_invite_code(tried);
+    send(who, join);
+    return last_code(*who);
+  };
+  auto eve = player("eve", "10.6.6.6");
+  const int per_connection = static_cast<int>(config().invite_failures_per_connection);
+  for (int i = 0; i < per_connection; ++i) {
+    EXPECT_EQ(guess(eve, "AAAA-AAAA-AAA" + std::to_string(i)), wire::ERROR_CODE_WRONG_INVITE_CODE);
+  }
+  // Even the right code is not looked at now: no oracle for a guesser.
+  EXPECT_EQ(guess(eve, code), wire::ERROR_CODE_RATE_LIMITED);
+  // New connections from the same address share its allowance.
+  const int per_address = static_cast<int>(config().invite_failures_per_address);
+  int refused_at = -1;
+  for (int i = per_connection; i < per_address + 5 && refused_at < 0; ++i) {
+    auto again = player("eve" + std::to_string(i), "10.6.6.6");
+    if (guess(again, "BBBB-BBBB-BB" + std::to_string(i)) == wire::ERROR_CODE_RATE_LIMITED) {
+      refused_at = i;
+    }
+  }
+  EXPECT_EQ(refused_at, per_address);
+  // A game id with a wrong code counts too; a friend elsewhere gets in.
+  auto friend_ = player("friend", "10.0.0.2");
+  wire::ClientMessage join;
+  join.mutable_join_game()->set_game_id(game);
+  join.mutable_join_game()->set_invite_code(code);
+  send(friend_, join);
+  EXPECT_TRUE(friend_->last([](const wire::ServerMessage& m) { return m.has_joined(); }));
+}
+
+TEST_F(LobbyTest, SpectatorsAreCappedAndTheirCountIsThrottled) {
+  auto a = player("a", "10.0.0.1");
+  auto b = player("b", "10.0.0.2");
+  quick(a, 3);
+  quick(b, 3);
+  const std::uint64_t game =
+      a->last([](const wire::ServerMessage& m) { return m.has_joined(); })->joined().state().game_id();
+  const std::size_t before = a->received.size();
+  std::vector<std::shared_ptr<FakeConnection>> watchers;
+  const std::size_t cap = config().max_spectators;
+  for (std::size_t i = 0; i <= cap; ++i) {
+    watchers.push_back(player("w" + std::to_string(i), "10.2." + std::to_string(i / 200) + "." +
+                                                           std::to_string(i % 200)));
+    wire::ClientMessage watch;
+    watch.mutable_spectate()->set_game_id(game);
+    send(watchers.back(), watch);
+  }
+  EXPECT_EQ(last_code(*watchers.back()), wire::ERROR_CODE_SPECTATORS_FULL);
+  // A hundred arrivals cost the player one count (more come once a second),
+  // never a state each.
+  const auto since = std::vector<wire::ServerMessage>(a->received.begin() + before, a->received.end());
+  int counts = 0, states = 0;
+  for (const auto& m : since) {
+    counts += m.has_spectator_count() ? 1 : 0;
+    states += m.has_state() ? 1 : 0;
+  }
+  EXPECT_LE(counts, 1);
+  EXPECT_EQ(states, 0);
+}
+
+TEST_F(LobbyTest, PlayersHearSpectatorsOnlyIfTheyChoose) {
+  auto a = player("a", "10.0.0.1");
+  auto b = player("b", "10.0.0.2");
+  auto w = player("w", "10.0.0.3");
+  quick(a, 3);
+  quick(b, 3);
+  const std::uint64_t game =
+      a->last([](const wire::ServerMessage& m) { return m.has_joined(); })->joined().state().game_id();
+  wire::ClientMessage watch;
+  watch.mutable_spectate()->set_game_id(game);
+  send(w, watch);
+  wire::ClientMessage chat;
+  chat.mutable_chat()->set_text("hello players");
+  send(w, chat);
+  auto is_chat = [](const wire::ServerMessage& m) { return m.has_chat(); };
+  EXPECT_EQ(count_of(*a, is_chat), 0);
+  EXPECT_EQ(count_of(*w, is_chat), 1) << "the spectators hear it";
+  wire::ClientMessage on;
+  on.mutable_chat_settings()->set_spectators(true);
+  send(a, on);
+  EXPECT_TRUE(a->last([](const wire::ServerMessage& m) {
+    return m.has_chat_settings() && m.chat_settings().spectators();
+  }));
+  send(w, chat);
+  EXPECT_EQ(count_of(*a, is_chat), 1);
+  EXPECT_EQ(count_of(*b, is_chat), 0) << "b did not choose to";
+  wire::ClientMessage from_player;
+  from_player.mutable_chat()->set_text("hi all");
+  send(b, from_player);
+  EXPECT_EQ(count_of(*w, is_chat), 3) << "everyone hears the players";
+}
+
+TEST_F(LobbyTest, OnlyTheOperatorSeesTheServersMemory) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.stats_token = "s3cret-operator-token";
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto p = player("p");
+  wire::ClientMessage stats;
+  stats.mutable_get_stats();
+  send(p, stats);
+  const auto* plain = p->last([](const wire::ServerMessage& m) { return m.has_stats(); });
+  ASSERT_NE(plain, nullptr);
+  EXPECT_FALSE(plain->stats().operator_view());
+  EXPECT_EQ(plain->stats().rss_bytes(), 0u);
+  EXPECT_EQ(plain->stats().connections(), 0u);
+  EXPECT_EQ(plain->stats().players(), 1u);
+  stats.mutable_get_stats()->set_operator_token("wrong");
+  send(p, stats);
+  EXPECT_FALSE(p->last([](const wire::ServerMessage& m) { return m.has_stats(); })->stats().operator_view());
+  stats.mutable_get_stats()->set_operator_token("s3cret-operator-token");
+  send(p, stats);
+  const auto* full = p->last([](const wire::ServerMessage& m) { return m.has_stats(); });
+  EXPECT_TRUE(full->stats().operator_view());
+  EXPECT_EQ(full->stats().connections(), 1u);
+}
+
+TEST_F(LobbyTest, TheClientsOwnSecretOwnsTheNameFromItsFirstHello) {
+  const std::string secret(64, 'c');
+  auto hello = [&](const std::string& with) {
+    auto conn = connect();
+    wire::ClientMessage m;
+    m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    m.mutable_hello()->set_name("carol");
+    m.mutable_hello()->set_secret(with);
+    send(conn, m);
+    return conn;
+  };
+  auto first = hello(secret);
+  ASSERT_TRUE(first->received.front().has_welcome());
+  EXPECT_TRUE(first->received.front().welcome().secret().empty()) << "nothing to send back";
+  const auto id = first->received.front().welcome().player_id();
+  disconnect(first);  // as if the Welcome never arrived
+  auto again = hello(secret);
+  ASSERT_TRUE(again->received.front().has_welcome());
+  EXPECT_EQ(again->received.front().welcome().player_id(), id);
+  disconnect(again);
+  EXPECT_EQ(last_code(*hello("")), wire::ERROR_CODE_NAME_TAKEN);
+  auto short_secret = connect();
+  wire::ClientMessage m;
+  m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  m.mutable_hello()->set_name("dave");
+  m.mutable_hello()->set_secret("too-short");
+  send(short_secret, m);
+  EXPECT_EQ(last_code(*short_secret), wire::ERROR_CODE_BAD_REQUEST);
+  EXPECT_TRUE(short_secret->closed);
+}
+
+TEST_F(LobbyTest, ARotatedSecretReplacesTheOldOne) {
+  auto alice = player("alice");
+  const std::string old_secret = alice->received.front().welcome().secret();
+  const std::string new_secret(48, 'n');
+  wire::ClientMessage rotate;
+  rotate.mutable_rotate_secret()->set_new_secret(new_secret);
+  send(alice, rotate);
+  EXPECT_TRUE(alice->last([](const wire::ServerMessage& m) { return m.has_secret_rotated(); }));
+  rotate.mutable_rotate_secret()->set_new_secret("short");
+  send(alice, rotate);
+  EXPECT_EQ(last_code(*alice), wire::ERROR_CODE_BAD_REQUEST);
+  disconnect(alice);
+  auto hello = [&](const std::string& secret) {
+    auto conn = connect();
+    wire::ClientMessage m;
+    m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    m.mutable_hello()->set_name("alice");
+    m.mutable_hello()->set_secret(secret);
+    send(conn, m);
+    return conn;
+  };
+  EXPECT_EQ(last_code(*hello(old_secret)), wire::ERROR_CODE_NAME_TAKEN);
+  EXPECT_TRUE(hello(new_secret)->received.front().has_welcome());
+}
+
+TEST_F(LobbyTest, AGameAgainstTheBotWithNobodyLeftEndsWithoutTheHumanGrace) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.reconnect_grace = std::chrono::milliseconds(60'000);
+  c.bot_game_grace = std::chrono::milliseconds(50);
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto p = player("p");
+  send(p, create_message(15, false, true));
+  ASSERT_EQ(lobby().stats().rooms, 1u);
+  disconnect(p);
+  EXPECT_EQ(lobby().stats().rooms, 1u) << "held a moment for a reconnect";
+  io_.restart();
+  io_.run_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(lobby().stats().rooms, 0u);
+  EXPECT_EQ(lobby().stats().bots, 0u);
+  EXPECT_EQ(lobby().stats().players, 0u);
 }
 
 // --- with a journal that can fail ---------------------------------------------

@@ -1,7 +1,12 @@
-// Elo ratings with known values.
+// Elo ratings with known values, and which results move ratings: not a
+// game that ended before both players moved, not an established rating
+// against a provisional account, less and less for the same pair again.
 #include "game/rating.hpp"
 
 #include <gtest/gtest.h>
+
+#include "lobby/text_rules.hpp"
+#include "store/stored_accounts.hpp"
 
 namespace ttt::server {
 namespace {
@@ -32,6 +37,101 @@ TEST(Rating, DrawMovesTowardsEachOther) {
   EXPECT_LT(draw.x, 1300);
   EXPECT_GT(draw.o, 1100);
   EXPECT_DOUBLE_EQ(draw.x + draw.o, 2400);  // points are conserved
+}
+
+// An account store without a database, with two players and a clock.
+class RatingRules : public ::testing::Test {
+ protected:
+  RatingRules() : accounts_(nullptr, name_key) {
+    accounts_.set_clock([this] { return now_ms_; });
+    alice_ = add("alice");
+    bob_ = add("bob");
+  }
+  AccountId add(const std::string& name, std::int64_t rated_games = 0, double rating = 1200) {
+    StoredPlayer p;
+    p.name = name;
+    p.rated_games = rated_games;
+    p.rating = rating;
+    return account_id(accounts_.create(p));
+  }
+  // x beats o in a rated game of `moves` moves, settled and stored.
+  void x_wins(AccountId x, AccountId o, int moves = 5) {
+    const auto s = accounts_.settle(x, o, GameResult{Player::X, wire::END_REASON_LINE}, true, moves);
+    ASSERT_TRUE(s);
+    accounts_.settled(*s, true);
+  }
+  double rating(AccountId id) { return accounts_.rating(id); }
+
+  StoredAccounts accounts_;
+  std::int64_t now_ms_ = 1'700'000'000'000;
+  AccountId alice_{}, bob_{};
+};
+
+TEST_F(RatingRules, AGameEndedBeforeBothPlayersMovedChangesNoRating) {
+  for (int moves : {0, 1}) {
+    const auto s = accounts_.settle(alice_, bob_, GameResult{Player::O, wire::END_REASON_RESIGNATION},
+                                    true, moves);
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->rated);
+    EXPECT_EQ(s->x.rating_change, 0);
+    EXPECT_EQ(s->o.rating_change, 0);
+    accounts_.settled(*s, true);
+  }
+  EXPECT_EQ(rating(alice_), 1200);
+  EXPECT_EQ(rating(bob_), 1200);
+  EXPECT_EQ(accounts_.get(bob_)->wins, 2) << "the result still counts as a game won";
+  EXPECT_EQ(accounts_.get(bob_)->rated_games, 0);
+  x_wins(alice_, bob_, 2);  // both moved once: rated
+  EXPECT_EQ(rating(alice_), 1216);
+  EXPECT_EQ(accounts_.get(alice_)->rated_games, 1);
+}
+
+TEST_F(RatingRules, AnEstablishedRatingIsNotMovedByAProvisionalAccount) {
+  const AccountId champion = add("champion", kProvisionalGames, 1500);
+  const AccountId fresh = add("fresh");
+  EXPECT_TRUE(is_provisional(*accounts_.get(fresh)));
+  EXPECT_FALSE(is_provisional(*accounts_.get(champion)));
+  x_wins(champion, fresh);
+  EXPECT_EQ(rating(champion), 1500) << "beating a newcomer proves nothing";
+  EXPECT_LT(rating(fresh), 1200) << "the newcomer's own rating moves";
+  x_wins(fresh, champion);
+  EXPECT_EQ(rating(champion), 1500) << "nor does losing to one";
+}
+
+TEST_F(RatingRules, RepeatedResultsBetweenTheSamePairCountLessThenNothing) {
+  std::vector<double> gains;
+  for (int game = 0; game < 6; ++game) {
+    const double before = rating(alice_);
+    x_wins(alice_, bob_);
+    gains.push_back(rating(alice_) - before);
+    now_ms_ += 60'000;
+  }
+  EXPECT_NEAR(gains[0], 16.0, 1e-9);
+  EXPECT_GT(gains[0], gains[1] * 1.5);  // half of what the ratings would give
+  EXPECT_GT(gains[1], gains[2] * 1.5);
+  EXPECT_GT(gains[2], gains[3] * 1.5);
+  EXPECT_EQ(gains[4], 0.0) << "the fifth within a day counts for nothing";
+  EXPECT_EQ(gains[5], 0.0);
+  // Another opponent counts in full; and a day later, so does bob again.
+  const AccountId carol = add("carol");
+  const double before = rating(alice_);
+  x_wins(alice_, carol);
+  EXPECT_GT(rating(alice_) - before, 10.0);
+  now_ms_ += kRepeatWindowMs;
+  const double later = rating(alice_);
+  x_wins(alice_, bob_);
+  EXPECT_GT(rating(alice_) - later, 1.0);
+}
+
+TEST_F(RatingRules, ProvisionalAccountsComeAfterEstablishedOnesOnTheLeaderboard) {
+  const AccountId champion = add("champion", kProvisionalGames, 1300);
+  x_wins(champion, bob_);  // played, so listed
+  const AccountId climber = add("climber", 3, 1400);  // a newcomer rated higher
+  x_wins(climber, add("victim"));
+  ASSERT_GT(rating(climber), 1300);
+  const auto board = accounts_.leaderboard(10);
+  ASSERT_FALSE(board.empty());
+  EXPECT_EQ(board.front().name, "champion");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // isn't there, and --config / --print-config (of every program).
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -30,7 +31,11 @@ TEST(ServerCli, HelpListsEveryFlagAndExitsZero) {
   for (const char* flag : {"--bind", "--port", "--threads", "--log-level", "--move-timeout",
                            "--reconnect-grace", "--max-connections", "--max-frame",
                            "--bot-fallback", "--db", "--export-games", "--rate-limit",
-                           "--config FILE", "--print-config"}) {
+                           "--config FILE", "--print-config", "--max-hello-frame",
+                           "--read-buffer-budget", "--bot-game-grace", "--bot-queue",
+                           "--max-spectators", "--max-games-per-address",
+                           "--max-bot-games-per-address", "--token-lifetime", "--stats-token",
+                           "--send-queue"}) {
     EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
   }
 }
@@ -129,7 +134,37 @@ TEST(ServerCli, ExportFromAnExistingDatabaseStillWorks) {
   EXPECT_NE(result.output.find("exported 0 games to " + file), std::string::npos) << result.output;
   std::ifstream in(file);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  EXPECT_EQ(text, "# ttt games export, format 1\n\n");
+  EXPECT_EQ(text, "# ttt games export, format 2\n\n");
+}
+
+// The mode bits of a file, e.g. 0600.
+unsigned mode_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return st.st_mode & 07777;
+}
+
+TEST(ServerCli, FilesTheServerWritesAreItsOwnersOnly) {
+  TempDir dir;
+  const std::string db = (fs::path(dir.path()) / "ttt.db").string();
+  const std::string file = (fs::path(dir.path()) / "games.txt").string();
+  {
+    // An export file someone left world-readable before.
+    std::ofstream(file) << "old\n";
+    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write |
+                              fs::perms::group_read | fs::perms::others_read);
+    ServerProcess server({"--db", db});
+    // While it runs, the database has its write-ahead log and its index.
+    for (const std::string& f : {db, db + "-wal", db + "-shm"}) {
+      EXPECT_EQ(mode_of(f), 0600u) << f;
+    }
+    ::kill(server.process().pid(), SIGTERM);
+    ASSERT_EQ(server.process().wait_exit(10s), 0) << server.process().output();
+  }
+  const auto result = run_command({bin_dir() + "/ttt-server", "--db", db, "--export-games", file});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_EQ(mode_of(file), 0600u);
+  EXPECT_EQ(mode_of(db), 0600u);
 }
 
 // Writes text to DIR/name and returns its path.

@@ -182,7 +182,7 @@ TEST(ServerGame, PrivateGameNeedsItsInviteCode) {
   alice.create(3, /*is_private=*/true);
   const wire::Joined created = alice.expect_joined();
   const std::string code = created.invite_code();
-  ASSERT_EQ(code.size(), 6u);
+  ASSERT_EQ(code.size(), 14u) << code;  // 12 characters, 60 bits, in groups of four
   EXPECT_TRUE(created.state().is_private());
 
   bob.join(created.state().game_id());
@@ -194,12 +194,19 @@ TEST(ServerGame, PrivateGameNeedsItsInviteCode) {
   bob.join(0, "NOPE");
   bob.expect_error(wire::ERROR_CODE_WRONG_INVITE_CODE);
 
+  // Others don't see a private game in the list; its players do.
   bob.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
   const auto list = bob.expect([](const ServerMessage& m) { return m.has_game_list(); }, "list");
-  ASSERT_EQ(list.game_list().games_size(), 1);
-  EXPECT_TRUE(list.game_list().games(0).is_private());
+  EXPECT_EQ(list.game_list().games_size(), 0);
+  alice.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
+  const auto own = alice.expect([](const ServerMessage& m) { return m.has_game_list(); }, "list");
+  ASSERT_EQ(own.game_list().games_size(), 1);
+  EXPECT_TRUE(own.game_list().games(0).is_private());
 
-  bob.join(0, code);  // the code alone finds the game
+  std::string typed = code;  // as typed by hand: lower case, no dashes
+  std::erase(typed, '-');
+  for (char& c : typed) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bob.join(0, typed);  // the code alone finds the game
   EXPECT_EQ(bob.expect_joined().side(), wire::SIDE_O);
   alice.expect_state(in_progress, "the game to start");
 }

@@ -188,6 +188,8 @@ server::ServerConfig flood_config() {
   config.session.messages_per_second = 0;
   config.lobby.chat_per_second = 1e9;
   config.lobby.chat_burst = 1e9;
+  config.lobby.address_chat_per_second = 1e9;
+  config.lobby.address_chat_burst = 1e9;
   return config;
 }
 

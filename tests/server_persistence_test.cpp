@@ -232,6 +232,10 @@ TEST_F(PersistenceTest, BotGamesAreUnratedUnlessAsked) {
     create.mutable_create_game()->set_rated(rated);
     alice.send(create);
     EXPECT_EQ(alice.expect_joined().state().rated(), rated == wire::RATED_YES);
+    // Both sides move once (a game ended before that moves no rating), then alice resigns.
+    alice.move(1, 1);
+    alice.expect_state([](const wire::GameState& s) { return s.move_count() == 2; },
+                       "the bot's reply");
     alice.simple([](wire::ClientMessage& m) { m.mutable_resign(); });
     alice.expect_state(is_over, "the resignation");
     alice.simple([](wire::ClientMessage& m) { m.mutable_leave(); });

@@ -3,11 +3,13 @@
 #include "store/store.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "store/game_export.hpp"
 #include "store/store_writer.hpp"
@@ -254,6 +256,59 @@ TEST_F(StoreTest, ExportWritesEveryFinishedGameAsDocumented) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("game 2"), std::string::npos);
+}
+
+TEST(ExportText, EveryCharacterThatDoesNotPrintAsItselfIsEscaped) {
+  EXPECT_EQ(escape_export_text("alice"), "alice");
+  EXPECT_EQ(escape_export_text("Zoë 🙂"), "Zoë 🙂") << "printable text stays";
+  EXPECT_EQ(escape_export_text("a\u2028b\u2029c"), "a\\u{2028}b\\u{2029}c");
+  EXPECT_EQ(escape_export_text("x\ny\rz\tw"), "x\\u{000A}y\\u{000D}z\\u{0009}w");
+  EXPECT_EQ(escape_export_text("\u0085\u00a0\u200b\u202e\ufeff"),
+            "\\u{0085}\\u{00A0}\\u{200B}\\u{202E}\\u{FEFF}");
+  EXPECT_EQ(escape_export_text("\U000E0041\uE000\uFFFF"), "\\u{E0041}\\u{E000}\\u{FFFF}");
+  EXPECT_EQ(escape_export_text("back\\slash"), "back\\\\slash");
+  EXPECT_EQ(escape_export_text(std::string("bad\xff\xc3", 5)), "bad\\x{FF}\\x{C3}");
+}
+
+TEST_F(StoreTest, ANameCantForgeLinesInTheExportForAnyReader) {
+  Store store(path());
+  // A name the lobby allows (printable, no control characters) that holds
+  // Unicode's line and paragraph separators.
+  store.save_player(player(1, "mallory\u2028result O\u2029game 99"));
+  store.save_player(player(2, "bob"));
+  store.begin_game(game(1, 1, 2));
+  store.end_game(1, "x_won", "resignation", 1'500);
+  std::ostringstream out;
+  export_games(store, out);
+  const std::string text = out.str();
+  EXPECT_EQ(text.find("\u2028"), std::string::npos);
+  EXPECT_EQ(text.find("\u2029"), std::string::npos);
+  EXPECT_NE(text.find("x mallory\\u{2028}result O\\u{2029}game 99\n"), std::string::npos) << text;
+  EXPECT_EQ(text.rfind("# ttt games export, format 2\n", 0), 0u);
+  // Split on every line break Unicode knows, the record is what it says:
+  // one line that starts with "result ", one that starts with "game ".
+  for (const char* key : {"\nresult ", "\ngame "}) {
+    int lines = 0;
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + 1)) {
+      ++lines;
+    }
+    EXPECT_EQ(lines, 1) << key;
+  }
+}
+
+TEST_F(StoreTest, ANewDatabaseAndItsJournalFilesAreTheOwnersOnly) {
+  const mode_t old_mask = ::umask(022);  // as a careless environment would leave it
+  {
+    Store store(path());
+    store.save_player(player(1, "alice"));  // a write: the WAL and its index exist now
+    for (const std::string file : {"ttt.db", "ttt.db-wal", "ttt.db-shm"}) {
+      std::error_code ec;
+      const auto perms = fs::status(path(file), ec).permissions();
+      ASSERT_FALSE(ec) << file;
+      EXPECT_EQ(perms & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write) << file;
+    }
+  }
+  ::umask(old_mask);
 }
 
 }  // namespace

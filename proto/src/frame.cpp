@@ -35,13 +35,7 @@ bool parse_body(std::string_view body, google::protobuf::MessageLite& message) {
 
 FrameReader::FrameReader(std::size_t max_frame) : max_frame_(max_frame) {}
 
-std::span<char> FrameReader::prepare() {
-  if (begin_ == end_) {
-    begin_ = end_ = 0;
-    // Give back what a large frame left behind.
-    if (buffer_.size() > 4 * kMinRead) std::vector<char>().swap(buffer_);
-  }
-  // Room for the rest of the pending frame, or at least one ordinary read.
+std::size_t FrameReader::wanted() const noexcept {
   std::size_t wanted = kMinRead;
   if (buffered() >= kFrameHeaderSize) {
     const std::size_t frame = kFrameHeaderSize + read_frame_length(&buffer_[begin_]);
@@ -49,13 +43,45 @@ std::span<char> FrameReader::prepare() {
       wanted = std::max(wanted, frame - buffered());
     }
   }
-  if (buffer_.size() - end_ < wanted) {
+  return wanted;
+}
+
+std::size_t FrameReader::capacity_needed() const noexcept {
+  const std::size_t want = wanted();
+  if (begin_ == end_) {
+    const std::size_t kept = buffer_.capacity() > kKeepIdle ? 0 : buffer_.capacity();
+    return std::max(kept, want);
+  }
+  if (buffer_.size() - buffered() >= want) return buffer_.capacity();
+  return buffered() + want;
+}
+
+void FrameReader::shrink() noexcept {
+  if (begin_ != end_) return;
+  begin_ = end_ = 0;
+  std::vector<char>().swap(buffer_);
+}
+
+std::span<char> FrameReader::prepare() {
+  if (begin_ == end_) {
+    begin_ = end_ = 0;
+    // Give back what a large frame left behind.
+    if (buffer_.capacity() > kKeepIdle) std::vector<char>().swap(buffer_);
+  }
+  // Room for the rest of the pending frame, or at least one ordinary read.
+  const std::size_t want = wanted();
+  if (buffer_.size() - end_ < want) {
     if (begin_ > 0 && buffered() > 0) {
       std::memmove(buffer_.data(), buffer_.data() + begin_, buffered());
     }
     end_ -= begin_;
     begin_ = 0;
-    if (buffer_.size() - end_ < wanted) buffer_.resize(end_ + wanted);
+    if (buffer_.size() - end_ < want) {
+      // Exactly the size needed (no doubling), so the memory is what is counted.
+      std::vector<char> bigger(end_ + want);
+      if (end_ > 0) std::memcpy(bigger.data(), buffer_.data(), end_);
+      buffer_.swap(bigger);
+    }
   }
   return {buffer_.data() + end_, buffer_.size() - end_};
 }

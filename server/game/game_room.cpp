@@ -38,7 +38,9 @@ GameRoom::GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executo
       seats_{{Seat{{}, false, boost::asio::steady_timer(executor)},
               Seat{{}, false, boost::asio::steady_timer(executor)}}},
       game_(settings_.size),
-      move_clock_(executor, [this] { on_move_clock(); }) {}
+      move_clock_(executor, [this] { on_move_clock(); }),
+      spectator_chat_(settings_.spectator_chat_per_second, settings_.spectator_chat_burst),
+      spectator_count_timer_(executor) {}
 
 bool GameRoom::waiting() const noexcept {
   return !started_ && !closed_ && (seats_[0].player.id == SeatId{} || seats_[1].player.id == SeatId{});
@@ -96,8 +98,7 @@ void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
   const SeatId id = player.id;
   auto [it, inserted] = spectators_.insert_or_assign(id, std::move(player));
   send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
-  broadcast_state();  // the spectator count changed
-  links_.owner.room_changed(*this);
+  spectators_changed();
 }
 
 void GameRoom::leave(SeatId player, std::uint32_t request_id) {
@@ -110,8 +111,7 @@ void GameRoom::leave(SeatId player, std::uint32_t request_id) {
     send_to(it->second, left_message);
     spectators_.erase(it);
     links_.owner.left_room(*this, player);
-    broadcast_state();
-    links_.owner.room_changed(*this);
+    spectators_changed();
     return;
   }
   Seat* seat = seat_of(player);
@@ -143,6 +143,7 @@ void GameRoom::close_if_empty() {
   if (closed_) return;
   closed_ = true;
   move_clock_.stop();
+  spectator_count_timer_.cancel();
   for (Seat& seat : seats_) {
     if (seat.player.id != SeatId{}) remove_seat(seat);
   }
@@ -288,7 +289,7 @@ void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
   broadcast_state();
 }
 
-void GameRoom::chat(SeatId player, const std::string& text) {
+void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t request_id) {
   wire::ServerMessage message;
   wire::ChatMessage* chat = message.mutable_chat();
   chat->set_game_id(id_);
@@ -296,13 +297,24 @@ void GameRoom::chat(SeatId player, const std::string& text) {
   if (auto side = player_side(player)) {
     chat->set_from(seat_for(*side).player.name);
     chat->set_from_side(side_of(*side));
-  } else if (auto it = spectators_.find(player); it != spectators_.end()) {
-    chat->set_from(it->second.name);
-    chat->set_from_side(wire::SIDE_SPECTATOR);
-  } else {
+    broadcast(make_outbound(std::move(message)));
     return;
   }
-  broadcast(make_outbound(std::move(message)));
+  const auto it = spectators_.find(player);
+  if (it == spectators_.end()) return;
+  // However many watch, the spectators' chat together stays readable.
+  if (!spectator_chat_.allow()) {
+    send_error_to(it->second, wire::ERROR_CODE_RATE_LIMITED,
+                  "the spectators' chat of this game is busy: wait a moment", request_id);
+    return;
+  }
+  chat->set_from(it->second.name);
+  chat->set_from_side(wire::SIDE_SPECTATOR);
+  broadcast_spectator_chat(make_outbound(std::move(message)));
+}
+
+void GameRoom::set_hears_spectators(SeatId player, bool on) {
+  if (Seat* seat = seat_of(player)) seat->player.hears_spectators = on;
 }
 
 void GameRoom::start_round() {
@@ -315,8 +327,8 @@ void GameRoom::start_round() {
 }
 
 void GameRoom::begin_round() {
-  spdlog::info("game {} round {} starts: {} (X) vs {} (O), {}x{}", id_, round_,
-               seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size);
+  note(fmt::format("game {} round {} starts: {} (X) vs {} (O), {}x{}", id_, round_,
+                   seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size));
   GameStart start;
   start.room = id_;
   start.round = round_;
@@ -336,9 +348,10 @@ void GameRoom::conclude(const GameResult& result) {
   result_ = result;
   draw_offered_by_ = wire::SIDE_NONE;
   move_clock_.stop();
-  spdlog::info("game {} over: {} by {} after {} moves", id_,
-               result.winner ? std::string(to_string(*result.winner)) + " wins" : "no winner",
-               reason_text(result.reason), game_.moves().size());  links_.owner.room_changed(*this);
+  note(fmt::format("game {} over: {} by {} after {} moves", id_,
+                   result.winner ? std::string(to_string(*result.winner)) + " wins" : "no winner",
+                   reason_text(result.reason), game_.moves().size()));
+  links_.owner.room_changed(*this);
 }
 
 void GameRoom::finish(GameResult result) {
@@ -355,7 +368,8 @@ GameEnding GameRoom::ending(const GameResult& result) {
   GameEnding e{result, std::nullopt};
   if (result.reason != wire::END_REASON_ABORTED) {
     e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account,
-                                         result, settings_.rated);
+                                         result, settings_.rated,
+                                         static_cast<int>(game_.moves().size()));
   }
   refresh_ratings();  // what players see at the end is what will be stored
   return e;
@@ -411,8 +425,7 @@ void GameRoom::away(SeatId player) {
   if (auto it = spectators_.find(player); it != spectators_.end()) {
     spectators_.erase(it);
     links_.owner.left_room(*this, player);
-    broadcast_state();
-    links_.owner.room_changed(*this);
+    spectators_changed();
     return;
   }
   Seat* seat = seat_of(player);
@@ -422,8 +435,8 @@ void GameRoom::away(SeatId player) {
     return;
   }
   hold_seat(*seat);
-  spdlog::info("game {}: {} is away, seat held for {} ms", id_, seat->player.name,
-               settings_.reconnect_grace.count());
+  note(fmt::format("game {}: {} is away, seat held for {} ms", id_, seat->player.name,
+                   settings_.reconnect_grace.count()));
   wire::OpponentStatus status;
   status.set_connected(false);
   status.set_grace_ms(static_cast<std::uint32_t>(settings_.reconnect_grace.count()));
@@ -446,7 +459,7 @@ void GameRoom::on_grace_expired(SeatId player) {
   Seat* seat = seat_of(player);
   if (seat == nullptr || !seat->away) return;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
-  spdlog::info("game {}: {} did not come back", id_, seat->player.name);
+  note(fmt::format("game {}: {} did not come back", id_, seat->player.name));
   if (in_progress()) finish({opponent(side), wire::END_REASON_DISCONNECT});
   remove_seat(*seat);
   wire::OpponentStatus status;
@@ -466,8 +479,9 @@ void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
   seat->grace.cancel();
   seat->away = false;
   seat->player.conn = player.conn;
+  seat->player.hears_spectators = player.hears_spectators;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
-  spdlog::info("game {}: {} is back", id_, seat->player.name);
+  note(fmt::format("game {}: {} is back", id_, seat->player.name));
   send_joined(seat->player, side_of(side), request_id);
   wire::OpponentStatus status;
   status.set_connected(true);

@@ -24,7 +24,9 @@
 #include "game/move_clock.hpp"
 #include "game/room_owner.hpp"
 #include "ids.hpp"
+#include "net/log_limiter.hpp"
 #include "net/participant.hpp"
+#include "net/rate_limiter.hpp"
 #include "ttt/game.hpp"
 
 namespace ttt::server {
@@ -36,6 +38,7 @@ struct PlayerRef {
   std::string name;
   bool is_bot = false;
   std::weak_ptr<Participant> conn;
+  bool hears_spectators = false;  // a player who chose to hear the spectators' chat
 };
 
 struct RoomSettings {
@@ -46,7 +49,14 @@ struct RoomSettings {
   int bot_level = 0;        // the server's bot's ttt::Level + 1, 0 without one
   bool rated = false;       // results change the players' ratings
   std::chrono::milliseconds move_timeout{60'000};     // 0 = no clock
-  std::chrono::milliseconds reconnect_grace{30'000};
+  std::chrono::milliseconds reconnect_grace{30'000};  // shorter in a game against the bot
+  std::size_t max_spectators = 0;                     // 0 = no limit
+  // The spectators' chat of the room together: a line a second on average.
+  double spectator_chat_per_second = 1.0;
+  double spectator_chat_burst = 5.0;
+  // How often at most everyone hears the spectator count change.
+  std::chrono::milliseconds spectator_count_every{1'000};
+  std::string origin;  // the creator's address: whose share of the log the room's lines are
 };
 
 // What a room reports to and reads from: its owner, its journal and the
@@ -55,6 +65,7 @@ struct RoomLinks {
   RoomOwner& owner;
   GameJournal& journal;
   RatingBook& ratings;
+  LogLimiter* log = nullptr;  // null: every line is logged
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
@@ -80,8 +91,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // waiting().
   void seat(PlayerRef player, wire::Side preferred, std::uint32_t request_id);
 
-  // Adds a spectator and replies Joined.
+  // Adds a spectator and replies Joined; the others hear the new count (at
+  // most once every spectator_count_every). Precondition: !spectators_full().
   void watch(PlayerRef player, std::uint32_t request_id);
+  // True when the room has as many spectators as it takes.
+  bool spectators_full() const noexcept;
+  std::size_t spectators() const noexcept { return spectators_.size(); }
 
   // The player or spectator leaves; a player resigns a game in progress.
   void leave(SeatId player, std::uint32_t request_id);
@@ -91,9 +106,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void resign(SeatId player, std::uint32_t request_id);
   void offer_draw(SeatId player, std::uint32_t request_id);
   void rematch(SeatId player, std::uint32_t request_id);
-  // Chat from a player or spectator to everyone in the room; the text is
-  // already checked.
-  void chat(SeatId player, const std::string& text);
+  // Chat from a player or spectator; the text is already checked. A
+  // player's line goes to everyone in the room; a spectator's to the
+  // spectators and the players who chose to hear them, within the room's
+  // spectator chat limit (else RATE_LIMITED to the sender).
+  void chat(SeatId player, const std::string& text, std::uint32_t request_id = 0);
+  // Whether a seated player hears the spectators' chat from now on.
+  void set_hears_spectators(SeatId player, bool on);
 
   // The player's connection dropped: a seat in a game in progress is held for
   // the grace period; otherwise the player leaves.
@@ -114,6 +133,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
   // The room as the game list shows it.
   wire::GameSummary summary() const;
+  // The accounts seated (AccountId{} for a free seat or a bot): who may see
+  // a private room in the list.
+  std::array<AccountId, 2> seated_accounts() const noexcept;
   wire::GameStatus status() const noexcept;
   wire::GameState state() const;
 
@@ -165,6 +187,14 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
   void broadcast(const Outbound& message);
   void broadcast_state();
+  // The spectators came or went: the count goes out now or when the
+  // throttle allows (game_room_spectators.cpp).
+  void spectators_changed();
+  void send_spectator_count();
+  // A spectator's chat line to those who hear spectators.
+  void broadcast_spectator_chat(const Outbound& message);
+  // An info line, within the log's allowance for the room's origin.
+  void note(const std::string& line) const;
   // Every message goes through here: held back while a write is in flight.
   void send_to(const PlayerRef& player, const Outbound& message);
   void send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
@@ -188,6 +218,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   wire::Side rematch_requested_by_ = wire::SIDE_NONE;
   MoveClock move_clock_;
   bool closed_ = false;
+
+  RateLimiter spectator_chat_;
+  boost::asio::steady_timer spectator_count_timer_;
+  bool spectator_count_due_ = false;  // the timer is set to send it
+  std::uint32_t spectator_count_sent_ = 0;
+  std::chrono::steady_clock::time_point spectator_count_sent_at_{};
 
   RecordId record_id_ = 0;            // the current round's game in the journal
   int writes_in_flight_ = 0;

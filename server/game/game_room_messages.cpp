@@ -73,6 +73,7 @@ wire::GameSummary GameRoom::summary() const {
   s.set_is_private(settings_.is_private);
   s.set_rated(settings_.rated);
   s.set_vs_bot(settings_.vs_bot);
+  s.set_win_length(settings_.size);  // a full row wins today
   s.set_status(status());
   return s;
 }

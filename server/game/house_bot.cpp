@@ -8,11 +8,12 @@
 namespace ttt::server {
 
 HouseBot::HouseBot(SeatId id, AiOptions options, boost::asio::any_io_executor logic,
-                   boost::asio::any_io_executor compute)
+                   BotSearchQueue& searches, std::string share)
     : id_(id),
       options_(options),
       logic_(std::move(logic)),
-      compute_(std::move(compute)),
+      searches_(searches),
+      share_(std::move(share)),
       retry_timer_(logic_) {}
 
 void HouseBot::deliver(const Outbound& message) {
@@ -79,7 +80,9 @@ void HouseBot::think(const wire::GameState& state, Player me) {
 
 void HouseBot::search(const Board& board, Player me, const AiOptions& options,
                        std::uint64_t game_id) {
-  boost::asio::post(compute_, [weak = weak_from_this(), board, me, options, game_id] {
+  searches_.submit(share_, [weak = weak_from_this(), board, me, options, game_id] {
+    // A bot whose game ended while this waited needs no move.
+    if (weak.expired()) return;
     Move move{};
     try {
       move = calculate_next_move(board, me, options);

@@ -1,8 +1,8 @@
 // HouseBot: the server's own AI player. It sits in a room like any other
 // participant and answers with ordinary client messages through its inbox,
-// as a connection would; its searches run on the compute executor, never on
-// the network thread, and their results are posted back to the logic
-// executor.
+// as a connection would; its searches wait their turn in the BotSearchQueue
+// (under its opponent's share) and run on the compute executor, never on the
+// network thread, and their results are posted back to the logic executor.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
+#include "game/bot_search_queue.hpp"
 #include "ids.hpp"
 #include "net/inbox.hpp"
 #include "net/participant.hpp"
@@ -21,8 +23,10 @@ namespace ttt::server {
 
 class HouseBot : public Participant, public std::enable_shared_from_this<HouseBot> {
  public:
+  // share: whose turn in the queue the bot's searches take (its human
+  // opponent's address).
   HouseBot(SeatId id, AiOptions options, boost::asio::any_io_executor logic,
-           boost::asio::any_io_executor compute);
+           BotSearchQueue& searches, std::string share);
 
   // Where the bot's requests go, as a connection's do.
   void attach(std::shared_ptr<Inbox> inbox) { inbox_ = std::move(inbox); }
@@ -42,7 +46,8 @@ class HouseBot : public Participant, public std::enable_shared_from_this<HouseBo
   SeatId id_;
   AiOptions options_;
   boost::asio::any_io_executor logic_;
-  boost::asio::any_io_executor compute_;
+  BotSearchQueue& searches_;
+  std::string share_;
   std::shared_ptr<Inbox> inbox_;
   static constexpr std::uint64_t kNotSearched = ~std::uint64_t{0};
   static constexpr std::chrono::seconds kRetryPause{1};

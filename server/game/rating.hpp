@@ -9,6 +9,20 @@ namespace ttt::server {
 inline constexpr double kInitialRating = 1200.0;
 inline constexpr double kEloK = 32.0;
 
+// An account is provisional until it has this many rated games that counted
+// (rated, and both players moved). An established account's rating doesn't
+// move in a game against a provisional one; the provisional one's does.
+inline constexpr int kProvisionalGames = 10;
+
+// A rated game counts only once both players have moved.
+inline constexpr int kMovesToCount = 2;
+
+// Results repeated between the same two accounts within kRepeatWindow count
+// less: the n-th rated game of a pair in the window moves ratings by
+// repeat_weight(n) of the full change (1, 1/2, 1/4, 1/8, then nothing).
+inline constexpr long long kRepeatWindowMs = 24LL * 60 * 60 * 1000;
+double repeat_weight(int nth) noexcept;
+
 // The expected score of a player rated `own` against one rated `opponent`.
 double expected_score(double own, double opponent) noexcept;
 

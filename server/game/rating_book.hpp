@@ -16,6 +16,7 @@ namespace ttt::server {
 struct Settlement {
   PlayerResult x;
   PlayerResult o;
+  bool rated = false;  // the game counted as rated (it may still have moved nobody)
 };
 
 class RatingBook {
@@ -25,10 +26,13 @@ class RatingBook {
   // The account's rating, including settlements in flight (0 when unknown).
   virtual double rating(AccountId account) const = 0;
 
-  // The effect of a finished game between x and o (rating changes only when
-  // rated), held until settled(); nullopt for an aborted game.
+  // The effect of a finished game of `moves` moves between x and o, held
+  // until settled(); nullopt for an aborted game. Ratings change only in a
+  // rated game, and then by the rules of docs/persistence.md ("Which results
+  // move ratings"): not before both players have moved, less against a
+  // provisional account, less for results repeated between the same two.
   virtual std::optional<Settlement> settle(AccountId x, AccountId o, const GameResult& result,
-                                           bool rated) = 0;
+                                           bool rated, int moves) = 0;
 
   // The settlement's write finished: applied if ok, released either way.
   virtual void settled(const Settlement& settlement, bool ok) = 0;

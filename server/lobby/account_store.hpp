@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "game/rating.hpp"
 #include "game/rating_book.hpp"
 #include "ids.hpp"
 #include "store/records.hpp"
@@ -27,6 +28,12 @@ class AccountStore : public RatingBook {
 
   // Adds an account (its id is assigned here) and writes it; returns it.
   virtual const StoredPlayer& create(StoredPlayer account) = 0;
+
+  // Replaces the account's secret (its salt and salted hash) once it is
+  // written; done(false) if the write failed, and the old secret stays.
+  // done runs later, on the logic executor.
+  virtual void change_secret(AccountId account, std::string salt, std::string secret_hash,
+                             std::function<void(bool ok)> done) = 0;
 
   // Remembers (or forgets) the hash of an account's current resume token.
   virtual void save_token(AccountId account, const std::string& token_hash) = 0;
@@ -53,6 +60,11 @@ class AccountStore : public RatingBook {
 // An account's id as the lobby types it.
 inline AccountId account_id(const StoredPlayer& account) noexcept {
   return static_cast<AccountId>(account.id);
+}
+
+// Whether an account's rating is still provisional (game/rating.hpp).
+inline bool is_provisional(const StoredPlayer& account) noexcept {
+  return account.rated_games < kProvisionalGames;
 }
 
 }  // namespace ttt::server

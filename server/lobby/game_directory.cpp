@@ -1,18 +1,59 @@
 #include "lobby/game_directory.hpp"
 
-namespace ttt::server {
+#include <algorithm>
 
-void LocalGameDirectory::publish(const wire::GameSummary& summary) {
-  games_[summary.game_id()] = summary;
+namespace ttt::server {
+namespace {
+
+char fold(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool contains_folded(const std::string& text, const std::string& part) {
+  if (part.empty()) return true;
+  return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char a, char b) {
+           return fold(a) == fold(b);
+         }) != text.end();
+}
+
+}  // namespace
+
+bool matches(const Listing& listing, const ListQuery& q) {
+  const wire::GameSummary& s = listing.summary;
+  if (s.is_private() && (q.viewer == AccountId{} ||
+                         (listing.players[0] != q.viewer && listing.players[1] != q.viewer))) {
+    return false;
+  }
+  if (q.size != 0 && s.size() != q.size) return false;
+  if (q.win_length != 0 && s.win_length() != q.win_length) return false;
+  if (q.rated == wire::RATED_YES && !s.rated()) return false;
+  if (q.rated == wire::RATED_NO && s.rated()) return false;
+  if (q.open_only && s.status() != wire::GAME_STATUS_WAITING) return false;
+  if (!q.name.empty() && !contains_folded(s.x_name(), q.name) && !contains_folded(s.o_name(), q.name)) {
+    return false;
+  }
+  return true;
+}
+
+void LocalGameDirectory::publish(const Listing& listing) {
+  games_[listing.summary.game_id()] = listing;
 }
 
 void LocalGameDirectory::withdraw(GameId game) { games_.erase(game); }
 
-std::vector<wire::GameSummary> LocalGameDirectory::list() const {
-  std::vector<wire::GameSummary> games;
-  games.reserve(games_.size());
-  for (const auto& [id, summary] : games_) games.push_back(summary);
-  return games;
+ListPage LocalGameDirectory::list(const ListQuery& query) const {
+  ListPage page;
+  // One pass: every match counts towards the total; the page takes the
+  // first page_size after the cursor, and the one after them says there is more.
+  for (const auto& [id, listing] : games_) {
+    if (!matches(listing, query)) continue;
+    ++page.total;
+    if (id <= query.after) continue;
+    if (page.games.size() < query.page_size) {
+      page.games.push_back(listing.summary);
+    } else if (page.next_after == 0) {
+      page.next_after = page.games.empty() ? 0 : page.games.back().game_id();
+    }
+  }
+  return page;
 }
 
 }  // namespace ttt::server

@@ -1,12 +1,15 @@
 // GameDirectory: the games players can find — each room's listing, kept
 // current by the room's owner whenever it changes (seats, status, watchers;
-// not on every move). In-process today; a directory shared by several nodes
-// (Redis) can replace it without touching rooms or sessions. Runs on the
-// logic executor.
+// not on every move) — and the paged, filtered game list built from it. In-
+// process today; a directory shared by several nodes (Redis) can replace it
+// without touching rooms or sessions. Runs on the logic executor.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "ids.hpp"
@@ -14,28 +17,60 @@
 
 namespace ttt::server {
 
+// One room as the list shows it, and who sits in it: a private room is
+// listed to its own players only.
+struct Listing {
+  wire::GameSummary summary;
+  std::array<AccountId, 2> players{};  // AccountId{} for a free seat or a bot
+};
+
+// What a player asks the list for (ListGames): filters, the page's start and
+// its length (already capped), and who asks.
+struct ListQuery {
+  int size = 0;                         // 0 = any
+  int win_length = 0;                   // 0 = any
+  wire::Rated rated = wire::RATED_DEFAULT;  // YES/NO: rated/unrated only
+  bool open_only = false;               // only games waiting for a player
+  std::string name;                     // a player's name contains it (ASCII case ignored)
+  GameId after = 0;                     // the page starts after this id
+  std::size_t page_size = 50;
+  AccountId viewer{};
+};
+
+// One page: the games in id order, how many pass the filters in all, and
+// where the next page starts (0: this is the last).
+struct ListPage {
+  std::vector<wire::GameSummary> games;
+  std::size_t total = 0;
+  GameId next_after = 0;
+};
+
 class GameDirectory {
  public:
   virtual ~GameDirectory() = default;
   // Adds a game's listing or replaces it.
-  virtual void publish(const wire::GameSummary& summary) = 0;
+  virtual void publish(const Listing& listing) = 0;
   // The game is gone.
   virtual void withdraw(GameId game) = 0;
-  // Every listed game, by id.
-  virtual std::vector<wire::GameSummary> list() const = 0;
+  // One page of the games the viewer may see that pass the query's filters.
+  virtual ListPage list(const ListQuery& query) const = 0;
+  // Every listed game, private ones included.
   virtual std::size_t size() const = 0;
 };
+
+// Whether a listing passes a query's filters and may be shown to its viewer.
+bool matches(const Listing& listing, const ListQuery& query);
 
 // The directory of one server process.
 class LocalGameDirectory final : public GameDirectory {
  public:
-  void publish(const wire::GameSummary& summary) override;
+  void publish(const Listing& listing) override;
   void withdraw(GameId game) override;
-  std::vector<wire::GameSummary> list() const override;
+  ListPage list(const ListQuery& query) const override;
   std::size_t size() const override { return games_.size(); }
 
  private:
-  std::map<GameId, wire::GameSummary> games_;
+  std::map<GameId, Listing> games_;
 };
 
 }  // namespace ttt::server

@@ -29,15 +29,22 @@ std::uint64_t resident_memory_bytes() {
 Lobby::Lobby(LobbyLinks links, LobbyConfig config)
     : links_(std::move(links)),
       config_(std::move(config)),
-      tokens_(links_.accounts),
+      tokens_(links_.accounts, config_.token_lifetime),
+      quotas_(config_.quotas),
+      bot_searches_(links_.logic, links_.compute,
+                    static_cast<std::size_t>(std::max(config_.bot_threads, 1)), config_.bot_queue),
+      address_chat_(config_.address_chat_per_second, config_.address_chat_burst),
+      invite_failures_(1000.0 / static_cast<double>(std::max<long long>(config_.invite_retry.count(), 1)),
+                       config_.invite_failures_per_address),
       instance_(random_hex(16)) {}
 
 Lobby::~Lobby() = default;
 
 // --- connections ----------------------------------------------------------------
 
-std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn) {
-  auto connection = std::make_shared<Connection>(*this, conn);
+std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
+                                   const std::string& address) {
+  auto connection = std::make_shared<Connection>(*this, conn, address);
   connections_.insert(connection.get());
   if (shutting_down_) {
     conn->deliver(error_reply(wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", 0,
@@ -95,147 +102,11 @@ void Lobby::closed(Connection& connection) {
   forget(id);
 }
 
-void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
-  auto conn = connection.participant();
-  if (!conn) return;
-  auto refuse = [&](wire::ErrorCode code, std::string text) {
-    spdlog::debug("hello refused: {}", text);
-    conn->deliver(error_reply(code, std::move(text), request_id, true));
-    conn->close();
-  };
-  if (connection.player != nullptr) {
-    conn->deliver(error_reply(wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said",
-                              request_id));
-    return;
-  }
-  if (hello.protocol_version() != wire::kProtocolVersion) {
-    refuse(wire::ERROR_CODE_VERSION_UNSUPPORTED,
-           "this server speaks protocol version " + std::to_string(wire::kProtocolVersion) +
-               ", the client " + std::to_string(hello.protocol_version()));
-    return;
-  }
-  if (!hello.resume_token().empty()) {
-    const auto holder = tokens_.redeem(hello.resume_token());
-    if (!holder) {
-      refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
-      return;
-    }
-    if (LobbyPlayer* player = player_of(*holder)) {
-      take_back(connection, *player, hello, request_id);
-      return;
-    }
-    // A token kept from before a restart: the player comes back to the lobby.
-    const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
-    if (account == nullptr || account->is_bot) {
-      refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
-      return;
-    }
-    enter(connection, *account, hello, request_id, true, "");
-    return;
-  }
-  if (auto problem = name_problem(hello.name())) {
-    refuse(wire::ERROR_CODE_BAD_REQUEST, *problem);
-    return;
-  }
-  if (name_key(hello.name()).starts_with(kBotNamePrefix)) {
-    refuse(wire::ERROR_CODE_NAME_TAKEN,
-           "names beginning with \"bot (\" belong to the server's bots: choose another name");
-    return;
-  }
-  std::string secret;
-  const StoredPlayer* account = links_.accounts.find(name_key(hello.name()));
-  if (account != nullptr) {
-    if (account->secret_hash.empty() ||
-        !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
-      refuse(wire::ERROR_CODE_NAME_TAKEN, name_taken_text(hello.name(), account->name));
-      return;
-    }
-    if (LobbyPlayer* online = player_of(seat_of(account_id(*account)))) {
-      take_back(connection, *online, hello, request_id);
-      return;
-    }
-  } else {
-    account = &register_account(nfc_name(hello.name()), secret);
-  }
-  enter(connection, *account, hello, request_id, false, secret);
-}
-
-void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
-                  std::uint32_t request_id, bool resumed, const std::string& secret) {
-  auto conn = connection.participant();
-  if (!conn) return;
-  auto player = std::make_unique<LobbyPlayer>();
-  player->id = seat_of(account_id(account));
-  player->account = account_id(account);
-  player->name = account.name;
-  player->conn = conn;
-  player->connection = &connection;
-  player->program = hello.bot();
-  player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
-  LobbyPlayer& added = *players_.emplace(player->id, std::move(player)).first->second;
-  connection.player = &added;
-  welcome(added, request_id, resumed, secret);
-  // The client's self-description, for the log only; never trusted or echoed.
-  const std::string_view client =
-      is_printable_utf8(hello.client()) ? std::string_view(hello.client()).substr(0, 64) : "?";
-  spdlog::debug("player {} ({}) joined the lobby{}{}", number(added.id), added.name,
-                client.empty() ? "" : " with ", client);
-}
-
-void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
-                      std::uint32_t request_id) {
-  if (auto* old = static_cast<Connection*>(player.connection); old && old != &connection) {
-    old->player = nullptr;  // its closing no longer concerns the player
-    if (auto old_conn = old->participant()) {
-      old_conn->deliver(error_reply(wire::ERROR_CODE_REPLACED,
-                                    "this player connected again from elsewhere", 0, true));
-      old_conn->close();
-    }
-  }
-  player.conn = connection.weak();
-  player.connection = &connection;
-  player.program = hello.bot();  // also for players restored after a restart
-  connection.player = &player;
-  welcome(player, request_id, true, "");
-  spdlog::info("player {} ({}) is back", number(player.id), player.name);
-  if (player.room) player.room->back(player.ref(), request_id);
-}
-
-void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
-                    const std::string& secret) {
-  // A fresh token on every Hello: an old one stops working.
-  const std::string token = tokens_.issue(player.id, player.account);
-  wire::ServerMessage message;
-  message.set_in_reply_to(request_id);
-  wire::Welcome* w = message.mutable_welcome();
-  w->set_player_id(number(player.id));
-  w->set_resume_token(token);
-  w->set_protocol_version(wire::kProtocolVersion);
-  w->set_server_version(config_.server_version);
-  w->set_resumed(resumed);
-  w->set_name(player.name);
-  w->set_secret(secret);
-  w->set_rating(links_.accounts.rating(player.account));
-  w->set_server_instance(instance_);
-  if (player.room) w->set_game_id(player.room->id());
-  reply(player, std::move(message));
-}
-
-const StoredPlayer& Lobby::register_account(const std::string& name, std::string& secret) {
-  StoredPlayer account;
-  account.name = name;
-  account.salt = random_hex(16);
-  secret = random_hex(32);
-  account.secret_hash = hash_secret(account.salt, secret);
-  const StoredPlayer& created = links_.accounts.create(std::move(account));
-  spdlog::info("new player {} ({})", created.id, name);
-  return created;
-}
-
 void Lobby::forget(SeatId id) {
   auto it = players_.find(id);
   if (it == players_.end()) return;
   LobbyPlayer& player = *it->second;
+  release_quota(player);
   tokens_.revoke(player.id, player.account);
   links_.matchmaker.cancel(player.id);
   // Only a bot is forgotten while connected: its connection ends with it.
@@ -282,6 +153,7 @@ LobbyStats Lobby::stats() const {
   s.bots = bots_.size();
   s.games_finished = games_finished_;
   s.accounts = links_.accounts.size();
+  s.bot_searches_waiting = bot_searches_.waiting();
   return s;
 }
 
@@ -294,7 +166,7 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kResign:
     case wire::ClientMessage::kOfferDraw:
     case wire::ClientMessage::kRematch: in_room(player, message); break;
-    case wire::ClientMessage::kListGames: list_games(player, rid); break;
+    case wire::ClientMessage::kListGames: list_games(player, message.list_games(), rid); break;
     case wire::ClientMessage::kCreateGame: create_game(player, message.create_game(), rid); break;
     case wire::ClientMessage::kJoinGame: join_game(player, message.join_game(), rid); break;
     case wire::ClientMessage::kQuickMatch: quick_match(player, message.quick_match(), rid); break;
@@ -304,7 +176,13 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kHello:
       error(player, wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", rid);
       break;
-    case wire::ClientMessage::kGetStats: send_stats(player, rid); break;
+    case wire::ClientMessage::kGetStats: send_stats(player, message.get_stats(), rid); break;
+    case wire::ClientMessage::kRotateSecret:
+      rotate_secret(player, message.rotate_secret(), rid);
+      break;
+    case wire::ClientMessage::kChatSettings:
+      chat_settings(player, message.chat_settings(), rid);
+      break;
     case wire::ClientMessage::kGetLeaderboard:
       leaderboard(player, message.get_leaderboard(), rid);
       break;
@@ -318,18 +196,28 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
   }
 }
 
-void Lobby::send_stats(LobbyPlayer& player, std::uint32_t request_id) {
+void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
+                       std::uint32_t request_id) {
   const LobbyStats s = stats();
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::ServerStats* out = message.mutable_stats();
-  out->set_connections(s.connections);
+  // What a player needs to see the server is alive and busy...
   out->set_players(s.players);
   out->set_games(s.rooms);
   out->set_queued(s.queued);
-  out->set_bots(s.bots);
   out->set_games_finished(s.games_finished);
-  out->set_rss_bytes(resident_memory_bytes());
+  // ...and what only its operator does (a player learns nothing from the
+  // server's memory, e.g. whether a flood works).
+  if (!config_.stats_token.empty() &&
+      equal_constant_time(request.operator_token(), config_.stats_token)) {
+    out->set_operator_view(true);
+    out->set_connections(s.connections);
+    out->set_bots(s.bots);
+    out->set_rss_bytes(resident_memory_bytes());
+    out->set_read_buffer_bytes(links_.read_budget ? links_.read_budget->used() : 0);
+    out->set_bot_searches_waiting(s.bot_searches_waiting);
+  }
   reply(player, std::move(message));
 }
 

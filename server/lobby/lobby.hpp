@@ -21,14 +21,19 @@
 #include <unordered_set>
 #include <vector>
 
+#include "game/bot_search_queue.hpp"
 #include "game/game_room.hpp"
 #include "ids.hpp"
 #include "lobby/account_store.hpp"
+#include "lobby/address_quotas.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/resume_tokens.hpp"
 #include "net/inbox.hpp"
+#include "net/keyed_rate_limiter.hpp"
+#include "net/log_limiter.hpp"
+#include "net/read_budget.hpp"
 #include "ttt/ai.hpp"
 
 namespace ttt::server {
@@ -38,11 +43,33 @@ class HouseBot;
 struct LobbyConfig {
   std::chrono::milliseconds move_timeout{60'000};     // 0 = no move clock
   std::chrono::milliseconds reconnect_grace{30'000};
+  // A game against the server's bot whose human is away ends after this:
+  // nobody else waits for the human.
+  std::chrono::milliseconds bot_game_grace{5'000};
   std::chrono::milliseconds bot_fallback{0};          // quick match; 0 = never
   Level fallback_level = Level::Hard;                 // the level of a fallback bot
   std::chrono::milliseconds bot_budget{200};          // thinking time per bot move
+  int bot_threads = 1;                                // searches that run at once
+  std::size_t bot_queue = 64;  // searches waiting past which new bot games are refused; 0 = no cap
   double chat_per_second = 1.0;                       // chat rate limit per player...
   double chat_burst = 5.0;                            // ...and the burst it allows
+  double address_chat_per_second = 3.0;               // chat of all players of one address
+  double address_chat_burst = 10.0;
+  std::size_t max_spectators = 100;                   // per game; 0 = no limit
+  QuotaLimits quotas;                                 // game seats per address
+  // Wrong invite codes: a burst per connection and per address, then one
+  // every invite_retry.
+  double invite_failures_per_connection = 5;
+  double invite_failures_per_address = 20;
+  std::chrono::milliseconds invite_retry{3'000};
+  std::chrono::milliseconds token_lifetime{24LL * 3600 * 1000};  // resume tokens
+  std::uint32_t list_page_size = 50;                  // games per page by default...
+  std::uint32_t list_page_max = 100;                  // ...and at most
+  std::string stats_token;  // GetStats with it gets the operator counters; empty = nobody
+  // Info lines per address (connections, players, games): a burst, then one
+  // every log_every; the rest are counted (net/log_limiter.hpp).
+  double log_burst = 20;
+  std::chrono::milliseconds log_every{5'000};
   std::string server_version = "0.1.0";
   // Test seam: runs before each message is handled; an exception it throws
   // is handled as any failure of a handler is (the connection ends).
@@ -58,6 +85,7 @@ struct LobbyStats {
   std::size_t bots = 0;
   std::uint64_t games_finished = 0;
   std::size_t accounts = 0;     // names known (registered players and bot levels)
+  std::size_t bot_searches_waiting = 0;
 };
 
 // What the database held at startup, beyond the accounts.
@@ -75,6 +103,8 @@ struct LobbyLinks {
   GameJournal& journal;
   GameDirectory& directory;
   Matchmaker& matchmaker;
+  LogLimiter& log;                        // info lines per address
+  const ReadBudget* read_budget = nullptr;  // for the operator's counters
 };
 
 class Lobby final : public Gate, public RoomOwner {
@@ -90,7 +120,8 @@ class Lobby final : public Gate, public RoomOwner {
   void restore(const StoredState& state);
 
   // Gate: a new connection, before its Hello.
-  std::shared_ptr<Inbox> open(const std::shared_ptr<Participant>& conn) override;
+  std::shared_ptr<Inbox> open(const std::shared_ptr<Participant>& conn,
+                              const std::string& address) override;
 
   // Server shutdown: everyone gets Goodbye. Without a journal that keeps
   // games they end without result; with one they stay in progress, to
@@ -114,6 +145,7 @@ class Lobby final : public Gate, public RoomOwner {
   void closed(Connection& connection);
   // Handling a message threw: the connection ends as if it had dropped.
   void fault(Connection& connection, const char* what);
+  // --- identity (lobby_identity.cpp)
   void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Attaches the connection, which said Hello, to a player who is online
   // elsewhere or away, with a new token.
@@ -124,13 +156,30 @@ class Lobby final : public Gate, public RoomOwner {
              std::uint32_t request_id, bool resumed, const std::string& secret);
   void welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                const std::string& secret);
-  const StoredPlayer& register_account(const std::string& name, std::string& secret);
+  // A new account owned by `chosen` (the client's secret), or by a secret
+  // made here and returned in `issued` when the client chose none.
+  const StoredPlayer& register_account(const std::string& name, const std::string& chosen,
+                                       std::string& issued, const std::string& address);
+  void rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
+                     std::uint32_t request_id);
+  void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
+                     std::uint32_t request_id);
   void forget(SeatId player);
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
-  void send_stats(LobbyPlayer& player, std::uint32_t request_id);
+  void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
+
+  // --- the game list and invite codes (lobby_list.cpp)
+  void list_games(LobbyPlayer& player, const wire::ListGames& request, std::uint32_t request_id);
+  // The room's listing, as the directory keeps it.
+  static Listing listing_of(const GameRoom& room);
+  // Whether the player may try an invite code now: its connection and its
+  // address have wrong tries left; replies RATE_LIMITED if not.
+  bool may_try_invite(LobbyPlayer& player, std::uint32_t request_id);
+  // A wrong invite code: one try less for the connection and the address.
+  void invite_failed(LobbyPlayer& player);
+  std::string new_invite_code();
 
   // --- games (lobby_games.cpp)
-  void list_games(LobbyPlayer& player, std::uint32_t request_id);
   void create_game(LobbyPlayer& player, const wire::CreateGame& create, std::uint32_t request_id);
   void join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id);
   void quick_match(LobbyPlayer& player, const wire::QuickMatch& quick, std::uint32_t request_id);
@@ -141,6 +190,13 @@ class Lobby final : public Gate, public RoomOwner {
   // Checks a player can enter a room; replies an Error and returns false if not.
   bool can_enter(LobbyPlayer& player, std::uint32_t request_id);
   bool valid_size(LobbyPlayer& player, int size, std::uint32_t request_id);
+  // Whether the player's address may hold one more game seat (against the
+  // bot or not); replies TOO_MANY_GAMES if not.
+  bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id);
+  // The player sits in its room as a player: its seat counts against its
+  // address until it leaves the seat.
+  void hold_quota(LobbyPlayer& player);
+  void release_quota(LobbyPlayer& player);
   // Whether a player's side of a game lets it be rated: a human's does unless
   // it says no, a program's only when it asks.
   static bool allows_rating(const LobbyPlayer& player, wire::Rated asked);
@@ -148,10 +204,12 @@ class Lobby final : public Gate, public RoomOwner {
   std::shared_ptr<GameRoom> find_room(GameId id) const;
   void unqueue(LobbyPlayer& player);
   void on_fallback_timer(SeatId player, int size);
-  LobbyPlayer& add_bot_player(Level level, const std::shared_ptr<GameRoom>& room);
-  void add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side);
+  // A bot seat-holder for room; its searches take the share's turns.
+  LobbyPlayer& add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
+                              const std::string& share);
+  void add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side,
+               const std::string& share);
   const StoredPlayer& bot_account(Level level);
-  std::string random_invite_code();
 
   // --- records (lobby_records.cpp)
   bool has_records(LobbyPlayer& player, std::uint32_t request_id);
@@ -170,11 +228,15 @@ class Lobby final : public Gate, public RoomOwner {
   LobbyLinks links_;
   LobbyConfig config_;
   ResumeTokens tokens_;
+  AddressQuotas quotas_;
+  BotSearchQueue bot_searches_;
+  KeyedRateLimiter address_chat_;
+  KeyedRateLimiter invite_failures_;  // per address
 
   std::unordered_set<Connection*> connections_;
   std::unordered_map<SeatId, std::unique_ptr<LobbyPlayer>> players_;
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
-  std::unordered_map<std::string, GameId> invites_;
+  std::unordered_map<std::string, GameId> invites_;  // by normalized code
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
   std::uint64_t next_bot_id_ = std::uint64_t{1} << 48;  // bots' seat ids, apart from accounts'
   GameId next_game_id_ = 1;

@@ -13,8 +13,12 @@ namespace ttt::server {
 // move needs no lookup: connection -> player -> room.
 class Lobby::Connection final : public Inbox {
  public:
-  Connection(Lobby& lobby, const std::shared_ptr<Participant>& conn)
-      : lobby_(lobby), conn_(conn) {}
+  Connection(Lobby& lobby, const std::shared_ptr<Participant>& conn, std::string from)
+      : address(std::move(from)),
+        invite_failures(1000.0 / static_cast<double>(lobby.config_.invite_retry.count()),
+                        lobby.config_.invite_failures_per_connection),
+        lobby_(lobby),
+        conn_(conn) {}
 
   void receive(const wire::ClientMessage& message) override {
     if (closed_) return;
@@ -35,6 +39,8 @@ class Lobby::Connection final : public Inbox {
   const std::weak_ptr<Participant>& weak() const { return conn_; }
 
   LobbyPlayer* player = nullptr;  // set at Hello; null once detached
+  const std::string address;      // where the connection comes from (net/peer_address.hpp)
+  RateLimiter invite_failures;    // wrong invite codes this connection may still try
 
  private:
   Lobby& lobby_;

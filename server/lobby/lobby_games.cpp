@@ -21,14 +21,6 @@ constexpr int kMaxBoardSize = 15;
 
 }  // namespace
 
-void Lobby::list_games(LobbyPlayer& player, std::uint32_t request_id) {
-  wire::ServerMessage message;
-  message.set_in_reply_to(request_id);
-  wire::GameList* list = message.mutable_game_list();
-  for (auto& summary : links_.directory.list()) *list->add_games() = std::move(summary);
-  reply(player, std::move(message));
-}
-
 bool Lobby::valid_size(LobbyPlayer& player, int size, std::uint32_t request_id) {
   if (size >= kMinBoardSize && size <= kMaxBoardSize) return true;
   error(player, wire::ERROR_CODE_BAD_REQUEST,
@@ -36,6 +28,27 @@ bool Lobby::valid_size(LobbyPlayer& player, int size, std::uint32_t request_id) 
             std::to_string(kMaxBoardSize) + ", got " + std::to_string(size),
         request_id);
   return false;
+}
+
+bool Lobby::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) {
+  const std::string refusal = quotas_.refusal(player.address, bot_game);
+  if (refusal.empty()) return true;
+  error(player, wire::ERROR_CODE_TOO_MANY_GAMES, refusal, request_id);
+  return false;
+}
+
+void Lobby::hold_quota(LobbyPlayer& player) {
+  if (player.holds_quota || !player.room || player.is_bot) return;
+  player.holds_quota = true;
+  player.bot_quota = player.room->settings().vs_bot;
+  player.quota_address = player.address;
+  quotas_.take(player.quota_address, player.bot_quota);
+}
+
+void Lobby::release_quota(LobbyPlayer& player) {
+  if (!player.holds_quota) return;
+  player.holds_quota = false;
+  quotas_.give_back(player.quota_address, player.bot_quota);
 }
 
 bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
@@ -68,6 +81,13 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
     return;
   }
   if (!can_enter(player, request_id)) return;
+  if (!within_quota(player, create.vs_bot(), request_id)) return;
+  if (create.vs_bot() && bot_searches_.busy()) {
+    error(player, wire::ERROR_CODE_BOTS_BUSY,
+          "the server's bots are busy thinking for other games: try again in a moment",
+          request_id);
+    return;
+  }
   RoomSettings settings;
   settings.size = create.size();
   settings.is_private = create.is_private();
@@ -76,23 +96,30 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   // Against the server's bot, only when asked: the bot's default is no.
   settings.rated = create.vs_bot() ? create.rated() == wire::RATED_YES
                                    : allows_rating(player, create.rated());
-  if (settings.is_private) settings.invite_code = random_invite_code();
+  if (settings.is_private) settings.invite_code = new_invite_code();
+  settings.origin = player.address;
   auto room = new_room(std::move(settings));
   const wire::Side side = create.side() == wire::SIDE_O ? wire::SIDE_O : wire::SIDE_X;
   player.room = room;
+  hold_quota(player);
   room->seat(player.ref(), side, request_id);
   spdlog::debug("game {} created by {} ({}x{}{}{})", room->id(), player.name, create.size(),
                 create.size(), create.is_private() ? ", private" : "",
                 create.vs_bot() ? ", vs bot" : "");
-  if (create.vs_bot()) add_bot(room, *level, side == wire::SIDE_X ? wire::SIDE_O : wire::SIDE_X);
+  if (create.vs_bot()) {
+    add_bot(room, *level, side == wire::SIDE_X ? wire::SIDE_O : wire::SIDE_X, player.address);
+  }
 }
 
 void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join,
                       std::uint32_t request_id) {
   GameId id = join.game_id();
+  const std::string code = normalize_invite_code(join.invite_code());
   if (id == 0) {
-    auto invite = invites_.find(join.invite_code());
-    if (join.invite_code().empty() || invite == invites_.end()) {
+    if (!may_try_invite(player, request_id)) return;
+    auto invite = invites_.find(code);
+    if (code.empty() || invite == invites_.end()) {
+      invite_failed(player);
       error(player, wire::ERROR_CODE_WRONG_INVITE_CODE, "no game has that invite code",
             request_id);
       return;
@@ -104,11 +131,16 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join,
     error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(id), request_id);
     return;
   }
-  if (room->settings().is_private && join.invite_code() != room->settings().invite_code) {
-    error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
-          "game " + std::to_string(id) + " is private: a matching invite code is needed",
-          request_id);
-    return;
+  // A code found the room already; a game id alone needs the right code.
+  if (room->settings().is_private && join.game_id() != 0) {
+    if (!may_try_invite(player, request_id)) return;
+    if (code != normalize_invite_code(room->settings().invite_code)) {
+      invite_failed(player);
+      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
+            "game " + std::to_string(id) + " is private: a matching invite code is needed",
+            request_id);
+      return;
+    }
   }
   if (!room->waiting()) {
     error(player, wire::ERROR_CODE_GAME_FULL,
@@ -116,8 +148,10 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join,
     return;
   }
   if (!can_enter(player, request_id)) return;
+  if (!within_quota(player, room->settings().vs_bot, request_id)) return;
   if (!allows_rating(player, join.rated())) room->make_unrated();
   player.room = room;
+  hold_quota(player);
   room->seat(player.ref(), wire::SIDE_NONE, request_id);
 }
 
@@ -125,6 +159,7 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
                         std::uint32_t request_id) {
   if (!valid_size(player, quick.size(), request_id)) return;
   if (!can_enter(player, request_id)) return;
+  if (!within_quota(player, false, request_id)) return;
   const MatchRequest request{player.id, quick.size(), quick.rated()};
   while (auto paired = links_.matchmaker.match(request)) {
     LobbyPlayer* waiting = player_of(paired->player);
@@ -137,9 +172,12 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
     settings.size = quick.size();
     settings.rated = allows_rating(*waiting, waiting->queued_rated) &&
                      allows_rating(player, quick.rated());
+    settings.origin = waiting->address;
     auto room = new_room(std::move(settings));
     waiting->room = room;
     player.room = room;
+    hold_quota(*waiting);
+    hold_quota(player);
     room->seat(waiting->ref(), wire::SIDE_X, 0);
     room->seat(player.ref(), wire::SIDE_O, request_id);
     return;
@@ -165,15 +203,26 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
 void Lobby::on_fallback_timer(SeatId id, int size) {
   LobbyPlayer* player = player_of(id);
   if (player == nullptr || player->queued_size != size || shutting_down_) return;
+  if (!quotas_.refusal(player->address, true).empty() || bot_searches_.busy()) {
+    // No bot for now (the address plays enough of them, or they are busy):
+    // the player waits on for a human, and the bot is asked again later.
+    player->fallback->expires_after(config_.bot_fallback);
+    player->fallback->async_wait([this, id, size](boost::system::error_code ec) {
+      if (!ec) on_fallback_timer(id, size);
+    });
+    return;
+  }
   unqueue(*player);
   RoomSettings settings;
   settings.size = size;
   settings.vs_bot = true;
   settings.bot_level = static_cast<int>(config_.fallback_level) + 1;
+  settings.origin = player->address;
   auto room = new_room(std::move(settings));
   player->room = room;
+  hold_quota(*player);
   room->seat(player->ref(), wire::SIDE_X, 0);
-  add_bot(room, config_.fallback_level, wire::SIDE_O);
+  add_bot(room, config_.fallback_level, wire::SIDE_O, player->address);
 }
 
 void Lobby::unqueue(LobbyPlayer& player) {
@@ -192,9 +241,21 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
           "no game " + std::to_string(spectate.game_id()), request_id);
     return;
   }
-  if (room->settings().is_private && spectate.invite_code() != room->settings().invite_code) {
-    error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
-          "game " + std::to_string(room->id()) + " is private: a matching invite code is needed",
+  if (room->settings().is_private) {
+    if (!may_try_invite(player, request_id)) return;
+    if (normalize_invite_code(spectate.invite_code()) !=
+        normalize_invite_code(room->settings().invite_code)) {
+      invite_failed(player);
+      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
+            "game " + std::to_string(room->id()) + " is private: a matching invite code is needed",
+            request_id);
+      return;
+    }
+  }
+  if (room->spectators_full()) {
+    error(player, wire::ERROR_CODE_SPECTATORS_FULL,
+          "game " + std::to_string(room->id()) + " has " + std::to_string(room->spectators()) +
+              " spectators, as many as a game takes",
           request_id);
     return;
   }
@@ -273,21 +334,28 @@ void Lobby::chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t requ
     error(player, wire::ERROR_CODE_RATE_LIMITED, "too many chat lines: slow down", request_id);
     return;
   }
-  room->chat(player.id, text);
+  if (!player.address.empty() && !address_chat_.allow(player.address)) {
+    error(player, wire::ERROR_CODE_RATE_LIMITED,
+          "too many chat lines from your address: slow down", request_id);
+    return;
+  }
+  room->chat(player.id, text, request_id);
 }
 
 // --- rooms ----------------------------------------------------------------------
 
 std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   settings.move_timeout = config_.move_timeout;
-  settings.reconnect_grace = config_.reconnect_grace;
+  // Nobody else waits for the human of a game against the bot.
+  settings.reconnect_grace = settings.vs_bot ? config_.bot_game_grace : config_.reconnect_grace;
+  settings.max_spectators = config_.max_spectators;
   if (id == 0) id = next_game_id_++;
-  if (!settings.invite_code.empty()) invites_[settings.invite_code] = id;
+  if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
   auto room = std::make_shared<GameRoom>(
       id, std::move(settings), links_.logic,
-      RoomLinks{*this, links_.journal, links_.accounts});
+      RoomLinks{*this, links_.journal, links_.accounts, &links_.log});
   rooms_[id] = room;
-  links_.directory.publish(room->summary());
+  links_.directory.publish(listing_of(*room));
   return room;
 }
 
@@ -305,7 +373,8 @@ const StoredPlayer& Lobby::bot_account(Level level) {
   return links_.accounts.create(std::move(account));
 }
 
-LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>& room) {
+LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
+                                   const std::string& share) {
   const StoredPlayer& account = bot_account(level);
   auto bot = std::make_unique<LobbyPlayer>();
   bot->id = static_cast<SeatId>(next_bot_id_++);
@@ -317,8 +386,8 @@ LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>&
   options.level = level;
   options.budget = config_.bot_budget;
   options.seed = static_cast<std::uint64_t>(std::random_device{}()) << 32 ^ number(bot->id);
-  auto house_bot = std::make_shared<HouseBot>(bot->id, options, links_.logic, links_.compute);
-  auto connection = std::static_pointer_cast<Connection>(open(house_bot));
+  auto house_bot = std::make_shared<HouseBot>(bot->id, options, links_.logic, bot_searches_, share);
+  auto connection = std::static_pointer_cast<Connection>(open(house_bot, ""));
   house_bot->attach(connection);
   bot->conn = house_bot;
   bot->connection = connection.get();
@@ -328,21 +397,9 @@ LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>&
   return *players_.emplace(id, std::move(bot)).first->second;
 }
 
-void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side) {
-  room->seat(add_bot_player(level, room).ref(), side, 0);
-}
-
-std::string Lobby::random_invite_code() {
-  static constexpr char kAlphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-  for (;;) {
-    std::string code;
-    const std::string bytes = random_hex(12);
-    for (int i = 0; i < 6; ++i) {
-      const int value = std::stoi(bytes.substr(static_cast<std::size_t>(i) * 2, 2), nullptr, 16);
-      code += kAlphabet[value % (sizeof(kAlphabet) - 1)];
-    }
-    if (!invites_.contains(code)) return code;
-  }
+void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side,
+                    const std::string& share) {
+  room->seat(add_bot_player(level, room, share).ref(), side, 0);
 }
 
 // --- what rooms say -------------------------------------------------------------
@@ -350,18 +407,21 @@ std::string Lobby::random_invite_code() {
 void Lobby::left_room(GameRoom& room, SeatId id) {
   LobbyPlayer* player = player_of(id);
   if (player == nullptr || player->room.get() != &room) return;
+  release_quota(*player);
   player->room.reset();
   // An away player whose seat is gone, or a bot whose game is over, is done.
   if (player->is_bot || player->conn.expired()) forget(id);
 }
 
-void Lobby::room_changed(GameRoom& room) { links_.directory.publish(room.summary()); }
+void Lobby::room_changed(GameRoom& room) { links_.directory.publish(listing_of(room)); }
 
 void Lobby::game_recorded(GameRoom&) { ++games_finished_; }
 
 void Lobby::room_closed(GameRoom& room) {
   const GameId id = room.id();
-  if (!room.settings().invite_code.empty()) invites_.erase(room.settings().invite_code);
+  if (!room.settings().invite_code.empty()) {
+    invites_.erase(normalize_invite_code(room.settings().invite_code));
+  }
   links_.directory.withdraw(id);
   rooms_.erase(id);  // may destroy the room: the caller holds its own reference
 }

@@ -28,9 +28,16 @@ struct LobbyPlayer {
   wire::Rated queued_rated = wire::RATED_DEFAULT;
   std::unique_ptr<boost::asio::steady_timer> fallback;  // quick match's bot fallback
   RateLimiter chat_limiter{1.0, 5.0};
+  std::string address;              // where its connection comes from ("" if restored or a bot)
+  bool hears_spectators = false;    // chose to hear the spectators' chat (ChatSettings)
+  // The seat it holds counts against this address (and, if bot_quota, as a
+  // game against the bot) until it leaves the seat.
+  bool holds_quota = false;
+  bool bot_quota = false;
+  std::string quota_address;
 
   // The player as a room knows it.
-  PlayerRef ref() const { return PlayerRef{id, account, name, is_bot, conn}; }
+  PlayerRef ref() const { return PlayerRef{id, account, name, is_bot, conn, hears_spectators}; }
 };
 
 }  // namespace ttt::server

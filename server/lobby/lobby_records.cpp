@@ -73,6 +73,7 @@ void Lobby::leaderboard(LobbyPlayer& player, const wire::GetLeaderboard& request
     entry->set_wins(static_cast<std::uint64_t>(p.wins));
     entry->set_losses(static_cast<std::uint64_t>(p.losses));
     entry->set_draws(static_cast<std::uint64_t>(p.draws));
+    entry->set_provisional(is_provisional(p));
   }
   reply(player, std::move(message));
 }

@@ -30,7 +30,9 @@ void Lobby::restore(const StoredState& state) {
                                  std::to_string(stored_id));
       }
       if (account->is_bot) {
-        return add_bot_player(static_cast<Level>(std::max(g.bot_level, 1) - 1), room).ref();
+        return add_bot_player(static_cast<Level>(std::max(g.bot_level, 1) - 1), room,
+                              "restored game " + std::to_string(g.room_id))
+            .ref();
       }
       const SeatId id = seat_of(account_id(*account));
       auto& slot = players_[id];

@@ -5,20 +5,21 @@
 
 namespace ttt::server {
 
-std::string ResumeTokens::issue(SeatId holder, AccountId account) {
+std::string ResumeTokens::issue(SeatId holder, AccountId account, Clock::time_point now) {
   const std::string token = random_hex(32);
   const std::string hash = sha256_hex(token);
   if (auto old = hashes_.find(holder); old != hashes_.end()) holders_.erase(old->second);
   hashes_[holder] = hash;
-  holders_[hash] = holder;
+  holders_[hash] = Issued{holder, now};
   accounts_.save_token(account, hash);
   return token;
 }
 
-std::optional<SeatId> ResumeTokens::redeem(std::string_view token) const {
+std::optional<SeatId> ResumeTokens::redeem(std::string_view token, Clock::time_point now) const {
   const auto it = holders_.find(sha256_hex(token));
   if (it == holders_.end()) return std::nullopt;
-  return it->second;
+  if (now - it->second.at > lifetime_) return std::nullopt;
+  return it->second.holder;
 }
 
 void ResumeTokens::revoke(SeatId holder, AccountId account) {
@@ -29,9 +30,9 @@ void ResumeTokens::revoke(SeatId holder, AccountId account) {
   accounts_.drop_token(account);
 }
 
-void ResumeTokens::restore(SeatId holder, const std::string& token_hash) {
+void ResumeTokens::restore(SeatId holder, const std::string& token_hash, Clock::time_point now) {
   hashes_[holder] = token_hash;
-  holders_[token_hash] = holder;
+  holders_[token_hash] = Issued{holder, now};
 }
 
 }  // namespace ttt::server

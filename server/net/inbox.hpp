@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "net/participant.hpp"
 
@@ -23,8 +24,11 @@ class Gate {
  public:
   virtual ~Gate() = default;
   // A new connection: returns the inbox its messages go to. Runs on the
-  // logic executor; `conn` is how replies reach the peer.
-  virtual std::shared_ptr<Inbox> open(const std::shared_ptr<Participant>& conn) = 0;
+  // logic executor; `conn` is how replies reach the peer, `address` where it
+  // comes from, as limits per address count it (net/peer_address.hpp; empty
+  // for the server's own bots).
+  virtual std::shared_ptr<Inbox> open(const std::shared_ptr<Participant>& conn,
+                                      const std::string& address) = 0;
 };
 
 }  // namespace ttt::server

@@ -30,12 +30,14 @@ tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
 
 Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port,
                    Gate& gate, asio::any_io_executor logic, const SessionLimits& limits,
-                   std::size_t max_connections, bool strand_per_connection)
+                   SessionCommons commons, std::size_t max_connections,
+                   bool strand_per_connection)
     : io_(io),
       acceptor_(io),
       gate_(gate),
       logic_(std::move(logic)),
       limits_(limits),
+      commons_(commons),
       max_connections_(max_connections),
       strand_per_connection_(strand_per_connection) {
   const tcp::endpoint endpoint = endpoint_of(address, port);
@@ -93,7 +95,9 @@ asio::awaitable<void> Listener::accept_loop() {
       continue;
     }
     ++*connections_;
-    std::make_shared<Session>(std::move(socket), gate_, logic_, limits_, connections_)->start();
+    accepted_.fetch_add(1, std::memory_order_relaxed);
+    std::make_shared<Session>(std::move(socket), gate_, logic_, limits_, commons_, connections_)
+        ->start();
   }
 }
 

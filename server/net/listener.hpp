@@ -22,7 +22,7 @@ class Listener {
   // Binds and listens; throws std::runtime_error naming the address on failure.
   Listener(boost::asio::io_context& io, const std::string& address, std::uint16_t port,
            Gate& gate, boost::asio::any_io_executor logic, const SessionLimits& limits,
-           std::size_t max_connections, bool strand_per_connection);
+           SessionCommons commons, std::size_t max_connections, bool strand_per_connection);
 
   // Starts accepting on the io_context.
   void start();
@@ -32,6 +32,8 @@ class Listener {
   std::uint16_t port() const noexcept { return port_; }
   // Open sessions (thread-safe).
   std::size_t connections() const noexcept { return *connections_; }
+  // Sessions ever started (thread-safe): with connections(), how many closed.
+  std::size_t accepted() const noexcept { return accepted_.load(std::memory_order_relaxed); }
 
  private:
   boost::asio::awaitable<void> accept_loop();
@@ -44,11 +46,13 @@ class Listener {
   Gate& gate_;
   boost::asio::any_io_executor logic_;
   const SessionLimits& limits_;
+  SessionCommons commons_;
   std::size_t max_connections_;
   bool strand_per_connection_;
   RateLimiter full_warnings_{1.0, 1.0};  // "server full" once a second at most
   std::size_t refused_unreported_ = 0;   // refused since the last warning
   std::uint16_t port_ = 0;
+  std::atomic<std::size_t> accepted_{0};
   // Shared with the sessions' close hooks, which may outlive the listener.
   std::shared_ptr<std::atomic<std::size_t>> connections_ =
       std::make_shared<std::atomic<std::size_t>>(0);

@@ -24,6 +24,13 @@ class RateLimiter {
     return true;
   }
 
+  // True if an event would be allowed at `now` (nothing spent).
+  bool would_allow(Clock::time_point now = Clock::now()) const noexcept {
+    if (rate_ <= 0) return true;
+    const std::chrono::duration<double> elapsed = now - last_;
+    return std::min(burst_, tokens_ + elapsed.count() * rate_) >= 1.0;
+  }
+
  private:
   double rate_;
   double burst_;

@@ -10,6 +10,7 @@
 
 #include <boost/asio/dispatch.hpp>
 
+#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 
 namespace ttt::server {
@@ -22,6 +23,9 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 // Frames gathered into one write.
 constexpr std::size_t kMaxFramesPerWrite = 64;
 
+// How long a session whose read the budget can't cover waits before asking again.
+constexpr auto kBudgetRetry = std::chrono::milliseconds(20);
+
 std::string describe(const asio::ip::tcp::socket& socket) {
   boost::system::error_code ec;
   const auto endpoint = socket.remote_endpoint(ec);
@@ -29,25 +33,40 @@ std::string describe(const asio::ip::tcp::socket& socket) {
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
+std::string address_of(const asio::ip::tcp::socket& socket) {
+  boost::system::error_code ec;
+  const auto endpoint = socket.remote_endpoint(ec);
+  return ec ? std::string("unknown") : address_key(endpoint.address());
+}
+
+// A server message's kind, for the log ("game_list").
+std::string kind_of(const wire::ServerMessage& message) {
+  const auto* field = wire::ServerMessage::descriptor()->FindFieldByNumber(message.body_case());
+  return field ? field->name() : "message";
+}
+
 }  // namespace
 
 Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor logic,
-                 const SessionLimits& limits,
+                 const SessionLimits& limits, SessionCommons commons,
                  std::shared_ptr<std::atomic<std::size_t>> open_count)
     : socket_(std::move(socket)),
       gate_(gate),
       logic_(std::move(logic)),
       limits_(limits),
-      reader_(limits.max_frame),
+      commons_(commons),
+      reader_(std::min(limits.max_hello_frame, limits.max_frame)),
       wake_writer_(socket_.get_executor()),
       watchdog_timer_(socket_.get_executor()),
       limiter_(limits.messages_per_second, limits.message_burst),
       started_at_(steady_clock::now()),
       last_received_(started_at_),
       open_count_(std::move(open_count)),
-      peer_(describe(socket_)) {}
+      peer_(describe(socket_)),
+      address_(address_of(socket_)) {}
 
 Session::~Session() {
+  if (reserved_ > 0) commons_.read_budget.release(reserved_);
   if (open_count_) --*open_count_;
 }
 
@@ -76,7 +95,9 @@ void Session::start() {
   }
   // The inbox opens before the first message is handed over (the logic
   // executor runs what it is given in order).
-  to_logic([self = shared_from_this()] { self->inbox_ = self->gate_.open(self); });
+  to_logic([self = shared_from_this()] {
+    self->inbox_ = self->gate_.open(self, self->address_);
+  });
   // A coroutine that fails ends the session: logged once, the socket closed,
   // the inbox told, as for any other end.
   auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
@@ -97,27 +118,64 @@ void Session::start() {
 
 asio::awaitable<void> Session::read_loop() {
   auto self = shared_from_this();
+  asio::steady_timer budget_wait(socket_.get_executor());
+  bool paused = false;
   while (!stopped_) {
-    // Wait for data first, then read what is there: no read that comes back
-    // empty, and no buffer held while the peer is idle.
-    auto [wait_ec] = co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
-    if (wait_ec) {
-      stop(wait_ec.message());
-      co_return;
+    if (paused) {
+      // The read budget is spent: leave the bytes in the kernel (the peer is
+      // slowed down by TCP itself) and ask again shortly.
+      budget_wait.expires_after(kBudgetRetry);
+      co_await budget_wait.async_wait(use_tuple);
+    } else {
+      // Wait for data first, then read what is there: no read that comes
+      // back empty, and no buffer held while the peer is idle.
+      auto [wait_ec] = co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+      if (wait_ec) {
+        stop(wait_ec.message());
+        co_return;
+      }
     }
-    if (!read_available()) co_return;
+    const ReadResult result = read_available();
+    if (result == ReadResult::kStopped) co_return;
+    paused = result == ReadResult::kPaused;
   }
 }
 
-bool Session::read_available() {
+bool Session::reserve_read_space() {
+  const std::size_t needed = reader_.capacity_needed();
+  const std::size_t charged = needed > ReadBudget::kAllowance ? needed - ReadBudget::kAllowance : 0;
+  if (charged <= reserved_) return true;
+  if (!commons_.read_budget.reserve(charged - reserved_)) return false;
+  reserved_ = charged;
+  return true;
+}
+
+void Session::return_read_space() {
+  const std::size_t held = reader_.capacity();
+  const std::size_t charged = held > ReadBudget::kAllowance ? held - ReadBudget::kAllowance : 0;
+  if (charged >= reserved_) return;
+  commons_.read_budget.release(reserved_ - charged);
+  reserved_ = charged;
+}
+
+Session::ReadResult Session::read_available() {
   for (;;) {
+    if (!reserve_read_space()) {
+      spdlog::debug("connection {}: read budget spent, not reading for now", peer_);
+      return ReadResult::kPaused;
+    }
     const std::span<char> space = reader_.prepare();
     boost::system::error_code ec;
     const std::size_t n = socket_.read_some(asio::buffer(space.data(), space.size()), ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) return true;
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      // Drained: an idle connection keeps no read buffer.
+      reader_.shrink();
+      return_read_space();
+      return ReadResult::kDrained;
+    }
     if (ec) {
       stop(ec == asio::error::eof ? "closed by peer" : ec.message());
-      return false;
+      return ReadResult::kStopped;
     }
     if (closing_) continue;  // drain the peer until it closes or the linger ends
     reader_.commit(n);
@@ -133,13 +191,19 @@ bool Session::read_available() {
       if (status == wire::FrameReader::Status::kTooLarge) {
         fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
              "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
-                 std::to_string(reader_.max_frame()) + "-byte limit");
+                 std::to_string(reader_.max_frame()) + "-byte limit" +
+                 (hello_ ? "" : " before Hello"));
         break;
       }
       if (!handle_frame(body, now)) break;
     }
-    if (stopped_) return false;
-    if (n < space.size()) return true;  // drained: wait for more
+    return_read_space();
+    if (stopped_) return ReadResult::kStopped;
+    if (n < space.size()) {
+      reader_.shrink();
+      return_read_space();
+      return ReadResult::kDrained;  // drained: wait for more
+    }
   }
 }
 
@@ -172,6 +236,7 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
   if (message.has_pong()) return true;
   if (message.has_hello() && !hello_) {
     hello_ = true;
+    reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
     watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
   }
   to_logic([self = shared_from_this(), m = std::move(message)] {
@@ -183,8 +248,30 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
 // --- writing --------------------------------------------------------------------
 
 void Session::deliver(const Outbound& message) {
+  if (message.frame->size() > limits_.max_queued_bytes) {
+    refuse_oversized(message);
+    return;
+  }
   asio::dispatch(socket_.get_executor(),
                  [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
+}
+
+void Session::refuse_oversized(const Outbound& message) {
+  // Nothing a client does makes a message this large: the server built it
+  // wrong. Log it as the server's error, tell the client in a few bytes,
+  // and keep the connection.
+  const std::string kind = message.message ? kind_of(*message.message) : "message";
+  spdlog::error(
+      "server error: a {} of {} bytes for {} is larger than a connection's whole send queue ({} "
+      "bytes); not sent",
+      kind, message.frame->size(), peer_, limits_.max_queued_bytes);
+  const std::uint32_t request_id = message.message ? message.message->in_reply_to() : 0;
+  auto reply = error_reply(wire::ERROR_CODE_INTERNAL,
+                           "the server could not send its " + kind + ": it was too large (the "
+                           "server's fault; the connection stays open)",
+                           request_id);
+  asio::dispatch(socket_.get_executor(),
+                 [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
 }
 
 void Session::send_now(const wire::ServerMessage& message) {
@@ -356,7 +443,11 @@ void Session::stop(std::string reason) {
   queued_bytes_ = 0;
   const auto lifetime =
       std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);
-  spdlog::info("connection {} closed after {} ms: {}", peer_, lifetime.count(), close_reason_);
+  // One line per connection, but not thousands a second from one address.
+  if (const auto verdict = commons_.log.check(address_); verdict.log) {
+    spdlog::info("connection {} closed after {} ms: {}{}", peer_, lifetime.count(), close_reason_,
+                 LogLimiter::suffix(address_, verdict.held_back));
+  }
   // Always queued, never at once: a session may stop inside a call the
   // logic executor is making, which must not see the connection vanish.
   asio::post(logic_, [self = shared_from_this()] {

@@ -20,14 +20,17 @@
 #include <utility>
 
 #include "net/inbox.hpp"
+#include "net/log_limiter.hpp"
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
+#include "net/read_budget.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
 
 struct SessionLimits {
   std::size_t max_frame = wire::kDefaultMaxFrame;        // larger declared frames are refused
+  std::size_t max_hello_frame = 4096;                    // the same before Hello
   std::chrono::milliseconds hello_timeout{10'000};       // Hello must arrive by then
   std::chrono::milliseconds idle_timeout{60'000};        // ping at half, drop at full; 0 = off
   std::size_t max_queued_bytes = 1 << 20;                // a client this far behind is dropped
@@ -40,13 +43,20 @@ struct SessionLimits {
   int socket_send_buffer = 0;
 };
 
+// What every session shares with the others: the budget their read buffers
+// draw on and the log lines allowed per address. Both outlive the sessions.
+struct SessionCommons {
+  ReadBudget& read_budget;
+  LogLimiter& log;
+};
+
 class Session : public Participant, public std::enable_shared_from_this<Session> {
  public:
   // The socket's executor is the session's own: a strand of its own, or the
   // one thread's executor. open_count, if given, is decremented when the
   // session is destroyed.
   Session(boost::asio::ip::tcp::socket socket, Gate& gate, boost::asio::any_io_executor logic,
-          const SessionLimits& limits,
+          const SessionLimits& limits, SessionCommons commons,
           std::shared_ptr<std::atomic<std::size_t>> open_count = nullptr);
   ~Session() override;
 
@@ -59,8 +69,15 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
 
  private:
   boost::asio::awaitable<void> read_loop();
-  // Reads and handles whatever has arrived; false once the session stopped.
-  bool read_available();
+  enum class ReadResult { kDrained, kPaused, kStopped };
+  // Reads and handles whatever has arrived: until the socket is drained, the
+  // read budget is spent (paused), or the session stopped.
+  ReadResult read_available();
+  // Reserves from the read budget what the next read needs beyond the
+  // allowance; false if the budget can't give it now.
+  bool reserve_read_space();
+  // Gives back to the budget what the read buffer no longer holds.
+  void return_read_space();
   boost::asio::awaitable<void> write_loop();
   boost::asio::awaitable<void> watchdog();
 
@@ -72,6 +89,9 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   template <typename F>
   void to_logic(F&& f);
   void enqueue(std::shared_ptr<const std::string> frame);
+  // A message too large for the whole queue: the server's own error, logged
+  // as such; the client gets a short Error instead and stays connected.
+  void refuse_oversized(const Outbound& message);
   void send_now(const wire::ServerMessage& message);
   // The write queue overflowed: drops what is queued for one fatal Error.
   void drop_slow_consumer();
@@ -85,6 +105,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   boost::asio::any_io_executor logic_;
   std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
   const SessionLimits& limits_;
+  SessionCommons commons_;
+  std::size_t reserved_ = 0;  // bytes of the read budget this session holds
 
   wire::FrameReader reader_;
   std::deque<std::shared_ptr<const std::string>> queue_;
@@ -101,6 +123,7 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
   std::shared_ptr<std::atomic<std::size_t>> open_count_;
   std::string peer_;
+  std::string address_;  // the key limits per address use (net/peer_address.hpp)
   std::string close_reason_;
   bool hello_ = false;
   bool ping_outstanding_ = false;

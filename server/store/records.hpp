@@ -20,6 +20,16 @@ struct StoredPlayer {
   std::int64_t wins = 0;
   std::int64_t losses = 0;
   std::int64_t draws = 0;
+  // Rated games that counted (rated, both players moved): derived from the
+  // games table when loaded, counted on in memory.
+  std::int64_t rated_games = 0;
+};
+
+// A rated game that counted, as the repeat rule remembers it.
+struct RatedPairing {
+  std::int64_t x = 0;
+  std::int64_t o = 0;
+  std::int64_t ended_ms = 0;
 };
 
 // One finished game's effect on one player, applied as increments so that
@@ -30,6 +40,7 @@ struct PlayerResult {
   int wins = 0;  // each 0 or 1
   int losses = 0;
   int draws = 0;
+  int rated = 0;  // 1 if the game counted as rated for this player
 };
 
 struct StoredMove {

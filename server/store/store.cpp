@@ -126,9 +126,30 @@ void Store::check_and_migrate() {
 
 std::vector<StoredPlayer> Store::load_players() {
   std::vector<StoredPlayer> players;
-  auto s = db_.prepare(std::string(kPlayerColumns) + "ORDER BY id");
-  while (s.step()) players.push_back(read_player(s));
+  // A game counts as rated once both players moved (a game of older
+  // servers without that rule counts only if it had two moves).
+  auto s = db_.prepare(
+      "SELECT id, name, salt, secret_hash, is_bot, rating, games_played, wins, losses, draws, "
+      "(SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR g.o_player = p.id) AND "
+      "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "
+      "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2) "
+      "FROM players p ORDER BY id");
+  while (s.step()) {
+    players.push_back(read_player(s));
+    players.back().rated_games = s.column_int(10);
+  }
   return players;
+}
+
+std::vector<RatedPairing> Store::load_rated_pairings(std::int64_t since_ms) {
+  std::vector<RatedPairing> pairings;
+  auto s = db_.prepare(
+      "SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE g.ended_ms >= ? AND "
+      "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "
+      "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2 ORDER BY g.ended_ms");
+  s.bind(1, since_ms);
+  while (s.step()) pairings.push_back({s.column_int(0), s.column_int(1), s.column_int(2)});
+  return pairings;
 }
 
 GameRecord Store::read_game_row(Statement& s) {
@@ -238,9 +259,23 @@ void Store::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
 }
 
 void Store::end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
-                     std::int64_t ended_ms) {
-  auto& s = cached("UPDATE games SET status = ?, reason = ?, ended_ms = ? WHERE id = ?");
-  s.bind(1, status).bind(2, reason).bind(3, ended_ms).bind(4, game_id);
+                     std::int64_t ended_ms, std::optional<bool> rated) {
+  auto& s = cached(
+      "UPDATE games SET status = ?, reason = ?, ended_ms = ?, rated = COALESCE(?, rated) "
+      "WHERE id = ?");
+  s.bind(1, status).bind(2, reason).bind(3, ended_ms);
+  if (rated) {
+    s.bind(4, std::int64_t{*rated});
+  } else {
+    s.bind_null(4);
+  }
+  s.bind(5, game_id);
+  s.run();
+}
+
+void Store::save_secret(std::int64_t player_id, const std::string& salt, const std::string& hash) {
+  auto& s = cached("UPDATE players SET salt = ?, secret_hash = ? WHERE id = ?");
+  s.bind(1, salt).bind(2, hash).bind(3, player_id);
   s.run();
 }
 

@@ -19,13 +19,15 @@ class Store {
  public:
   static constexpr int kSchemaVersion = 1;
 
-  // Opens or creates the database, checks it and migrates it to
-  // kSchemaVersion. Throws StoreError with a clear reason for an unreadable or
+  // Opens or creates the database (a new file readable by its owner only,
+  // and so its journal files), checks it and migrates it to kSchemaVersion. Throws StoreError with a clear reason for an unreadable or
   // corrupt file or a schema newer than this server knows.
   explicit Store(const std::string& path);
 
   // Startup reads.
-  std::vector<StoredPlayer> load_players();
+  std::vector<StoredPlayer> load_players();  // with rated_games counted
+  // The rated games that counted (rated, both moved) ended since since_ms.
+  std::vector<RatedPairing> load_rated_pairings(std::int64_t since_ms);
   std::vector<GameRecord> load_unfinished_games();  // with moves
   // player id -> hashed resume token, for players seated in unfinished games.
   std::vector<std::pair<std::int64_t, std::string>> load_tokens();
@@ -43,8 +45,11 @@ class Store {
   // again with the first move when its own write failed).
   void begin_game(const GameRecord& game);
   void add_move(std::int64_t game_id, int ply, const StoredMove& move);
+  // rated: whether the game counted as rated after all (nullopt: as it began).
   void end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
-                std::int64_t ended_ms);
+                std::int64_t ended_ms, std::optional<bool> rated = std::nullopt);
+  // A player's new secret (salt and salted hash).
+  void save_secret(std::int64_t player_id, const std::string& salt, const std::string& hash);
   void save_token(std::int64_t player_id, const std::string& token_hash);
   void drop_token(std::int64_t player_id);
 

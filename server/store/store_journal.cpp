@@ -36,7 +36,10 @@ std::string stored_reason(wire::EndReason reason) {
 
 // A game's end and, unless aborted, its result for both players.
 void write_end(Store& store, RecordId record, const GameEnding& ending, std::int64_t at_ms) {
-  store.end_game(record, status_text(ending.result), stored_reason(ending.result.reason), at_ms);
+  std::optional<bool> rated;
+  if (ending.settlement) rated = ending.settlement->rated;
+  store.end_game(record, status_text(ending.result), stored_reason(ending.result.reason), at_ms,
+                 rated);
   if (ending.settlement) {
     store.add_result(ending.settlement->x);
     store.add_result(ending.settlement->o);

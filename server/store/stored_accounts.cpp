@@ -1,6 +1,7 @@
 #include "store/stored_accounts.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <spdlog/spdlog.h>
@@ -10,9 +11,20 @@
 
 namespace ttt::server {
 
+namespace {
+
+std::int64_t system_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
 StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
-                               const std::vector<StoredPlayer>& loaded)
-    : writer_(writer), key_(std::move(key)) {
+                               const std::vector<StoredPlayer>& loaded,
+                               const std::vector<RatedPairing>& pairings)
+    : writer_(writer), key_(std::move(key)), now_ms_(system_now_ms) {
   for (const StoredPlayer& p : loaded) {
     accounts_[account_id(p)] = p;
     // Names that look alike were once separate accounts: the first keeps the name.
@@ -23,6 +35,7 @@ StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
     }
     next_id_ = std::max(next_id_, p.id + 1);
   }
+  for (const RatedPairing& p : pairings) remember_pairing(p.x, p.o, p.ended_ms);
 }
 
 const StoredPlayer* StoredAccounts::find(std::string_view key) const {
@@ -40,6 +53,28 @@ const StoredPlayer& StoredAccounts::create(StoredPlayer account) {
   if (writer_) writer_->submit([account](Store& s) { s.save_player(account); });
   by_key_[key_(account.name)] = account_id(account);
   return accounts_[account_id(account)] = std::move(account);
+}
+
+void StoredAccounts::change_secret(AccountId account, std::string salt, std::string secret_hash,
+                                   std::function<void(bool ok)> done) {
+  auto apply = [this, account, salt, secret_hash, done = std::move(done)](bool ok) {
+    if (ok) {
+      if (auto it = accounts_.find(account); it != accounts_.end()) {
+        it->second.salt = salt;
+        it->second.secret_hash = secret_hash;
+      }
+    }
+    done(ok);
+  };
+  if (!writer_) {
+    apply(true);
+    return;
+  }
+  writer_->submit(
+      [id = static_cast<std::int64_t>(number(account)), salt, secret_hash](Store& s) {
+        s.save_secret(id, salt, secret_hash);
+      },
+      [apply = std::move(apply)](const std::optional<std::string>& failure) { apply(!failure); });
 }
 
 void StoredAccounts::save_token(AccountId account, const std::string& token_hash) {
@@ -61,6 +96,8 @@ std::vector<StoredPlayer> StoredAccounts::leaderboard(std::size_t limit) const {
     if (account.games_played > 0) ranked.push_back(&account);
   }
   const auto better = [](const StoredPlayer* a, const StoredPlayer* b) {
+    // Established ratings first: a newcomer's rating says little yet.
+    if (is_provisional(*a) != is_provisional(*b)) return !is_provisional(*a);
     if (a->rating != b->rating) return a->rating > b->rating;
     if (a->games_played != b->games_played) return a->games_played > b->games_played;
     return a->name < b->name;
@@ -114,7 +151,8 @@ double StoredAccounts::rating(AccountId account) const {
 }
 
 std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
-                                                 const GameResult& result, bool rated) {
+                                                 const GameResult& result, bool rated,
+                                                 int moves) {
   const StoredPlayer* x = get(x_id);
   const StoredPlayer* o = get(o_id);
   if (x == nullptr || o == nullptr) return std::nullopt;
@@ -122,10 +160,21 @@ std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
   Settlement settlement;
   settlement.x.player_id = x->id;
   settlement.o.player_id = o->id;
-  if (rated && x->id != o->id) {
+  // A game that ended before both players moved (a resignation on the first
+  // move, a player who never came) says nothing about their strength.
+  settlement.rated = rated && x->id != o->id && moves >= kMovesToCount;
+  if (settlement.rated) {
+    settlement.x.rated = settlement.o.rated = 1;
     const RatingChange change = rate_game(x->rating, o->rating, score);
-    settlement.x.rating_change = change.x - x->rating;
-    settlement.o.rating_change = change.o - o->rating;
+    double x_change = change.x - x->rating;
+    double o_change = change.o - o->rating;
+    // An established rating is not moved by a newcomer, nor by the same
+    // opponent again and again.
+    if (is_provisional(*x) && !is_provisional(*o)) o_change = 0;
+    if (is_provisional(*o) && !is_provisional(*x)) x_change = 0;
+    const double weight = repeat_weight(pairing_count(x->id, o->id, now_ms_()) + 1);
+    settlement.x.rating_change = x_change * weight;
+    settlement.o.rating_change = o_change * weight;
   }
   for (auto [player, s] : {std::pair{&settlement.x, score}, std::pair{&settlement.o, 1.0 - score}}) {
     player->wins = s == 1.0;
@@ -143,6 +192,26 @@ void StoredAccounts::settled(const Settlement& settlement, bool ok) {
   if (!ok) return;
   apply(settlement.x);
   apply(settlement.o);
+  if (settlement.rated) {
+    remember_pairing(settlement.x.player_id, settlement.o.player_id, now_ms_());
+  }
+}
+
+int StoredAccounts::pairing_count(std::int64_t a, std::int64_t b, std::int64_t now) {
+  const auto it = pairings_.find(std::minmax(a, b));
+  if (it == pairings_.end()) return 0;
+  auto& times = it->second;
+  while (!times.empty() && times.front() < now - kRepeatWindowMs) times.pop_front();
+  const int count = static_cast<int>(times.size());
+  if (times.empty()) pairings_.erase(it);
+  return count;
+}
+
+void StoredAccounts::remember_pairing(std::int64_t a, std::int64_t b, std::int64_t at) {
+  auto& times = pairings_[std::minmax(a, b)];
+  times.push_back(at);
+  // Only the count within the window matters, and past 4 it is all the same.
+  while (times.size() > 8) times.pop_front();
 }
 
 void StoredAccounts::hold(const PlayerResult& result, double sign) {
@@ -162,6 +231,7 @@ void StoredAccounts::apply(const PlayerResult& result) {
   account.wins += result.wins;
   account.losses += result.losses;
   account.draws += result.draws;
+  account.rated_games += result.rated;
 }
 
 }  // namespace ttt::server

@@ -5,7 +5,9 @@
 // writer (--db none) nothing is kept beyond the process.
 #pragma once
 
+#include <deque>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,11 +23,18 @@ class StoredAccounts final : public AccountStore {
  public:
   // Names are unique under key (text_rules' name_key). writer may be null.
   using NameKey = std::function<std::string(std::string_view)>;
-  StoredAccounts(StoreWriter* writer, NameKey key, const std::vector<StoredPlayer>& loaded = {});
+  // pairings: the rated games of the last kRepeatWindowMs, for the repeat rule.
+  StoredAccounts(StoreWriter* writer, NameKey key, const std::vector<StoredPlayer>& loaded = {},
+                 const std::vector<RatedPairing>& pairings = {});
+
+  // Test seam: the wall clock (Unix ms) the repeat rule reads.
+  void set_clock(std::function<std::int64_t()> now_ms) { now_ms_ = std::move(now_ms); }
 
   const StoredPlayer* find(std::string_view key) const override;
   const StoredPlayer* get(AccountId id) const override;
   const StoredPlayer& create(StoredPlayer account) override;
+  void change_secret(AccountId account, std::string salt, std::string secret_hash,
+                     std::function<void(bool ok)> done) override;
   void save_token(AccountId account, const std::string& token_hash) override;
   void drop_token(AccountId account) override;
   std::vector<StoredPlayer> leaderboard(std::size_t limit) const override;
@@ -37,13 +46,17 @@ class StoredAccounts final : public AccountStore {
   // RatingBook
   double rating(AccountId account) const override;
   std::optional<Settlement> settle(AccountId x, AccountId o, const GameResult& result,
-                                   bool rated) override;
+                                   bool rated, int moves) override;
   void settled(const Settlement& settlement, bool ok) override;
 
  private:
   // Adds (sign +1) or removes (-1) a rating change in flight.
   void hold(const PlayerResult& result, double sign);
   void apply(const PlayerResult& result);
+  // The rated games a and b played together within the repeat window
+  // (forgetting older ones), and one more.
+  int pairing_count(std::int64_t a, std::int64_t b, std::int64_t now);
+  void remember_pairing(std::int64_t a, std::int64_t b, std::int64_t at);
 
   StoreWriter* writer_;
   NameKey key_;
@@ -52,6 +65,10 @@ class StoredAccounts final : public AccountStore {
   // Rating changes written but not yet committed: what players are shown at
   // a game's end is what the database will say.
   std::unordered_map<AccountId, double> pending_;
+  // Each pair's rated games in the repeat window (ended_ms, oldest first),
+  // by (smaller id, larger id).
+  std::map<std::pair<std::int64_t, std::int64_t>, std::deque<std::int64_t>> pairings_;
+  std::function<std::int64_t()> now_ms_;
   std::int64_t next_id_ = 1;
 };
 

@@ -15,10 +15,20 @@
 
 namespace ttt::testing {
 
-TestClient::TestClient(std::uint16_t port, const std::string& host) {
+TestClient::TestClient(std::uint16_t port, const std::string& host, const std::string& from) {
   const bool v6 = host.find(':') != std::string::npos;
   fd_ = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
+  if (!from.empty() && !v6) {
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    ::inet_pton(AF_INET, from.c_str(), &local.sin_addr);
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) {
+      const int error = errno;
+      ::close(fd_);
+      throw std::runtime_error("bind " + from + ": " + std::strerror(error));
+    }
+  }
   int rc = -1;
   if (v6) {
     sockaddr_in6 addr{};

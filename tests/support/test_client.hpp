@@ -19,8 +19,11 @@ using namespace std::chrono_literals;
 
 class TestClient {
  public:
-  // Connects to host:port; throws std::runtime_error if it can't.
-  explicit TestClient(std::uint16_t port, const std::string& host = "127.0.0.1");
+  // Connects to host:port (from the local address `from`, e.g. 127.0.0.2, to
+  // look like another machine to limits per address; empty: any); throws
+  // std::runtime_error if it can't.
+  explicit TestClient(std::uint16_t port, const std::string& host = "127.0.0.1",
+                      const std::string& from = "");
   ~TestClient();
   TestClient(const TestClient&) = delete;
   TestClient& operator=(const TestClient&) = delete;

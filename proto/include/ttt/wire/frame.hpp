@@ -50,6 +50,17 @@ class FrameReader {
   // Free space to read into: never empty.
   std::span<char> prepare();
 
+  // The buffer size the next prepare() will hold (so that a caller can
+  // account for the memory before it is taken).
+  std::size_t capacity_needed() const noexcept;
+
+  // Gives the buffer back when no bytes are pending (between frames), so an
+  // idle connection holds no read memory.
+  void shrink() noexcept;
+
+  // Changes the cap on a frame's declared length (e.g. once a peer is known).
+  void set_max_frame(std::size_t max_frame) noexcept { max_frame_ = max_frame; }
+
   // Marks n bytes of the space from prepare() as received.
   void commit(std::size_t n) noexcept { end_ += n; }
 
@@ -65,10 +76,15 @@ class FrameReader {
   std::size_t max_frame() const noexcept { return max_frame_; }
 
   // Bytes of memory the reader holds (for tests and memory accounting).
-  std::size_t capacity() const noexcept { return buffer_.size(); }
+  std::size_t capacity() const noexcept { return buffer_.capacity(); }
+
+  // The space a read gets at least, and the most an empty reader keeps.
+  static constexpr std::size_t kMinRead = 512;
+  static constexpr std::size_t kKeepIdle = 4 * kMinRead;
 
  private:
-  static constexpr std::size_t kMinRead = 512;
+  // Free bytes the next read needs: the rest of a pending frame, or kMinRead.
+  std::size_t wanted() const noexcept;
 
   std::vector<char> buffer_;
   std::size_t begin_ = 0;

@@ -1,0 +1,214 @@
+// The Lobby's identities: Hello (a name is owned through its secret, which
+// the client makes; a resume token takes a held seat back), a new secret
+// for a name, and a player's chat settings.
+#include <spdlog/spdlog.h>
+
+#include "lobby/lobby.hpp"
+#include "lobby/lobby_connection.hpp"
+#include "lobby/secrets.hpp"
+#include "lobby/text_rules.hpp"
+#include "net/replies.hpp"
+#include "ttt/wire/frame.hpp"
+
+namespace ttt::server {
+
+void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
+  auto conn = connection.participant();
+  if (!conn) return;
+  auto refuse = [&](wire::ErrorCode code, std::string text) {
+    spdlog::debug("hello refused: {}", text);
+    conn->deliver(error_reply(code, std::move(text), request_id, true));
+    conn->close();
+  };
+  if (connection.player != nullptr) {
+    conn->deliver(error_reply(wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said",
+                              request_id));
+    return;
+  }
+  if (hello.protocol_version() != wire::kProtocolVersion) {
+    refuse(wire::ERROR_CODE_VERSION_UNSUPPORTED,
+           "this server speaks protocol version " + std::to_string(wire::kProtocolVersion) +
+               ", the client " + std::to_string(hello.protocol_version()));
+    return;
+  }
+  if (!hello.resume_token().empty()) {
+    const auto holder = tokens_.redeem(hello.resume_token());  // unknown, replaced or expired
+    if (!holder) {
+      refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
+      return;
+    }
+    if (LobbyPlayer* player = player_of(*holder)) {
+      take_back(connection, *player, hello, request_id);
+      return;
+    }
+    // A token kept from before a restart: the player comes back to the lobby.
+    const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
+    if (account == nullptr || account->is_bot) {
+      refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
+      return;
+    }
+    enter(connection, *account, hello, request_id, true, "");
+    return;
+  }
+  if (auto problem = name_problem(hello.name())) {
+    refuse(wire::ERROR_CODE_BAD_REQUEST, *problem);
+    return;
+  }
+  if (name_key(hello.name()).starts_with(kBotNamePrefix)) {
+    refuse(wire::ERROR_CODE_NAME_TAKEN,
+           "names beginning with \"bot (\" belong to the server's bots: choose another name");
+    return;
+  }
+  std::string issued;  // a secret made here, for a client that sent none
+  const StoredPlayer* account = links_.accounts.find(name_key(hello.name()));
+  if (account != nullptr) {
+    if (account->secret_hash.empty() ||
+        !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
+      refuse(wire::ERROR_CODE_NAME_TAKEN, name_taken_text(hello.name(), account->name));
+      return;
+    }
+    if (LobbyPlayer* online = player_of(seat_of(account_id(*account)))) {
+      take_back(connection, *online, hello, request_id);
+      return;
+    }
+  } else {
+    if (!hello.secret().empty() && !is_valid_secret(hello.secret())) {
+      refuse(wire::ERROR_CODE_BAD_REQUEST,
+             "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
+                 " characters of letters, digits, '-' and '_'");
+      return;
+    }
+    // The client's own secret: the account is its from the first write, and
+    // a Welcome lost on the way loses nothing.
+    account = &register_account(nfc_name(hello.name()), hello.secret(), issued,
+                                connection.address);
+  }
+  enter(connection, *account, hello, request_id, false, issued);
+}
+
+void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
+                  std::uint32_t request_id, bool resumed, const std::string& secret) {
+  auto conn = connection.participant();
+  if (!conn) return;
+  auto player = std::make_unique<LobbyPlayer>();
+  player->id = seat_of(account_id(account));
+  player->account = account_id(account);
+  player->name = account.name;
+  player->conn = conn;
+  player->connection = &connection;
+  player->program = hello.bot();
+  player->address = connection.address;
+  player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
+  LobbyPlayer& added = *players_.emplace(player->id, std::move(player)).first->second;
+  connection.player = &added;
+  welcome(added, request_id, resumed, secret);
+  // The client's self-description, for the log only; never trusted or echoed.
+  const std::string_view client =
+      is_printable_utf8(hello.client()) ? std::string_view(hello.client()).substr(0, 64) : "?";
+  spdlog::debug("player {} ({}) joined the lobby{}{}", number(added.id), added.name,
+                client.empty() ? "" : " with ", client);
+}
+
+void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
+                      std::uint32_t request_id) {
+  if (auto* old = static_cast<Connection*>(player.connection); old && old != &connection) {
+    old->player = nullptr;  // its closing no longer concerns the player
+    if (auto old_conn = old->participant()) {
+      old_conn->deliver(error_reply(wire::ERROR_CODE_REPLACED,
+                                    "this player connected again from elsewhere", 0, true));
+      old_conn->close();
+    }
+  }
+  player.conn = connection.weak();
+  player.connection = &connection;
+  player.program = hello.bot();  // also for players restored after a restart
+  player.address = connection.address;
+  connection.player = &player;
+  welcome(player, request_id, true, "");
+  if (const auto verdict = links_.log.check(connection.address); verdict.log) {
+    spdlog::info("player {} ({}) is back{}", number(player.id), player.name,
+                 LogLimiter::suffix(connection.address, verdict.held_back));
+  }
+  if (player.room) player.room->back(player.ref(), request_id);
+}
+
+void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
+                    const std::string& secret) {
+  // A fresh token on every Hello: an old one stops working.
+  const std::string token = tokens_.issue(player.id, player.account);
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::Welcome* w = message.mutable_welcome();
+  w->set_player_id(number(player.id));
+  w->set_resume_token(token);
+  w->set_protocol_version(wire::kProtocolVersion);
+  w->set_server_version(config_.server_version);
+  w->set_resumed(resumed);
+  w->set_name(player.name);
+  w->set_secret(secret);
+  w->set_rating(links_.accounts.rating(player.account));
+  w->set_server_instance(instance_);
+  if (player.room) w->set_game_id(player.room->id());
+  reply(player, std::move(message));
+}
+
+const StoredPlayer& Lobby::register_account(const std::string& name, const std::string& chosen,
+                                            std::string& issued, const std::string& address) {
+  StoredPlayer account;
+  account.name = name;
+  account.salt = random_hex(16);
+  if (chosen.empty()) issued = random_hex(32);  // an older client: it gets the secret once
+  account.secret_hash = hash_secret(account.salt, chosen.empty() ? issued : chosen);
+  const StoredPlayer& created = links_.accounts.create(std::move(account));
+  if (const auto verdict = links_.log.check(address); verdict.log) {
+    spdlog::info("new player {} ({}){}", created.id, name,
+                 LogLimiter::suffix(address, verdict.held_back));
+  }
+  return created;
+}
+
+void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
+                          std::uint32_t request_id) {
+  if (!is_valid_secret(rotate.new_secret())) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST,
+          "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
+              " characters of letters, digits, '-' and '_'",
+          request_id);
+    return;
+  }
+  std::string salt = random_hex(16);
+  std::string hash = hash_secret(salt, rotate.new_secret());
+  // The old secret works until the new one is stored; the reply says when.
+  links_.accounts.change_secret(
+      player.account, std::move(salt), std::move(hash),
+      [this, id = player.id, name = player.name, request_id](bool ok) {
+        LobbyPlayer* asker = player_of(id);
+        if (!ok) {
+          spdlog::warn("the new secret of {} could not be stored", name);
+          if (asker) {
+            error(*asker, wire::ERROR_CODE_STORAGE,
+                  "the new secret could not be stored; the old one still holds the name",
+                  request_id);
+          }
+          return;
+        }
+        spdlog::info("player {} ({}) has a new secret", number(id), name);
+        if (asker == nullptr) return;
+        wire::ServerMessage message;
+        message.set_in_reply_to(request_id);
+        message.mutable_secret_rotated();
+        reply(*asker, std::move(message));
+      });
+}
+
+void Lobby::chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
+                          std::uint32_t request_id) {
+  player.hears_spectators = settings.spectators();
+  if (player.room) player.room->set_hears_spectators(player.id, player.hears_spectators);
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  message.mutable_chat_settings()->set_spectators(player.hears_spectators);
+  reply(player, std::move(message));
+}
+
+}  // namespace ttt::server

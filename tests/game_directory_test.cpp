@@ -1,0 +1,122 @@
+// The game list: pages that stay consistent while games come and go, every
+// filter, private games shown to their own players only, and a page that
+// stays small however many games there are.
+#include "lobby/game_directory.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ttt/wire/frame.hpp"
+
+namespace ttt::server {
+namespace {
+
+Listing game(GameId id, int size, const std::string& x, const std::string& o = "",
+             wire::GameStatus status = wire::GAME_STATUS_WAITING, bool rated = true,
+             bool is_private = false, std::array<AccountId, 2> players = {}) {
+  Listing l;
+  l.summary.set_game_id(id);
+  l.summary.set_size(size);
+  l.summary.set_win_length(size);
+  l.summary.set_x_name(x);
+  l.summary.set_o_name(o);
+  l.summary.set_status(status);
+  l.summary.set_rated(rated);
+  l.summary.set_is_private(is_private);
+  l.players = players;
+  return l;
+}
+
+std::vector<GameId> ids(const ListPage& page) {
+  std::vector<GameId> out;
+  for (const auto& g : page.games) out.push_back(g.game_id());
+  return out;
+}
+
+TEST(GameDirectory, PagesFollowOneAnotherAndCountEveryMatch) {
+  LocalGameDirectory directory;
+  for (GameId id = 1; id <= 7; ++id) directory.publish(game(id, 3, "p" + std::to_string(id)));
+  ListQuery query;
+  query.page_size = 3;
+  const ListPage first = directory.list(query);
+  EXPECT_EQ(ids(first), (std::vector<GameId>{1, 2, 3}));
+  EXPECT_EQ(first.total, 7u);
+  EXPECT_EQ(first.next_after, 3u);
+  // A game that ends between pages moves nothing: the next page starts after 3.
+  directory.withdraw(2);
+  query.after = first.next_after;
+  const ListPage second = directory.list(query);
+  EXPECT_EQ(ids(second), (std::vector<GameId>{4, 5, 6}));
+  EXPECT_EQ(second.total, 6u);
+  query.after = second.next_after;
+  const ListPage last = directory.list(query);
+  EXPECT_EQ(ids(last), (std::vector<GameId>{7}));
+  EXPECT_EQ(last.next_after, 0u) << "the last page says so";
+}
+
+TEST(GameDirectory, FiltersBySizeRatedOpenAndName) {
+  LocalGameDirectory directory;
+  directory.publish(game(1, 3, "Alice"));
+  directory.publish(game(2, 4, "bob", "", wire::GAME_STATUS_WAITING, false));
+  directory.publish(game(3, 3, "carol", "ALICEBOT", wire::GAME_STATUS_IN_PROGRESS));
+  directory.publish(game(4, 15, "dave", "erin", wire::GAME_STATUS_X_WON, false));
+  ListQuery q;
+  q.size = 3;
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 3}));
+  q = {};
+  q.win_length = 15;
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{4}));
+  q = {};
+  q.rated = wire::RATED_NO;
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{2, 4}));
+  q.rated = wire::RATED_YES;
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 3}));
+  q = {};
+  q.open_only = true;
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 2}));
+  q = {};
+  q.name = "alice";  // ASCII case ignored, anywhere in either name
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 3}));
+  EXPECT_EQ(directory.list(q).total, 2u);
+}
+
+TEST(GameDirectory, APrivateGameIsListedToItsPlayersOnly) {
+  LocalGameDirectory directory;
+  const AccountId alice{11}, bob{12}, eve{13};
+  directory.publish(game(1, 3, "alice", "bob", wire::GAME_STATUS_IN_PROGRESS, true, true,
+                         {alice, bob}));
+  directory.publish(game(2, 3, "carol"));
+  ListQuery q;
+  q.viewer = eve;
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{2}));
+  EXPECT_EQ(directory.list(q).total, 1u) << "not even counted for others";
+  q.viewer = bob;
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 2}));
+  q.viewer = AccountId{};
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{2}));
+}
+
+TEST(GameDirectory, AFullPageOfLongestNamesIsAFewKilobytes) {
+  // The longest names there are (32 bytes of 4-byte characters), 100 to a
+  // page (the server's cap): what a page can weigh, whatever other players do.
+  LocalGameDirectory directory;
+  std::string longest;
+  for (int i = 0; i < 8; ++i) longest += "\xF0\x9F\x98\x80";
+  for (GameId id = 1; id <= 5000; ++id) {
+    directory.publish(game(id * 1'000'000'007ull, 15, longest, longest,
+                           wire::GAME_STATUS_IN_PROGRESS));
+  }
+  ListQuery q;
+  q.page_size = 100;
+  const ListPage page = directory.list(q);
+  wire::ServerMessage message;
+  message.set_in_reply_to(~0u);
+  for (const auto& g : page.games) *message.mutable_game_list()->add_games() = g;
+  message.mutable_game_list()->set_total(static_cast<std::uint32_t>(page.total));
+  message.mutable_game_list()->set_next_after(page.next_after);
+  const std::size_t bytes = wire::encode_frame(message).size();
+  EXPECT_EQ(page.games.size(), 100u);
+  EXPECT_LT(bytes, 16u * 1024) << "a page must stay far below any send queue";
+}
+
+}  // namespace
+}  // namespace ttt::server
