@@ -30,7 +30,7 @@ TEST(Command, SimpleCommandsTakeNoArguments) {
   EXPECT_EQ(parsed("/leave").kind, CommandKind::Leave);
   EXPECT_EQ(parsed("/help").kind, CommandKind::Help);
   EXPECT_EQ(parsed(" /quit ").kind, CommandKind::Quit);
-  EXPECT_NE(refusal("/list 3").find("takes no arguments"), std::string::npos);
+  EXPECT_NE(refusal("/resign now").find("takes no arguments"), std::string::npos);
 }
 
 TEST(Command, CreateTakesSizePrivateAndBotLevel) {
@@ -135,6 +135,36 @@ TEST(Command, ReplayTakesARecordId) {
   EXPECT_NE(refusal("/replay 0").find("record id is a number"), std::string::npos);
 }
 
+TEST(Command, ListTakesFiltersOrNext) {
+  const Command plain = parsed("/list");
+  EXPECT_FALSE(plain.next_page);
+  EXPECT_FALSE(plain.open_only);
+  EXPECT_EQ(plain.list_size, 0);
+  const Command filtered = parsed("/list open 15 rated name ali");
+  EXPECT_TRUE(filtered.open_only);
+  EXPECT_EQ(filtered.list_size, 15);
+  EXPECT_EQ(filtered.rated, true);
+  EXPECT_EQ(filtered.text, "ali");
+  EXPECT_TRUE(parsed("/list next").next_page);
+  EXPECT_EQ(parsed("/list unrated").rated, false);
+  EXPECT_NE(refusal("/list 99").find("3 to 15"), std::string::npos);
+  EXPECT_NE(refusal("/list everything").find("Usage: /list"), std::string::npos);
+}
+
+TEST(Command, MuteSpectatorsAndSecret) {
+  const Command mute = parsed("/mute bot (hard)");
+  EXPECT_EQ(mute.kind, CommandKind::Mute);
+  EXPECT_EQ(mute.text, "bot (hard)");
+  EXPECT_EQ(parsed("/mute").text, "") << "lists who is muted";
+  EXPECT_EQ(parsed("/unmute eve").kind, CommandKind::Unmute);
+  refusal("/unmute");
+  EXPECT_TRUE(parsed("/spectators on").on);
+  EXPECT_FALSE(parsed("/spectators off").on);
+  refusal("/spectators maybe");
+  EXPECT_EQ(parsed("/secret rotate").kind, CommandKind::SecretRotate);
+  refusal("/secret show");
+}
+
 TEST(Command, UnknownCommandsAreRefused) {
   EXPECT_NE(refusal("/dance").find("Unknown command /dance"), std::string::npos);
   refusal("/");
@@ -147,7 +177,8 @@ TEST(Command, HelpNamesEveryCommand) {
   const std::string help = help_text();
   for (const char* name :
        {"/list", "/create", "/join", "/quick", "/watch", "/resign", "/draw", "/rematch", "/leave",
-        "/say", "/top", "/history", "/replay", "rated|unrated", "/help", "/quit", "b2"}) {
+        "/say", "/top", "/history", "/replay", "rated|unrated", "/help", "/quit", "b2",
+        "/list next", "/mute", "/unmute", "/spectators", "/secret rotate"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
 }

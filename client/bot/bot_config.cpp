@@ -38,6 +38,9 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                          "a board size from 3 to 15");
   flags.add_bool("--rated", "", &config.bot.rated,
                  "ask for rated games (a bot's games are unrated unless it asks)");
+  flags.add_bool("--rotate-secret", "", &config.bot.rotate_secret,
+                 "replace the secret that owns the name once connected (the new one is kept "
+                 "in the secret file)");
   flags.add_int("--games", "", &games, 1, 1'000'000, "N",
                 "games to play in a row (rematches, or new opponents in quick match)");
   flags.add_int("--count", "", &count, 1, 10'000, "C", "bots to run at once in this process");

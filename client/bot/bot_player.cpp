@@ -43,6 +43,14 @@ BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
 }
 
 void BotPlayer::start() {
+  // The bot makes its name's secret itself and keeps it before saying Hello.
+  secret_.emplace(options_.secret_path);
+  std::string error;
+  if (!secret_->load_or_make(error)) {
+    spdlog::warn("{}: the secret of the name is not kept: {}", label_, error);
+  }
+  options_.connection.secret = secret_->current();
+  options_.connection.next_secret = secret_->pending();
   connection_ = std::make_shared<Connection>(io_, options_.connection, *this);
   connection_->start();
 }
@@ -55,12 +63,7 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
   player_id_ = welcome.player_id();
   requests_.clear();
   failure_counted_ = false;
-  if (!welcome.secret().empty() && !options_.secret_path.empty()) {
-    std::string failure;
-    if (!save_secret(options_.secret_path, welcome.secret(), failure)) {
-      spdlog::warn("{}: the secret of the name is not kept: {}", label_, failure);
-    }
-  }
+  on_welcome_secret(welcome);
   searching_.reset();
   moved_.reset();
   const bool restarted = connection_->server_restarted();
@@ -87,6 +90,32 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
   enter();
 }
 
+void BotPlayer::on_welcome_secret(const wire::Welcome& welcome) {
+  std::string failure;
+  if (!welcome.secret().empty()) {
+    // An older server made the secret.
+    if (!secret_->adopt(welcome.secret(), failure)) {
+      spdlog::warn("{}: the secret of the name is not kept: {}", label_, failure);
+    }
+    connection_->set_secret(welcome.secret());
+  } else if (!secret_->pending().empty() && connection_->secret() == secret_->pending()) {
+    // A rotation whose answer was lost: the server took the new secret.
+    if (!secret_->finish_rotation(failure)) spdlog::warn("{}: {}", label_, failure);
+  }
+  secret_->registered();
+  if (!options_.rotate_secret || rotated_) return;
+  rotated_ = true;
+  const std::string next = secret_->begin_rotation(failure);
+  if (next.empty()) {
+    error("could not replace its secret: " + failure);
+    return;
+  }
+  connection_->offer_next_secret(next);
+  wire::ClientMessage rotate;
+  rotate.mutable_rotate_secret()->set_new_secret(next);
+  send(std::move(rotate), Request::Rotate);
+}
+
 void BotPlayer::on_reconnecting(const std::string& reason, std::chrono::milliseconds left) {
   spdlog::info("{}: connection lost ({}); retrying for {} ms", label_, reason, left.count());
 }
@@ -106,7 +135,7 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
       refusal.name = c.name;
       refusal.server = c.host + ":" + std::to_string(c.port);
       refusal.secret_path = options_.secret_path;
-      refusal.had_secret = !c.secret.empty();
+      refusal.had_secret = !read_secret(options_.secret_path).empty();
       why = name_refusal_text(refusal);
     }
     std::cerr << "ttt-bot: " << label_ << ": " << why << "\n";
@@ -211,6 +240,16 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
     case wire::ServerMessage::kGoodbye:
       spdlog::info("{}: the server is going away: {}", label_, shown(message.goodbye().reason()));
       break;
+    case wire::ServerMessage::kSecretRotated: {
+      std::string failure;
+      if (!secret_->finish_rotation(failure)) {
+        error("the server took a new secret that could not be kept: " + failure);
+        break;
+      }
+      connection_->set_secret(secret_->current());
+      spdlog::info("{}: the name has a new secret, kept in {}", label_, secret_->path());
+      break;
+    }
     default:
       break;  // queued, chat, lists: nothing to do
   }
@@ -221,6 +260,7 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
   if (e.fatal()) {
     if (e.code() == wire::ERROR_CODE_NAME_TAKEN) {
       name_refused_ = true;  // counted and explained when the connection ends
+      secret_->forget_made();  // a secret made for a free name owns nothing
       return;
     }
     if (e.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN ||
@@ -237,6 +277,10 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
   auto it = requests_.find(in_reply_to);
   const std::optional<Request> kind =
       it == requests_.end() ? std::nullopt : std::optional<Request>(it->second);
+  if (kind == Request::Rotate) {
+    error("could not replace its secret: " + shown(e.text()));
+    return;
+  }
   if (kind == Request::Rematch || kind == Request::Leave) {
     // The opponent left or went away meanwhile; OpponentStatus and timers deal with it.
     spdlog::debug("{}: {}", label_, shown(e.text()));

@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "identity/player_secret.hpp"
 #include "link/connection.hpp"
 #include "view/state_view.hpp"
 #include "ttt/ai.hpp"
@@ -27,6 +28,7 @@ enum class BotMode { QuickMatch, Join, Create };
 struct BotOptions {
   ConnectionOptions connection;
   std::string secret_path;  // where the name's secret is kept; empty = nowhere
+  bool rotate_secret = false;  // replace the name's secret once connected
   BotMode mode = BotMode::QuickMatch;
   int size = 3;               // QuickMatch, Create
   std::uint64_t game_id = 0;  // Join
@@ -78,7 +80,7 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void on_closed(const std::string& reason, bool failed) override;
 
  private:
-  enum class Request { Enter, Move, Rematch, Leave };
+  enum class Request { Enter, Move, Rematch, Leave, Rotate };
   // One position of one game: a search answers exactly one.
   struct Position {
     RoundKey round;
@@ -87,6 +89,9 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   };
 
   void enter();
+  // The name's secret after a Welcome: kept if the server made it, settled
+  // if the bot made it, replaced once with --rotate-secret.
+  void on_welcome_secret(const wire::Welcome& welcome);
   void on_state(const wire::GameState& state);
   void on_error(const wire::Error& error, std::uint32_t in_reply_to);
   void think(const wire::GameState& state, Player me);
@@ -107,6 +112,8 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   BotOptions options_;
   std::function<void()> on_done_;
   std::shared_ptr<Connection> connection_;
+  std::optional<PlayerSecret> secret_;
+  bool rotated_ = false;  // --rotate-secret was acted on
   boost::asio::steady_timer rematch_timer_;
   boost::asio::steady_timer retry_timer_;  // moving again after a STORAGE refusal
 

@@ -4,6 +4,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <sys/stat.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -45,9 +47,6 @@ BotTally run_bots(const BotConfig& config) {
     const std::string label = options.connection.name;
     options.secret_path =
         ttt::client::default_secret_path(options.connection.host, options.connection.port, label);
-    if (!options.secret_path.empty()) {
-      options.connection.secret = ttt::client::read_secret(options.secret_path);
-    }
     bots.push_back(std::make_shared<BotPlayer>(label, io.get_executor(), pool.get_executor(),
                                                std::move(options), [&io, &running] {
                                                  if (--running == 0) io.stop();
@@ -84,6 +83,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::signal(SIGPIPE, SIG_IGN);
+  ::umask(077);  // the secret and token files are the user's only
   const char* no_color = std::getenv("NO_COLOR");
   spdlog::set_default_logger(spdlog::stderr_color_mt(
       "ttt-bot", no_color != nullptr && no_color[0] != '\0' ? spdlog::color_mode::never

@@ -98,6 +98,32 @@ CommandParse parse_game_ref(CommandKind kind, std::string_view usage,
   return ok(std::move(c));
 }
 
+CommandParse parse_list(const std::vector<std::string_view>& args) {
+  Command c = command_of(CommandKind::List);
+  static constexpr const char* kUsage =
+      "Usage: /list [open] [SIZE] [rated|unrated] [name TEXT], or /list next for the next page";
+  if (args.size() == 1 && (args[0] == "next" || args[0] == "more")) {
+    c.next_page = true;
+    return ok(std::move(c));
+  }
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "open") {
+      c.open_only = true;
+    } else if (args[i] == "rated" || args[i] == "unrated") {
+      c.rated = args[i] == "rated";
+    } else if (args[i] == "name" && i + 1 < args.size()) {
+      c.text = std::string(args[++i]);
+    } else if (std::isdigit(static_cast<unsigned char>(args[i][0]))) {
+      auto size = parse_size(args[i]);
+      if (!size) return fail(size_error(args[i]));
+      c.list_size = *size;
+    } else {
+      return fail(kUsage);
+    }
+  }
+  return ok(std::move(c));
+}
+
 CommandParse parse_quick(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Quick);
   if (args.size() > 1) return fail("Usage: /quick SIZE");
@@ -143,10 +169,18 @@ std::string_view rest_of(std::string_view line, std::string_view name) {
   return rest;
 }
 
+// The rest of the line after the command's name, trimmed.
+std::string_view trimmed_rest(std::string_view line, std::string_view name) {
+  std::string_view rest = rest_of(line, name);
+  while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) {
+    rest.remove_suffix(1);
+  }
+  return rest;
+}
+
 // Commands that take no argument.
 std::optional<CommandKind> simple_command(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, CommandKind>, 9> kSimple{{
-      {"list", CommandKind::List},
+  static constexpr std::array<std::pair<std::string_view, CommandKind>, 8> kSimple{{
       {"resign", CommandKind::Resign},
       {"draw", CommandKind::Draw},
       {"rematch", CommandKind::Rematch},
@@ -189,6 +223,26 @@ CommandParse parse_command(std::string_view line) {
     return ok(std::move(say));
   }
   if (name == "create") return parse_create(args);
+  if (name == "list") return parse_list(args);
+  if (name == "mute" || name == "unmute") {
+    // A name may hold spaces: it is the rest of the line.
+    Command mute = command_of(name == "mute" ? CommandKind::Mute : CommandKind::Unmute);
+    mute.text = std::string(trimmed_rest(line, name));
+    if (mute.kind == CommandKind::Unmute && mute.text.empty()) return fail("Usage: /unmute NAME");
+    return ok(std::move(mute));
+  }
+  if (name == "spectators") {
+    if (args.size() != 1 || (args[0] != "on" && args[0] != "off")) {
+      return fail("Usage: /spectators on|off (whether you hear the spectators' chat)");
+    }
+    Command spectators = command_of(CommandKind::Spectators);
+    spectators.on = args[0] == "on";
+    return ok(std::move(spectators));
+  }
+  if (name == "secret") {
+    if (args.size() != 1 || args[0] != "rotate") return fail("Usage: /secret rotate");
+    return ok(command_of(CommandKind::SecretRotate));
+  }
   if (name == "join") return parse_game_ref(CommandKind::Join, "/join ID [CODE]", args);
   if (name == "watch") return parse_game_ref(CommandKind::Watch, "/watch ID [CODE]", args);
   if (name == "quick") return parse_quick(args);
@@ -196,12 +250,8 @@ CommandParse parse_command(std::string_view line) {
   if (name == "replay") return parse_replay(args);
   if (name == "history") {
     // A name may hold spaces ("bot (hard)"): it is the rest of the line.
-    std::string_view who = rest_of(line, name);
-    while (!who.empty() && std::isspace(static_cast<unsigned char>(who.back()))) {
-      who.remove_suffix(1);
-    }
     Command history = command_of(CommandKind::History);
-    history.text = std::string(who);
+    history.text = std::string(trimmed_rest(line, name));
     return ok(std::move(history));
   }
   if (auto kind = simple_command(name)) {
@@ -215,7 +265,10 @@ std::string help_text() {
   return "Moves: a cell like b2 (column letter, row number from 1) or ROW COL like 2 2.\n"
          "  A move typed before your turn is played when your turn comes.\n"
          "Lobby:\n"
-         "  /list                             the games on the server\n"
+         "  /list [open] [SIZE] [rated|unrated] [name TEXT]\n"
+         "                                    the games on the server, a page at a time\n"
+         "                                    (open: waiting for a player; name: a player's)\n"
+         "  /list next                        the next page of that list\n"
          "  /create SIZE [private] [bot LEVEL] [rated|unrated]\n"
          "                                    a new game (LEVEL: random easy medium hard "
          "perfect);\n"
@@ -230,12 +283,15 @@ std::string help_text() {
          "  /rematch                          ask for (or accept) a rematch; sides swap\n"
          "  /leave                            back to the lobby (resigns a game in progress)\n"
          "  /say TEXT                         chat with everyone in the game\n"
+         "  /spectators on|off                hear the spectators' chat too (off at first)\n"
+         "  /mute NAME, /unmute NAME          hide (or show again) what NAME says; /mute lists\n"
          "Records (on a server with a database):\n"
          "  /top [N]                          the N best-rated players (default 10)\n"
          "  /history [NAME]                   recent finished games of NAME, or yours\n"
          "  /replay ID                        step through a finished game (ID from /history);\n"
          "                                    on a terminal Enter shows the next move, q stops\n"
          "Any time:\n"
+         "  /secret rotate                    replace the secret that owns your name\n"
          "  /help                             this text\n"
          "  /quit                             leave the client\n";
 }

@@ -1,7 +1,8 @@
-// The console client's slash commands: /list, /create SIZE [private]
-// [bot LEVEL] [rated|unrated], /join ID [CODE], /quick SIZE, /watch ID,
-// /resign, /draw, /rematch, /leave, /say TEXT, /top [N], /history [NAME],
-// /replay ID, /help, /quit.
+// The console client's slash commands: /list [next] [open] [SIZE]
+// [rated|unrated] [name TEXT], /create SIZE [private] [bot LEVEL]
+// [rated|unrated], /join ID [CODE], /quick SIZE, /watch ID, /resign, /draw,
+// /rematch, /leave, /say TEXT, /mute [NAME], /unmute NAME, /spectators
+// on|off, /top [N], /history [NAME], /replay ID, /secret rotate, /help, /quit.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,10 @@ enum class CommandKind {
   Top,
   History,
   Replay,
+  Mute,
+  Unmute,
+  Spectators,
+  SecretRotate,
   Help,
   Quit
 };
@@ -42,6 +47,14 @@ struct Command {
   std::string text;             // Say; History: the player's name (empty = yourself)
   int limit = 10;               // Top: how many players
   std::uint64_t record_id = 0;  // Replay: a finished game's record id (see /history)
+  // List: the next page of the last list, or a first page with filters:
+  // open games only, a board size (0 = any), rated (in `rated`), a name
+  // (in `text`).
+  bool next_page = false;
+  bool open_only = false;
+  int list_size = 0;
+  bool on = false;  // Spectators: hear the spectators' chat
+  // Mute, Unmute: the name in `text` (Mute without one lists who is muted).
 };
 
 // A parsed command, or why the line is not one.

@@ -7,9 +7,16 @@ namespace ttt::client {
 std::optional<wire::ClientMessage> request_for(const Command& command) {
   wire::ClientMessage m;
   switch (command.kind) {
-    case CommandKind::List:
-      m.mutable_list_games();
+    case CommandKind::List: {
+      // The first page with the command's filters (GameListQuery asks for
+      // the pages after it).
+      wire::ListGames* list = m.mutable_list_games();
+      list->set_size(command.list_size);
+      list->set_open_only(command.open_only);
+      if (command.rated) list->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
+      list->set_name(command.text);
       break;
+    }
     case CommandKind::Create: {
       wire::CreateGame* create = m.mutable_create_game();
       create->set_size(command.size);
@@ -55,6 +62,12 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
     case CommandKind::Replay:
       m.mutable_get_replay()->set_record_id(command.record_id);
       break;
+    case CommandKind::Spectators:
+      m.mutable_chat_settings()->set_spectators(command.on);
+      break;
+    case CommandKind::Mute:
+    case CommandKind::Unmute:
+    case CommandKind::SecretRotate:  // the new secret is made and saved first
     case CommandKind::Help:
     case CommandKind::Quit:
       return std::nullopt;
@@ -68,6 +81,8 @@ bool awaits_reply(CommandKind kind) noexcept {
     case CommandKind::Draw:
     case CommandKind::Rematch:
     case CommandKind::Say:
+    case CommandKind::Mute:
+    case CommandKind::Unmute:
     case CommandKind::Help:
     case CommandKind::Quit:
       return false;

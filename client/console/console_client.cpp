@@ -49,7 +49,7 @@ void ConsoleClient::start() {
   secret_path_ = config_.secret_file.empty()
                      ? default_secret_path(config_.host, config_.port, config_.name)
                      : config_.secret_file;
-  if (!secret_path_.empty()) options.secret = read_secret(secret_path_);
+  load_secret(options);
   if (terminal_.interactive())
     say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
   connection_ = std::make_shared<Connection>(io_.get_executor(), std::move(options), *this);
@@ -99,7 +99,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   pager_.clear();
   move_request_ = 0;
   if (token_file_) token_file_->write(welcome.resume_token());
-  if (!welcome.secret().empty()) keep_secret(welcome);
+  on_welcome_secret(welcome);
   const bool restarted = connection_->server_restarted();
   if (welcome.game_id() != 0) {
     resuming_ = true;  // the room sends Joined next
@@ -173,9 +173,16 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       on_error(message.error(), message.in_reply_to());
       break;
     case wire::ServerMessage::kGameList:
-      if (message.in_reply_to() != barrier_request_) {
-        pager_.show(game_list_text(message.game_list()) + "\n");
-      }
+      if (message.in_reply_to() != barrier_request_) on_game_list(message.game_list());
+      break;
+    case wire::ServerMessage::kSpectatorCount:
+      on_spectator_count(message.spectator_count());
+      break;
+    case wire::ServerMessage::kSecretRotated:
+      on_secret_rotated();
+      break;
+    case wire::ServerMessage::kChatSettings:
+      on_chat_settings(message.chat_settings());
       break;
     case wire::ServerMessage::kJoined:
       on_joined(message.joined());
@@ -196,7 +203,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       say("You are in the lobby: /list, /create, /quick or /join.");
       break;
     case wire::ServerMessage::kChat:
-      say(chat_line(message.chat()));
+      if (!mutes_.muted(message.chat().from())) say(chat_line(message.chat()));
       break;
     case wire::ServerMessage::kOpponent:
       say(opponent_text(message.opponent()));
@@ -211,20 +218,6 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
   play_pending();
   update_prompt();
   finish_if_input_done();
-}
-
-// The server gives a name's secret once, when the name is first used.
-void ConsoleClient::keep_secret(const wire::Welcome& welcome) {
-  std::string error;
-  if (!secret_path_.empty() && save_secret(secret_path_, welcome.secret(), error)) {
-    say("The name " + name_of(welcome) + " is now yours on this server; its secret is kept in " +
-        secret_path_ + ".");
-    return;
-  }
-  constexpr std::size_t kSecretWidth = 64;  // a real one is 32 hex digits
-  say("The name " + name_of(welcome) + " is now yours on this server. Keep its secret to use it " +
-      "again: " + safe_text(welcome.secret(), kSecretWidth) +
-      (error.empty() ? "" : " (not saved: " + error + ")"));
 }
 
 // --- input ----------------------------------------------------------------------
@@ -293,6 +286,7 @@ std::uint32_t ConsoleClient::send(wire::ClientMessage message, bool awaits_reply
 }
 
 void ConsoleClient::execute(const Command& command) {
+  if (execute_extra(command)) return;
   if (command.kind == CommandKind::Help) {
     terminal_.print(help_text());
     return;
@@ -378,6 +372,7 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
   if (error.fatal()) {
     if (error.code() == wire::ERROR_CODE_NAME_TAKEN) {
       name_refused_ = true;  // said when the connection ends, with what to do about it
+      if (secret_) secret_->forget_made();  // a secret made for a free name owns nothing
     } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
       say("The server no longer holds this session: signing in again as " + config_.name + ".");
     } else {

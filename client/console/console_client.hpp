@@ -19,8 +19,11 @@
 
 #include "console/client_config.hpp"
 #include "console/command.hpp"
+#include "console/game_list_query.hpp"
+#include "console/mute_list.hpp"
 #include "console/pager.hpp"
 #include "console/terminal.hpp"
+#include "identity/player_secret.hpp"
 #include "identity/token_file.hpp"
 #include "link/connection.hpp"
 #include "view/state_view.hpp"
@@ -78,7 +81,22 @@ class ConsoleClient : public ConnectionEvents {
   void say(const std::string& line);
   void update_prompt();
   void open_token_file();
+
+  // The lobby's extras (console_lobby.cpp): the secret that owns the name,
+  // the paged game list, mutes and the spectators' chat.
+  // Loads (or makes and saves) the secret the Hello carries.
+  void load_secret(ConnectionOptions& options);
+  // After a Welcome: a secret the server made is kept, a new name is
+  // announced, a rotation the server took at Hello is finished.
+  void on_welcome_secret(const wire::Welcome& welcome);
   void keep_secret(const wire::Welcome& welcome);
+  void rotate_secret();
+  void on_secret_rotated();
+  // Handles the lobby extras' commands; false if the command is not one.
+  bool execute_extra(const Command& command);
+  void on_game_list(const wire::GameList& list);
+  void on_spectator_count(const wire::SpectatorCount& count);
+  void on_chat_settings(const wire::ChatSettings& settings);
 
   boost::asio::io_context& io_;
   ClientConfig config_;
@@ -86,6 +104,9 @@ class ConsoleClient : public ConnectionEvents {
   std::shared_ptr<Connection> connection_;
   std::unique_ptr<TokenFile> token_file_;
   std::string secret_path_;  // where the name's secret is kept; empty = nowhere
+  std::optional<PlayerSecret> secret_;
+  GameListQuery list_query_;
+  MuteList mutes_;
 
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;  // the game sat in or watched

@@ -5,6 +5,8 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <sys/stat.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +69,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::signal(SIGPIPE, SIG_IGN);
+  ::umask(077);  // the secret and token files are the user's only
   // Log lines are coloured only where the screen is (NO_COLOR and --color hold for them too).
   const bool log_color =
       ttt::client::use_color(config.color, ::isatty(2) == 1, std::getenv("NO_COLOR"));

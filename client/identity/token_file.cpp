@@ -28,10 +28,25 @@ std::string safe_part(const std::string& text) {
 
 }  // namespace
 
+void make_private_folder(const std::string& folder) {
+  if (folder.empty()) return;
+  // Each missing level is made owner-only; a folder of ttt's own under the
+  // config dir (ttt/, ttt/secrets/, ttt/tokens/) is made owner-only even if
+  // it was there before.
+  std::filesystem::path built;
+  for (const auto& part : std::filesystem::path(folder)) {
+    built /= part;
+    if (::mkdir(built.c_str(), 0700) != 0 && errno != EEXIST) return;
+  }
+  const std::filesystem::path leaf(folder);
+  if (leaf.filename() == "ttt" || leaf.parent_path().filename() == "ttt") {
+    ::chmod(leaf.c_str(), 0700);
+    if (leaf.parent_path().filename() == "ttt") ::chmod(leaf.parent_path().c_str(), 0700);
+  }
+}
+
 std::unique_ptr<TokenFile> TokenFile::open(const std::string& path, std::string& error) {
-  std::error_code ec;
-  const auto folder = std::filesystem::path(path).parent_path();
-  if (!folder.empty()) std::filesystem::create_directories(folder, ec);
+  make_private_folder(std::filesystem::path(path).parent_path().string());
   for (int slot = 1; slot <= kSlots; ++slot) {
     const std::string candidate = slot == 1 ? path : path + "." + std::to_string(slot);
     const int fd = ::open(candidate.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -105,9 +120,7 @@ std::string read_secret(const std::string& path) {
 }
 
 bool save_secret(const std::string& path, const std::string& secret, std::string& error) {
-  std::error_code ec;
-  const auto folder = std::filesystem::path(path).parent_path();
-  if (!folder.empty()) std::filesystem::create_directories(folder, ec);
+  make_private_folder(std::filesystem::path(path).parent_path().string());
   // Written beside, then renamed over: a crash leaves the old secret or the new, never half.
   const std::string temporary = path + ".new";
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);

@@ -57,6 +57,10 @@ std::string default_token_path(const std::string& host, std::uint16_t port,
 std::string default_secret_path(const std::string& host, std::uint16_t port,
                                 const std::string& name);
 
+// Makes folder and every missing folder above it readable by the owner only
+// (0700); ttt's own config folders are made so even if they exist.
+void make_private_folder(const std::string& folder);
+
 // The secret saved in path, or "" if there is none.
 std::string read_secret(const std::string& path);
 

@@ -42,7 +42,8 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       connect_timer_(executor_),
       backoff_timer_(executor_),
       token_(options_.resume_token),
-      secret_(options_.secret) {}
+      secret_(options_.secret),
+      next_secret_(options_.next_secret) {}
 
 void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
 
@@ -233,8 +234,7 @@ bool Connection::handle_frame(std::string_view body) {
       return true;  // the server closes the link next
     case wire::ServerMessage::kError:
       if (message.error().fatal()) {
-        on_fatal(message.error());
-        events_.on_message(message);
+        if (on_fatal(message.error())) events_.on_message(message);
         return false;
       }
       break;
@@ -245,7 +245,7 @@ bool Connection::handle_frame(std::string_view body) {
   return true;
 }
 
-void Connection::on_fatal(const wire::Error& error) {
+bool Connection::on_fatal(const wire::Error& error) {
   set_reason("the server closed the connection: " + safe_text(error.text(), field_width::kMessage));
   switch (error.code()) {
     case wire::ERROR_CODE_BAD_RESUME_TOKEN:
@@ -257,15 +257,25 @@ void Connection::on_fatal(const wire::Error& error) {
     case wire::ERROR_CODE_SERVER_FULL:
       give_up_ = !ever_welcomed_;
       break;
+    case wire::ERROR_CODE_NAME_TAKEN:
+      if (!next_secret_.empty()) {
+        // A rotation the server may have stored: try its new secret once.
+        secret_ = std::exchange(next_secret_, "");
+        retry_now_ = true;
+        return false;  // nothing the owner needs to hear of
+      }
+      give_up_ = true;
+      break;
     case wire::ERROR_CODE_HELLO_TIMEOUT:
     case wire::ERROR_CODE_IDLE_TIMEOUT:
     case wire::ERROR_CODE_SLOW_CONSUMER:
     case wire::ERROR_CODE_SHUTTING_DOWN:
       break;  // worth another try
-    default:  // replaced, a name taken, a wrong version or a bad name, our own bug
+    default:  // replaced, a wrong version or a bad name, our own bug
       give_up_ = true;
       break;
   }
+  return true;
 }
 
 // --- writing --------------------------------------------------------------------

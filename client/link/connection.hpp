@@ -31,7 +31,10 @@ struct ConnectionOptions {
   std::string name;            // the player's name in Hello
   std::string client_version;  // Hello.client, for the server's log
   std::string resume_token;    // from an earlier run: take that player back
-  std::string secret;          // the secret that owns the name on this server, if any
+  std::string secret;          // the secret that owns the name on this server (or will, for a new name)
+  // A new secret the server may have stored without saying so (a rotation
+  // whose answer was lost): tried once if `secret` is refused.
+  std::string next_secret;
   bool program = false;        // Hello.bot: a program playing on its own (unrated unless it asks)
   std::chrono::milliseconds connect_timeout{5'000};  // per attempt, and for the Welcome
   std::chrono::milliseconds retry{30'000};           // how long to keep reconnecting after a drop
@@ -87,6 +90,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // The token that takes this player back (empty before the first Welcome).
   const std::string& resume_token() const noexcept { return token_; }
 
+  // The secret the last Hello carried (after a Welcome: the one the server
+  // took), and a new one for the Hellos to come (a rotation the server
+  // confirmed).
+  const std::string& secret() const noexcept { return secret_; }
+  void set_secret(std::string secret) {
+    secret_ = std::move(secret);
+    next_secret_.clear();
+  }
+  // A secret the server may be storing now (a rotation on its way): tried
+  // once if a reconnect's Hello is refused with the current one.
+  void offer_next_secret(std::string secret) { next_secret_ = std::move(secret); }
+
   const ConnectionOptions& options() const noexcept { return options_; }
 
  private:
@@ -102,8 +117,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // Handles one frame; false when the link must end.
   bool handle_frame(std::string_view body);
-  // A fatal Error: decides whether to reconnect, start afresh or give up.
-  void on_fatal(const wire::Error& error);
+  // A fatal Error: decides whether to reconnect, start afresh or give up;
+  // false when the owner need not hear of it (a retry it can't tell from a
+  // reconnect).
+  bool on_fatal(const wire::Error& error);
   void enqueue(const wire::ClientMessage& message);
   // The first reason the link ended wins.
   void set_reason(std::string reason);
@@ -124,6 +141,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   std::string token_;
   std::string secret_;
+  std::string next_secret_;
   std::string server_instance_;  // from the last Welcome
   bool server_restarted_ = false;
   std::string reason_;  // why the current link ended
