@@ -38,6 +38,7 @@ struct BenchConfig {
   std::int64_t seed = 1;
   bool baseline = false;
   bool churn = false;
+  std::string stats_token;  // the server's --stats-token (its memory counters need it)
 };
 
 void raise_file_limit() {
@@ -68,19 +69,20 @@ void run_measured(asio::io_context& io, LoadCounters& counters, std::chrono::sec
   if (live) std::fprintf(stderr, "\r%*s\r", 70, "");
 }
 
-std::optional<ttt::wire::ServerStats> stats_of(tcp::endpoint server) {
+std::optional<ttt::wire::ServerStats> stats_of(tcp::endpoint server, const std::string& token) {
   asio::io_context io;
-  auto future = asio::co_spawn(io, query_stats(server), asio::use_future);
+  auto future = asio::co_spawn(io, query_stats(server, token), asio::use_future);
   io.run();
   return future.get();
 }
 
 // Asks for the server's stats while io keeps serving the load's connections.
 std::optional<ttt::wire::ServerStats> stats_while_running(asio::io_context& io,
-                                                          tcp::endpoint server) {
+                                                          tcp::endpoint server,
+                                                          const std::string& token) {
   bool done = false;
   std::optional<ttt::wire::ServerStats> stats;
-  asio::co_spawn(io, query_stats(server),
+  asio::co_spawn(io, query_stats(server, token),
                  [&](std::exception_ptr, std::optional<ttt::wire::ServerStats> s) {
                    stats = s;
                    done = true;
@@ -150,7 +152,7 @@ int run_load(const BenchConfig& c, tcp::endpoint endpoint, Target target) {
 }
 
 int run_idle(const BenchConfig& c, tcp::endpoint endpoint) {
-  const auto before = stats_of(endpoint);
+  const auto before = stats_of(endpoint, c.stats_token);
   if (!before) {
     std::fprintf(stderr, "ttt-bench: no stats from the server at port %u\n", endpoint.port());
     return 1;
@@ -168,14 +170,14 @@ int run_idle(const BenchConfig& c, tcp::endpoint endpoint) {
   while (steady_clock::now() < connect_end) {
     io.run_for(std::chrono::milliseconds(100));
     if (counters.connected + counters.errors < static_cast<std::uint64_t>(c.idle)) continue;
-    const auto now = stats_while_running(io, endpoint);
+    const auto now = stats_while_running(io, endpoint, c.stats_token);
     if (now && now->players() >= before->players() + static_cast<std::uint64_t>(c.idle)) {
       during = now;
       break;
     }
   }
   run_measured(io, counters, std::chrono::seconds(c.seconds), "idle");
-  const auto held = stats_while_running(io, endpoint);
+  const auto held = stats_while_running(io, endpoint, c.stats_token);
   for (auto& p : players) p->stop();
   io.run_for(std::chrono::milliseconds(200));
   if (!held || !during) {
@@ -198,7 +200,7 @@ int run_idle(const BenchConfig& c, tcp::endpoint endpoint) {
 }
 
 int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
-  const auto before = stats_of(endpoint);
+  const auto before = stats_of(endpoint, c.stats_token);
   if (!before) {
     std::fprintf(stderr, "ttt-bench: no stats from the server at port %u\n", endpoint.port());
     return 1;
@@ -237,7 +239,7 @@ int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
   std::optional<ttt::wire::ServerStats> after;
   const auto settle_end = steady_clock::now() + std::chrono::seconds(120);
   while (steady_clock::now() < settle_end) {
-    after = stats_of(endpoint);
+    after = stats_of(endpoint, c.stats_token);
     if (after && after->games() == before->games() && after->players() <= before->players() + 1 &&
         after->queued() == 0) {
       break;
@@ -281,6 +283,9 @@ int main(int argc, char** argv) {
                 "hold N idle connections for --seconds and report the server's memory per "
                 "connection");
   flags.add_int("--seed", "", &c.seed, 0, INT64_MAX, "N", "random seed for the moves");
+  flags.add_string("--stats-token", "", &c.stats_token, "TOKEN",
+                   "the server's --stats-token, for its memory and connection counters "
+                   "(--idle and --churn)");
   const auto parsed = flags.parse(argc, argv);
   if (!parsed.ok) {
     std::fprintf(stderr, "ttt-bench: %s\n(see ttt-bench --help)\n", parsed.error.c_str());

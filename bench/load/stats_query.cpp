@@ -18,7 +18,8 @@ using asio::ip::tcp;
 using namespace asio::experimental::awaitable_operators;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
-asio::awaitable<std::optional<wire::ServerStats>> ask(tcp::socket& socket) {
+asio::awaitable<std::optional<wire::ServerStats>> ask(tcp::socket& socket,
+                                                      const std::string& operator_token) {
   std::string out;
   wire::ClientMessage hello;
   hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
@@ -28,7 +29,7 @@ asio::awaitable<std::optional<wire::ServerStats>> ask(tcp::socket& socket) {
                                   std::to_string(++queries));
   wire::append_frame(hello, out);
   wire::ClientMessage get;
-  get.mutable_get_stats();
+  get.mutable_get_stats()->set_operator_token(operator_token);
   wire::append_frame(get, out);
   auto [wec, wn] = co_await asio::async_write(socket, asio::buffer(out), use_tuple);
   if (wec) co_return std::nullopt;
@@ -55,11 +56,12 @@ asio::awaitable<void> deadline(std::chrono::seconds after) {
 
 }  // namespace
 
-asio::awaitable<std::optional<wire::ServerStats>> query_stats(tcp::endpoint server) {
+asio::awaitable<std::optional<wire::ServerStats>> query_stats(tcp::endpoint server,
+                                                              std::string operator_token) {
   tcp::socket socket(co_await asio::this_coro::executor);
   auto [ec] = co_await socket.async_connect(server, use_tuple);
   if (ec) co_return std::nullopt;
-  auto result = co_await (ask(socket) || deadline(std::chrono::seconds(5)));
+  auto result = co_await (ask(socket, operator_token) || deadline(std::chrono::seconds(5)));
   if (result.index() == 0) co_return std::get<0>(result);
   co_return std::nullopt;
 }
