@@ -26,13 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 using wire::ServerMessage;
 
-void raise_file_limit() {
-  rlimit limit{};
-  getrlimit(RLIMIT_NOFILE, &limit);
-  limit.rlim_cur = limit.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &limit);
-}
-
 unsigned mode_of(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0;
@@ -261,7 +254,7 @@ TEST(ClientAbuseE2E, TheClientsFilesAndFoldersAreTheUsersOnly) {
   auto client = start_client(server.port(), config, {"--name", "private"});
   client->close_stdin();
   ASSERT_EQ(client->wait_exit(15s), 0) << client->output();
-  for (const std::string& folder : {"/ttt", "/ttt/secrets", "/ttt/tokens"}) {
+  for (const char* folder : {"/ttt", "/ttt/secrets", "/ttt/tokens"}) {
     EXPECT_EQ(mode_of(config.path() + folder), 0700u) << folder;
   }
   const std::string prefix = "/127.0.0.1-" + std::to_string(server.port()) + "-private";

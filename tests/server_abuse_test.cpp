@@ -23,13 +23,6 @@ namespace {
 using wire::ServerMessage;
 using Clock = std::chrono::steady_clock;
 
-void raise_file_limit() {
-  rlimit limit{};
-  getrlimit(RLIMIT_NOFILE, &limit);
-  limit.rlim_cur = limit.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &limit);
-}
-
 // Hello with a name and a secret of the client's own; the Welcome.
 wire::Welcome hello_with(TestClient& c, const std::string& name, const std::string& secret) {
   wire::ClientMessage m;

@@ -40,28 +40,12 @@ void expect_normal_game_completes(std::uint16_t port) {
   EXPECT_EQ(end.status(), wire::GAME_STATUS_X_WON);
 }
 
-std::string frame_header(std::uint32_t length) {
-  std::string header(4, '\0');
-  header[0] = static_cast<char>(length >> 24);
-  header[1] = static_cast<char>(length >> 16);
-  header[2] = static_cast<char>(length >> 8);
-  header[3] = static_cast<char>(length);
-  return header;
-}
-
 server::ServerConfig short_deadlines() {
   auto config = test_config();
   config.session.hello_timeout = std::chrono::milliseconds(300);
   config.session.idle_timeout = std::chrono::milliseconds(400);
   config.session.close_linger = std::chrono::milliseconds(300);
   return config;
-}
-
-void raise_file_limit() {
-  rlimit limit{};
-  getrlimit(RLIMIT_NOFILE, &limit);
-  limit.rlim_cur = limit.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &limit);
 }
 
 TEST(ServerHostile, RandomBytesGetAnErrorAndAClose) {

@@ -37,13 +37,6 @@ constexpr long kFloodGrowthBoundKiB = 16 * kFloodConnections;
 // kept 70 KiB a connection.
 constexpr long kAfterBoundKiB = 8 * kFloodConnections;
 
-void raise_file_limit() {
-  rlimit limit{};
-  getrlimit(RLIMIT_NOFILE, &limit);
-  limit.rlim_cur = limit.rlim_max;
-  setrlimit(RLIMIT_NOFILE, &limit);
-}
-
 // The resident memory of a process, in KiB (VmRSS), or -1.
 long resident_kib(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
@@ -52,15 +45,6 @@ long resident_kib(pid_t pid) {
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
   }
   return -1;
-}
-
-std::string header(std::uint32_t length) {
-  std::string h(4, '\0');
-  h[0] = static_cast<char>(length >> 24);
-  h[1] = static_cast<char>(length >> 16);
-  h[2] = static_cast<char>(length >> 8);
-  h[3] = static_cast<char>(length);
-  return h;
 }
 
 wire::ServerStats operator_stats(std::uint16_t port, const std::string& name) {
@@ -105,7 +89,7 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
   // kept.
   {
     std::vector<std::unique_ptr<TestClient>> big;
-    const std::string almost = header(65'536) + std::string(65'535, 'x');
+    const std::string almost = frame_header(65'536) + std::string(65'535, 'x');
     for (int i = 0; i < kFloodConnections; ++i) {
       big.push_back(std::make_unique<TestClient>(server.port()));
       big.back()->send_raw(almost.substr(0, 4 + 4096));
@@ -119,7 +103,7 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
         << "65 KiB frames before Hello: " << baseline << " KiB -> " << peak << " KiB";
   }
   std::vector<std::unique_ptr<TestClient>> flood;
-  const std::string bytes = header(kAnnounced) + std::string(kSent, 'x');
+  const std::string bytes = frame_header(kAnnounced) + std::string(kSent, 'x');
   for (int i = 0; i < kFloodConnections; ++i) {
     flood.push_back(std::make_unique<TestClient>(server.port()));
     flood.back()->send_raw(bytes);

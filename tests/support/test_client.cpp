@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -231,6 +232,22 @@ std::uint32_t TestClient::simple(void (*set)(wire::ClientMessage&)) {
 wire::Joined TestClient::expect_joined(std::chrono::milliseconds timeout) {
   return expect([](const wire::ServerMessage& m) { return m.has_joined(); }, "Joined", timeout)
       .joined();
+}
+
+std::string frame_header(std::uint32_t length) {
+  std::string header(4, '\0');
+  header[0] = static_cast<char>(length >> 24);
+  header[1] = static_cast<char>(length >> 16);
+  header[2] = static_cast<char>(length >> 8);
+  header[3] = static_cast<char>(length);
+  return header;
+}
+
+void raise_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return;
+  limit.rlim_cur = limit.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &limit);
 }
 
 void TestClient::set_receive_buffer(int bytes) {

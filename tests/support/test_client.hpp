@@ -77,6 +77,13 @@ class TestClient {
   wire::FrameReader reader_{16 << 20};
 };
 
+// A frame header declaring `length` bytes (for frames cut short or too long).
+std::string frame_header(std::uint32_t length);
+
+// Raises the soft open-file limit to the hard one (for tests with many
+// connections).
+void raise_file_limit();
+
 // The player sides a state says are to move.
 inline bool is_over(const wire::GameState& s) {
   return s.status() == wire::GAME_STATUS_X_WON || s.status() == wire::GAME_STATUS_O_WON ||
