@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <thread>
 
 #include "client_support/child_process.hpp"
 #include "store/store.hpp"
@@ -175,6 +176,59 @@ TEST_F(PersistenceTest, AGameInProgressSurvivesARestartAndFinishesOnRecord) {
   ASSERT_EQ(finished.size(), 1u);
   EXPECT_EQ(finished[0].status, "o_won");
   EXPECT_EQ(finished[0].moves.size(), 6u);
+}
+
+// A game against the bot whose player goes away ends after --bot-game-grace;
+// one restored after a restart waits the whole --reconnect-grace: its player
+// was away through no choice of theirs.
+TEST_F(PersistenceTest, ARestoredGameAgainstTheBotWaitsTheFullGraceForItsPlayer) {
+  std::string token;
+  std::uint64_t game = 0;
+  {
+    TestServer server(config_on(db()));
+    TestClient alice(server.port());
+    token = alice.hello("alice").resume_token();
+    alice.create(3, false, true, wire::BOT_LEVEL_RANDOM);
+    game = alice.expect_joined().state().game_id();
+    alice.move(1, 1);
+    alice.expect_state([](const wire::GameState& s) { return s.move_count() == 2; },
+                       "the bot's reply");
+  }
+  auto config = config_on(db());
+  config.lobby.bot_game_grace = std::chrono::milliseconds(100);
+  config.lobby.reconnect_grace = std::chrono::milliseconds(60'000);
+  TestServer server(config);
+  // Ten times the bot game's grace, well within the reconnect grace.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1'000));
+  {
+    TestClient alice(server.port());
+    EXPECT_TRUE(alice.hello("", token).resumed());
+    const auto joined = alice.expect_joined();
+    EXPECT_EQ(joined.state().game_id(), game);
+    EXPECT_TRUE(in_progress(joined.state()));
+    EXPECT_EQ(joined.state().move_count(), 2u);
+  }
+  // Once back, the game is an ordinary game against the bot again: away
+  // past --bot-game-grace, it ends.
+  TestClient carol(server.port());
+  carol.hello("carol");
+  for (int i = 0; i < 50; ++i) {
+    wire::ClientMessage list;
+    list.mutable_list_games();
+    carol.send(list);
+    const auto games = carol.expect([](const ServerMessage& m) { return m.has_game_list(); },
+                                    "the list").game_list();
+    if (games.games_size() == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  wire::ClientMessage list;
+  list.mutable_list_games();
+  carol.send(list);
+  EXPECT_EQ(carol.expect([](const ServerMessage& m) { return m.has_game_list(); }, "the list")
+                .game_list()
+                .games_size(),
+            0)
+      << "the game against the bot ended once its player left again";
 }
 
 TEST_F(PersistenceTest, HistoryAndReplayShowFinishedGames) {

@@ -395,7 +395,7 @@ void GameRoom::abort() {
 }
 
 void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId record_id,
-                       const std::vector<Move>& moves) {
+                       const std::vector<Move>& moves, std::chrono::milliseconds grace) {
   seats_[0].player = std::move(x);
   seats_[1].player = std::move(o);
   started_ = true;
@@ -405,7 +405,7 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
     (void)game_.play(i % 2 == 0 ? Player::X : Player::O, moves[i].row, moves[i].col);
   }
   for (Seat& seat : seats_) {
-    if (!seat.player.is_bot) hold_seat(seat);
+    if (!seat.player.is_bot) hold_seat(seat, grace);
   }
   spdlog::info("game {} round {} restored after {} moves: {} (X) vs {} (O)", id_, round_,
                moves.size(), seats_[0].player.name, seats_[1].player.name);
@@ -434,7 +434,7 @@ void GameRoom::away(SeatId player) {
     leave(player, 0);
     return;
   }
-  hold_seat(*seat);
+  hold_seat(*seat, settings_.reconnect_grace);
   note(fmt::format("game {}: {} is away, seat held for {} ms", id_, seat->player.name,
                    settings_.reconnect_grace.count()));
   wire::OpponentStatus status;
@@ -444,10 +444,10 @@ void GameRoom::away(SeatId player) {
   broadcast_state();
 }
 
-void GameRoom::hold_seat(Seat& seat) {
+void GameRoom::hold_seat(Seat& seat, std::chrono::milliseconds grace) {
   seat.away = true;
   seat.player.conn.reset();
-  seat.grace.expires_after(settings_.reconnect_grace);
+  seat.grace.expires_after(grace);
   seat.grace.async_wait(
       [weak = weak_from_this(), player = seat.player.id](const boost::system::error_code& ec) {
         if (ec) return;

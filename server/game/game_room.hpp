@@ -127,9 +127,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
   // After a restart: seats both players (away until they come back, except
   // bots) in round `round` with the moves already played, and starts the
-  // clocks. Precondition: the room is new.
+  // clocks. An away player's seat is held for `grace` this once: the whole
+  // reconnect grace even in a game against the bot, whose player was away
+  // through no choice of theirs. Precondition: the room is new.
   void restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId record_id,
-               const std::vector<Move>& moves);
+               const std::vector<Move>& moves, std::chrono::milliseconds grace);
 
   // The room as the game list shows it.
   wire::GameSummary summary() const;
@@ -181,7 +183,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void on_move_clock();
   void on_grace_expired(SeatId player);
   // Keeps an absent player's seat for the grace period.
-  void hold_seat(Seat& seat);
+  void hold_seat(Seat& seat, std::chrono::milliseconds grace);
   void remove_seat(Seat& seat);
   void close_if_empty();
 

@@ -49,7 +49,9 @@ void Lobby::restore(const StoredState& state) {
     for (const StoredMove& m : g.moves) moves.push_back({m.row, m.col});
     PlayerRef x = seat(g.x_player);
     PlayerRef o = seat(g.o_player);
-    room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves);
+    // Everyone gets the whole reconnect grace after a restart, even against the bot.
+    room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves,
+                  config_.reconnect_grace);
   }
   // Every kept token works again: a seated player takes the seat back, anyone
   // else comes back to the lobby (and asks again for the place it had).
