@@ -213,12 +213,34 @@ TEST(CommandRequest, EachCommandSendsItsRequest) {
   EXPECT_FALSE(request_for(parsed("/quit")));
 }
 
+TEST(CommandRequest, ListCarriesItsFiltersAndTheClientOnlyCommandsSendNothing) {
+  const auto list = request_for(parsed("/list open 7 unrated name bob"));
+  ASSERT_TRUE(list && list->has_list_games());
+  EXPECT_EQ(list->list_games().size(), 7);
+  EXPECT_TRUE(list->list_games().open_only());
+  EXPECT_EQ(list->list_games().rated(), wire::RATED_NO);
+  EXPECT_EQ(list->list_games().name(), "bob");
+  EXPECT_EQ(list->list_games().after(), 0u) << "a first page";
+  const auto plain = request_for(parsed("/list"));
+  EXPECT_EQ(plain->list_games().rated(), wire::RATED_DEFAULT);
+  EXPECT_FALSE(plain->list_games().open_only());
+  EXPECT_EQ(plain->list_games().size(), 0);
+  EXPECT_TRUE(request_for(parsed("/spectators on"))->chat_settings().spectators());
+  EXPECT_FALSE(request_for(parsed("/spectators off"))->chat_settings().spectators());
+  // Acted on by the client itself (a new secret is made and saved first).
+  EXPECT_FALSE(request_for(parsed("/mute bob")));
+  EXPECT_FALSE(request_for(parsed("/unmute bob")));
+  EXPECT_FALSE(request_for(parsed("/secret rotate")));
+}
+
 TEST(CommandRequest, SaysWhichRequestsGetADirectReply) {
   EXPECT_TRUE(awaits_reply(CommandKind::List));
   EXPECT_TRUE(awaits_reply(CommandKind::Join));
   EXPECT_TRUE(awaits_reply(CommandKind::Top));
   EXPECT_FALSE(awaits_reply(CommandKind::Say));
   EXPECT_FALSE(awaits_reply(CommandKind::Resign));
+  EXPECT_TRUE(awaits_reply(CommandKind::Spectators)) << "the server answers ChatSettings";
+  EXPECT_FALSE(awaits_reply(CommandKind::Mute));
   EXPECT_TRUE(is_record_query(CommandKind::History));
   EXPECT_FALSE(is_record_query(CommandKind::List));
 }
