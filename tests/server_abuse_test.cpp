@@ -298,10 +298,23 @@ TEST(ServerAbuse, ABotFloodKeepsAVictimsMoveWithinItsBudget) {
   victim.expect_state([](const wire::GameState& s) { return s.move_count() == 2; },
                       "the bot's answer", std::chrono::seconds(10));
   const double waited = std::chrono::duration<double>(Clock::now() - asked).count();
-  // Its turn comes after one search of each other address at most: about
-  // 1 s of 150 ms searches, not the 7 s of everything asked before it.
-  EXPECT_LT(waited, 3.0) << "the victim's move waited " << waited << " s";
-  std::printf("the victim waited %.2f s behind 48 flood games\n", waited);
+  // Its turn came after one search of each other address at most (about 1 s
+  // of 150 ms searches), not after the 48 asked before it (7 s): count the
+  // flood games whose bot had answered by then.
+  int answered_before = 0;
+  for (auto& c : flood) {
+    while (auto m = c->receive(std::chrono::milliseconds(0))) {
+      const wire::GameState* s = m->has_state() ? &m->state() : nullptr;
+      if (s != nullptr && s->move_count() == 2) {
+        ++answered_before;
+        break;
+      }
+    }
+  }
+  EXPECT_LE(answered_before, 6 + 3) << "one search of each of the six flood addresses, the one "
+                                       "running, and a margin for those that end meanwhile";
+  std::printf("the victim waited %.2f s behind 48 flood games; %d of them were answered first\n",
+              waited, answered_before);
   // Meanwhile the queue is full: a new game against the bots is refused.
   TestClient late(server.port(), "127.0.0.1", "127.0.0.21");
   late.hello("late");
