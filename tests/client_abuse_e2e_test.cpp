@@ -52,8 +52,8 @@ TEST(ClientAbuseE2E, ListWorksDuringARoomFlood) {
   // A queue of 64 KiB and 1,500 rooms nobody is in: unpaged, their list
   // (about 70 KB) would not fit, and the client would be dropped.
   ServerProcess server({"--send-queue", "65536", "--max-games-per-address", "0",
-                        "--max-bot-games-per-address", "0", "--bot-game-grace", "60",
-                        "--db", "none"});
+                        "--max-bot-games-per-address", "0", "--bot-game-grace", "60", "--db",
+                        "none"});
   for (int i = 0; i < 1500; ++i) {
     TestClient c(server.port());
     c.hello("flood-" + std::to_string(i));
@@ -181,9 +181,9 @@ TEST(ClientAbuseE2E, ACutFirstWelcomeLosesNothing) {
   const std::string secret = config.path() + "/unlucky.secret";
   {
     WelcomeCutter cutter(server.port());
-    auto first = start_client(cutter.port(), config,
-                              {"--name", "unlucky", "--secret-file", secret, "--connect-timeout",
-                               "3", "--retry", "0"});
+    auto first = start_client(
+        cutter.port(), config,
+        {"--name", "unlucky", "--secret-file", secret, "--connect-timeout", "3", "--retry", "0"});
     first->close_stdin();
     EXPECT_EQ(first->wait_exit(15s), 1) << first->output();
     EXPECT_TRUE(cutter.cut()) << "the server answered the Hello";
@@ -229,16 +229,17 @@ TEST(ClientAbuseE2E, TheBotRotatesItsSecretWithAFlag) {
   ServerProcess server;
   TempDir config;
   {
-    auto first = start_bot(server.port(), config, {"--name", "rbot", "--create", "3",
-                                                   "--log-level", "info"});
+    auto first = start_bot(server.port(), config,
+                           {"--name", "rbot", "--create", "3", "--log-level", "info"});
     ASSERT_TRUE(first->wait_for_text("waiting for an opponent", 10s)) << first->output();
     first->kill(SIGTERM);
   }
   const std::string path = secret_file(config, server.port(), "rbot");
   const std::string old_secret = ttt::client::read_secret(path);
   ASSERT_FALSE(old_secret.empty());
-  auto bot = start_bot(server.port(), config,
-                       {"--name", "rbot", "--create", "3", "--rotate-secret", "--log-level", "info"});
+  auto bot =
+      start_bot(server.port(), config,
+                {"--name", "rbot", "--create", "3", "--rotate-secret", "--log-level", "info"});
   ASSERT_TRUE(bot->wait_for_text("the name has a new secret", 10s)) << bot->output();
   bot->kill(SIGTERM);
   const std::string new_secret = ttt::client::read_secret(path);

@@ -82,8 +82,8 @@ TEST(GameDirectory, FiltersBySizeRatedOpenAndName) {
 TEST(GameDirectory, APrivateGameIsListedToItsPlayersOnly) {
   LocalGameDirectory directory;
   const AccountId alice{11}, bob{12}, eve{13};
-  directory.publish(game(1, 3, "alice", "bob", wire::GAME_STATUS_IN_PROGRESS, true, true,
-                         {alice, bob}));
+  directory.publish(
+      game(1, 3, "alice", "bob", wire::GAME_STATUS_IN_PROGRESS, true, true, {alice, bob}));
   directory.publish(game(2, 3, "carol"));
   ListQuery q;
   q.viewer = eve;
@@ -102,8 +102,8 @@ TEST(GameDirectory, AFullPageOfLongestNamesIsAFewKilobytes) {
   std::string longest;
   for (int i = 0; i < 8; ++i) longest += "\xF0\x9F\x98\x80";
   for (GameId id = 1; id <= 5000; ++id) {
-    directory.publish(game(id * 1'000'000'007ull, 15, longest, longest,
-                           wire::GAME_STATUS_IN_PROGRESS));
+    directory.publish(
+        game(id * 1'000'000'007ull, 15, longest, longest, wire::GAME_STATUS_IN_PROGRESS));
   }
   ListQuery q;
   q.page_size = 100;

@@ -2,14 +2,14 @@
 // allowance per address, the read-buffer budget, game seats per address,
 // the bots' fair search queue, resume tokens that expire, and invite codes
 // from the cryptographic generator.
+#include <gtest/gtest.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
-#include <gtest/gtest.h>
 
-#include <map>
-#include <set>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -100,8 +100,7 @@ TEST(AddressQuotas, CapsSeatsAndBotSeatsPerAddress) {
   AddressQuotas quotas({3, 1});
   EXPECT_TRUE(quotas.refusal("192.0.2.1", true).empty());
   quotas.take("192.0.2.1", true);
-  EXPECT_NE(quotas.refusal("192.0.2.1", true).find("against the server's bots"),
-            std::string::npos);
+  EXPECT_NE(quotas.refusal("192.0.2.1", true).find("against the server's bots"), std::string::npos);
   EXPECT_TRUE(quotas.refusal("192.0.2.1", false).empty());
   quotas.take("192.0.2.1", false);
   quotas.take("192.0.2.1", false);

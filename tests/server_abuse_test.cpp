@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <memory>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+#include <chrono>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -177,7 +177,8 @@ TEST(ServerAbuse, InviteCodeGuessesAreRefusedAfterAFewTries) {
     wire::ClientMessage m;
     m.mutable_join_game()->set_invite_code("ZZZZ-ZZZZ-ZZ" + std::to_string(10 + i));
     eve.send(m);
-    const auto reply = eve.expect([](const ServerMessage& r) { return r.has_error(); }, "a refusal");
+    const auto reply =
+        eve.expect([](const ServerMessage& r) { return r.has_error(); }, "a refusal");
     if (reply.error().code() == wire::ERROR_CODE_RATE_LIMITED) ++refused;
   }
   EXPECT_GE(refused, 40) << "a handful of tries, then a wait";
@@ -208,9 +209,9 @@ TEST(ServerAbuse, AnInstantResignationLeavesBothRatingsUnchanged) {
     }
   }
   champion.simple([](wire::ClientMessage& m) { m.mutable_get_leaderboard(); });
-  const auto board = champion.expect([](const ServerMessage& m) { return m.has_leaderboard(); },
-                                     "the leaderboard")
-                         .leaderboard();
+  const auto board =
+      champion.expect([](const ServerMessage& m) { return m.has_leaderboard(); }, "the leaderboard")
+          .leaderboard();
   for (const auto& entry : board.entries()) {
     EXPECT_DOUBLE_EQ(entry.rating(), 1200) << entry.name();
     EXPECT_TRUE(entry.provisional()) << entry.name();
@@ -229,15 +230,16 @@ TEST(ServerAbuse, ASpectatorStormCostsThePlayerAFewSmallMessages) {
   const auto game = x.expect_joined().state().game_id();
   o.join(game);
   o.expect_joined();
-  x.expect_state([](const wire::GameState& s) { return s.status() == wire::GAME_STATUS_IN_PROGRESS; },
-                 "the start");
+  x.expect_state(
+      [](const wire::GameState& s) { return s.status() == wire::GAME_STATUS_IN_PROGRESS; },
+      "the start");
   // 150 would-be spectators from 75 addresses arrive, talk and go.
   const auto start = Clock::now();
   std::vector<std::unique_ptr<TestClient>> crowd;
   int full = 0;
   for (int i = 0; i < 150; ++i) {
-    crowd.push_back(std::make_unique<TestClient>(
-        server.port(), "127.0.0.1", "127.0.1." + std::to_string(1 + i / 2)));
+    crowd.push_back(std::make_unique<TestClient>(server.port(), "127.0.0.1",
+                                                 "127.0.1." + std::to_string(1 + i / 2)));
     crowd.back()->hello("watcher-" + std::to_string(i));
     crowd.back()->spectate(game);
     const auto reply = crowd.back()->expect(
@@ -319,8 +321,8 @@ TEST(ServerAbuse, ABotFloodKeepsAVictimsMoveWithinItsBudget) {
   TestClient late(server.port(), "127.0.0.1", "127.0.0.21");
   late.hello("late");
   late.create(3, false, true, wire::BOT_LEVEL_EASY);
-  const auto reply = late.expect([](const ServerMessage& m) { return m.has_joined() || m.has_error(); },
-                                 "an answer");
+  const auto reply = late.expect(
+      [](const ServerMessage& m) { return m.has_joined() || m.has_error(); }, "an answer");
   ASSERT_TRUE(reply.has_error()) << "the queue was no longer full";
   EXPECT_EQ(reply.error().code(), wire::ERROR_CODE_BOTS_BUSY);
   EXPECT_FALSE(reply.error().fatal());

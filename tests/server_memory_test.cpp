@@ -69,8 +69,9 @@ void a_game_goes_on(std::uint16_t port) {
   const std::pair<int, int> moves[] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}};
   for (std::uint32_t i = 0; i < std::size(moves); ++i) {
     (i % 2 == 0 ? x : o).move(moves[i].first, moves[i].second);
-    (i % 2 == 0 ? o : x).expect_state([i](const wire::GameState& s) { return s.move_count() == i + 1; },
-                                      "the game during the flood");
+    (i % 2 == 0 ? o : x)
+        .expect_state([i](const wire::GameState& s) { return s.move_count() == i + 1; },
+                      "the game during the flood");
   }
 }
 

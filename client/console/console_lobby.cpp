@@ -90,8 +90,7 @@ void ConsoleClient::on_secret_rotated() {
     return;
   }
   connection_->set_secret(secret_->current());
-  say("Your name has a new secret, kept in " + secret_->path() +
-      "; the old one no longer works.");
+  say("Your name has a new secret, kept in " + secret_->path() + "; the old one no longer works.");
 }
 
 // --- commands -----------------------------------------------------------------------
@@ -148,8 +147,7 @@ void ConsoleClient::on_game_list(const wire::GameList& list) {
 }
 
 void ConsoleClient::on_spectator_count(const wire::SpectatorCount& count) {
-  if (!game_ || game_->game_id() != count.game_id() ||
-      game_->spectators() == count.spectators()) {
+  if (!game_ || game_->game_id() != count.game_id() || game_->spectators() == count.spectators()) {
     return;
   }
   game_->set_spectators(count.spectators());

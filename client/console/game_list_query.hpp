@@ -31,12 +31,12 @@ class GameListQuery {
   std::string on_page(const wire::GameList& page);
 
  private:
-  wire::ListGames last_;         // the filters of the list being paged
-  std::uint64_t next_after_ = 0; // 0: no next page
-  std::uint32_t shown_ = 0;      // games shown of this list before the page
-  bool asked_next_ = false;      // the page on its way continues the list
-  bool in_flight_ = false;       // a page was asked for and has not come
-  std::deque<Command> waiting_;  // /list typed while a page was on its way
+  wire::ListGames last_;          // the filters of the list being paged
+  std::uint64_t next_after_ = 0;  // 0: no next page
+  std::uint32_t shown_ = 0;       // games shown of this list before the page
+  bool asked_next_ = false;       // the page on its way continues the list
+  bool in_flight_ = false;        // a page was asked for and has not come
+  std::deque<Command> waiting_;   // /list typed while a page was on its way
 };
 
 }  // namespace ttt::client

@@ -1,7 +1,7 @@
 #include "game/bot_search_queue.hpp"
 
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
 
 #include <algorithm>
 

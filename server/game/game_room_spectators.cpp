@@ -66,7 +66,8 @@ void GameRoom::note(const std::string& line) const {
     return;
   }
   const auto verdict = links_.log->check(settings_.origin);
-  if (verdict.log) spdlog::info("{}{}", line, LogLimiter::suffix(settings_.origin, verdict.held_back));
+  if (verdict.log)
+    spdlog::info("{}{}", line, LogLimiter::suffix(settings_.origin, verdict.held_back));
 }
 
 }  // namespace ttt::server

@@ -9,7 +9,8 @@ std::string AddressQuotas::refusal(const std::string& address, bool bot_game) co
   const Held& held = it->second;
   if (limits_.games != 0 && held.games >= limits_.games) {
     return "players from your address (" + address + ") already sit in " +
-           std::to_string(held.games) + " games, the most one address may: finish or leave one first";
+           std::to_string(held.games) +
+           " games, the most one address may: finish or leave one first";
   }
   if (bot_game && limits_.bot_games != 0 && held.bot_games >= limits_.bot_games) {
     return "players from your address (" + address + ") already play " +

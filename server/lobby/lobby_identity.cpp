@@ -21,8 +21,8 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     conn->close();
   };
   if (connection.player != nullptr) {
-    conn->deliver(error_reply(wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said",
-                              request_id));
+    conn->deliver(
+        error_reply(wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", request_id));
     return;
   }
   if (hello.protocol_version() != wire::kProtocolVersion) {
@@ -73,15 +73,14 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     }
   } else {
     if (!hello.secret().empty() && !is_valid_secret(hello.secret())) {
-      refuse(wire::ERROR_CODE_BAD_REQUEST,
-             "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
-                 " characters of letters, digits, '-' and '_'");
+      refuse(wire::ERROR_CODE_BAD_REQUEST, "a secret is " + std::to_string(kMinSecret) + " to " +
+                                               std::to_string(kMaxSecret) +
+                                               " characters of letters, digits, '-' and '_'");
       return;
     }
     // The client's own secret: the account is its from the first write, and
     // a Welcome lost on the way loses nothing.
-    account = &register_account(nfc_name(hello.name()), hello.secret(), issued,
-                                connection.address);
+    account = &register_account(nfc_name(hello.name()), hello.secret(), issued, connection.address);
   }
   enter(connection, *account, hello, request_id, false, issued);
 }

@@ -21,8 +21,7 @@ void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,
                        std::uint32_t request_id) {
   if (request.name().size() > kMaxNameBytes) {
     error(player, wire::ERROR_CODE_BAD_REQUEST,
-          "a name to look for is at most " + std::to_string(kMaxNameBytes) + " bytes",
-          request_id);
+          "a name to look for is at most " + std::to_string(kMaxNameBytes) + " bytes", request_id);
     return;
   }
   ListQuery query;
@@ -33,9 +32,10 @@ void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,
   query.name = request.name();
   query.after = request.after();
   // Whatever is asked, a page is small: no list can outgrow a send queue.
-  const std::uint32_t asked = request.page_size() == 0 ? config_.list_page_size
-                                                        : request.page_size();
-  query.page_size = std::clamp<std::uint32_t>(asked, 1, std::max<std::uint32_t>(config_.list_page_max, 1));
+  const std::uint32_t asked =
+      request.page_size() == 0 ? config_.list_page_size : request.page_size();
+  query.page_size =
+      std::clamp<std::uint32_t>(asked, 1, std::max<std::uint32_t>(config_.list_page_max, 1));
   query.viewer = player.account;
   ListPage page = links_.directory.list(query);
   wire::ServerMessage message;

@@ -42,13 +42,15 @@ double KeyedRateLimiter::wait_seconds(const std::string& key, Clock::time_point 
 
 void KeyedRateLimiter::purge(Clock::time_point now) {
   // Full buckets are as good as forgotten.
-  std::erase_if(buckets_, [&](const auto& entry) { return tokens_at(entry.second, now) >= burst_; });
+  std::erase_if(buckets_,
+                [&](const auto& entry) { return tokens_at(entry.second, now) >= burst_; });
   if (buckets_.size() < max_keys_) return;
   // Still full of busy keys: drop the one with the most tokens left, the
   // one that loses least by starting afresh.
-  auto fullest = std::max_element(buckets_.begin(), buckets_.end(), [&](const auto& a, const auto& b) {
-    return tokens_at(a.second, now) < tokens_at(b.second, now);
-  });
+  auto fullest =
+      std::max_element(buckets_.begin(), buckets_.end(), [&](const auto& a, const auto& b) {
+        return tokens_at(a.second, now) < tokens_at(b.second, now);
+      });
   buckets_.erase(fullest);
 }
 

@@ -28,7 +28,8 @@ LogLimiter::Verdict LogLimiter::check(const std::string& address, Clock::time_po
       // a full allowance lose nothing by being forgotten.
       for (auto e = entries_.begin(); e != entries_.end();) {
         refill(e->second, now);
-        e = e->second.held_back == 0 && e->second.tokens >= burst_ ? entries_.erase(e) : std::next(e);
+        e = e->second.held_back == 0 && e->second.tokens >= burst_ ? entries_.erase(e)
+                                                                   : std::next(e);
       }
       if (entries_.size() >= max_addresses_) {
         ++dropped_;
