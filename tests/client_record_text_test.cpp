@@ -56,6 +56,23 @@ TEST(RecordText, LeaderboardRanksPlayersWithRoundedRatings) {
             "   2  bot (perfect)         1185      1     0     1     0");
 }
 
+TEST(RecordText, LeaderboardMarksProvisionalRatings) {
+  wire::Leaderboard board;
+  for (const bool provisional : {false, true}) {
+    wire::LeaderboardEntry* e = board.add_entries();
+    e->set_name(provisional ? "newcomer" : "veteran");
+    e->set_rating(provisional ? 1690 : 1300);
+    e->set_games(provisional ? 3 : 40);
+    e->set_wins(provisional ? 3 : 20);
+    e->set_losses(provisional ? 0 : 20);
+    e->set_provisional(provisional);
+  }
+  EXPECT_EQ(leaderboard_text(board),
+            "rank  name                rating  games     W     L     D\n"
+            "   1  veteran               1300     40    20    20     0\n"
+            "   2  newcomer              1690      3     3     0     0  provisional");
+}
+
 TEST(RecordText, ResultsSayWhoWonAndWhy) {
   EXPECT_EQ(record_result_text(record(1, "a", "b", wire::GAME_STATUS_X_WON, wire::END_REASON_LINE)),
             "X wins (a line)");

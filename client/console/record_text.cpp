@@ -74,6 +74,7 @@ std::string leaderboard_text(const wire::Leaderboard& board) {
             row_text(row, {std::to_string(++rank), column_name(e.name()), rating_text(e.rating()),
                            std::to_string(e.games()), std::to_string(e.wins()),
                            std::to_string(e.losses()), std::to_string(e.draws())});
+    if (e.provisional()) text += "  provisional";
   }
   return text;
 }

@@ -20,7 +20,9 @@ enum class TimeZone { Local, Utc };
 std::string time_text(std::uint64_t unix_ms, TimeZone zone);
 
 // The table /top prints, best first: rank, name, rating (rounded), games,
-// wins, losses, draws; or a sentence when nobody has finished a game.
+// wins, losses, draws, and "provisional" after a rating the server does not
+// count as established yet (too few rated games); or a sentence when nobody
+// has finished a game.
 std::string leaderboard_text(const wire::Leaderboard& board);
 
 // A finished game's result and why, as in the `Game over:` line without its
