@@ -44,6 +44,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "thinking time of the server's bots per move");
   flags.add_seconds("--hello-timeout", &config.session.hello_timeout, 3600,
                     "a new connection must say Hello within this time");
+  flags.add_seconds("--heartbeat-timeout", &config.session.heartbeat_timeout, 3600,
+                    "a player in a game whose link is silent this long is away (pinged every "
+                    "third of it), 0 = only --idle-timeout");
   flags.add_seconds("--idle-timeout", &config.session.idle_timeout, 86400,
                     "silent connections are pinged at half this time and dropped at it, 0 = never");
   flags.add_string("--db", "", &config.db, "PATH",
@@ -89,6 +92,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.session.messages_per_second = static_cast<double>(rate_limit);
   config.session.message_burst = 2.0 * static_cast<double>(rate_limit);
   config.lobby.bot_budget = std::chrono::milliseconds(bot_budget);
+  config.lobby.heartbeat_timeout = config.session.heartbeat_timeout;
   config.lobby.fallback_level = *parse_level(fallback_level);
   config.session.max_hello_frame = static_cast<std::size_t>(max_hello_frame);
   config.session.max_queued_bytes = static_cast<std::size_t>(send_queue);

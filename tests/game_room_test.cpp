@@ -14,6 +14,7 @@ class FakeParticipant : public Participant {
  public:
   void deliver(const Outbound& message) override { received.push_back(*message.message); }
   void close() override { closed = true; }
+  void set_heartbeat(bool on) override { heartbeat = on; }
 
   // The last state received (from a GameState or Joined).
   wire::GameState last_state() const {
@@ -30,8 +31,24 @@ class FakeParticipant : public Participant {
     return std::nullopt;
   }
 
+  // The OfferEnded messages received.
+  std::vector<wire::OfferEnded> offers_ended() const {
+    std::vector<wire::OfferEnded> ended;
+    for (const auto& m : received) {
+      if (m.has_offer_ended()) ended.push_back(m.offer_ended());
+    }
+    return ended;
+  }
+  bool got_opponent_status() const {
+    for (const auto& m : received) {
+      if (m.has_opponent()) return true;
+    }
+    return false;
+  }
+
   std::vector<wire::ServerMessage> received;
   bool closed = false;
+  bool heartbeat = false;
 };
 
 // Remembers what the room told its owner and its journal. Journal writes
@@ -45,6 +62,9 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
   void room_changed(GameRoom&) override { ++changes; }
   void game_recorded(GameRoom&) override { ++recorded; }
   void room_closed(GameRoom&) override { closed = true; }
+  void decided_while_away(AccountId account, wire::AwayResult result) override {
+    away_results.emplace_back(account, std::move(result));
+  }
   // GameJournal
   RecordId start(const GameStart&, Done done) override {
     complete(std::move(done));
@@ -81,6 +101,7 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
   }
 
   std::vector<SeatId> left;
+  std::vector<std::pair<AccountId, wire::AwayResult>> away_results;
   int changes = 0;
   int recorded = 0;
   bool closed = false;
@@ -235,6 +256,139 @@ TEST_F(GameRoomTest, LastPlayerLeavingClosesTheRoom) {
   EXPECT_TRUE(carol->received.back().has_left());
   EXPECT_TRUE(alice->received.back().has_left());
   EXPECT_EQ(alice->received.back().in_reply_to(), 4u);
+}
+
+TEST_F(GameRoomTest, DeclineEndsTheOpponentsDrawOfferForEveryone) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->watch(ref(3, carol, "carol"), 0);
+  room->decline(SeatId{2}, 5);
+  EXPECT_EQ(bob->last_error()->code(), wire::ERROR_CODE_NOTHING_TO_ACCEPT);
+  room->offer_draw(SeatId{1}, 0);
+  room->decline(SeatId{1}, 6);  // one's own offer is not declined
+  EXPECT_EQ(alice->last_error()->code(), wire::ERROR_CODE_NOTHING_TO_ACCEPT);
+  room->decline(SeatId{2}, 7);
+  for (const auto& who : {alice, bob, carol}) {
+    ASSERT_EQ(who->offers_ended().size(), 1u);
+    const wire::OfferEnded ended = who->offers_ended()[0];
+    EXPECT_EQ(ended.kind(), wire::OFFER_KIND_DRAW);
+    EXPECT_EQ(ended.how(), wire::OFFER_END_DECLINED);
+    EXPECT_EQ(ended.by(), wire::SIDE_X);
+    EXPECT_EQ(ended.by_name(), "alice");
+    EXPECT_EQ(who->last_state().draw_offered_by(), wire::SIDE_NONE);
+  }
+  EXPECT_TRUE(room->in_progress());
+}
+
+TEST_F(GameRoomTest, ADrawOfferLapsesWithTheNextMove) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->offer_draw(SeatId{2}, 0);
+  room->move(SeatId{1}, 1, 1, 0);
+  for (const auto& who : {alice, bob}) {
+    ASSERT_EQ(who->offers_ended().size(), 1u);
+    EXPECT_EQ(who->offers_ended()[0].how(), wire::OFFER_END_MOVED);
+    EXPECT_EQ(who->offers_ended()[0].by_name(), "bob");
+  }
+  room->move(SeatId{2}, 0, 0, 0);  // nothing pending: nothing lapses
+  EXPECT_EQ(alice->offers_ended().size(), 1u);
+}
+
+TEST_F(GameRoomTest, ARematchRequestLapsesWhenItsAskerLeaves) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->resign(SeatId{2}, 0);
+  room->rematch(SeatId{2}, 0);
+  EXPECT_EQ(alice->last_state().rematch_requested_by(), wire::SIDE_O);
+  room->leave(SeatId{2}, 0);
+  ASSERT_EQ(alice->offers_ended().size(), 1u);
+  EXPECT_EQ(alice->offers_ended()[0].kind(), wire::OFFER_KIND_REMATCH);
+  EXPECT_EQ(alice->offers_ended()[0].how(), wire::OFFER_END_LEFT);
+}
+
+TEST_F(GameRoomTest, SpectatorsAreToldWhichPlayersLeft) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->watch(ref(3, carol, "carol"), 0);
+  room->leave(SeatId{1}, 0);
+  room->leave(SeatId{2}, 0);
+  ASSERT_TRUE(carol->received.back().has_left());
+  const wire::Left& left = carol->received.back().left();
+  EXPECT_EQ(left.reason(), wire::LEFT_REASON_PLAYERS_LEFT);
+  EXPECT_EQ(std::vector<std::string>(left.players().begin(), left.players().end()),
+            (std::vector<std::string>{"alice", "bob"}));
+  EXPECT_EQ(alice->received.back().left().reason(), wire::LEFT_REASON_ASKED);
+}
+
+TEST_F(GameRoomTest, SeatedPlayersAreAskedForAHeartbeatUntilTheyLeave) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  EXPECT_TRUE(alice->heartbeat);
+  room->watch(ref(3, carol, "carol"), 0);
+  EXPECT_FALSE(carol->heartbeat);
+  room->leave(SeatId{1}, 0);
+  EXPECT_FALSE(alice->heartbeat);
+}
+
+TEST_F(GameRoomTest, AnAwayPlayersSeatShowsTheTimeLeft) {
+  RoomSettings settings;
+  settings.reconnect_grace = std::chrono::milliseconds(30'000);
+  auto room = make_room(settings);
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->away(SeatId{2});
+  const wire::PlayerInfo o = alice->last_state().o();
+  EXPECT_FALSE(o.connected());
+  EXPECT_GT(o.away_ms_left(), 0u);
+  EXPECT_LE(o.away_ms_left(), 30'000u);
+  EXPECT_EQ(alice->last_state().x().away_ms_left(), 0u);
+}
+
+TEST_F(GameRoomTest, ASessionMovedElsewhereIsNoComeback) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  auto bob_elsewhere = std::make_shared<FakeParticipant>();
+  room->back(ref(2, bob_elsewhere, "bob"));  // taken over: never away
+  EXPECT_FALSE(alice->got_opponent_status());
+  EXPECT_EQ(bob_elsewhere->received.front().joined().side(), wire::SIDE_O);
+  EXPECT_TRUE(bob_elsewhere->heartbeat);
+}
+
+TEST_F(GameRoomTest, AClockRunningOutWhileAwayIsADisconnect) {
+  RoomSettings settings;
+  settings.move_timeout = std::chrono::milliseconds(20);
+  settings.reconnect_grace = std::chrono::milliseconds(60'000);
+  auto room = std::make_shared<GameRoom>(1, settings, io.get_executor(),
+                                         RoomLinks{observer, observer, observer});
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  room->away(SeatId{1});  // X is to move, and away
+  io.run_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(bob->last_state().status(), wire::GAME_STATUS_O_WON);
+  EXPECT_EQ(bob->last_state().end_reason(), wire::END_REASON_DISCONNECT);
+  // The result waits for alice's return.
+  ASSERT_EQ(observer.away_results.size(), 1u);
+  EXPECT_EQ(observer.away_results[0].first, AccountId{1});
+  EXPECT_EQ(observer.away_results[0].second.side(), wire::SIDE_X);
+  EXPECT_EQ(observer.away_results[0].second.status(), wire::GAME_STATUS_O_WON);
+  EXPECT_EQ(observer.away_results[0].second.opponent(), "bob");
+}
+
+TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
+  RoomSettings settings;
+  settings.move_timeout = std::chrono::milliseconds(20);
+  auto room = std::make_shared<GameRoom>(1, settings, io.get_executor(),
+                                         RoomLinks{observer, observer, observer});
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  io.run_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(bob->last_state().end_reason(), wire::END_REASON_TIMEOUT);
+  EXPECT_TRUE(observer.away_results.empty());
 }
 
 }  // namespace

@@ -81,7 +81,9 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
   if (seat->player.id != SeatId{}) seat = &seats_[preferred == wire::SIDE_O ? 0 : 1];
   seat->player = std::move(player);
   seat->away = false;
+  if (auto conn = seat->player.conn.lock()) conn->set_heartbeat(true);
   const wire::Side side = seat == &seats_[0] ? wire::SIDE_X : wire::SIDE_O;
+  last_names_[side == wire::SIDE_X ? 0 : 1] = seat->player.name;
   spdlog::debug("game {}: {} (player {}) sits as {}", id_, seat->player.name,
                 number(seat->player.id), side == wire::SIDE_X ? "X" : "O");
   refresh_ratings();
@@ -128,10 +130,11 @@ void GameRoom::leave(SeatId player, std::uint32_t request_id) {
 
 void GameRoom::remove_seat(Seat& seat) {
   const SeatId player = seat.player.id;
+  offers_lapse_without(&seat == &seats_[0] ? Player::X : Player::O);
+  if (auto conn = seat.player.conn.lock()) conn->set_heartbeat(false);
   seat.grace.cancel();
   seat.player = {};
   seat.away = false;
-  rematch_requested_by_ = wire::SIDE_NONE;
   links_.owner.left_room(*this, player);
   if (!closed_) links_.owner.room_changed(*this);
 }
@@ -147,8 +150,13 @@ void GameRoom::close_if_empty() {
   for (Seat& seat : seats_) {
     if (seat.player.id != SeatId{}) remove_seat(seat);
   }
+  // Spectators are told why they are back in the lobby, with who left.
   wire::ServerMessage left;
   left.mutable_left()->set_game_id(id_);
+  left.mutable_left()->set_reason(wire::LEFT_REASON_PLAYERS_LEFT);
+  for (const std::string& name : last_names_) {
+    if (!name.empty()) left.mutable_left()->add_players(name);
+  }
   const Outbound left_message = make_outbound(std::move(left));
   auto spectators = std::move(spectators_);
   spectators_.clear();
@@ -200,11 +208,14 @@ void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
   ++writes_in_flight_;
   // A refused final move is taken back and the game goes on: nothing settles.
   links_.journal.move(record_id_, ply, Move{row, col}, final_ending,
-                      write_done([this, mover_side, request_id, final_ending](bool ok) {
-                        if (final_ending) ending_recorded(*final_ending, ok);
+                      write_done([this, mover_side, request_id, final_ending,
+                                  away = away_players(), offer = draw_offered_by_](bool ok) {
+                        if (final_ending) ending_recorded(*final_ending, ok, away);
+                        if (!ok) draw_offered_by_ = offer;  // taken back with the move
                         on_move_recorded(ok, mover_side, request_id);
                       }));
-  draw_offered_by_ = wire::SIDE_NONE;
+  // A pending draw offer lapses with any move (its lapse is part of the move).
+  end_offer(wire::OFFER_KIND_DRAW, wire::OFFER_END_MOVED);
   if (end) {
     conclude(*end);
   } else {
@@ -248,45 +259,6 @@ void GameRoom::resign(SeatId player, std::uint32_t request_id) {
   if (auto side = require_playing(player, request_id)) {
     finish({opponent(*side), wire::END_REASON_RESIGNATION});
   }
-}
-
-void GameRoom::offer_draw(SeatId player, std::uint32_t request_id) {
-  auto side = require_playing(player, request_id);
-  if (!side) return;
-  if (draw_offered_by_ == side_of(opponent(*side))) {
-    finish({std::nullopt, wire::END_REASON_DRAW_AGREED});
-    return;
-  }
-  draw_offered_by_ = side_of(*side);
-  broadcast_state();
-}
-
-void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
-  auto side = require_player(player, request_id);
-  if (!side) return;
-  const Seat& other = seat_for(opponent(*side));
-  const char* refusal = nullptr;
-  if (!result_) {
-    refusal = "a rematch is possible once the game is over";
-  } else if (other.player.id == SeatId{}) {
-    refusal = "your opponent has left";
-  } else if (other.away) {
-    refusal = "your opponent is away";
-  }
-  if (refusal != nullptr) {
-    send_error_to(seat_for(*side).player, wire::ERROR_CODE_BAD_REQUEST, refusal, request_id);
-    return;
-  }
-  if (rematch_requested_by_ == side_of(opponent(*side))) {
-    std::swap(seats_[0].player, seats_[1].player);
-    ++round_;
-    refresh_ratings();
-    start_round();
-    links_.owner.room_changed(*this);
-    return;
-  }
-  rematch_requested_by_ = side_of(*side);
-  broadcast_state();
 }
 
 void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t request_id) {
@@ -358,14 +330,16 @@ void GameRoom::finish(GameResult result) {
   conclude(result);
   const GameEnding final_ending = ending(result);
   ++writes_in_flight_;
-  links_.journal.end(record_id_, final_ending, write_done([this, final_ending](bool ok) {
-                       ending_recorded(final_ending, ok);
+  links_.journal.end(record_id_, final_ending,
+                     write_done([this, final_ending, away = away_players()](bool ok) {
+                       ending_recorded(final_ending, ok, away);
                      }));
   broadcast_state();
 }
 
 GameEnding GameRoom::ending(const GameResult& result) {
   GameEnding e{result, std::nullopt};
+  ratings_before_ = ratings_;
   if (result.reason != wire::END_REASON_ABORTED) {
     e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account,
                                          result, settings_.rated,
@@ -375,10 +349,13 @@ GameEnding GameRoom::ending(const GameResult& result) {
   return e;
 }
 
-void GameRoom::ending_recorded(const GameEnding& recorded, bool ok) {
+void GameRoom::ending_recorded(const GameEnding& recorded, bool ok,
+                               const std::vector<AwayPlayer>& away) {
   if (recorded.settlement) links_.ratings.settled(*recorded.settlement, ok);
   refresh_ratings();
-  if (ok) links_.owner.game_recorded(*this);
+  if (!ok) return;
+  links_.owner.game_recorded(*this);
+  report_away_results(recorded, away);
 }
 
 void GameRoom::refresh_ratings() {
@@ -398,6 +375,7 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
                        const std::vector<Move>& moves, std::chrono::milliseconds grace) {
   seats_[0].player = std::move(x);
   seats_[1].player = std::move(o);
+  last_names_ = {seats_[0].player.name, seats_[1].player.name};
   started_ = true;
   round_ = round;
   record_id_ = record_id;
@@ -413,80 +391,6 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   move_clock_.start(settings_.move_timeout);
   broadcast_state();  // a bot to move moves
   links_.owner.room_changed(*this);
-}
-
-// --- clocks and absence -------------------------------------------------------
-
-void GameRoom::on_move_clock() {
-  if (in_progress()) finish({opponent(game_.to_move()), wire::END_REASON_TIMEOUT});
-}
-
-void GameRoom::away(SeatId player) {
-  if (auto it = spectators_.find(player); it != spectators_.end()) {
-    spectators_.erase(it);
-    links_.owner.left_room(*this, player);
-    spectators_changed();
-    return;
-  }
-  Seat* seat = seat_of(player);
-  if (seat == nullptr) return;
-  if (!in_progress()) {
-    leave(player, 0);
-    return;
-  }
-  hold_seat(*seat, settings_.reconnect_grace);
-  note(fmt::format("game {}: {} is away, seat held for {} ms", id_, seat->player.name,
-                   settings_.reconnect_grace.count()));
-  wire::OpponentStatus status;
-  status.set_connected(false);
-  status.set_grace_ms(static_cast<std::uint32_t>(settings_.reconnect_grace.count()));
-  tell_opponent(seat == &seats_[0] ? Player::X : Player::O, status);
-  broadcast_state();
-}
-
-void GameRoom::hold_seat(Seat& seat, std::chrono::milliseconds grace) {
-  seat.away = true;
-  seat.player.conn.reset();
-  seat.grace.expires_after(grace);
-  seat.grace.async_wait(
-      [weak = weak_from_this(), player = seat.player.id](const boost::system::error_code& ec) {
-        if (ec) return;
-        if (auto room = weak.lock()) room->on_grace_expired(player);
-      });
-}
-
-void GameRoom::on_grace_expired(SeatId player) {
-  Seat* seat = seat_of(player);
-  if (seat == nullptr || !seat->away) return;
-  const Player side = seat == &seats_[0] ? Player::X : Player::O;
-  note(fmt::format("game {}: {} did not come back", id_, seat->player.name));
-  if (in_progress()) finish({opponent(side), wire::END_REASON_DISCONNECT});
-  remove_seat(*seat);
-  wire::OpponentStatus status;
-  status.set_left(true);
-  tell_opponent(side, status);
-  close_if_empty();
-}
-
-void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
-  if (auto it = spectators_.find(player.id); it != spectators_.end()) {
-    it->second.conn = player.conn;  // a watcher on a new connection
-    send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
-    return;
-  }
-  Seat* seat = seat_of(player.id);
-  if (seat == nullptr) return;
-  seat->grace.cancel();
-  seat->away = false;
-  seat->player.conn = player.conn;
-  seat->player.hears_spectators = player.hears_spectators;
-  const Player side = seat == &seats_[0] ? Player::X : Player::O;
-  note(fmt::format("game {}: {} is back", id_, seat->player.name));
-  send_joined(seat->player, side_of(side), request_id);
-  wire::OpponentStatus status;
-  status.set_connected(true);
-  tell_opponent(side, status);
-  broadcast_state();
 }
 
 }  // namespace ttt::server

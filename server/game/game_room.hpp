@@ -106,6 +106,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void resign(SeatId player, std::uint32_t request_id);
   void offer_draw(SeatId player, std::uint32_t request_id);
   void rematch(SeatId player, std::uint32_t request_id);
+  // Declines the opponent's pending draw offer (else rematch request); told
+  // to everyone in the room as an OfferEnded.
+  void decline(SeatId player, std::uint32_t request_id);
   // Chat from a player or spectator; the text is already checked. A
   // player's line goes to everyone in the room; a spectator's to the
   // spectators and the players who chose to hear them, within the room's
@@ -150,6 +153,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     PlayerRef player;  // id 0: free
     bool away = false;
     boost::asio::steady_timer grace;
+    std::chrono::steady_clock::time_point away_until{};  // while away: the seat's end
+  };
+  // A seated player who was away when their game ended.
+  struct AwayPlayer {
+    AccountId account{};
+    Player side{};
+    std::string opponent;
   };
 
   Seat* seat_of(SeatId player) noexcept;
@@ -168,8 +178,15 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // The game's end with its settlement (held by the rating book until the
   // journal answers).
   GameEnding ending(const GameResult& result);
-  // The journal answered for an ending: settles its ratings and counts it.
-  void ending_recorded(const GameEnding& ending, bool ok);
+  // The journal answered for an ending: settles its ratings and counts it;
+  // the players who were away at the end get the result when they return.
+  void ending_recorded(const GameEnding& ending, bool ok, const std::vector<AwayPlayer>& away);
+  std::vector<AwayPlayer> away_players() const;
+  void report_away_results(const GameEnding& recorded, const std::vector<AwayPlayer>& away);
+  // Ends a pending offer of that kind (if any) and tells the room how.
+  void end_offer(wire::OfferKind kind, wire::OfferEnd how);
+  // The player is gone (left, or away): every pending offer lapses.
+  void offers_lapse_without(Player gone);
   // Reads both players' ratings from the book (at a seat change or a
   // game's end: ratings change nowhere else).
   void refresh_ratings();
@@ -211,6 +228,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
   std::array<Seat, 2> seats_;  // [0] = X, [1] = O
   std::array<double, 2> ratings_{};  // of the seated accounts, as last read
+  std::array<double, 2> ratings_before_{};  // as they were when the game ended
+  std::array<std::string, 2> last_names_;   // who sat last, for the spectators' goodbye
   std::map<SeatId, PlayerRef> spectators_;
   Game game_;
   bool started_ = false;

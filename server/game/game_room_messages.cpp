@@ -21,6 +21,12 @@ void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInf
   info.set_rating(rating);
 }
 
+std::uint32_t ms_until(std::chrono::steady_clock::time_point end) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      end - std::chrono::steady_clock::now());
+  return left.count() > 0 ? static_cast<std::uint32_t>(left.count()) : 0;
+}
+
 }  // namespace
 
 
@@ -36,8 +42,14 @@ wire::GameState GameRoom::state() const {
   s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
   for (int i = 0; i < 2; ++i) {
     const Seat& seat = seats_[static_cast<std::size_t>(i)];
-    fill_player(seat.player, seat.away, ratings_[static_cast<std::size_t>(i)],
-                i == 0 ? *s.mutable_x() : *s.mutable_o());
+    wire::PlayerInfo& info = i == 0 ? *s.mutable_x() : *s.mutable_o();
+    fill_player(seat.player, seat.away, ratings_[static_cast<std::size_t>(i)], info);
+    if (seat.player.id == SeatId{}) continue;
+    if (seat.away) info.set_away_ms_left(ms_until(seat.away_until));
+    // The change a rated game made, shown with its result.
+    if (result_ && settings_.rated && result_->reason != wire::END_REASON_ABORTED) {
+      info.set_rating_before(ratings_before_[static_cast<std::size_t>(i)]);
+    }
   }
   if (!game_.moves().empty()) {
     s.mutable_last_move()->set_row(game_.moves().back().row);

@@ -3,6 +3,8 @@
 // is about the game's record, not about the room's place in the lobby.
 #pragma once
 
+#include "ttt.pb.h"
+
 #include "ids.hpp"
 
 namespace ttt::server {
@@ -20,6 +22,9 @@ class RoomOwner {
   virtual void game_recorded(GameRoom& room) = 0;
   // The last human player left: the room is empty and may be dropped.
   virtual void room_closed(GameRoom& room) = 0;
+  // A game of this account ended (and is stored) while its player was away:
+  // kept to tell them when they come back.
+  virtual void decided_while_away(AccountId account, wire::AwayResult result) = 0;
 };
 
 }  // namespace ttt::server

@@ -20,6 +20,12 @@
 
 namespace ttt::server {
 
+// Where an account stands among those who have played.
+struct Standing {
+  std::size_t rank = 0;    // 1 = best, as the leaderboard orders; 0 = no games yet
+  std::size_t ranked = 0;  // accounts that have played
+};
+
 class AccountStore : public RatingBook {
  public:
   // The account whose name has this key (see text_rules' name_key), or null.
@@ -41,6 +47,8 @@ class AccountStore : public RatingBook {
 
   // The best-rated accounts that have played, best first.
   virtual std::vector<StoredPlayer> leaderboard(std::size_t limit) const = 0;
+  // The account's place in that order.
+  virtual Standing standing(AccountId account) const = 0;
 
   // Whether finished games are kept, so that history and replay can answer.
   virtual bool keeps_games() const = 0;

@@ -165,7 +165,9 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kMakeMove:
     case wire::ClientMessage::kResign:
     case wire::ClientMessage::kOfferDraw:
-    case wire::ClientMessage::kRematch: in_room(player, message); break;
+    case wire::ClientMessage::kRematch:
+    case wire::ClientMessage::kDecline: in_room(player, message); break;
+    case wire::ClientMessage::kGetProfile: profile(player, message.get_profile(), rid); break;
     case wire::ClientMessage::kListGames: list_games(player, message.list_games(), rid); break;
     case wire::ClientMessage::kCreateGame: create_game(player, message.create_game(), rid); break;
     case wire::ClientMessage::kJoinGame: join_game(player, message.join_game(), rid); break;

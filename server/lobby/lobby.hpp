@@ -46,6 +46,8 @@ struct LobbyConfig {
   // A game against the server's bot whose human is away ends after this:
   // nobody else waits for the human.
   std::chrono::milliseconds bot_game_grace{5'000};
+  // The sessions' heartbeat timeout (SessionLimits), told to clients in Welcome.
+  std::chrono::milliseconds heartbeat_timeout{10'000};
   std::chrono::milliseconds bot_fallback{0};          // quick match; 0 = never
   Level fallback_level = Level::Hard;                 // the level of a fallback bot
   std::chrono::milliseconds bot_budget{200};          // thinking time per bot move
@@ -135,6 +137,7 @@ class Lobby final : public Gate, public RoomOwner {
   void room_changed(GameRoom& room) override;
   void game_recorded(GameRoom& room) override;
   void room_closed(GameRoom& room) override;
+  void decided_while_away(AccountId account, wire::AwayResult result) override;
 
  private:
   class Connection;
@@ -217,6 +220,7 @@ class Lobby final : public Gate, public RoomOwner {
                    std::uint32_t request_id);
   void history(LobbyPlayer& player, const wire::GetHistory& request, std::uint32_t request_id);
   void replay(LobbyPlayer& player, const wire::GetReplay& request, std::uint32_t request_id);
+  void profile(LobbyPlayer& player, const wire::GetProfile& request, std::uint32_t request_id);
 
   // --- replies
   void reply(const LobbyPlayer& player, wire::ServerMessage message);
@@ -238,6 +242,9 @@ class Lobby final : public Gate, public RoomOwner {
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
   std::unordered_map<std::string, GameId> invites_;  // by normalized code
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
+  // Results of games that ended while their player was away, told at the
+  // player's next Welcome (in memory: a restart forgets them).
+  std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;
   std::uint64_t next_bot_id_ = std::uint64_t{1} << 48;  // bots' seat ids, apart from accounts'
   GameId next_game_id_ = 1;
   std::uint64_t games_finished_ = 0;

@@ -307,6 +307,7 @@ void Lobby::in_room(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kResign: room->resign(player.id, rid); break;
     case wire::ClientMessage::kOfferDraw: room->offer_draw(player.id, rid); break;
     case wire::ClientMessage::kRematch: room->rematch(player.id, rid); break;
+    case wire::ClientMessage::kDecline: room->decline(player.id, rid); break;
     default: break;
   }
 }
@@ -416,6 +417,19 @@ void Lobby::left_room(GameRoom& room, SeatId id) {
 void Lobby::room_changed(GameRoom& room) { links_.directory.publish(listing_of(room)); }
 
 void Lobby::game_recorded(GameRoom&) { ++games_finished_; }
+
+void Lobby::decided_while_away(AccountId account, wire::AwayResult result) {
+  // Bounded: a few results per player, and a bounded number of players (an
+  // arbitrary one makes way; it only loses news it can read in /history).
+  constexpr std::size_t kPerPlayer = 8;
+  constexpr std::size_t kPlayers = 10'000;
+  if (!away_results_.contains(account) && away_results_.size() >= kPlayers) {
+    away_results_.erase(away_results_.begin());
+  }
+  auto& results = away_results_[account];
+  if (results.size() >= kPerPlayer) results.erase(results.begin());
+  results.push_back(std::move(result));
+}
 
 void Lobby::room_closed(GameRoom& room) {
   const GameId id = room.id();

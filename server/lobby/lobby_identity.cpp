@@ -68,6 +68,14 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
       return;
     }
     if (LobbyPlayer* online = player_of(seat_of(account_id(*account)))) {
+      // One session per name: a second terminal is refused unless it asks
+      // to take the session over (a resume token is the same session).
+      if (online->connection != nullptr && !online->is_bot && !hello.take_over()) {
+        refuse(wire::ERROR_CODE_SESSION_ACTIVE,
+               online->name + " is connected now from another connection; ask to take over "
+                              "to move the session here");
+        return;
+      }
       take_back(connection, *online, hello, request_id);
       return;
     }
@@ -113,8 +121,13 @@ void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::H
   if (auto* old = static_cast<Connection*>(player.connection); old && old != &connection) {
     old->player = nullptr;  // its closing no longer concerns the player
     if (auto old_conn = old->participant()) {
-      old_conn->deliver(error_reply(wire::ERROR_CODE_REPLACED,
-                                    "this player connected again from elsewhere", 0, true));
+      old_conn->set_heartbeat(false);
+      old_conn->deliver(error_reply(
+          wire::ERROR_CODE_REPLACED,
+          hello.resume_token().empty()
+              ? player.name + "'s session was taken over by another connection"
+              : player.name + "'s session continued on a new connection",
+          0, true));
       old_conn->close();
     }
   }
@@ -148,6 +161,16 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   w->set_rating(links_.accounts.rating(player.account));
   w->set_server_instance(instance_);
   if (player.room) w->set_game_id(player.room->id());
+  w->set_reconnect_grace_ms(static_cast<std::uint32_t>(config_.reconnect_grace.count()));
+  w->set_move_timeout_ms(static_cast<std::uint32_t>(config_.move_timeout.count()));
+  if (config_.heartbeat_timeout.count() > 0) {
+    w->set_heartbeat_timeout_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count()));
+    w->set_heartbeat_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count() / 3));
+  }
+  if (auto it = away_results_.find(player.account); it != away_results_.end()) {
+    for (auto& result : it->second) *w->add_decided_while_away() = std::move(result);
+    away_results_.erase(it);
+  }
   reply(player, std::move(message));
 }
 

@@ -78,6 +78,31 @@ void Lobby::leaderboard(LobbyPlayer& player, const wire::GetLeaderboard& request
   reply(player, std::move(message));
 }
 
+void Lobby::profile(LobbyPlayer& player, const wire::GetProfile& request,
+                    std::uint32_t request_id) {
+  const StoredPlayer* account = request.name().empty()
+                                    ? links_.accounts.get(player.account)
+                                    : links_.accounts.find(name_key(request.name()));
+  if (account == nullptr) {
+    error(player, wire::ERROR_CODE_NO_RECORD, "no player is called '" + request.name() + "'",
+          request_id);
+    return;
+  }
+  const Standing standing = links_.accounts.standing(account_id(*account));
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::Profile* out = message.mutable_profile();
+  out->set_name(account->name);
+  out->set_rating(links_.accounts.rating(account_id(*account)));
+  out->set_games(static_cast<std::uint64_t>(account->games_played));
+  out->set_wins(static_cast<std::uint64_t>(account->wins));
+  out->set_losses(static_cast<std::uint64_t>(account->losses));
+  out->set_draws(static_cast<std::uint64_t>(account->draws));
+  out->set_rank(static_cast<std::uint32_t>(standing.rank));
+  out->set_ranked(static_cast<std::uint32_t>(standing.ranked));
+  reply(player, std::move(message));
+}
+
 void Lobby::history(LobbyPlayer& player, const wire::GetHistory& request,
                     std::uint32_t request_id) {
   if (!has_records(player, request_id)) return;

@@ -30,6 +30,11 @@ class Participant {
 
   // Sends what is queued, then closes (after a fatal error or on shutdown).
   virtual void close() = 0;
+
+  // While on (a player seated in a game), a dead link must be noticed within
+  // seconds: a network connection pings and drops its peer on the
+  // heartbeat's shorter deadlines. In-process participants ignore it.
+  virtual void set_heartbeat(bool /*on*/) {}
 };
 
 }  // namespace ttt::server

@@ -187,7 +187,6 @@ Session::ReadResult Session::read_available() {
       // Only whole frames count as life: a peer trickling bytes of a frame it
       // never finishes is still dropped when the idle timeout runs out.
       last_received_ = now;
-      ping_outstanding_ = false;
       if (status == wire::FrameReader::Status::kTooLarge) {
         fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
              "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
@@ -386,26 +385,49 @@ asio::awaitable<void> Session::watchdog() {
         continue;
       }
       next = hello_deadline;
-    } else if (limits_.idle_timeout.count() > 0) {
-      const auto drop_at = last_received_ + limits_.idle_timeout;
-      const auto ping_at = last_received_ + limits_.idle_timeout / 2;
-      if (now >= drop_at) {
-        fail(wire::ERROR_CODE_IDLE_TIMEOUT, "silent for " +
-                                                std::to_string(limits_.idle_timeout.count()) +
-                                                " ms");
-        continue;
-      }
-      if (now >= ping_at && !ping_outstanding_) {
-        ping_outstanding_ = true;
-        wire::ServerMessage ping;
-        ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
-        send_now(ping);
-      }
-      next = ping_outstanding_ ? drop_at : ping_at;
+    } else {
+      next = check_silence(now);
+      if (stopped_ || closing_) continue;
     }
     watchdog_timer_.expires_at(next);
     co_await watchdog_timer_.async_wait(use_tuple);
   }
+}
+
+steady_clock::time_point Session::check_silence(steady_clock::time_point now) {
+  const bool heartbeat = heartbeat_ && limits_.heartbeat_timeout.count() > 0 &&
+                         (limits_.idle_timeout.count() == 0 ||
+                          limits_.heartbeat_timeout < limits_.idle_timeout);
+  const auto timeout = heartbeat ? limits_.heartbeat_timeout : limits_.idle_timeout;
+  if (timeout.count() <= 0) return steady_clock::time_point::max();
+  const auto drop_at = last_received_ + timeout;
+  if (now >= drop_at) {
+    const std::string why = "silent for " + std::to_string(timeout.count()) + " ms";
+    if (heartbeat) {
+      stop("no heartbeat: " + why);  // the link is dead: nobody would read an Error
+    } else {
+      fail(wire::ERROR_CODE_IDLE_TIMEOUT, why);
+    }
+    return drop_at;
+  }
+  const auto interval = heartbeat ? timeout / 3 : timeout / 2;
+  auto ping_at = std::max(last_received_, last_ping_) + interval;
+  if (now >= ping_at) {
+    last_ping_ = now;
+    wire::ServerMessage ping;
+    ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+    send_now(ping);
+    ping_at = now + interval;
+  }
+  return std::min(drop_at, ping_at);
+}
+
+void Session::set_heartbeat(bool on) {
+  asio::dispatch(socket_.get_executor(), [self = shared_from_this(), on] {
+    if (self->heartbeat_ == on) return;
+    self->heartbeat_ = on;
+    self->watchdog_timer_.cancel();  // the deadlines changed
+  });
 }
 
 void Session::close() {

@@ -1,7 +1,7 @@
 // Session: one client connection. A reader, a writer and a watchdog
 // coroutine keep it alive; the writer drains a bounded queue with exactly one
 // write in flight; the watchdog enforces the Hello deadline, pings idle peers
-// and drops silent ones. Parsed messages go to the connection's Inbox on the
+// and drops silent ones (sooner while a heartbeat is asked for). Parsed messages go to the connection's Inbox on the
 // logic executor (docs/architecture.md, "One concurrency story").
 #pragma once
 
@@ -33,6 +33,10 @@ struct SessionLimits {
   std::size_t max_hello_frame = 4096;                    // the same before Hello
   std::chrono::milliseconds hello_timeout{10'000};       // Hello must arrive by then
   std::chrono::milliseconds idle_timeout{60'000};        // ping at half, drop at full; 0 = off
+  // While the lobby asks for a heartbeat (a player seated in a game): ping a
+  // peer silent for a third of this, drop it (at once, no linger) when silent
+  // for all of it; 0 = off.
+  std::chrono::milliseconds heartbeat_timeout{10'000};
   std::size_t max_queued_bytes = 1 << 20;                // a client this far behind is dropped
   std::size_t max_queued_frames = 1024;
   double messages_per_second = 200;                      // 0 = no rate limit
@@ -66,6 +70,7 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // Participant: both are safe from any thread.
   void deliver(const Outbound& message) override;
   void close() override;
+  void set_heartbeat(bool on) override;
 
  private:
   boost::asio::awaitable<void> read_loop();
@@ -80,6 +85,9 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   void return_read_space();
   boost::asio::awaitable<void> write_loop();
   boost::asio::awaitable<void> watchdog();
+  // After Hello: pings a silent peer and drops one silent too long (the idle
+  // timeout, or the heartbeat's while one is asked for); the next deadline.
+  std::chrono::steady_clock::time_point check_silence(std::chrono::steady_clock::time_point now);
 
   // Handles one frame that arrived at `now`; false when the connection must
   // stop reading.
@@ -126,7 +134,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::string address_;  // the key limits per address use (net/peer_address.hpp)
   std::string close_reason_;
   bool hello_ = false;
-  bool ping_outstanding_ = false;
+  std::chrono::steady_clock::time_point last_ping_{};  // our last Ping to a silent peer
+  bool heartbeat_ = false;  // a player in a game: silence is noticed within heartbeat_timeout
   bool closing_ = false;
   bool stopped_ = false;
 };

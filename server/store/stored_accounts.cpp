@@ -90,17 +90,26 @@ void StoredAccounts::drop_token(AccountId account) {
       [id = static_cast<std::int64_t>(number(account))](Store& s) { s.drop_token(id); });
 }
 
+namespace {
+
+// The leaderboard's order: established ratings first (a newcomer's rating
+// says little yet), then rating, then games played, then name.
+bool ranks_above(const StoredPlayer& a, const StoredPlayer& b) {
+  if (is_provisional(a) != is_provisional(b)) return !is_provisional(a);
+  if (a.rating != b.rating) return a.rating > b.rating;
+  if (a.games_played != b.games_played) return a.games_played > b.games_played;
+  return a.name < b.name;
+}
+
+}  // namespace
+
 std::vector<StoredPlayer> StoredAccounts::leaderboard(std::size_t limit) const {
   std::vector<const StoredPlayer*> ranked;
   for (const auto& [id, account] : accounts_) {
     if (account.games_played > 0) ranked.push_back(&account);
   }
   const auto better = [](const StoredPlayer* a, const StoredPlayer* b) {
-    // Established ratings first: a newcomer's rating says little yet.
-    if (is_provisional(*a) != is_provisional(*b)) return !is_provisional(*a);
-    if (a->rating != b->rating) return a->rating > b->rating;
-    if (a->games_played != b->games_played) return a->games_played > b->games_played;
-    return a->name < b->name;
+    return ranks_above(*a, *b);
   };
   const std::size_t n = std::min(limit, ranked.size());
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end(),
@@ -108,6 +117,19 @@ std::vector<StoredPlayer> StoredAccounts::leaderboard(std::size_t limit) const {
   std::vector<StoredPlayer> top;
   for (std::size_t i = 0; i < n; ++i) top.push_back(*ranked[i]);
   return top;
+}
+
+Standing StoredAccounts::standing(AccountId id) const {
+  const StoredPlayer* me = get(id);
+  Standing s;
+  std::size_t above = 0;
+  for (const auto& [other_id, account] : accounts_) {
+    if (account.games_played == 0) continue;
+    ++s.ranked;
+    if (me != nullptr && &account != me && ranks_above(account, *me)) ++above;
+  }
+  if (me != nullptr && me->games_played > 0) s.rank = above + 1;
+  return s;
 }
 
 void StoredAccounts::history(AccountId account, int limit, HistoryDone done) {

@@ -38,6 +38,7 @@ class StoredAccounts final : public AccountStore {
   void save_token(AccountId account, const std::string& token_hash) override;
   void drop_token(AccountId account) override;
   std::vector<StoredPlayer> leaderboard(std::size_t limit) const override;
+  Standing standing(AccountId account) const override;
   bool keeps_games() const override { return writer_ != nullptr; }
   void history(AccountId account, int limit, HistoryDone done) override;
   void replay(RecordId record, ReplayDone done) override;
