@@ -72,7 +72,8 @@ TEST(GameText, TurnLineSaysWhoMoves) {
   s.set_move_time_left_ms(0);
   s.set_draw_offered_by(wire::SIDE_X);
   EXPECT_EQ(turn_line(s, wire::SIDE_O),
-            "Your turn (O): type a cell like b2.\nX offers a draw: /draw to accept.");
+            "Your turn (O): type a cell like b2.\n"
+            "alice (X) offers a draw: /draw to accept, /decline to refuse.");
   EXPECT_EQ(players_line(s), "Game 2, 3x3, unrated: alice (X) vs bob (O)");
   s.mutable_o()->set_connected(false);
   s.set_spectators(2);
@@ -85,18 +86,24 @@ TEST(GameText, AnOfferSaysOnlyTheOfferNotTheTurnLineAgain) {
   before.set_size(3);
   before.set_status(wire::GAME_STATUS_IN_PROGRESS);
   before.set_to_move(wire::SIDE_O);
+  before.mutable_x()->set_player_id(1);
+  before.mutable_x()->set_name("alice");
+  before.mutable_o()->set_player_id(2);
+  before.mutable_o()->set_name("bob");
   wire::GameState after = before;
   after.set_draw_offered_by(wire::SIDE_X);
   EXPECT_EQ(offers_news(before, after, wire::SIDE_X), "You offered a draw.");
-  EXPECT_EQ(offers_news(before, after, wire::SIDE_O), "X offers a draw: /draw to accept.");
-  EXPECT_EQ(offers_news(before, after, wire::SIDE_SPECTATOR), "X offers a draw.");
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_O),
+            "alice (X) offers a draw: /draw to accept, /decline to refuse.");
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_SPECTATOR), "alice (X) offers a draw.");
   EXPECT_EQ(offers_news(after, after, wire::SIDE_O), "") << "nothing new";
   EXPECT_EQ(offers_news(after, before, wire::SIDE_O), "") << "an offer gone says nothing";
 
   before.set_status(wire::GAME_STATUS_X_WON);
   after = before;
   after.set_rematch_requested_by(wire::SIDE_O);
-  EXPECT_EQ(offers_news(before, after, wire::SIDE_X), "O asks for a rematch: /rematch to accept.");
+  EXPECT_EQ(offers_news(before, after, wire::SIDE_X),
+            "bob (O) asks for a rematch: /rematch to accept, /decline to refuse.");
   EXPECT_EQ(offers_news(before, after, wire::SIDE_O), "You asked for a rematch.");
 }
 

@@ -188,6 +188,121 @@ TEST_F(LobbyTest, ATakenNameIsRefusedWithoutItsSecret) {
   EXPECT_TRUE(owner->received.front().welcome().secret().empty());
 }
 
+// A Hello with the name and secret of a player who is online now.
+wire::ClientMessage second_hello(const std::string& name, const std::string& secret,
+                                 bool take_over) {
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name(name);
+  hello.mutable_hello()->set_secret(secret);
+  hello.mutable_hello()->set_take_over(take_over);
+  return hello;
+}
+
+TEST_F(LobbyTest, ASecondSessionWithAConnectedNameIsRefused) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  quick(alice, 3);
+  quick(bob, 3);
+  const std::string secret = alice->received.front().welcome().secret();
+  auto second = connect();
+  send(second, second_hello("alice", secret, false));
+  ASSERT_NE(second->last_error(), nullptr);
+  EXPECT_EQ(second->last_error()->error().code(), wire::ERROR_CODE_SESSION_ACTIVE);
+  EXPECT_TRUE(second->last_error()->error().fatal());
+  EXPECT_TRUE(second->closed);
+  EXPECT_FALSE(alice->closed) << "the first session is untouched";
+  EXPECT_EQ(alice->last_error(), nullptr);
+}
+
+TEST_F(LobbyTest, TakingOverMovesTheSessionAndTheOpponentHearsNothing) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  quick(alice, 3);
+  quick(bob, 3);
+  const std::string secret = alice->received.front().welcome().secret();
+  const std::size_t bob_before = bob->received.size();
+  auto here = connect();
+  send(here, second_hello("alice", secret, true));
+  ASSERT_TRUE(here->received.front().has_welcome());
+  EXPECT_TRUE(here->received.front().welcome().resumed());
+  const auto* joined = here->last([](const wire::ServerMessage& m) { return m.has_joined(); });
+  ASSERT_NE(joined, nullptr);
+  EXPECT_EQ(joined->joined().side(), wire::SIDE_X);
+  ASSERT_NE(alice->last_error(), nullptr);
+  EXPECT_EQ(alice->last_error()->error().code(), wire::ERROR_CODE_REPLACED);
+  EXPECT_NE(alice->last_error()->error().text().find("taken over"), std::string::npos);
+  EXPECT_TRUE(alice->closed);
+  for (std::size_t i = bob_before; i < bob->received.size(); ++i) {
+    EXPECT_FALSE(bob->received[i].has_opponent()) << "nobody left, so nobody is back";
+  }
+}
+
+TEST_F(LobbyTest, WelcomeTellsTheGraceAndHeartbeat) {
+  auto alice = player("alice");
+  const wire::Welcome& w = alice->received.front().welcome();
+  EXPECT_EQ(w.reconnect_grace_ms(), 30'000u);
+  EXPECT_EQ(w.heartbeat_timeout_ms(), 10'000u);
+  EXPECT_EQ(w.heartbeat_ms(), 3'333u);
+  EXPECT_EQ(w.move_timeout_ms(), 60'000u);
+}
+
+TEST_F(LobbyTest, AGameLostWhileAwayIsToldAtTheNextWelcome) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  quick(alice, 3);
+  quick(bob, 3);
+  const std::string secret = bob->received.front().welcome().secret();
+  disconnect(bob);
+  wire::ClientMessage resign;
+  resign.mutable_resign();
+  send(alice, resign);  // bob wins while away
+  auto again = connect();
+  send(again, second_hello("bob", secret, false));
+  const wire::Welcome& w = again->received.front().welcome();
+  ASSERT_EQ(w.decided_while_away_size(), 1);
+  EXPECT_EQ(w.decided_while_away(0).status(), wire::GAME_STATUS_O_WON);
+  EXPECT_EQ(w.decided_while_away(0).side(), wire::SIDE_O);
+  EXPECT_EQ(w.decided_while_away(0).end_reason(), wire::END_REASON_RESIGNATION);
+  EXPECT_EQ(w.decided_while_away(0).opponent(), "alice");
+  EXPECT_TRUE(w.decided_while_away(0).rated());
+  EXPECT_GT(w.decided_while_away(0).rating_after(), w.decided_while_away(0).rating_before());
+  auto later = connect();
+  disconnect(again);
+  send(later, second_hello("bob", secret, false));
+  EXPECT_EQ(later->received.front().welcome().decided_while_away_size(), 0) << "told once";
+}
+
+TEST_F(LobbyTest, ProfileShowsRatingGamesAndRank) {
+  auto alice = player("alice");
+  auto bob = player("bob");
+  quick(alice, 3);
+  quick(bob, 3);
+  wire::ClientMessage resign;
+  resign.mutable_resign();
+  send(bob, resign);
+  wire::ClientMessage me;
+  me.mutable_get_profile();
+  send(alice, me);
+  const auto* reply = alice->last([](const wire::ServerMessage& m) { return m.has_profile(); });
+  ASSERT_NE(reply, nullptr);
+  EXPECT_EQ(reply->profile().name(), "alice");
+  EXPECT_EQ(reply->profile().games(), 1u);
+  EXPECT_EQ(reply->profile().wins(), 1u);
+  EXPECT_EQ(reply->profile().rank(), 1u);
+  EXPECT_EQ(reply->profile().ranked(), 2u);
+  EXPECT_GT(reply->profile().rating(), 1200.0);
+  wire::ClientMessage other;
+  other.mutable_get_profile()->set_name("bob");
+  send(alice, other);
+  reply = alice->last([](const wire::ServerMessage& m) { return m.has_profile(); });
+  EXPECT_EQ(reply->profile().losses(), 1u);
+  EXPECT_EQ(reply->profile().rank(), 2u);
+  other.mutable_get_profile()->set_name("nobody");
+  send(alice, other);
+  EXPECT_EQ(alice->last_error()->error().code(), wire::ERROR_CODE_NO_RECORD);
+}
+
 TEST_F(LobbyTest, LookAlikesOfAnExistingNameAreRefused) {
   auto alice = player("alice");
   ASSERT_TRUE(alice->received.front().has_welcome());

@@ -28,7 +28,8 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                    "start straight in a game against the server's bot at this level");
   flags.add_int("--size", "-k", &size, 3, 15, "N", "board size for --play-bot, --local and -a");
   flags.add_seconds("--retry", &config.retry, 86400,
-                    "after a lost connection, keep reconnecting this long, 0 = never");
+                    "after a lost connection, keep reconnecting this long (longer while the server "
+                    "may hold your seat in a game), 0 = never");
   flags.add_seconds("--connect-timeout", &config.connect_timeout, 600,
                     "give up on a connection attempt after this long");
   flags.add_string("--token-file", "", &config.token_file, "FILE",
@@ -37,6 +38,8 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_bool("--no-token-file", "", &config.no_token_file,
                  "keep the resume token in memory only");
   flags.add_bool("--fresh", "", &config.fresh, "ignore a saved token: start as a new player");
+  flags.add_bool("--take-over", "", &config.take_over,
+                 "if this name is connected from another terminal, move the session here");
   flags.add_string("--secret-file", "", &config.secret_file, "FILE",
                    "where the secret that owns your name on the server is kept (default: "
                    "$XDG_CONFIG_HOME/ttt/secrets/HOST-PORT-NAME)");

@@ -21,6 +21,7 @@ struct ClientConfig {
   std::string token_file;  // default: default_token_path(host, port, name)
   bool no_token_file = false;
   bool fresh = false;       // ignore a saved token: start as a new player
+  bool take_over = false;   // move a session of this name connected from elsewhere here
   std::string secret_file;  // default: default_secret_path(host, port, name)
   bool local = false;       // offline hot-seat
   bool ai = false;          // offline against the AI

@@ -180,9 +180,11 @@ std::string_view trimmed_rest(std::string_view line, std::string_view name) {
 
 // Commands that take no argument.
 std::optional<CommandKind> simple_command(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, CommandKind>, 8> kSimple{{
+  static constexpr std::array<std::pair<std::string_view, CommandKind>, 10> kSimple{{
       {"resign", CommandKind::Resign},
       {"draw", CommandKind::Draw},
+      {"decline", CommandKind::Decline},
+      {"me", CommandKind::Me},
       {"rematch", CommandKind::Rematch},
       {"leave", CommandKind::Leave},
       {"help", CommandKind::Help},
@@ -280,11 +282,16 @@ std::string help_text() {
          "In a game:\n"
          "  /resign                           give up the game\n"
          "  /draw                             offer a draw, or accept your opponent's offer\n"
+         "  /decline                          decline your opponent's draw offer or rematch\n"
          "  /rematch                          ask for (or accept) a rematch; sides swap\n"
          "  /leave                            back to the lobby (resigns a game in progress)\n"
+         "  (on a terminal /resign and /leave in a game in progress ask to confirm)\n"
          "  /say TEXT                         chat with everyone in the game\n"
          "  /spectators on|off                hear the spectators' chat too (off at first)\n"
          "  /mute NAME, /unmute NAME          hide (or show again) what NAME says; /mute lists\n"
+         "You:\n"
+         "  /me                               your name, rating, games, wins, losses, draws, "
+         "rank\n"
          "Records (on a server with a database):\n"
          "  /top [N]                          the N best-rated players (default 10)\n"
          "  /history [NAME]                   recent finished games of NAME, or yours\n"

@@ -1,8 +1,9 @@
 // The console client's slash commands: /list [next] [open] [SIZE]
 // [rated|unrated] [name TEXT], /create SIZE [private] [bot LEVEL]
 // [rated|unrated], /join ID [CODE], /quick SIZE, /watch ID, /resign, /draw,
-// /rematch, /leave, /say TEXT, /mute [NAME], /unmute NAME, /spectators
-// on|off, /top [N], /history [NAME], /replay ID, /secret rotate, /help, /quit.
+// /decline, /rematch, /leave, /say TEXT, /mute [NAME], /unmute NAME,
+// /spectators on|off, /me, /top [N], /history [NAME], /replay ID, /secret
+// rotate, /help, /quit.
 #pragma once
 
 #include <cstdint>
@@ -22,9 +23,11 @@ enum class CommandKind {
   Watch,
   Resign,
   Draw,
+  Decline,
   Rematch,
   Leave,
   Say,
+  Me,
   Top,
   History,
   Replay,

@@ -46,6 +46,12 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
     case CommandKind::Rematch:
       m.mutable_rematch();
       break;
+    case CommandKind::Decline:
+      m.mutable_decline();
+      break;
+    case CommandKind::Me:
+      m.mutable_get_profile();
+      break;
     case CommandKind::Leave:
       m.mutable_leave();
       break;
@@ -80,6 +86,7 @@ bool awaits_reply(CommandKind kind) noexcept {
     case CommandKind::Resign:
     case CommandKind::Draw:
     case CommandKind::Rematch:
+    case CommandKind::Decline:
     case CommandKind::Say:
     case CommandKind::Mute:
     case CommandKind::Unmute:
@@ -102,7 +109,8 @@ std::string place_again_text(const wire::ClientMessage& request) {
 }
 
 bool is_record_query(CommandKind kind) noexcept {
-  return kind == CommandKind::Top || kind == CommandKind::History || kind == CommandKind::Replay;
+  return kind == CommandKind::Top || kind == CommandKind::History ||
+         kind == CommandKind::Replay || kind == CommandKind::Me;
 }
 
 }  // namespace ttt::client

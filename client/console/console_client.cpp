@@ -6,6 +6,7 @@
 #include "console/command_request.hpp"
 #include "console/game_text.hpp"
 #include "console/record_text.hpp"
+#include "console/session_text.hpp"
 #include "identity/name_refusal.hpp"
 #include "text/safe_text.hpp"
 #include "version.hpp"
@@ -22,7 +23,11 @@ std::string name_of(const wire::Welcome& welcome) {
 }  // namespace
 
 ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, Terminal& terminal)
-    : io_(io), config_(std::move(config)), terminal_(terminal), pager_(terminal) {}
+    : io_(io),
+      config_(std::move(config)),
+      terminal_(terminal),
+      pager_(terminal),
+      tick_timer_(io) {}
 
 // --- starting and stopping --------------------------------------------------------
 
@@ -45,6 +50,7 @@ void ConsoleClient::start() {
   options.client_version = std::string("ttt-client ") + kVersion;
   options.retry = config_.retry;
   options.connect_timeout = config_.connect_timeout;
+  options.take_over = config_.take_over;
   if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
   secret_path_ = config_.secret_file.empty()
                      ? default_secret_path(config_.host, config_.port, config_.name)
@@ -54,6 +60,7 @@ void ConsoleClient::start() {
     say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
   connection_ = std::make_shared<Connection>(io_.get_executor(), std::move(options), *this);
   connection_->start();
+  schedule_tick();
 }
 
 void ConsoleClient::quit() {
@@ -73,20 +80,15 @@ void ConsoleClient::quit() {
 
 void ConsoleClient::on_closed(const std::string& reason, bool failed) {
   if (failed) {
-    exit_code_ = name_refused_ ? kExitNameRefused : kExitLost;
-    terminal_.print_error("ttt-client: " + (name_refused_ ? name_refused_text() : reason));
+    exit_code_ = name_refused_ || session_active_ ? kExitNameRefused : kExitLost;
+    terminal_.print_error(
+        "ttt-client: " +
+        (session_active_
+             ? config_.name + " is connected from another terminal; `--take-over` moves the "
+                              "session here"
+             : name_refused_ ? name_refused_text() : reason));
   }
   io_.stop();
-}
-
-std::string ConsoleClient::name_refused_text() const {
-  NameRefusal refusal;
-  refusal.name = config_.name;
-  refusal.server = config_.host + ":" + std::to_string(config_.port);
-  refusal.secret_path = secret_path_;
-  refusal.had_secret = !secret_path_.empty() && !read_secret(secret_path_).empty();
-  refusal.secret_flag = "--secret-file";
-  return name_refusal_text(refusal);
 }
 
 // --- the connection -------------------------------------------------------------
@@ -139,6 +141,8 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
       execute(create);
     }
   }
+  const std::string away = away_results_text(welcome);
+  if (!away.empty()) say(away);
   welcomed_before_ = true;
   while (!held_lines_.empty() && connection_->connected()) {
     const std::string line = std::move(held_lines_.front());
@@ -147,15 +151,6 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   }
   update_prompt();
   finish_if_input_done();
-}
-
-void ConsoleClient::on_reconnecting(const std::string& reason, std::chrono::milliseconds left) {
-  if (!reconnecting_) {
-    say("Connection lost (" + reason + "); reconnecting for up to " +
-        std::to_string((left.count() + 999) / 1000) + " s...");
-  }
-  reconnecting_ = true;
-  move_request_ = 0;
 }
 
 void ConsoleClient::on_message(const wire::ServerMessage& message) {
@@ -200,13 +195,19 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       queued_ = false;
       place_request_.reset();
       pending_moves_.clear();
-      say("You are in the lobby: /list, /create, /quick or /join.");
+      confirming_.reset();
+      say(left_text(message.left()));
       break;
     case wire::ServerMessage::kChat:
       if (!mutes_.muted(message.chat().from())) say(chat_line(message.chat()));
       break;
     case wire::ServerMessage::kOpponent:
-      say(opponent_text(message.opponent()));
+      say(game_ && seated() ? opponent_named_text(message.opponent(), *game_,
+                                                  other_side(my_side()))
+                            : opponent_text(message.opponent()));
+      break;
+    case wire::ServerMessage::kOfferEnded:
+      on_offer_ended(message.offer_ended());
       break;
     case wire::ServerMessage::kGoodbye:
       say("The server is going away: " +
@@ -216,6 +217,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
   }
   play_pending();
+  connection_->set_seat_at_stake(holds_seat());
   update_prompt();
   finish_if_input_done();
 }
@@ -224,6 +226,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
 
 void ConsoleClient::on_line(const std::string& line) {
   if (quitting_) return;
+  if (confirming_ && answer_confirmation(line)) return;
   if (pager_.waiting() && pager_.take(line)) {
     update_prompt();
     return;
@@ -244,7 +247,11 @@ void ConsoleClient::on_line(const std::string& line) {
   }
   if (line.find_first_not_of(" \t") == std::string::npos) return;
   if (!connection_->connected()) {
-    held_lines_.push_back(line);
+    if (reconnecting_ && holds_seat()) {
+      type_move_offline(line);
+    } else {
+      held_lines_.push_back(line);
+    }
     return;
   }
   type_move(line);
@@ -295,6 +302,7 @@ void ConsoleClient::execute(const Command& command) {
     quit();
     return;
   }
+  if (confirm_first(command)) return;
   if (command.kind == CommandKind::Leave) pending_moves_.clear();
   const std::optional<wire::ClientMessage> request = request_for(command);
   if (!request) return;
@@ -362,6 +370,8 @@ void ConsoleClient::play_pending() {
     m.mutable_make_move()->set_col(parsed.move->col);
     move_request_ = send(m, false);
     if (move_request_ == 0) pending_moves_.push_front(text);
+    move_sent_at_ = std::chrono::steady_clock::now();
+    move_wait_said_ = false;
     return;
   }
 }
@@ -373,6 +383,11 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
     if (error.code() == wire::ERROR_CODE_NAME_TAKEN) {
       name_refused_ = true;  // said when the connection ends, with what to do about it
       if (secret_) secret_->forget_made();  // a secret made for a free name owns nothing
+    } else if (error.code() == wire::ERROR_CODE_SESSION_ACTIVE) {
+      session_active_ = true;  // said when the connection ends
+    } else if (error.code() == wire::ERROR_CODE_REPLACED) {
+      say("This session was taken over by another terminal (ttt-client --take-over there); this "
+          "one stops.");
     } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
       say("The server no longer holds this session: signing in again as " + config_.name + ".");
     } else {
@@ -390,6 +405,7 @@ void ConsoleClient::on_joined(const wire::Joined& joined) {
   spectating_ = joined.side() == wire::SIDE_SPECTATOR;
   queued_ = false;
   move_request_ = 0;
+  if (resumed) check_offline_moves(joined.state());
   const std::string id = std::to_string(joined.state().game_id());
   if (spectating_) {
     say("Watching game " + id + ".");
@@ -409,6 +425,7 @@ void ConsoleClient::on_state(const wire::GameState& state) {
   if (!game_ || state.game_id() != game_->game_id()) return;  // from a game we left
   const wire::GameState before = std::move(*game_);
   game_ = state;
+  track_presence(before, state);
   if (state.move_count() != before.move_count() || state.round() != before.round()) {
     move_request_ = 0;
   }
@@ -449,6 +466,9 @@ void ConsoleClient::on_record(const wire::ServerMessage& message, const Command&
     case wire::ServerMessage::kReplay:
       pager_.show_replay(message.replay().game(), RenderStyle{terminal_.color()}, TimeZone::Local);
       break;
+    case wire::ServerMessage::kProfile:
+      say(profile_text(message.profile()));
+      break;
     case wire::ServerMessage::kError:
       if (message.error().fatal()) {
         on_error(message.error(), message.in_reply_to());
@@ -479,6 +499,12 @@ void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n");
 void ConsoleClient::update_prompt() {
   if (pager_.waiting()) {
     terminal_.set_prompt(pager_.prompt());
+    return;
+  }
+  if (reconnecting_) {
+    const auto left = reconnect_deadline_ - std::chrono::steady_clock::now();
+    terminal_.set_prompt(
+        reconnecting_prompt(std::chrono::duration_cast<std::chrono::milliseconds>(left)));
     return;
   }
   terminal_.set_prompt(my_turn() ? "your move (" + side_name(my_side()) + ")> " : "> ");

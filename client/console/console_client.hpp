@@ -9,6 +9,9 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <array>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -46,7 +49,9 @@ class ConsoleClient : public ConnectionEvents {
   void quit();
 
   // Exit codes: 0 after a normal quit, 1 when the server could not be
-  // reached or was lost, 3 when the server refused the name (NAME_TAKEN).
+  // reached or was lost (or another terminal took the session over), 3 when
+  // the server refused the name (NAME_TAKEN, or SESSION_ACTIVE: the name is
+  // connected from another terminal).
   static constexpr int kExitLost = 1;
   static constexpr int kExitNameRefused = 3;
   int exit_code() const noexcept { return exit_code_; }
@@ -73,6 +78,27 @@ class ConsoleClient : public ConnectionEvents {
   std::string name_refused_text() const;
   // headline, if any, comes first (e.g. the opponent's move in words).
   void show_state(const wire::GameState& state, const std::string& headline = "");
+
+  // --- the session around the game (console_session.cpp)
+  // Once a second: the reconnect countdown, an away player's countdown, a
+  // move the server has not answered.
+  void tick();
+  void schedule_tick();
+  // In an interactive terminal, /resign and /leave in a game in progress
+  // ask first: true when the command waits for the answer.
+  bool confirm_first(const Command& command);
+  // The answer to that question: true when the line was it.
+  bool answer_confirmation(const std::string& line);
+  // A move typed while the link is down: pending until it is back.
+  void type_move_offline(const std::string& text);
+  // Back in the game after a reconnect: moves typed offline are dropped if
+  // the position changed meanwhile.
+  void check_offline_moves(const wire::GameState& state);
+  // Says who went away or came back (for spectators; players hear of their
+  // opponent through OpponentStatus) and keeps the away countdowns.
+  void track_presence(const wire::GameState& before, const wire::GameState& after);
+  void on_offer_ended(const wire::OfferEnded& ended);
+  bool holds_seat() const noexcept;
 
   bool in_game() const noexcept { return game_.has_value(); }
   bool seated() const noexcept;
@@ -130,6 +156,17 @@ class ConsoleClient : public ConnectionEvents {
   bool input_ended_ = false;
   bool quitting_ = false;
   bool name_refused_ = false;  // the server said NAME_TAKEN
+  bool session_active_ = false;  // the server said SESSION_ACTIVE
+  boost::asio::steady_timer tick_timer_;
+  std::chrono::steady_clock::time_point reconnect_deadline_{};
+  long reconnect_announced_ = -1;  // the last countdown said, in tens of seconds
+  // The position (round, moves) when moves were typed with the link down.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> offline_position_;
+  std::optional<Command> confirming_;  // /resign or /leave waiting for y
+  std::chrono::steady_clock::time_point move_sent_at_{};
+  bool move_wait_said_ = false;
+  std::array<std::chrono::steady_clock::time_point, 2> away_until_{};  // X, O: seat held until
+  std::array<long, 2> away_announced_{-1, -1};
   int exit_code_ = 0;
 };
 

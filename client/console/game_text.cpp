@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "console/session_text.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
 #include "view/move_input.hpp"
@@ -41,7 +42,11 @@ std::string seat_text(const wire::GameState& state, wire::Side side, bool with_r
     text += ", " + rating_text(info.rating());
   }
   text += ")";
-  if (info.player_id() != 0 && !info.connected()) text += " [away]";
+  if (info.player_id() != 0 && !info.connected()) {
+    text += info.away_ms_left() > 0
+                ? " [away, " + std::to_string((info.away_ms_left() + 999) / 1000) + " s left]"
+                : " [away]";
+  }
   return text;
 }
 
@@ -52,30 +57,36 @@ std::string clock_text(const wire::GameState& state) {
 
 bool is_player(wire::Side side) { return side == wire::SIDE_X || side == wire::SIDE_O; }
 
-// "You offered a draw.", "X offers a draw: /draw to accept." (by: X or O).
-std::string draw_offer_text(wire::Side by, wire::Side me) {
-  if (by == me) return "You offered a draw.";
-  std::string text = side_name(by);
-  text += me == other_side(by) ? " offers a draw: /draw to accept." : " offers a draw.";
-  return text;
+// "bob (O)"
+std::string player_named(const wire::GameState& state, wire::Side side) {
+  return seat_name(info_of(state, side)) + " (" + side_name(side) + ")";
 }
 
-// "You asked for a rematch.", "O asks for a rematch: /rematch to accept."
-std::string rematch_text(wire::Side by, wire::Side me) {
+// "You offered a draw.", "bob (O) offers a draw: /draw to accept, /decline to
+// refuse." (by: X or O).
+std::string draw_offer_text(const wire::GameState& state, wire::Side by, wire::Side me) {
+  if (by == me) return "You offered a draw.";
+  return player_named(state, by) + (me == other_side(by)
+                                        ? " offers a draw: /draw to accept, /decline to refuse."
+                                        : " offers a draw.");
+}
+
+// "You asked for a rematch.", "bob (O) asks for a rematch: /rematch to
+// accept, /decline to refuse."
+std::string rematch_text(const wire::GameState& state, wire::Side by, wire::Side me) {
   if (by == me) return "You asked for a rematch.";
-  std::string text = side_name(by);
-  text +=
-      me == other_side(by) ? " asks for a rematch: /rematch to accept." : " asks for a rematch.";
-  return text;
+  return player_named(state, by) +
+         (me == other_side(by) ? " asks for a rematch: /rematch to accept, /decline to refuse."
+                               : " asks for a rematch.");
 }
 
 std::string offers_text(const wire::GameState& state, wire::Side me) {
   std::string text;
   if (is_player(state.draw_offered_by())) {
-    text += "\n" + draw_offer_text(state.draw_offered_by(), me);
+    text += "\n" + draw_offer_text(state, state.draw_offered_by(), me);
   }
   if (is_player(state.rematch_requested_by())) {
-    text += "\n" + rematch_text(state.rematch_requested_by(), me);
+    text += "\n" + rematch_text(state, state.rematch_requested_by(), me);
   }
   return text;
 }
@@ -160,10 +171,12 @@ std::string offers_news(const wire::GameState& before, const wire::GameState& af
                         wire::Side me) {
   std::string text;
   const wire::Side draw = after.draw_offered_by();
-  if (is_player(draw) && draw != before.draw_offered_by()) text = draw_offer_text(draw, me);
+  if (is_player(draw) && draw != before.draw_offered_by()) {
+    text = draw_offer_text(after, draw, me);
+  }
   const wire::Side rematch = after.rematch_requested_by();
   if (is_player(rematch) && rematch != before.rematch_requested_by()) {
-    text += (text.empty() ? "" : "\n") + rematch_text(rematch, me);
+    text += (text.empty() ? "" : "\n") + rematch_text(after, rematch, me);
   }
   return text;
 }
@@ -234,6 +247,8 @@ std::string state_text(const wire::GameState& state, wire::Side me, const std::s
       text += game_over_line(state) + "\n";
       const std::string personal = personal_result(state, me);
       if (!personal.empty()) text += personal + "\n";
+      const std::string ratings = rating_change_text(state, me);
+      if (!ratings.empty()) text += ratings + "\n";
     }
   }
   return text + turn_line(state, me) + "\n";

@@ -80,10 +80,14 @@ asio::awaitable<void> Connection::run() {
       co_return;
     }
     const auto now = steady_clock::now();
-    if (!deadline) deadline = now + options_.retry;
+    const milliseconds period = retry_period();
+    if (!deadline) deadline = now + period;
     if (now >= *deadline) {
       finish("lost the server at " + where() + " (" + reason + ") and could not reconnect within " +
-                 seconds_text(options_.retry),
+                 seconds_text(period) +
+                 (seat_at_stake_ && period > options_.retry
+                      ? ", as long as the server could still hold your seat"
+                      : ""),
              true);
       co_return;
     }
@@ -128,8 +132,7 @@ asio::awaitable<void> Connection::serve(tcp::socket socket) {
   reader_ = wire::FrameReader(options_.max_frame);
   queue_.clear();
   reason_.clear();
-  ping_sent_ = false;
-  linked_at_ = last_received_ = steady_clock::now();
+  linked_at_ = last_received_ = last_ping_ = steady_clock::now();
 
   wire::ClientMessage hello;
   wire::Hello* h = hello.mutable_hello();
@@ -139,6 +142,7 @@ asio::awaitable<void> Connection::serve(tcp::socket socket) {
   h->set_client(options_.client_version);
   h->set_secret(secret_);
   h->set_bot(options_.program);
+  h->set_take_over(options_.take_over);
   hello.set_request_id(next_request_id_++);
   enqueue(hello);
   try {
@@ -184,7 +188,6 @@ asio::awaitable<void> Connection::read_loop() {
     }
     reader_.commit(n);
     last_received_ = steady_clock::now();
-    ping_sent_ = false;
     std::string_view body;
     for (;;) {
       const auto status = reader_.next(body);
@@ -218,6 +221,11 @@ bool Connection::handle_frame(std::string_view body) {
       spdlog::info("connected to {} (ttt-server {})", where(),
                    safe_text(message.welcome().server_version(), field_width::kShort));
       token_ = message.welcome().resume_token();
+      grace_ = milliseconds(message.welcome().reconnect_grace_ms());
+      heartbeat_ = milliseconds(message.welcome().heartbeat_ms());
+      heartbeat_timeout_ = milliseconds(message.welcome().heartbeat_timeout_ms());
+      if (heartbeat_.count() <= 0 || heartbeat_ >= heartbeat_timeout_) heartbeat_timeout_ = {};
+      watchdog_.cancel();  // the deadlines may have changed
       if (!message.welcome().secret().empty()) secret_ = message.welcome().secret();
       welcomed_ = ever_welcomed_ = true;
       {
@@ -337,36 +345,49 @@ asio::awaitable<void> Connection::write_loop() {
 // --- deadlines --------------------------------------------------------------------
 
 // Ends the link when the Welcome is late or the server stops answering; pings
-// a silent server so that a dead link is noticed.
+// a silent server so that a dead link is noticed (within the server's
+// heartbeat timeout once a Welcome gave one).
 asio::awaitable<void> Connection::keepalive() {
   for (;;) {
     const auto now = steady_clock::now();
     steady_clock::time_point next;
+    const bool heartbeat = heartbeat_timeout_.count() > 0;
+    const milliseconds interval = heartbeat ? heartbeat_ : options_.keepalive;
+    const milliseconds dead_after =
+        heartbeat ? heartbeat_timeout_ : options_.keepalive + options_.answer_timeout;
     if (!welcomed_) {
       next = linked_at_ + options_.connect_timeout;
       if (now >= next) {
         set_reason("no answer to Hello within " + seconds_text(options_.connect_timeout));
         co_return;
       }
-    } else if (ping_sent_) {
-      next = last_received_ + options_.keepalive + options_.answer_timeout;
-      if (now >= next) {
-        set_reason("the server stopped answering");
+    } else {
+      const auto dead_at = last_received_ + dead_after;
+      if (now >= dead_at) {
+        set_reason("nothing from the server for " + seconds_text(dead_after));
         co_return;
       }
-    } else {
-      next = last_received_ + options_.keepalive;
-      if (now >= next) {
+      auto ping_at = std::max(last_received_, last_ping_) + interval;
+      if (now >= ping_at) {
         wire::ClientMessage ping;
         ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
         enqueue(ping);
-        ping_sent_ = true;
-        continue;
+        last_ping_ = now;
+        ping_at = now + interval;
       }
+      next = std::min(dead_at, ping_at);
     }
     watchdog_.expires_at(next);
     co_await watchdog_.async_wait(use_tuple);
   }
+}
+
+milliseconds Connection::retry_period() const noexcept {
+  if (!seat_at_stake_ || options_.retry.count() == 0 || grace_.count() == 0) return options_.retry;
+  const milliseconds notice = heartbeat_timeout_.count() > 0
+                                  ? heartbeat_timeout_
+                                  : options_.keepalive + options_.answer_timeout;
+  return std::max(options_.retry, grace_ + notice + options_.seat_margin);
 }
 
 }  // namespace ttt::client

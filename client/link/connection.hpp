@@ -1,7 +1,9 @@
 // Connection: one client's link to a ttt server, kept up on its own. It
 // connects (with a deadline), says Hello, answers the server's Pings, pings a
-// silent server itself, and when the link drops it reconnects with the resume
-// token, backing off, for up to the retry period. A reader and a writer
+// silent server itself (as often as the server's Welcome asks, so a dead link
+// is noticed within its heartbeat timeout), and when the link drops it
+// reconnects with the resume token, backing off, for up to the retry period,
+// or, while a seat is at stake, for as long as the server may still hold it. A reader and a writer
 // coroutine share one socket; the writer drains a bounded queue with exactly
 // one write in flight.
 //
@@ -36,10 +38,16 @@ struct ConnectionOptions {
   // whose answer was lost): tried once if `secret` is refused.
   std::string next_secret;
   bool program = false;        // Hello.bot: a program playing on its own (unrated unless it asks)
+  bool take_over = false;      // Hello.take_over: move a session of this name that is connected now
   std::chrono::milliseconds connect_timeout{5'000};  // per attempt, and for the Welcome
   std::chrono::milliseconds retry{30'000};           // how long to keep reconnecting after a drop
-  std::chrono::milliseconds keepalive{15'000};       // server silence before we ping it
-  std::chrono::milliseconds answer_timeout{10'000};  // then it must answer within this
+  // Until a Welcome gives the server's heartbeat: server silence before we
+  // ping it, and the silence after which the link is dead.
+  std::chrono::milliseconds keepalive{15'000};
+  std::chrono::milliseconds answer_timeout{10'000};
+  // Beyond the server's grace and heartbeat timeout, how much longer to try
+  // while a seat is at stake.
+  std::chrono::milliseconds seat_margin{5'000};
   std::size_t max_queued_frames = 256;               // more waiting means the server is not reading
   std::size_t max_frame = 4 << 20;                   // the largest server frame accepted
 };
@@ -55,8 +63,9 @@ class ConnectionEvents {
   // Every other server message, fatal errors and Goodbye included; Ping and
   // Pong are handled inside.
   virtual void on_message(const wire::ServerMessage& message) = 0;
-  // The link dropped; the connection tries again for up to `left`. Reasons
-  // here and in on_closed quote the server only through safe_text.
+  // The link dropped; the connection tries again (called before each try)
+  // for up to `left` more. Reasons here and in on_closed quote the server
+  // only through safe_text.
   virtual void on_reconnecting(const std::string& reason, std::chrono::milliseconds left) = 0;
   // The connection is over for good: after close() (failed = false), or
   // because it could not connect or reconnect (failed = true, reason says why).
@@ -86,6 +95,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // True when the last Welcome came from a new start of the server (its
   // server_instance changed since the Welcome before).
   bool server_restarted() const noexcept { return server_restarted_; }
+
+  // Whether a seat in a game in progress is at stake: then a lost link is
+  // retried for as long as the server may hold the seat (its grace, plus
+  // its heartbeat timeout to notice, plus seat_margin), if that is longer
+  // than the retry period; a retry period of 0 still means never.
+  void set_seat_at_stake(bool at_stake) noexcept { seat_at_stake_ = at_stake; }
+
+  // How long a lost link is retried now (see set_seat_at_stake).
+  std::chrono::milliseconds retry_period() const noexcept;
+
+  // The server's settings from the last Welcome (0 when it sent none).
+  std::chrono::milliseconds server_grace() const noexcept { return grace_; }
 
   // The token that takes this player back (empty before the first Welcome).
   const std::string& resume_token() const noexcept { return token_; }
@@ -148,7 +169,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::chrono::steady_clock::time_point linked_at_{};
   std::chrono::steady_clock::time_point last_received_{};
   std::uint32_t next_request_id_ = 1;
-  bool ping_sent_ = false;
+  std::chrono::steady_clock::time_point last_ping_{};
+  std::chrono::milliseconds grace_{0};              // the server's seat grace
+  std::chrono::milliseconds heartbeat_{0};          // ping a server silent this long...
+  std::chrono::milliseconds heartbeat_timeout_{0};  // ...and give it up after this
+  bool seat_at_stake_ = false;
   bool welcomed_ = false;       // the current link got its Welcome
   bool ever_welcomed_ = false;  // some link got a Welcome
   bool give_up_ = false;        // the last link ended in a way retrying can't fix

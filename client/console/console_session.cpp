@@ -1,0 +1,207 @@
+// ConsoleClient: the session around the game. A lost link and its
+// countdown, moves typed while it is down, a move the server has not
+// answered yet, players away and back with their seat's countdown, offers
+// that ended, confirmations before giving a game up, and the name's secret.
+#include <spdlog/spdlog.h>
+
+#include "console/console_client.hpp"
+#include "console/game_text.hpp"
+#include "console/session_text.hpp"
+#include "identity/name_refusal.hpp"
+#include "text/safe_text.hpp"
+#include "view/move_input.hpp"
+
+namespace ttt::client {
+namespace {
+
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
+
+// A move without an answer this long is said to be waiting.
+constexpr milliseconds kMoveAnswerWait{2'000};
+// Countdowns are said every this many seconds (and at 5 s).
+constexpr long kCountdownStep = 10;
+
+milliseconds until(steady_clock::time_point end, steady_clock::time_point now) {
+  return end > now ? duration_cast<milliseconds>(end - now) : milliseconds(0);
+}
+
+// Which countdown mark `left` has reached: one per 10 s, and one at 5 s.
+long countdown_mark(milliseconds left) {
+  const long seconds = static_cast<long>((left.count() + 999) / 1000);
+  if (seconds <= 5) return 0;
+  return (seconds + kCountdownStep - 1) / kCountdownStep;
+}
+
+std::size_t index_of(wire::Side side) { return side == wire::SIDE_O ? 1 : 0; }
+
+}  // namespace
+
+// --- the link ---------------------------------------------------------------------
+
+void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left) {
+  const auto now = steady_clock::now();
+  if (!reconnecting_) {
+    const bool seat = holds_seat();
+    say(connection_lost_text(reason, left, seat ? connection_->server_grace() : milliseconds(0)));
+    if (seat && !pending_moves_.empty()) {
+      say("Your moves typed so far wait for the connection.");
+    }
+    reconnect_announced_ = countdown_mark(left);
+  }
+  reconnect_deadline_ = now + left;
+  reconnecting_ = true;
+  move_request_ = 0;
+  update_prompt();
+}
+
+void ConsoleClient::schedule_tick() {
+  tick_timer_.expires_after(std::chrono::seconds(1));
+  tick_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || quitting_) return;
+    tick();
+    schedule_tick();
+  });
+}
+
+void ConsoleClient::tick() {
+  const auto now = steady_clock::now();
+  if (reconnecting_) {
+    const milliseconds left = until(reconnect_deadline_, now);
+    const long mark = countdown_mark(left);
+    if (mark < reconnect_announced_ && left.count() > 0) {
+      reconnect_announced_ = mark;
+      say(reconnect_countdown_text(left));
+    }
+    if (terminal_.interactive() && !pager_.waiting()) {
+      terminal_.set_prompt(reconnecting_prompt(left));
+    }
+    return;
+  }
+  if (move_request_ != 0 && !move_wait_said_ && now - move_sent_at_ >= kMoveAnswerWait) {
+    move_wait_said_ = true;
+    say("(Your move is sent; no answer from the server yet: the connection may be slow or "
+        "down.)");
+  }
+  if (!game_ || !in_progress(*game_)) return;
+  for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
+    const wire::PlayerInfo& p = side == wire::SIDE_X ? game_->x() : game_->o();
+    if (p.player_id() == 0 || p.connected()) continue;
+    const milliseconds left = until(away_until_[index_of(side)], now);
+    const long mark = countdown_mark(left);
+    if (mark < away_announced_[index_of(side)] && left.count() > 0) {
+      away_announced_[index_of(side)] = mark;
+      say(away_countdown_text(*game_, side, left));
+    }
+  }
+}
+
+bool ConsoleClient::holds_seat() const noexcept {
+  return game_ && !spectating_ && seated() && in_progress(*game_);
+}
+
+// --- moves while the link is down -------------------------------------------------
+
+void ConsoleClient::type_move_offline(const std::string& text) {
+  const MoveParse parsed = parse_move(text, game_->size());
+  if (!parsed.move) {
+    say(parsed.error);
+    return;
+  }
+  if (auto board = board_of(*game_);
+      board && board->at(parsed.move->row, parsed.move->col) != Cell::Empty) {
+    say(std::string(kCellTaken));
+    return;
+  }
+  if (!offline_position_) offline_position_.emplace(game_->round(), game_->move_count());
+  pending_moves_.push_back(text);
+  say("(" + cell_name(*parsed.move) +
+      " is pending: it is sent when the connection is back, if the position is unchanged)");
+}
+
+void ConsoleClient::check_offline_moves(const wire::GameState& state) {
+  const auto typed_at = std::exchange(offline_position_, std::nullopt);
+  if (!typed_at || pending_moves_.empty()) return;
+  if (typed_at->first == state.round() && typed_at->second == state.move_count()) {
+    say("Sending the moves typed while disconnected.");
+    return;
+  }
+  std::string cells;
+  for (const std::string& text : pending_moves_) cells += (cells.empty() ? "" : ", ") + text;
+  pending_moves_.clear();
+  say("Not sent: " + cells +
+      " (the position changed while you were disconnected; look at the board and move again).");
+}
+
+// --- who is here ------------------------------------------------------------------
+
+void ConsoleClient::track_presence(const wire::GameState& before, const wire::GameState& after) {
+  const auto now = steady_clock::now();
+  for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
+    const wire::PlayerInfo& was = side == wire::SIDE_X ? before.x() : before.o();
+    const wire::PlayerInfo& is = side == wire::SIDE_X ? after.x() : after.o();
+    if (is.player_id() == 0 || is.player_id() != was.player_id()) continue;
+    const std::size_t i = index_of(side);
+    if (!is.connected()) {
+      away_until_[i] = now + milliseconds(is.away_ms_left());
+      if (was.connected()) away_announced_[i] = countdown_mark(milliseconds(is.away_ms_left()));
+    }
+    // Players hear of their opponent through OpponentStatus.
+    if (!spectating_ || was.connected() == is.connected() || !in_progress(after)) continue;
+    say(is.connected() ? player_back_text(after, side) : player_away_text(after, side));
+  }
+}
+
+void ConsoleClient::on_offer_ended(const wire::OfferEnded& ended) {
+  if (!game_ || ended.game_id() != game_->game_id()) return;
+  say(offer_ended_text(ended, *game_, spectating_ ? wire::SIDE_SPECTATOR : my_side()));
+}
+
+// --- confirmations ----------------------------------------------------------------
+
+bool ConsoleClient::confirm_first(const Command& command) {
+  if (std::exchange(confirming_, std::nullopt)) return false;  // confirmed: go ahead
+  const bool gives_up = command.kind == CommandKind::Resign || command.kind == CommandKind::Leave;
+  if (!gives_up || !terminal_.interactive() || !holds_seat()) return false;
+  const wire::PlayerInfo& other = my_side() == wire::SIDE_X ? game_->o() : game_->x();
+  const std::string game = "game " + std::to_string(game_->game_id()) + " against " +
+                           seat_name(other);
+  say(command.kind == CommandKind::Resign
+          ? "Resign " + game + "? Type y to confirm, anything else to play on."
+          : "Leave " + game + "? That resigns it. Type y to confirm, anything else to play on.");
+  confirming_ = command;
+  return true;
+}
+
+bool ConsoleClient::answer_confirmation(const std::string& line) {
+  Command command = *confirming_;
+  std::string answer;
+  for (char c : line) {
+    if (c != ' ' && c != '\t') answer += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (answer != "y" && answer != "yes") {
+    confirming_.reset();
+    say("Playing on.");
+    return true;
+  }
+  // confirming_ stays set for this one call: confirm_first lets it through.
+  execute(command);
+  confirming_.reset();
+  return true;
+}
+
+// --- identity ---------------------------------------------------------------------
+
+std::string ConsoleClient::name_refused_text() const {
+  NameRefusal refusal;
+  refusal.name = config_.name;
+  refusal.server = config_.host + ":" + std::to_string(config_.port);
+  refusal.secret_path = secret_path_;
+  refusal.had_secret = !secret_path_.empty() && !read_secret(secret_path_).empty();
+  refusal.secret_flag = "--secret-file";
+  return name_refusal_text(refusal);
+}
+
+
+}  // namespace ttt::client

@@ -1,0 +1,71 @@
+// The console client's sentences about a player's session and the
+// conversation around a game: a lost link and its countdown, offers that
+// ended, rating changes, games decided while away, /me, a spectator's
+// goodbye, a player away and back. Pure functions of wire messages, every
+// server string through safe_text, so tests can check the exact words.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "ttt.pb.h"
+
+namespace ttt::client {
+
+// "Connection lost (REASON); reconnecting for up to 45 s (the server holds
+// your seat 30 s after it notices)...". seat_grace 0: no seat at stake.
+std::string connection_lost_text(const std::string& reason, std::chrono::milliseconds left,
+                                 std::chrono::milliseconds seat_grace);
+
+// "Still reconnecting: 30 s left." (whole seconds, rounded up).
+std::string reconnect_countdown_text(std::chrono::milliseconds left);
+
+// The prompt while reconnecting: "reconnecting (30 s left)> ".
+std::string reconnecting_prompt(std::chrono::milliseconds left);
+
+// How a draw offer or rematch request ended, from `me`'s point of view
+// (SIDE_SPECTATOR for a spectator), the players named from state: "bob
+// declined your draw offer.", "alice's draw offer lapsed: a move was
+// played.", "Your rematch request lapsed: bob left or lost the connection."
+std::string offer_ended_text(const wire::OfferEnded& ended, const wire::GameState& state,
+                             wire::Side me);
+
+// After a rated game: "Your rating: 1205 -> 1189 (-16)." for a player,
+// "Ratings: alice 1205 -> 1189 (-16), bob 1195 -> 1211 (+16)." for a
+// spectator; empty when the state carries no change (unrated, not over).
+std::string rating_change_text(const wire::GameState& state, wire::Side me);
+
+// One line per game decided while the player was away: "While you were
+// away, game 3 against bob ended: O wins (X disconnected). You lost; your
+// rating 1205 -> 1189 (-16)." Empty when there were none.
+std::string away_results_text(const wire::Welcome& welcome);
+
+// "/me": "alice: rating 1216, rank 3 of 40; 12 games: 7 wins, 4 losses,
+// 1 draw." or "..., no games yet (unranked)."
+std::string profile_text(const wire::Profile& profile);
+
+// Why this connection left its game: "alice and bob left; back in the
+// lobby." for a spectator whose room closed, else the lobby's hint.
+std::string left_text(const wire::Left& left);
+
+// A player of the game (side) lost the connection or came back, for those
+// who watch: "alice (X) lost the connection; the seat is held 30 s."
+// "alice (X) is back."
+std::string player_away_text(const wire::GameState& state, wire::Side side);
+std::string player_back_text(const wire::GameState& state, wire::Side side);
+
+// The countdown of an away player's seat: "alice (X) is away: the seat is
+// held 20 s more."
+std::string away_countdown_text(const wire::GameState& state, wire::Side side,
+                                std::chrono::milliseconds left);
+
+// The opponent went away or came back, named: "bob (O) lost the connection;
+// the seat is held 30 s (then the game is lost by disconnect).", "bob (O) is
+// back.", "bob (O) left the game."
+std::string opponent_named_text(const wire::OpponentStatus& status, const wire::GameState& state,
+                                wire::Side opponent);
+
+// Whole seconds, rounded up: "30 s".
+std::string whole_seconds(std::chrono::milliseconds ms);
+
+}  // namespace ttt::client

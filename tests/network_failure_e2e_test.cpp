@@ -1,0 +1,278 @@
+// Network failures end to end: ttt-server in this namespace, each player's
+// ttt-client in a network namespace of its own joined by a veth pair, and a
+// link taken down (`ip link set down`) for a while. What each client, the
+// opponent and a spectator print, and when, with bounds. The server runs with
+// a 2 s heartbeat timeout and a 6 s seat grace so that the suite stays fast;
+// the proportions are those of the defaults (10 s and 30 s).
+//
+// Needs root (namespaces, links): skipped with a message otherwise. Every
+// namespace (and so its veth pair) and process is removed however a test
+// ends.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <regex>
+#include <thread>
+
+#include "client_support/client_programs.hpp"
+
+namespace ttt::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kIp = "/usr/sbin/ip";
+
+bool run_ip(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{kIp};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_command(argv, 10s).exit_code == 0;
+}
+
+// A network namespace with one veth pair to ours: HOST_ADDR here, PEER_ADDR
+// inside. The destructor deletes the namespace, which takes the pair with it.
+class Namespace {
+ public:
+  explicit Namespace(int n) {
+    const int pid = static_cast<int>(::getpid());
+    name_ = "ttt-nf-" + std::to_string(pid) + "-" + std::to_string(n);
+    host_if_ = "tnf" + std::to_string(pid % 1'000'000) + "h" + std::to_string(n);
+    const std::string peer_if = "tnf" + std::to_string(pid % 1'000'000) + "p" + std::to_string(n);
+    // A /30 of our own: 10.X.Y.0, from the pid and n (tests run in parallel).
+    const int x = 64 + (pid / 64) % 128;
+    const int y = ((pid % 16) * 4 + n) * 4;
+    const std::string prefix = "10." + std::to_string(x) + "." + std::to_string(y) + ".";
+    host_addr_ = prefix + "1";
+    peer_addr_ = prefix + "2";
+    ok_ = run_ip({"netns", "add", name_});
+    if (!ok_) return;
+    ok_ = run_ip({"link", "add", host_if_, "type", "veth", "peer", "name", peer_if}) &&
+          run_ip({"link", "set", peer_if, "netns", name_}) &&
+          run_ip({"addr", "add", host_addr_ + "/30", "dev", host_if_}) &&
+          run_ip({"link", "set", host_if_, "up"}) &&
+          run_ip({"-n", name_, "addr", "add", peer_addr_ + "/30", "dev", peer_if}) &&
+          run_ip({"-n", name_, "link", "set", peer_if, "up"}) &&
+          run_ip({"-n", name_, "link", "set", "lo", "up"});
+  }
+  ~Namespace() {
+    run_ip({"netns", "del", name_});
+    run_ip({"link", "del", host_if_});  // gone with the namespace; in case the move failed
+  }
+  Namespace(const Namespace&) = delete;
+  Namespace& operator=(const Namespace&) = delete;
+
+  bool ok() const noexcept { return ok_; }
+  const std::string& name() const noexcept { return name_; }
+  const std::string& host_addr() const noexcept { return host_addr_; }
+  // The cable pulled out and put back: nothing passes, nobody is told.
+  bool link(bool up) { return run_ip({"link", "set", host_if_, up ? "up" : "down"}); }
+
+ private:
+  std::string name_;
+  std::string host_if_;
+  std::string host_addr_;
+  std::string peer_addr_;
+  bool ok_ = false;
+};
+
+class NetworkFailureE2E : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to make network namespaces and veth pairs";
+    for (int i = 0; i < 3; ++i) spaces_.push_back(std::make_unique<Namespace>(i));
+    for (const auto& space : spaces_) {
+      if (!space->ok()) GTEST_SKIP() << "could not make a network namespace with a veth pair";
+    }
+  }
+
+  // ttt-server listening on every address here.
+  void start_server(const std::vector<std::string>& extra) {
+    std::vector<std::string> argv{bin_dir() + "/ttt-server", "--bind", "0.0.0.0", "--port", "0",
+                                  "--db", "none", "--log-level", "warn",
+                                  "--heartbeat-timeout", "2", "--reconnect-grace", "6"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    server_ = std::make_unique<ChildProcess>(argv);
+    const std::regex line(R"(listening on port (\d+)\n)");
+    std::smatch match;
+    ASSERT_TRUE(server_->wait_for(
+        [&](const std::string& out) { return std::regex_search(out, match, line); }, 10s))
+        << server_->output();
+    port_ = match[1].str();
+  }
+
+  // ttt-client NAME inside namespace i, talking to the server over its veth.
+  std::unique_ptr<ChildProcess> client(int i, const std::string& name) {
+    const Namespace& space = *spaces_[static_cast<std::size_t>(i)];
+    return std::make_unique<ChildProcess>(
+        std::vector<std::string>{kIp, "netns", "exec", space.name(), bin_dir() + "/ttt-client",
+                                 "--host", space.host_addr(), "--port", port_, "--name", name,
+                                 // A short --retry: the held seat, not the flag, sets how
+                                 // long a player in a game keeps trying.
+                                 "--retry", "1", "--connect-timeout", "2"},
+        std::vector<std::string>{"XDG_CONFIG_HOME=" + config_.path(), "NO_COLOR=1"});
+  }
+
+  static ::testing::AssertionResult step(ChildProcess& who, const std::string& line,
+                                         ChildProcess& reader, std::string_view expected) {
+    const std::size_t from = reader.output().size();
+    who.write(line + "\n");
+    if (reader.wait_for_text(expected, 10s, from)) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "after '" << line << "', no '" << expected << "' in:\n"
+                                         << reader.output().substr(from);
+  }
+
+  // alice (X, namespace 0) and bob (O, namespace 1) in game 1, carol
+  // (namespace 2) watching; alice to move.
+  void start_game() {
+    alice_ = client(0, "alice");
+    bob_ = client(1, "bob");
+    carol_ = client(2, "carol");
+    ASSERT_TRUE(step(*alice_, "/create 3", *alice_, "You play X in game 1."));
+    ASSERT_TRUE(step(*bob_, "/join 1", *bob_, "You play O in game 1."));
+    ASSERT_TRUE(step(*carol_, "/watch 1", *carol_, "Watching game 1."));
+    ASSERT_TRUE(alice_->wait_for_text("Your turn (X)", 10s)) << alice_->output();
+  }
+
+  // Seconds since `start`, for the bounds.
+  static double since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  }
+
+  TempDir config_;
+  std::vector<std::unique_ptr<Namespace>> spaces_;
+  // Declared after the namespaces: destroyed (killed) first.
+  std::unique_ptr<ChildProcess> server_;
+  std::unique_ptr<ChildProcess> alice_, bob_, carol_;
+  std::string port_;
+};
+
+TEST_F(NetworkFailureE2E, AnOutageWithinTheGraceIsSeenByAllAndAMoveTypedMeanwhileIsPlayed) {
+  start_server({"--move-timeout", "0"});
+  start_game();
+  const std::size_t bob_from = bob_->output().size();
+  const std::size_t carol_from = carol_->output().size();
+  const auto down = Clock::now();
+  ASSERT_TRUE(spaces_[0]->link(false));
+  // Within the heartbeat timeout (plus a second of slack) everyone knows.
+  ASSERT_TRUE(bob_->wait_for_text("alice (X) lost the connection; the seat is held 6 s", 5s,
+                                  bob_from))
+      << bob_->output().substr(bob_from);
+  EXPECT_LT(since(down), 3.5);
+  EXPECT_TRUE(carol_->wait_for_text("alice (X) lost the connection; the seat is held", 5s,
+                                    carol_from))
+      << carol_->output().substr(carol_from);
+  ASSERT_TRUE(alice_->wait_for_text("Connection lost (", 5s)) << alice_->output();
+  EXPECT_LT(since(down), 3.5);
+  std::printf("the server and the clients noticed within %.1f s\n", since(down));
+  EXPECT_TRUE(alice_->wait_for_text("the server holds your seat 6 s after it notices", 1s))
+      << alice_->output();
+  // A move typed now waits for the link.
+  ASSERT_TRUE(step(*alice_, "b2", *alice_, "(b2 is pending: it is sent when the connection"));
+  std::this_thread::sleep_until(down + 4s);
+  ASSERT_TRUE(spaces_[0]->link(true));
+  ASSERT_TRUE(alice_->wait_for_text("Reconnected as alice: back in game 1.", 10s))
+      << alice_->output();
+  EXPECT_TRUE(alice_->wait_for_text("Sending the moves typed while disconnected.", 5s))
+      << alice_->output();
+  EXPECT_TRUE(bob_->wait_for_text("alice (X) is back.", 5s, bob_from))
+      << bob_->output().substr(bob_from);
+  EXPECT_TRUE(carol_->wait_for_text("alice (X) is back.", 5s, carol_from))
+      << carol_->output().substr(carol_from);
+  EXPECT_TRUE(bob_->wait_for_text("alice (X) played b2.", 5s, bob_from))
+      << bob_->output().substr(bob_from);
+  EXPECT_EQ(bob_->output().find("Game over", bob_from), std::string::npos) << bob_->output();
+}
+
+TEST_F(NetworkFailureE2E, AnOutageLongerThanTheGraceLosesTheGameAndTheClientSaysSoOnReturn) {
+  start_server({"--move-timeout", "0"});
+  start_game();
+  const std::size_t bob_from = bob_->output().size();
+  const auto down = Clock::now();
+  ASSERT_TRUE(spaces_[0]->link(false));
+  // Noticed within 2 s, then held 6 s: decided by about 8 s.
+  ASSERT_TRUE(bob_->wait_for_text("Game over: O wins (X disconnected)", 12s, bob_from))
+      << bob_->output().substr(bob_from);
+  EXPECT_GT(since(down), 6.0);
+  EXPECT_LT(since(down), 10.5);
+  EXPECT_TRUE(bob_->wait_for_text("Your rating: 1200 -> 1216 (+16).", 2s, bob_from))
+      << bob_->output().substr(bob_from);
+  // alice's client still tries (grace 6 + heartbeat 2 + margin 5 s): the
+  // link back at 10 s finds it, and it says what happened.
+  EXPECT_TRUE(alice_->wait_for_text("Still reconnecting:", 8s)) << alice_->output();
+  std::this_thread::sleep_until(down + 10s);
+  ASSERT_TRUE(spaces_[0]->link(true));
+  ASSERT_TRUE(alice_->wait_for_text(
+      "While you were away, game 1 against bob ended: O wins (X disconnected). You lost; your "
+      "rating 1200 -> 1184 (-16).",
+      8s))
+      << alice_->output();
+  EXPECT_NE(alice_->output().find("The server no longer holds your game: you are in the lobby."),
+            std::string::npos)
+      << alice_->output();
+  EXPECT_EQ(alice_->output().find("taking your seat back"), std::string::npos);
+}
+
+TEST_F(NetworkFailureE2E, TheClientGivesUpOnlyAfterTheSeatIsGoneAndSaysWhy) {
+  start_server({"--move-timeout", "0"});
+  start_game();
+  const auto down = Clock::now();
+  ASSERT_TRUE(spaces_[0]->link(false));
+  const auto code = alice_->wait_exit(25s);
+  ASSERT_EQ(code, 1) << alice_->output();
+  // 6 s of grace, 2 s to notice, 5 s of margin after its own notice.
+  EXPECT_GT(since(down), 12.0);
+  EXPECT_NE(alice_->output().find("as long as the server could still hold your seat"),
+            std::string::npos)
+      << alice_->output();
+}
+
+TEST_F(NetworkFailureE2E, TheMoveClockRunsOutWhileAwayAsADisconnect) {
+  start_server({"--move-timeout", "3", "--reconnect-grace", "20"});
+  start_game();
+  const std::size_t bob_from = bob_->output().size();
+  ASSERT_TRUE(spaces_[0]->link(false));  // on alice's turn
+  ASSERT_TRUE(bob_->wait_for_text("alice (X) lost the connection", 5s, bob_from))
+      << bob_->output().substr(bob_from);
+  ASSERT_TRUE(bob_->wait_for_text("Game over: O wins (X disconnected)", 8s, bob_from))
+      << bob_->output().substr(bob_from);
+  EXPECT_TRUE(carol_->wait_for_text("Game over: O wins (X disconnected)", 5s)) << carol_->output();
+}
+
+TEST_F(NetworkFailureE2E, TheOpponentLosesTheLinkOnTheirTurnAndTheirPendingMoveIsPlayed) {
+  start_server({"--move-timeout", "0"});
+  start_game();
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));
+  const std::size_t alice_from = alice_->output().size();
+  ASSERT_TRUE(spaces_[1]->link(false));  // bob, to move, loses his link
+  ASSERT_TRUE(alice_->wait_for_text("bob (O) lost the connection; the seat is held 6 s", 5s,
+                                    alice_from))
+      << alice_->output().substr(alice_from);
+  ASSERT_TRUE(bob_->wait_for_text("Connection lost (", 5s)) << bob_->output();
+  ASSERT_TRUE(step(*bob_, "a1", *bob_, "(a1 is pending"));
+  ASSERT_TRUE(spaces_[1]->link(true));
+  ASSERT_TRUE(bob_->wait_for_text("Reconnected as bob: back in game 1.", 10s)) << bob_->output();
+  ASSERT_TRUE(alice_->wait_for_text("bob (O) played a1.", 5s, alice_from))
+      << alice_->output().substr(alice_from);
+}
+
+TEST_F(NetworkFailureE2E, AMoveTypedOfflineIsDroppedWhenThePositionChanged) {
+  start_server({"--move-timeout", "0"});
+  start_game();
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));
+  ASSERT_TRUE(spaces_[0]->link(false));  // alice waits for bob, and loses her link
+  ASSERT_TRUE(alice_->wait_for_text("Connection lost (", 5s)) << alice_->output();
+  ASSERT_TRUE(step(*alice_, "c3", *alice_, "(c3 is pending"));
+  ASSERT_TRUE(bob_->wait_for_text("alice (X) lost the connection", 5s)) << bob_->output();
+  ASSERT_TRUE(step(*bob_, "a1", *carol_, "bob (O) played a1."));
+  ASSERT_TRUE(spaces_[0]->link(true));
+  ASSERT_TRUE(alice_->wait_for_text("Not sent: c3 (the position changed while you were "
+                                    "disconnected; look at the board and move again).",
+                                    10s))
+      << alice_->output();
+  EXPECT_TRUE(alice_->wait_for_text("Your turn (X)", 5s)) << alice_->output();
+}
+
+}  // namespace
+}  // namespace ttt::testing
