@@ -283,7 +283,8 @@ TEST_F(TwoPlayersE2E, ResignationEndsTheGameForBoth) {
 TEST_F(TwoPlayersE2E, ADrawOfferedAndAcceptedEndsInAnAgreedDraw) {
   start_game();
   ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));
-  ASSERT_TRUE(step(*alice_, "/draw", *bob_, "alice (X) offers a draw: /draw to accept, /decline to refuse.\n"));
+  ASSERT_TRUE(step(*alice_, "/draw", *bob_,
+                   "alice (X) offers a draw: /draw to accept, /decline to refuse.\n"));
   ASSERT_TRUE(alice_->wait_for_text("You offered a draw.\n", 5s)) << alice_->output();
   // The offer is said once, without the turn line again.
   EXPECT_EQ(count_of(alice_->output(), "Waiting for bob (O) to move"), 1u) << alice_->output();
@@ -299,7 +300,8 @@ TEST_F(TwoPlayersE2E, ARematchAskedAndAcceptedSwapsTheSides) {
   ASSERT_TRUE(step(*alice_, "a1", *bob_, "alice (X) played a1."));
   ASSERT_TRUE(step(*bob_, "b2", *alice_, "bob (O) played b2."));
   ASSERT_TRUE(step(*alice_, "/resign", *bob_, "You won."));
-  ASSERT_TRUE(step(*alice_, "/rematch", *bob_, "alice (X) asks for a rematch: /rematch to accept, /decline to refuse.\n"));
+  ASSERT_TRUE(step(*alice_, "/rematch", *bob_,
+                   "alice (X) asks for a rematch: /rematch to accept, /decline to refuse.\n"));
   ASSERT_TRUE(alice_->wait_for_text("You asked for a rematch.\n", 5s)) << alice_->output();
   ASSERT_TRUE(step(*bob_, "/rematch", *bob_, "Rematch: round 2, you play X.\n"));
   EXPECT_TRUE(alice_->wait_for_text("Rematch: round 2, you play O.\n", 5s)) << alice_->output();

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "client_support/client_programs.hpp"
+#include "client_support/tmux.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -44,8 +45,8 @@ TEST_F(SessionE2E, ADeclinedDrawOfferIsToldToBoth) {
                    "alice (X) offers a draw: /draw to accept, /decline to refuse.\n"));
   ASSERT_TRUE(step(*bob_, "/decline", *alice_, "bob (O) declined your draw offer.\n"));
   EXPECT_TRUE(bob_->wait_for_text("You declined alice's draw offer.\n", 5s)) << bob_->output();
-  ASSERT_TRUE(step(*bob_, "/decline", *bob_,
-                   "Your opponent has no draw offer or rematch request pending"));
+  ASSERT_TRUE(
+      step(*bob_, "/decline", *bob_, "Your opponent has no draw offer or rematch request pending"));
 }
 
 TEST_F(SessionE2E, ADrawOfferLapsesWhenAMoveIsPlayed) {
@@ -81,8 +82,8 @@ TEST_F(SessionE2E, ASpectatorIsToldWhoLeft) {
   auto carol = start_client(server_.port(), config_, {"--name", "carol"});
   ASSERT_TRUE(step(*carol, "/watch 1", *carol, "Watching game 1."));
   ASSERT_TRUE(step(*bob_, "/resign", *carol, "Game over: X wins (O resigned)"));
-  EXPECT_TRUE(carol->wait_for_text("Ratings: alice 1200 -> 1216 (+16), bob 1200 -> 1184 (-16).",
-                                   5s))
+  EXPECT_TRUE(
+      carol->wait_for_text("Ratings: alice 1200 -> 1216 (+16), bob 1200 -> 1184 (-16).", 5s))
       << carol->output();
   ASSERT_TRUE(step(*alice_, "/leave", *alice_, "You are in the lobby"));  // bob is still seated
   ASSERT_TRUE(step(*bob_, "/leave", *carol, "alice and bob left; back in the lobby.\n"));
@@ -112,6 +113,60 @@ TEST_F(SessionE2E, ASecondTerminalIsRefusedUnlessItTakesOver) {
   EXPECT_EQ(bob_->output().find("is back", bob_before), std::string::npos) << bob_->output();
   EXPECT_EQ(bob_->output().find("lost the connection", bob_before), std::string::npos)
       << bob_->output();
+}
+
+bool has(const std::string& text, std::string_view what) {
+  return text.find(what) != std::string::npos;
+}
+
+TEST(SessionTmux, ResignAndLeaveInAGameAskForConfirmationOnATerminal) {
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
+  ServerProcess server;
+  TempDir config;
+  Tmux tmux;
+  ASSERT_TRUE(tmux.start_client(server.port(), config, "--name tmux --play-bot random"));
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Your turn (X)"); }, 10s))
+      << tmux.screen();
+  tmux.type("/resign");
+  ASSERT_TRUE(tmux.wait_screen(
+      [](const std::string& s) {
+        return has(s,
+                   "Resign game 1 against bot (random)? Type y to confirm, anything else to "
+                   "play on.");
+      },
+      5s))
+      << tmux.screen();
+  tmux.type("n");
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Playing on."); }, 5s))
+      << tmux.screen();
+  EXPECT_FALSE(has(tmux.screen(), "Game over")) << tmux.screen();
+  tmux.type("/leave");
+  ASSERT_TRUE(tmux.wait_screen(
+      [](const std::string& s) { return has(s, "That resigns it. Type y to confirm"); }, 5s))
+      << tmux.screen();
+  tmux.type("y");
+  ASSERT_TRUE(
+      tmux.wait_screen([](const std::string& s) { return has(s, "You are in the lobby"); }, 5s))
+      << tmux.screen();
+  tmux.type("/quit");
+  EXPECT_TRUE(tmux.wait_exit(5s)) << tmux.screen();
+}
+
+TEST_F(SessionE2E, AScriptIsNeverAskedToConfirm) {
+  start_game();
+  ASSERT_TRUE(step(*alice_, "/resign", *bob_, "Game over: O wins (X resigned)"));
+  EXPECT_EQ(alice_->output().find("Type y to confirm"), std::string::npos) << alice_->output();
+}
+
+TEST(SessionScript, TheReadmeExampleFinishesItsGame) {
+  ServerProcess server;
+  TempDir config;
+  auto client = start_client(server.port(), config, {"--name", "scripted"});
+  client->write("/create 3 bot easy\nb2\na1\na3\nc1\nc3\na2\nb1\nb3\nc2\n");
+  client->close_stdin();
+  ASSERT_EQ(client->wait_exit(20s), 0) << client->output();
+  EXPECT_NE(client->output().find("Game over: "), std::string::npos) << client->output();
+  EXPECT_EQ(client->output().find("Your seat is held"), std::string::npos) << client->output();
 }
 
 }  // namespace

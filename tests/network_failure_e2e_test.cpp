@@ -89,9 +89,19 @@ class NetworkFailureE2E : public ::testing::Test {
 
   // ttt-server listening on every address here.
   void start_server(const std::vector<std::string>& extra) {
-    std::vector<std::string> argv{bin_dir() + "/ttt-server", "--bind", "0.0.0.0", "--port", "0",
-                                  "--db", "none", "--log-level", "warn",
-                                  "--heartbeat-timeout", "2", "--reconnect-grace", "6"};
+    std::vector<std::string> argv{bin_dir() + "/ttt-server",
+                                  "--bind",
+                                  "0.0.0.0",
+                                  "--port",
+                                  "0",
+                                  "--db",
+                                  "none",
+                                  "--log-level",
+                                  "warn",
+                                  "--heartbeat-timeout",
+                                  "2",
+                                  "--reconnect-grace",
+                                  "6"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     server_ = std::make_unique<ChildProcess>(argv);
     const std::regex line(R"(listening on port (\d+)\n)");
@@ -156,12 +166,12 @@ TEST_F(NetworkFailureE2E, AnOutageWithinTheGraceIsSeenByAllAndAMoveTypedMeanwhil
   const auto down = Clock::now();
   ASSERT_TRUE(spaces_[0]->link(false));
   // Within the heartbeat timeout (plus a second of slack) everyone knows.
-  ASSERT_TRUE(bob_->wait_for_text("alice (X) lost the connection; the seat is held 6 s", 5s,
-                                  bob_from))
+  ASSERT_TRUE(
+      bob_->wait_for_text("alice (X) lost the connection; the seat is held 6 s", 5s, bob_from))
       << bob_->output().substr(bob_from);
   EXPECT_LT(since(down), 3.5);
-  EXPECT_TRUE(carol_->wait_for_text("alice (X) lost the connection; the seat is held", 5s,
-                                    carol_from))
+  EXPECT_TRUE(
+      carol_->wait_for_text("alice (X) lost the connection; the seat is held", 5s, carol_from))
       << carol_->output().substr(carol_from);
   ASSERT_TRUE(alice_->wait_for_text("Connection lost (", 5s)) << alice_->output();
   EXPECT_LT(since(down), 3.5);
@@ -246,8 +256,8 @@ TEST_F(NetworkFailureE2E, TheOpponentLosesTheLinkOnTheirTurnAndTheirPendingMoveI
   ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));
   const std::size_t alice_from = alice_->output().size();
   ASSERT_TRUE(spaces_[1]->link(false));  // bob, to move, loses his link
-  ASSERT_TRUE(alice_->wait_for_text("bob (O) lost the connection; the seat is held 6 s", 5s,
-                                    alice_from))
+  ASSERT_TRUE(
+      alice_->wait_for_text("bob (O) lost the connection; the seat is held 6 s", 5s, alice_from))
       << alice_->output().substr(alice_from);
   ASSERT_TRUE(bob_->wait_for_text("Connection lost (", 5s)) << bob_->output();
   ASSERT_TRUE(step(*bob_, "a1", *bob_, "(a1 is pending"));
@@ -267,9 +277,10 @@ TEST_F(NetworkFailureE2E, AMoveTypedOfflineIsDroppedWhenThePositionChanged) {
   ASSERT_TRUE(bob_->wait_for_text("alice (X) lost the connection", 5s)) << bob_->output();
   ASSERT_TRUE(step(*bob_, "a1", *carol_, "bob (O) played a1."));
   ASSERT_TRUE(spaces_[0]->link(true));
-  ASSERT_TRUE(alice_->wait_for_text("Not sent: c3 (the position changed while you were "
-                                    "disconnected; look at the board and move again).",
-                                    10s))
+  ASSERT_TRUE(
+      alice_->wait_for_text("Not sent: c3 (the position changed while you were "
+                            "disconnected; look at the board and move again).",
+                            10s))
       << alice_->output();
   EXPECT_TRUE(alice_->wait_for_text("Your turn (X)", 5s)) << alice_->output();
 }

@@ -253,6 +253,8 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
     default:
       break;  // queued, chat, lists: nothing to do
   }
+  // A seat in a game in progress is retried for as long as the server may hold it.
+  connection_->set_seat_at_stake(game_ && in_progress(*game_));
   if (message.in_reply_to() != 0) requests_.erase(message.in_reply_to());
 }
 

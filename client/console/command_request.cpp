@@ -109,8 +109,8 @@ std::string place_again_text(const wire::ClientMessage& request) {
 }
 
 bool is_record_query(CommandKind kind) noexcept {
-  return kind == CommandKind::Top || kind == CommandKind::History ||
-         kind == CommandKind::Replay || kind == CommandKind::Me;
+  return kind == CommandKind::Top || kind == CommandKind::History || kind == CommandKind::Replay ||
+         kind == CommandKind::Me;
 }
 
 }  // namespace ttt::client

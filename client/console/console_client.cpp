@@ -23,11 +23,7 @@ std::string name_of(const wire::Welcome& welcome) {
 }  // namespace
 
 ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, Terminal& terminal)
-    : io_(io),
-      config_(std::move(config)),
-      terminal_(terminal),
-      pager_(terminal),
-      tick_timer_(io) {}
+    : io_(io), config_(std::move(config)), terminal_(terminal), pager_(terminal), tick_timer_(io) {}
 
 // --- starting and stopping --------------------------------------------------------
 
@@ -76,19 +72,6 @@ void ConsoleClient::quit() {
   } else {
     io_.stop();
   }
-}
-
-void ConsoleClient::on_closed(const std::string& reason, bool failed) {
-  if (failed) {
-    exit_code_ = name_refused_ || session_active_ ? kExitNameRefused : kExitLost;
-    terminal_.print_error(
-        "ttt-client: " +
-        (session_active_
-             ? config_.name + " is connected from another terminal; `--take-over` moves the "
-                              "session here"
-             : name_refused_ ? name_refused_text() : reason));
-  }
-  io_.stop();
 }
 
 // --- the connection -------------------------------------------------------------
@@ -202,8 +185,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       if (!mutes_.muted(message.chat().from())) say(chat_line(message.chat()));
       break;
     case wire::ServerMessage::kOpponent:
-      say(game_ && seated() ? opponent_named_text(message.opponent(), *game_,
-                                                  other_side(my_side()))
+      say(game_ && seated() ? opponent_named_text(message.opponent(), *game_, other_side(my_side()))
                             : opponent_text(message.opponent()));
       break;
     case wire::ServerMessage::kOfferEnded:

@@ -8,9 +8,9 @@
 // commands act at once.
 #pragma once
 
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <array>
 #include <chrono>
 #include <cstdint>
 #include <deque>

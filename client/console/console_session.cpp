@@ -56,6 +56,20 @@ void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left
   update_prompt();
 }
 
+void ConsoleClient::on_closed(const std::string& reason, bool failed) {
+  if (failed) {
+    exit_code_ = name_refused_ || session_active_ ? kExitNameRefused : kExitLost;
+    terminal_.print_error("ttt-client: " +
+                          (session_active_
+                               ? config_.name +
+                                     " is connected from another terminal; `--take-over` moves the "
+                                     "session here"
+                           : name_refused_ ? name_refused_text()
+                                           : reason));
+  }
+  io_.stop();
+}
+
 void ConsoleClient::schedule_tick() {
   tick_timer_.expires_after(std::chrono::seconds(1));
   tick_timer_.async_wait([this](const boost::system::error_code& ec) {
@@ -165,8 +179,8 @@ bool ConsoleClient::confirm_first(const Command& command) {
   const bool gives_up = command.kind == CommandKind::Resign || command.kind == CommandKind::Leave;
   if (!gives_up || !terminal_.interactive() || !holds_seat()) return false;
   const wire::PlayerInfo& other = my_side() == wire::SIDE_X ? game_->o() : game_->x();
-  const std::string game = "game " + std::to_string(game_->game_id()) + " against " +
-                           seat_name(other);
+  const std::string game =
+      "game " + std::to_string(game_->game_id()) + " against " + seat_name(other);
   say(command.kind == CommandKind::Resign
           ? "Resign " + game + "? Type y to confirm, anything else to play on."
           : "Leave " + game + "? That resigns it. Type y to confirm, anything else to play on.");
@@ -178,7 +192,8 @@ bool ConsoleClient::answer_confirmation(const std::string& line) {
   Command command = *confirming_;
   std::string answer;
   for (char c : line) {
-    if (c != ' ' && c != '\t') answer += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c != ' ' && c != '\t')
+      answer += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   if (answer != "y" && answer != "yes") {
     confirming_.reset();

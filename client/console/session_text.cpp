@@ -42,8 +42,8 @@ std::string whole_seconds(std::chrono::milliseconds ms) {
 
 std::string connection_lost_text(const std::string& reason, std::chrono::milliseconds left,
                                  std::chrono::milliseconds seat_grace) {
-  std::string text = "Connection lost (" + reason + "); reconnecting for up to " +
-                     whole_seconds(left);
+  std::string text =
+      "Connection lost (" + reason + "); reconnecting for up to " + whole_seconds(left);
   if (seat_grace.count() > 0) {
     text += " (the server holds your seat " + whole_seconds(seat_grace) + " after it notices)";
   }
@@ -68,8 +68,8 @@ std::string offer_ended_text(const wire::OfferEnded& ended, const wire::GameStat
   switch (ended.how()) {
     case wire::OFFER_END_DECLINED:
       if (me == other) return "You declined " + offerer + "'s " + what + ".";
-      return named(state, other) + " declined " + (by == me ? "your " + what : offerer + "'s " + what) +
-             ".";
+      return named(state, other) + " declined " +
+             (by == me ? "your " + what : offerer + "'s " + what) + ".";
     case wire::OFFER_END_MOVED:
       return whose + " lapsed: a move was played.";
     case wire::OFFER_END_LEFT:
@@ -105,8 +105,8 @@ std::string away_results_text(const wire::Welcome& welcome) {
     wire::GameState as_state;  // the fields result_text reads
     as_state.set_status(r.status());
     as_state.set_end_reason(r.end_reason());
-    std::string line = "While you were away, game " + std::to_string(r.game_id()) +
-                       " against " + safe_text(r.opponent(), field_width::kName) +
+    std::string line = "While you were away, game " + std::to_string(r.game_id()) + " against " +
+                       safe_text(r.opponent(), field_width::kName) +
                        " ended: " + result_text(as_state) + ".";
     const std::string personal = personal_result(as_state, r.side());
     if (!personal.empty()) line += " " + personal;
@@ -120,8 +120,8 @@ std::string away_results_text(const wire::Welcome& welcome) {
 }
 
 std::string profile_text(const wire::Profile& p) {
-  std::string text = safe_text(p.name(), field_width::kName) + ": rating " +
-                     rating_text(p.rating());
+  std::string text =
+      safe_text(p.name(), field_width::kName) + ": rating " + rating_text(p.rating());
   if (p.games() == 0 || p.rank() == 0) return text + ", no games yet (unranked).";
   text += ", rank " + std::to_string(p.rank()) + " of " + std::to_string(p.ranked()) + "; " +
           plural(p.games(), "game", "games") + ": " + plural(p.wins(), "win", "wins") + ", " +

@@ -208,8 +208,8 @@ void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
   ++writes_in_flight_;
   // A refused final move is taken back and the game goes on: nothing settles.
   links_.journal.move(record_id_, ply, Move{row, col}, final_ending,
-                      write_done([this, mover_side, request_id, final_ending,
-                                  away = away_players(), offer = draw_offered_by_](bool ok) {
+                      write_done([this, mover_side, request_id, final_ending, away = away_players(),
+                                  offer = draw_offered_by_](bool ok) {
                         if (final_ending) ending_recorded(*final_ending, ok, away);
                         if (!ok) draw_offered_by_ = offer;  // taken back with the move
                         on_move_recorded(ok, mover_side, request_id);

@@ -17,8 +17,8 @@ void GameRoom::on_move_clock() {
   const Player mover = game_.to_move();
   // The clock ran out while its player was away: the link, not the player's
   // thinking, lost the game (docs/protocol.md, "The clock while away").
-  finish({opponent(mover), seat_for(mover).away ? wire::END_REASON_DISCONNECT
-                                                : wire::END_REASON_TIMEOUT});
+  finish({opponent(mover),
+          seat_for(mover).away ? wire::END_REASON_DISCONNECT : wire::END_REASON_TIMEOUT});
 }
 
 void GameRoom::away(SeatId player) {

@@ -22,8 +22,8 @@ void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInf
 }
 
 std::uint32_t ms_until(std::chrono::steady_clock::time_point end) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      end - std::chrono::steady_clock::now());
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
   return left.count() > 0 ? static_cast<std::uint32_t>(left.count()) : 0;
 }
 

@@ -307,7 +307,9 @@ void Lobby::in_room(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kResign: room->resign(player.id, rid); break;
     case wire::ClientMessage::kOfferDraw: room->offer_draw(player.id, rid); break;
     case wire::ClientMessage::kRematch: room->rematch(player.id, rid); break;
-    case wire::ClientMessage::kDecline: room->decline(player.id, rid); break;
+    case wire::ClientMessage::kDecline:
+      room->decline(player.id, rid);
+      break;
     default: break;
   }
 }

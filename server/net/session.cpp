@@ -395,9 +395,9 @@ asio::awaitable<void> Session::watchdog() {
 }
 
 steady_clock::time_point Session::check_silence(steady_clock::time_point now) {
-  const bool heartbeat = heartbeat_ && limits_.heartbeat_timeout.count() > 0 &&
-                         (limits_.idle_timeout.count() == 0 ||
-                          limits_.heartbeat_timeout < limits_.idle_timeout);
+  const bool heartbeat =
+      heartbeat_ && limits_.heartbeat_timeout.count() > 0 &&
+      (limits_.idle_timeout.count() == 0 || limits_.heartbeat_timeout < limits_.idle_timeout);
   const auto timeout = heartbeat ? limits_.heartbeat_timeout : limits_.idle_timeout;
   if (timeout.count() <= 0) return steady_clock::time_point::max();
   const auto drop_at = last_received_ + timeout;

@@ -1,8 +1,8 @@
 // Session: one client connection. A reader, a writer and a watchdog
 // coroutine keep it alive; the writer drains a bounded queue with exactly one
 // write in flight; the watchdog enforces the Hello deadline, pings idle peers
-// and drops silent ones (sooner while a heartbeat is asked for). Parsed messages go to the connection's Inbox on the
-// logic executor (docs/architecture.md, "One concurrency story").
+// and drops silent ones (sooner while a heartbeat is asked for). Parsed messages go to the
+// connection's Inbox on the logic executor (docs/architecture.md, "One concurrency story").
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
