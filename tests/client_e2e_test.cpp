@@ -320,7 +320,7 @@ TEST_F(TwoPlayersE2E, LeavingMidGameResignsAndGoesBackToTheLobby) {
       step(*alice_, "/leave", *alice_, "You are in the lobby: /list, /create, /quick or /join.\n"));
   EXPECT_TRUE(bob_->wait_for_text("Game over: O wins (X resigned)\nYou won.\n", 5s))
       << bob_->output();
-  EXPECT_TRUE(bob_->wait_for_text("Your opponent left the game.\n", 5s)) << bob_->output();
+  EXPECT_TRUE(bob_->wait_for_text("alice (X) left the game.\n", 5s)) << bob_->output();
   EXPECT_TRUE(step(*alice_, "/list", *alice_, "Join with /join ID")) << "alice is in the lobby";
   finish();
 }

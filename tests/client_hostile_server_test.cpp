@@ -260,7 +260,7 @@ TEST_P(HostileServer, EveryTextReachesTheScreenHarmless) {
   server.send(goodbye);
   EXPECT_TRUE(see("The server is going away: " + name(width::kMessage))) << tmux.screen();
   wire::ServerMessage fatal;
-  fatal.mutable_error()->set_code(wire::ERROR_CODE_REPLACED);
+  fatal.mutable_error()->set_code(wire::ERROR_CODE_INTERNAL);
   fatal.mutable_error()->set_text(evil);
   fatal.mutable_error()->set_fatal(true);
   server.send(fatal);

@@ -391,5 +391,19 @@ TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
   EXPECT_TRUE(observer.away_results.empty());
 }
 
+TEST_F(GameRoomTest, ALeaverHearsTheEndEvenIfTheRoomClosesBeforeTheJournalAnswers) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(PlayerRef{SeatId{9}, AccountId{9}, "bot (easy)", true, bob}, wire::SIDE_O, 0);
+  observer.hold = true;
+  room->leave(SeatId{1}, 4);  // the last human leaves: the room closes
+  EXPECT_TRUE(observer.closed);
+  room.reset();  // the owner dropped it
+  while (!observer.pending.empty()) observer.finish_one(true);
+  ASSERT_FALSE(alice->received.empty());
+  EXPECT_TRUE(alice->received.back().has_left());
+  EXPECT_EQ(alice->received.back().in_reply_to(), 4u);
+}
+
 }  // namespace
 }  // namespace ttt::server

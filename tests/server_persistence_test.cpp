@@ -145,12 +145,13 @@ TEST_F(PersistenceTest, AGameInProgressSurvivesARestartAndFinishesOnRecord) {
     bob.hello("bob");
     game = start_game(alice, bob);
     play(alice, bob, 0, {{1, 1}, {0, 0}, {2, 2}});
-    // The latest tokens: every Hello issues a new one.
+    // The latest tokens: every Hello issues a new one (here, sessions taken
+    // over from another connection).
     TestClient alice2(server.port());
-    x_token = alice2.hello("alice").resume_token();
+    x_token = alice2.hello("alice", "", true).resume_token();
     alice2.expect_joined();
     TestClient bob2(server.port());
-    o_token = bob2.hello("bob").resume_token();
+    o_token = bob2.hello("bob", "", true).resume_token();
     bob2.expect_joined();
   }
   TestServer server(config_on(db()));

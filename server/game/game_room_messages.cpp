@@ -142,9 +142,10 @@ void GameRoom::tell_opponent(Player about, wire::OpponentStatus status) {
 // --- the outbox -------------------------------------------------------------
 
 GameJournal::Done GameRoom::write_done(std::function<void(bool)> on_result) {
-  return [weak = weak_from_this(), on_result = std::move(on_result)](bool ok) {
-    auto room = weak.lock();
-    if (!room) return;
+  // The write keeps the room alive: a room that closed meanwhile (its last
+  // human left a game against the bot) still owes them what it said, the
+  // leaver's Left included.
+  return [room = shared_from_this(), on_result = std::move(on_result)](bool ok) {
     --room->writes_in_flight_;
     if (on_result) on_result(ok);
     if (room->writes_in_flight_ == 0) room->flush_outbox();

@@ -170,9 +170,11 @@ std::map<std::string, std::string>& known_secrets() {
 
 }  // namespace
 
-wire::Welcome TestClient::hello(const std::string& name, const std::string& resume_token) {
+wire::Welcome TestClient::hello(const std::string& name, const std::string& resume_token,
+                                bool take_over) {
   wire::ClientMessage m;
   m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  m.mutable_hello()->set_take_over(take_over);
   m.mutable_hello()->set_name(name);
   m.mutable_hello()->set_resume_token(resume_token);
   m.mutable_hello()->set_client("test");

@@ -52,8 +52,9 @@ class TestClient {
   bool wait_closed(std::chrono::milliseconds timeout = 5s);
 
   // Hello and the Welcome. Sends the secret a server gave this name before and
-  // remembers a new one.
-  wire::Welcome hello(const std::string& name, const std::string& resume_token = "");
+  // remembers a new one; take_over moves a session of the name connected now.
+  wire::Welcome hello(const std::string& name, const std::string& resume_token = "",
+                      bool take_over = false);
 
   // Requests, without waiting for the answer.
   std::uint32_t create(int size, bool is_private = false, bool vs_bot = false,
