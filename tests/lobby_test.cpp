@@ -253,6 +253,11 @@ TEST_F(LobbyTest, AGameLostWhileAwayIsToldAtTheNextWelcome) {
   quick(alice, 3);
   quick(bob, 3);
   const std::string secret = bob->received.front().welcome().secret();
+  wire::ClientMessage move;
+  move.mutable_make_move()->set_row(0);
+  send(alice, move);  // both move: only then is a game rated
+  move.mutable_make_move()->set_row(1);
+  send(bob, move);
   disconnect(bob);
   wire::ClientMessage resign;
   resign.mutable_resign();
@@ -278,6 +283,11 @@ TEST_F(LobbyTest, ProfileShowsRatingGamesAndRank) {
   auto bob = player("bob");
   quick(alice, 3);
   quick(bob, 3);
+  wire::ClientMessage move;
+  move.mutable_make_move()->set_row(0);
+  send(alice, move);  // both move: only then is a game rated
+  move.mutable_make_move()->set_row(1);
+  send(bob, move);
   wire::ClientMessage resign;
   resign.mutable_resign();
   send(bob, resign);
