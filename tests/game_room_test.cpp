@@ -6,6 +6,8 @@
 #include <boost/asio/io_context.hpp>
 #include <vector>
 
+#include "ttt/wire/convert.hpp"
+
 namespace ttt::server {
 namespace {
 
@@ -182,6 +184,39 @@ TEST_F(GameRoomTest, WinIsAnnouncedWithTheLineAndReported) {
   EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_DIAGONAL);
   ASSERT_EQ(observer.results.size(), 1u);
   EXPECT_EQ(observer.results[0].winner, Player::X);
+}
+
+TEST_F(GameRoomTest, AGameOfKInARowIsWonByARunAndTheStateSaysSo) {
+  RoomSettings settings;
+  settings.size = 15;
+  settings.win_length = 5;
+  auto room = make_room(settings);
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  EXPECT_EQ(alice->last_state().win_length(), 5);
+  EXPECT_EQ(room->summary().win_length(), 5);
+  // X: row 7 (from 0), columns 3..7; O answers on row 0.
+  for (int i = 0; i < 5; ++i) {
+    room->move(SeatId{1}, 7, 3 + i, 0);
+    if (i < 4) room->move(SeatId{2}, 0, i, 0);
+  }
+  const auto s = bob->last_state();
+  EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
+  EXPECT_EQ(s.end_reason(), wire::END_REASON_LINE);
+  EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_ROW);
+  EXPECT_EQ(s.winning_line().index(), 7);
+  EXPECT_EQ(s.winning_line().start().row(), 7);
+  EXPECT_EQ(s.winning_line().start().col(), 3);
+  EXPECT_EQ(s.winning_line().length(), 5);
+  EXPECT_EQ(line_name(*wire::line_of(s.winning_line())), "row 8 from d8 to h8");
+}
+
+TEST_F(GameRoomTest, AWholeLineGameSaysItsWinLengthIsItsSize) {
+  auto room = make_room();
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  EXPECT_EQ(alice->last_state().win_length(), 3);
+  EXPECT_EQ(alice->last_state().winning_line().length(), 0);
 }
 
 TEST_F(GameRoomTest, AwayPlayerForfeitsWhenTheGraceRunsOut) {

@@ -126,6 +126,110 @@ TEST_F(LobbyTest, QuickMatchPairsTheFirstTwoOfASize) {
   EXPECT_EQ(joined_b->joined().side(), wire::SIDE_O);
 }
 
+TEST_F(LobbyTest, QuickMatchPairsOnlyEqualSizeAndWinLength) {
+  auto quick_k = [this](const std::shared_ptr<FakeConnection>& conn, int size, int k) {
+    wire::ClientMessage m;
+    m.mutable_quick_match()->set_size(size);
+    m.mutable_quick_match()->set_win_length(k);
+    send(conn, m);
+  };
+  auto a = player("a");
+  auto b = player("b");
+  auto c = player("c");
+  auto d = player("d");
+  quick_k(a, 15, 5);
+  quick_k(b, 15, 0);   // the whole line: not a's game
+  quick_k(c, 15, 4);   // nor this
+  EXPECT_EQ(lobby().stats().queued, 3u);
+  const auto* queued = a->last([](const wire::ServerMessage& m) { return m.has_queued(); });
+  ASSERT_NE(queued, nullptr);
+  EXPECT_EQ(queued->queued().size(), 15);
+  EXPECT_EQ(queued->queued().win_length(), 5);
+  quick_k(d, 15, 5);
+  EXPECT_EQ(lobby().stats().queued, 2u);
+  const auto* joined = d->last([](const wire::ServerMessage& m) { return m.has_joined(); });
+  ASSERT_NE(joined, nullptr);
+  EXPECT_EQ(joined->joined().state().x().name(), "a");
+  EXPECT_EQ(joined->joined().state().win_length(), 5);
+  // k = N asks for the same game as k = 0.
+  auto e = player("e");
+  quick_k(e, 15, 15);
+  const auto* whole = e->last([](const wire::ServerMessage& m) { return m.has_joined(); });
+  ASSERT_NE(whole, nullptr);
+  EXPECT_EQ(whole->joined().state().x().name(), "b");
+  EXPECT_EQ(whole->joined().state().win_length(), 15);
+}
+
+TEST_F(LobbyTest, BoardsUpTo19AndWinLengthsThatFitThemAreAccepted) {
+  auto create = [this](const std::shared_ptr<FakeConnection>& conn, int size, int k) {
+    wire::ClientMessage m;
+    m.mutable_create_game()->set_size(size);
+    m.mutable_create_game()->set_win_length(k);
+    send(conn, m);
+  };
+  auto a = player("a");
+  create(a, 20, 0);
+  ASSERT_NE(a->last_error(), nullptr);
+  EXPECT_EQ(a->last_error()->error().code(), wire::ERROR_CODE_BAD_REQUEST);
+  EXPECT_EQ(a->last_error()->error().text(), "board size must be 3 to 19, got 20");
+  create(a, 15, 2);
+  EXPECT_EQ(a->last_error()->error().text(),
+            "win length must be 3 to 15 on a 15x15 board (0: the whole line), got 2");
+  create(a, 7, 8);
+  EXPECT_EQ(a->last_error()->error().text(),
+            "win length must be 3 to 7 on a 7x7 board (0: the whole line), got 8");
+  wire::ClientMessage quick;
+  quick.mutable_quick_match()->set_size(9);
+  quick.mutable_quick_match()->set_win_length(-1);
+  send(a, quick);
+  EXPECT_EQ(a->last_error()->error().text(),
+            "win length must be 3 to 9 on a 9x9 board (0: the whole line), got -1");
+  EXPECT_EQ(lobby().stats().rooms, 0u);
+  EXPECT_EQ(lobby().stats().queued, 0u);
+  create(a, 19, 5);
+  const auto* joined = a->last([](const wire::ServerMessage& m) { return m.has_joined(); });
+  ASSERT_NE(joined, nullptr);
+  EXPECT_EQ(joined->joined().state().size(), 19);
+  EXPECT_EQ(joined->joined().state().win_length(), 5);
+  EXPECT_EQ(joined->joined().state().cells().size(), 361u);
+  wire::ClientMessage list;
+  list.mutable_list_games();
+  send(a, list);
+  const auto* games = a->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+  ASSERT_NE(games, nullptr);
+  ASSERT_EQ(games->game_list().games_size(), 1);
+  EXPECT_EQ(games->game_list().games(0).size(), 19);
+  EXPECT_EQ(games->game_list().games(0).win_length(), 5);
+}
+
+TEST_F(LobbyTest, TheFallbackBotPlaysTheGameOfTheQueueItSteppedInto) {
+  LobbyConfig c = config();
+  c.bot_fallback = std::chrono::milliseconds(1);
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto a = player("a");
+  wire::ClientMessage m;
+  m.mutable_quick_match()->set_size(9);
+  m.mutable_quick_match()->set_win_length(4);
+  send(a, m);
+  io_.restart();
+  io_.run_for(std::chrono::milliseconds(200));
+  const auto* started = a->last([](const wire::ServerMessage& r) { return r.has_state(); });
+  ASSERT_NE(started, nullptr);
+  EXPECT_EQ(started->state().win_length(), 4);
+  EXPECT_EQ(started->state().size(), 9);
+  EXPECT_TRUE(started->state().o().is_bot());
+  // The bot answers a move on the 9x9 board.
+  wire::ClientMessage move;
+  move.mutable_make_move()->set_row(4);
+  move.mutable_make_move()->set_col(4);
+  send(a, move);
+  io_.restart();
+  io_.run_for(std::chrono::milliseconds(300));
+  const auto* state = a->last([](const wire::ServerMessage& r) { return r.has_state(); });
+  ASSERT_NE(state, nullptr);
+  EXPECT_EQ(state->state().move_count(), 2u);
+}
+
 TEST_F(LobbyTest, AQueuedPlayerWhoLeavesIsNotMatched) {
   auto a = player("a");
   auto b = player("b");

@@ -134,7 +134,7 @@ TEST(ServerCli, ExportFromAnExistingDatabaseStillWorks) {
   EXPECT_NE(result.output.find("exported 0 games to " + file), std::string::npos) << result.output;
   std::ifstream in(file);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  EXPECT_EQ(text, "# ttt games export, format 2\n\n");
+  EXPECT_EQ(text, "# ttt games export, format 3\n\n");
 }
 
 // The mode bits of a file, e.g. 0600.

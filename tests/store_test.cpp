@@ -48,6 +48,7 @@ GameRecord game(std::int64_t id, std::int64_t x, std::int64_t o) {
   g.id = id;
   g.room_id = 10 + id;
   g.size = 3;
+  g.win_length = 3;
   g.x_player = x;
   g.o_player = o;
   g.rated = true;
@@ -160,6 +161,70 @@ TEST_F(StoreTest, MigratesAnEmptyDatabaseForward) {
   EXPECT_EQ(version.column_int(0), Store::kSchemaVersion);
 }
 
+TEST_F(StoreTest, KeepsEachGamesWinLength) {
+  {
+    Store store(path());
+    store.save_player(player(1, "alice"));
+    store.save_player(player(2, "bob"));
+    GameRecord gomoku = game(1, 1, 2);
+    gomoku.size = 15;
+    gomoku.win_length = 5;
+    store.begin_game(gomoku);
+    store.end_game(1, "x_won", "line", 2'000);
+    GameRecord unfinished = game(2, 2, 1);
+    unfinished.size = 7;
+    unfinished.win_length = 4;
+    store.begin_game(unfinished);
+  }
+  Store store(path());
+  EXPECT_EQ(store.game(1)->win_length, 5);
+  EXPECT_EQ(store.finished_games().at(0).win_length, 5);
+  EXPECT_EQ(store.history(1, 10).at(0).win_length, 5);
+  EXPECT_EQ(store.load_unfinished_games().at(0).win_length, 4);
+  std::ostringstream out;
+  export_games(store, out);
+  EXPECT_NE(out.str().find("size 15\nwin_length 5\n"), std::string::npos) << out.str();
+}
+
+// A database written by a server of schema version 1 (before win lengths):
+// its games come back as the whole-line games they were.
+TEST_F(StoreTest, MigratesAVersion1DatabaseWithItsGamesAsWholeLineGames) {
+  {
+    Database db(path());
+    db.exec(R"sql(
+CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  salt TEXT NOT NULL, secret_hash TEXT NOT NULL, is_bot INTEGER NOT NULL DEFAULT 0,
+  rating REAL NOT NULL DEFAULT 1200, games_played INTEGER NOT NULL DEFAULT 0,
+  wins INTEGER NOT NULL DEFAULT 0, losses INTEGER NOT NULL DEFAULT 0,
+  draws INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE games (id INTEGER PRIMARY KEY, room_id INTEGER NOT NULL, round INTEGER NOT NULL,
+  size INTEGER NOT NULL, x_player INTEGER NOT NULL REFERENCES players(id),
+  o_player INTEGER NOT NULL REFERENCES players(id), rated INTEGER NOT NULL,
+  is_private INTEGER NOT NULL, invite_code TEXT NOT NULL DEFAULT '',
+  bot_level INTEGER NOT NULL DEFAULT 0, started_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL DEFAULT 0, status TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '');
+CREATE TABLE moves (game_id INTEGER NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,
+  row INTEGER NOT NULL, col INTEGER NOT NULL, at_ms INTEGER NOT NULL,
+  PRIMARY KEY (game_id, ply)) WITHOUT ROWID;
+CREATE TABLE resume_tokens (player_id INTEGER PRIMARY KEY REFERENCES players(id),
+  token_hash TEXT NOT NULL);
+INSERT INTO players (id, name, salt, secret_hash) VALUES (1, 'alice', 's', 'h'), (2, 'bob', 's', 'h');
+INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, started_ms,
+  ended_ms, status, reason) VALUES (1, 1, 1, 4, 1, 2, 1, 0, 1000, 2000, 'draw', 'board_full');
+PRAGMA user_version = 1;
+)sql");
+  }
+  Store store(path());
+  const auto games = store.finished_games();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].size, 4);
+  EXPECT_EQ(games[0].win_length, 4) << "a version-1 game was won by its whole line";
+  Database check(path());
+  auto version = check.prepare("PRAGMA user_version");
+  ASSERT_TRUE(version.step());
+  EXPECT_EQ(version.column_int(0), 2);
+}
+
 TEST_F(StoreTest, WriterCommitsJobsInGroupsAndReportsInOrder) {
   boost::asio::io_context io;
   auto store = std::make_unique<Store>(path());
@@ -246,7 +311,7 @@ TEST_F(StoreTest, ExportWritesEveryFinishedGameAsDocumented) {
   std::ostringstream out;
   EXPECT_EQ(export_games(store, out), 1u);
   const std::string text = out.str();
-  EXPECT_NE(text.find("game 1\nroom 11 round 1\nsize 3\nx alice\no bob\nrated yes\n"),
+  EXPECT_NE(text.find("game 1\nroom 11 round 1\nsize 3\nwin_length 3\nx alice\no bob\nrated yes\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("start 1970-01-01T00:00:01.000Z\nend 1970-01-01T00:00:01.900Z\n"),
@@ -284,7 +349,7 @@ TEST_F(StoreTest, ANameCantForgeLinesInTheExportForAnyReader) {
   EXPECT_EQ(text.find("\u2028"), std::string::npos);
   EXPECT_EQ(text.find("\u2029"), std::string::npos);
   EXPECT_NE(text.find("x mallory\\u{2028}result O\\u{2029}game 99\n"), std::string::npos) << text;
-  EXPECT_EQ(text.rfind("# ttt games export, format 2\n", 0), 0u);
+  EXPECT_EQ(text.rfind("# ttt games export, format 3\n", 0), 0u);
   // Split on every line break Unicode knows, the record is what it says:
   // one line that starts with "result ", one that starts with "game ".
   for (const char* key : {"\nresult ", "\ngame "}) {

@@ -40,13 +40,40 @@ LineKind line_kind_of(ttt::LineKind kind) noexcept {
 }
 
 std::optional<ttt::Line> line_of(const Line& line) noexcept {
+  ttt::Line out{ttt::LineKind::Row, line.index()};
   switch (line.kind()) {
-    case LINE_KIND_ROW: return ttt::Line{ttt::LineKind::Row, line.index()};
-    case LINE_KIND_COLUMN: return ttt::Line{ttt::LineKind::Column, line.index()};
-    case LINE_KIND_DIAGONAL: return ttt::Line{ttt::LineKind::Diagonal, 0};
-    case LINE_KIND_ANTI_DIAGONAL: return ttt::Line{ttt::LineKind::AntiDiagonal, 0};
+    case LINE_KIND_ROW: out.kind = ttt::LineKind::Row; break;
+    case LINE_KIND_COLUMN: out.kind = ttt::LineKind::Column; break;
+    case LINE_KIND_DIAGONAL: out.kind = ttt::LineKind::Diagonal; break;
+    case LINE_KIND_ANTI_DIAGONAL: out.kind = ttt::LineKind::AntiDiagonal; break;
     default: return std::nullopt;
   }
+  if (line.length() <= 0) {
+    // A whole main diagonal has index 0 whatever was sent.
+    if (out.kind == ttt::LineKind::Diagonal || out.kind == ttt::LineKind::AntiDiagonal) {
+      out.index = 0;
+    }
+    return out;
+  }
+  out.start = Move{line.start().row(), line.start().col()};
+  out.length = line.length();
+  return out;
+}
+
+Line wire_line_of(const ttt::Line& line) {
+  Line out;
+  out.set_kind(line_kind_of(line.kind));
+  out.set_index(line.index);
+  if (line.length > 0) {
+    out.mutable_start()->set_row(line.start.row);
+    out.mutable_start()->set_col(line.start.col);
+    out.set_length(line.length);
+  }
+  return out;
+}
+
+int win_length_of(int size, int win_length) noexcept {
+  return win_length == 0 ? size : win_length;
 }
 
 ErrorCode error_code_of(MoveError error) noexcept {

@@ -21,6 +21,7 @@ struct GameStart {
   GameId room = 0;
   std::uint32_t round = 1;
   int size = 3;
+  int win_length = 3;  // marks in a line that win (the size: whole lines)
   AccountId x{};
   AccountId o{};
   bool rated = false;

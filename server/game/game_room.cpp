@@ -37,7 +37,7 @@ GameRoom::GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executo
       links_(links),
       seats_{{Seat{{}, false, boost::asio::steady_timer(executor)},
               Seat{{}, false, boost::asio::steady_timer(executor)}}},
-      game_(settings_.size),
+      game_(settings_.size, settings_.win_length),
       move_clock_(executor, [this] { on_move_clock(); }),
       spectator_chat_(settings_.spectator_chat_per_second, settings_.spectator_chat_burst),
       spectator_count_timer_(executor) {}
@@ -235,7 +235,7 @@ void GameRoom::on_move_recorded(bool ok, Player mover, std::uint32_t request_id)
                 outbox_.begin() + static_cast<std::ptrdiff_t>(std::min(last, outbox_.size())));
   std::vector<Move> moves = game_.moves();
   moves.pop_back();
-  game_ = Game(settings_.size);
+  game_ = Game(settings_.size, settings_.win_length);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     (void)game_.play(i % 2 == 0 ? Player::X : Player::O, moves[i].row, moves[i].col);
   }
@@ -290,7 +290,7 @@ void GameRoom::set_hears_spectators(SeatId player, bool on) {
 }
 
 void GameRoom::start_round() {
-  game_ = Game(settings_.size);
+  game_ = Game(settings_.size, settings_.win_length);
   result_.reset();
   draw_offered_by_ = wire::SIDE_NONE;
   rematch_requested_by_ = wire::SIDE_NONE;
@@ -299,12 +299,14 @@ void GameRoom::start_round() {
 }
 
 void GameRoom::begin_round() {
-  note(fmt::format("game {} round {} starts: {} (X) vs {} (O), {}x{}", id_, round_,
-                   seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size));
+  note(fmt::format("game {} round {} starts: {} (X) vs {} (O), {}x{}, {} in a row", id_, round_,
+                   seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size,
+                   game_.win_length()));
   GameStart start;
   start.room = id_;
   start.round = round_;
   start.size = settings_.size;
+  start.win_length = game_.win_length();
   start.x = seats_[0].player.account;
   start.o = seats_[1].player.account;
   start.rated = settings_.rated;

@@ -34,6 +34,7 @@ wire::GameState GameRoom::state() const {
   wire::GameState s;
   s.set_game_id(id_);
   s.set_size(settings_.size);
+  s.set_win_length(game_.win_length());
   s.set_cells(game_.board().to_string());
   s.set_move_count(static_cast<std::uint32_t>(game_.moves().size()));
   s.set_round(round_);
@@ -66,10 +67,7 @@ wire::GameState GameRoom::state() const {
   } else if (result_) {
     s.set_end_reason(result_->reason);
     if (result_->reason == wire::END_REASON_LINE) {
-      if (auto line = game_.winning_line()) {
-        s.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
-        s.mutable_winning_line()->set_index(line->index);
-      }
+      if (auto line = game_.winning_line()) *s.mutable_winning_line() = wire::wire_line_of(*line);
     }
   }
   return s;
@@ -79,13 +77,13 @@ wire::GameSummary GameRoom::summary() const {
   wire::GameSummary s;
   s.set_game_id(id_);
   s.set_size(settings_.size);
+  s.set_win_length(game_.win_length());
   s.set_x_name(seats_[0].player.name);
   s.set_o_name(seats_[1].player.name);
   s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
   s.set_is_private(settings_.is_private);
   s.set_rated(settings_.rated);
   s.set_vs_bot(settings_.vs_bot);
-  s.set_win_length(settings_.size);  // a full row wins today
   s.set_status(status());
   return s;
 }

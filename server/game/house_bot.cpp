@@ -62,7 +62,7 @@ void HouseBot::think(const wire::GameState& state, Player me) {
   const std::uint64_t position = (std::uint64_t{state.round()} << 32) | state.move_count();
   if (position == searched_) return;
   searched_ = position;
-  auto board = Board::parse(state.cells());
+  auto board = Board::parse(state.cells(), state.win_length());
   if (!board) return;
   AiOptions options = options_;
   options.seed = options_.seed + position;

@@ -192,7 +192,10 @@ class Lobby final : public Gate, public RoomOwner {
   void chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t request_id);
   // Checks a player can enter a room; replies an Error and returns false if not.
   bool can_enter(LobbyPlayer& player, std::uint32_t request_id);
-  bool valid_size(LobbyPlayer& player, int size, std::uint32_t request_id);
+  // Checks a board size and a win length (0: the size) a request asks for;
+  // replies an Error naming the wrong one and returns false if either is out
+  // of range.
+  bool valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id);
   // Whether the player's address may hold one more game seat (against the
   // bot or not); replies TOO_MANY_GAMES if not.
   bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id);
@@ -206,7 +209,7 @@ class Lobby final : public Gate, public RoomOwner {
   std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = 0);
   std::shared_ptr<GameRoom> find_room(GameId id) const;
   void unqueue(LobbyPlayer& player);
-  void on_fallback_timer(SeatId player, int size);
+  void on_fallback_timer(SeatId player, int size, int win_length);
   // A bot seat-holder for room; its searches take the share's turns.
   LobbyPlayer& add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
                               const std::string& share);

@@ -17,15 +17,25 @@ namespace ttt::server {
 namespace {
 
 constexpr int kMinBoardSize = 3;
-constexpr int kMaxBoardSize = 15;
+constexpr int kMaxBoardSize = Board::kMaxSize;
 
 }  // namespace
 
-bool Lobby::valid_size(LobbyPlayer& player, int size, std::uint32_t request_id) {
-  if (size >= kMinBoardSize && size <= kMaxBoardSize) return true;
+bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length,
+                        std::uint32_t request_id) {
+  if (size < kMinBoardSize || size > kMaxBoardSize) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST,
+          "board size must be " + std::to_string(kMinBoardSize) + " to " +
+              std::to_string(kMaxBoardSize) + ", got " + std::to_string(size),
+          request_id);
+    return false;
+  }
+  if (win_length == 0 || Board::valid_win_length(size, win_length)) return true;
+  const std::string side = std::to_string(size);
   error(player, wire::ERROR_CODE_BAD_REQUEST,
-        "board size must be " + std::to_string(kMinBoardSize) + " to " +
-            std::to_string(kMaxBoardSize) + ", got " + std::to_string(size),
+        "win length must be " + std::to_string(Board::kMinWinLength) + " to " + side +
+            " on a " + side + "x" + side + " board (0: the whole line), got " +
+            std::to_string(win_length),
         request_id);
   return false;
 }
@@ -74,7 +84,7 @@ bool Lobby::allows_rating(const LobbyPlayer& player, wire::Rated asked) {
 
 void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
                         std::uint32_t request_id) {
-  if (!valid_size(player, create.size(), request_id)) return;
+  if (!valid_rules(player, create.size(), create.win_length(), request_id)) return;
   const auto level = wire::level_of(create.bot_level());
   if (create.vs_bot() && !level) {
     error(player, wire::ERROR_CODE_BAD_REQUEST, "unknown bot level", request_id);
@@ -90,6 +100,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   }
   RoomSettings settings;
   settings.size = create.size();
+  settings.win_length = wire::win_length_of(create.size(), create.win_length());
   settings.is_private = create.is_private();
   settings.vs_bot = create.vs_bot();
   if (create.vs_bot()) settings.bot_level = static_cast<int>(*level) + 1;
@@ -103,8 +114,9 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   player.room = room;
   hold_quota(player);
   room->seat(player.ref(), side, request_id);
-  spdlog::debug("game {} created by {} ({}x{}{}{})", room->id(), player.name, create.size(),
-                create.size(), create.is_private() ? ", private" : "",
+  spdlog::debug("game {} created by {} ({}x{}, {} in a row{}{})", room->id(), player.name,
+                create.size(), create.size(), room->settings().win_length,
+                create.is_private() ? ", private" : "",
                 create.vs_bot() ? ", vs bot" : "");
   if (create.vs_bot()) {
     add_bot(room, *level, side == wire::SIDE_X ? wire::SIDE_O : wire::SIDE_X, player.address);
@@ -157,19 +169,23 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join,
 
 void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
                         std::uint32_t request_id) {
-  if (!valid_size(player, quick.size(), request_id)) return;
+  if (!valid_rules(player, quick.size(), quick.win_length(), request_id)) return;
   if (!can_enter(player, request_id)) return;
   if (!within_quota(player, false, request_id)) return;
-  const MatchRequest request{player.id, quick.size(), quick.rated()};
+  const int win_length = wire::win_length_of(quick.size(), quick.win_length());
+  const MatchRequest request{player.id, quick.size(), win_length, quick.rated()};
   while (auto paired = links_.matchmaker.match(request)) {
     LobbyPlayer* waiting = player_of(paired->player);
-    if (waiting == nullptr || waiting->queued_size != quick.size() || waiting->conn.expired()) {
+    if (waiting == nullptr || waiting->queued_size != quick.size() ||
+        waiting->queued_win_length != win_length || waiting->conn.expired()) {
       continue;  // gone meanwhile: try the next one
     }
     waiting->queued_size = 0;
+    waiting->queued_win_length = 0;
     waiting->fallback.reset();
     RoomSettings settings;
     settings.size = quick.size();
+    settings.win_length = win_length;
     settings.rated = allows_rating(*waiting, waiting->queued_rated) &&
                      allows_rating(player, quick.rated());
     settings.origin = waiting->address;
@@ -183,10 +199,12 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
     return;
   }
   player.queued_size = quick.size();
+  player.queued_win_length = win_length;
   player.queued_rated = quick.rated();
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   message.mutable_queued()->set_size(quick.size());
+  message.mutable_queued()->set_win_length(win_length);
   message.mutable_queued()->set_bot_fallback_s(
       static_cast<std::uint32_t>((config_.bot_fallback.count() + 999) / 1000));
   reply(player, std::move(message));
@@ -194,27 +212,31 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
     player.fallback = std::make_unique<boost::asio::steady_timer>(links_.logic,
                                                                   config_.bot_fallback);
     player.fallback->async_wait(
-        [this, id = player.id, size = quick.size()](boost::system::error_code ec) {
-          if (!ec) on_fallback_timer(id, size);
+        [this, id = player.id, size = quick.size(), win_length](boost::system::error_code ec) {
+          if (!ec) on_fallback_timer(id, size, win_length);
         });
   }
 }
 
-void Lobby::on_fallback_timer(SeatId id, int size) {
+void Lobby::on_fallback_timer(SeatId id, int size, int win_length) {
   LobbyPlayer* player = player_of(id);
-  if (player == nullptr || player->queued_size != size || shutting_down_) return;
+  if (player == nullptr || player->queued_size != size ||
+      player->queued_win_length != win_length || shutting_down_) {
+    return;
+  }
   if (!quotas_.refusal(player->address, true).empty() || bot_searches_.busy()) {
     // No bot for now (the address plays enough of them, or they are busy):
     // the player waits on for a human, and the bot is asked again later.
     player->fallback->expires_after(config_.bot_fallback);
-    player->fallback->async_wait([this, id, size](boost::system::error_code ec) {
-      if (!ec) on_fallback_timer(id, size);
+    player->fallback->async_wait([this, id, size, win_length](boost::system::error_code ec) {
+      if (!ec) on_fallback_timer(id, size, win_length);
     });
     return;
   }
   unqueue(*player);
   RoomSettings settings;
   settings.size = size;
+  settings.win_length = win_length;
   settings.vs_bot = true;
   settings.bot_level = static_cast<int>(config_.fallback_level) + 1;
   settings.origin = player->address;
@@ -229,6 +251,7 @@ void Lobby::unqueue(LobbyPlayer& player) {
   if (player.queued_size == 0) return;
   links_.matchmaker.cancel(player.id);
   player.queued_size = 0;
+  player.queued_win_length = 0;
   // A timer that already fired finds the player no longer queued.
   if (player.fallback) player.fallback->cancel();
 }

@@ -1,6 +1,6 @@
 // LobbyPlayer: the lobby's record of one seat-holder — a human online or
 // away, or one of the server's bots — with where it is (the room it sits in
-// or watches, or the quick-match size it waits for).
+// or watches, or the quick-match size and win length it waits for).
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>
@@ -25,6 +25,7 @@ struct LobbyPlayer {
   Inbox* connection = nullptr;      // the lobby's end of conn; null while away
   std::shared_ptr<GameRoom> room;   // the room it sits in or watches
   int queued_size = 0;              // quick-match board size, 0 = not queued
+  int queued_win_length = 0;        // and its win length (never 0 while queued)
   wire::Rated queued_rated = wire::RATED_DEFAULT;
   std::unique_ptr<boost::asio::steady_timer> fallback;  // quick match's bot fallback
   RateLimiter chat_limiter{1.0, 5.0};

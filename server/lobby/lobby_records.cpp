@@ -37,6 +37,7 @@ void fill_record(const GameRecord& g, wire::GameRecord& out) {
   out.set_game_id(static_cast<std::uint64_t>(g.room_id));
   out.set_round(static_cast<std::uint32_t>(g.round));
   out.set_size(g.size);
+  out.set_win_length(g.win_length);
   out.set_x_name(g.x_name);
   out.set_o_name(g.o_name);
   out.set_status(status_of(g.status));

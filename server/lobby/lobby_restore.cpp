@@ -17,6 +17,7 @@ void Lobby::restore(const StoredState& state) {
   for (const GameRecord& g : state.unfinished_games) {
     RoomSettings settings;
     settings.size = g.size;
+    settings.win_length = g.win_length;
     settings.is_private = g.is_private;
     settings.invite_code = g.invite_code;
     settings.vs_bot = g.bot_level > 0;

@@ -6,24 +6,25 @@ namespace ttt::server {
 
 std::optional<MatchRequest> LocalMatchmaker::match(const MatchRequest& request) {
   cancel(request.player);
-  auto queue = queues_.find(request.size);
+  const Rules rules{request.size, request.win_length};
+  auto queue = queues_.find(rules);
   if (queue != queues_.end() && !queue->second.empty()) {
     MatchRequest waiting = queue->second.front();
     queue->second.pop_front();
     if (queue->second.empty()) queues_.erase(queue);
-    sizes_.erase(waiting.player);
+    waiting_.erase(waiting.player);
     return waiting;
   }
-  queues_[request.size].push_back(request);
-  sizes_[request.player] = request.size;
+  queues_[rules].push_back(request);
+  waiting_[request.player] = rules;
   return std::nullopt;
 }
 
 bool LocalMatchmaker::cancel(SeatId player) {
-  const auto waiting = sizes_.find(player);
-  if (waiting == sizes_.end()) return false;
+  const auto waiting = waiting_.find(player);
+  if (waiting == waiting_.end()) return false;
   auto queue = queues_.find(waiting->second);
-  sizes_.erase(waiting);
+  waiting_.erase(waiting);
   if (queue == queues_.end()) return true;
   std::erase_if(queue->second, [player](const MatchRequest& r) { return r.player == player; });
   if (queue->second.empty()) queues_.erase(queue);

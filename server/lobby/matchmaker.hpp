@@ -1,5 +1,5 @@
-// Matchmaker: the quick-match queues, one per board size, first come first
-// paired. In-process today; a matchmaker shared by several nodes (pairing
+// Matchmaker: the quick-match queues, one per board size and win length,
+// first come first paired. In-process today; a matchmaker shared by several nodes (pairing
 // atomically in Redis) can replace it behind this interface. Runs on the
 // logic executor.
 #pragma once
@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 #include "ids.hpp"
 #include "ttt.pb.h"
@@ -19,14 +20,15 @@ namespace ttt::server {
 struct MatchRequest {
   SeatId player{};
   int size = 3;
+  int win_length = 3;  // the size for the origin's whole-line rule
   wire::Rated rated = wire::RATED_DEFAULT;
 };
 
 class Matchmaker {
  public:
   virtual ~Matchmaker() = default;
-  // Pairs the request with the longest-waiting request of the same size
-  // (taken out of its queue and returned), or queues it and returns nullopt.
+  // Pairs the request with the longest-waiting request of the same size and
+  // win length (taken out of its queue and returned), or queues it and returns nullopt.
   // A player waits in one queue at most: asking again replaces the wish.
   virtual std::optional<MatchRequest> match(const MatchRequest& request) = 0;
   // Takes the player out of its queue; false if it was not waiting.
@@ -40,11 +42,12 @@ class LocalMatchmaker final : public Matchmaker {
  public:
   std::optional<MatchRequest> match(const MatchRequest& request) override;
   bool cancel(SeatId player) override;
-  std::size_t waiting() const override { return sizes_.size(); }
+  std::size_t waiting() const override { return waiting_.size(); }
 
  private:
-  std::map<int, std::deque<MatchRequest>> queues_;
-  std::unordered_map<SeatId, int> sizes_;  // who waits, for which size
+  using Rules = std::pair<int, int>;  // size, win length
+  std::map<Rules, std::deque<MatchRequest>> queues_;
+  std::unordered_map<SeatId, Rules> waiting_;  // who waits, for which rules
 };
 
 }  // namespace ttt::server

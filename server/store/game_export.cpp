@@ -96,12 +96,13 @@ std::string result_of(const GameRecord& g) {
 }  // namespace
 
 std::size_t export_games(Store& store, std::ostream& out) {
-  out << "# ttt games export, format 2\n\n";
+  out << "# ttt games export, format 3\n\n";
   std::size_t count = 0;
   for (const GameRecord& g : store.finished_games()) {
     out << "game " << g.id << "\n";
     out << "room " << g.room_id << " round " << g.round << "\n";
     out << "size " << g.size << "\n";
+    out << "win_length " << g.win_length << "\n";
     out << "x " << escape_export_text(g.x_name) << "\n";
     out << "o " << escape_export_text(g.o_name) << "\n";
     out << "rated " << (g.rated ? "yes" : "no") << "\n";

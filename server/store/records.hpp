@@ -57,6 +57,7 @@ struct GameRecord {
   std::int64_t room_id = 0;
   int round = 1;
   int size = 3;
+  int win_length = 3;  // marks in a line that win; the size for whole lines
   std::int64_t x_player = 0;
   std::int64_t o_player = 0;
   std::string x_name;

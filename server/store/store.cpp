@@ -52,11 +52,17 @@ CREATE TABLE resume_tokens (
   token_hash TEXT NOT NULL
 );
 )sql",
+    // 2: each game's win length (the games before it were all whole-line games).
+    R"sql(
+ALTER TABLE games ADD COLUMN win_length INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET win_length = size;
+)sql",
 };
 
 constexpr const char* kGameColumns =
     "g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, g.rated, "
-    "g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, g.reason "
+    "g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, g.reason, "
+    "g.win_length "
     "FROM games g JOIN players px ON px.id = g.x_player JOIN players po ON po.id = g.o_player ";
 
 StoredPlayer read_player(Statement& s) {
@@ -170,6 +176,9 @@ GameRecord Store::read_game_row(Statement& s) {
   g.ended_ms = s.column_int(13);
   g.status = s.column_text(14);
   g.reason = s.column_text(15);
+  // 0 only in a row no migration or insert wrote: the size, whole lines.
+  g.win_length = static_cast<int>(s.column_int(16));
+  if (g.win_length == 0) g.win_length = g.size;
   return g;
 }
 
@@ -242,12 +251,12 @@ void Store::add_result(const PlayerResult& r) {
 void Store::begin_game(const GameRecord& g) {
   auto& s = cached(
       "INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
-      "invite_code, bot_level, started_ms, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-      "ON CONFLICT(id) DO NOTHING");
+      "invite_code, bot_level, started_ms, status, win_length) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING");
   s.bind(1, g.id).bind(2, g.room_id).bind(3, std::int64_t{g.round}).bind(4, std::int64_t{g.size});
   s.bind(5, g.x_player).bind(6, g.o_player).bind(7, std::int64_t{g.rated});
   s.bind(8, std::int64_t{g.is_private}).bind(9, g.invite_code).bind(10, std::int64_t{g.bot_level});
-  s.bind(11, g.started_ms).bind(12, g.status);
+  s.bind(11, g.started_ms).bind(12, g.status).bind(13, std::int64_t{g.win_length});
   s.run();
 }
 

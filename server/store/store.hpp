@@ -17,7 +17,7 @@ namespace ttt::server {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
 
   // Opens or creates the database (a new file readable by its owner only,
   // and so its journal files), checks it and migrates it to kSchemaVersion. Throws StoreError with a clear reason for an unreadable or

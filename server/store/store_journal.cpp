@@ -86,6 +86,7 @@ RecordId StoreJournal::start(const GameStart& game, Done done) {
   g.room_id = static_cast<std::int64_t>(game.room);
   g.round = static_cast<int>(game.round);
   g.size = game.size;
+  g.win_length = game.win_length;
   g.x_player = static_cast<std::int64_t>(number(game.x));
   g.o_player = static_cast<std::int64_t>(number(game.o));
   g.rated = game.rated;

@@ -18,9 +18,18 @@ Player player_of(Side side) noexcept;
 
 LineKind line_kind_of(ttt::LineKind kind) noexcept;
 
-// The rules' line a wire line names, or nullopt for LINE_KIND_NONE or an
-// unknown kind.
+// The rules' line a wire line names (a whole line, or a run when length >
+// 0), or nullopt for LINE_KIND_NONE or an unknown kind. Nothing else is
+// checked: ttt::line_cells leaves out cells off the board.
 std::optional<ttt::Line> line_of(const Line& line) noexcept;
+
+// The wire form of a rules' line: kind and index, and for a run its start and
+// length.
+Line wire_line_of(const ttt::Line& line);
+
+// The win length a wire field asks for on a size×size board: 0 means the
+// size (the origin's whole-line rule).
+int win_length_of(int size, int win_length) noexcept;
 
 // The AI level a wire level asks for (UNSPECIFIED: Perfect, the server's
 // default), or nullopt for a value this program does not know.
