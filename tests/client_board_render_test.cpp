@@ -91,6 +91,43 @@ TEST(BoardRender, TwoDigitRowsStayAligned) {
   EXPECT_NE(out.find("\n10 |"), std::string::npos);
 }
 
+TEST(BoardRender, NineteenByNineteenHasColumnsAToSAndRows1To19) {
+  Board board(19, 5);
+  board.place(18 * 19 + 18, Player::X);
+  const std::string out = render_board(BoardView{board, Move{18, 18}, std::nullopt});
+  EXPECT_EQ(out.substr(0, out.find('\n')),
+            "     a   b   c   d   e   f   g   h   i   j   k   l   m   n   o   p   q   r   s");
+  EXPECT_NE(out.find("\n 1 |   |"), std::string::npos);
+  EXPECT_NE(out.find("\n19 |   |"), std::string::npos);
+  EXPECT_NE(out.find("|   |[X]|\n"), std::string::npos) << "s19, the last cell";
+  std::size_t lines = 0;
+  std::size_t widest = 0;
+  for (std::size_t start = 0; start < out.size();) {
+    const std::size_t end = out.find('\n', start);
+    widest = std::max(widest, end - start);
+    ++lines;
+    start = end + 1;
+  }
+  EXPECT_EQ(lines, 1u + 1u + 19u * 2u);
+  EXPECT_EQ(widest, 80u) << "fits an 80-column terminal";
+}
+
+TEST(BoardRender, ARunIsStarredAndNothingElse) {
+  Board board(7, 4);
+  for (int i = 0; i < 4; ++i) board.place((1 + i) * 7 + (5 - i), Player::O);
+  const std::string out =
+      render_board(BoardView{board, std::nullopt, Line{LineKind::AntiDiagonal, 0, Move{1, 5}, 4}});
+  EXPECT_NE(out.find("\n2 |   |   |   |   |   |*O*|   |"), std::string::npos) << out;
+  EXPECT_NE(out.find("\n5 |   |   |*O*|   |   |   |   |"), std::string::npos) << out;
+  EXPECT_EQ(out.find("*O*", out.find("\n6 |")), std::string::npos) << out;
+}
+
+TEST(BoardRender, ALineOffTheBoardFromAPeerIsNotDrawn) {
+  const std::string out =
+      render_board(BoardView{Board(3), std::nullopt, Line{LineKind::Row, 1000}});
+  EXPECT_EQ(out.find('*'), std::string::npos);
+}
+
 TEST(BoardRender, BoardAsTheOriginList) {
   EXPECT_EQ(board_as_list(*Board::parse("EEEEXEEEE")), "(E E E E X E E E E)");
 }

@@ -67,10 +67,41 @@ TEST(Command, CreateSaysWhetherTheGameIsRated) {
 }
 
 TEST(Command, CreateRefusesBadSizesAndLevels) {
-  EXPECT_NE(refusal("/create 2").find("3 to 15"), std::string::npos);
-  EXPECT_NE(refusal("/create 16").find("3 to 15"), std::string::npos);
+  EXPECT_NE(refusal("/create 2").find("3 to 19"), std::string::npos);
+  EXPECT_NE(refusal("/create 20").find("3 to 19"), std::string::npos);
+  EXPECT_EQ(parsed("/create 19").size, 19);
   EXPECT_NE(refusal("/create 3 bot genius").find("Unknown bot level"), std::string::npos);
   EXPECT_NE(refusal("/create 3 public").find("Usage"), std::string::npos);
+}
+
+TEST(Command, CreateAndQuickTakeAWinLength) {
+  const Command gomoku = parsed("/create 15 k 5");
+  EXPECT_EQ(gomoku.size, 15);
+  EXPECT_EQ(gomoku.win_length, 5);
+  EXPECT_EQ(parsed("/create 15").win_length, 0) << "the whole line";
+  const Command mixed = parsed("/create 9 private k 4 bot hard rated");
+  EXPECT_EQ(mixed.win_length, 4);
+  EXPECT_TRUE(mixed.is_private);
+  EXPECT_EQ(mixed.bot, Level::Hard);
+  EXPECT_EQ(parsed("/create 7 bot k 7").bot, Level::Perfect) << "k is not a level";
+  EXPECT_EQ(parsed("/create 7 bot k 7").win_length, 7);
+  const Command quick = parsed("/quick 15 k 5");
+  EXPECT_EQ(quick.kind, CommandKind::Quick);
+  EXPECT_EQ(quick.size, 15);
+  EXPECT_EQ(quick.win_length, 5);
+  EXPECT_EQ(parsed("/quick 19").win_length, 0);
+  EXPECT_EQ(refusal("/create 15 k 2"),
+            "The win length is a number from 3 to 15 on a 15x15 board, not '2'");
+  EXPECT_EQ(refusal("/create 5 k 6"),
+            "The win length is a number from 3 to 5 on a 5x5 board, not '6'");
+  EXPECT_EQ(refusal("/quick 15 k five"),
+            "The win length is a number from 3 to 15 on a 15x15 board, not 'five'");
+  EXPECT_EQ(refusal("/create 15 k"),
+            "k needs a number after it: how many in a row win (from 3 to 15 on a 15x15 board), "
+            "e.g. k 5");
+  EXPECT_NE(refusal("/quick 15 k").find("k needs a number"), std::string::npos);
+  EXPECT_NE(refusal("/quick 15 5").find("Usage: /quick SIZE [k K]"), std::string::npos);
+  EXPECT_NE(refusal("/quick 15 k 5 6").find("Usage"), std::string::npos);
 }
 
 TEST(Command, JoinTakesAnIdAndAnOptionalCode) {

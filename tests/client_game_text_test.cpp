@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "console/game_text.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
 namespace {
@@ -142,8 +143,56 @@ TEST(GameText, GameListShowsEveryGame) {
   g->set_status(wire::GAME_STATUS_WAITING);
   g->set_is_private(true);
   const std::string text = game_list_text(list);
-  EXPECT_NE(text.find("    7   4x4  waiting      alice            -  private"), std::string::npos)
+  EXPECT_NE(text.find("    7  4x4                waiting      alice            -  private"),
+            std::string::npos)
       << text;
+}
+
+TEST(GameText, GameListNamesTheWinLength) {
+  wire::GameList list;
+  wire::GameSummary* g = list.add_games();
+  g->set_game_id(8);
+  g->set_size(15);
+  g->set_win_length(5);
+  g->set_x_name("alice");
+  g->set_o_name("bob");
+  g->set_status(wire::GAME_STATUS_IN_PROGRESS);
+  wire::GameSummary* whole = list.add_games();
+  whole->set_game_id(9);
+  whole->set_size(19);
+  whole->set_win_length(19);
+  whole->set_status(wire::GAME_STATUS_WAITING);
+  const std::string text = game_list_text(list);
+  EXPECT_NE(text.find("   id  board              status       X                O\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    8  15x15, 5 in a row  playing      alice            bob\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    9  19x19              waiting      -                -\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(GameText, PlayersLineNamesTheWinLengthAndARunWinsByName) {
+  wire::GameState s;
+  s.set_game_id(4);
+  s.set_size(15);
+  s.set_win_length(5);
+  s.set_rated(true);
+  s.mutable_x()->set_player_id(1);
+  s.mutable_x()->set_name("alice");
+  s.mutable_x()->set_connected(true);
+  s.mutable_o()->set_player_id(2);
+  s.mutable_o()->set_name("bob");
+  s.mutable_o()->set_connected(true);
+  EXPECT_EQ(players_line(s), "Game 4, 15x15, 5 in a row, rated: alice (X) vs bob (O)");
+  s.set_status(wire::GAME_STATUS_X_WON);
+  s.set_end_reason(wire::END_REASON_LINE);
+  *s.mutable_winning_line() = wire::wire_line_of(Line{LineKind::Diagonal, 1, Move{1, 2}, 5});
+  EXPECT_EQ(game_over_line(s), "Game over: X wins (diagonal from c2 to g6)");
+  s.set_win_length(0);  // an older server: the whole line
+  EXPECT_EQ(players_line(s), "Game 4, 15x15, rated: alice (X) vs bob (O)");
 }
 
 TEST(GameText, RefusedMovesGetThePlayersWords) {

@@ -98,16 +98,17 @@ TEST(RecordText, HistoryListsEachGameWithItsRecordId) {
   wire::GameRecord lost =
       record(9, "bot (hard)", "alice", wire::GAME_STATUS_X_WON, wire::END_REASON_DISCONNECT);
   lost.set_size(7);
+  lost.set_win_length(4);
   lost.set_move_count(12);
   *history.add_games() = lost;
   EXPECT_EQ(history_text(history, TimeZone::Utc),
             "Recent games of alice, newest first:\n"
-            "record  ended              size  X                  O                  result"
-            "                           rated   moves\n"
-            "    17  2026-11-22 14:03    3x3  alice              bob                X wins (a line)"
-            "                  rated       5\n"
-            "     9  2026-11-22 14:03    7x7  bot (hard)         alice              X wins (O "
-            "disconnected)          unrated    12\n"
+            "record  ended             board              X                  O                  "
+            "result                           rated   moves\n"
+            "    17  2026-11-22 14:03  3x3                alice              bob                "
+            "X wins (a line)                  rated       5\n"
+            "     9  2026-11-22 14:03  7x7, 4 in a row    bot (hard)         alice              "
+            "X wins (O disconnected)          unrated    12\n"
             "Step through one with /replay RECORD.");
 }
 

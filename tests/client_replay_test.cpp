@@ -94,6 +94,44 @@ TEST(Replay, AGameWithoutMovesIsDoneAtOnce) {
             std::string::npos);
 }
 
+TEST(Replay, AGameOfKInARowShowsItsRulesAndItsRun) {
+  wire::GameRecord g;
+  g.set_record_id(3);
+  g.set_game_id(2);
+  g.set_round(1);
+  g.set_size(7);
+  g.set_win_length(4);
+  g.set_x_name("alice");
+  g.set_o_name("bob");
+  g.set_status(wire::GAME_STATUS_X_WON);
+  g.set_end_reason(wire::END_REASON_LINE);
+  g.set_started_ms(kStart);
+  // X: b2 c3 d4 e5 (a diagonal run of 4); O: a7 b7 c7.
+  const int cells[][2] = {{1, 1}, {6, 0}, {2, 2}, {6, 1}, {3, 3}, {6, 2}, {4, 4}};
+  for (const auto& cell : cells) {
+    wire::MoveRecord* m = g.add_moves();
+    m->set_row(cell[0]);
+    m->set_col(cell[1]);
+    m->set_at_ms(kStart + 1'000);
+  }
+  std::string error;
+  auto replay = Replay::of(g, error);
+  ASSERT_TRUE(replay) << error;
+  EXPECT_EQ(replay->header(TimeZone::Utc),
+            "Replay of record 3 (game 2), 2026-11-22 14:03: 7x7, 4 in a row, unrated.\n"
+            "alice (X) vs bob (O): X wins (diagonal from b2 to e5) after 7 moves.");
+  std::string last;
+  while (!replay->done()) last = replay->next({});
+  EXPECT_NE(last.find("5 |   |   |   |   |*X*|   |   |"), std::string::npos) << last;
+  EXPECT_NE(last.find("Game over: X wins (diagonal from b2 to e5)"), std::string::npos) << last;
+
+  g.set_win_length(2);
+  EXPECT_FALSE(Replay::of(g, error));
+  EXPECT_EQ(error, "the record's win length 2 does not fit its 7x7 board");
+  g.set_win_length(0);  // an older server's record: the whole line, so no win here
+  EXPECT_TRUE(Replay::of(g, error));
+}
+
 TEST(Replay, RecordsThatAreNotLegalGamesAreRefused) {
   std::string error;
   wire::GameRecord taken = diagonal_win();

@@ -2,6 +2,8 @@
 
 #include <optional>
 
+#include "ttt/board.hpp"
+
 namespace ttt::client {
 
 BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
@@ -14,6 +16,8 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   std::optional<std::int64_t> join;
   std::optional<std::int64_t> create;
   std::optional<std::int64_t> seed;
+  std::int64_t win_length = 0;
+  const std::string sizes = "a board size from 3 to " + std::to_string(Board::kMaxSize);
   std::int64_t games = config.bot.games;
   std::int64_t count = config.count;
   std::int64_t budget = config.bot.ai.budget.count();
@@ -26,16 +30,18 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    "player name; with --count, bots are NAME-1, NAME-2, ...");
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
-  flags.add_optional_int("--quick-match", &quick, 3, 15, "SIZE",
+  flags.add_optional_int("--quick-match", &quick, 3, Board::kMaxSize, "SIZE",
                          "play whoever else wants a SIZExSIZE game (what bots do by default, size 3)",
-                         "a board size from 3 to 15");
+                         sizes);
   flags.add_optional_int("--join", &join, 1, INT64_MAX, "ID",
                          "join game ID and play whoever created it", "a game id (a whole number)");
   flags.add_string("--code", "", &config.bot.invite_code, "CODE",
                    "the invite code of a private game for --join");
-  flags.add_optional_int("--create", &create, 3, 15, "SIZE",
-                         "create a SIZExSIZE game and wait for an opponent",
-                         "a board size from 3 to 15");
+  flags.add_optional_int("--create", &create, 3, Board::kMaxSize, "SIZE",
+                         "create a SIZExSIZE game and wait for an opponent", sizes);
+  flags.add_int("--win", "", &win_length, 0, Board::kMaxSize, "K",
+                "with --create or --quick-match: K in a row wins (3 to SIZE); 0 = SIZE, only a "
+                "whole row, column or main diagonal wins");
   flags.add_bool("--rated", "", &config.bot.rated,
                  "ask for rated games (a bot's games are unrated unless it asks)");
   flags.add_bool("--rotate-secret", "", &config.bot.rotate_secret,
@@ -70,10 +76,20 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
     return fail("--quick-match, --join and --create are three ways to find a game: pick one");
   }
   if (!config.bot.invite_code.empty() && !join) return fail("--code goes with --join");
+  const std::int64_t size = create.value_or(quick.value_or(3));
+  if (win_length != 0 && join) {
+    return fail("--win goes with --create or --quick-match (a joined game has its own rules)");
+  }
+  if (win_length != 0 && !Board::valid_win_length(static_cast<int>(size),
+                                                  static_cast<int>(win_length))) {
+    return fail("--win expects 3 to " + std::to_string(size) + " on a " + std::to_string(size) +
+                "x" + std::to_string(size) + " board, got " + std::to_string(win_length));
+  }
   config.bot.mode = join     ? BotMode::Join
                     : create ? BotMode::Create
                              : BotMode::QuickMatch;
-  config.bot.size = static_cast<int>(create.value_or(quick.value_or(3)));
+  config.bot.size = static_cast<int>(size);
+  config.bot.win_length = static_cast<int>(win_length);
   config.bot.game_id = static_cast<std::uint64_t>(join.value_or(0));
   connection.port = static_cast<std::uint16_t>(port);
   config.bot.games = static_cast<int>(games);

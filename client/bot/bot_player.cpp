@@ -159,6 +159,7 @@ void BotPlayer::enter() {
   switch (options_.mode) {
     case BotMode::QuickMatch:
       m.mutable_quick_match()->set_size(options_.size);
+      m.mutable_quick_match()->set_win_length(options_.win_length);
       m.mutable_quick_match()->set_rated(rated);
       break;
     case BotMode::Join:
@@ -168,6 +169,7 @@ void BotPlayer::enter() {
       break;
     case BotMode::Create:
       m.mutable_create_game()->set_size(options_.size);
+      m.mutable_create_game()->set_win_length(options_.win_length);
       m.mutable_create_game()->set_rated(rated);
       break;
   }

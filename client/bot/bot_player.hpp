@@ -31,6 +31,7 @@ struct BotOptions {
   bool rotate_secret = false;  // replace the name's secret once connected
   BotMode mode = BotMode::QuickMatch;
   int size = 3;               // QuickMatch, Create
+  int win_length = 0;         // QuickMatch, Create: marks in a row that win; 0 = size
   std::uint64_t game_id = 0;  // Join
   std::string invite_code;    // Join a private game
   int games = 1;              // games to play in a row

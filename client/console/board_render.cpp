@@ -55,7 +55,8 @@ std::vector<bool> line_mask(const BoardView& view) {
   std::vector<bool> mask(static_cast<std::size_t>(size * size), false);
   if (!view.winning_line) return mask;
   for (const Move& m : line_cells(*view.winning_line, size)) {
-    mask[static_cast<std::size_t>(m.row * size + m.col)] = true;
+    // A whole line from a peer names its row or column unchecked.
+    if (view.board.contains(m.row, m.col)) mask[static_cast<std::size_t>(m.row * size + m.col)] = true;
   }
   return mask;
 }

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "ttt/board.hpp"
+
 namespace ttt::client {
 
 std::string login_name() {
@@ -18,6 +20,7 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                    "-a.\nType /help in the client for its commands.");
   std::int64_t port = config.port;
   std::int64_t size = config.size;
+  std::int64_t win_length = config.win_length;
   std::string color = "auto";
   flags.add_string("--host", "", &config.host, "HOST", "server to connect to");
   flags.add_int("--port", "", &port, 1, 65535, "PORT", "server port");
@@ -26,7 +29,11 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_choice("--play-bot", "", &config.play_bot,
                    {"random", "easy", "medium", "hard", "perfect"},
                    "start straight in a game against the server's bot at this level");
-  flags.add_int("--size", "-k", &size, 3, 15, "N", "board size for --play-bot, --local and -a");
+  flags.add_int("--size", "-k", &size, 3, Board::kMaxSize, "N",
+                "board size for --play-bot, --local and -a");
+  flags.add_int("--win", "", &win_length, 0, Board::kMaxSize, "K",
+                "marks in a row that win (3 to N) for --play-bot, --local and -a; 0 = N, only "
+                "a whole row, column or main diagonal wins");
   flags.add_seconds("--retry", &config.retry, 86400,
                     "after a lost connection, keep reconnecting this long (longer while the server "
                     "may hold your seat in a game), 0 = never");
@@ -57,6 +64,7 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   if (!args.result.ok) return args;
   config.port = static_cast<std::uint16_t>(port);
   config.size = static_cast<int>(size);
+  config.win_length = static_cast<int>(win_length);
   config.color = color == "always"  ? ColorChoice::Always
                  : color == "never" ? ColorChoice::Never
                                     : ColorChoice::Auto;
@@ -65,6 +73,11 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   if (config.local && config.ai) {
     args.result.ok = false;
     args.result.error = "--local and -a are two different offline modes: pick one";
+  } else if (win_length != 0 && !Board::valid_win_length(config.size, config.win_length)) {
+    args.result.ok = false;
+    args.result.error = "--win expects " + std::to_string(Board::kMinWinLength) + " to " +
+                        std::to_string(size) + " on a " + std::to_string(size) + "x" +
+                        std::to_string(size) + " board (--size), got " + std::to_string(win_length);
   }
   return args;
 }

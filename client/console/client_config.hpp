@@ -16,6 +16,7 @@ struct ClientConfig {
   std::string name;      // default: the login name
   std::string play_bot;  // a level: start in a game against the server's bot
   int size = 3;          // board size for --play-bot, --local and -a
+  int win_length = 0;    // and its win length; 0 = the size (whole lines)
   std::chrono::milliseconds retry{30'000};
   std::chrono::milliseconds connect_timeout{5'000};
   std::string token_file;  // default: default_token_path(host, port, name)

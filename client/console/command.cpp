@@ -4,13 +4,14 @@
 #include <cctype>
 #include <vector>
 
+#include "ttt/board.hpp"
 #include "ttt/cli/flags.hpp"
 
 namespace ttt::client {
 namespace {
 
 constexpr int kMinSize = 3;
-constexpr int kMaxSize = 15;
+constexpr int kMaxSize = Board::kMaxSize;
 constexpr int kMaxTop = 100;  // the server's cap on a leaderboard
 
 std::vector<std::string_view> split_words(std::string_view text) {
@@ -46,6 +47,25 @@ std::string size_error(std::string_view word) {
          std::to_string(kMaxSize) + ", not '" + std::string(word) + "'";
 }
 
+// The K of `k K` at args[i] (the word after "k"), checked against the size;
+// why not in error.
+std::optional<int> parse_win_length(const std::vector<std::string_view>& args, std::size_t i,
+                                    int size, std::string& error) {
+  const std::string range = "from " + std::to_string(Board::kMinWinLength) + " to " +
+                            std::to_string(size) + " on a " + std::to_string(size) + "x" +
+                            std::to_string(size) + " board";
+  if (i >= args.size()) {
+    error = "k needs a number after it: how many in a row win (" + range + "), e.g. k 5";
+    return std::nullopt;
+  }
+  auto k = cli::parse_int(args[i], Board::kMinWinLength, size);
+  if (!k) {
+    error = "The win length is a number " + range + ", not '" + std::string(args[i]) + "'";
+    return std::nullopt;
+  }
+  return static_cast<int>(*k);
+}
+
 CommandParse parse_create(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Create);
   std::size_t i = 0;
@@ -56,10 +76,17 @@ CommandParse parse_create(const std::vector<std::string_view>& args) {
     ++i;
   }
   auto is_option = [](std::string_view word) {
-    return word == "private" || word == "bot" || word == "rated" || word == "unrated";
+    return word == "private" || word == "bot" || word == "rated" || word == "unrated" ||
+           word == "k";
   };
   for (; i < args.size(); ++i) {
-    if (args[i] == "private") {
+    if (args[i] == "k") {
+      std::string error;
+      const auto k = parse_win_length(args, i + 1, c.size, error);
+      if (!k) return fail(error);
+      c.win_length = *k;
+      ++i;
+    } else if (args[i] == "private") {
       c.is_private = true;
     } else if (args[i] == "bot") {
       c.bot = Level::Perfect;
@@ -76,7 +103,8 @@ CommandParse parse_create(const std::vector<std::string_view>& args) {
       c.rated = args[i] == "rated";
     } else {
       return fail(
-          "Usage: /create SIZE [private] [bot LEVEL] [rated|unrated], e.g. /create 3 bot perfect");
+          "Usage: /create SIZE [k K] [private] [bot LEVEL] [rated|unrated], e.g. /create 3 bot "
+          "perfect or /create 15 k 5");
     }
   }
   return ok(std::move(c));
@@ -101,7 +129,8 @@ CommandParse parse_game_ref(CommandKind kind, std::string_view usage,
 CommandParse parse_list(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::List);
   static constexpr const char* kUsage =
-      "Usage: /list [open] [SIZE] [rated|unrated] [name TEXT], or /list next for the next page";
+      "Usage: /list [open] [SIZE [k K]] [rated|unrated] [name TEXT], or /list next for the next "
+      "page";
   if (args.size() == 1 && (args[0] == "next" || args[0] == "more")) {
     c.next_page = true;
     return ok(std::move(c));
@@ -117,6 +146,13 @@ CommandParse parse_list(const std::vector<std::string_view>& args) {
       auto size = parse_size(args[i]);
       if (!size) return fail(size_error(args[i]));
       c.list_size = *size;
+      if (i + 1 < args.size() && args[i + 1] == "k") {
+        std::string error;
+        const auto k = parse_win_length(args, i + 2, c.list_size, error);
+        if (!k) return fail(error);
+        c.win_length = *k;
+        i += 2;
+      }
     } else {
       return fail(kUsage);
     }
@@ -126,11 +162,18 @@ CommandParse parse_list(const std::vector<std::string_view>& args) {
 
 CommandParse parse_quick(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Quick);
-  if (args.size() > 1) return fail("Usage: /quick SIZE");
+  const bool with_k = args.size() >= 2 && args[1] == "k";
+  if (args.size() > (with_k ? 3 : 1)) return fail("Usage: /quick SIZE [k K], e.g. /quick 15 k 5");
   if (!args.empty()) {
     auto size = parse_size(args[0]);
     if (!size) return fail(size_error(args[0]));
     c.size = *size;
+  }
+  if (with_k) {
+    std::string error;
+    const auto k = parse_win_length(args, 2, c.size, error);
+    if (!k) return fail(error);
+    c.win_length = *k;
   }
   return ok(std::move(c));
 }
@@ -267,17 +310,20 @@ std::string help_text() {
   return "Moves: a cell like b2 (column letter, row number from 1) or ROW COL like 2 2.\n"
          "  A move typed before your turn is played when your turn comes.\n"
          "Lobby:\n"
-         "  /list [open] [SIZE] [rated|unrated] [name TEXT]\n"
+         "  /list [open] [SIZE [k K]] [rated|unrated] [name TEXT]\n"
          "                                    the games on the server, a page at a time\n"
          "                                    (open: waiting for a player; name: a player's)\n"
          "  /list next                        the next page of that list\n"
-         "  /create SIZE [private] [bot LEVEL] [rated|unrated]\n"
+         "  /create SIZE [k K] [private] [bot LEVEL] [rated|unrated]\n"
          "                                    a new game (LEVEL: random easy medium hard "
          "perfect);\n"
+         "                                    k K: K in a row wins (3 to SIZE, e.g. /create 15 "
+         "k 5);\n"
+         "                                    without it only a whole line wins;\n"
          "                                    rated: the result changes both ratings (default:\n"
          "                                    rated between people, unrated against the bot)\n"
          "  /join ID [CODE]                   join a game (CODE for a private one)\n"
-         "  /quick SIZE                       play the next player who wants that size\n"
+         "  /quick SIZE [k K]                 play the next player who wants that game\n"
          "  /watch ID [CODE]                  spectate a game\n"
          "In a game:\n"
          "  /resign                           give up the game\n"

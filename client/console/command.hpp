@@ -1,7 +1,7 @@
-// The console client's slash commands: /list [next] [open] [SIZE]
-// [rated|unrated] [name TEXT], /create SIZE [private] [bot LEVEL]
-// [rated|unrated], /join ID [CODE], /quick SIZE, /watch ID, /resign, /draw,
-// /decline, /rematch, /leave, /say TEXT, /mute [NAME], /unmute NAME,
+// The console client's slash commands: /list [next] [open] [SIZE [k K]]
+// [rated|unrated] [name TEXT], /create SIZE [k K] [private] [bot LEVEL]
+// [rated|unrated], /join ID [CODE], /quick SIZE [k K], /watch ID, /resign,
+// /draw, /decline, /rematch, /leave, /say TEXT, /mute [NAME], /unmute NAME,
 // /spectators on|off, /me, /top [N], /history [NAME], /replay ID, /secret
 // rotate, /help, /quit.
 #pragma once
@@ -42,6 +42,7 @@ enum class CommandKind {
 struct Command {
   CommandKind kind = CommandKind::Help;
   int size = 3;                 // Create, Quick
+  int win_length = 0;           // Create, Quick: marks in a row that win; 0 = size (List: any)
   bool is_private = false;      // Create
   std::optional<Level> bot;     // Create: the server's bot takes the other seat
   std::optional<bool> rated;    // Create: rated or not; empty = the server's default
@@ -51,8 +52,8 @@ struct Command {
   int limit = 10;               // Top: how many players
   std::uint64_t record_id = 0;  // Replay: a finished game's record id (see /history)
   // List: the next page of the last list, or a first page with filters:
-  // open games only, a board size (0 = any), rated (in `rated`), a name
-  // (in `text`).
+  // open games only, a board size (0 = any) and its win length (in
+  // `win_length`, 0 = any), rated (in `rated`), a name (in `text`).
   bool next_page = false;
   bool open_only = false;
   int list_size = 0;
@@ -70,7 +71,8 @@ struct CommandParse {
 bool is_command(std::string_view line) noexcept;
 
 // Parses one command line: a '/', the command's exact name, then its words
-// separated by spaces. SIZE defaults to 3 when left out.
+// separated by spaces. SIZE defaults to 3 when left out; `k K` (3 to SIZE)
+// asks for K in a row to win instead of the whole line.
 CommandParse parse_command(std::string_view line);
 
 // The /help text: every command and the move syntax, one per line.

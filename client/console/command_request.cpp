@@ -12,6 +12,7 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
       // the pages after it).
       wire::ListGames* list = m.mutable_list_games();
       list->set_size(command.list_size);
+      list->set_win_length(command.win_length);
       list->set_open_only(command.open_only);
       if (command.rated) list->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
       list->set_name(command.text);
@@ -20,6 +21,7 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
     case CommandKind::Create: {
       wire::CreateGame* create = m.mutable_create_game();
       create->set_size(command.size);
+      create->set_win_length(command.win_length);
       create->set_is_private(command.is_private);
       create->set_vs_bot(command.bot.has_value());
       if (command.bot) create->set_bot_level(wire::bot_level_of(*command.bot));
@@ -32,6 +34,7 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
       break;
     case CommandKind::Quick:
       m.mutable_quick_match()->set_size(command.size);
+      m.mutable_quick_match()->set_win_length(command.win_length);
       break;
     case CommandKind::Watch:
       m.mutable_spectate()->set_game_id(command.game_id);

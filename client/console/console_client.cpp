@@ -120,6 +120,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
       Command create;
       create.kind = CommandKind::Create;
       create.size = config_.size;
+      create.win_length = config_.win_length;
       create.bot = parse_level(config_.play_bot);
       execute(create);
     }

@@ -6,6 +6,7 @@
 #include "console/session_text.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
+#include "view/board_name.hpp"
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
 
@@ -134,8 +135,8 @@ std::string personal_result(const wire::GameState& state, wire::Side me) {
 }
 
 std::string players_line(const wire::GameState& state) {
-  std::string line = "Game " + std::to_string(state.game_id()) + ", " +
-                     std::to_string(state.size()) + "x" + std::to_string(state.size());
+  std::string line =
+      "Game " + std::to_string(state.game_id()) + ", " + board_name(state.size(), state.win_length());
   if (state.round() > 1) line += ", round " + std::to_string(state.round());
   line += state.rated() ? ", rated" : ", unrated";
   line +=
@@ -225,8 +226,10 @@ std::string opponent_text(const wire::OpponentStatus& status) {
 }
 
 std::string queued_text(const wire::Queued& queued) {
-  const std::string size = std::to_string(queued.size());
-  std::string line = "Waiting for another player who wants a " + size + "x" + size + " game";
+  std::string line = "Waiting for another player who wants a " + board_name(queued.size(), 0) +
+                     " game";
+  const int k = queued.win_length();
+  if (k != 0 && k != queued.size()) line += " with " + std::to_string(k) + " in a row";
   if (queued.bot_fallback_s() > 0) {
     line += " (a bot steps in after " + std::to_string(queued.bot_fallback_s()) + " s)";
   }
@@ -260,15 +263,14 @@ std::string game_list_text(const wire::GameList& list) {
   const auto name = [](const std::string& raw) {
     return pad_right(raw.empty() ? "-" : safe_text(raw, kNameColumn), kNameColumn);
   };
-  std::string text = "   id  size  status       X                O\n";
+  std::string text = "   id  board              status       X                O\n";
   for (const wire::GameSummary& g : list.games()) {
     const char* status = g.status() == wire::GAME_STATUS_WAITING       ? "waiting"
                          : g.status() == wire::GAME_STATUS_IN_PROGRESS ? "playing"
                                                                        : "over";
-    const std::string size = std::to_string(g.size());
-    std::string line = pad_left(std::to_string(g.game_id()), 5) + "  " + pad_left(size, 2) + "x" +
-                       pad_right(size, 2) + " " + pad_right(status, 12) + " " + name(g.x_name()) +
-                       " " + name(g.o_name());
+    std::string line = pad_left(std::to_string(g.game_id()), 5) + "  " +
+                       pad_right(board_name(g.size(), g.win_length()), 17) + "  " +
+                       pad_right(status, 12) + " " + name(g.x_name()) + " " + name(g.o_name());
     while (!line.empty() && line.back() == ' ') line.pop_back();
     if (g.is_private()) line += "  private";
     if (g.vs_bot()) line += "  vs bot";

@@ -22,7 +22,8 @@ std::string result_text(const wire::GameState& state);
 // for a spectator or an aborted game.
 std::string personal_result(const wire::GameState& state, wire::Side me);
 
-// "Game 3, 3x3, rated: alice (X, 1216) vs bob (O, 1184)": the players with
+// "Game 3, 3x3, rated: alice (X, 1216) vs bob (O, 1184)" (or "Game 3,
+// 15x15, 5 in a row, rated: ..." when k in a row wins): the players with
 // their ratings, whether the result changes them, and notes such as
 // "round 2", "private", "2 watching", "[away]".
 std::string players_line(const wire::GameState& state);

@@ -24,6 +24,7 @@ namespace {
 int run_offline(const ttt::client::ClientConfig& config) {
   ttt::client::OfflineOptions options;
   options.size = config.size;
+  options.win_length = config.win_length;
   options.vs_ai = config.ai;
   options.level = *ttt::parse_level(config.ai_level);
   options.verbose = config.verbose;

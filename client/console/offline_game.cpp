@@ -16,6 +16,7 @@ namespace {
 wire::GameState final_state(const Game& game) {
   wire::GameState state;
   state.set_size(game.board().size());
+  state.set_win_length(game.win_length());
   state.set_cells(game.board().to_string());
   switch (game.status()) {
     case GameStatus::XWon:
@@ -30,8 +31,7 @@ wire::GameState final_state(const Game& game) {
   }
   if (auto line = game.winning_line()) {
     state.set_end_reason(wire::END_REASON_LINE);
-    state.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
-    state.mutable_winning_line()->set_index(line->index);
+    *state.mutable_winning_line() = wire::wire_line_of(*line);
   } else {
     state.set_end_reason(wire::END_REASON_BOARD_FULL);
   }
@@ -41,13 +41,13 @@ wire::GameState final_state(const Game& game) {
 class OfflineGame {
  public:
   OfflineGame(const OfflineOptions& options, std::istream& in, std::ostream& out)
-      : options_(options), in_(in), out_(out), game_(options.size) {}
+      : options_(options), in_(in), out_(out), game_(options.size, options.win_length) {}
 
   int run() {
     out_ << (options_.vs_ai ? "Offline game: you play X against the AI (" +
                                   std::string(to_string(options_.level)) + ", O)."
                             : std::string("Hot-seat game: X moves first, then O."))
-         << " Moves: b2 or 2 2; /quit to stop.\n";
+         << rules_note() << " Moves: b2 or 2 2; /quit to stop.\n";
     show_board();
     while (!game_.over()) {
       if (!(options_.vs_ai && game_.to_move() == Player::O ? ai_turn() : human_turn())) {
@@ -62,6 +62,12 @@ class OfflineGame {
   }
 
  private:
+  // " 5 in a row wins." when k in a row wins (nothing for whole lines).
+  std::string rules_note() const {
+    if (game_.board().whole_lines()) return "";
+    return " " + std::to_string(game_.win_length()) + " in a row wins.";
+  }
+
   // One move typed by the player to move; false when input ends or they quit.
   bool human_turn() {
     const Player me = game_.to_move();

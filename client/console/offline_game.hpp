@@ -1,5 +1,6 @@
 // OfflineGame: ttt-client without a server, as in the origin front end:
-// hot-seat (--local) or X against the AI (-a), any size (-k), and -v to print
+// hot-seat (--local) or X against the AI (-a), any size (-k) and win length
+// (--win), and -v to print
 // the board as its X/O/E list after each move.
 #pragma once
 
@@ -12,6 +13,7 @@ namespace ttt::client {
 
 struct OfflineOptions {
   int size = 3;
+  int win_length = 0;  // marks in a line that win; 0 = the size (whole lines)
   bool vs_ai = false;  // the AI plays O
   Level level = Level::Perfect;
   bool verbose = false;  // print the X/O/E list after each move

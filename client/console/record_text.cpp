@@ -6,6 +6,7 @@
 #include "console/game_text.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
+#include "view/board_name.hpp"
 
 namespace ttt::client {
 namespace {
@@ -90,12 +91,12 @@ std::string history_text(const wire::History& history, TimeZone zone) {
   const std::string name = safe_text(history.name(), field_width::kName);
   if (history.games().empty()) return name + " has no finished games yet.";
   const std::vector<Column> row = {
-      {6, true},     {16, false, 2}, {5, true, 2}, {kNameColumn, false, 2},
+      {6, true},     {16, false, 2}, {17, false, 2}, {kNameColumn, false, 2},
       {kNameColumn}, {32},           {7},          {5, true}};
   std::string text = "Recent games of " + name + ", newest first:\n";
-  text += row_text(row, {"record", "ended", "size", "X", "O", "result", "rated", "moves"}) + "\n";
+  text += row_text(row, {"record", "ended", "board", "X", "O", "result", "rated", "moves"}) + "\n";
   for (const wire::GameRecord& g : history.games()) {
-    const std::string size = std::to_string(g.size()) + "x" + std::to_string(g.size());
+    const std::string size = board_name(g.size(), g.win_length());
     text += row_text(row, {std::to_string(g.record_id()), time_text(g.ended_ms(), zone), size,
                            column_name(g.x_name()), column_name(g.o_name()), record_result_text(g),
                            g.rated() ? "rated" : "unrated", std::to_string(g.move_count())}) +

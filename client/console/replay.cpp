@@ -4,6 +4,7 @@
 
 #include "console/game_text.hpp"
 #include "text/safe_text.hpp"
+#include "view/board_name.hpp"
 #include "ttt/wire/convert.hpp"
 #include "view/move_input.hpp"
 
@@ -17,8 +18,7 @@ wire::GameState final_state(const wire::GameRecord& record, const std::optional<
   state.set_status(record.status());
   state.set_end_reason(record.end_reason());
   if (line && record.end_reason() == wire::END_REASON_LINE) {
-    state.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
-    state.mutable_winning_line()->set_index(line->index);
+    *state.mutable_winning_line() = wire::wire_line_of(*line);
   }
   return state;
 }
@@ -45,8 +45,14 @@ std::optional<Replay> Replay::of(const wire::GameRecord& record, std::string& er
     error = "the record's board size " + std::to_string(record.size()) + " can't be drawn";
     return std::nullopt;
   }
+  const int win_length = wire::win_length_of(record.size(), record.win_length());
+  if (!Board::valid_win_length(record.size(), win_length)) {
+    error = "the record's win length " + std::to_string(record.win_length()) +
+            " does not fit its " + board_name(record.size(), 0) + " board";
+    return std::nullopt;
+  }
   Replay replay(record);
-  Board board(record.size());
+  Board board(record.size(), win_length);
   Player mover = Player::X;
   for (const wire::MoveRecord& m : record.moves()) {
     if (!is_valid_move(board, m.row(), m.col(), mover)) {
@@ -67,7 +73,7 @@ std::string Replay::header(TimeZone zone) const {
   const std::optional<Line> line = boards_.empty() ? std::nullopt : winning_line(boards_.back());
   std::string game = "game " + std::to_string(r.game_id());
   if (r.round() > 1) game += ", round " + std::to_string(r.round());
-  const std::string size = std::to_string(r.size()) + "x" + std::to_string(r.size());
+  const std::string size = board_name(r.size(), r.win_length());
   const std::string result = result_text(final_state(r, line));
   const std::size_t n = boards_.size();
   return "Replay of record " + std::to_string(r.record_id()) + " (" + game + "), " +

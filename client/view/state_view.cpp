@@ -28,7 +28,7 @@ wire::Side other_side(wire::Side side) noexcept {
 }
 
 std::optional<Board> board_of(const wire::GameState& state) {
-  auto board = Board::from_cells(state.cells());
+  auto board = Board::from_cells(state.cells(), state.win_length());
   if (!board || board->size() != state.size()) return std::nullopt;
   return board;
 }

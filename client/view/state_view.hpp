@@ -26,7 +26,8 @@ bool in_progress(const wire::GameState& state) noexcept;
 // wire::Side: ttt/wire/convert.hpp.)
 wire::Side other_side(wire::Side side) noexcept;
 
-// The board the state describes, or nullopt if its cells are malformed.
+// The board the state describes, with its win length (0: the size), or
+// nullopt if its cells are malformed or the win length does not fit them.
 std::optional<Board> board_of(const wire::GameState& state);
 
 // The last move, absent before the first one.
