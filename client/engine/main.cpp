@@ -1,0 +1,54 @@
+// ttt-engine: ttt's AI as a Gomocup engine on stdin and stdout, for any
+// Gomocup manager (Piskvork, GomocupJudge, ttt-arena, ttt-bot --engine).
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "engine/engine_loop.hpp"
+#include "ttt/cli/flags.hpp"
+
+int main(int argc, char** argv) {
+  ttt::client::EngineLoopOptions options;
+  options.ai.budget = std::chrono::milliseconds(1000);
+  ttt::cli::Flags flags(
+      "ttt-engine",
+      "ttt's AI as a Gomocup (pbrain) engine: commands on stdin, answers on stdout.\n"
+      "Plays five in a row on boards of 3 to 19 (a board under 5: its whole line), or any\n"
+      "win length a manager sets with INFO ttt_win_length K.");
+  std::string level(to_string(options.ai.level));
+  std::int64_t budget = options.ai.budget.count();
+  std::string seed_text;
+  flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
+                   "playing strength");
+  flags.add_int("--budget", "", &budget, 0, 3'600'000, "MS",
+                "time per move when the manager sends no INFO timeout_turn");
+  flags.add_string("--seed", "", &seed_text, "N",
+                   "seed for the AI's choices, for repeatable games (default: random)");
+  const auto parsed = flags.parse(argc, argv);
+  if (!parsed.ok) {
+    std::fprintf(stderr, "ttt-engine: %s\n(see ttt-engine --help)\n", parsed.error.c_str());
+    return 2;
+  }
+  if (parsed.help) {
+    std::fputs(flags.usage().c_str(), stdout);
+    return 0;
+  }
+  std::uint64_t seed = std::random_device{}();
+  if (!seed_text.empty()) {
+    const auto number = ttt::cli::parse_int(seed_text, 0, INT64_MAX);
+    if (!number) {
+      std::fprintf(stderr, "ttt-engine: --seed expects a whole number, got '%s'\n",
+                   seed_text.c_str());
+      return 2;
+    }
+    seed = static_cast<std::uint64_t>(*number);
+  }
+  options.ai.level = *ttt::parse_level(level);
+  options.ai.budget = std::chrono::milliseconds(budget);
+  options.ai.seed = seed;
+  ttt::client::EngineLoop loop(options, std::cout);
+  std::string line;
+  while (!loop.ended() && std::getline(std::cin, line)) loop.handle(line);
+  return 0;
+}

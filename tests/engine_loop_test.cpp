@@ -1,0 +1,149 @@
+// ttt-engine's loop in-process: each command's answer, refusals of bad
+// commands, the time a move may take, the win length extension.
+#include "engine/engine_loop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "engine/pbrain_protocol.hpp"
+
+namespace ttt::client {
+namespace {
+
+class EngineLoopTest : public ::testing::Test {
+ protected:
+  static EngineLoopOptions options() {
+    EngineLoopOptions o;
+    o.ai.level = Level::Hard;
+    o.ai.budget = std::chrono::milliseconds(1000);
+    o.ai.seed = 7;
+    return o;
+  }
+  // The lines the engine answers to these commands.
+  std::vector<std::string> talk(std::initializer_list<std::string_view> lines) {
+    out_.str("");
+    for (std::string_view line : lines) loop_.handle(line);
+    std::vector<std::string> answers;
+    std::istringstream in(out_.str());
+    for (std::string line; std::getline(in, line);) answers.push_back(line);
+    return answers;
+  }
+  // The move of a one-line answer, or nullopt.
+  static std::optional<pbrain::Point> move_in(const std::vector<std::string>& answers) {
+    if (answers.size() != 1) return std::nullopt;
+    return pbrain::parse_point(answers[0]);
+  }
+
+  std::ostringstream out_;
+  EngineLoop loop_{options(), out_};
+};
+
+TEST_F(EngineLoopTest, PlaysAGameThroughStartBeginAndTurn) {
+  EXPECT_EQ(talk({"START 15"}), std::vector<std::string>{"OK"});
+  EXPECT_EQ(talk({"INFO timeout_turn 100", "INFO timeout_match 0", "INFO time_left 2147483647"}),
+            std::vector<std::string>{});
+  const auto first = move_in(talk({"BEGIN"}));
+  ASSERT_TRUE(first);
+  const auto reply = talk({std::string("TURN ") + (first->x == 0 ? "1,1" : "0,0")});
+  const auto answer = move_in(reply);
+  ASSERT_TRUE(answer) << (reply.empty() ? "" : reply[0]);
+  EXPECT_NE(*answer, *first);
+}
+
+TEST_F(EngineLoopTest, AnswersBoardWithAMoveForTheSideToMove) {
+  talk({"START 9"});
+  const auto answers = talk({"BOARD", "4,4,2", "3,3,1", "5,5,2", "DONE"});
+  const auto move = move_in(answers);
+  ASSERT_TRUE(move) << (answers.empty() ? "" : answers[0]);
+  for (const pbrain::Point taken : {pbrain::Point{4, 4}, {3, 3}, {5, 5}}) EXPECT_NE(*move, taken);
+}
+
+TEST_F(EngineLoopTest, FiveInARowWinsByDefault) {
+  talk({"START 15"});
+  // The opponent has five on row 7 (and moved last): the game is over.
+  EXPECT_EQ(talk({"BOARD", "3,7,2", "0,0,1", "4,7,2", "0,2,1", "5,7,2", "0,4,1", "6,7,2", "0,6,1",
+                  "7,7,2", "DONE"}),
+            std::vector<std::string>{"ERROR the game on this board is over"});
+  // Four of them is a game still going.
+  const auto move = move_in(talk({"BOARD", "3,7,2", "0,0,1", "4,7,2", "0,2,1", "5,7,2", "0,4,1",
+                                  "6,7,2", "0,6,1", "DONE"}));
+  EXPECT_TRUE(move);
+}
+
+TEST_F(EngineLoopTest, RefusesWhatItCannotPlay) {
+  EXPECT_EQ(talk({"BEGIN"}), std::vector<std::string>{"ERROR BEGIN before START"});
+  EXPECT_EQ(talk({"START 20"}),
+            std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 19, not '20'"});
+  EXPECT_EQ(talk({"RECTSTART 15,10"}),
+            std::vector<std::string>{
+                "ERROR ttt-engine plays square boards of 3 to 19 only, not '15,10'"});
+  EXPECT_EQ(talk({"RECTSTART 15,15"}), std::vector<std::string>{"OK"});
+  EXPECT_EQ(talk({"TURN 15,0"}),
+            std::vector<std::string>{"ERROR TURN 15,0 is off the 15x15 board"});
+  EXPECT_EQ(talk({"TURN x"}), std::vector<std::string>{"ERROR TURN needs a cell x,y, not 'x'"});
+  EXPECT_EQ(talk({"BOARD", "1,1,1", "1,1,2", "DONE"}),
+            std::vector<std::string>{"ERROR BOARD: 1,1 is listed twice"});
+  EXPECT_EQ(talk({"BOARD", "1,1,1", "2,2,1", "DONE"})[0].rfind("ERROR this position can't", 0), 0u);
+  EXPECT_EQ(talk({"SWAP2BOARD"}),
+            std::vector<std::string>{"UNKNOWN ttt-engine does not know SWAP2BOARD"});
+}
+
+TEST_F(EngineLoopTest, TakebackAndPlayChangeTheBoard) {
+  talk({"START 9"});
+  const auto first = move_in(talk({"BEGIN"}));
+  ASSERT_TRUE(first);
+  EXPECT_EQ(talk({"TAKEBACK " + pbrain::point_text(*first)}), std::vector<std::string>{"OK"});
+  EXPECT_EQ(talk({"TAKEBACK 0,0"}),
+            std::vector<std::string>{"ERROR TAKEBACK 0,0: that cell is empty"});
+  EXPECT_EQ(talk({"PLAY 2,3"}), std::vector<std::string>{"2,3"});
+  EXPECT_EQ(talk({"TURN 2,3"}), std::vector<std::string>{"ERROR TURN 2,3: that cell is taken"});
+}
+
+TEST_F(EngineLoopTest, AboutNamesTheEngineAndItsWinLengthExtension) {
+  const auto about = pbrain::parse_about(talk({"ABOUT"}).at(0));
+  EXPECT_EQ(about.at("name"), "ttt-engine");
+  EXPECT_EQ(about.at(std::string(pbrain::kWinLengthKey)), "yes");
+}
+
+TEST_F(EngineLoopTest, PlaysTheWinLengthItIsTold) {
+  // On 5x5 the default is the whole line: three in a row is a game going on.
+  talk({"START 5"});
+  const std::initializer_list<std::string_view> three = {"BOARD", "1,1,2", "4,4,1", "2,1,2",
+                                                         "4,0,1", "3,1,2", "DONE"};
+  EXPECT_TRUE(move_in(talk(three)));
+  talk({"INFO ttt_win_length 3"});
+  EXPECT_EQ(talk(three), std::vector<std::string>{"ERROR the game on this board is over"});
+  talk({"START 5", "INFO ttt_win_length 9"});
+  EXPECT_EQ(talk({"BEGIN"}),
+            std::vector<std::string>{
+                "ERROR no 5x5 board is won by 9 in a row (INFO ttt_win_length)"});
+}
+
+TEST_F(EngineLoopTest, TheTimeForAMoveComesFromTheInfoItIsGiven) {
+  talk({"START 15"});
+  EXPECT_EQ(loop_.move_budget().count(), 1000 * 8 / 10 - 20) << "--budget when nothing is said";
+  talk({"INFO timeout_turn 5000"});
+  EXPECT_EQ(loop_.move_budget().count(), 3980);
+  talk({"INFO time_left 56000"});  // 225 empty cells: 1/56 of what is left
+  EXPECT_EQ(loop_.move_budget().count(), 1000 * 8 / 10 - 20);
+  talk({"INFO timeout_turn 0", "INFO time_left 2147483647"});
+  EXPECT_EQ(loop_.move_budget().count(), 0) << "0: as fast as possible";
+}
+
+TEST_F(EngineLoopTest, SaysOnceThatItPlaysOtherRulesAsFreestyle) {
+  talk({"START 15", "INFO rule 1", "INFO timeout_turn 50"});
+  const auto answers = talk({"BEGIN"});
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0].rfind("MESSAGE ttt-engine plays freestyle", 0), 0u) << answers[0];
+  EXPECT_EQ(talk({"TURN 0,0"}).size(), 1u);
+}
+
+TEST_F(EngineLoopTest, EndStopsIt) {
+  talk({"END"});
+  EXPECT_TRUE(loop_.ended());
+  EXPECT_EQ(talk({"ABOUT"}), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace ttt::client
