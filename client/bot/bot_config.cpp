@@ -47,10 +47,20 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   flags.add_bool("--rotate-secret", "", &config.bot.rotate_secret,
                  "replace the secret that owns the name once connected (the new one is kept "
                  "in the secret file)");
+  flags.add_string("--engine", "", &config.bot.engine, "CMD",
+                   "play with an outside engine speaking the Gomocup protocol instead of the AI: "
+                   "CMD runs it (shell syntax, e.g. \"ttt-engine --level hard\"); five in a "
+                   "row only, unless the engine knows ttt_win_length (ttt-engine does)");
+  std::int64_t grace = config.bot.engine_grace.count();
+  flags.add_int("--engine-grace", "", &grace, 0, 600'000, "MS",
+                "how long past its time per move (--budget) an engine may take before the bot "
+                "resigns for it");
   flags.add_int("--games", "", &games, 1, 1'000'000, "N",
                 "games to play in a row (rematches, or new opponents in quick match)");
   flags.add_int("--count", "", &count, 1, 10'000, "C", "bots to run at once in this process");
-  flags.add_int("--budget", "", &budget, 0, 60'000, "MS", "thinking time per move");
+  flags.add_int("--budget", "", &budget, 0, 60'000, "MS",
+                "thinking time per move (an engine's INFO timeout_turn, within the server's "
+                "move clock)");
   flags.add_int("--threads", "", &threads, 0, 256, "N", "search threads, 0 = one per core");
   flags.add_optional_int("--seed", &seed, 0, INT64_MAX, "N",
                          "seed for the AI's choices, for repeatable games (default: random)",
@@ -97,6 +107,7 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   config.threads = static_cast<int>(threads);
   config.bot.ai.level = *parse_level(level);
   config.bot.ai.budget = std::chrono::milliseconds(budget);
+  config.bot.engine_grace = std::chrono::milliseconds(grace);
   config.seeded = seed.has_value();
   config.bot.ai.seed = static_cast<std::uint64_t>(seed.value_or(0));
   return args;

@@ -6,6 +6,8 @@
 #include <boost/asio/post.hpp>
 #include <iostream>
 
+#include "engine/ai_brain.hpp"
+#include "engine/engine_brain.hpp"
 #include "identity/name_refusal.hpp"
 #include "identity/token_file.hpp"
 #include "text/safe_text.hpp"
@@ -29,6 +31,21 @@ BotTally& BotTally::operator+=(const BotTally& other) {
   return *this;
 }
 
+namespace {
+
+// The margin an engine leaves on the server's move clock: the round trip.
+constexpr std::chrono::milliseconds kClockMargin{500};
+
+std::shared_ptr<Brain> make_brain(const BotOptions& options) {
+  if (options.engine.empty()) return std::make_shared<AiBrain>(options.ai);
+  EngineOptions engine;
+  engine.command = options.engine;
+  engine.grace = options.engine_grace;
+  return std::make_shared<EngineBrain>(std::move(engine));
+}
+
+}  // namespace
+
 BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
                      boost::asio::any_io_executor compute, BotOptions options,
                      std::function<void()> on_done)
@@ -38,7 +55,8 @@ BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
       options_(std::move(options)),
       on_done_(std::move(on_done)),
       rematch_timer_(io),
-      retry_timer_(io) {
+      retry_timer_(io),
+      brain_(make_brain(options_)) {
   options_.connection.program = true;  // the server must know a program plays
 }
 
@@ -285,7 +303,7 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
     error("could not replace its secret: " + shown(e.text()));
     return;
   }
-  if (kind == Request::Rematch || kind == Request::Leave) {
+  if (kind == Request::Rematch || kind == Request::Leave || kind == Request::Resign) {
     // The opponent left or went away meanwhile; OpponentStatus and timers deal with it.
     spdlog::debug("{}: {}", label_, shown(e.text()));
     if (kind == Request::Leave && moving_on_ && !finishing_) enter();
@@ -366,35 +384,68 @@ void BotPlayer::after_game() {
 void BotPlayer::think(const wire::GameState& state, Player me) {
   const Position position{round_key(state), state.move_count()};
   if (moved_ == position || searching_ == position) return;
+  if (search_running_) return;  // one brain call at a time: search_done looks again
   const auto board = board_of(state);
   if (!board) {
     error("a board that can't be read: " + safe_text(state.cells(), field_width::kShort));
     return;
   }
   searching_ = position;
-  AiOptions ai = options_.ai;
-  ai.seed = options_.ai.seed ^ (state.game_id() << 40) ^ (std::uint64_t{state.round()} << 20) ^
-            state.move_count();
-  boost::asio::post(compute_,
-                    [weak = weak_from_this(), io = io_, board = *board, me, ai, position] {
-                      std::optional<Move> move;
-                      std::string failure;
-                      try {
-                        move = calculate_next_move(board, me, ai);
-                      } catch (const std::exception& e) {
-                        failure = e.what();
-                      }
-                      boost::asio::post(io, [weak, position, move, failure] {
-                        auto self = weak.lock();
-                        if (!self) return;
-                        if (move) {
-                          self->play(position, *move);
-                        } else {
-                          self->searching_.reset();
-                          self->error("the search failed: " + failure);
-                        }
-                      });
-                    });
+  search_running_ = true;
+  Turn turn;
+  turn.board = *board;
+  turn.me = me;
+  turn.last_move = last_move_of(state);
+  turn.time = options_.ai.budget;
+  if (!options_.engine.empty() && state.move_time_left_ms() > 0) {
+    // The server's clock bounds the engine's time, grace and round trip included.
+    const auto left = std::chrono::milliseconds(state.move_time_left_ms()) -
+                      options_.engine_grace - kClockMargin;
+    turn.time = std::max(std::chrono::milliseconds(0), std::min(turn.time, left));
+  }
+  turn.variation =
+      (state.game_id() << 40) ^ (std::uint64_t{state.round()} << 20) ^ state.move_count();
+  boost::asio::post(compute_, [weak = weak_from_this(), io = io_, brain = brain_,
+                               turn = std::move(turn), position] {
+    const BrainMove chosen = brain->choose(turn);
+    boost::asio::post(io, [weak, position, chosen] {
+      auto self = weak.lock();
+      if (!self) return;
+      self->search_running_ = false;
+      if (chosen.move) {
+        self->play(position, *chosen.move);
+      } else {
+        self->brain_failed(position, chosen.failure);
+      }
+      self->search_done();
+    });
+  });
+}
+
+void BotPlayer::search_done() {
+  if (!game_ || finishing_ || !in_progress(*game_)) return;
+  const wire::Side me = side_of(*game_, player_id_);
+  if (game_->to_move() == me) think(*game_, wire::player_of(me));
+}
+
+void BotPlayer::brain_failed(Position position, const std::string& why) {
+  if (searching_ == position) searching_.reset();
+  const bool current = game_ && in_progress(*game_) &&
+                       Position{round_key(*game_), game_->move_count()} == position;
+  std::cerr << "ttt-bot: " << label_ << ": " << why
+            << (current ? "; resigning game " + std::to_string(game_->game_id()) : "")
+            << std::endl;
+  ++tally_.errors;  // said once, above
+  if (current && !finishing_) {
+    wire::ClientMessage resign;
+    resign.mutable_resign();
+    send(std::move(resign), Request::Resign);
+    // Counted here: the bot leaves at once and may not hear the result.
+    counted_ = round_key(*game_);
+    ++tally_.games;
+    ++tally_.losses;
+  }
+  finish();
 }
 
 void BotPlayer::retry_move_later() {

@@ -1,9 +1,13 @@
 // BotPlayer: one AI player that joins a server through the protocol like any
 // client (quick match, a game id, or a game of its own), plays a number of
 // games in a row (asking for and accepting rematches, finding a new opponent
-// when one leaves) and keeps the tally. Searches run on a separate executor
-// (a thread pool) and their moves are posted back, so I/O never waits on
-// them; a move is sent only if the position is still the one searched.
+// when one leaves) and keeps the tally. Its moves come from a Brain: ttt's AI,
+// or an outside engine over the Gomocup protocol (--engine). Searches run on
+// a separate executor (a thread pool), one at a time, and their moves are
+// posted back, so I/O never waits on them; a move is sent only if the
+// position is still the one searched. A brain that fails (an engine that
+// crashes, prints garbage, answers a bad cell or runs out of time) makes the
+// bot resign the game and stop.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -16,6 +20,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "engine/brain.hpp"
 #include "identity/player_secret.hpp"
 #include "link/connection.hpp"
 #include "view/state_view.hpp"
@@ -38,7 +43,12 @@ struct BotOptions {
   // Ask for rated games (RATED_YES); otherwise the server's default for a
   // program (Hello.bot): unrated.
   bool rated = false;
-  AiOptions ai;
+  AiOptions ai;  // ai.budget is also an engine's time per move
+  // An outside engine's command (shell syntax) to play instead of the AI;
+  // empty: the AI at ai.level.
+  std::string engine;
+  // How long past its time per move an engine may take before it loses.
+  std::chrono::milliseconds engine_grace{1000};
   // How long to wait for the opponent to agree to a rematch.
   std::chrono::milliseconds rematch_wait{30'000};
   // After the server could not save a move (STORAGE), the pause before the
@@ -47,7 +57,8 @@ struct BotOptions {
 };
 
 // What a bot did. Errors: refused moves, fatal server errors, refused entry,
-// lost connections and protocol surprises. A move the server could not save
+// lost connections, protocol surprises and a failing brain (its game is
+// resigned and counted as lost). A move the server could not save
 // (STORAGE) is no error: the bot moves again after a pause.
 struct BotTally {
   int games = 0;
@@ -72,6 +83,8 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void stop();
 
   const BotTally& tally() const noexcept { return tally_; }
+  // The brain this bot plays with (for checking it before connecting).
+  Brain& brain() noexcept { return *brain_; }
   bool done() const noexcept { return done_; }
 
   // ConnectionEvents
@@ -81,7 +94,7 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void on_closed(const std::string& reason, bool failed) override;
 
  private:
-  enum class Request { Enter, Move, Rematch, Leave, Rotate };
+  enum class Request { Enter, Move, Resign, Rematch, Leave, Rotate };
   // One position of one game: a search answers exactly one.
   struct Position {
     RoundKey round;
@@ -97,6 +110,11 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void on_error(const wire::Error& error, std::uint32_t in_reply_to);
   void think(const wire::GameState& state, Player me);
   void play(Position position, Move move);
+  // The search came back: thinks again if the game moved on meanwhile.
+  void search_done();
+  // The brain could not move: the game is resigned (and counted lost) and
+  // the bot stops.
+  void brain_failed(Position position, const std::string& why);
   // The server could not save our move and took it back: move again later.
   void retry_move_later();
   void retry_move();
@@ -121,7 +139,9 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;
   std::unordered_map<std::uint32_t, Request> requests_;  // in flight, by request id
+  std::shared_ptr<Brain> brain_;
   std::optional<Position> searching_;                    // the position a search is answering
+  bool search_running_ = false;                          // a brain call is in flight
   std::optional<Position> moved_;                        // the last position a move was sent for
   std::optional<RoundKey> counted_;                      // the last round whose result is counted
   bool failure_counted_ = false;  // the error that ends this link is counted already

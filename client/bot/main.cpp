@@ -52,6 +52,19 @@ BotTally run_bots(const BotConfig& config) {
                                                  if (--running == 0) io.stop();
                                                }));
   }
+  // An engine that can't play the game asked for stops the run before any
+  // bot connects.
+  if (config.bot.mode != ttt::client::BotMode::Join) {
+    for (auto& bot : bots) {
+      std::string why;
+      if (bot->brain().plays(config.bot.size, config.bot.win_length, why)) continue;
+      std::fprintf(stderr, "ttt-bot: %s\n", why.c_str());
+      BotTally failed;
+      failed.errors = 1;
+      failed.connect_failed = true;
+      return failed;
+    }
+  }
   boost::asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&bots](const boost::system::error_code& ec, int) {
     if (ec) return;
