@@ -1,0 +1,80 @@
+#include "arena/arena_config.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "ttt/board.hpp"
+
+namespace ttt::client {
+
+ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& config) {
+  cli::Flags flags(
+      "ttt-arena A B",
+      "Plays A against B, each a ttt level (random, easy, medium, hard, perfect) or\n"
+      "engine:CMD (a Gomocup engine, e.g. engine:ttt-engine), colours alternating and each\n"
+      "random opening played once with each colour; prints every game, then\n"
+      "`arena summary: games=N wins=W losses=L draws=D forfeits_a=FA forfeits_b=FB score=S\n"
+      "elo=E ci95=LOW..HIGH` (from A's side). Exit 0, 1 if an engine forfeited a game, 2 for\n"
+      "a bad command line, 3 if a player can't play the game, 130 when interrupted.");
+  std::int64_t games = config.games;
+  std::int64_t size = config.size;
+  std::int64_t win_length = -1;  // not given: 5, or the size below 5
+  std::int64_t budget = config.clock.per_move.count();
+  std::int64_t grace = config.engine_grace.count();
+  std::int64_t plies = config.opening_plies;
+  std::string seed_text;
+  flags.add_int("--games", "", &games, 1, 1'000'000, "N", "games to play");
+  flags.add_int("--size", "", &size, 3, Board::kMaxSize, "N", "board size");
+  flags.add_int("--win", "", &win_length, -1, Board::kMaxSize, "K",
+                "K in a row wins (3 to N); 0 = N, only a whole line wins; -1 = 5, or N "
+                "on boards under 5");
+  flags.add_int("--budget", "", &budget, 0, 600'000, "MS",
+                "time per move (an engine's INFO timeout_turn)");
+  flags.add_seconds("--match-time", &config.clock.per_game, 86'400,
+                    "each side's time for a whole game (INFO timeout_match and time_left), "
+                    "0 = no limit");
+  flags.add_int("--engine-grace", "", &grace, 0, 600'000, "MS",
+                "how long past its time per move an engine may answer before it forfeits");
+  flags.add_int("--opening-plies", "", &plies, -1, Board::kMaxCells, "P",
+                "moves in each random opening; -1 = 3 on boards of 9 and more, else 1");
+  flags.add_string("--seed", "", &seed_text, "N", "seed for openings and the AI (default: random)");
+  flags.add_choice("--log-level", "", &config.log_level,
+                   {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
+
+  // The players come first; the flags follow.
+  std::vector<const char*> rest{argc > 0 ? argv[0] : "ttt-arena"};
+  int first_flag = 1;
+  while (first_flag < argc && first_flag < 3 && argv[first_flag][0] != '-') ++first_flag;
+  for (int i = first_flag; i < argc; ++i) rest.push_back(argv[i]);
+  ArenaArgs args{flags.parse(static_cast<int>(rest.size()), rest.data()), flags.usage()};
+  if (!args.result.ok || args.result.help) return args;
+  auto fail = [&args](std::string error) {
+    args.result.ok = false;
+    args.result.error = std::move(error);
+    return args;
+  };
+  if (first_flag != 3) return fail("name two players first: ttt-arena A B [flags], e.g. ttt-arena hard engine:ttt-engine");
+  config.a = argv[1];
+  config.b = argv[2];
+  if (win_length < 0) win_length = std::min<std::int64_t>(5, size);
+  if (win_length != 0 &&
+      !Board::valid_win_length(static_cast<int>(size), static_cast<int>(win_length))) {
+    return fail("--win expects 3 to " + std::to_string(size) + " on a " + std::to_string(size) +
+                "x" + std::to_string(size) + " board, got " + std::to_string(win_length));
+  }
+  if (!seed_text.empty()) {
+    const auto seed = cli::parse_int(seed_text, 0, INT64_MAX);
+    if (!seed) return fail("--seed expects a whole number, got '" + seed_text + "'");
+    config.seed = static_cast<std::uint64_t>(*seed);
+    config.seeded = true;
+  }
+  config.games = static_cast<int>(games);
+  config.size = static_cast<int>(size);
+  config.win_length = static_cast<int>(win_length);
+  config.clock.per_move = std::chrono::milliseconds(budget);
+  config.engine_grace = std::chrono::milliseconds(grace);
+  config.opening_plies = static_cast<int>(plies);
+  return args;
+}
+
+}  // namespace ttt::client

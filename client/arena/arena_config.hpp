@@ -1,0 +1,34 @@
+// ttt-arena's command line: `ttt-arena A B [flags]`, the two players first.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "arena/arena_game.hpp"
+#include "ttt/cli/flags.hpp"
+
+namespace ttt::client {
+
+struct ArenaConfig {
+  std::string a;  // the players: a level or engine:CMD
+  std::string b;
+  int games = 10;
+  int size = 15;
+  int win_length = 5;  // 0: the size (whole lines)
+  ArenaClock clock;
+  std::chrono::milliseconds engine_grace{1000};
+  int opening_plies = -1;  // -1: default_opening_plies(size)
+  std::uint64_t seed = 0;
+  bool seeded = false;
+  std::string log_level = "warn";
+};
+
+struct ArenaArgs {
+  cli::ParseResult result;
+  std::string usage;
+};
+
+// Parses ttt-arena's arguments into config.
+ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& config);
+
+}  // namespace ttt::client

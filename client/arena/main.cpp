@@ -1,0 +1,104 @@
+// ttt-arena: two players (ttt levels or Gomocup engines) play a match of
+// games against each other; the result and the Elo difference it shows.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <random>
+
+#include "arena/arena_config.hpp"
+#include "arena/arena_game.hpp"
+#include "arena/arena_player.hpp"
+#include "arena/arena_report.hpp"
+#include "arena/opening.hpp"
+
+namespace {
+
+using namespace ttt::client;
+
+constexpr int kExitForfeits = 1;
+constexpr int kExitBadCommandLine = 2;
+constexpr int kExitCannotPlay = 3;
+constexpr int kExitInterrupted = 130;
+
+std::atomic<bool> g_stop{false};
+
+void on_signal(int) { g_stop = true; }
+
+void say(const std::string& line) {
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+int run(const ArenaConfig& config) {
+  const std::uint64_t seed = config.seeded ? config.seed : std::random_device{}();
+  ArenaPlayerOptions options;
+  options.budget = config.clock.per_move;
+  options.engine_grace = config.engine_grace;
+  std::string error;
+  options.seed = seed;
+  auto a = make_arena_player(config.a, options, error);
+  options.seed = seed ^ 0x9e3779b97f4a7c15ull;
+  auto b = a ? make_arena_player(config.b, options, error) : nullptr;
+  if (!a || !b) {
+    std::fprintf(stderr, "ttt-arena: %s\n(see ttt-arena --help)\n", error.c_str());
+    return kExitBadCommandLine;
+  }
+  for (ttt::client::Brain* player : {a.get(), b.get()}) {
+    std::string why;
+    if (!player->plays(config.size, config.win_length, why)) {
+      std::fprintf(stderr, "ttt-arena: %s\n", why.c_str());
+      return kExitCannotPlay;
+    }
+  }
+  say(header_line(config.a, config.b, config.games, config.size, config.win_length, config.clock));
+  std::mt19937_64 rng(seed);
+  const int plies =
+      config.opening_plies >= 0 ? config.opening_plies : default_opening_plies(config.size);
+  ArenaTally tally;
+  std::vector<ttt::Move> opening;
+  for (int g = 0; g < config.games && !g_stop; ++g) {
+    // Each opening twice: A as X, then B as X.
+    if (g % 2 == 0) opening = random_opening(config.size, config.win_length, plies, rng);
+    const bool a_is_x = g % 2 == 0;
+    Brain& x = a_is_x ? *a : *b;
+    Brain& o = a_is_x ? *b : *a;
+    const ArenaGame game =
+        play_arena_game(x, o, config.size, config.win_length, opening, config.clock,
+                        seed + static_cast<std::uint64_t>(g) * 0x2545f4914f6cdd1dull, g_stop);
+    say(game_line(g + 1, a_is_x ? config.a : config.b, a_is_x ? config.b : config.a, opening,
+                  game));
+    count_game(tally, game, a_is_x ? ttt::Player::X : ttt::Player::O);
+  }
+  say(summary_line(tally));
+  if (g_stop) return kExitInterrupted;
+  return tally.forfeits_a + tally.forfeits_b > 0 ? kExitForfeits : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ArenaConfig config;
+  const auto args = parse_arena_args(argc, argv, config);
+  if (!args.result.ok) {
+    std::fprintf(stderr, "ttt-arena: %s\n(see ttt-arena --help)\n", args.result.error.c_str());
+    return kExitBadCommandLine;
+  }
+  if (args.result.help) {
+    std::fputs(args.usage.c_str(), stdout);
+    return 0;
+  }
+  std::signal(SIGPIPE, SIG_IGN);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  spdlog::set_default_logger(spdlog::stderr_color_mt("ttt-arena"));
+  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  try {
+    return run(config);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ttt-arena: %s\n", e.what());
+    return 1;
+  }
+}
