@@ -58,6 +58,8 @@ TEST(ArenaReport, TheSummaryLineIsExact) {
   EXPECT_EQ(summary_line(t),
             "arena summary: games=10 wins=5 losses=3 draws=2 forfeits_a=0 forfeits_b=1 "
             "score=0.600 elo=+70.4 ci95=-123.2..+330.5");
+  t = ArenaTally{6, 3, 3, 0, 0, 0};
+  EXPECT_NE(summary_line(t).find(" score=0.500 elo=+0.0 "), std::string::npos) << summary_line(t);
   t = ArenaTally{4, 4, 0, 0, 0, 0};
   EXPECT_EQ(summary_line(t),
             "arena summary: games=4 wins=4 losses=0 draws=0 forfeits_a=0 forfeits_b=0 "

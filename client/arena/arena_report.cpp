@@ -12,6 +12,7 @@ namespace {
 
 std::string signed_elo(double value) {
   if (std::isinf(value)) return value > 0 ? "+inf" : "-inf";
+  if (std::fabs(value) < 0.05) return "+0.0";  // never "-0.0"
   char text[32];
   std::snprintf(text, sizeof text, "%+.1f", value);
   return text;
