@@ -302,23 +302,6 @@ TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) 
   EXPECT_EQ(game.fields.at("result"), result);
 }
 
-// The id in a --create bot's "NAME: waiting for an opponent in game N" line.
-std::optional<std::string> created_game_id(ChildProcess& bot, std::chrono::milliseconds timeout) {
-  const std::regex line(R"(: waiting for an opponent in game (\d+)\n)");
-  std::smatch match;
-  std::string id;
-  if (!bot.wait_for(
-          [&](const std::string& out) {
-            if (!std::regex_search(out, match, line)) return false;
-            id = match[1];
-            return true;
-          },
-          timeout)) {
-    return std::nullopt;
-  }
-  return id;
-}
-
 TEST_F(ClientPersistenceTest, BotGamesAreRatedOnlyWhenEveryBotAsksWithRated) {
   auto server = std::make_unique<ServerProcess>(server_args());
   const std::uint16_t port = server->port();

@@ -138,13 +138,10 @@ TEST(WinLengthE2E, BotsCreateJoinAndQuickMatchGamesOfKInARow) {
   TempDir config;
   auto maker = start_bot(server.port(), config,
                          {"--name", "maker", "--create", "7", "--win", "4", "--budget", "5"});
-  const std::regex line(R"(maker: waiting for an opponent in game (\d+)\n)");
-  std::smatch match;
-  ASSERT_TRUE(maker->wait_for(
-      [&](const std::string& out) { return std::regex_search(out, match, line); }, 10s))
-      << maker->output();
-  auto joiner = start_bot(server.port(), config,
-                          {"--name", "joiner", "--join", match[1].str(), "--budget", "5"});
+  const auto game = created_game_id(*maker, 10s);
+  ASSERT_TRUE(game) << maker->output();
+  auto joiner =
+      start_bot(server.port(), config, {"--name", "joiner", "--join", *game, "--budget", "5"});
   auto q1 = start_bot(server.port(), config,
                       {"--name", "q1", "--quick-match", "9", "--win", "5", "--budget", "5"});
   auto q2 = start_bot(server.port(), config,

@@ -8,14 +8,12 @@ namespace {
 
 constexpr int kMaxCoordinate = 9999;
 
+constexpr std::string_view kSpace = " \t\r\n\f\v";
+
 std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
-    text.remove_prefix(1);
-  }
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
-    text.remove_suffix(1);
-  }
-  return text;
+  const auto first = text.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kSpace) - first + 1);
 }
 
 std::optional<int> parse_number(std::string_view text) {

@@ -35,6 +35,22 @@ std::optional<BotSummary> last_line_summary(const std::string& output) {
                     std::stoi(m[5])};
 }
 
+std::optional<std::string> created_game_id(ChildProcess& bot, std::chrono::milliseconds timeout) {
+  const std::regex line(R"(: waiting for an opponent in game (\d+)\n)");
+  std::smatch match;
+  std::string id;
+  if (!bot.wait_for(
+          [&](const std::string& out) {
+            if (!std::regex_search(out, match, line)) return false;
+            id = match[1];
+            return true;
+          },
+          timeout)) {
+    return std::nullopt;
+  }
+  return id;
+}
+
 std::size_t count_of(const std::string& text, std::string_view what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;

@@ -32,6 +32,10 @@ struct BotSummary {
 // not one.
 std::optional<BotSummary> last_line_summary(const std::string& output);
 
+// The id in a --create bot's "NAME: waiting for an opponent in game N" line,
+// or nullopt if none is printed within timeout.
+std::optional<std::string> created_game_id(ChildProcess& bot, std::chrono::milliseconds timeout);
+
 // How many times `what` occurs in text.
 std::size_t count_of(const std::string& text, std::string_view what);
 
