@@ -30,15 +30,19 @@ pass "built $(basename "$deb")"
 expected="$(cat <<'EOF'
 -rw-r--r-- root/root ./etc/ttt/server.toml
 -rw-r--r-- root/root ./lib/systemd/system/ttt-server.service
+-rwxr-xr-x root/root ./usr/bin/ttt-arena
 -rwxr-xr-x root/root ./usr/bin/ttt-bot
 -rwxr-xr-x root/root ./usr/bin/ttt-client
+-rwxr-xr-x root/root ./usr/bin/ttt-engine
 -rwxr-xr-x root/root ./usr/bin/ttt-server
 -rw-r--r-- root/root ./usr/share/doc/ttt/changelog.Debian.gz
 -rw-r--r-- root/root ./usr/share/doc/ttt/copyright
 -rw-r--r-- root/root ./usr/share/doc/ttt/hosting.md
 -rw-r--r-- root/root ./usr/share/lintian/overrides/ttt
+-rw-r--r-- root/root ./usr/share/man/man1/ttt-arena.1.gz
 -rw-r--r-- root/root ./usr/share/man/man1/ttt-bot.1.gz
 -rw-r--r-- root/root ./usr/share/man/man1/ttt-client.1.gz
+-rw-r--r-- root/root ./usr/share/man/man1/ttt-engine.1.gz
 -rw-r--r-- root/root ./usr/share/man/man1/ttt-server.1.gz
 EOF
 )"
@@ -128,7 +132,8 @@ fi
 prefix="$WORK/prefix"
 cmake --install "$BUILD_DIR" --prefix "$prefix" >"$WORK/install.log" 2>&1 \
   || { cat "$WORK/install.log" >&2; fail "cmake --install failed"; }
-for file in bin/ttt-server bin/ttt-client bin/ttt-bot etc/ttt/server.toml \
+for file in bin/ttt-server bin/ttt-client bin/ttt-bot bin/ttt-engine bin/ttt-arena \
+            etc/ttt/server.toml \
             lib/systemd/system/ttt-server.service share/man/man1/ttt-server.1.gz; do
   [ -e "$prefix/$file" ] || fail "cmake --install left out $file"
 done

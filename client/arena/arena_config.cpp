@@ -1,6 +1,7 @@
 #include "arena/arena_config.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "ttt/board.hpp"
@@ -22,7 +23,7 @@ ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& confi
   std::int64_t budget = config.clock.per_move.count();
   std::int64_t grace = config.engine_grace.count();
   std::int64_t plies = config.opening_plies;
-  std::string seed_text;
+  std::optional<std::int64_t> seed;
   flags.add_int("--games", "", &games, 1, 1'000'000, "N", "games to play");
   flags.add_int("--size", "", &size, 3, Board::kMaxSize, "N", "board size");
   flags.add_int("--win", "", &win_length, -1, Board::kMaxSize, "K",
@@ -37,7 +38,8 @@ ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& confi
                 "how long past its time per move an engine may answer before it forfeits");
   flags.add_int("--opening-plies", "", &plies, -1, Board::kMaxCells, "P",
                 "moves in each random opening; -1 = 3 on boards of 9 and more, else 1");
-  flags.add_string("--seed", "", &seed_text, "N", "seed for openings and the AI (default: random)");
+  flags.add_optional_int("--seed", &seed, 0, INT64_MAX, "N",
+                         "seed for openings and the AI (default: random)", "a whole number");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
 
@@ -46,8 +48,10 @@ ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& confi
   int first_flag = 1;
   while (first_flag < argc && first_flag < 3 && argv[first_flag][0] != '-') ++first_flag;
   for (int i = first_flag; i < argc; ++i) rest.push_back(argv[i]);
-  ArenaArgs args{flags.parse(static_cast<int>(rest.size()), rest.data()), flags.usage()};
+  ArenaArgs args{flags.parse(static_cast<int>(rest.size()), rest.data()), flags.usage(), ""};
   if (!args.result.ok || args.result.help) return args;
+  args.effective_config = flags.effective_config();
+  if (args.result.print_config) return args;
   auto fail = [&args](std::string error) {
     args.result.ok = false;
     args.result.error = std::move(error);
@@ -62,12 +66,8 @@ ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& confi
     return fail("--win expects 3 to " + std::to_string(size) + " on a " + std::to_string(size) +
                 "x" + std::to_string(size) + " board, got " + std::to_string(win_length));
   }
-  if (!seed_text.empty()) {
-    const auto seed = cli::parse_int(seed_text, 0, INT64_MAX);
-    if (!seed) return fail("--seed expects a whole number, got '" + seed_text + "'");
-    config.seed = static_cast<std::uint64_t>(*seed);
-    config.seeded = true;
-  }
+  config.seeded = seed.has_value();
+  config.seed = static_cast<std::uint64_t>(seed.value_or(0));
   config.games = static_cast<int>(games);
   config.size = static_cast<int>(size);
   config.win_length = static_cast<int>(win_length);

@@ -26,6 +26,7 @@ struct ArenaConfig {
 struct ArenaArgs {
   cli::ParseResult result;
   std::string usage;
+  std::string effective_config;  // on ok: the --print-config text
 };
 
 // Parses ttt-arena's arguments into config.

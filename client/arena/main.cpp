@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
     std::fputs(args.usage.c_str(), stdout);
     return 0;
   }
+  if (args.result.print_config) {
+    std::fputs(args.effective_config.c_str(), stdout);
+    return 0;
+  }
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);

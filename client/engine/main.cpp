@@ -2,6 +2,7 @@
 // Gomocup manager (Piskvork, GomocupJudge, ttt-arena, ttt-bot --engine).
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -18,13 +19,14 @@ int main(int argc, char** argv) {
       "win length a manager sets with INFO ttt_win_length K.");
   std::string level(to_string(options.ai.level));
   std::int64_t budget = options.ai.budget.count();
-  std::string seed_text;
+  std::optional<std::int64_t> seed_flag;
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
   flags.add_int("--budget", "", &budget, 0, 3'600'000, "MS",
                 "time per move when the manager sends no INFO timeout_turn");
-  flags.add_string("--seed", "", &seed_text, "N",
-                   "seed for the AI's choices, for repeatable games (default: random)");
+  flags.add_optional_int("--seed", &seed_flag, 0, INT64_MAX, "N",
+                         "seed for the AI's choices, for repeatable games (default: random)",
+                         "a whole number");
   const auto parsed = flags.parse(argc, argv);
   if (!parsed.ok) {
     std::fprintf(stderr, "ttt-engine: %s\n(see ttt-engine --help)\n", parsed.error.c_str());
@@ -34,16 +36,12 @@ int main(int argc, char** argv) {
     std::fputs(flags.usage().c_str(), stdout);
     return 0;
   }
-  std::uint64_t seed = std::random_device{}();
-  if (!seed_text.empty()) {
-    const auto number = ttt::cli::parse_int(seed_text, 0, INT64_MAX);
-    if (!number) {
-      std::fprintf(stderr, "ttt-engine: --seed expects a whole number, got '%s'\n",
-                   seed_text.c_str());
-      return 2;
-    }
-    seed = static_cast<std::uint64_t>(*number);
+  if (parsed.print_config) {
+    std::fputs(flags.effective_config().c_str(), stdout);
+    return 0;
   }
+  const std::uint64_t seed =
+      seed_flag ? static_cast<std::uint64_t>(*seed_flag) : std::random_device{}();
   options.ai.level = *ttt::parse_level(level);
   options.ai.budget = std::chrono::milliseconds(budget);
   options.ai.seed = seed;
