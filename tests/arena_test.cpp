@@ -159,7 +159,8 @@ class ScriptedBrain : public Brain {
     std::this_thread::sleep_for(think_);
     times.push_back(turn.time);
     for (int i = 0; i < turn.board.cell_count(); ++i) {
-      if (turn.board.at_index(i) == Cell::Empty) return BrainMove{Move{i / turn.board.size(), i % turn.board.size()}, {}};
+      if (turn.board.at_index(i) == Cell::Empty)
+        return BrainMove{Move{i / turn.board.size(), i % turn.board.size()}, {}};
     }
     return BrainMove{std::nullopt, "no empty cell"};
   }
@@ -179,8 +180,7 @@ class ScriptedBrain : public Brain {
 TEST(ArenaGame, PlaysFromTheOpeningToTheEnd) {
   ScriptedBrain x;
   ScriptedBrain o;
-  const ArenaGame game =
-      play_arena_game(x, o, 3, 0, {Move{1, 1}}, ArenaClock{10ms, 0ms}, 0, false);
+  const ArenaGame game = play_arena_game(x, o, 3, 0, {Move{1, 1}}, ArenaClock{10ms, 0ms}, 0, false);
   ASSERT_GE(game.moves.size(), 5u);
   EXPECT_EQ(game.moves[0], (Move{1, 1}));
   EXPECT_EQ(game.moves[1], (Move{0, 0})) << "O moves first after X's opening move";
@@ -244,7 +244,8 @@ TEST(ArenaProgram, PrintsAHeaderEveryGameAndTheSummaryWithColoursAndOpeningsPair
   std::vector<std::string> openings;
   for (int i = 1; i <= 4; ++i) {
     std::smatch m;
-    ASSERT_TRUE(std::regex_match(lines[static_cast<std::size_t>(i)], m, game)) << lines[static_cast<std::size_t>(i)];
+    ASSERT_TRUE(std::regex_match(lines[static_cast<std::size_t>(i)], m, game))
+        << lines[static_cast<std::size_t>(i)];
     EXPECT_EQ(m[1], std::to_string(i));
     EXPECT_EQ(m[2], i % 2 == 1 ? "easy" : "random") << "colours alternate";
     openings.push_back(m[4]);
@@ -263,10 +264,10 @@ TEST(ArenaProgram, PrintsAHeaderEveryGameAndTheSummaryWithColoursAndOpeningsPair
 }
 
 TEST(ArenaProgram, PlaysTttEngineThroughTheBridge) {
-  const auto run = run_command({bin_dir() + "/ttt-arena", "medium",
-                                "engine:" + bin_dir() + "/ttt-engine --level medium", "--games",
-                                "2", "--size", "9", "--budget", "20", "--seed", "1"},
-                               30s);
+  const auto run = run_command(
+      {bin_dir() + "/ttt-arena", "medium", "engine:" + bin_dir() + "/ttt-engine --level medium",
+       "--games", "2", "--size", "9", "--budget", "20", "--seed", "1"},
+      30s);
   ASSERT_EQ(run.exit_code, 0) << run.output;
   EXPECT_NE(run.output.find("arena summary: games=2 "), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("forfeits_a=0 forfeits_b=0"), std::string::npos) << run.output;
@@ -274,15 +275,14 @@ TEST(ArenaProgram, PlaysTttEngineThroughTheBridge) {
 
 TEST(ArenaProgram, AnEngineThatCrashesForfeitsAndTheExitCodeSaysSo) {
   const std::string engine = "engine:" + bin_dir() + "/fake-engine --misbehave crash --at 2";
-  const auto run = run_command({bin_dir() + "/ttt-arena", "easy", engine, "--games", "2",
-                                "--size", "9", "--budget", "50", "--seed", "2"},
+  const auto run = run_command({bin_dir() + "/ttt-arena", "easy", engine, "--games", "2", "--size",
+                                "9", "--budget", "50", "--seed", "2"},
                                30s);
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_NE(run.output.find("O wins (X forfeits: engine '"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("X wins (O forfeits: engine '"), std::string::npos) << run.output;
   EXPECT_NE(run.output.find("crashed before answering TURN"), std::string::npos) << run.output;
-  EXPECT_NE(run.output.find("wins=2 losses=0 draws=0 forfeits_a=0 forfeits_b=2"),
-            std::string::npos)
+  EXPECT_NE(run.output.find("wins=2 losses=0 draws=0 forfeits_a=0 forfeits_b=2"), std::string::npos)
       << run.output;
 }
 
@@ -295,9 +295,9 @@ TEST(ArenaProgram, ExitCodesForABadCommandLineAndAGameAPlayerCannotPlay) {
   EXPECT_NE(bad.output.find("'wizard' is not a player"), std::string::npos) << bad.output;
   bad = run_command({bin_dir() + "/ttt-arena", "hard", "easy", "--size", "7", "--win", "9"});
   EXPECT_EQ(bad.exit_code, 2);
-  const auto cannot = run_command(
-      {bin_dir() + "/ttt-arena", "hard", "engine:" + bin_dir() + "/fake-engine", "--size", "9",
-       "--win", "4"});
+  const auto cannot =
+      run_command({bin_dir() + "/ttt-arena", "hard", "engine:" + bin_dir() + "/fake-engine",
+                   "--size", "9", "--win", "4"});
   EXPECT_EQ(cannot.exit_code, 3);
   EXPECT_NE(cannot.output.find("five in a row only"), std::string::npos) << cannot.output;
   const auto help = run_command({bin_dir() + "/ttt-arena", "--help"});

@@ -35,8 +35,8 @@ TEST(EngineBotE2E, ACrashingEngineResignsItsGameAndTheBotStops) {
   TempDir config;
   const std::string command = bin_dir() + "/fake-engine --misbehave crash --at 2";
   auto engine = start_bot(server.port(), config,
-                          {"--name", "crasher", "--engine", command, "--quick-match", "9",
-                           "--win", "5", "--budget", "100", "--games", "3"});
+                          {"--name", "crasher", "--engine", command, "--quick-match", "9", "--win",
+                           "5", "--budget", "100", "--games", "3"});
   auto ai = start_bot(server.port(), config,
                       {"--name", "ai", "--level", "easy", "--quick-match", "9", "--win", "5",
                        "--budget", "5", "--rematch-wait", "1"});
@@ -64,8 +64,9 @@ TEST(EngineBotE2E, ACrashingEngineResignsItsGameAndTheBotStops) {
 TEST(EngineBotE2E, AnEngineThatPlaysOnlyFiveInARowIsNotSentToAnotherGame) {
   ServerProcess server;
   TempDir config;
-  auto bot = start_bot(server.port(), config,
-                       {"--engine", bin_dir() + "/fake-engine", "--quick-match", "7", "--win", "4"});
+  auto bot =
+      start_bot(server.port(), config,
+                {"--engine", bin_dir() + "/fake-engine", "--quick-match", "7", "--win", "4"});
   EXPECT_EQ(bot->wait_exit(10s), 1) << bot->output();
   EXPECT_NE(bot->output().find("which plays five in a row only: it can't play 7x7 won by 4 in a "
                                "row"),

@@ -57,7 +57,8 @@ TEST(WinLengthE2E, CreateListJoinPlayHistoryReplayAndExportCarryIt) {
   auto bob = start_client(server->port(), config, {"--name", "bob"});
   ASSERT_TRUE(step(*alice, "/create 15 k 5", *alice,
                    "Game 1, 15x15, 5 in a row, rated: alice (X, 1200) vs (free) (O)"));
-  ASSERT_TRUE(step(*bob, "/list", *bob, "    1  15x15, 5 in a row  waiting      alice            -"));
+  ASSERT_TRUE(
+      step(*bob, "/list", *bob, "    1  15x15, 5 in a row  waiting      alice            -"));
   ASSERT_TRUE(step(*bob, "/join 1", *bob, "You play O in game 1."));
   // X: d8 to h8 (row 8) while O fills column a; typed ahead, played in turn.
   alice->write("d8\ne8\nf8\ng8\nh8\n");
@@ -81,7 +82,8 @@ TEST(WinLengthE2E, CreateListJoinPlayHistoryReplayAndExportCarryIt) {
       5s))
       << alice->output().substr(from);
   const std::string record = match[1];
-  EXPECT_TRUE(step(*alice, "/replay " + record, *alice, "Replay of record " + record + " (game 1), "));
+  EXPECT_TRUE(
+      step(*alice, "/replay " + record, *alice, "Replay of record " + record + " (game 1), "));
   EXPECT_TRUE(alice->wait_for_text(": 15x15, 5 in a row, rated.\n", 5s)) << alice->output();
   EXPECT_TRUE(alice->wait_for_text("Move 9 of 9", 5s)) << alice->output();
   alice->close_stdin();
@@ -92,7 +94,8 @@ TEST(WinLengthE2E, CreateListJoinPlayHistoryReplayAndExportCarryIt) {
   server->process().kill(SIGTERM);
   server.reset();
   const std::string file = (fs::path(data.path()) / "games.txt").string();
-  const auto exported = run_command({bin_dir() + "/ttt-server", "--db", db, "--export-games", file});
+  const auto exported =
+      run_command({bin_dir() + "/ttt-server", "--db", db, "--export-games", file});
   ASSERT_EQ(exported.exit_code, 0) << exported.output;
   const auto fields = first_exported(file);
   EXPECT_EQ(fields.at("size"), "15");
@@ -126,8 +129,8 @@ TEST(WinLengthE2E, PlayBotStartsTheGameWithTheSizeAndWinLengthAsked) {
   TempDir config;
   auto client =
       start_client(server.port(), config, {"--play-bot", "easy", "--size", "9", "--win", "4"});
-  EXPECT_TRUE(client->wait_for_text("Game 1, 9x9, 4 in a row, unrated: tester (X, 1200) vs bot (easy)",
-                                    10s))
+  EXPECT_TRUE(client->wait_for_text(
+      "Game 1, 9x9, 4 in a row, unrated: tester (X, 1200) vs bot (easy)", 10s))
       << client->output();
   client->write("/quit\n");
   EXPECT_EQ(client->wait_exit(10s), 0) << client->output();

@@ -52,7 +52,9 @@ Turn next_turn(Turn turn, Move played, Move reply) {
 }
 
 // True when pid, a child of this process, has been reaped.
-bool reaped(int pid) { return pid > 0 && ::waitpid(pid, nullptr, WNOHANG) == -1 && errno == ECHILD; }
+bool reaped(int pid) {
+  return pid > 0 && ::waitpid(pid, nullptr, WNOHANG) == -1 && errno == ECHILD;
+}
 
 // A whole game between two brains from `opening`; the failure of the first
 // brain that fails, or empty.
@@ -132,8 +134,9 @@ TEST(EngineBridge, AnEngineWithoutTheExtensionPlaysFiveInARowOnly) {
   EXPECT_TRUE(brain.plays(15, 5, why)) << why;
   EXPECT_TRUE(brain.plays(5, 0, why)) << "5x5's whole line is five in a row";
   EXPECT_FALSE(brain.plays(9, 4, why));
-  EXPECT_TRUE(contains(why, "speaks the Gomocup protocol, which plays five in a row only: it "
-                            "can't play 9x9 won by 4 in a row"))
+  EXPECT_TRUE(contains(why,
+                       "speaks the Gomocup protocol, which plays five in a row only: it "
+                       "can't play 9x9 won by 4 in a row"))
       << why;
   Turn turn = first_turn(7, 4);
   const BrainMove move = brain.choose(turn);
@@ -164,9 +167,9 @@ TEST(EngineBridge, FollowsAGameWithTurnAndJoinsOneWithBoard) {
     EXPECT_EQ(*joined.move, (Move{0, 0}));
   }
   const std::vector<std::string> expected = {
-      "ABOUT", "START", "INFO", "INFO", "INFO", "INFO", "BEGIN",  // rule, timeouts
-      "INFO",  "INFO",  "INFO", "TURN",                           // timeouts each move
-      "RESTART", "INFO", "INFO", "INFO", "INFO", "BOARD", "4,4,2", "DONE", "END"};
+      "ABOUT",   "START", "INFO", "INFO", "INFO", "INFO",  "BEGIN",  // rule, timeouts
+      "INFO",    "INFO",  "INFO", "TURN",                            // timeouts each move
+      "RESTART", "INFO",  "INFO", "INFO", "INFO", "BOARD", "4,4,2", "DONE", "END"};
   EXPECT_EQ(lines_of(log), expected);
 }
 
@@ -230,9 +233,11 @@ std::string failure_at_second_move(const std::string& misbehave) {
 
 TEST(EngineBridge, ACrashIsNamedWithTheSignalAndTheEnginesLastWords) {
   const std::string why = failure_at_second_move("crash");
-  EXPECT_TRUE(contains(why, "engine '" + bin_dir() + "/fake-engine --misbehave crash --at 2' "
-                            "(fake-engine 1.0) crashed before answering TURN 4,4: it was killed "
-                            "by signal 6"))
+  EXPECT_TRUE(
+      contains(why, "engine '" + bin_dir() +
+                        "/fake-engine --misbehave crash --at 2' "
+                        "(fake-engine 1.0) crashed before answering TURN 4,4: it was killed "
+                        "by signal 6"))
       << why;
   EXPECT_TRUE(contains(why, "its stderr: fake-engine: crashing as asked")) << why;
 }
@@ -244,15 +249,17 @@ TEST(EngineBridge, AnEngineThatExitsIsNamedWithItsExitCode) {
 
 TEST(EngineBridge, GarbageIsQuoted) {
   const std::string why = failure_at_second_move("garbage");
-  EXPECT_TRUE(contains(why, "printed garbage: 'I think therefore I am' where a move (x,y) was "
-                            "due after TURN 4,4"))
+  EXPECT_TRUE(contains(why,
+                       "printed garbage: 'I think therefore I am' where a move (x,y) was "
+                       "due after TURN 4,4"))
       << why;
 }
 
 TEST(EngineBridge, AnIllegalCellIsRefused) {
   const std::string why = failure_at_second_move("illegal");
-  EXPECT_TRUE(contains(why, "answered an illegal cell: 99,99 is off the 9x9 board (x and y are 0 "
-                            "to 8)"))
+  EXPECT_TRUE(contains(why,
+                       "answered an illegal cell: 99,99 is off the 9x9 board (x and y are 0 "
+                       "to 8)"))
       << why;
 }
 
@@ -263,8 +270,9 @@ TEST(EngineBridge, AnOccupiedCellIsRefused) {
 
 TEST(EngineBridge, RunningOutOfTimeIsAForfeitWithTheTimes) {
   const std::string why = failure_at_second_move("timeout");
-  EXPECT_TRUE(contains(why, "ran out of time: no move within 500 ms (its 200 ms for the move and "
-                            "300 ms of grace) after TURN 4,4"))
+  EXPECT_TRUE(contains(why,
+                       "ran out of time: no move within 500 ms (its 200 ms for the move and "
+                       "300 ms of grace) after TURN 4,4"))
       << why;
 }
 
@@ -278,8 +286,9 @@ TEST(EngineBridge, ABoardTheEngineRefusesIsNamed) {
   EngineBrain brain(fake("--max-size 9"));
   const BrainMove move = brain.choose(first_turn(15, 5));
   EXPECT_FALSE(move.move);
-  EXPECT_TRUE(contains(move.failure, "refused a 15x15 board: it answered 'ERROR unsupported size "
-                                     "15' to START 15"))
+  EXPECT_TRUE(contains(move.failure,
+                       "refused a 15x15 board: it answered 'ERROR unsupported size "
+                       "15' to START 15"))
       << move.failure;
 }
 
@@ -297,8 +306,9 @@ TEST(EngineBridge, AnEngineThatCannotBeFoundSaysSo) {
   EngineBrain brain(engine("./no-such-engine-here --hash 64"));
   std::string why;
   EXPECT_FALSE(brain.plays(15, 5, why));
-  EXPECT_TRUE(contains(why, "engine './no-such-engine-here --hash 64' stopped before answering "
-                            "ABOUT: it exited with code 127"))
+  EXPECT_TRUE(contains(why,
+                       "engine './no-such-engine-here --hash 64' stopped before answering "
+                       "ABOUT: it exited with code 127"))
       << why;
   EXPECT_TRUE(contains(why, "not found")) << why;
 }

@@ -32,7 +32,8 @@ bool gone(pid_t pid) {
     std::string text;
     if (!std::getline(stat, text)) return true;
     const auto close = text.rfind(')');
-    if (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z') return true;
+    if (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z')
+      return true;
     std::this_thread::sleep_for(10ms);
   }
   return false;

@@ -66,8 +66,8 @@ TEST_F(EngineLoopTest, FiveInARowWinsByDefault) {
                   "7,7,2", "DONE"}),
             std::vector<std::string>{"ERROR the game on this board is over"});
   // Four of them is a game still going.
-  const auto move = move_in(talk({"BOARD", "3,7,2", "0,0,1", "4,7,2", "0,2,1", "5,7,2", "0,4,1",
-                                  "6,7,2", "0,6,1", "DONE"}));
+  const auto move = move_in(talk(
+      {"BOARD", "3,7,2", "0,0,1", "4,7,2", "0,2,1", "5,7,2", "0,4,1", "6,7,2", "0,6,1", "DONE"}));
   EXPECT_TRUE(move);
 }
 
@@ -115,9 +115,8 @@ TEST_F(EngineLoopTest, PlaysTheWinLengthItIsTold) {
   talk({"INFO ttt_win_length 3"});
   EXPECT_EQ(talk(three), std::vector<std::string>{"ERROR the game on this board is over"});
   talk({"START 5", "INFO ttt_win_length 9"});
-  EXPECT_EQ(talk({"BEGIN"}),
-            std::vector<std::string>{
-                "ERROR no 5x5 board is won by 9 in a row (INFO ttt_win_length)"});
+  EXPECT_EQ(talk({"BEGIN"}), std::vector<std::string>{
+                                 "ERROR no 5x5 board is won by 9 in a row (INFO ttt_win_length)"});
 }
 
 TEST_F(EngineLoopTest, TheTimeForAMoveComesFromTheInfoItIsGiven) {

@@ -36,9 +36,7 @@ std::vector<int> board;  // 0 empty, 1 mine, 2 theirs
 int moves_answered = 0;
 int last_theirs = -1;
 
-void say(const std::string& line) {
-  std::cout << line << "\r\n" << std::flush;
-}
+void say(const std::string& line) { std::cout << line << "\r\n" << std::flush; }
 
 void misbehave(const Options& o) {
   if (o.misbehave == "crash") {
@@ -80,8 +78,7 @@ void move(const Options& o) {
 
 bool place(const std::string& args, int field) {
   int x = -1, y = -1;
-  if (std::sscanf(args.c_str(), "%d,%d", &x, &y) != 2 || x < 0 || y < 0 || x >= size ||
-      y >= size) {
+  if (std::sscanf(args.c_str(), "%d,%d", &x, &y) != 2 || x < 0 || y < 0 || x >= size || y >= size) {
     return false;
   }
   board[static_cast<std::size_t>(y * size + x)] = field;
@@ -95,10 +92,14 @@ int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--misbehave") o.misbehave = argv[++i];
-    else if (flag == "--at") o.at = std::atoi(argv[++i]);
-    else if (flag == "--log") o.log = argv[++i];
-    else if (flag == "--max-size") o.max_size = std::atoi(argv[++i]);
+    if (flag == "--misbehave")
+      o.misbehave = argv[++i];
+    else if (flag == "--at")
+      o.at = std::atoi(argv[++i]);
+    else if (flag == "--log")
+      o.log = argv[++i];
+    else if (flag == "--max-size")
+      o.max_size = std::atoi(argv[++i]);
   }
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--no-restart") == 0) o.no_restart = true;

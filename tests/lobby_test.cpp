@@ -138,8 +138,8 @@ TEST_F(LobbyTest, QuickMatchPairsOnlyEqualSizeAndWinLength) {
   auto c = player("c");
   auto d = player("d");
   quick_k(a, 15, 5);
-  quick_k(b, 15, 0);   // the whole line: not a's game
-  quick_k(c, 15, 4);   // nor this
+  quick_k(b, 15, 0);  // the whole line: not a's game
+  quick_k(c, 15, 4);  // nor this
   EXPECT_EQ(lobby().stats().queued, 3u);
   const auto* queued = a->last([](const wire::ServerMessage& m) { return m.has_queued(); });
   ASSERT_NE(queued, nullptr);

@@ -57,7 +57,9 @@ ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& confi
     args.result.error = std::move(error);
     return args;
   };
-  if (first_flag != 3) return fail("name two players first: ttt-arena A B [flags], e.g. ttt-arena hard engine:ttt-engine");
+  if (first_flag != 3)
+    return fail(
+        "name two players first: ttt-arena A B [flags], e.g. ttt-arena hard engine:ttt-engine");
   config.a = argv[1];
   config.b = argv[2];
   if (win_length < 0) win_length = std::min<std::int64_t>(5, size);

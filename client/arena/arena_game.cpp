@@ -55,8 +55,8 @@ ArenaGame play_arena_game(Brain& x, Brain& o, int size, int win_length,
     }
     if (auto refused = game.play(me, chosen.move->row, chosen.move->col)) {
       result.forfeited = me;
-      result.failure = brain.name() + " chose a move the rules refuse: " +
-                       std::string(to_string(*refused));
+      result.failure =
+          brain.name() + " chose a move the rules refuse: " + std::string(to_string(*refused));
       break;
     }
     result.moves.push_back(*chosen.move);

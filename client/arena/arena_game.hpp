@@ -21,12 +21,12 @@ struct ArenaClock {
 };
 
 struct ArenaGame {
-  std::optional<Player> winner;      // nullopt: a draw (a full board) or interrupted
-  std::optional<Line> line;          // the winning line, for a win on the board
-  std::optional<Player> forfeited;   // the side whose brain failed
-  std::string failure;               // why it failed
-  std::vector<Move> moves;           // the opening included
-  bool interrupted = false;          // stop was set before the game ended
+  std::optional<Player> winner;     // nullopt: a draw (a full board) or interrupted
+  std::optional<Line> line;         // the winning line, for a win on the board
+  std::optional<Player> forfeited;  // the side whose brain failed
+  std::string failure;              // why it failed
+  std::vector<Move> moves;          // the opening included
+  bool interrupted = false;         // stop was set before the game ended
 };
 
 // Plays the game from `opening` (legal moves, X first) with x and o.

@@ -6,8 +6,8 @@
 
 namespace ttt::client {
 
-std::unique_ptr<Brain> make_arena_player(const std::string& spec,
-                                         const ArenaPlayerOptions& options, std::string& error) {
+std::unique_ptr<Brain> make_arena_player(const std::string& spec, const ArenaPlayerOptions& options,
+                                         std::string& error) {
   constexpr std::string_view kEngine = "engine:";
   if (spec.starts_with(kEngine)) {
     EngineOptions engine;
@@ -26,8 +26,8 @@ std::unique_ptr<Brain> make_arena_player(const std::string& spec,
     ai.seed = options.seed;
     return std::make_unique<AiBrain>(ai);
   }
-  error = "'" + spec +
-          "' is not a player: a level (random, easy, medium, hard, perfect) or engine:CMD";
+  error =
+      "'" + spec + "' is not a player: a level (random, easy, medium, hard, perfect) or engine:CMD";
   return nullptr;
 }
 

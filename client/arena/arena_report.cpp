@@ -18,9 +18,7 @@ std::string signed_elo(double value) {
   return text;
 }
 
-std::string moves_text(std::size_t n) {
-  return std::to_string(n) + (n == 1 ? " move" : " moves");
-}
+std::string moves_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " move" : " moves"); }
 
 }  // namespace
 
@@ -31,7 +29,8 @@ std::string header_line(const std::string& a, const std::string& b, int games, i
                      ", " + std::to_string(clock.per_move.count()) + " ms a move";
   if (clock.per_game.count() > 0) {
     char seconds[32];
-    std::snprintf(seconds, sizeof seconds, "%g", static_cast<double>(clock.per_game.count()) / 1000);
+    std::snprintf(seconds, sizeof seconds, "%g",
+                  static_cast<double>(clock.per_game.count()) / 1000);
     line += std::string(", ") + seconds + " s a game";
   }
   return line;
@@ -39,8 +38,8 @@ std::string header_line(const std::string& a, const std::string& b, int games, i
 
 std::string game_line(int number, const std::string& x_name, const std::string& o_name,
                       const std::vector<Move>& opening, const ArenaGame& game) {
-  std::string line = "game " + std::to_string(number) + ": " + x_name + " (X) vs " + o_name +
-                     " (O), ";
+  std::string line =
+      "game " + std::to_string(number) + ": " + x_name + " (X) vs " + o_name + " (O), ";
   if (opening.empty()) {
     line += "no opening";
   } else {
@@ -63,11 +62,10 @@ std::string game_line(int number, const std::string& x_name, const std::string& 
 }
 
 std::string summary_line(const ArenaTally& t) {
-  std::string line = "arena summary: games=" + std::to_string(t.games) +
-                     " wins=" + std::to_string(t.wins) + " losses=" + std::to_string(t.losses) +
-                     " draws=" + std::to_string(t.draws) +
-                     " forfeits_a=" + std::to_string(t.forfeits_a) +
-                     " forfeits_b=" + std::to_string(t.forfeits_b);
+  std::string line =
+      "arena summary: games=" + std::to_string(t.games) + " wins=" + std::to_string(t.wins) +
+      " losses=" + std::to_string(t.losses) + " draws=" + std::to_string(t.draws) +
+      " forfeits_a=" + std::to_string(t.forfeits_a) + " forfeits_b=" + std::to_string(t.forfeits_b);
   if (t.games == 0) return line + " score=- elo=- ci95=-";
   const EloEstimate e = estimate_elo(t.wins, t.losses, t.draws);
   char score[32];

@@ -30,9 +30,9 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    "player name; with --count, bots are NAME-1, NAME-2, ...");
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
-  flags.add_optional_int("--quick-match", &quick, 3, Board::kMaxSize, "SIZE",
-                         "play whoever else wants a SIZExSIZE game (what bots do by default, size 3)",
-                         sizes);
+  flags.add_optional_int(
+      "--quick-match", &quick, 3, Board::kMaxSize, "SIZE",
+      "play whoever else wants a SIZExSIZE game (what bots do by default, size 3)", sizes);
   flags.add_optional_int("--join", &join, 1, INT64_MAX, "ID",
                          "join game ID and play whoever created it", "a game id (a whole number)");
   flags.add_string("--code", "", &config.bot.invite_code, "CODE",
@@ -90,8 +90,8 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   if (win_length != 0 && join) {
     return fail("--win goes with --create or --quick-match (a joined game has its own rules)");
   }
-  if (win_length != 0 && !Board::valid_win_length(static_cast<int>(size),
-                                                  static_cast<int>(win_length))) {
+  if (win_length != 0 &&
+      !Board::valid_win_length(static_cast<int>(size), static_cast<int>(win_length))) {
     return fail("--win expects 3 to " + std::to_string(size) + " on a " + std::to_string(size) +
                 "x" + std::to_string(size) + " board, got " + std::to_string(win_length));
   }

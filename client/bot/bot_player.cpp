@@ -399,8 +399,8 @@ void BotPlayer::think(const wire::GameState& state, Player me) {
   turn.time = options_.ai.budget;
   if (!options_.engine.empty() && state.move_time_left_ms() > 0) {
     // The server's clock bounds the engine's time, grace and round trip included.
-    const auto left = std::chrono::milliseconds(state.move_time_left_ms()) -
-                      options_.engine_grace - kClockMargin;
+    const auto left =
+        std::chrono::milliseconds(state.move_time_left_ms()) - options_.engine_grace - kClockMargin;
     turn.time = std::max(std::chrono::milliseconds(0), std::min(turn.time, left));
   }
   turn.variation =
@@ -430,11 +430,10 @@ void BotPlayer::search_done() {
 
 void BotPlayer::brain_failed(Position position, const std::string& why) {
   if (searching_ == position) searching_.reset();
-  const bool current = game_ && in_progress(*game_) &&
-                       Position{round_key(*game_), game_->move_count()} == position;
+  const bool current =
+      game_ && in_progress(*game_) && Position{round_key(*game_), game_->move_count()} == position;
   std::cerr << "ttt-bot: " << label_ << ": " << why
-            << (current ? "; resigning game " + std::to_string(game_->game_id()) : "")
-            << std::endl;
+            << (current ? "; resigning game " + std::to_string(game_->game_id()) : "") << std::endl;
   ++tally_.errors;  // said once, above
   if (current && !finishing_) {
     wire::ClientMessage resign;

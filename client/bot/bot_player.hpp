@@ -23,8 +23,8 @@
 #include "engine/brain.hpp"
 #include "identity/player_secret.hpp"
 #include "link/connection.hpp"
-#include "view/state_view.hpp"
 #include "ttt/ai.hpp"
+#include "view/state_view.hpp"
 
 namespace ttt::client {
 

@@ -56,7 +56,9 @@ std::vector<bool> line_mask(const BoardView& view) {
   if (!view.winning_line) return mask;
   for (const Move& m : line_cells(*view.winning_line, size)) {
     // A whole line from a peer names its row or column unchecked.
-    if (view.board.contains(m.row, m.col)) mask[static_cast<std::size_t>(m.row * size + m.col)] = true;
+    if (view.board.contains(m.row, m.col)) {
+      mask[static_cast<std::size_t>(m.row * size + m.col)] = true;
+    }
   }
   return mask;
 }

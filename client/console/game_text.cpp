@@ -135,8 +135,8 @@ std::string personal_result(const wire::GameState& state, wire::Side me) {
 }
 
 std::string players_line(const wire::GameState& state) {
-  std::string line =
-      "Game " + std::to_string(state.game_id()) + ", " + board_name(state.size(), state.win_length());
+  std::string line = "Game " + std::to_string(state.game_id()) + ", " +
+                     board_name(state.size(), state.win_length());
   if (state.round() > 1) line += ", round " + std::to_string(state.round());
   line += state.rated() ? ", rated" : ", unrated";
   line +=

@@ -4,8 +4,8 @@
 
 #include "console/game_text.hpp"
 #include "text/safe_text.hpp"
-#include "view/board_name.hpp"
 #include "ttt/wire/convert.hpp"
+#include "view/board_name.hpp"
 #include "view/move_input.hpp"
 
 namespace ttt::client {

@@ -25,7 +25,8 @@ class Replay {
   static std::optional<Replay> of(const wire::GameRecord& record, std::string& error);
 
   // What the game was: "Replay of record 17 (game 9), 2026-11-22 14:03: 3x3,
-  // rated." (15x15, 5 in a row, rated. when k in a row wins) then "alice (X) vs bob (O): X wins (row 1) in 5 moves.".
+  // rated." (15x15, 5 in a row, rated. when k in a row wins) then "alice (X) vs bob (O): X wins
+  // (row 1) in 5 moves.".
   std::string header(TimeZone zone) const;
 
   // How many moves the game had, and how many have been shown.

@@ -14,13 +14,13 @@ namespace ttt::client {
 
 // One move to choose, and the time for it.
 struct Turn {
-  Board board{3};                  // a position of play, not over
-  Player me = Player::X;           // the player to move
-  std::optional<Move> last_move;   // the opponent's last move, if any
-  std::chrono::milliseconds time{200};        // for this move
-  std::chrono::milliseconds match_time{0};    // per side for the whole game; 0 = no limit
-  std::chrono::milliseconds match_left{0};    // what is left of it (match_time > 0)
-  std::uint64_t variation = 0;     // varies a deterministic brain's choices between games
+  Board board{3};                           // a position of play, not over
+  Player me = Player::X;                    // the player to move
+  std::optional<Move> last_move;            // the opponent's last move, if any
+  std::chrono::milliseconds time{200};      // for this move
+  std::chrono::milliseconds match_time{0};  // per side for the whole game; 0 = no limit
+  std::chrono::milliseconds match_left{0};  // what is left of it (match_time > 0)
+  std::uint64_t variation = 0;              // varies a deterministic brain's choices between games
 };
 
 // A chosen move, or why there is none.

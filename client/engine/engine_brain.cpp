@@ -51,7 +51,8 @@ std::vector<std::string> board_lines(const Board& board, Player me, std::optiona
                       std::to_string(field));
     }
   }
-  if (last && board.contains(last->row, last->col) && board.at(last->row, last->col) != Cell::Empty) {
+  if (last && board.contains(last->row, last->col) &&
+      board.at(last->row, last->col) != Cell::Empty) {
     const int field = board.at(last->row, last->col) == cell_of(me) ? 1 : 2;
     lines.push_back(pbrain::point_text(pbrain::point_of(*last)) + "," + std::to_string(field));
   }
@@ -240,8 +241,8 @@ bool EngineBrain::new_game(const Turn& turn, std::string& why) {
     }
     const Answer a = pbrain::parse_answer(*line);
     if (a.kind == Answer::Kind::Error || a.kind == Answer::Kind::Unknown) {
-      why = "refused a " + side_text(size) + " board: it answered " + quoted(*line) + " to " +
-            start;
+      why =
+          "refused a " + side_text(size) + " board: it answered " + quoted(*line) + " to " + start;
       return false;
     }
     if (a.kind != Answer::Kind::Ok) {
@@ -281,8 +282,8 @@ BrainMove EngineBrain::choose(const Turn& turn) {
   const bool next_move = continues(turn);
   if (!next_move && !new_game(turn, why)) return fail(why);
   const long long match = turn.match_time.count();
-  const long long left = match > 0 ? std::max<long long>(turn.match_left.count(), 0)
-                                   : pbrain::kUnlimitedMs;
+  const long long left =
+      match > 0 ? std::max<long long>(turn.match_left.count(), 0) : pbrain::kUnlimitedMs;
   for (const std::string& info :
        {"INFO timeout_turn " + std::to_string(turn.time.count()),
         "INFO timeout_match " + std::to_string(match), "INFO time_left " + std::to_string(left)}) {
@@ -336,9 +337,8 @@ BrainMove EngineBrain::await_move(const std::string& command, const Turn& turn) 
   }
   const Move move = pbrain::move_of(a.point);
   if (!turn.board.contains(move.row, move.col)) {
-    return fail("answered an illegal cell: " + pbrain::point_text(a.point) +
-                " is off the " + side_text(size) + " board (x and y are 0 to " +
-                std::to_string(size - 1) + ")");
+    return fail("answered an illegal cell: " + pbrain::point_text(a.point) + " is off the " +
+                side_text(size) + " board (x and y are 0 to " + std::to_string(size - 1) + ")");
   }
   if (turn.board.at(move.row, move.col) != Cell::Empty) {
     const char* holder = turn.board.at(move.row, move.col) == Cell::X ? "X" : "O";

@@ -4,10 +4,10 @@
 #include <cctype>
 #include <exception>
 
-#include "version.hpp"
 #include "engine/pbrain_protocol.hpp"
 #include "ttt/cli/flags.hpp"
 #include "ttt/rules.hpp"
+#include "version.hpp"
 
 namespace ttt::client {
 namespace {

@@ -33,9 +33,8 @@ bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length,
   if (win_length == 0 || Board::valid_win_length(size, win_length)) return true;
   const std::string side = std::to_string(size);
   error(player, wire::ERROR_CODE_BAD_REQUEST,
-        "win length must be " + std::to_string(Board::kMinWinLength) + " to " + side +
-            " on a " + side + "x" + side + " board (0: the whole line), got " +
-            std::to_string(win_length),
+        "win length must be " + std::to_string(Board::kMinWinLength) + " to " + side + " on a " +
+            side + "x" + side + " board (0: the whole line), got " + std::to_string(win_length),
         request_id);
   return false;
 }
@@ -220,8 +219,8 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
 
 void Lobby::on_fallback_timer(SeatId id, int size, int win_length) {
   LobbyPlayer* player = player_of(id);
-  if (player == nullptr || player->queued_size != size ||
-      player->queued_win_length != win_length || shutting_down_) {
+  if (player == nullptr || player->queued_size != size || player->queued_win_length != win_length ||
+      shutting_down_) {
     return;
   }
   if (!quotas_.refusal(player->address, true).empty() || bot_searches_.busy()) {
