@@ -144,12 +144,12 @@ TEST(HostileText, GameListKeepsItsColumnsWithHostileAndWideNames) {
   add(4, kJapanese, "abcdefghijklmnopqrstuvwxyz");
   add(5, kIssueName, "");
   EXPECT_EQ(game_list_text(list),
-            "   id  size  status       X                O\n"
-            "    3   3x3  waiting      ^[[31mRED^[[0m   <U+202E>esrever\n"
-            "    4   3x3  waiting      " +
+            "   id  board              status       X                O\n"
+            "    3  3x3                waiting      ^[[31mRED^[[0m   <U+202E>esrever\n"
+            "    4  3x3                waiting      " +
                 kJapanese + "           abcdefghijklmno" + kEllipsis +
                 "\n"
-                "    5   3x3  waiting      ^[]0;PWNED-TITL" +
+                "    5  3x3                waiting      ^[]0;PWNED-TITL" +
                 kEllipsis +
                 " -\n"
                 "Join with /join ID, watch with /watch ID.");
@@ -187,9 +187,9 @@ TEST(HostileText, HistoryShowsTheNameAndPlayersHarmlessly) {
   g->set_move_count(9);
   EXPECT_EQ(history_text(history, TimeZone::Utc),
             "Recent games of ^[[2J<U+202E>esrever, newest first:\n"
-            "record  ended              size  X                  O                  result"
-            "                           rated   moves\n"
-            "     8  2026-11-22 14:03    3x3  ^[[31mRED^[[0m     ^[]0;T^Gooooooooo" +
+            "record  ended             board              X                  O                  "
+            "result                           rated   moves\n"
+            "     8  2026-11-22 14:03  3x3                ^[[31mRED^[[0m     ^[]0;T^Gooooooooo" +
                 kEllipsis +
                 " draw                             unrated     9\n"
                 "Step through one with /replay RECORD.");

@@ -376,7 +376,7 @@ TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
   std::smatch row;
   ASSERT_TRUE(std::regex_search(
       out, row,
-      std::regex(R"(\n +(\d+)  \d{4}-\d\d-\d\d \d\d:\d\d +3x3  tester +bot \(random\) +)"
+      std::regex(R"(\n +(\d+)  \d{4}-\d\d-\d\d \d\d:\d\d  3x3 +tester +bot \(random\) +)"
                  R"((X wins|O wins|draw)[^\n]*rated +(\d+)\n)")))
       << out;
   const std::string record = row[1];
