@@ -6,11 +6,14 @@
 #include "engine/engine_brain.hpp"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 #include <sys/wait.h>
 
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "client_support/child_process.hpp"
 #include "engine/ai_brain.hpp"
@@ -290,6 +293,79 @@ TEST(EngineBridge, ABoardTheEngineRefusesIsNamed) {
                        "refused a 15x15 board: it answered 'ERROR unsupported size "
                        "15' to START 15"))
       << move.failure;
+}
+
+// Whether text is one line a terminal only displays: valid UTF-8 without C0
+// or C1 controls, DEL or bidi controls (what safe_text guarantees).
+bool harmless(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    char32_t cp = byte;
+    std::size_t length = 1;
+    if (byte >= 0xf0) {
+      cp = byte & 0x07u, length = 4;
+    } else if (byte >= 0xe0) {
+      cp = byte & 0x0fu, length = 3;
+    } else if (byte >= 0xc0) {
+      cp = byte & 0x1fu, length = 2;
+    } else if (byte >= 0x80) {
+      return false;
+    }
+    if (i + length > text.size()) return false;
+    for (std::size_t j = 1; j < length; ++j) {
+      const auto next = static_cast<unsigned char>(text[i + j]);
+      if ((next & 0xc0u) != 0x80u) return false;
+      cp = (cp << 6) | (next & 0x3fu);
+    }
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c || cp == 0x200e ||
+        cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+      return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
+// Everything the bridge logs while alive, at every level.
+class LogCapture {
+ public:
+  LogCapture() : previous_(spdlog::default_logger()) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(out_);
+    sink->set_pattern("%v");
+    auto logger = std::make_shared<spdlog::logger>("capture", sink);
+    logger->set_level(spdlog::level::trace);
+    spdlog::set_default_logger(logger);
+  }
+  ~LogCapture() { spdlog::set_default_logger(previous_); }
+  std::string text() const { return out_.str(); }
+
+ private:
+  std::shared_ptr<spdlog::logger> previous_;
+  std::ostringstream out_;
+};
+
+TEST(EngineBridge, AnEnginesTextIsShownAndLoggedHarmlessly) {
+  // ABOUT's name, a MESSAGE and the garbage it answers carry terminal
+  // escapes, a C1 control, a bidi override and a byte that is not UTF-8.
+  LogCapture log;
+  const std::string why = failure_at_second_move("hostile");
+  EXPECT_TRUE(harmless(why)) << why;
+  EXPECT_TRUE(contains(why, "(^[]0;pwned^Gfake<U+202E> 1.0^[[2J) printed garbage: "
+                            "'^[[2J^[[31mRED<U+009B>0m<U+202E>esrever\xef\xbf\xbd' where a move"))
+      << why;
+  const std::string logged = log.text();
+  EXPECT_TRUE(contains(logged, "says: ^[]0;title^G^[[2J^[[31mRED")) << logged;
+  EXPECT_TRUE(contains(logged, "-> ^[[2J^[[31mRED")) << logged;
+  std::istringstream lines(logged);
+  for (std::string line; std::getline(lines, line);) EXPECT_TRUE(harmless(line)) << line;
+}
+
+TEST(EngineBridge, AnEnginesStderrIsQuotedHarmlessly) {
+  const std::string why = failure_at_second_move("hostile-exit");
+  EXPECT_TRUE(harmless(why)) << why;
+  EXPECT_TRUE(contains(why, "it exited with code 3; its stderr: ?]52;c;cHduZWQ=??[2J?[31mRED"))
+      << why;
+  EXPECT_TRUE(contains(why, "<U+202E>esrever")) << why;
 }
 
 TEST(EngineBridge, AnEngineThatNeverAnswersIsGivenUpOnAtStart) {

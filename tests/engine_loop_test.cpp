@@ -89,6 +89,15 @@ TEST_F(EngineLoopTest, RefusesWhatItCannotPlay) {
             std::vector<std::string>{"UNKNOWN ttt-engine does not know SWAP2BOARD"});
 }
 
+TEST_F(EngineLoopTest, QuotesAManagersTextBackHarmlessly) {
+  EXPECT_EQ(talk({"START \x1b[2J\xe2\x80\xae"}),
+            std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 19, not '^[[2J<U+202E>'"});
+  EXPECT_EQ(talk({"\x1b[2J"}), std::vector<std::string>{"UNKNOWN ttt-engine does not know ^[[2J"});
+  talk({"START 9"});
+  EXPECT_EQ(talk({"TURN 1,\x07"}),
+            std::vector<std::string>{"ERROR TURN needs a cell x,y, not '1,^G'"});
+}
+
 TEST_F(EngineLoopTest, TakebackAndPlayChangeTheBoard) {
   talk({"START 9"});
   const auto first = move_in(talk({"BEGIN"}));

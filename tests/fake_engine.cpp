@@ -8,7 +8,10 @@
 //   without a word), garbage (a line that is no answer), illegal (a cell off
 //   the board), occupied (a taken cell), timeout (never answers), silent
 //   (never answers ABOUT, so never gets going), long (a 10000-byte line),
-//   chatty (MESSAGE and DEBUG lines before every move: allowed).
+//   chatty (MESSAGE and DEBUG lines before every move: allowed), hostile
+//   (terminal escapes, bidi controls and bytes that are not UTF-8 in its
+//   ABOUT name, a MESSAGE before every move, and then garbage), hostile-exit
+//   (the same on stderr, then exit 3).
 //   --log FILE appends every command's name to FILE; --max-size refuses
 //   larger boards at START; --no-restart answers UNKNOWN to RESTART.
 #include <unistd.h>
@@ -38,6 +41,11 @@ int last_theirs = -1;
 
 void say(const std::string& line) { std::cout << line << "\r\n" << std::flush; }
 
+// Clears the screen, paints it red, sends a C1 CSI, reverses what follows,
+// and ends with a byte that is not UTF-8.
+const std::string kHostile =
+    "\x1b[2J\x1b[31mRED\xc2\x9b" "0m\xe2\x80\xae" "esrever\xff";
+
 void misbehave(const Options& o) {
   if (o.misbehave == "crash") {
     std::fprintf(stderr, "fake-engine: crashing as asked\n");
@@ -54,6 +62,11 @@ void misbehave(const Options& o) {
     for (;;) ::pause();
   }
   if (o.misbehave == "long") say(std::string(10000, 'x'));
+  if (o.misbehave == "hostile") say(kHostile);
+  if (o.misbehave == "hostile-exit") {
+    std::fprintf(stderr, "\x1b]52;c;cHduZWQ=\x07%s\n", kHostile.c_str());
+    std::exit(3);
+  }
 }
 
 void move(const Options& o) {
@@ -63,6 +76,7 @@ void move(const Options& o) {
     misbehave(o);
     return;
   }
+  if (o.misbehave.starts_with("hostile")) say("MESSAGE \x1b]0;title\x07" + kHostile);
   if (o.misbehave == "chatty") {
     say("MESSAGE thinking hard");
     say("DEBUG depth 3");
@@ -127,6 +141,10 @@ int main(int argc, char** argv) {
     if (name == "ABOUT") {
       if (o.misbehave == "silent") {
         for (;;) ::pause();
+      }
+      if (o.misbehave.starts_with("hostile")) {
+        say("name=\"\x1b]0;pwned\x07" "fake\xe2\x80\xae\", version=\"1.0\x1b[2J\"");
+        continue;
       }
       say("name=\"fake-engine\", version=\"1.0\", author=\"ttt tests\"");
     } else if (name == "START") {

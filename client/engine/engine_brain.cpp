@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/pbrain_protocol.hpp"
+#include "text/safe_text.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::client {
@@ -13,6 +14,9 @@ namespace {
 using std::chrono::milliseconds;
 using Clock = ChildProcess::Clock;
 using pbrain::Answer;
+
+constexpr std::size_t kCommandWidth = 120;  // an engine's command line in messages
+constexpr std::size_t kStderrWidth = 400;   // the tail of its stderr in messages
 
 // "h8" as the clients name cells, for messages.
 std::string cell_label(Move move) {
@@ -24,15 +28,12 @@ std::string side_text(int size) {
   return n + "x" + n;
 }
 
-// Text an engine printed, fit for a terminal and a log: control bytes shown
-// as '?', cut at `limit` bytes.
-std::string printable(std::string_view text, std::size_t limit = 200) {
-  std::string out;
-  for (char c : text.substr(0, limit)) {
-    out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c;
-  }
-  if (text.size() > limit) out += "...";
-  return out;
+// Text an engine printed, fit for a terminal and a log: an engine is as
+// untrusted as a server, so its text goes through safe_text (escapes and
+// controls shown as text, bidi and invisible characters marked, invalid UTF-8
+// repaired), at most `width` columns.
+std::string printable(std::string_view text, std::size_t width = field_width::kMessage) {
+  return safe_text(text, width);
 }
 
 // A line an engine printed, quoted for a message.
@@ -73,7 +74,7 @@ EngineBrain::~EngineBrain() {
 int EngineBrain::pid() const noexcept { return process_ ? process_->pid() : -1; }
 
 std::string EngineBrain::name() const {
-  std::string text = "engine '" + options_.command + "'";
+  std::string text = "engine '" + printable(options_.command, kCommandWidth) + "'";
   if (auto it = about_.find("name"); it != about_.end() && !it->second.empty()) {
     text += " (" + it->second;
     if (auto v = about_.find("version"); v != about_.end() && !v->second.empty()) {
@@ -107,7 +108,7 @@ std::string EngineBrain::ended_text() {
   process_->wait_exit(Clock::now() + milliseconds(500));
   std::string text = process_->exited() ? "it " + process_->exit_text() : "it closed its output";
   const std::string said = process_->stderr_tail();
-  if (!said.empty()) text += "; its stderr: " + said;
+  if (!said.empty()) text += "; its stderr: " + printable(said, kStderrWidth);
   return text;
 }
 
@@ -129,7 +130,7 @@ std::optional<std::string> EngineBrain::answer(Clock::time_point deadline,
       case ChildProcess::ReadStatus::Line:
         break;
     }
-    spdlog::debug("{} -> {}", name(), read.line);
+    spdlog::debug("{} -> {}", name(), printable(read.line));
     const Answer a = pbrain::parse_answer(read.line);
     if (a.kind == Answer::Kind::Message) {
       spdlog::info("{} says: {}", name(), printable(a.text));
@@ -165,8 +166,8 @@ bool EngineBrain::ensure_started(std::string& why) {
     why = "could not be started: " + error;
     return false;
   }
-  spdlog::info("{} started (pid {})", name(), process_->pid());
   about_.clear();
+  spdlog::info("{} started (pid {})", name(), process_->pid());
   knows_win_length_ = false;
   started_size_ = 0;
   in_game_ = false;

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "engine/pbrain_protocol.hpp"
+#include "text/safe_text.hpp"
 #include "ttt/cli/flags.hpp"
 #include "ttt/rules.hpp"
 #include "version.hpp"
@@ -16,6 +17,9 @@ using std::chrono::milliseconds;
 
 constexpr int kMinSize = 3;
 constexpr int kDefaultWinLength = 5;  // what every Gomocup manager means
+
+// The manager's text quoted back in an ERROR: one line, no escapes, cut.
+std::string shown(std::string_view text) { return safe_text(text, 40); }
 
 }  // namespace
 
@@ -49,7 +53,7 @@ void EngineLoop::handle(std::string_view line) {
     const auto size = cli::parse_int(args, 0, 1'000'000);
     if (!size || *size < kMinSize || *size > Board::kMaxSize) {
       error("ttt-engine plays boards of " + std::to_string(kMinSize) + " to " +
-            std::to_string(Board::kMaxSize) + ", not '" + std::string(args) + "'");
+            std::to_string(Board::kMaxSize) + ", not '" + shown(args) + "'");
       return;
     }
     start(static_cast<int>(*size));
@@ -58,7 +62,7 @@ void EngineLoop::handle(std::string_view line) {
     const auto point = pbrain::parse_point(args);
     if (!point || point->x != point->y || point->x < kMinSize || point->x > Board::kMaxSize) {
       error("ttt-engine plays square boards of " + std::to_string(kMinSize) + " to " +
-            std::to_string(Board::kMaxSize) + " only, not '" + std::string(args) + "'");
+            std::to_string(Board::kMaxSize) + " only, not '" + shown(args) + "'");
       return;
     }
     start(point->x);
@@ -98,7 +102,7 @@ void EngineLoop::handle(std::string_view line) {
   } else if (name == "END") {
     ended_ = true;
   } else {
-    answer("UNKNOWN ttt-engine does not know " + name);
+    answer("UNKNOWN ttt-engine does not know " + shown(name));
   }
 }
 
@@ -131,7 +135,7 @@ bool EngineLoop::parse_cell(std::string_view args, std::string_view command, int
   }
   const auto point = pbrain::parse_point(args);
   if (!point) {
-    error(std::string(command) + " needs a cell x,y, not '" + std::string(args) + "'");
+    error(std::string(command) + " needs a cell x,y, not '" + shown(args) + "'");
     return false;
   }
   if (point->x >= size_ || point->y >= size_) {
@@ -147,7 +151,7 @@ void EngineLoop::turn(std::string_view args) {
   int index = 0;
   if (!parse_cell(args, "TURN", index)) return;
   if (fields_[static_cast<std::size_t>(index)] != kEmpty) {
-    error("TURN " + std::string(args) + ": that cell is taken");
+    error("TURN " + shown(args) + ": that cell is taken");
     return;
   }
   fields_[static_cast<std::size_t>(index)] = kTheirs;
@@ -159,7 +163,7 @@ void EngineLoop::board_line(std::string_view line) {
   if (!board_error_.empty()) return;
   const auto stone = pbrain::parse_stone(line);
   if (!stone) {
-    board_error_ = "BOARD: '" + std::string(line.substr(0, 40)) + "' is not x,y,field";
+    board_error_ = "BOARD: '" + shown(line) + "' is not x,y,field";
     return;
   }
   if (stone->point.x >= size_ || stone->point.y >= size_) {
@@ -179,7 +183,7 @@ void EngineLoop::takeback(std::string_view args) {
   int index = 0;
   if (!parse_cell(args, "TAKEBACK", index)) return;
   if (fields_[static_cast<std::size_t>(index)] == kEmpty) {
-    error("TAKEBACK " + std::string(args) + ": that cell is empty");
+    error("TAKEBACK " + shown(args) + ": that cell is empty");
     return;
   }
   fields_[static_cast<std::size_t>(index)] = kEmpty;
@@ -191,7 +195,7 @@ void EngineLoop::play(std::string_view args) {
   int index = 0;
   if (!parse_cell(args, "PLAY", index)) return;
   if (fields_[static_cast<std::size_t>(index)] != kEmpty) {
-    error("PLAY " + std::string(args) + ": that cell is taken");
+    error("PLAY " + shown(args) + ": that cell is taken");
     return;
   }
   fields_[static_cast<std::size_t>(index)] = kOwn;
