@@ -158,6 +158,59 @@ TEST(WinLengthE2E, BotsCreateJoinAndQuickMatchGamesOfKInARow) {
   }
 }
 
+// A player who only ever plays the edge columns a and o, one cell in two, and
+// never threatens anything, for twelve moves (a move on a cell the bot took
+// meanwhile is refused and lost; then the game waits for more input and the
+// test fails): a bot playing five in a row with the k < N engine makes five
+// in a row well before that; the whole-line AI would still be building a
+// line of 15.
+const char* const kEdgeMoves = "a1\na3\na5\na7\na9\na11\na13\na15\no1\no3\no5\no7\n";
+const std::regex kRunWin(R"(Game over: (X|O) wins \((row|column|diagonal)[^)]* from [a-o]\d+ to [a-o]\d+\))");
+
+TEST(WinLengthE2E, TheServersBotPlaysFiveInARowWithTheKInARowEngine) {
+  ServerProcess server({"--bot-budget", "100"});
+  TempDir config;
+  for (const char* level : {"hard", "perfect"}) {
+    auto client = start_client(server.port(), config,
+                               {"--play-bot", level, "--size", "15", "--win", "5"});
+    ASSERT_TRUE(client->wait_for_text("15x15, 5 in a row, unrated: tester (X, 1200) vs bot", 10s))
+        << client->output();
+    client->write(kEdgeMoves);
+    std::smatch match;
+    ASSERT_TRUE(client->wait_for(
+        [&](const std::string& out) { return std::regex_search(out, match, kRunWin); }, 20s))
+        << level << ":\n" << client->output();
+    EXPECT_EQ(match[1], "O") << level;
+    client->write("/quit\n");
+    EXPECT_EQ(client->wait_exit(10s), 0) << client->output();
+  }
+}
+
+TEST(WinLengthE2E, TttBotPlaysFiveInARowWithTheKInARowEngine) {
+  ServerProcess server;
+  TempDir config;
+  auto bot = start_bot(server.port(), config,
+                       {"--name", "maker", "--create", "15", "--win", "5", "--level", "hard",
+                        "--budget", "100"});
+  const auto game = created_game_id(*bot, 10s);
+  ASSERT_TRUE(game) << bot->output();
+  auto client = start_client(server.port(), config, {"--name", "edge"});
+  client->write("/join " + *game + "\n");
+  ASSERT_TRUE(client->wait_for_text("You play O in game " + *game, 10s)) << client->output();
+  client->write(kEdgeMoves);
+  std::smatch match;
+  ASSERT_TRUE(client->wait_for(
+      [&](const std::string& out) { return std::regex_search(out, match, kRunWin); }, 20s))
+      << client->output();
+  EXPECT_EQ(match[1], "X");
+  ASSERT_EQ(bot->wait_exit(20s), 0) << bot->output();
+  const auto summary = last_line_summary(bot->output());
+  ASSERT_TRUE(summary) << bot->output();
+  EXPECT_EQ(summary->wins, 1);
+  client->write("/quit\n");
+  EXPECT_EQ(client->wait_exit(10s), 0) << client->output();
+}
+
 TEST(WinLengthE2E, AWinLengthThatDoesNotFitIsABadCommandLine) {
   const auto client =
       run_command({bin_dir() + "/ttt-client", "--local", "--size", "7", "--win", "8"});

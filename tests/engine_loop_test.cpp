@@ -6,7 +6,9 @@
 
 #include <sstream>
 
+#include "ai_run_positions.hpp"
 #include "engine/pbrain_protocol.hpp"
+#include "ttt/rules.hpp"
 
 namespace ttt::client {
 namespace {
@@ -145,6 +147,64 @@ TEST_F(EngineLoopTest, SaysOnceThatItPlaysOtherRulesAsFreestyle) {
   ASSERT_EQ(answers.size(), 2u);
   EXPECT_EQ(answers[0].rfind("MESSAGE ttt-engine plays freestyle", 0), 0u) << answers[0];
   EXPECT_EQ(talk({"TURN 0,0"}).size(), 1u);
+}
+
+// ttt-engine plays five in a row with the k < N engine: given a position with
+// a VCF of 7 fours and the five (15 plies) by BOARD, it answers each block of
+// its four with the next four and makes five, a second a move at most.
+TEST(EngineLoopVcf, TttEngineConvertsAFifteenPlyVcf) {
+  EngineLoopOptions options;
+  options.ai.level = Level::Perfect;
+  options.ai.seed = 3;
+  const Board start = internal::ai::from_rows(internal::ai::kLongVcfs[0], 5);
+  std::ostringstream out;
+  EngineLoop loop(options, out);
+  // The last answer of the engine, as a move on `board` (X: the engine).
+  const auto answered = [&out](Board& board) -> std::optional<Move> {
+    std::istringstream lines(out.str());
+    std::string last;
+    for (std::string line; std::getline(lines, line);) last = line;
+    out.str("");
+    const auto point = pbrain::parse_point(last);
+    if (!point) return std::nullopt;
+    const Move move = pbrain::move_of(*point);
+    if (!is_valid_move(board, move.row, move.col, Player::X)) return std::nullopt;
+    board.place(move.row * board.size() + move.col, Player::X);
+    return move;
+  };
+  loop.handle("START 15");
+  loop.handle("INFO timeout_turn 1000");
+  loop.handle("BOARD");
+  for (int cell = 0; cell < start.size() * start.size(); ++cell) {
+    const Cell c = start.at_index(cell);
+    if (c == Cell::Empty) continue;
+    loop.handle(pbrain::point_text(pbrain::point_of({cell / 15, cell % 15})) +
+                (c == Cell::X ? ",1" : ",2"));
+  }
+  loop.handle("DONE");
+  Board board = start;
+  for (int attack = 1; attack <= 8; ++attack) {
+    const auto move = answered(board);
+    ASSERT_TRUE(move) << "attack " << attack;
+    if (winner(board)) {
+      EXPECT_EQ(*winner(board), Player::X);
+      EXPECT_EQ(attack, 8) << "the shortest VCF is 7 fours and the five";
+      return;
+    }
+    // Every attack but the last is a four: the one cell that stops it.
+    int block = -1;
+    for (int cell = 0; cell < 225; ++cell) {
+      if (board.at_index(cell) != Cell::Empty) continue;
+      Board five = board;
+      five.place(cell, Player::X);
+      if (winner(five)) block = cell;
+    }
+    ASSERT_GE(block, 0) << "attack " << attack << " at row " << move->row << ", column " << move->col
+                         << " is no four";
+    board.place(block, Player::O);
+    loop.handle("TURN " + pbrain::point_text(pbrain::point_of({block / 15, block % 15})));
+  }
+  FAIL() << "no five after 8 attacks";
 }
 
 TEST_F(EngineLoopTest, EndStopsIt) {
