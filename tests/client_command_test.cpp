@@ -256,12 +256,30 @@ TEST(CommandRequest, ListCarriesItsFiltersAndTheClientOnlyCommandsSendNothing) {
   EXPECT_EQ(plain->list_games().rated(), wire::RATED_DEFAULT);
   EXPECT_FALSE(plain->list_games().open_only());
   EXPECT_EQ(plain->list_games().size(), 0);
+  EXPECT_EQ(plain->list_games().win_length(), 0) << "any";
   EXPECT_TRUE(request_for(parsed("/spectators on"))->chat_settings().spectators());
   EXPECT_FALSE(request_for(parsed("/spectators off"))->chat_settings().spectators());
   // Acted on by the client itself (a new secret is made and saved first).
   EXPECT_FALSE(request_for(parsed("/mute bob")));
   EXPECT_FALSE(request_for(parsed("/unmute bob")));
   EXPECT_FALSE(request_for(parsed("/secret rotate")));
+}
+
+TEST(CommandRequest, CreateQuickAndListCarryTheWinLength) {
+  const auto create = request_for(parsed("/create 15 k 5 bot perfect"));
+  ASSERT_TRUE(create && create->has_create_game());
+  EXPECT_EQ(create->create_game().size(), 15);
+  EXPECT_EQ(create->create_game().win_length(), 5);
+  EXPECT_EQ(request_for(parsed("/create 15"))->create_game().win_length(), 0) << "the whole line";
+  const auto quick = request_for(parsed("/quick 19 k 6"));
+  ASSERT_TRUE(quick && quick->has_quick_match());
+  EXPECT_EQ(quick->quick_match().size(), 19);
+  EXPECT_EQ(quick->quick_match().win_length(), 6);
+  const auto list = request_for(parsed("/list 15 k 5 open"));
+  ASSERT_TRUE(list && list->has_list_games());
+  EXPECT_EQ(list->list_games().size(), 15);
+  EXPECT_EQ(list->list_games().win_length(), 5);
+  EXPECT_TRUE(list->list_games().open_only());
 }
 
 TEST(CommandRequest, SaysWhichRequestsGetADirectReply) {

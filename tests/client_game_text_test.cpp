@@ -195,6 +195,19 @@ TEST(GameText, PlayersLineNamesTheWinLengthAndARunWinsByName) {
   EXPECT_EQ(players_line(s), "Game 4, 15x15, rated: alice (X) vs bob (O)");
 }
 
+TEST(GameText, TheQueueLineNamesTheWinLength) {
+  wire::Queued queued;
+  queued.set_size(15);
+  EXPECT_EQ(queued_text(queued), "Waiting for another player who wants a 15x15 game...");
+  queued.set_win_length(15);
+  EXPECT_EQ(queued_text(queued), "Waiting for another player who wants a 15x15 game...");
+  queued.set_win_length(5);
+  queued.set_bot_fallback_s(30);
+  EXPECT_EQ(queued_text(queued),
+            "Waiting for another player who wants a 15x15 game with 5 in a row (a bot steps in "
+            "after 30 s)...");
+}
+
 TEST(GameText, RefusedMovesGetThePlayersWords) {
   wire::Error e;
   e.set_code(wire::ERROR_CODE_OCCUPIED);
