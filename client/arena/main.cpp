@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include "arena/arena_config.hpp"
@@ -97,7 +98,11 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
-  spdlog::set_default_logger(spdlog::stderr_color_mt("ttt-arena"));
+  // Log lines are coloured only on a terminal, never with NO_COLOR set (as ttt-bot's).
+  const char* no_color = std::getenv("NO_COLOR");
+  spdlog::set_default_logger(spdlog::stderr_color_mt(
+      "ttt-arena", no_color != nullptr && no_color[0] != '\0' ? spdlog::color_mode::never
+                                                              : spdlog::color_mode::automatic));
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   try {
     return run(config);
