@@ -188,7 +188,8 @@ TEST_P(HostileServer, EveryTextReachesTheScreenHarmless) {
     g->set_x_name(evil);
     g->set_o_name(evil);
   }));
-  EXPECT_TRUE(see("    9  3x3                waiting      " + client::pad_right(name(16), 16) + " " + name(16)))
+  EXPECT_TRUE(see("    9  3x3                waiting      " + client::pad_right(name(16), 16) +
+                  " " + name(16)))
       << tmux.screen();
 
   auto top = request("/top", [](const auto& m) { return m.has_get_leaderboard(); });
@@ -313,13 +314,15 @@ TEST(HostileServerList, ATerminalGetsThreeThousandGamesAScreenfulAtATime) {
   ASSERT_TRUE(tmux.wait_screen(
       [](const auto& s) { return has(s, "more: Enter for line 40 of 3002, q to stop>"); }, 10s))
       << tmux.screen();
-  EXPECT_TRUE(has(tmux.visible(), "   38  3x3                waiting      player38")) << tmux.visible();
+  EXPECT_TRUE(has(tmux.visible(), "   38  3x3                waiting      player38"))
+      << tmux.visible();
   EXPECT_FALSE(has(tmux.screen(), "player39")) << tmux.screen();
   tmux.type("");  // Enter: the next screenful
   ASSERT_TRUE(tmux.wait_screen(
       [](const auto& s) { return has(s, "more: Enter for line 78 of 3002, q to stop>"); }, 10s))
       << tmux.screen();
-  EXPECT_TRUE(has(tmux.screen(), "   76  3x3                waiting      player76")) << tmux.screen();
+  EXPECT_TRUE(has(tmux.screen(), "   76  3x3                waiting      player76"))
+      << tmux.screen();
   EXPECT_FALSE(has(tmux.screen(), "player77")) << tmux.screen();
   tmux.type("q");
   ASSERT_TRUE(tmux.wait_screen([&](const auto&) { return last_line(tmux.visible()) == ">"; }, 10s))
@@ -346,12 +349,15 @@ TEST(HostileServerList, AScriptGetsTheFirst200LinesOfThreeThousandGames) {
   EXPECT_TRUE(server.hang_up_after_the_client()) << client->output();
   ASSERT_EQ(client->wait_exit(10s), 0) << client->output();
   const std::string& out = client->output();
-  EXPECT_TRUE(has(out,
-                  "\n  199  3x3                waiting      player199        -\n(2802 more lines not shown: a "
-                  "script gets the first 200 lines of a list)\n"))
+  EXPECT_TRUE(has(
+      out,
+      "\n  199  3x3                waiting      player199        -\n(2802 more lines not shown: a "
+      "script gets the first 200 lines of a list)\n"))
       << out;
   EXPECT_FALSE(has(out, "player200")) << out;
-  EXPECT_TRUE(has(out, "  100  3x3                waiting      ^[]0;PWNED-TITL") && !has(out, "\x1b")) << out;
+  EXPECT_TRUE(has(out, "  100  3x3                waiting      ^[]0;PWNED-TITL") &&
+              !has(out, "\x1b"))
+      << out;
 }
 
 // Every line a bot printed is its own: a log line (timestamp first), its

@@ -165,21 +165,23 @@ TEST(WinLengthE2E, BotsCreateJoinAndQuickMatchGamesOfKInARow) {
 // in a row well before that; the whole-line AI would still be building a
 // line of 15.
 const char* const kEdgeMoves = "a1\na3\na5\na7\na9\na11\na13\na15\no1\no3\no5\no7\n";
-const std::regex kRunWin(R"(Game over: (X|O) wins \((row|column|diagonal)[^)]* from [a-o]\d+ to [a-o]\d+\))");
+const std::regex kRunWin(
+    R"(Game over: (X|O) wins \((row|column|diagonal)[^)]* from [a-o]\d+ to [a-o]\d+\))");
 
 TEST(WinLengthE2E, TheServersBotPlaysFiveInARowWithTheKInARowEngine) {
   ServerProcess server({"--bot-budget", "100"});
   TempDir config;
   for (const char* level : {"hard", "perfect"}) {
-    auto client = start_client(server.port(), config,
-                               {"--play-bot", level, "--size", "15", "--win", "5"});
+    auto client =
+        start_client(server.port(), config, {"--play-bot", level, "--size", "15", "--win", "5"});
     ASSERT_TRUE(client->wait_for_text("15x15, 5 in a row, unrated: tester (X, 1200) vs bot", 10s))
         << client->output();
     client->write(kEdgeMoves);
     std::smatch match;
     ASSERT_TRUE(client->wait_for(
         [&](const std::string& out) { return std::regex_search(out, match, kRunWin); }, 20s))
-        << level << ":\n" << client->output();
+        << level << ":\n"
+        << client->output();
     EXPECT_EQ(match[1], "O") << level;
     client->write("/quit\n");
     EXPECT_EQ(client->wait_exit(10s), 0) << client->output();
@@ -189,9 +191,9 @@ TEST(WinLengthE2E, TheServersBotPlaysFiveInARowWithTheKInARowEngine) {
 TEST(WinLengthE2E, TttBotPlaysFiveInARowWithTheKInARowEngine) {
   ServerProcess server;
   TempDir config;
-  auto bot = start_bot(server.port(), config,
-                       {"--name", "maker", "--create", "15", "--win", "5", "--level", "hard",
-                        "--budget", "100"});
+  auto bot = start_bot(
+      server.port(), config,
+      {"--name", "maker", "--create", "15", "--win", "5", "--level", "hard", "--budget", "100"});
   const auto game = created_game_id(*bot, 10s);
   ASSERT_TRUE(game) << bot->output();
   auto client = start_client(server.port(), config, {"--name", "edge"});

@@ -317,8 +317,8 @@ bool harmless(const std::string& text) {
       if ((next & 0xc0u) != 0x80u) return false;
       cp = (cp << 6) | (next & 0x3fu);
     }
-    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c || cp == 0x200e ||
-        cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
+    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+        (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
       return false;
     }
     i += length;
@@ -350,8 +350,9 @@ TEST(EngineBridge, AnEnginesTextIsShownAndLoggedHarmlessly) {
   LogCapture log;
   const std::string why = failure_at_second_move("hostile");
   EXPECT_TRUE(harmless(why)) << why;
-  EXPECT_TRUE(contains(why, "(^[]0;pwned^Gfake<U+202E> 1.0^[[2J) printed garbage: "
-                            "'^[[2J^[[31mRED<U+009B>0m<U+202E>esrever\xef\xbf\xbd' where a move"))
+  EXPECT_TRUE(contains(why,
+                       "(^[]0;pwned^Gfake<U+202E> 1.0^[[2J) printed garbage: "
+                       "'^[[2J^[[31mRED<U+009B>0m<U+202E>esrever\xef\xbf\xbd' where a move"))
       << why;
   const std::string logged = log.text();
   EXPECT_TRUE(contains(logged, "says: ^[]0;title^G^[[2J^[[31mRED")) << logged;

@@ -92,8 +92,9 @@ TEST_F(EngineLoopTest, RefusesWhatItCannotPlay) {
 }
 
 TEST_F(EngineLoopTest, QuotesAManagersTextBackHarmlessly) {
-  EXPECT_EQ(talk({"START \x1b[2J\xe2\x80\xae"}),
-            std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 19, not '^[[2J<U+202E>'"});
+  EXPECT_EQ(
+      talk({"START \x1b[2J\xe2\x80\xae"}),
+      std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 19, not '^[[2J<U+202E>'"});
   EXPECT_EQ(talk({"\x1b[2J"}), std::vector<std::string>{"UNKNOWN ttt-engine does not know ^[[2J"});
   talk({"START 9"});
   EXPECT_EQ(talk({"TURN 1,\x07"}),
@@ -199,8 +200,8 @@ TEST(EngineLoopVcf, TttEngineConvertsAFifteenPlyVcf) {
       five.place(cell, Player::X);
       if (winner(five)) block = cell;
     }
-    ASSERT_GE(block, 0) << "attack " << attack << " at row " << move->row << ", column " << move->col
-                         << " is no four";
+    ASSERT_GE(block, 0) << "attack " << attack << " at row " << move->row << ", column "
+                        << move->col << " is no four";
     board.place(block, Player::O);
     loop.handle("TURN " + pbrain::point_text(pbrain::point_of({block / 15, block % 15})));
   }

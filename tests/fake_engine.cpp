@@ -44,7 +44,9 @@ void say(const std::string& line) { std::cout << line << "\r\n" << std::flush; }
 // Clears the screen, paints it red, sends a C1 CSI, reverses what follows,
 // and ends with a byte that is not UTF-8.
 const std::string kHostile =
-    "\x1b[2J\x1b[31mRED\xc2\x9b" "0m\xe2\x80\xae" "esrever\xff";
+    "\x1b[2J\x1b[31mRED\xc2\x9b"
+    "0m\xe2\x80\xae"
+    "esrever\xff";
 
 void misbehave(const Options& o) {
   if (o.misbehave == "crash") {
@@ -143,7 +145,8 @@ int main(int argc, char** argv) {
         for (;;) ::pause();
       }
       if (o.misbehave.starts_with("hostile")) {
-        say("name=\"\x1b]0;pwned\x07" "fake\xe2\x80\xae\", version=\"1.0\x1b[2J\"");
+        say("name=\"\x1b]0;pwned\x07"
+            "fake\xe2\x80\xae\", version=\"1.0\x1b[2J\"");
         continue;
       }
       say("name=\"fake-engine\", version=\"1.0\", author=\"ttt tests\"");

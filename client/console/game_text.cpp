@@ -226,8 +226,8 @@ std::string opponent_text(const wire::OpponentStatus& status) {
 }
 
 std::string queued_text(const wire::Queued& queued) {
-  std::string line = "Waiting for another player who wants a " + board_name(queued.size(), 0) +
-                     " game";
+  std::string line =
+      "Waiting for another player who wants a " + board_name(queued.size(), 0) + " game";
   const int k = queued.win_length();
   if (k != 0 && k != queued.size()) line += " with " + std::to_string(k) + " in a row";
   if (queued.bot_fallback_s() > 0) {

@@ -91,8 +91,8 @@ std::string history_text(const wire::History& history, TimeZone zone) {
   const std::string name = safe_text(history.name(), field_width::kName);
   if (history.games().empty()) return name + " has no finished games yet.";
   const std::vector<Column> row = {
-      {6, true},     {16, false, 2}, {17, false, 2}, {kNameColumn, false, 2},
-      {kNameColumn}, {32},           {7},          {5, true}};
+      {6, true}, {16, false, 2}, {17, false, 2}, {kNameColumn, false, 2}, {kNameColumn}, {32},
+      {7},       {5, true}};
   std::string text = "Recent games of " + name + ", newest first:\n";
   text += row_text(row, {"record", "ended", "board", "X", "O", "result", "rated", "moves"}) + "\n";
   for (const wire::GameRecord& g : history.games()) {

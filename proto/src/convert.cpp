@@ -42,10 +42,18 @@ LineKind line_kind_of(ttt::LineKind kind) noexcept {
 std::optional<ttt::Line> line_of(const Line& line) noexcept {
   ttt::Line out{ttt::LineKind::Row, line.index()};
   switch (line.kind()) {
-    case LINE_KIND_ROW: out.kind = ttt::LineKind::Row; break;
-    case LINE_KIND_COLUMN: out.kind = ttt::LineKind::Column; break;
-    case LINE_KIND_DIAGONAL: out.kind = ttt::LineKind::Diagonal; break;
-    case LINE_KIND_ANTI_DIAGONAL: out.kind = ttt::LineKind::AntiDiagonal; break;
+    case LINE_KIND_ROW:
+      out.kind = ttt::LineKind::Row;
+      break;
+    case LINE_KIND_COLUMN:
+      out.kind = ttt::LineKind::Column;
+      break;
+    case LINE_KIND_DIAGONAL:
+      out.kind = ttt::LineKind::Diagonal;
+      break;
+    case LINE_KIND_ANTI_DIAGONAL:
+      out.kind = ttt::LineKind::AntiDiagonal;
+      break;
     default: return std::nullopt;
   }
   if (line.length() <= 0) {
@@ -72,9 +80,7 @@ Line wire_line_of(const ttt::Line& line) {
   return out;
 }
 
-int win_length_of(int size, int win_length) noexcept {
-  return win_length == 0 ? size : win_length;
-}
+int win_length_of(int size, int win_length) noexcept { return win_length == 0 ? size : win_length; }
 
 ErrorCode error_code_of(MoveError error) noexcept {
   switch (error) {

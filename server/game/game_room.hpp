@@ -43,7 +43,7 @@ struct PlayerRef {
 
 struct RoomSettings {
   int size = 3;
-  int win_length = 0;       // marks in a line that win; 0 = size (whole lines)
+  int win_length = 0;  // marks in a line that win; 0 = size (whole lines)
   bool is_private = false;
   std::string invite_code;  // non-empty for a private room
   bool vs_bot = false;
