@@ -178,8 +178,21 @@ TEST(Command, ListTakesFiltersOrNext) {
   EXPECT_EQ(filtered.text, "ali");
   EXPECT_TRUE(parsed("/list next").next_page);
   EXPECT_EQ(parsed("/list unrated").rated, false);
-  EXPECT_NE(refusal("/list 99").find("3 to 15"), std::string::npos);
+  EXPECT_NE(refusal("/list 99").find("3 to 19"), std::string::npos);
   EXPECT_NE(refusal("/list everything").find("Usage: /list"), std::string::npos);
+}
+
+TEST(Command, ListTakesAWinLengthAfterItsSize) {
+  EXPECT_EQ(parsed("/list").win_length, 0) << "any";
+  const Command gomoku = parsed("/list 15 k 5 unrated");
+  EXPECT_EQ(gomoku.list_size, 15);
+  EXPECT_EQ(gomoku.win_length, 5);
+  EXPECT_EQ(gomoku.rated, false);
+  EXPECT_EQ(parsed("/list 15 k 15").win_length, 15) << "the whole line, asked for";
+  EXPECT_EQ(refusal("/list 15 k 2"),
+            "The win length is a number from 3 to 15 on a 15x15 board, not '2'");
+  EXPECT_NE(refusal("/list 15 k").find("k needs a number"), std::string::npos);
+  EXPECT_NE(refusal("/list k 5").find("Usage: /list"), std::string::npos) << "k goes after SIZE";
 }
 
 TEST(Command, MuteSpectatorsAndSecret) {

@@ -628,6 +628,39 @@ TEST_F(LobbyTest, TheListComesAPageAtATimeWithItsTotal) {
   EXPECT_EQ(page->game_list().games_size(), 50) << "the default page";
 }
 
+TEST_F(LobbyTest, TheListFiltersByWinLength) {
+  std::vector<std::shared_ptr<FakeConnection>> creators;
+  for (const int k : {0, 5, 5, 4, 15}) {  // 0 asks for the whole line: 15
+    creators.push_back(player("c" + std::to_string(creators.size()),
+                              "10.0.0." + std::to_string(creators.size() + 1)));
+    wire::ClientMessage m = create_message(15);
+    m.mutable_create_game()->set_win_length(k);
+    send(creators.back(), m);
+  }
+  auto viewer = player("viewer", "10.1.0.1");
+  auto count = [&](int size, int k) {
+    wire::ClientMessage list;
+    list.mutable_list_games()->set_size(size);
+    list.mutable_list_games()->set_win_length(k);
+    send(viewer, list);
+    const auto* page =
+        viewer->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+    EXPECT_NE(page, nullptr);
+    if (page == nullptr) return -1;
+    for (const auto& g : page->game_list().games()) {
+      if (k != 0) {
+        EXPECT_EQ(g.win_length(), k);
+      }
+    }
+    return static_cast<int>(page->game_list().total());
+  };
+  EXPECT_EQ(count(0, 0), 5);
+  EXPECT_EQ(count(15, 5), 2);
+  EXPECT_EQ(count(0, 4), 1);
+  EXPECT_EQ(count(15, 15), 2) << "whole-line games, asked for with 0 or 15";
+  EXPECT_EQ(count(15, 3), 0);
+}
+
 TEST_F(LobbyTest, APrivateGameIsListedOnlyToItsPlayers) {
   auto alice = player("alice", "10.0.0.1");
   auto eve = player("eve", "10.0.0.2");
