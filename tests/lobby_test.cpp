@@ -643,8 +643,7 @@ TEST_F(LobbyTest, TheListFiltersByWinLength) {
     list.mutable_list_games()->set_size(size);
     list.mutable_list_games()->set_win_length(k);
     send(viewer, list);
-    const auto* page =
-        viewer->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+    const auto* page = viewer->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
     EXPECT_NE(page, nullptr);
     if (page == nullptr) return -1;
     for (const auto& g : page->game_list().games()) {

@@ -21,8 +21,7 @@ constexpr int kMaxBoardSize = Board::kMaxSize;
 
 }  // namespace
 
-bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length,
-                        std::uint32_t request_id) {
+bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id) {
   if (size < kMinBoardSize || size > kMaxBoardSize) {
     error(player, wire::ERROR_CODE_BAD_REQUEST,
           "board size must be " + std::to_string(kMinBoardSize) + " to " +
@@ -115,8 +114,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   room->seat(player.ref(), side, request_id);
   spdlog::debug("game {} created by {} ({}x{}, {} in a row{}{})", room->id(), player.name,
                 create.size(), create.size(), room->settings().win_length,
-                create.is_private() ? ", private" : "",
-                create.vs_bot() ? ", vs bot" : "");
+                create.is_private() ? ", private" : "", create.vs_bot() ? ", vs bot" : "");
   if (create.vs_bot()) {
     add_bot(room, *level, side == wire::SIDE_X ? wire::SIDE_O : wire::SIDE_X, player.address);
   }
