@@ -158,15 +158,15 @@ TEST(WinLengthE2E, BotsCreateJoinAndQuickMatchGamesOfKInARow) {
   }
 }
 
-// A player who only ever plays the edge columns a and o, one cell in two, and
-// never threatens anything, for twelve moves (a move on a cell the bot took
-// meanwhile is refused and lost; then the game waits for more input and the
-// test fails): a bot playing five in a row with the k < N engine makes five
-// in a row well before that; the whole-line AI would still be building a
-// line of 15.
+// A player who only ever plays the edge columns a and o, one cell in two, for
+// twelve moves (a move on a cell the bot took meanwhile is refused and lost;
+// then the game waits for more input and the test fails): a bot playing five
+// in a row with the k < N engine makes five in a row well before that, in any
+// of the four directions; the whole-line AI would still be building a line of
+// 15.
 const char* const kEdgeMoves = "a1\na3\na5\na7\na9\na11\na13\na15\no1\no3\no5\no7\n";
-const std::regex kRunWin(
-    R"(Game over: (X|O) wins \((row|column|diagonal)[^)]* from [a-o]\d+ to [a-o]\d+\))");
+const std::regex kRunWin(R"(Game over: (X|O) wins \((row|column|diagonal|anti-diagonal)[^)]*)"
+                         R"( from [a-o]\d+ to [a-o]\d+\))");
 
 TEST(WinLengthE2E, TheServersBotPlaysFiveInARowWithTheKInARowEngine) {
   ServerProcess server({"--bot-budget", "100"});
