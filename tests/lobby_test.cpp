@@ -1042,7 +1042,9 @@ TEST_F(LobbyJournalTest, WhatIsSaidWhileARefusedMoveWaitsIsStillDelivered) {
   ASSERT_NE(said, nullptr) << "the chat was lost with the refused move";
   EXPECT_EQ(said->chat().text(), "hurry up");
   for (const auto& m : bob->received) {
-    if (m.has_state()) EXPECT_EQ(m.state().move_count(), 0u) << "bob never sees the refused move";
+    if (m.has_state()) {
+      EXPECT_EQ(m.state().move_count(), 0u) << "bob never sees the refused move";
+    }
   }
 }
 
