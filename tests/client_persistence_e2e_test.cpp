@@ -348,7 +348,8 @@ TEST_F(ClientPersistenceTest, BotGamesAreRatedOnlyWhenEveryBotAsksWithRated) {
 }
 
 TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
-  ServerProcess server(server_args());
+  std::optional<ServerProcess> running(std::in_place, server_args());
+  ServerProcess& server = *running;
   auto player = start_client(server.port(), config_, {});
   player->write(std::string("/create 3 bot random rated\n") + kEveryCell);
   player->close_stdin();
@@ -358,7 +359,9 @@ TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
   EXPECT_NE(game.find("Game 1, 3x3, rated: tester (X, 1200) vs bot (random) (O, 1200)"),
             std::string::npos)
       << game;
-  ASSERT_NE(game.find("Game over:"), std::string::npos) << game;
+  std::smatch over;
+  ASSERT_TRUE(std::regex_search(game, over, std::regex("Game over: ([^\n]*)\n"))) << game;
+  const std::string words = over[1];  // as the game screen said it
 
   auto reader = start_client(server.port(), config_, {});
   reader->write("/top\n/history\n/history bot (random)\n/history nobody\n/replay 99\n");
@@ -379,6 +382,8 @@ TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
       std::regex(R"(\n +(\d+)  \d{4}-\d\d-\d\d \d\d:\d\d  3x3 +tester +bot \(random\) +)"
                  R"((X wins|O wins|draw)[^\n]*rated +(\d+)\n)")))
       << out;
+  EXPECT_NE(row[0].str().find("  " + words + "  "), std::string::npos)
+      << "/history words the result as the game screen did (" << words << "):\n" << out;
   const std::string record = row[1];
   const int moves = std::stoi(row[3]);
   EXPECT_GE(moves, 5);
@@ -400,6 +405,16 @@ TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
             std::string::npos)
       << replay;
   EXPECT_EQ(count_of(replay, "Game over:"), 1u) << replay;
+  EXPECT_NE(replay.find("Game over: " + words + "\n"), std::string::npos) << replay;
+  EXPECT_NE(replay.find("(O): " + words + " after "), std::string::npos) << replay;
+
+  running.reset();  // the export reads the database once the server is gone
+  const std::string file = (fs::path(data_.path()) / "games.txt").string();
+  const auto exported = run_command({bin_dir() + "/ttt-server", "--db", db(), "--export-games", file});
+  ASSERT_EQ(exported.exit_code, 0) << exported.output;
+  const auto games = read_export(file);
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].fields.at("outcome"), words);
 }
 
 TEST_F(ClientPersistenceTest, RecordsCommandsOnAServerWithoutADatabaseSaySo) {

@@ -74,8 +74,10 @@ TEST(RecordText, LeaderboardMarksProvisionalRatings) {
 }
 
 TEST(RecordText, ResultsSayWhoWonAndWhy) {
-  EXPECT_EQ(record_result_text(record(1, "a", "b", wire::GAME_STATUS_X_WON, wire::END_REASON_LINE)),
-            "X wins (a line)");
+  wire::GameRecord by_line = record(1, "a", "b", wire::GAME_STATUS_X_WON, wire::END_REASON_LINE);
+  EXPECT_EQ(record_result_text(by_line), "X wins (a line)");  // a server that sends no line
+  by_line.mutable_winning_line()->set_kind(wire::LINE_KIND_ANTI_DIAGONAL);
+  EXPECT_EQ(record_result_text(by_line), "X wins (anti-diagonal)");  // as the game screen said
   EXPECT_EQ(record_result_text(
                 record(1, "a", "b", wire::GAME_STATUS_O_WON, wire::END_REASON_RESIGNATION)),
             "O wins (X resigned)");
@@ -92,6 +94,8 @@ TEST(RecordText, HistoryListsEachGameWithItsRecordId) {
   history.set_name("alice");
   EXPECT_EQ(history_text(history, TimeZone::Utc), "alice has no finished games yet.");
   wire::GameRecord won = record(17, "alice", "bob", wire::GAME_STATUS_X_WON, wire::END_REASON_LINE);
+  won.mutable_winning_line()->set_kind(wire::LINE_KIND_ROW);
+  won.mutable_winning_line()->set_index(0);
   won.set_rated(true);
   won.set_move_count(5);
   *history.add_games() = won;
@@ -106,7 +110,7 @@ TEST(RecordText, HistoryListsEachGameWithItsRecordId) {
             "record  ended             board              X                  O                  "
             "result                           rated   moves\n"
             "    17  2026-11-22 14:03  3x3                alice              bob                "
-            "X wins (a line)                  rated       5\n"
+            "X wins (row 1)                   rated       5\n"
             "     9  2026-11-22 14:03  7x7, 4 in a row    bot (hard)         alice              "
             "X wins (O disconnected)          unrated    12\n"
             "Step through one with /replay RECORD.");

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "store/game_export.hpp"
+#include "store/record_outcome.hpp"
 #include "store/store_writer.hpp"
 
 namespace ttt::server {
@@ -317,7 +318,8 @@ TEST_F(StoreTest, ExportWritesEveryFinishedGameAsDocumented) {
   EXPECT_NE(text.find("start 1970-01-01T00:00:01.000Z\nend 1970-01-01T00:00:01.900Z\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("result X\nreason timeout\nmoves 2\nmove 1 X 1 1 100\nmove 2 O 0 2 250\n"),
+  EXPECT_NE(text.find("result X\nreason timeout\noutcome X wins (O ran out of time)\nmoves 2\n"
+                      "move 1 X 1 1 100\nmove 2 O 0 2 250\n"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("game 2"), std::string::npos);
@@ -374,6 +376,76 @@ TEST_F(StoreTest, ANewDatabaseAndItsJournalFilesAreTheOwnersOnly) {
     }
   }
   ::umask(old_mask);
+}
+
+// X: c1, b2, a3 (row, col from 0: 0 2, 1 1, 2 0); O: a1, b1.
+GameRecord won_by_the_anti_diagonal() {
+  GameRecord g = game(3, 1, 2);
+  g.status = "x_won";
+  g.reason = "line";
+  g.moves = {{0, 2, 1'100}, {0, 0, 1'200}, {1, 1, 1'300}, {0, 1, 1'400}, {2, 0, 1'500}};
+  return g;
+}
+
+TEST(RecordOutcome, TheWinningLineIsWorkedOutFromTheMoves) {
+  const GameRecord g = won_by_the_anti_diagonal();
+  EXPECT_EQ(winning_line_of(g), (Line{LineKind::AntiDiagonal, 0}));
+  EXPECT_EQ(result_text(g), "X wins (anti-diagonal)");
+  GameRecord resigned = g;
+  resigned.reason = "resignation";
+  EXPECT_EQ(winning_line_of(resigned), std::nullopt);
+  EXPECT_EQ(result_text(resigned), "X wins (O resigned)");
+}
+
+TEST(RecordOutcome, MovesThatAreNotALegalGameGiveNoLine) {
+  GameRecord damaged = won_by_the_anti_diagonal();
+  damaged.moves[3] = {0, 0, 1'400};  // on a taken cell
+  EXPECT_EQ(winning_line_of(damaged), std::nullopt);
+  EXPECT_EQ(result_text(damaged), "X wins (a line)");
+  damaged.size = 99;
+  EXPECT_EQ(winning_line_of(damaged), std::nullopt);
+}
+
+TEST(RecordOutcome, AWinOfKInARowNamesItsRun) {
+  // 4x4, three in a row: X b1, b2, b3 (a column run); O a1, a2.
+  GameRecord g = game(4, 1, 2);
+  g.size = 4;
+  g.win_length = 3;
+  g.status = "x_won";
+  g.reason = "line";
+  g.moves = {{0, 1, 1'100}, {0, 0, 1'200}, {1, 1, 1'300}, {1, 0, 1'400}, {2, 1, 1'500}};
+  EXPECT_EQ(result_text(g), "X wins (column b from b1 to b3)");
+  g.win_length = 7;  // no such rule on 4x4: a damaged record names no line
+  EXPECT_EQ(winning_line_of(g), std::nullopt);
+  EXPECT_EQ(result_text(g), "X wins (a line)");
+}
+
+TEST(RecordOutcome, StoredStatusAndReasonReadBackAsTheWireSaysThem) {
+  for (int r = wire::EndReason_MIN; r <= wire::EndReason_MAX; ++r) {
+    const auto reason = static_cast<wire::EndReason>(r);
+    EXPECT_EQ(end_reason_of(stored_reason(reason)), reason) << r;
+  }
+  EXPECT_EQ(game_status_of("x_won"), wire::GAME_STATUS_X_WON);
+  EXPECT_EQ(game_status_of("o_won"), wire::GAME_STATUS_O_WON);
+  EXPECT_EQ(game_status_of("aborted"), wire::GAME_STATUS_DRAW);
+  EXPECT_EQ(game_status_of("in_progress"), wire::GAME_STATUS_IN_PROGRESS);
+}
+
+TEST_F(StoreTest, ExportWordsTheResultAsPlayersReadIt) {
+  Store store(path());
+  store.save_player(player(1, "alice"));
+  store.save_player(player(2, "bob"));
+  const GameRecord g = won_by_the_anti_diagonal();
+  store.begin_game(g);
+  for (std::size_t i = 0; i < g.moves.size(); ++i) {
+    store.add_move(g.id, static_cast<int>(i), g.moves[i]);
+  }
+  store.end_game(g.id, g.status, g.reason, 1'600);
+  std::ostringstream out;
+  EXPECT_EQ(export_games(store, out), 1u);
+  EXPECT_NE(out.str().find("result X\nreason line\noutcome X wins (anti-diagonal)\nmoves 5\n"),
+            std::string::npos)
+      << out.str();
 }
 
 }  // namespace

@@ -9,27 +9,10 @@
 #include "view/board_name.hpp"
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
+#include "ttt/wire/result_words.hpp"
 
 namespace ttt::client {
 namespace {
-
-std::string why_lost(const wire::GameState& state, wire::Side loser) {
-  const std::string who = side_name(loser);
-  switch (state.end_reason()) {
-    case wire::END_REASON_LINE: {
-      auto line = winning_line_of(state);
-      return line ? line_name(*line) : "a line";
-    }
-    case wire::END_REASON_RESIGNATION:
-      return who + " resigned";
-    case wire::END_REASON_TIMEOUT:
-      return who + " ran out of time";
-    case wire::END_REASON_DISCONNECT:
-      return who + " disconnected";
-    default:
-      return "";
-  }
-}
 
 const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) {
   return side == wire::SIDE_O ? state.o() : state.x();
@@ -101,19 +84,7 @@ std::string side_name(wire::Side side) {
 }
 
 std::string result_text(const wire::GameState& state) {
-  if (state.status() == wire::GAME_STATUS_DRAW) {
-    switch (state.end_reason()) {
-      case wire::END_REASON_DRAW_AGREED:
-        return "draw (agreed)";
-      case wire::END_REASON_ABORTED:
-        return "no result (the server shut down)";
-      default:
-        return "draw";
-    }
-  }
-  const wire::Side winner = state.status() == wire::GAME_STATUS_X_WON ? wire::SIDE_X : wire::SIDE_O;
-  const std::string why = why_lost(state, other_side(winner));
-  return side_name(winner) + " wins" + (why.empty() ? "" : " (" + why + ")");
+  return wire::result_text(state.status(), state.end_reason(), winning_line_of(state));
 }
 
 std::string game_over_line(const wire::GameState& state) {

@@ -15,7 +15,8 @@ namespace ttt::client {
 // "Game over: draw", "Game over: draw (agreed)", ... Precondition: is_over.
 std::string game_over_line(const wire::GameState& state);
 
-// The result and why, as in game_over_line without "Game over: ".
+// The result and why, as in game_over_line without "Game over: ": the
+// shared words of wire::result_text.
 std::string result_text(const wire::GameState& state);
 
 // How the result went for `me` ("You won.", "You lost.", "A draw."); empty

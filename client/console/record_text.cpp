@@ -6,6 +6,8 @@
 #include "console/game_text.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
+#include "ttt/wire/convert.hpp"
+#include "ttt/wire/result_words.hpp"
 #include "view/board_name.hpp"
 
 namespace ttt::client {
@@ -81,10 +83,11 @@ std::string leaderboard_text(const wire::Leaderboard& board) {
 }
 
 std::string record_result_text(const wire::GameRecord& record) {
-  wire::GameState state;
-  state.set_status(record.status());
-  state.set_end_reason(record.end_reason());
-  return result_text(state);
+  std::optional<Line> line;
+  if (record.end_reason() == wire::END_REASON_LINE && record.has_winning_line()) {
+    line = wire::line_of(record.winning_line());
+  }
+  return wire::result_text(record.status(), record.end_reason(), line);
 }
 
 std::string history_text(const wire::History& history, TimeZone zone) {

@@ -25,9 +25,10 @@ std::string time_text(std::uint64_t unix_ms, TimeZone zone);
 // has finished a game.
 std::string leaderboard_text(const wire::Leaderboard& board);
 
-// A finished game's result and why, as in the `Game over:` line without its
-// prefix: "X wins (row 1)", "O wins (X resigned)", "draw (agreed)". Without
-// the moves the winning line is unknown: "X wins (a line)".
+// A finished game's result and why, in the words of the `Game over:` line
+// without its prefix (wire::result_text): "X wins (anti-diagonal)", "O wins
+// (X resigned)", "draw (agreed)". The winning line is the record's; from a
+// server that does not send one, a win by a line reads "X wins (a line)".
 std::string record_result_text(const wire::GameRecord& record);
 
 // The list /history prints, newest first: record id, when it ended, size,

@@ -4,6 +4,7 @@
 
 #include "net/replies.hpp"
 #include "ttt/wire/convert.hpp"
+#include "ttt/wire/result_words.hpp"
 
 namespace ttt::server {
 namespace {
@@ -13,19 +14,6 @@ using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
 using wire::side_of;
-
-const char* reason_text(wire::EndReason reason) {
-  switch (reason) {
-    case wire::END_REASON_LINE: return "line";
-    case wire::END_REASON_BOARD_FULL: return "full board";
-    case wire::END_REASON_RESIGNATION: return "resignation";
-    case wire::END_REASON_TIMEOUT: return "timeout";
-    case wire::END_REASON_DISCONNECT: return "disconnect";
-    case wire::END_REASON_DRAW_AGREED: return "draw agreed";
-    case wire::END_REASON_ABORTED: return "aborted";
-    default: return "none";
-  }
-}
 
 }  // namespace
 
@@ -322,9 +310,12 @@ void GameRoom::conclude(const GameResult& result) {
   result_ = result;
   draw_offered_by_ = wire::SIDE_NONE;
   move_clock_.stop();
-  note(fmt::format("game {} over: {} by {} after {} moves", id_,
-                   result.winner ? std::string(to_string(*result.winner)) + " wins" : "no winner",
-                   reason_text(result.reason), game_.moves().size()));
+  const wire::GameStatus status = !result.winner                ? wire::GAME_STATUS_DRAW
+                                  : *result.winner == Player::X ? wire::GAME_STATUS_X_WON
+                                                                : wire::GAME_STATUS_O_WON;
+  note(fmt::format("game {} over: {} after {} moves", id_,
+                   wire::result_text(status, result.reason, game_.winning_line()),
+                   game_.moves().size()));
   links_.owner.room_changed(*this);
 }
 

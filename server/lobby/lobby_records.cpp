@@ -5,32 +5,11 @@
 #include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
 #include "net/replies.hpp"
+#include "store/record_outcome.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
 namespace {
-
-wire::EndReason reason_of(const std::string& text) {
-  static const std::pair<const char*, wire::EndReason> kReasons[] = {
-      {"line", wire::END_REASON_LINE},
-      {"board_full", wire::END_REASON_BOARD_FULL},
-      {"resignation", wire::END_REASON_RESIGNATION},
-      {"timeout", wire::END_REASON_TIMEOUT},
-      {"disconnect", wire::END_REASON_DISCONNECT},
-      {"draw_agreed", wire::END_REASON_DRAW_AGREED},
-      {"aborted", wire::END_REASON_ABORTED},
-  };
-  for (const auto& [name, reason] : kReasons) {
-    if (text == name) return reason;
-  }
-  return wire::END_REASON_NONE;
-}
-
-wire::GameStatus status_of(const std::string& text) {
-  if (text == "x_won") return wire::GAME_STATUS_X_WON;
-  if (text == "o_won") return wire::GAME_STATUS_O_WON;
-  if (text == "draw" || text == "aborted") return wire::GAME_STATUS_DRAW;
-  return wire::GAME_STATUS_IN_PROGRESS;
-}
 
 void fill_record(const GameRecord& g, wire::GameRecord& out) {
   out.set_record_id(static_cast<std::uint64_t>(g.id));
@@ -40,12 +19,16 @@ void fill_record(const GameRecord& g, wire::GameRecord& out) {
   out.set_win_length(g.win_length);
   out.set_x_name(g.x_name);
   out.set_o_name(g.o_name);
-  out.set_status(status_of(g.status));
-  out.set_end_reason(reason_of(g.reason));
+  out.set_status(game_status_of(g.status));
+  out.set_end_reason(end_reason_of(g.reason));
   out.set_rated(g.rated);
   out.set_started_ms(static_cast<std::uint64_t>(g.started_ms));
   out.set_ended_ms(static_cast<std::uint64_t>(g.ended_ms));
   out.set_move_count(static_cast<std::uint32_t>(g.moves.size()));
+  if (const auto line = winning_line_of(g)) {
+    out.mutable_winning_line()->set_kind(wire::line_kind_of(line->kind));
+    out.mutable_winning_line()->set_index(line->index);
+  }
 }
 
 std::uint32_t clamp_limit(std::uint32_t limit) {

@@ -4,6 +4,8 @@
 #include <ctime>
 #include <iomanip>
 
+#include "store/record_outcome.hpp"
+
 namespace ttt::server {
 namespace {
 
@@ -110,6 +112,7 @@ std::size_t export_games(Store& store, std::ostream& out) {
     out << "end " << utc_time(g.ended_ms) << "\n";
     out << "result " << result_of(g) << "\n";
     out << "reason " << (g.reason.empty() ? "none" : g.reason) << "\n";
+    out << "outcome " << result_text(g) << "\n";
     out << "moves " << g.moves.size() << "\n";
     for (std::size_t i = 0; i < g.moves.size(); ++i) {
       const StoredMove& m = g.moves[i];

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "store/record_outcome.hpp"
 #include "store/store.hpp"
 #include "store/store_writer.hpp"
 #include "store/stored_accounts.hpp"
@@ -18,20 +19,6 @@ std::int64_t now_ms() {
 std::string status_text(const GameResult& result) {
   if (result.winner) return *result.winner == Player::X ? "x_won" : "o_won";
   return result.reason == wire::END_REASON_ABORTED ? "aborted" : "draw";
-}
-
-// The words the database stores for an end reason (see store/records.hpp).
-std::string stored_reason(wire::EndReason reason) {
-  switch (reason) {
-    case wire::END_REASON_LINE: return "line";
-    case wire::END_REASON_BOARD_FULL: return "board_full";
-    case wire::END_REASON_RESIGNATION: return "resignation";
-    case wire::END_REASON_TIMEOUT: return "timeout";
-    case wire::END_REASON_DISCONNECT: return "disconnect";
-    case wire::END_REASON_DRAW_AGREED: return "draw_agreed";
-    case wire::END_REASON_ABORTED: return "aborted";
-    default: return "";
-  }
 }
 
 // A game's end and, unless aborted, its result for both players.
