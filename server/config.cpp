@@ -50,8 +50,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   flags.add_seconds("--idle-timeout", &config.session.idle_timeout, 86400,
                     "silent connections are pinged at half this time and dropped at it, 0 = never");
   flags.add_string("--db", "", &config.db, "PATH",
-                   "SQLite database of players, games and ratings (\":memory:\" for a "
-                   "throwaway one, \"none\" to keep nothing)");
+                   "SQLite database of players, games and ratings (default: "
+                   "$XDG_STATE_HOME/ttt/ttt.db, that is ~/.local/state/ttt/ttt.db; \":memory:\" "
+                   "for a throwaway one, \"none\" to keep nothing)");
   flags.add_string("--export-games", "", &config.export_games, "FILE",
                    "write every finished game of --db to FILE as plain text, then exit");
   flags.add_int("--rate-limit", "", &rate_limit, 0, 1'000'000, "N",

@@ -18,7 +18,7 @@ struct ServerConfig {
   std::string log_level = "info";
   std::size_t max_connections = 10'000;
   std::size_t read_buffer_budget = 64 << 20;  // all read buffers beyond small allowances; 0 = no cap
-  std::string db = "ttt.db";       // SQLite file, ":memory:", or "none" to keep nothing
+  std::string db;                  // SQLite file, ":memory:", "none" to keep nothing; empty: default_db_path()
   std::string export_games;        // write finished games to this file and exit
   LobbyConfig lobby;
   SessionLimits session;

@@ -10,6 +10,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "store/db_file.hpp"
 #include "store/game_export.hpp"
 #include "server.hpp"
 
@@ -103,7 +104,23 @@ int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("ttt-server");
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(config.log_level));
+  const bool default_db = config.db.empty();
+  if (default_db) {
+    std::string error;
+    config.db = ttt::server::default_db_path(error);
+    if (config.db.empty()) {
+      std::fprintf(stderr, "ttt-server: %s\n", error.c_str());
+      return 1;
+    }
+  }
   if (!config.export_games.empty()) return export_games(config);
+  if (config.db != "none" && config.db != ":memory:") {
+    std::string error;
+    if (!ttt::server::prepare_db_file(config.db, default_db, error)) {
+      std::fprintf(stderr, "ttt-server: cannot create the database: %s\n", error.c_str());
+      return 1;
+    }
+  }
   raise_file_limit(config.max_connections);
 
   try {

@@ -7,6 +7,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <filesystem>
 #include <future>
 #include <spdlog/spdlog.h>
 #include <thread>
@@ -39,7 +40,10 @@ constexpr std::size_t kTrimAfterClosed = 64;
 
 Server::Opened Server::open_store(const std::string& path, asio::any_io_executor completions) {
   Opened opened;
-  if (path == "none") return opened;
+  if (path == "none") {
+    spdlog::info("no database (--db none): names, games and ratings are not kept");
+    return opened;
+  }
   auto store = std::make_unique<Store>(path);
   opened.players = store->load_players();
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -50,8 +54,10 @@ Server::Opened Server::open_store(const std::string& path, asio::any_io_executor
   opened.state.tokens = store->load_tokens();
   opened.state.max_room_id = store->max_room_id();
   opened.max_record = store->max_game_id();
-  spdlog::info("database {}: {} players, {} games in progress", path, opened.players.size(),
-               opened.state.unfinished_games.size());
+  std::error_code ec;
+  const auto where = path == ":memory:" ? path : std::filesystem::absolute(path, ec).string();
+  spdlog::info("database {}: {} players, {} games in progress", where.empty() ? path : where,
+               opened.players.size(), opened.state.unfinished_games.size());
   opened.writer = std::make_unique<StoreWriter>(std::move(store), std::move(completions));
   return opened;
 }

@@ -94,13 +94,81 @@ TEST(ServerCli, ExportFromAMissingDatabaseIsAnErrorAndCreatesNothing) {
 }
 
 TEST(ServerCli, ExportWithTheDefaultDatabaseMissingIsAnError) {
-  TempDir dir;  // no ttt.db here
-  ChildProcess server({bin_dir() + "/ttt-server", "--export-games", "games.txt"}, {}, dir.path());
+  TempDir dir;  // no ttt/ttt.db here
+  ChildProcess server({bin_dir() + "/ttt-server", "--export-games", "games.txt"},
+                      {"XDG_STATE_HOME=" + dir.path()}, dir.path());
   server.close_stdin();
   EXPECT_EQ(server.wait_exit(10s), 1) << server.output();
-  EXPECT_NE(server.output().find("no database at ttt.db"), std::string::npos) << server.output();
+  EXPECT_NE(server.output().find("no database at " + dir.path() + "/ttt/ttt.db"),
+            std::string::npos)
+      << server.output();
   EXPECT_TRUE(entries_of(dir.path()).empty())
       << "left behind: " << ::testing::PrintToString(entries_of(dir.path()));
+}
+
+// Starts ttt-server with env and args in cwd, waits for it to listen, stops it
+// with SIGTERM; its output.
+std::string serve_once(std::vector<std::string> env, std::vector<std::string> args,
+                       const std::string& cwd) {
+  std::vector<std::string> argv{bin_dir() + "/ttt-server", "--bind",      "127.0.0.1",
+                                "--port",                  "0",           "--log-level",
+                                "info"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ChildProcess server(argv, std::move(env), cwd);
+  EXPECT_TRUE(server.wait_for_text("listening on port", 10s)) << server.output();
+  ::kill(server.pid(), SIGTERM);
+  EXPECT_EQ(server.wait_exit(10s), 0) << server.output();
+  return server.output();
+}
+
+// The mode bits of a file, e.g. 0600.
+unsigned mode_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return st.st_mode & 07777;
+}
+
+TEST(ServerCli, TheDefaultDatabaseLivesInTheStateDirPrivately) {
+  TempDir dir;
+  const std::string state = dir.path() + "/state";  // not there yet
+  const std::string out = serve_once({"XDG_STATE_HOME=" + state}, {}, dir.path());
+  const std::string db = state + "/ttt/ttt.db";
+  EXPECT_NE(out.find("database " + db + ": 0 players"), std::string::npos) << out;
+  ASSERT_TRUE(fs::exists(db)) << out;
+  EXPECT_EQ(mode_of(state + "/ttt"), 0700u);
+  EXPECT_EQ(mode_of(db), 0600u);
+  for (const auto& name : entries_of(dir.path())) EXPECT_EQ(name, "state") << "written in the cwd";
+}
+
+TEST(ServerCli, WithoutXdgStateHomeTheDefaultDatabaseIsUnderHome) {
+  TempDir dir;
+  const std::string out =
+      serve_once({"HOME=" + dir.path(), "XDG_STATE_HOME="}, {}, dir.path());
+  const std::string db = dir.path() + "/.local/state/ttt/ttt.db";
+  EXPECT_NE(out.find("database " + db + ": "), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(db)) << out;
+}
+
+TEST(ServerCli, DbChoosesAnotherFileAndLeavesTheStateDirAlone) {
+  TempDir dir;
+  const std::string db = dir.path() + "/mine.db";
+  const std::string out =
+      serve_once({"XDG_STATE_HOME=" + dir.path() + "/state"}, {"--db", db}, dir.path());
+  EXPECT_NE(out.find("database " + db + ": "), std::string::npos) << out;
+  EXPECT_EQ(mode_of(db), 0600u);
+  EXPECT_FALSE(fs::exists(dir.path() + "/state")) << out;
+}
+
+TEST(ServerCli, NoPlaceForTheDefaultDatabaseIsAClearError) {
+  TempDir dir;
+  std::vector<std::string> env{"HOME=", "XDG_STATE_HOME="};
+  ChildProcess server({bin_dir() + "/ttt-server", "--port", "0"}, env, dir.path());
+  server.close_stdin();
+  EXPECT_EQ(server.wait_exit(10s), 1) << server.output();
+  EXPECT_NE(server.output().find("neither XDG_STATE_HOME nor HOME is set (choose one with --db "
+                                 "PATH)"),
+            std::string::npos)
+      << server.output();
 }
 
 TEST(ServerCli, ExportNeedsADatabaseFileNotMemoryOrNone) {
@@ -135,13 +203,6 @@ TEST(ServerCli, ExportFromAnExistingDatabaseStillWorks) {
   std::ifstream in(file);
   const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   EXPECT_EQ(text, "# ttt games export, format 3\n\n");
-}
-
-// The mode bits of a file, e.g. 0600.
-unsigned mode_of(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return 0;
-  return st.st_mode & 07777;
 }
 
 TEST(ServerCli, FilesTheServerWritesAreItsOwnersOnly) {

@@ -158,7 +158,7 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::uint16_t 
             argv.insert(argv.end(), extra_args.begin(), extra_args.end());
             return argv;
           }(),
-          {}, dir_.path()) {
+          {"XDG_STATE_HOME=" + dir_.path()}, dir_.path()) {
   const std::regex line(R"(listening on port (\d+)\n)");
   std::smatch match;
   if (!process_.wait_for(

@@ -80,8 +80,8 @@ class TempDir {
 };
 
 // ttt-server on 127.0.0.1 and a free port, started from the built binary in
-// a fresh directory of its own, so that whatever it writes there (a database)
-// is its own and goes away with it.
+// a fresh directory of its own, which is also its XDG_STATE_HOME: whatever it
+// writes (the default database) is its own and goes away with it.
 class ServerProcess {
  public:
   explicit ServerProcess(std::vector<std::string> extra_args = {}, std::uint16_t port = 0);
