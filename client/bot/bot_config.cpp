@@ -27,7 +27,8 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   flags.add_string("--host", "", &connection.host, "HOST", "server to connect to");
   flags.add_int("--port", "", &port, 1, 65535, "PORT", "server port");
   flags.add_string("--name", "", &config.name, "NAME",
-                   "player name; with --count, bots are NAME-1, NAME-2, ...");
+                   "player name; with --count, bots are NAME-1, NAME-2, ... (default: bot, or "
+                   "bot2, bot3, ... while other ttt programs of yours use it)");
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
   flags.add_optional_int(

@@ -16,6 +16,7 @@
 
 #include "bot/bot_config.hpp"
 #include "bot/bot_player.hpp"
+#include "identity/name_claim.hpp"
 #include "identity/token_file.hpp"
 #include "link/protobuf_log.hpp"
 #include "version.hpp"
@@ -33,6 +34,13 @@ int search_threads(const BotConfig& config) {
 
 // Runs every bot to the end on one I/O thread; searches go to a pool.
 BotTally run_bots(const BotConfig& config) {
+  // The bots' name (with --count, NAME-1, NAME-2, ...), held while they run.
+  std::string warning;
+  const ttt::client::ClaimedName claimed = ttt::client::claim_name(
+      config.bot.connection.host, config.bot.connection.port, config.name, "bot", warning);
+  if (!warning.empty()) spdlog::warn("the default name is not kept for later runs: {}", warning);
+  spdlog::info("playing as {}", claimed.name);
+  const std::string& name = claimed.name;
   boost::asio::io_context io;
   boost::asio::thread_pool pool(static_cast<std::size_t>(search_threads(config)));
   std::vector<std::shared_ptr<BotPlayer>> bots;
@@ -41,7 +49,7 @@ BotTally run_bots(const BotConfig& config) {
   for (int i = 0; i < config.count; ++i) {
     ttt::client::BotOptions options = config.bot;
     options.connection.name =
-        config.count == 1 ? config.name : config.name + "-" + std::to_string(i + 1);
+        config.count == 1 ? name : name + "-" + std::to_string(i + 1);
     options.connection.client_version = std::string("ttt-bot ") + ttt::client::kVersion;
     options.ai.seed = seed + static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull;
     const std::string label = options.connection.name;

@@ -25,7 +25,8 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_string("--host", "", &config.host, "HOST", "server to connect to");
   flags.add_int("--port", "", &port, 1, 65535, "PORT", "server port");
   flags.add_string("--name", "", &config.name, "NAME",
-                   "your name in the lobby (default: login name)");
+                   "your name in the lobby (default: your login name, or the login name "
+                   "followed by 2, 3, ... while other ttt programs of yours use it)");
   flags.add_choice("--play-bot", "", &config.play_bot,
                    {"random", "easy", "medium", "hard", "perfect"},
                    "start straight in a game against the server's bot at this level");
@@ -68,8 +69,8 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   config.color = color == "always"  ? ColorChoice::Always
                  : color == "never" ? ColorChoice::Never
                                     : ColorChoice::Auto;
-  if (config.name.empty()) config.name = login_name();
-  args.effective_config = flags.effective_config();  // with the name that will be used
+  // An empty name stays empty: the first free default name, settled when connecting.
+  args.effective_config = flags.effective_config();
   if (config.local && config.ai) {
     args.result.ok = false;
     args.result.error = "--local and -a are two different offline modes: pick one";

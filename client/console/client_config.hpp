@@ -13,7 +13,7 @@ namespace ttt::client {
 struct ClientConfig {
   std::string host = "localhost";
   std::uint16_t port = 7777;
-  std::string name;      // default: the login name
+  std::string name;      // empty: the first free default identity of login_name()
   std::string play_bot;  // a level: start in a game against the server's bot
   int size = 3;          // board size for --play-bot, --local and -a
   int win_length = 0;    // and its win length; 0 = the size (whole lines)

@@ -38,6 +38,11 @@ void ConsoleClient::open_token_file() {
 }
 
 void ConsoleClient::start() {
+  std::string warning;
+  ClaimedName claimed = claim_name(config_.host, config_.port, config_.name, login_name(), warning);
+  if (!warning.empty()) spdlog::warn("your default name is not kept for later runs: {}", warning);
+  config_.name = std::move(claimed.name);
+  name_claim_ = std::move(claimed.claim);
   open_token_file();
   ConnectionOptions options;
   options.host = config_.host;

@@ -26,6 +26,7 @@
 #include "console/mute_list.hpp"
 #include "console/pager.hpp"
 #include "console/terminal.hpp"
+#include "identity/name_claim.hpp"
 #include "identity/player_secret.hpp"
 #include "identity/token_file.hpp"
 #include "link/connection.hpp"
@@ -128,6 +129,7 @@ class ConsoleClient : public ConnectionEvents {
   ClientConfig config_;
   Terminal& terminal_;
   std::shared_ptr<Connection> connection_;
+  std::unique_ptr<NameClaim> name_claim_;  // keeps other programs of ours off the name
   std::unique_ptr<TokenFile> token_file_;
   std::string secret_path_;  // where the name's secret is kept; empty = nowhere
   std::optional<PlayerSecret> secret_;

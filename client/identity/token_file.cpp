@@ -28,25 +28,9 @@ std::string safe_part(const std::string& text) {
 
 }  // namespace
 
-void make_private_folder(const std::string& folder) {
-  if (folder.empty()) return;
-  // Each missing level is made owner-only; a folder of ttt's own under the
-  // config dir (ttt/, ttt/secrets/, ttt/tokens/) is made owner-only even if
-  // it was there before.
-  std::filesystem::path built;
-  for (const auto& part : std::filesystem::path(folder)) {
-    built /= part;
-    if (::mkdir(built.c_str(), 0700) != 0 && errno != EEXIST) return;
-  }
-  const std::filesystem::path leaf(folder);
-  if (leaf.filename() == "ttt" || leaf.parent_path().filename() == "ttt") {
-    ::chmod(leaf.c_str(), 0700);
-    if (leaf.parent_path().filename() == "ttt") ::chmod(leaf.parent_path().c_str(), 0700);
-  }
-}
-
 std::unique_ptr<TokenFile> TokenFile::open(const std::string& path, std::string& error) {
-  make_private_folder(std::filesystem::path(path).parent_path().string());
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  if (!folder.empty() && !make_private_folders(folder, error)) return nullptr;
   for (int slot = 1; slot <= kSlots; ++slot) {
     const std::string candidate = slot == 1 ? path : path + "." + std::to_string(slot);
     const int fd = ::open(candidate.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -120,22 +104,50 @@ std::string read_secret(const std::string& path) {
 }
 
 bool save_secret(const std::string& path, const std::string& secret, std::string& error) {
-  make_private_folder(std::filesystem::path(path).parent_path().string());
-  // Written beside, then renamed over: a crash leaves the old secret or the new, never half.
-  const std::string temporary = path + ".new";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  if (!folder.empty() && !make_private_folders(folder, error)) return false;
+  // A file no other process can be writing (mkostemp opens it O_EXCL, mode
+  // 0600), then renamed over the secret in one step.
+  std::string temporary = path + ".XXXXXX";
+  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
   if (fd < 0) {
     error = temporary + ": " + std::strerror(errno);
     return false;
   }
   const std::string line = secret + "\n";
+  errno = EIO;  // what a short write means
   const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
                        ::fsync(fd) == 0;
+  const int write_errno = errno;
   ::close(fd);
   if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = path + ": " + std::strerror(errno);
+    error = path + ": " + std::strerror(written ? errno : write_errno);
     ::unlink(temporary.c_str());
     return false;
+  }
+  return true;
+}
+
+bool make_private_folders(const std::string& folder, std::string& error) {
+  std::filesystem::path partial;
+  for (const auto& part : std::filesystem::path(folder)) {
+    partial /= part;
+    if (::mkdir(partial.c_str(), 0700) != 0 && errno != EEXIST) {
+      error = partial.string() + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  struct stat info {};
+  if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    error = folder + ": not a folder";
+    return false;
+  }
+  // A folder of ttt's own under the config dir (ttt/, ttt/secrets/, ...) is
+  // made owner-only even if it was there before.
+  const std::filesystem::path leaf(folder);
+  if (leaf.filename() == "ttt" || leaf.parent_path().filename() == "ttt") {
+    ::chmod(leaf.c_str(), 0700);
+    if (leaf.parent_path().filename() == "ttt") ::chmod(leaf.parent_path().c_str(), 0700);
   }
   return true;
 }

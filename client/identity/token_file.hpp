@@ -57,15 +57,19 @@ std::string default_token_path(const std::string& host, std::uint16_t port,
 std::string default_secret_path(const std::string& host, std::uint16_t port,
                                 const std::string& name);
 
-// Makes folder and every missing folder above it readable by the owner only
-// (0700); ttt's own config folders are made so even if they exist.
-void make_private_folder(const std::string& folder);
-
 // The secret saved in path, or "" if there is none.
 std::string read_secret(const std::string& path);
 
 // Saves a secret (mode 0600, replacing the file whole); false with a reason
-// in error if it can't.
+// in error if it can't. It is written to a fresh file of its own (O_EXCL) and
+// renamed over path, so programs saving at once never mix their bytes and a
+// crash leaves the old secret or the new one, never half of one.
 bool save_secret(const std::string& path, const std::string& secret, std::string& error);
+
+// Creates folder and any missing parents, each new one mode 0700 (the files
+// beside a name's secret are nobody else's business), and makes ttt's own
+// config folders (ttt/, ttt/secrets/, ...) 0700 even if they exist; false
+// with a reason in error if it can't.
+bool make_private_folders(const std::string& folder, std::string& error);
 
 }  // namespace ttt::client
