@@ -1,9 +1,11 @@
 #include "config.hpp"
 
+#include "ttt/cli/invocation.hpp"
+
 namespace ttt::server {
 
 ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& config) {
-  cli::Flags flags("ttt-server",
+  cli::Flags flags(cli::invocation_name("ttt-server"),
                    "The ttt lobby server: hosts games between players on different machines.");
   std::int64_t port = config.port;
   std::int64_t threads = config.threads;

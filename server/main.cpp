@@ -13,6 +13,7 @@
 #include "store/db_file.hpp"
 #include "store/game_export.hpp"
 #include "server.hpp"
+#include "ttt/cli/invocation.hpp"
 
 namespace {
 
@@ -90,7 +91,8 @@ int main(int argc, char** argv) {
   ttt::server::ServerConfig config;
   const auto args = ttt::server::parse_server_args(argc, argv, config);
   if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-server: %s\n(see ttt-server --help)\n", args.result.error.c_str());
+    std::fprintf(stderr, "ttt-server: %s\n(see %s --help)\n", args.result.error.c_str(),
+                 ttt::cli::invocation_name("ttt-server").c_str());
     return 2;
   }
   if (args.result.help) {

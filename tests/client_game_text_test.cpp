@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "console/game_text.hpp"
+#include "console/session_text.hpp"
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
@@ -226,6 +227,17 @@ TEST(GameText, StorageAndDatabaseRefusalsSayWhatHappened) {
             "The server could not store that (its database refused); nothing changed: try again");
   e.set_code(wire::ERROR_CODE_NO_DATABASE);
   EXPECT_EQ(error_text(e), "This server keeps no game records (it runs without a database)");
+}
+
+TEST(SessionText, QuittingMidGameSaysWhatHappensToTheGame) {
+  EXPECT_EQ(mid_game_goodbye("./ttt client", false, true),
+            "Your seat is held for a while: run ./ttt client again to take it back.");
+  EXPECT_EQ(mid_game_goodbye("ttt-client", false, false),
+            "Your seat is held for a while: run ttt-client again to take it back.");
+  EXPECT_EQ(mid_game_goodbye("./ttt play", true, true),
+            "Your game is kept: run ./ttt play again to take it back.");
+  EXPECT_EQ(mid_game_goodbye("./ttt play", true, false),
+            "The game ends here: the server stops with this client.");
 }
 
 }  // namespace

@@ -3,11 +3,12 @@
 #include <optional>
 
 #include "ttt/board.hpp"
+#include "ttt/cli/invocation.hpp"
 
 namespace ttt::client {
 
 BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
-  cli::Flags flags("ttt-bot",
+  cli::Flags flags(cli::invocation_name("ttt-bot"),
                    "AI players that join a ttt server like any client. When done, prints\n"
                    "`bot summary: games=N wins=W losses=L draws=D errors=E` as the last line.");
   ConnectionOptions& connection = config.bot.connection;

@@ -19,6 +19,7 @@
 #include "identity/name_claim.hpp"
 #include "identity/token_file.hpp"
 #include "link/protobuf_log.hpp"
+#include "ttt/cli/invocation.hpp"
 #include "version.hpp"
 
 namespace {
@@ -92,7 +93,8 @@ int main(int argc, char** argv) {
   BotConfig config;
   const auto args = ttt::client::parse_bot_args(argc, argv, config);
   if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-bot: %s\n(see ttt-bot --help)\n", args.result.error.c_str());
+    std::fprintf(stderr, "ttt-bot: %s\n(see %s --help)\n", args.result.error.c_str(),
+                 ttt::cli::invocation_name("ttt-bot").c_str());
     return 2;
   }
   if (args.result.help) {

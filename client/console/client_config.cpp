@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "ttt/board.hpp"
+#include "ttt/cli/invocation.hpp"
 
 namespace ttt::client {
 
@@ -15,7 +16,7 @@ std::string login_name() {
 }
 
 ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config) {
-  cli::Flags flags("ttt-client",
+  cli::Flags flags(cli::invocation_name("ttt-client"),
                    "The ttt console client: play on a lobby server, or offline with --local or "
                    "-a.\nType /help in the client for its commands.");
   std::int64_t port = config.port;
@@ -59,6 +60,9 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                  "offline: print the board as its X/O/E list after each move");
   flags.add_choice("--color", "", &color, {"auto", "always", "never"},
                    "ANSI colour: auto = on a terminal; never while NO_COLOR is set");
+  flags.add_bool("--own-server", "", &config.own_server,
+                 "the server stops when this client exits (./ttt play starts one so): leaving "
+                 "mid-game says whether the game is kept, not that a seat is held");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   ClientArgs args{flags.parse(argc, argv), flags.usage(), ""};

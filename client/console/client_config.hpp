@@ -30,6 +30,10 @@ struct ClientConfig {
   bool verbose = false;  // offline: print the board as its X/O/E list
   ColorChoice color = ColorChoice::Auto;
   std::string log_level = "warn";
+  // The server was started for this client and stops when it exits (./ttt
+  // play): leaving mid-game keeps the game (with a token file) or ends it,
+  // no seat is held.
+  bool own_server = false;
 };
 
 struct ClientArgs {

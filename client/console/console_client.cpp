@@ -9,6 +9,7 @@
 #include "console/session_text.hpp"
 #include "identity/name_refusal.hpp"
 #include "text/safe_text.hpp"
+#include "ttt/cli/invocation.hpp"
 #include "version.hpp"
 #include "view/move_input.hpp"
 
@@ -26,16 +27,6 @@ ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, T
     : io_(io), config_(std::move(config)), terminal_(terminal), pager_(terminal), tick_timer_(io) {}
 
 // --- starting and stopping --------------------------------------------------------
-
-void ConsoleClient::open_token_file() {
-  if (config_.no_token_file) return;
-  std::string path = config_.token_file;
-  if (path.empty()) path = default_token_path(config_.host, config_.port, config_.name);
-  if (path.empty()) return;
-  std::string error;
-  token_file_ = TokenFile::open(path, error);
-  if (!token_file_) spdlog::warn("resume token not kept between runs: {}", error);
-}
 
 void ConsoleClient::start() {
   std::string warning;
@@ -70,7 +61,8 @@ void ConsoleClient::quit() {
   const bool mid_game = game_ && !spectating_ && in_progress(*game_);
   if (token_file_ && !mid_game) token_file_->clear();
   if (mid_game && connection_ && connection_->connected()) {
-    say("Your seat is held for a while: run ttt-client again to take it back.");
+    say(mid_game_goodbye(cli::invocation_name("ttt-client"), config_.own_server,
+                         token_file_ != nullptr));
   }
   if (connection_) {
     connection_->close();

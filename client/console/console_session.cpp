@@ -1,7 +1,8 @@
 // ConsoleClient: the session around the game. A lost link and its
 // countdown, moves typed while it is down, a move the server has not
 // answered yet, players away and back with their seat's countdown, offers
-// that ended, confirmations before giving a game up, and the name's secret.
+// that ended, confirmations before giving a game up, and the player's
+// identity (the resume-token file, a refused name).
 #include <spdlog/spdlog.h>
 
 #include "console/console_client.hpp"
@@ -208,6 +209,16 @@ bool ConsoleClient::answer_confirmation(const std::string& line) {
 
 // --- identity ---------------------------------------------------------------------
 
+void ConsoleClient::open_token_file() {
+  if (config_.no_token_file) return;
+  std::string path = config_.token_file;
+  if (path.empty()) path = default_token_path(config_.host, config_.port, config_.name);
+  if (path.empty()) return;
+  std::string error;
+  token_file_ = TokenFile::open(path, error);
+  if (!token_file_) spdlog::warn("resume token not kept between runs: {}", error);
+}
+
 std::string ConsoleClient::name_refused_text() const {
   NameRefusal refusal;
   refusal.name = config_.name;
@@ -217,6 +228,5 @@ std::string ConsoleClient::name_refused_text() const {
   refusal.secret_flag = "--secret-file";
   return name_refusal_text(refusal);
 }
-
 
 }  // namespace ttt::client

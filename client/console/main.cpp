@@ -18,6 +18,7 @@
 #include "console/stdin_reader.hpp"
 #include "console/terminal.hpp"
 #include "link/protobuf_log.hpp"
+#include "ttt/cli/invocation.hpp"
 
 namespace {
 
@@ -58,7 +59,8 @@ int main(int argc, char** argv) {
   ttt::client::ClientConfig config;
   const auto args = ttt::client::parse_client_args(argc, argv, config);
   if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-client: %s\n(see ttt-client --help)\n", args.result.error.c_str());
+    std::fprintf(stderr, "ttt-client: %s\n(see %s --help)\n", args.result.error.c_str(),
+                 ttt::cli::invocation_name("ttt-client").c_str());
     return 2;
   }
   if (args.result.help) {

@@ -167,4 +167,11 @@ std::string opponent_named_text(const wire::OpponentStatus& status, const wire::
   return named(state, opponent) + " is back.";
 }
 
+std::string mid_game_goodbye(const std::string& command, bool own_server, bool token_kept) {
+  const std::string again = "run " + command + " again";
+  if (!own_server) return "Your seat is held for a while: " + again + " to take it back.";
+  if (token_kept) return "Your game is kept: " + again + " to take it back.";
+  return "The game ends here: the server stops with this client.";
+}
+
 }  // namespace ttt::client

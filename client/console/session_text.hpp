@@ -68,4 +68,11 @@ std::string opponent_named_text(const wire::OpponentStatus& status, const wire::
 // Whole seconds, rounded up: "30 s".
 std::string whole_seconds(std::chrono::milliseconds ms);
 
+// The line /quit prints when it leaves a game in progress, naming `command`
+// (the client as the user ran it, e.g. "./ttt client"): the seat is held by
+// a server of its own; with own_server (./ttt play's, which stops with the
+// client) the game is kept when a token file lets the next run take it back,
+// else it ends here.
+std::string mid_game_goodbye(const std::string& command, bool own_server, bool token_kept);
+
 }  // namespace ttt::client

@@ -1,0 +1,54 @@
+// The programs' hints name a command the user has: the one in
+// TTT_INVOKED_AS (what ./ttt sets), else the program's own name.
+#include <gtest/gtest.h>
+
+#include "client_support/client_programs.hpp"
+
+namespace ttt::testing {
+namespace {
+
+CommandResult run_with(std::vector<std::string> argv, std::vector<std::string> env) {
+  ChildProcess process(std::move(argv), std::move(env));
+  process.close_stdin();
+  CommandResult result;
+  result.exit_code = process.wait_exit(10s).value_or(-1);
+  result.output = process.output();
+  return result;
+}
+
+TEST(Hints, ABadFlagPointsToTheHelpOfTheCommandTheUserRan) {
+  for (const std::string program : {"client", "bot", "server"}) {
+    const std::string binary = bin_dir() + "/ttt-" + program;
+    const auto direct = run_with({binary, "--frobnicate"}, {"TTT_INVOKED_AS="});
+    EXPECT_EQ(direct.exit_code, 2);
+    EXPECT_NE(direct.output.find("(see ttt-" + program + " --help)"), std::string::npos)
+        << direct.output;
+    const auto scripted =
+        run_with({binary, "--frobnicate"}, {"TTT_INVOKED_AS=./ttt " + program});
+    EXPECT_EQ(scripted.exit_code, 2);
+    EXPECT_NE(scripted.output.find("(see ./ttt " + program + " --help)"), std::string::npos)
+        << scripted.output;
+    const auto help = run_with({binary, "--help"}, {"TTT_INVOKED_AS=./ttt " + program});
+    EXPECT_EQ(help.output.rfind("usage: ./ttt " + program + " [flags]", 0), 0u) << help.output;
+  }
+}
+
+TEST(Hints, QuittingMidGameSaysHowToComeBackWithTheCommandTheUserRan) {
+  ServerProcess server;
+  TempDir config;
+  ChildProcess client({bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
+                       std::to_string(server.port()), "--name", "quitter"},
+                      {"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1",
+                       "TTT_INVOKED_AS=./ttt client"});
+  client.write("/create 3 bot random\n");
+  ASSERT_TRUE(client.wait_for_text("Your turn (X)", 10s)) << client.output();
+  client.write("/quit\n");
+  ASSERT_EQ(client.wait_exit(10s), 0) << client.output();
+  EXPECT_NE(client.output().find(
+                "Your seat is held for a while: run ./ttt client again to take it back."),
+            std::string::npos)
+      << client.output();
+}
+
+}  // namespace
+}  // namespace ttt::testing
