@@ -24,7 +24,7 @@ class Tmux {
   // Whether tmux is installed (tests skip without it).
   static bool available();
 
-  // tmux -L SOCKET ARGS...
+  // tmux -S SOCKET ARGS... (UTF-8, no config file)
   CommandResult run(std::vector<std::string> args);
 
   // Starts command (a shell command line) in a columns×rows pane. The pane
