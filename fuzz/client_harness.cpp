@@ -150,6 +150,11 @@ void client(const std::uint8_t* data, std::size_t size) {
   const std::uint8_t mode = data[0];
   static std::ostringstream log;
   static const bool logging = [] {
+    // The client keeps no files of its own here: without a config dir it
+    // claims no name lock and writes no token or secret (the harness runs
+    // in tests and fuzz runs, and must not fill anyone's ~/.config).
+    ::unsetenv("XDG_CONFIG_HOME");
+    ::unsetenv("HOME");
     auto sink = std::make_shared<spdlog::sinks::ostream_sink_st>(log);
     spdlog::set_default_logger(std::make_shared<spdlog::logger>("fuzz", sink));
     spdlog::set_level(spdlog::level::trace);  // every log line that quotes the server

@@ -5,6 +5,10 @@
 set -uo pipefail
 
 TTT="$1"
+# The checks below want ./ttt's defaults, not the settings of the run that
+# started them: CI's TTT_WERROR=ON would make the broken build directory
+# below be configured afresh (a whole build) instead of failing at once.
+unset TTT_WERROR TTT_BUILD_TYPE TTT_BUILD_DIR
 failures=0
 check() {  # check NAME CONDITION-EXIT-CODE
   if [ "$2" -eq 0 ]; then
@@ -44,5 +48,9 @@ mkdir -p "$scratch/broken" && : >"$scratch/broken/build.ninja"
 out="$(TTT_BUILD_DIR="$scratch/broken" "$TTT" build 2>&1)"; code=$?
 [ "$code" -eq 1 ] && grep -q 'ttt: error: build failed' <<<"$out"
 check "a failed build stops ./ttt build with an error, exit 1" $?
+
+out="$(TTT_WERROR=maybe TTT_BUILD_DIR="$scratch/broken" "$TTT" build 2>&1)"; code=$?
+[ "$code" -eq 1 ] && grep -q 'ttt: error: TTT_WERROR must be ON or OFF, got maybe' <<<"$out"
+check "a bad TTT_WERROR is named, exit 1" $?
 
 [ "$failures" -eq 0 ]
