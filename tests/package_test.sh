@@ -12,6 +12,10 @@ BUILD_DIR="$2"
 CPACK="$3"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/ttt-package-test.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
+# The tools below (lintian above all) leave temporary files of their own
+# behind: they go with WORK.
+export TMPDIR="$WORK/tmp"
+mkdir -p "$TMPDIR"
 
 failures=0
 fail() { printf 'FAIL: %s\n' "$*" >&2; failures=$((failures + 1)); }
