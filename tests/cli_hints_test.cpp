@@ -17,14 +17,13 @@ CommandResult run_with(std::vector<std::string> argv, std::vector<std::string> e
 }
 
 TEST(Hints, ABadFlagPointsToTheHelpOfTheCommandTheUserRan) {
-  for (const std::string program : {"client", "bot", "server"}) {
+  for (const std::string program : {"client", "bot", "server", "engine"}) {
     const std::string binary = bin_dir() + "/ttt-" + program;
     const auto direct = run_with({binary, "--frobnicate"}, {"TTT_INVOKED_AS="});
     EXPECT_EQ(direct.exit_code, 2);
     EXPECT_NE(direct.output.find("(see ttt-" + program + " --help)"), std::string::npos)
         << direct.output;
-    const auto scripted =
-        run_with({binary, "--frobnicate"}, {"TTT_INVOKED_AS=./ttt " + program});
+    const auto scripted = run_with({binary, "--frobnicate"}, {"TTT_INVOKED_AS=./ttt " + program});
     EXPECT_EQ(scripted.exit_code, 2);
     EXPECT_NE(scripted.output.find("(see ./ttt " + program + " --help)"), std::string::npos)
         << scripted.output;
@@ -33,13 +32,29 @@ TEST(Hints, ABadFlagPointsToTheHelpOfTheCommandTheUserRan) {
   }
 }
 
+TEST(Hints, TheArenasHintsNameTheCommandTheUserRan) {
+  const std::string binary = bin_dir() + "/ttt-arena";
+  const auto bad_flag =
+      run_with({binary, "easy", "hard", "--frobnicate"}, {"TTT_INVOKED_AS=./ttt arena"});
+  EXPECT_EQ(bad_flag.exit_code, 2);
+  EXPECT_NE(bad_flag.output.find("(see ./ttt arena --help)"), std::string::npos) << bad_flag.output;
+  const auto bad_player = run_with({binary, "easy", "grandmaster"}, {"TTT_INVOKED_AS=./ttt arena"});
+  EXPECT_EQ(bad_player.exit_code, 2);
+  EXPECT_NE(bad_player.output.find("(see ./ttt arena --help)"), std::string::npos)
+      << bad_player.output;
+  const auto help = run_with({binary, "--help"}, {"TTT_INVOKED_AS=./ttt arena"});
+  EXPECT_EQ(help.output.rfind("usage: ./ttt arena A B", 0), 0u) << help.output;
+  const auto direct = run_with({binary, "easy", "hard", "--frobnicate"}, {"TTT_INVOKED_AS="});
+  EXPECT_NE(direct.output.find("(see ttt-arena --help)"), std::string::npos) << direct.output;
+}
+
 TEST(Hints, QuittingMidGameSaysHowToComeBackWithTheCommandTheUserRan) {
   ServerProcess server;
   TempDir config;
-  ChildProcess client({bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
-                       std::to_string(server.port()), "--name", "quitter"},
-                      {"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1",
-                       "TTT_INVOKED_AS=./ttt client"});
+  ChildProcess client(
+      {bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port", std::to_string(server.port()),
+       "--name", "quitter"},
+      {"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1", "TTT_INVOKED_AS=./ttt client"});
   client.write("/create 3 bot random\n");
   ASSERT_TRUE(client.wait_for_text("Your turn (X)", 10s)) << client.output();
   client.write("/quit\n");

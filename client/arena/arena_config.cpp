@@ -5,12 +5,13 @@
 #include <vector>
 
 #include "ttt/board.hpp"
+#include "ttt/cli/invocation.hpp"
 
 namespace ttt::client {
 
 ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& config) {
   cli::Flags flags(
-      "ttt-arena A B",
+      cli::invocation_name("ttt-arena") + " A B",
       "Plays A against B, each a ttt level (random, easy, medium, hard, perfect) or\n"
       "engine:CMD (a Gomocup engine, e.g. engine:ttt-engine), colours alternating and each\n"
       "random opening played once with each colour; prints every game, then\n"

@@ -14,8 +14,12 @@
 #include "arena/arena_player.hpp"
 #include "arena/arena_report.hpp"
 #include "arena/opening.hpp"
+#include "ttt/cli/invocation.hpp"
 
 namespace {
+
+// The program as the user ran it, for hints ("./ttt arena" through ./ttt).
+std::string arena_command() { return ttt::cli::invocation_name("ttt-arena"); }
 
 using namespace ttt::client;
 
@@ -44,7 +48,8 @@ int run(const ArenaConfig& config) {
   options.seed = seed ^ 0x9e3779b97f4a7c15ull;
   auto b = a ? make_arena_player(config.b, options, error) : nullptr;
   if (!a || !b) {
-    std::fprintf(stderr, "ttt-arena: %s\n(see ttt-arena --help)\n", error.c_str());
+    std::fprintf(stderr, "ttt-arena: %s\n(see %s --help)\n", error.c_str(),
+                 arena_command().c_str());
     return kExitBadCommandLine;
   }
   for (ttt::client::Brain* player : {a.get(), b.get()}) {
@@ -84,7 +89,8 @@ int main(int argc, char** argv) {
   ArenaConfig config;
   const auto args = parse_arena_args(argc, argv, config);
   if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-arena: %s\n(see ttt-arena --help)\n", args.result.error.c_str());
+    std::fprintf(stderr, "ttt-arena: %s\n(see %s --help)\n", args.result.error.c_str(),
+                 arena_command().c_str());
     return kExitBadCommandLine;
   }
   if (args.result.help) {

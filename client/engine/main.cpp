@@ -8,12 +8,13 @@
 
 #include "engine/engine_loop.hpp"
 #include "ttt/cli/flags.hpp"
+#include "ttt/cli/invocation.hpp"
 
 int main(int argc, char** argv) {
   ttt::client::EngineLoopOptions options;
   options.ai.budget = std::chrono::milliseconds(1000);
   ttt::cli::Flags flags(
-      "ttt-engine",
+      ttt::cli::invocation_name("ttt-engine"),
       "ttt's AI as a Gomocup (pbrain) engine: commands on stdin, answers on stdout.\n"
       "Plays five in a row on boards of 3 to 19 (a board under 5: its whole line), or any\n"
       "win length a manager sets with INFO ttt_win_length K.");
@@ -29,7 +30,8 @@ int main(int argc, char** argv) {
                          "a whole number");
   const auto parsed = flags.parse(argc, argv);
   if (!parsed.ok) {
-    std::fprintf(stderr, "ttt-engine: %s\n(see ttt-engine --help)\n", parsed.error.c_str());
+    std::fprintf(stderr, "ttt-engine: %s\n(see %s --help)\n", parsed.error.c_str(),
+                 ttt::cli::invocation_name("ttt-engine").c_str());
     return 2;
   }
   if (parsed.help) {
