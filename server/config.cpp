@@ -83,11 +83,38 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   flags.add_string("--stats-token", "", &config.lobby.stats_token, "TOKEN",
                    "GetStats carrying this token gets the operator's counters (connections, "
                    "memory, bots); without it, nobody does");
+  bool no_tls = !config.tls.enabled;
+  flags.add_bool("--no-tls", "", &no_tls,
+                 "speak plain TCP, unencrypted (loopback benchmarks, a trusted network)");
+  flags.add_string("--tls-cert", "", &config.tls.cert_file, "FILE",
+                   "a certificate chain from a CA (PEM, e.g. Let's Encrypt's fullchain.pem), "
+                   "with --tls-key; read again on SIGHUP. Default: a self-signed one of the "
+                   "server's own");
+  flags.add_string("--tls-key", "", &config.tls.key_file, "FILE",
+                   "the private key of --tls-cert (PEM, no passphrase)");
+  flags.add_string("--tls-dir", "", &config.tls.dir, "DIR",
+                   "where the self-signed key and certificate are made and kept (default: the "
+                   "folder of --db; with --db none or :memory:, $STATE_DIRECTORY or "
+                   "$XDG_STATE_HOME/ttt)");
+  flags.add_bool("--print-fingerprint", "", &config.print_fingerprint,
+                 "print the TLS certificate's fingerprint (SHA256:...) and exit; give the "
+                 "same flags as a normal start");
 
   ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
   args.effective_config = flags.effective_config();
   config.port = static_cast<std::uint16_t>(port);
+  config.tls.enabled = !no_tls;
+  if (config.tls.cert_file.empty() != config.tls.key_file.empty()) {
+    args.result.ok = false;
+    args.result.error = config.tls.cert_file.empty() ? "--tls-key needs --tls-cert too"
+                                                     : "--tls-cert needs --tls-key too";
+  } else if (no_tls && (!config.tls.cert_file.empty() || config.print_fingerprint)) {
+    args.result.ok = false;
+    args.result.error = config.print_fingerprint
+                            ? "--print-fingerprint: there is no certificate with --no-tls"
+                            : "--no-tls and --tls-cert contradict each other: pick one";
+  }
   config.threads = static_cast<int>(threads);
   config.bot_threads = static_cast<int>(bot_threads);
   config.max_connections = static_cast<std::size_t>(max_connections);

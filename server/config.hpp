@@ -6,6 +6,7 @@
 
 #include "lobby/lobby.hpp"
 #include "net/session.hpp"
+#include "tls/tls_identity.hpp"
 #include "ttt/cli/flags.hpp"
 
 namespace ttt::server {
@@ -20,6 +21,8 @@ struct ServerConfig {
   std::size_t read_buffer_budget = 64 << 20;  // all read buffers beyond small allowances; 0 = no cap
   std::string db;                  // SQLite file, ":memory:", "none" to keep nothing; empty: default_db_path()
   std::string export_games;        // write finished games to this file and exit
+  bool print_fingerprint = false;  // print the TLS certificate's fingerprint and exit
+  TlsConfig tls;
   LobbyConfig lobby;
   SessionLimits session;
 };

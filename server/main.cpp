@@ -10,9 +10,10 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "server.hpp"
 #include "store/db_file.hpp"
 #include "store/game_export.hpp"
-#include "server.hpp"
+#include "tls/tls_error.hpp"
 #include "ttt/cli/invocation.hpp"
 
 namespace {
@@ -82,6 +83,28 @@ int export_games(const ttt::server::ServerConfig& config) {
   }
 }
 
+// --print-fingerprint: the certificate's fingerprint alone on stdout (the
+// self-signed pair is made first if it isn't there yet).
+int print_fingerprint(const ttt::server::ServerConfig& config) {
+  try {
+    const ttt::server::TlsIdentity identity(config.tls, config.db);
+    std::printf("%s\n", identity.fingerprint().c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ttt-server: %s\n", e.what());
+    return 1;
+  }
+}
+
+// SIGHUP reads the TLS certificate and key again, as often as it comes.
+void reload_on_hangup(boost::asio::signal_set& hangups, ttt::server::Server& server) {
+  hangups.async_wait([&hangups, &server](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    server.reload_tls();
+    reload_on_hangup(hangups, server);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -116,6 +139,7 @@ int main(int argc, char** argv) {
     }
   }
   if (!config.export_games.empty()) return export_games(config);
+  if (config.print_fingerprint) return print_fingerprint(config);
   if (config.db != "none" && config.db != ":memory:") {
     std::string error;
     if (!ttt::server::prepare_db_file(config.db, default_db, error)) {
@@ -131,9 +155,15 @@ int main(int argc, char** argv) {
     signals.async_wait([&server](const boost::system::error_code& ec, int signal) {
       if (!ec) server.stop(signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
     });
-    spdlog::info("ttt-server {} listening on {} port {} ({} thread{})", config.lobby.server_version,
-                 config.bind, server.port(), config.threads, config.threads == 1 ? "" : "s");
-    // A machine-readable line for scripts that start the server on port 0.
+    boost::asio::signal_set hangups(server.io_context(), SIGHUP);
+    reload_on_hangup(hangups, server);
+    spdlog::info("ttt-server {} listening on {} port {} ({} thread{}, {})",
+                 config.lobby.server_version, config.bind, server.port(), config.threads,
+                 config.threads == 1 ? "" : "s", config.tls.enabled ? "TLS" : "plain TCP, no TLS");
+    if (config.tls.enabled) spdlog::info("tls fingerprint: {}", server.fingerprint());
+    // Machine-readable lines for scripts that start the server on port 0 (the
+    // fingerprint first: it is there once the port is).
+    if (config.tls.enabled) std::printf("tls fingerprint: %s\n", server.fingerprint().c_str());
     std::printf("listening on port %u\n", static_cast<unsigned>(server.port()));
     std::fflush(stdout);
     server.run();

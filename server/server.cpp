@@ -68,19 +68,33 @@ Server::Server(ServerConfig config)
       logic_(logic_executor(io_, config_.threads)),
       compute_(static_cast<std::size_t>(config_.bot_threads)),
       read_budget_(config_.read_buffer_budget),
+      tls_(config_.tls.enabled ? std::make_unique<TlsIdentity>(config_.tls, config_.db) : nullptr),
       opened_(open_store(config_.db, logic_)),
       local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
              opened_.players, opened_.max_record, opened_.pairings, &read_budget_),
       listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
                                            config_.session,
                                            SessionCommons{read_budget_, local_.log},
-                                           config_.max_connections, config_.threads > 1)) {
+                                           config_.max_connections, config_.threads > 1,
+                                           tls_.get())) {
   opened_.players = {};
   opened_.pairings = {};
   lobby_.restore(opened_.state);
   opened_.state = {};
   listener_->start();
   asio::co_spawn(logic_, housekeeping(), asio::detached);
+}
+
+std::optional<std::string> Server::reload_tls() {
+  if (!tls_) return std::nullopt;
+  if (auto error = tls_->reload()) {
+    spdlog::error("tls: reloading failed, still serving the certificate {}: {}",
+                  tls_->fingerprint(), *error);
+    return error;
+  }
+  spdlog::info("tls: reloaded {} and {}", tls_->cert_file(), tls_->key_file());
+  spdlog::info("tls fingerprint: {}", tls_->fingerprint());
+  return std::nullopt;
 }
 
 std::optional<StoreWriter::Counters> Server::journal_counters() const {

@@ -17,14 +17,16 @@
 #include "net/listener.hpp"
 #include "net/read_budget.hpp"
 #include "store/store_writer.hpp"
+#include "tls/tls_identity.hpp"
 
 namespace ttt::server {
 
 class Server {
  public:
-  // Opens the database (restoring its games in progress) and binds the
-  // listening socket; throws std::runtime_error (StoreError for the database)
-  // with a clear reason if either fails.
+  // Loads the TLS certificate (making the self-signed one on first start),
+  // opens the database (restoring its games in progress) and binds the
+  // listening socket; throws std::runtime_error (TlsError for a certificate
+  // or key, StoreError for the database) with a clear reason if one fails.
   explicit Server(ServerConfig config);
   ~Server();
 
@@ -49,6 +51,14 @@ class Server {
   // A snapshot of the lobby's counts; safe from any thread while run() is
   // running (it waits for the logic executor).
   LobbyStats stats();
+
+  // The fingerprint of the TLS certificate served now; empty with --no-tls.
+  std::string fingerprint() const { return tls_ ? tls_->fingerprint() : std::string(); }
+
+  // Reads the TLS certificate and key again (SIGHUP): new connections get
+  // the new ones, open connections keep theirs. On failure the current
+  // certificate stays; the error is logged and returned.
+  std::optional<std::string> reload_tls();
 
   // The journal's counters, or nullopt without a database.
   std::optional<StoreWriter::Counters> journal_counters() const;
@@ -77,6 +87,7 @@ class Server {
   boost::asio::any_io_executor logic_;
   boost::asio::thread_pool compute_;
   ReadBudget read_budget_;
+  std::unique_ptr<TlsIdentity> tls_;  // null with --no-tls
   Opened opened_;
   LocalLobby local_;
   Lobby& lobby_ = local_.lobby;

@@ -12,6 +12,8 @@
 #include <stdexcept>
 
 #include "net/replies.hpp"
+#include "net/transport.hpp"
+#include "tls/tls_identity.hpp"
 
 namespace ttt::server {
 namespace {
@@ -31,7 +33,7 @@ tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
 Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port,
                    Gate& gate, asio::any_io_executor logic, const SessionLimits& limits,
                    SessionCommons commons, std::size_t max_connections,
-                   bool strand_per_connection)
+                   bool strand_per_connection, const TlsIdentity* tls)
     : io_(io),
       acceptor_(io),
       gate_(gate),
@@ -39,7 +41,8 @@ Listener::Listener(asio::io_context& io, const std::string& address, std::uint16
       limits_(limits),
       commons_(commons),
       max_connections_(max_connections),
-      strand_per_connection_(strand_per_connection) {
+      strand_per_connection_(strand_per_connection),
+      tls_(tls) {
   const tcp::endpoint endpoint = endpoint_of(address, port);
   boost::system::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
@@ -96,7 +99,8 @@ asio::awaitable<void> Listener::accept_loop() {
     }
     ++*connections_;
     accepted_.fetch_add(1, std::memory_order_relaxed);
-    std::make_shared<Session>(std::move(socket), gate_, logic_, limits_, commons_, connections_)
+    std::make_shared<Session>(std::move(socket), gate_, logic_, limits_, commons_, connections_,
+                              tls_ ? tls_->context() : nullptr)
         ->start();
   }
 }
@@ -114,29 +118,44 @@ void Listener::refuse(tcp::socket socket) {
                                " connections; try again later",
                            0, true)
                    .frame;
-  asio::co_spawn(socket.get_executor(), send_refusal(std::move(socket), std::move(frame)),
+  // A strand: the deadline's close and the coroutine never run at once.
+  auto strand = asio::make_strand(socket.get_executor());
+  asio::co_spawn(strand,
+                 send_refusal(tls::Stream(std::move(socket)), tls_ ? tls_->context() : nullptr,
+                              std::move(frame)),
                  asio::detached);
 }
 
-asio::awaitable<void> Listener::send_refusal(tcp::socket socket,
+asio::awaitable<void> Listener::send_refusal(tls::Stream stream,
+                                             std::shared_ptr<asio::ssl::context> tls,
                                              std::shared_ptr<const std::string> frame) {
-  // Send the error, end our half, and drain the peer briefly so that closing
-  // doesn't reset the connection before the error is read.
-  asio::steady_timer deadline(socket.get_executor(), std::chrono::seconds(1));
-  deadline.async_wait([&socket](const boost::system::error_code& ec) {
-    if (!ec) socket.close();
+  // Send the error (over TLS if the peer opens a TLS handshake), end our
+  // half, and drain the peer briefly so that closing doesn't reset the
+  // connection before the error is read. All within a second.
+  // (stream.socket() is looked up each time: start_tls moves the socket.)
+  asio::steady_timer deadline(co_await asio::this_coro::executor, std::chrono::seconds(1));
+  deadline.async_wait([&stream](const boost::system::error_code& ec) {
+    boost::system::error_code ignored;
+    if (!ec) stream.socket().close(ignored);
   });
-  co_await asio::async_write(socket, asio::buffer(*frame), asio::as_tuple(asio::use_awaitable));
+  if (tls) {
+    const TransportOpening opening = co_await open_tls_server_side(stream, std::move(tls));
+    if (opening.kind == TransportOpening::Kind::kFailed) {
+      deadline.cancel();
+      co_return;
+    }
+  }
+  const asio::const_buffer buffer = asio::buffer(*frame);
+  co_await stream.write(std::span<const asio::const_buffer>(&buffer, 1));
   boost::system::error_code ignored;
-  socket.shutdown(tcp::socket::shutdown_send, ignored);
+  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
   char sink[256];
   for (;;) {
-    auto [ec, n] = co_await socket.async_read_some(asio::buffer(sink),
-                                                   asio::as_tuple(asio::use_awaitable));
+    auto [ec, n] = co_await stream.read_some(asio::buffer(sink));
     if (ec) break;
   }
   deadline.cancel();
-  socket.close(ignored);
+  stream.socket().close(ignored);
 }
 
 }  // namespace ttt::server

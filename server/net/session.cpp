@@ -5,7 +5,6 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/dispatch.hpp>
@@ -22,9 +21,6 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // Frames gathered into one write.
 constexpr std::size_t kMaxFramesPerWrite = 64;
-
-// How long a session whose read the budget can't cover waits before asking again.
-constexpr auto kBudgetRetry = std::chrono::milliseconds(20);
 
 std::string describe(const asio::ip::tcp::socket& socket) {
   boost::system::error_code ec;
@@ -49,21 +45,25 @@ std::string kind_of(const wire::ServerMessage& message) {
 
 Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor logic,
                  const SessionLimits& limits, SessionCommons commons,
-                 std::shared_ptr<std::atomic<std::size_t>> open_count)
-    : socket_(std::move(socket)),
+                 std::shared_ptr<std::atomic<std::size_t>> open_count,
+                 std::shared_ptr<asio::ssl::context> tls)
+    : executor_(socket.get_executor()),
+      stream_(std::move(socket)),
+      tls_(std::move(tls)),
+      linked_(tls_ == nullptr),
       gate_(gate),
       logic_(std::move(logic)),
       limits_(limits),
       commons_(commons),
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
-      wake_writer_(socket_.get_executor()),
-      watchdog_timer_(socket_.get_executor()),
+      wake_writer_(executor_),
+      watchdog_timer_(executor_),
       limiter_(limits.messages_per_second, limits.message_burst),
       started_at_(steady_clock::now()),
       last_received_(started_at_),
       open_count_(std::move(open_count)),
-      peer_(describe(socket_)),
-      address_(address_of(socket_)) {}
+      peer_(describe(stream_.socket())),
+      address_(address_of(stream_.socket())) {}
 
 Session::~Session() {
   if (reserved_ > 0) commons_.read_budget.release(reserved_);
@@ -86,12 +86,12 @@ void Session::to_logic(F&& f) {
 
 void Session::start() {
   boost::system::error_code ignored;
-  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  socket().set_option(asio::ip::tcp::no_delay(true), ignored);
   // Reads and the first try of each write never block: see read_available
   // and enqueue.
-  socket_.non_blocking(true, ignored);
+  socket().non_blocking(true, ignored);
   if (limits_.socket_send_buffer > 0) {
-    socket_.set_option(asio::socket_base::send_buffer_size(limits_.socket_send_buffer), ignored);
+    socket().set_option(asio::socket_base::send_buffer_size(limits_.socket_send_buffer), ignored);
   }
   // The inbox opens before the first message is handed over (the logic
   // executor runs what it is given in order).
@@ -109,102 +109,12 @@ void Session::start() {
       self->stop(std::string("internal error: ") + ex.what());
     }
   };
-  asio::co_spawn(socket_.get_executor(), read_loop(), on_exception);
-  asio::co_spawn(socket_.get_executor(), write_loop(), on_exception);
-  asio::co_spawn(socket_.get_executor(), watchdog(), on_exception);
+  asio::co_spawn(executor_, read_loop(), on_exception);
+  asio::co_spawn(executor_, write_loop(), on_exception);
+  asio::co_spawn(executor_, watchdog(), on_exception);
 }
 
-// --- reading --------------------------------------------------------------------
-
-asio::awaitable<void> Session::read_loop() {
-  auto self = shared_from_this();
-  asio::steady_timer budget_wait(socket_.get_executor());
-  bool paused = false;
-  while (!stopped_) {
-    if (paused) {
-      // The read budget is spent: leave the bytes in the kernel (the peer is
-      // slowed down by TCP itself) and ask again shortly.
-      budget_wait.expires_after(kBudgetRetry);
-      co_await budget_wait.async_wait(use_tuple);
-    } else {
-      // Wait for data first, then read what is there: no read that comes
-      // back empty, and no buffer held while the peer is idle.
-      auto [wait_ec] = co_await socket_.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
-      if (wait_ec) {
-        stop(wait_ec.message());
-        co_return;
-      }
-    }
-    const ReadResult result = read_available();
-    if (result == ReadResult::kStopped) co_return;
-    paused = result == ReadResult::kPaused;
-  }
-}
-
-bool Session::reserve_read_space() {
-  const std::size_t needed = reader_.capacity_needed();
-  const std::size_t charged = needed > ReadBudget::kAllowance ? needed - ReadBudget::kAllowance : 0;
-  if (charged <= reserved_) return true;
-  if (!commons_.read_budget.reserve(charged - reserved_)) return false;
-  reserved_ = charged;
-  return true;
-}
-
-void Session::return_read_space() {
-  const std::size_t held = reader_.capacity();
-  const std::size_t charged = held > ReadBudget::kAllowance ? held - ReadBudget::kAllowance : 0;
-  if (charged >= reserved_) return;
-  commons_.read_budget.release(reserved_ - charged);
-  reserved_ = charged;
-}
-
-Session::ReadResult Session::read_available() {
-  for (;;) {
-    if (!reserve_read_space()) {
-      spdlog::debug("connection {}: read budget spent, not reading for now", peer_);
-      return ReadResult::kPaused;
-    }
-    const std::span<char> space = reader_.prepare();
-    boost::system::error_code ec;
-    const std::size_t n = socket_.read_some(asio::buffer(space.data(), space.size()), ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) {
-      // Drained: an idle connection keeps no read buffer.
-      reader_.shrink();
-      return_read_space();
-      return ReadResult::kDrained;
-    }
-    if (ec) {
-      stop(ec == asio::error::eof ? "closed by peer" : ec.message());
-      return ReadResult::kStopped;
-    }
-    if (closing_) continue;  // drain the peer until it closes or the linger ends
-    reader_.commit(n);
-    const auto now = steady_clock::now();
-    std::string_view body;
-    for (;;) {
-      const auto status = reader_.next(body);
-      if (status == wire::FrameReader::Status::kNeedMore) break;
-      // Only whole frames count as life: a peer trickling bytes of a frame it
-      // never finishes is still dropped when the idle timeout runs out.
-      last_received_ = now;
-      if (status == wire::FrameReader::Status::kTooLarge) {
-        fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
-             "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
-                 std::to_string(reader_.max_frame()) + "-byte limit" +
-                 (hello_ ? "" : " before Hello"));
-        break;
-      }
-      if (!handle_frame(body, now)) break;
-    }
-    return_read_space();
-    if (stopped_) return ReadResult::kStopped;
-    if (n < space.size()) {
-      reader_.shrink();
-      return_read_space();
-      return ReadResult::kDrained;  // drained: wait for more
-    }
-  }
-}
+// --- frames (reading itself is in session_read.cpp) -----------------------------
 
 bool Session::handle_frame(std::string_view body, steady_clock::time_point now) {
   wire::ClientMessage message;
@@ -251,7 +161,7 @@ void Session::deliver(const Outbound& message) {
     refuse_oversized(message);
     return;
   }
-  asio::dispatch(socket_.get_executor(),
+  asio::dispatch(executor_,
                  [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
 }
 
@@ -269,7 +179,7 @@ void Session::refuse_oversized(const Outbound& message) {
                            "the server could not send its " + kind + ": it was too large (the "
                            "server's fault; the connection stays open)",
                            request_id);
-  asio::dispatch(socket_.get_executor(),
+  asio::dispatch(executor_,
                  [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
 }
 
@@ -280,12 +190,13 @@ void Session::send_now(const wire::ServerMessage& message) {
 void Session::enqueue(std::shared_ptr<const std::string> frame) {
   if (stopped_) return;
   std::size_t sent = 0;
-  if (queue_.empty() && !writing_) {
+  if (queue_.empty() && !writing_ && linked_ && !stream_.is_tls()) {
     // Nothing waits and no write is in flight: the socket takes the frame at
     // once when it can, without waking the writer (the usual case for a
-    // peer that keeps up). What it doesn't take goes to the writer.
+    // peer that keeps up). What it doesn't take goes to the writer. Plain
+    // TCP only: a TLS record must not stop half way, so the writer sends it.
     boost::system::error_code ec;
-    sent = socket_.write_some(asio::buffer(*frame), ec);
+    sent = socket().write_some(asio::buffer(*frame), ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
       sent = 0;
     } else if (ec) {
@@ -331,11 +242,13 @@ asio::awaitable<void> Session::write_loop() {
   std::vector<std::shared_ptr<const std::string>> in_flight;
   std::vector<asio::const_buffer> buffers;
   while (!stopped_) {
-    if (queue_.empty()) {
-      if (closing_) {
-        // Everything is sent: end our half and let the watchdog or the peer finish.
+    if (queue_.empty() || !linked_) {
+      if (closing_ && linked_) {
+        // Everything is sent: end our half and let the watchdog or the peer
+        // finish. (Over TLS too, without close_notify: frames say their own
+        // length, so the peer sees a frame cut short anyway.)
         boost::system::error_code ignored;
-        socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+        socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
         co_return;
       }
       wake_writer_.expires_at(steady_clock::time_point::max());
@@ -353,7 +266,7 @@ asio::awaitable<void> Session::write_loop() {
       queue_.pop_front();
     }
     writing_ = true;
-    auto [ec, n] = co_await asio::async_write(socket_, buffers, use_tuple);
+    auto [ec, n] = co_await stream_.write(buffers);
     writing_ = false;
     queued_bytes_ -= std::min(bytes, queued_bytes_);
     if (ec) {
@@ -431,13 +344,17 @@ void Session::set_heartbeat(bool on) {
 }
 
 void Session::close() {
-  asio::dispatch(socket_.get_executor(),
+  asio::dispatch(executor_,
                  [self = shared_from_this()] { self->begin_close("closed by the server"); });
 }
 
 void Session::fail(wire::ErrorCode code, std::string text) {
   if (closing_) return;
   spdlog::debug("connection {}: {}", peer_, text);
+  if (!linked_) {
+    stop(std::move(text));  // before the TLS handshake nothing can be said
+    return;
+  }
   enqueue(error_reply(code, text, 0, true).frame);
   begin_close(std::move(text));
 }
@@ -457,8 +374,8 @@ void Session::stop(std::string reason) {
   closing_ = true;
   if (close_reason_.empty()) close_reason_ = std::move(reason);
   boost::system::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket().close(ignored);
   wake_writer_.cancel();
   watchdog_timer_.cancel();
   queue_.clear();

@@ -24,6 +24,7 @@
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/read_budget.hpp"
+#include "ttt/tls/stream.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
@@ -57,11 +58,15 @@ struct SessionCommons {
 class Session : public Participant, public std::enable_shared_from_this<Session> {
  public:
   // The socket's executor is the session's own: a strand of its own, or the
-  // one thread's executor. open_count, if given, is decremented when the
-  // session is destroyed.
+  // one thread's executor. With a TLS context the peer must open with a TLS
+  // handshake (a plain client is told TLS_REQUIRED); without one, the session
+  // speaks plain TCP (a client opening a TLS handshake is told
+  // TLS_UNAVAILABLE). open_count, if given, is decremented when the session
+  // is destroyed.
   Session(boost::asio::ip::tcp::socket socket, Gate& gate, boost::asio::any_io_executor logic,
           const SessionLimits& limits, SessionCommons commons,
-          std::shared_ptr<std::atomic<std::size_t>> open_count = nullptr);
+          std::shared_ptr<std::atomic<std::size_t>> open_count = nullptr,
+          std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
   ~Session() override;
 
   // Opens its inbox and starts the coroutines.
@@ -74,10 +79,17 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
 
  private:
   boost::asio::awaitable<void> read_loop();
+  // A TLS server's first step: the handshake, or a plain client told that
+  // TLS is required. False once the session stopped.
+  boost::asio::awaitable<bool> open_tls();
   enum class ReadResult { kDrained, kPaused, kStopped };
-  // Reads and handles whatever has arrived: until the socket is drained, the
-  // read budget is spent (paused), or the session stopped.
+  // Plain TCP: reads and handles whatever has arrived: until the socket is
+  // drained, the read budget is spent (paused), or the session stopped.
   ReadResult read_available();
+  // TLS: one read (waiting for it), and its frames handled.
+  boost::asio::awaitable<ReadResult> read_tls();
+  // Handles the whole frames the reader holds, arrived at `now`.
+  void take_frames(std::chrono::steady_clock::time_point now);
   // Reserves from the read budget what the next read needs beyond the
   // allowance; false if the budget can't give it now.
   bool reserve_read_space();
@@ -108,7 +120,14 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   void begin_close(std::string reason);
   void stop(std::string reason);
 
-  boost::asio::ip::tcp::socket socket_;
+  boost::asio::ip::tcp::socket& socket() noexcept { return stream_.socket(); }
+
+  // The socket's executor, kept apart: other threads post to it while the
+  // socket moves under TLS.
+  const boost::asio::any_io_executor executor_;
+  tls::Stream stream_;
+  std::shared_ptr<boost::asio::ssl::context> tls_;  // null: plain TCP
+  bool linked_ = false;  // frames may be written: plain TCP, or TLS after the handshake
   Gate& gate_;
   boost::asio::any_io_executor logic_;
   std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
@@ -133,6 +152,7 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::string peer_;
   std::string address_;  // the key limits per address use (net/peer_address.hpp)
   std::string close_reason_;
+  bool first_read_ = true;  // plain TCP: the first bytes are checked for a TLS handshake
   bool hello_ = false;
   std::chrono::steady_clock::time_point last_ping_{};  // our last Ping to a silent peer
   bool heartbeat_ = false;  // a player in a game: silence is noticed within heartbeat_timeout

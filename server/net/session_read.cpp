@@ -1,0 +1,171 @@
+// Session, continued: reading. Plain TCP waits for data and reads what is
+// there; TLS makes the handshake on the server's one port, then reads through
+// OpenSSL. Both draw on the shared read budget and cut frames the same way
+// (session.cpp holds the rest).
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include "net/session.hpp"
+#include "net/transport.hpp"
+#include "ttt/tls/tls_errors.hpp"
+
+namespace ttt::server {
+namespace {
+
+namespace asio = boost::asio;
+using std::chrono::steady_clock;
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+// How long a session whose read the budget can't cover waits before asking again.
+constexpr auto kBudgetRetry = std::chrono::milliseconds(20);
+
+}  // namespace
+
+asio::awaitable<void> Session::read_loop() {
+  auto self = shared_from_this();
+  if (tls_ && !co_await open_tls()) co_return;
+  asio::steady_timer budget_wait(executor_);
+  bool paused = false;
+  while (!stopped_) {
+    if (paused) {
+      // The read budget is spent: leave the bytes in the kernel (the peer is
+      // slowed down by TCP itself) and ask again shortly.
+      budget_wait.expires_after(kBudgetRetry);
+      co_await budget_wait.async_wait(use_tuple);
+    } else if (!stream_.is_tls()) {
+      // Wait for data first, then read what is there: no read that comes
+      // back empty, and no buffer held while the peer is idle. (TLS reads
+      // at once: what OpenSSL holds already would not wake a wait.)
+      auto [wait_ec] = co_await socket().async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+      if (wait_ec) {
+        stop(wait_ec.message());
+        co_return;
+      }
+    }
+    const ReadResult result = stream_.is_tls() ? co_await read_tls() : read_available();
+    if (result == ReadResult::kStopped) co_return;
+    paused = result == ReadResult::kPaused;
+  }
+}
+
+bool Session::reserve_read_space() {
+  const std::size_t needed = reader_.capacity_needed();
+  const std::size_t charged = needed > ReadBudget::kAllowance ? needed - ReadBudget::kAllowance : 0;
+  if (charged <= reserved_) return true;
+  if (!commons_.read_budget.reserve(charged - reserved_)) return false;
+  reserved_ = charged;
+  return true;
+}
+
+void Session::return_read_space() {
+  const std::size_t held = reader_.capacity();
+  const std::size_t charged = held > ReadBudget::kAllowance ? held - ReadBudget::kAllowance : 0;
+  if (charged >= reserved_) return;
+  commons_.read_budget.release(reserved_ - charged);
+  reserved_ = charged;
+}
+
+Session::ReadResult Session::read_available() {
+  for (;;) {
+    if (!reserve_read_space()) {
+      spdlog::debug("connection {}: read budget spent, not reading for now", peer_);
+      return ReadResult::kPaused;
+    }
+    const std::span<char> space = reader_.prepare();
+    boost::system::error_code ec;
+    const std::size_t n = socket().read_some(asio::buffer(space.data(), space.size()), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      // Drained: an idle connection keeps no read buffer.
+      reader_.shrink();
+      return_read_space();
+      return ReadResult::kDrained;
+    }
+    if (ec) {
+      stop(ec == asio::error::eof ? "closed by peer" : ec.message());
+      return ReadResult::kStopped;
+    }
+    if (closing_) continue;  // drain the peer until it closes or the linger ends
+    if (first_read_ && tls_ == nullptr && opens_tls_handshake({space.data(), n})) {
+      first_read_ = false;
+      fail(wire::ERROR_CODE_TLS_UNAVAILABLE,
+           "this server does not speak TLS (it runs with --no-tls): connect with --no-tls");
+      continue;
+    }
+    first_read_ = false;
+    reader_.commit(n);
+    take_frames(steady_clock::now());
+    return_read_space();
+    if (stopped_) return ReadResult::kStopped;
+    if (n < space.size()) {
+      reader_.shrink();
+      return_read_space();
+      return ReadResult::kDrained;  // drained: wait for more
+    }
+  }
+}
+
+void Session::take_frames(steady_clock::time_point now) {
+  std::string_view body;
+  for (;;) {
+    const auto status = reader_.next(body);
+    if (status == wire::FrameReader::Status::kNeedMore) break;
+    // Only whole frames count as life: a peer trickling bytes of a frame it
+    // never finishes is still dropped when the idle timeout runs out.
+    last_received_ = now;
+    if (status == wire::FrameReader::Status::kTooLarge) {
+      fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
+           "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
+               std::to_string(reader_.max_frame()) + "-byte limit" +
+               (hello_ ? "" : " before Hello"));
+      break;
+    }
+    if (!handle_frame(body, now)) break;
+  }
+}
+
+asio::awaitable<bool> Session::open_tls() {
+  const TransportOpening opening = co_await open_tls_server_side(stream_, tls_);
+  if (stopped_) co_return false;
+  switch (opening.kind) {
+    case TransportOpening::Kind::kTls:
+      linked_ = true;
+      wake_writer_.cancel_one();
+      co_return true;
+    case TransportOpening::Kind::kPlain:
+      // A plain ttt client (or something else): told in its own framing,
+      // then drained as any failed connection.
+      linked_ = true;
+      fail(wire::ERROR_CODE_TLS_REQUIRED,
+           "this server only speaks TLS: connect without --no-tls (a plain connection would "
+           "send your name and secret unencrypted)");
+      co_return true;
+    case TransportOpening::Kind::kFailed:
+      break;
+  }
+  const auto& ec = opening.error;
+  stop(ec == asio::error::eof ? "closed by peer" : "TLS handshake failed: " + tls::describe(ec));
+  co_return false;
+}
+
+asio::awaitable<Session::ReadResult> Session::read_tls() {
+  if (!reserve_read_space()) co_return ReadResult::kPaused;
+  const std::span<char> space = reader_.prepare();
+  auto [ec, n] = co_await stream_.read_some(asio::buffer(space.data(), space.size()));
+  if (stopped_) co_return ReadResult::kStopped;
+  if (ec) {
+    stop(ec == asio::error::eof || tls::closed_without_notify(ec) ? "closed by peer"
+                                                                   : tls::describe(ec));
+    co_return ReadResult::kStopped;
+  }
+  if (closing_) co_return ReadResult::kDrained;  // drain the peer until it closes or the linger ends
+  reader_.commit(n);
+  take_frames(steady_clock::now());
+  if (n < space.size()) reader_.shrink();
+  return_read_space();
+  co_return stopped_ ? ReadResult::kStopped : ReadResult::kDrained;
+}
+
+}  // namespace ttt::server

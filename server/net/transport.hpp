@@ -1,0 +1,35 @@
+// How a new connection to a TLS server begins: the peer's first byte says
+// whether it opens a TLS handshake (then made here) or speaks plain TCP (a
+// client run with --no-tls, which the caller tells, in plain framing, that
+// TLS is required). Sessions and the listener's "server full" refusal both
+// start this way, on the one port.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/system/error_code.hpp>
+#include <memory>
+#include <string_view>
+
+#include "ttt/tls/stream.hpp"
+
+namespace ttt::server {
+
+struct TransportOpening {
+  enum class Kind { kTls, kPlain, kFailed };
+  Kind kind = Kind::kFailed;
+  boost::system::error_code error;  // kFailed: why (the socket, or the handshake)
+};
+
+// Waits for the first byte (without taking it), then makes the TLS
+// handshake if it opens one. Not bounded in time: the caller's deadline
+// closes the socket.
+boost::asio::awaitable<TransportOpening> open_tls_server_side(
+    tls::Stream& stream, std::shared_ptr<boost::asio::ssl::context> context);
+
+// On a plain server: whether the first bytes a peer sent open a TLS
+// handshake (a client that wants TLS, told in plain framing that there is
+// none).
+bool opens_tls_handshake(std::string_view first_bytes) noexcept;
+
+}  // namespace ttt::server
