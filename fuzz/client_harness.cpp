@@ -100,6 +100,7 @@ client::ConnectionOptions connection_options(std::uint16_t port) {
   options.port = port;
   options.name = "fuzzer";
   options.retry = std::chrono::milliseconds(0);  // one link, then done
+  options.tls = false;  // the hostile bytes go straight into the frame reader
   return options;
 }
 
@@ -121,6 +122,7 @@ void run_console(asio::io_context& io, tcp::acceptor& acceptor, bool interactive
   config.name = "fuzzer";
   config.retry = std::chrono::milliseconds(0);
   config.no_token_file = true;
+  config.trust.no_tls = true;
   config.secret_file = "/dev/null/none";  // nowhere: the secret is shown instead
   client::Terminal terminal(
       interactive, false, [&](std::string_view text) { screen += text; },

@@ -75,9 +75,15 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                     "how long to wait for the opponent to agree to a rematch");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
+  add_trust_flags(flags, config.trust);
 
   BotArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
+  if (!finish_trust_flags(config.trust, args.result.error)) {
+    args.result.ok = false;
+    return args;
+  }
+  apply_trust_flags(config.trust, connection);
   args.effective_config = flags.effective_config();
   auto fail = [&args](std::string error) {
     args.result.ok = false;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bot/bot_player.hpp"
+#include "trust/trust_flags.hpp"
 #include "ttt/cli/flags.hpp"
 
 namespace ttt::client {
@@ -15,6 +16,7 @@ struct BotConfig {
   int threads = 0;      // search threads; 0 = one per core
   bool seeded = false;  // --seed given: repeatable games
   std::string log_level = "warn";
+  TrustFlags trust;  // --no-tls, --fingerprint, --known-servers (into bot.connection)
 };
 
 struct BotArgs {

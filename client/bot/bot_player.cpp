@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <iostream>
+#include <set>
 
 #include "engine/ai_brain.hpp"
 #include "engine/engine_brain.hpp"
@@ -159,6 +160,22 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
     std::cerr << "ttt-bot: " << label_ << ": " << why << "\n";
   }
   on_done_();
+}
+
+void BotPlayer::on_unknown_server(const std::string& where, const std::string& fingerprint,
+                                  std::function<void(bool)> answer) {
+  // Every bot of this process (one I/O thread) asks about the same server:
+  // say it once.
+  static std::set<std::string> announced;
+  if (announced.insert(where + " " + fingerprint).second) {
+    spdlog::warn(
+        "trusting the server at {} on first use: its TLS certificate's fingerprint is {} "
+        "(compare it with `ttt-server --print-fingerprint` on the server; remembered in "
+        "{})",
+        where, fingerprint,
+        options_.connection.known_servers.empty() ? "nothing" : options_.connection.known_servers);
+  }
+  answer(true);
 }
 
 std::uint32_t BotPlayer::send(wire::ClientMessage message, Request kind) {

@@ -92,6 +92,9 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void on_message(const wire::ServerMessage& message) override;
   void on_reconnecting(const std::string& reason, std::chrono::milliseconds left) override;
   void on_closed(const std::string& reason, bool failed) override;
+  // Trusts the server on first use and says so (once per server and run).
+  void on_unknown_server(const std::string& where, const std::string& fingerprint,
+                         std::function<void(bool)> answer) override;
 
  private:
   enum class Request { Enter, Move, Resign, Rematch, Leave, Rotate };

@@ -65,8 +65,13 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                  "mid-game says whether the game is kept, not that a seat is held");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
+  add_trust_flags(flags, config.trust);
   ClientArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
+  if (!finish_trust_flags(config.trust, args.result.error)) {
+    args.result.ok = false;
+    return args;
+  }
   config.port = static_cast<std::uint16_t>(port);
   config.size = static_cast<int>(size);
   config.win_length = static_cast<int>(win_length);

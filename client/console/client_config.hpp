@@ -6,6 +6,7 @@
 #include <string>
 
 #include "console/terminal.hpp"
+#include "trust/trust_flags.hpp"
 #include "ttt/cli/flags.hpp"
 
 namespace ttt::client {
@@ -34,6 +35,7 @@ struct ClientConfig {
   // play): leaving mid-game keeps the game (with a token file) or ends it,
   // no seat is held.
   bool own_server = false;
+  TrustFlags trust;  // --no-tls, --fingerprint, --known-servers
 };
 
 struct ClientArgs {

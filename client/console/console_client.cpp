@@ -43,6 +43,8 @@ void ConsoleClient::start() {
   options.retry = config_.retry;
   options.connect_timeout = config_.connect_timeout;
   options.take_over = config_.take_over;
+  apply_trust_flags(config_.trust, options);
+  known_servers_ = options.known_servers;
   if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
   secret_path_ = config_.secret_file.empty()
                      ? default_secret_path(config_.host, config_.port, config_.name)
@@ -206,6 +208,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
 
 void ConsoleClient::on_line(const std::string& line) {
   if (quitting_) return;
+  if (trust_prompt_.take(line, [this](const std::string& text) { say(text); })) return;
   if (confirming_ && answer_confirmation(line)) return;
   if (pager_.waiting() && pager_.take(line)) {
     update_prompt();

@@ -26,6 +26,7 @@
 #include "console/mute_list.hpp"
 #include "console/pager.hpp"
 #include "console/terminal.hpp"
+#include "console/trust_prompt.hpp"
 #include "identity/name_claim.hpp"
 #include "identity/player_secret.hpp"
 #include "identity/token_file.hpp"
@@ -52,9 +53,11 @@ class ConsoleClient : public ConnectionEvents {
   // Exit codes: 0 after a normal quit, 1 when the server could not be
   // reached or was lost (or another terminal took the session over), 3 when
   // the server refused the name (NAME_TAKEN, or SESSION_ACTIVE: the name is
-  // connected from another terminal).
+  // connected from another terminal), 4 when its TLS certificate was not
+  // trusted.
   static constexpr int kExitLost = 1;
   static constexpr int kExitNameRefused = 3;
+  static constexpr int kExitUntrusted = 4;
   int exit_code() const noexcept { return exit_code_; }
 
   // ConnectionEvents
@@ -62,6 +65,8 @@ class ConsoleClient : public ConnectionEvents {
   void on_message(const wire::ServerMessage& message) override;
   void on_reconnecting(const std::string& reason, std::chrono::milliseconds left) override;
   void on_closed(const std::string& reason, bool failed) override;
+  void on_unknown_server(const std::string& where, const std::string& fingerprint,
+                         std::function<void(bool)> answer) override;
 
  private:
   void execute(const Command& command);
@@ -131,6 +136,8 @@ class ConsoleClient : public ConnectionEvents {
   std::shared_ptr<Connection> connection_;
   std::unique_ptr<NameClaim> name_claim_;  // keeps other programs of ours off the name
   std::unique_ptr<TokenFile> token_file_;
+  TrustPrompt trust_prompt_;
+  std::string known_servers_;  // where trusted servers are remembered
   std::string secret_path_;  // where the name's secret is kept; empty = nowhere
   std::optional<PlayerSecret> secret_;
   GameListQuery list_query_;

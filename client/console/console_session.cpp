@@ -59,16 +59,27 @@ void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left
 
 void ConsoleClient::on_closed(const std::string& reason, bool failed) {
   if (failed) {
-    exit_code_ = name_refused_ || session_active_ ? kExitNameRefused : kExitLost;
+    const bool untrusted = !trust_prompt_.refusal().empty();
+    exit_code_ = name_refused_ || session_active_ ? kExitNameRefused
+                 : untrusted                      ? kExitUntrusted
+                                                  : kExitLost;
     terminal_.print_error("ttt-client: " +
                           (session_active_
                                ? config_.name +
                                      " is connected from another terminal; `--take-over` moves the "
                                      "session here"
                            : name_refused_ ? name_refused_text()
+                           : untrusted     ? trust_prompt_.refusal()
                                            : reason));
   }
   io_.stop();
+}
+
+void ConsoleClient::on_unknown_server(const std::string& where, const std::string& fingerprint,
+                                      std::function<void(bool)> answer) {
+  trust_prompt_.ask(
+      terminal_.interactive(), where, fingerprint, known_servers_,
+      [this](const std::string& line) { say(line); }, std::move(answer));
 }
 
 void ConsoleClient::schedule_tick() {

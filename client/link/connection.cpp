@@ -1,13 +1,20 @@
 #include "link/connection.hpp"
 
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/asio/write.hpp>
+
+#include "trust/known_servers.hpp"
+#include "trust/server_trust.hpp"
+#include "ttt/tls/fingerprint.hpp"
+#include "ttt/tls/tls_errors.hpp"
 
 #include "text/safe_text.hpp"
 
@@ -29,6 +36,30 @@ std::string seconds_text(milliseconds ms) {
   return std::to_string((ms.count() + 999) / 1000) + " s";
 }
 
+// TLS 1.2 at least and the system's CAs. The handshake never fails on the
+// certificate itself: the trust rules (trust/server_trust.hpp) judge it.
+std::shared_ptr<asio::ssl::context> client_context() {
+  auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  tls::harden(*context);
+  boost::system::error_code ignored;
+  context->set_default_verify_paths(ignored);
+  context->set_verify_mode(asio::ssl::verify_none);
+  return context;
+}
+
+// The name the certificate must carry (an address or a DNS name), and SNI.
+void expect_host(SSL* ssl, const std::string& host) {
+  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+  boost::system::error_code ec;
+  asio::ip::make_address(host, ec);
+  if (!ec) {
+    X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str());
+    return;
+  }
+  SSL_set_tlsext_host_name(ssl, host.c_str());
+  X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0);
+}
+
 }  // namespace
 
 Connection::Connection(asio::any_io_executor executor, ConnectionOptions options,
@@ -41,9 +72,12 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       watchdog_(executor_),
       connect_timer_(executor_),
       backoff_timer_(executor_),
+      answer_timer_(executor_),
       token_(options_.resume_token),
       secret_(options_.secret),
-      next_secret_(options_.next_secret) {}
+      next_secret_(options_.next_secret) {
+  if (options_.tls) tls_context_ = client_context();
+}
 
 void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
 
@@ -61,9 +95,13 @@ asio::awaitable<void> Connection::run() {
     std::string reason;
     give_up_ = false;
     retry_now_ = false;
-    if (auto socket = co_await open_socket(reason)) {
-      co_await serve(std::move(*socket));
+    asked_ = false;
+    if (auto stream = co_await open_link(reason)) {
+      co_await serve(std::move(*stream));
       reason = reason_;
+      // While someone decided whether to trust the server, it may have given
+      // up waiting for our Hello: the next try goes straight through.
+      if (asked_ && !welcomed_ && !give_up_ && !closing_) retry_now_ = true;
       if (welcomed_) {
         deadline.reset();  // a good link starts a fresh retry period after it
         backoff = kFirstBackoff;
@@ -99,7 +137,7 @@ asio::awaitable<void> Connection::run() {
   }
 }
 
-asio::awaitable<std::optional<asio::ip::tcp::socket>> Connection::open_socket(std::string& reason) {
+asio::awaitable<std::optional<tls::Stream>> Connection::open_link(std::string& reason) {
   tcp::socket socket(executor_);
   connect_timer_.expires_after(options_.connect_timeout);
   auto result = co_await (resolve_and_connect(socket) || connect_timer_.async_wait(use_tuple));
@@ -114,7 +152,79 @@ asio::awaitable<std::optional<asio::ip::tcp::socket>> Connection::open_socket(st
   }
   boost::system::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
-  co_return std::optional<tcp::socket>(std::move(socket));
+  tls::Stream stream(std::move(socket));
+  if (tls_context_ && !co_await secure(stream, reason)) co_return std::nullopt;
+  co_return std::optional<tls::Stream>(std::move(stream));
+}
+
+asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reason) {
+  stream.start_tls(tls_context_);
+  SSL* ssl = stream.tls().native_handle();
+  expect_host(ssl, options_.host);
+  connect_timer_.expires_after(options_.connect_timeout);
+  auto result = co_await (stream.handshake(asio::ssl::stream_base::client) ||
+                          connect_timer_.async_wait(use_tuple));
+  if (closing_) co_return false;
+  if (result.index() == 1) {
+    reason = "no TLS handshake within " + seconds_text(options_.connect_timeout);
+    co_return false;
+  }
+  if (const auto ec = std::get<0>(result)) {
+    if (tls::peer_not_tls(ec)) {
+      reason =
+          "the server does not speak TLS (an older server, or one run with --no-tls): "
+          "connect with --no-tls if you trust the network";
+      give_up_ = true;
+    } else {
+      reason = "TLS handshake failed: " + tls::describe(ec);
+    }
+    co_return false;
+  }
+  PresentedCertificate presented;
+  X509* certificate = SSL_get1_peer_certificate(ssl);
+  presented.fingerprint = tls::fingerprint(certificate);
+  X509_free(certificate);
+  presented.ca_verified = SSL_get_verify_result(ssl) == X509_V_OK;
+  const auto decision = judge_server(options_.host, options_.port, presented,
+                                     {options_.fingerprint, options_.known_servers});
+  switch (decision.verdict) {
+    case TrustDecision::Verdict::kTrusted:
+      spdlog::debug("{}: certificate {} trusted ({})", where(), presented.fingerprint,
+                    decision.why);
+      co_return true;
+    case TrustDecision::Verdict::kRefused:
+      reason = decision.why;
+      give_up_ = true;
+      co_return false;
+    case TrustDecision::Verdict::kUnknown:
+      break;
+  }
+  if (!co_await ask_about(presented.fingerprint)) {
+    reason = "the server's certificate " + presented.fingerprint + " was not trusted";
+    give_up_ = true;
+    co_return false;
+  }
+  if (!options_.known_servers.empty()) {
+    std::string error;
+    if (!KnownServers(options_.known_servers)
+             .remember(options_.host, options_.port, presented.fingerprint, error)) {
+      spdlog::warn("could not remember the server's certificate: {}", error);
+    }
+  }
+  co_return true;
+}
+
+asio::awaitable<bool> Connection::ask_about(const std::string& fingerprint) {
+  asked_ = true;
+  auto answer = std::make_shared<std::optional<bool>>();
+  answer_timer_.expires_at(steady_clock::time_point::max());
+  events_.on_unknown_server(where(), fingerprint, [self = shared_from_this(), answer](bool yes) {
+    if (*answer) return;
+    *answer = yes;
+    self->answer_timer_.cancel();
+  });
+  if (!*answer) co_await answer_timer_.async_wait(use_tuple);
+  co_return answer->value_or(false) && !closing_;
 }
 
 asio::awaitable<boost::system::error_code> Connection::resolve_and_connect(tcp::socket& socket) {
@@ -127,8 +237,8 @@ asio::awaitable<boost::system::error_code> Connection::resolve_and_connect(tcp::
 }
 
 // One link, from Hello until it drops or is closed.
-asio::awaitable<void> Connection::serve(tcp::socket socket) {
-  socket_.emplace(std::move(socket));
+asio::awaitable<void> Connection::serve(tls::Stream stream) {
+  stream_.emplace(std::move(stream));
   reader_ = wire::FrameReader(options_.max_frame);
   queue_.clear();
   reason_.clear();
@@ -152,8 +262,8 @@ asio::awaitable<void> Connection::serve(tcp::socket socket) {
     set_reason(e.what());
   }
   boost::system::error_code ignored;
-  socket_->close(ignored);
-  socket_.reset();
+  stream_->socket().close(ignored);
+  stream_.reset();
   queue_.clear();
 }
 
@@ -163,6 +273,7 @@ void Connection::close() {
   wake_writer_.cancel();
   connect_timer_.cancel();
   backoff_timer_.cancel();
+  answer_timer_.cancel();
 }
 
 void Connection::finish(const std::string& reason, bool failed) {
@@ -180,10 +291,11 @@ void Connection::set_reason(std::string reason) {
 asio::awaitable<void> Connection::read_loop() {
   for (;;) {
     const std::span<char> space = reader_.prepare();
-    auto [ec, n] =
-        co_await socket_->async_read_some(asio::buffer(space.data(), space.size()), use_tuple);
+    auto [ec, n] = co_await stream_->read_some(asio::buffer(space.data(), space.size()));
     if (ec) {
-      set_reason(ec == asio::error::eof ? "the server closed the connection" : ec.message());
+      set_reason(ec == asio::error::eof || tls::closed_without_notify(ec)
+                     ? "the server closed the connection"
+                     : tls::describe(ec));
       co_return;
     }
     reader_.commit(n);
@@ -298,11 +410,11 @@ std::uint32_t Connection::send(wire::ClientMessage message) {
 }
 
 void Connection::enqueue(const wire::ClientMessage& message) {
-  if (!socket_) return;
+  if (!stream_) return;
   if (queue_.size() >= options_.max_queued_frames) {
     set_reason("the server is not reading (" + std::to_string(queue_.size()) + " messages queued)");
     boost::system::error_code ignored;
-    socket_->close(ignored);
+    stream_->socket().close(ignored);
     return;
   }
   queue_.push_back(wire::encode_frame(message));
@@ -317,7 +429,7 @@ asio::awaitable<void> Connection::write_loop() {
       if (closing_) {
         // All sent: end our half and give the server a moment to answer.
         boost::system::error_code ignored;
-        socket_->shutdown(tcp::socket::shutdown_send, ignored);
+        stream_->socket().shutdown(tcp::socket::shutdown_send, ignored);
         wake_writer_.expires_after(kCloseLinger);
         co_await wake_writer_.async_wait(use_tuple);
         set_reason("closed");
@@ -334,7 +446,7 @@ asio::awaitable<void> Connection::write_loop() {
       queue_.pop_front();
     }
     for (const std::string& frame : in_flight) buffers.push_back(asio::buffer(frame));
-    auto [ec, n] = co_await asio::async_write(*socket_, buffers, use_tuple);
+    auto [ec, n] = co_await stream_->write(buffers);
     if (ec) {
       set_reason(ec.message());
       co_return;

@@ -1,9 +1,11 @@
 // Connection: one client's link to a ttt server, kept up on its own. It
-// connects (with a deadline), says Hello, answers the server's Pings, pings a
-// silent server itself (as often as the server's Welcome asks, so a dead link
-// is noticed within its heartbeat timeout), and when the link drops it
-// reconnects with the resume token, backing off, for up to the retry period,
-// or, while a seat is at stake, for as long as the server may still hold it. A reader and a writer
+// connects (with a deadline), makes the link TLS and checks the server's
+// certificate (trust/server_trust.hpp), says Hello, answers the server's
+// Pings, pings a silent server itself (as often as the server's Welcome asks,
+// so a dead link is noticed within its heartbeat timeout), and when the link
+// drops it reconnects with the resume token, backing off, for up to the retry
+// period, or, while a seat is at stake, for as long as the server may still
+// hold it. A reader and a writer
 // coroutine share one socket; the writer drains a bounded queue with exactly
 // one write in flight.
 //
@@ -18,11 +20,13 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "ttt.pb.h"
+#include "ttt/tls/stream.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::client {
@@ -50,6 +54,9 @@ struct ConnectionOptions {
   std::chrono::milliseconds seat_margin{5'000};
   std::size_t max_queued_frames = 256;               // more waiting means the server is not reading
   std::size_t max_frame = 4 << 20;                   // the largest server frame accepted
+  bool tls = true;                                   // false: plain TCP (--no-tls)
+  std::string fingerprint;    // a pinned certificate (canonical "SHA256:..."), or empty
+  std::string known_servers;  // servers trusted on first use; empty = remember none
 };
 
 // What a Connection reports to its owner.
@@ -70,6 +77,11 @@ class ConnectionEvents {
   // The connection is over for good: after close() (failed = false), or
   // because it could not connect or reconnect (failed = true, reason says why).
   virtual void on_closed(const std::string& reason, bool failed) = 0;
+  // A TLS server no CA vouches for, not pinned and not in known_servers:
+  // answer(true) trusts it (and remembers it there), answer(false) gives up.
+  // May answer later (after asking someone). where is "host:port".
+  virtual void on_unknown_server(const std::string& where, const std::string& fingerprint,
+                                 std::function<void(bool)> answer) = 0;
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -129,9 +141,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   using tcp = boost::asio::ip::tcp;
 
   boost::asio::awaitable<void> run();
-  boost::asio::awaitable<std::optional<tcp::socket>> open_socket(std::string& reason);
+  boost::asio::awaitable<std::optional<tls::Stream>> open_link(std::string& reason);
   boost::asio::awaitable<boost::system::error_code> resolve_and_connect(tcp::socket& socket);
-  boost::asio::awaitable<void> serve(tcp::socket socket);
+  // TLS: the handshake and the check of the server's certificate (asking
+  // the owner about an unknown one). False with reason if the link can't be
+  // used.
+  boost::asio::awaitable<bool> secure(tls::Stream& stream, std::string& reason);
+  boost::asio::awaitable<bool> ask_about(const std::string& fingerprint);
+  boost::asio::awaitable<void> serve(tls::Stream stream);
   boost::asio::awaitable<void> read_loop();
   boost::asio::awaitable<void> write_loop();
   boost::asio::awaitable<void> keepalive();
@@ -152,13 +169,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   ConnectionOptions options_;
   ConnectionEvents& events_;
 
-  std::optional<tcp::socket> socket_;
+  std::shared_ptr<boost::asio::ssl::context> tls_context_;  // null with tls off
+  std::optional<tls::Stream> stream_;
   wire::FrameReader reader_;
   std::deque<std::string> queue_;
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_;
   boost::asio::steady_timer connect_timer_;
   boost::asio::steady_timer backoff_timer_;
+  boost::asio::steady_timer answer_timer_;  // wakes ask_about when the answer comes
 
   std::string token_;
   std::string secret_;
@@ -178,6 +197,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool ever_welcomed_ = false;  // some link got a Welcome
   bool give_up_ = false;        // the last link ended in a way retrying can't fix
   bool retry_now_ = false;      // reconnect at once (a stale token was dropped)
+  bool asked_ = false;          // this link waited for someone to trust the server
   bool closing_ = false;
   bool finished_ = false;
 };
