@@ -93,6 +93,8 @@ if command -v systemd-analyze >/dev/null; then
   # inside the package's tree.
   cp -n /lib/systemd/system/*.target /lib/systemd/system/*.slice "$root/lib/systemd/system/" \
     2>/dev/null || true
+  # The base system's shell, which ExecReload runs (Essential: on every Debian).
+  mkdir -p "$root/bin" && cp -nL /bin/sh "$root/bin/sh"
   if systemd-analyze verify --root="$root" ttt-server.service >"$WORK/verify.log" 2>&1; then
     pass "systemd-analyze verify"
   else
