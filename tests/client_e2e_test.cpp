@@ -169,14 +169,16 @@ TEST(ClientE2E, KilledClientResumesItsGameWithItsToken) {
 }
 
 TEST(ClientE2E, ReconnectsToAServerRestartedOnTheSamePort) {
-  auto server = std::make_unique<ServerProcess>();
+  // The restarted server keeps its certificate, as a real one does.
+  TempDir tls;
+  auto server = std::make_unique<ServerProcess>(std::vector<std::string>{"--tls-dir", tls.path()});
   const std::uint16_t port = server->port();
   TempDir config;
   auto client = start_client(port, config, {"--retry", "20"});
   ASSERT_TRUE(client->wait_for_text("Connected to 127.0.0.1:", 10s)) << client->output();
   server->process().kill(SIGKILL);
   ASSERT_TRUE(client->wait_for_text("Connection lost", 10s)) << client->output();
-  server = std::make_unique<ServerProcess>(std::vector<std::string>{}, port);
+  server = std::make_unique<ServerProcess>(std::vector<std::string>{"--tls-dir", tls.path()}, port);
   ASSERT_TRUE(client->wait_for_text("Reconnected to 127.0.0.1:", 15s)) << client->output();
   client->write("/list\n");
   client->close_stdin();

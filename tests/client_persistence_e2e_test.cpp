@@ -240,7 +240,7 @@ TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) 
   std::uint64_t game_id = 0;
   std::uint32_t moves_before_kill = 0;
   {
-    TestClient watcher(port);
+    TestClient watcher(port, Transport::kTls);
     watcher.hello("watcher");
     const auto id = game_in_progress(watcher, 10s);
     ASSERT_TRUE(id) << ann->output() << ben->output();
@@ -257,7 +257,7 @@ TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) 
   ASSERT_LT(moves_before_kill, 13u) << "the game can't have ended yet";
 
   server = std::make_unique<ServerProcess>(server_args(), port);
-  TestClient watcher(port);
+  TestClient watcher(port, Transport::kTls);
   watcher.hello("watcher-2");
   const wire::GameState restored = watch(watcher, game_id);
   EXPECT_GE(restored.move_count(), moves_before_kill);
@@ -535,7 +535,7 @@ TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
   auto queuer = start_bot(port, config_, with({"--name", "queuer", "--quick-match", "5"}));
   auto opener = start_bot(port, config_, with({"--name", "opener", "--create", "4"}));
 
-  TestClient probe(port);
+  TestClient probe(port, Transport::kTls);
   probe.hello("probe");
   const auto playing = game_in_progress(probe, 10s);
   ASSERT_TRUE(playing) << ann->output() << ben->output();
@@ -549,7 +549,7 @@ TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
   server->process().kill(GetParam());
 
   server = std::make_unique<ServerProcess>(server_args(), port);
-  TestClient probe2(port);
+  TestClient probe2(port, Transport::kTls);
   probe2.hello("probe2");
   // The waiting bot queues again and the opener opens a new game: others
   // pair with them, and everyone finishes.

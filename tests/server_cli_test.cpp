@@ -58,15 +58,15 @@ TEST(ServerCli, BadFlagsAreOneLineErrorsWithExitCodeTwo) {
 TEST(ServerCli, AnAddressInUseIsAClearError) {
   ServerProcess first({"--db", "none"});
   const auto result = run_command({bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port",
-                                   std::to_string(first.port()), "--db", "none"});
+                                   std::to_string(first.port()), "--db", "none", "--no-tls"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.output.find("cannot listen on 127.0.0.1 port"), std::string::npos)
       << result.output;
 }
 
 TEST(ServerCli, NotAnAddressIsAClearError) {
-  const auto result =
-      run_command({bin_dir() + "/ttt-server", "--bind", "localhost:80", "--db", "none"});
+  const auto result = run_command(
+      {bin_dir() + "/ttt-server", "--bind", "localhost:80", "--db", "none", "--no-tls"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.output.find("not an IP address"), std::string::npos) << result.output;
 }

@@ -331,7 +331,8 @@ TEST_F(PersistenceTest, AnUnusableDatabaseStopsTheServerWithAClearError) {
 }
 
 TEST_F(PersistenceTest, KillDashNineMidGameLosesNothing) {
-  auto server = std::make_unique<ServerProcess>(std::vector<std::string>{"--db", db()}, 0);
+  auto server =
+      std::make_unique<ServerProcess>(std::vector<std::string>{"--db", db(), "--no-tls"}, 0);
   const std::uint16_t port = server->port();
   std::string x_token, o_token;
   {
@@ -343,7 +344,8 @@ TEST_F(PersistenceTest, KillDashNineMidGameLosesNothing) {
     play(alice, bob, 0, {{0, 0}, {1, 1}, {2, 2}, {0, 2}});
     server->process().kill(9);  // no chance to say or save anything more
   }
-  server = std::make_unique<ServerProcess>(std::vector<std::string>{"--db", db()}, port);
+  server =
+      std::make_unique<ServerProcess>(std::vector<std::string>{"--db", db(), "--no-tls"}, port);
   TestClient alice(port);
   TestClient bob(port);
   ASSERT_TRUE(alice.hello("", x_token).resumed());
@@ -363,7 +365,7 @@ TEST_F(PersistenceTest, KillDashNineMidGameLosesNothing) {
 }
 
 TEST_F(PersistenceTest, SigintSaysGoodbyeToEveryClientAndExitsZero) {
-  ServerProcess server({"--db", db(), "--log-level", "info"});
+  ServerProcess server({"--db", db(), "--log-level", "info", "--no-tls"});
   auto alice = std::make_unique<TestClient>(server.port());
   auto bob = std::make_unique<TestClient>(server.port());
   auto carol = std::make_unique<TestClient>(server.port());  // in the lobby, in no game

@@ -1,5 +1,7 @@
 #include "client_support/child_process.hpp"
 
+#include "client_support/loopback_trust.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -166,7 +168,15 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::uint16_t 
     throw std::runtime_error("ttt-server did not start: " + process_.output());
   }
   port_ = static_cast<std::uint16_t>(std::stoi(match[1].str()));
+  const std::regex fingerprint_line(R"(tls fingerprint: (SHA256:[A-Za-z0-9+/]+)\n)");
+  std::smatch fingerprint;
+  if (std::regex_search(process_.output(), fingerprint, fingerprint_line)) {
+    fingerprint_ = fingerprint[1].str();
+  }
+  register_server(port_, fingerprint_);
 }
+
+ServerProcess::~ServerProcess() { forget_server(port_, fingerprint_); }
 
 TempDir::TempDir() {
   std::string pattern =

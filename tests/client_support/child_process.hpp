@@ -81,17 +81,24 @@ class TempDir {
 
 // ttt-server on 127.0.0.1 and a free port, started from the built binary in
 // a fresh directory of its own, which is also its XDG_STATE_HOME: whatever it
-// writes (the default database) is its own and goes away with it.
+// writes there (the default database, its TLS key and certificate) is its own
+// and goes away with it. Its port and fingerprint are registered for the
+// clients the test starts (loopback_trust.hpp).
 class ServerProcess {
  public:
   explicit ServerProcess(std::vector<std::string> extra_args = {}, std::uint16_t port = 0);
+  ~ServerProcess();
   std::uint16_t port() const noexcept { return port_; }
+  // "SHA256:..." of its certificate; empty with --no-tls.
+  const std::string& fingerprint() const noexcept { return fingerprint_; }
+  const std::string& dir() const noexcept { return dir_.path(); }
   ChildProcess& process() noexcept { return process_; }
 
  private:
   TempDir dir_;
   ChildProcess process_;
   std::uint16_t port_ = 0;
+  std::string fingerprint_;
 };
 
 // Runs a command to completion (bounded); its exit code and output.

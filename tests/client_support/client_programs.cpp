@@ -2,12 +2,15 @@
 
 #include <regex>
 
+#include "client_support/loopback_trust.hpp"
+
 namespace ttt::testing {
 
 std::unique_ptr<ChildProcess> start_bot(std::uint16_t port, const TempDir& config,
                                         std::vector<std::string> args) {
   std::vector<std::string> argv{bin_dir() + "/ttt-bot", "--host", "127.0.0.1", "--port",
                                 std::to_string(port)};
+  for (auto& arg : trust_args(port)) argv.push_back(std::move(arg));
   argv.insert(argv.end(), args.begin(), args.end());
   return std::make_unique<ChildProcess>(
       argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path()});
@@ -17,6 +20,7 @@ std::unique_ptr<ChildProcess> start_client(std::uint16_t port, const TempDir& co
                                            std::vector<std::string> args) {
   std::vector<std::string> argv{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
                                 std::to_string(port),      "--name", "tester"};
+  for (auto& arg : trust_args(port)) argv.push_back(std::move(arg));
   argv.insert(argv.end(), args.begin(), args.end());
   return std::make_unique<ChildProcess>(
       argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1"});

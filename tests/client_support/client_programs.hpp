@@ -14,12 +14,14 @@
 
 namespace ttt::testing {
 
-// ttt-bot --host 127.0.0.1 --port PORT ARGS..., with XDG_CONFIG_HOME=config.
+// ttt-bot --host 127.0.0.1 --port PORT ARGS..., with XDG_CONFIG_HOME=config
+// (and the port's trust flags: loopback_trust.hpp).
 std::unique_ptr<ChildProcess> start_bot(std::uint16_t port, const TempDir& config,
                                         std::vector<std::string> args);
 
 // ttt-client --host 127.0.0.1 --port PORT --name tester ARGS... (a later
-// --name wins), with XDG_CONFIG_HOME=config and NO_COLOR set.
+// --name wins; the port's trust flags), with XDG_CONFIG_HOME=config and
+// NO_COLOR set.
 std::unique_ptr<ChildProcess> start_client(std::uint16_t port, const TempDir& config,
                                            std::vector<std::string> args);
 

@@ -8,6 +8,8 @@
 
 #include <stdexcept>
 
+#include "client_support/loopback_trust.hpp"
+
 namespace ttt::testing {
 
 FakeServer::FakeServer() {
@@ -23,9 +25,11 @@ FakeServer::FakeServer() {
     throw std::runtime_error("the fake server could not listen");
   }
   port_ = ntohs(addr.sin_port);
+  register_server(port_, "");  // plain TCP: the clients come with --no-tls
 }
 
 FakeServer::~FakeServer() {
+  forget_server(port_, "");
   for (int fd : {fd_, listen_fd_}) {
     if (fd >= 0) ::close(fd);
   }

@@ -19,7 +19,8 @@ using namespace std::chrono_literals;
 
 class FakeServer {
  public:
-  // Listens on 127.0.0.1 and a free port; throws std::runtime_error if it can't.
+  // Listens on 127.0.0.1 and a free port, plain TCP (the clients the test
+  // starts get --no-tls); throws std::runtime_error if it cannot.
   FakeServer();
   ~FakeServer();
   FakeServer(const FakeServer&) = delete;

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "client_support/loopback_trust.hpp"
+
 namespace ttt::testing {
 
 Tmux::Tmux() : socket_(dir_.path() + "/tmux") {}
@@ -42,9 +44,10 @@ bool Tmux::start(const std::string& command, int columns, int rows) {
 
 bool Tmux::start_client(std::uint16_t port, const TempDir& config, const std::string& flags,
                         int columns, int rows) {
-  const std::string command = "env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=" + config.path() + " " +
-                              bin_dir() + "/ttt-client --host 127.0.0.1 --port " +
-                              std::to_string(port) + " " + flags;
+  std::string command = "env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
+                        "/ttt-client --host 127.0.0.1 --port " + std::to_string(port) + " ";
+  for (const std::string& arg : trust_args(port)) command += arg + " ";
+  command += flags;
   return start(command, columns, rows);
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -14,9 +16,28 @@
 #include <map>
 #include <stdexcept>
 
+#include "ttt/tls/fingerprint.hpp"
+
 namespace ttt::testing {
 
-TestClient::TestClient(std::uint16_t port, const std::string& host, const std::string& from) {
+namespace {
+
+SSL_CTX* client_context() {
+  static SSL_CTX* const context = [] {
+    SSL_CTX* made = SSL_CTX_new(TLS_client_method());
+    SSL_CTX_set_min_proto_version(made, TLS1_2_VERSION);
+    return made;
+  }();
+  return context;
+}
+
+}  // namespace
+
+TestClient::TestClient(std::uint16_t port, const std::string& host, const std::string& from)
+    : TestClient(port, Transport::kPlain, host, from) {}
+
+TestClient::TestClient(std::uint16_t port, Transport transport, const std::string& host,
+                       const std::string& from) {
   const bool v6 = host.find(':') != std::string::npos;
   fd_ = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
@@ -51,9 +72,28 @@ TestClient::TestClient(std::uint16_t port, const std::string& host, const std::s
   }
   int one = 1;
   ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  if (transport == Transport::kPlain) return;
+  // The handshake blocks, bounded by a receive timeout.
+  timeval limit{5, 0};
+  ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  tls_ = SSL_new(client_context());
+  SSL_set_fd(tls_, fd_);
+  if (SSL_connect(tls_) != 1) {
+    SSL_free(tls_);
+    ::close(fd_);
+    throw std::runtime_error("TLS handshake with port " + std::to_string(port) + " failed");
+  }
+  limit = {0, 0};
+  ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  X509* certificate = SSL_get1_peer_certificate(tls_);
+  peer_fingerprint_ = tls::fingerprint(certificate);
+  X509_free(certificate);
 }
 
+std::string TestClient::tls_version() const { return tls_ != nullptr ? SSL_get_version(tls_) : ""; }
+
 TestClient::~TestClient() {
+  if (tls_ != nullptr) SSL_free(tls_);
   if (fd_ >= 0) ::close(fd_);
 }
 
@@ -65,7 +105,9 @@ std::uint32_t TestClient::send(wire::ClientMessage message) {
 
 bool TestClient::send_raw(std::string_view bytes) {
   while (!bytes.empty()) {
-    const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    const ssize_t n = tls_ != nullptr
+                          ? SSL_write(tls_, bytes.data(), static_cast<int>(bytes.size()))
+                          : ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return false;
     bytes.remove_prefix(static_cast<std::size_t>(n));
@@ -101,19 +143,35 @@ std::optional<wire::ServerMessage> TestClient::receive(std::chrono::milliseconds
       spent = true;
       left = std::chrono::milliseconds(0);
     }
-    pollfd pfd{fd_, POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) return std::nullopt;
-    const std::span<char> space = reader_.prepare();
-    const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      closed_ = true;
-      continue;
-    }
-    reader_.commit(static_cast<std::size_t>(n));
+    const Read read = read_some(left);
+    if (read == Read::kClosed) closed_ = true;
+    if (read == Read::kTimeout) return std::nullopt;
   }
+}
+
+TestClient::Read TestClient::read_some(std::chrono::milliseconds wait) {
+  // TLS may hold decrypted bytes the socket no longer shows.
+  if (tls_ == nullptr || SSL_pending(tls_) == 0) {
+    pollfd pfd{fd_, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(wait.count()));
+    if (ready < 0 && errno == EINTR) return Read::kAgain;
+    if (ready <= 0) return Read::kTimeout;
+  }
+  const std::span<char> space = reader_.prepare();
+  if (tls_ != nullptr) {
+    const int n = SSL_read(tls_, space.data(), static_cast<int>(space.size()));
+    if (n > 0) {
+      reader_.commit(static_cast<std::size_t>(n));
+      return Read::kAgain;
+    }
+    // A record not yet whole is no end: wait for the rest.
+    return SSL_get_error(tls_, n) == SSL_ERROR_WANT_READ ? Read::kAgain : Read::kClosed;
+  }
+  const ssize_t n = ::recv(fd_, space.data(), space.size(), 0);
+  if (n < 0 && errno == EINTR) return Read::kAgain;
+  if (n <= 0) return Read::kClosed;
+  reader_.commit(static_cast<std::size_t>(n));
+  return Read::kAgain;
 }
 
 wire::ServerMessage TestClient::expect(const std::function<bool(const wire::ServerMessage&)>& pred,

@@ -11,19 +11,27 @@
 #include <string_view>
 
 #include "ttt.pb.h"
+
+struct ssl_st;
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::testing {
 
 using namespace std::chrono_literals;
 
+// How a TestClient speaks: plain TCP, or TLS (any certificate is taken;
+// peer_fingerprint() says which one the server showed).
+enum class Transport { kPlain, kTls };
+
 class TestClient {
  public:
   // Connects to host:port (from the local address `from`, e.g. 127.0.0.2, to
-  // look like another machine to limits per address; empty: any); throws
-  // std::runtime_error if it can't.
+  // look like another machine to limits per address; empty: any), and makes
+  // the TLS handshake with kTls; throws std::runtime_error if it can't.
   explicit TestClient(std::uint16_t port, const std::string& host = "127.0.0.1",
                       const std::string& from = "");
+  TestClient(std::uint16_t port, Transport transport, const std::string& host = "127.0.0.1",
+             const std::string& from = "");
   ~TestClient();
   TestClient(const TestClient&) = delete;
   TestClient& operator=(const TestClient&) = delete;
@@ -71,8 +79,19 @@ class TestClient {
   // Stops reading (the kernel buffers fill up); for slow-consumer tests.
   void set_receive_buffer(int bytes);
 
+  // TLS: "SHA256:..." of the server's certificate; empty over plain TCP.
+  const std::string& peer_fingerprint() const noexcept { return peer_fingerprint_; }
+  // TLS: the protocol agreed ("TLSv1.3"); empty over plain TCP.
+  std::string tls_version() const;
+
  private:
+  // Reads what has arrived into reader_, waiting up to wait.
+  enum class Read { kAgain, kTimeout, kClosed };
+  Read read_some(std::chrono::milliseconds wait);
+
   int fd_ = -1;
+  ssl_st* tls_ = nullptr;  // TLS: OpenSSL's connection over fd_
+  std::string peer_fingerprint_;
   bool closed_ = false;
   std::uint32_t next_request_id_ = 1;
   wire::FrameReader reader_{16 << 20};

@@ -9,6 +9,9 @@ server::ServerConfig test_config() {
   config.bind = "127.0.0.1";
   config.port = 0;
   config.db = ":memory:";
+  // Plain TCP: these tests speak the protocol over raw sockets; the TLS
+  // tests turn it on with a certificate of their own.
+  config.tls.enabled = false;
   config.lobby.bot_budget = std::chrono::milliseconds(20);
   // Every test client comes from 127.0.0.1: the caps per address are off
   // unless a test is about them.
