@@ -36,8 +36,9 @@ std::string secret_file(const TempDir& config, std::uint16_t port, const std::st
 }
 
 // Hello with a name and a secret; the reply (Welcome or Error).
-ServerMessage hello_reply(std::uint16_t port, const std::string& name, const std::string& secret) {
-  TestClient c(port);
+ServerMessage hello_reply(std::uint16_t port, const std::string& name, const std::string& secret,
+                          Transport transport = Transport::kTls) {
+  TestClient c(port, transport);
   wire::ClientMessage m;
   m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
   m.mutable_hello()->set_name(name);
@@ -55,7 +56,7 @@ TEST(ClientAbuseE2E, ListWorksDuringARoomFlood) {
                         "--max-bot-games-per-address", "0", "--bot-game-grace", "60", "--db",
                         "none"});
   for (int i = 0; i < 1500; ++i) {
-    TestClient c(server.port());
+    TestClient c(server.port(), Transport::kTls);
     c.hello("flood-" + std::to_string(i));
     c.create(15, false, true, wire::BOT_LEVEL_RANDOM);
     c.expect_joined();
@@ -79,7 +80,7 @@ TEST(ClientAbuseE2E, ASpectatorStormKeepsThePlayersScreenShort) {
   auto player = start_client(server.port(), config, {"--name", "host"});
   player->write("/create 3\n");
   ASSERT_TRUE(player->wait_for_text("Waiting for an opponent", 10s)) << player->output();
-  TestClient o(server.port());
+  TestClient o(server.port(), Transport::kTls);
   o.hello("opponent");
   o.join(1);
   o.expect_joined();
@@ -91,7 +92,7 @@ TEST(ClientAbuseE2E, ASpectatorStormKeepsThePlayersScreenShort) {
   const std::size_t before = player->output().size();
   std::vector<std::unique_ptr<TestClient>> crowd;
   for (int i = 0; i < 150; ++i) {
-    crowd.push_back(std::make_unique<TestClient>(server.port(), "127.0.0.1",
+    crowd.push_back(std::make_unique<TestClient>(server.port(), Transport::kTls, "127.0.0.1",
                                                  "127.0.2." + std::to_string(1 + i / 2)));
     crowd.back()->hello(i == 0 ? "loud" : "watcher-" + std::to_string(i));
     crowd.back()->spectate(1);
@@ -176,14 +177,17 @@ class WelcomeCutter {
 };
 
 TEST(ClientAbuseE2E, ACutFirstWelcomeLosesNothing) {
-  ServerProcess server;
+  // Plain TCP: the cutter reads the protocol to drop the Welcome (over TLS it
+  // would see only records).
+  ServerProcess server({"--no-tls"});
   TempDir config;
   const std::string secret = config.path() + "/unlucky.secret";
   {
     WelcomeCutter cutter(server.port());
     auto first = start_client(
         cutter.port(), config,
-        {"--name", "unlucky", "--secret-file", secret, "--connect-timeout", "3", "--retry", "0"});
+        {"--no-tls", "--name", "unlucky", "--secret-file", secret, "--connect-timeout", "3",
+         "--retry", "0"});
     first->close_stdin();
     EXPECT_EQ(first->wait_exit(15s), 1) << first->output();
     EXPECT_TRUE(cutter.cut()) << "the server answered the Hello";
@@ -191,8 +195,9 @@ TEST(ClientAbuseE2E, ACutFirstWelcomeLosesNothing) {
   // The name was registered with the secret the client made and kept first.
   const std::string kept = ttt::client::read_secret(secret);
   ASSERT_FALSE(kept.empty());
-  EXPECT_TRUE(hello_reply(server.port(), "unlucky", kept).has_welcome());
-  EXPECT_EQ(hello_reply(server.port(), "unlucky", "").error().code(), wire::ERROR_CODE_NAME_TAKEN);
+  EXPECT_TRUE(hello_reply(server.port(), "unlucky", kept, Transport::kPlain).has_welcome());
+  EXPECT_EQ(hello_reply(server.port(), "unlucky", "", Transport::kPlain).error().code(),
+            wire::ERROR_CODE_NAME_TAKEN);
   // And the client itself gets in with it.
   auto again = start_client(server.port(), config, {"--name", "unlucky", "--secret-file", secret});
   again->close_stdin();

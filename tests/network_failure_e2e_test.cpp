@@ -101,7 +101,9 @@ class NetworkFailureE2E : public ::testing::Test {
                                   "--heartbeat-timeout",
                                   "2",
                                   "--reconnect-grace",
-                                  "6"};
+                                  "6",
+                                  "--tls-dir",
+                                  tls_.path()};
     argv.insert(argv.end(), extra.begin(), extra.end());
     server_ = std::make_unique<ChildProcess>(argv);
     const std::regex line(R"(listening on port (\d+)\n)");
@@ -110,6 +112,10 @@ class NetworkFailureE2E : public ::testing::Test {
         [&](const std::string& out) { return std::regex_search(out, match, line); }, 10s))
         << server_->output();
     port_ = match[1].str();
+    // The clients pin the server's certificate, as a player given it would.
+    const std::regex fingerprint(R"(tls fingerprint: (SHA256:[A-Za-z0-9+/]+)\n)");
+    ASSERT_TRUE(std::regex_search(server_->output(), match, fingerprint)) << server_->output();
+    fingerprint_ = match[1].str();
   }
 
   // ttt-client NAME inside namespace i, talking to the server over its veth.
@@ -118,6 +124,7 @@ class NetworkFailureE2E : public ::testing::Test {
     return std::make_unique<ChildProcess>(
         std::vector<std::string>{kIp, "netns", "exec", space.name(), bin_dir() + "/ttt-client",
                                  "--host", space.host_addr(), "--port", port_, "--name", name,
+                                 "--fingerprint", fingerprint_,
                                  // A short --retry: the held seat, not the flag, sets how
                                  // long a player in a game keeps trying.
                                  "--retry", "1", "--connect-timeout", "2"},
@@ -151,11 +158,13 @@ class NetworkFailureE2E : public ::testing::Test {
   }
 
   TempDir config_;
+  TempDir tls_;  // the server's key and certificate
   std::vector<std::unique_ptr<Namespace>> spaces_;
   // Declared after the namespaces: destroyed (killed) first.
   std::unique_ptr<ChildProcess> server_;
   std::unique_ptr<ChildProcess> alice_, bob_, carol_;
   std::string port_;
+  std::string fingerprint_;
 };
 
 TEST_F(NetworkFailureE2E, AnOutageWithinTheGraceIsSeenByAllAndAMoveTypedMeanwhileIsPlayed) {

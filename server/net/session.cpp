@@ -336,7 +336,7 @@ steady_clock::time_point Session::check_silence(steady_clock::time_point now) {
 }
 
 void Session::set_heartbeat(bool on) {
-  asio::dispatch(socket_.get_executor(), [self = shared_from_this(), on] {
+  asio::dispatch(executor_, [self = shared_from_this(), on] {
     if (self->heartbeat_ == on) return;
     self->heartbeat_ = on;
     self->watchdog_timer_.cancel();  // the deadlines changed
