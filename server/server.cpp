@@ -72,11 +72,10 @@ Server::Server(ServerConfig config)
       opened_(open_store(config_.db, logic_)),
       local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
              opened_.players, opened_.max_record, opened_.pairings, &read_budget_),
-      listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
-                                           config_.session,
-                                           SessionCommons{read_budget_, local_.log},
-                                           config_.max_connections, config_.threads > 1,
-                                           tls_.get())) {
+      listener_(
+          std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
+                                     config_.session, SessionCommons{read_budget_, local_.log},
+                                     config_.max_connections, config_.threads > 1, tls_.get())) {
   opened_.players = {};
   opened_.pairings = {};
   lobby_.restore(opened_.state);

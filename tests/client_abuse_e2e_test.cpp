@@ -184,10 +184,9 @@ TEST(ClientAbuseE2E, ACutFirstWelcomeLosesNothing) {
   const std::string secret = config.path() + "/unlucky.secret";
   {
     WelcomeCutter cutter(server.port());
-    auto first = start_client(
-        cutter.port(), config,
-        {"--no-tls", "--name", "unlucky", "--secret-file", secret, "--connect-timeout", "3",
-         "--retry", "0"});
+    auto first = start_client(cutter.port(), config,
+                              {"--no-tls", "--name", "unlucky", "--secret-file", secret,
+                               "--connect-timeout", "3", "--retry", "0"});
     first->close_stdin();
     EXPECT_EQ(first->wait_exit(15s), 1) << first->output();
     EXPECT_TRUE(cutter.cut()) << "the server answered the Hello";

@@ -45,8 +45,8 @@ std::unique_ptr<ChildProcess> run_program(const std::string& program, std::uint1
 // Two bots of one process play each other one quick game.
 std::unique_ptr<ChildProcess> two_bots(std::uint16_t port, const TempDir& config,
                                        std::vector<std::string> args = {}) {
-  std::vector<std::string> all{"--count", "2", "--quick-match", "3", "--level", "random",
-                               "--budget", "0", "--log-level", "info", "--retry", "0"};
+  std::vector<std::string> all{"--count",  "2", "--quick-match", "3",    "--level", "random",
+                               "--budget", "0", "--log-level",   "info", "--retry", "0"};
   all.insert(all.end(), args.begin(), args.end());
   return run_program("ttt-bot", port, config, all);
 }
@@ -121,13 +121,14 @@ TEST(TlsE2E, TheClientAsksOnceOnATerminal) {
   {
     Tmux tmux;
     ASSERT_TRUE(tmux.start(command));
-    ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Type yes or no"); }, 10s))
+    ASSERT_TRUE(
+        tmux.wait_screen([](const std::string& s) { return has(s, "Type yes or no"); }, 10s))
         << tmux.screen();
     EXPECT_TRUE(has(tmux.screen(), "Its fingerprint is " + server.fingerprint() + "."))
         << tmux.screen();
     tmux.type("maybe");
-    ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Please type yes"); },
-                                 5s))
+    ASSERT_TRUE(
+        tmux.wait_screen([](const std::string& s) { return has(s, "Please type yes"); }, 5s))
         << tmux.screen();
     tmux.type("yes");
     ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Connected to"); }, 10s))

@@ -30,10 +30,9 @@ tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
 
 }  // namespace
 
-Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port,
-                   Gate& gate, asio::any_io_executor logic, const SessionLimits& limits,
-                   SessionCommons commons, std::size_t max_connections,
-                   bool strand_per_connection, const TlsIdentity* tls)
+Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port, Gate& gate,
+                   asio::any_io_executor logic, const SessionLimits& limits, SessionCommons commons,
+                   std::size_t max_connections, bool strand_per_connection, const TlsIdentity* tls)
     : io_(io),
       acceptor_(io),
       gate_(gate),

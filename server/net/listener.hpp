@@ -24,9 +24,9 @@ class Listener {
   // Binds and listens; throws std::runtime_error naming the address on
   // failure. With tls, every connection must speak TLS, each with the
   // identity's context of the moment it was accepted.
-  Listener(boost::asio::io_context& io, const std::string& address, std::uint16_t port,
-           Gate& gate, boost::asio::any_io_executor logic, const SessionLimits& limits,
-           SessionCommons commons, std::size_t max_connections, bool strand_per_connection,
+  Listener(boost::asio::io_context& io, const std::string& address, std::uint16_t port, Gate& gate,
+           boost::asio::any_io_executor logic, const SessionLimits& limits, SessionCommons commons,
+           std::size_t max_connections, bool strand_per_connection,
            const TlsIdentity* tls = nullptr);
 
   // Starts accepting on the io_context.
@@ -43,9 +43,9 @@ class Listener {
  private:
   boost::asio::awaitable<void> accept_loop();
   void refuse(boost::asio::ip::tcp::socket socket);
-  static boost::asio::awaitable<void> send_refusal(
-      tls::Stream stream, std::shared_ptr<boost::asio::ssl::context> tls,
-      std::shared_ptr<const std::string> frame);
+  static boost::asio::awaitable<void> send_refusal(tls::Stream stream,
+                                                   std::shared_ptr<boost::asio::ssl::context> tls,
+                                                   std::shared_ptr<const std::string> frame);
 
   boost::asio::io_context& io_;
   boost::asio::ip::tcp::acceptor acceptor_;

@@ -157,10 +157,11 @@ asio::awaitable<Session::ReadResult> Session::read_tls() {
   if (stopped_) co_return ReadResult::kStopped;
   if (ec) {
     stop(ec == asio::error::eof || tls::closed_without_notify(ec) ? "closed by peer"
-                                                                   : tls::describe(ec));
+                                                                  : tls::describe(ec));
     co_return ReadResult::kStopped;
   }
-  if (closing_) co_return ReadResult::kDrained;  // drain the peer until it closes or the linger ends
+  if (closing_)
+    co_return ReadResult::kDrained;  // drain the peer until it closes or the linger ends
   reader_.commit(n);
   take_frames(steady_clock::now());
   if (n < space.size()) reader_.shrink();

@@ -7,18 +7,20 @@ namespace ttt::server {
 
 namespace asio = boost::asio;
 
-asio::awaitable<TransportOpening> open_tls_server_side(tls::Stream& stream,
-                                                       std::shared_ptr<asio::ssl::context> context) {
+asio::awaitable<TransportOpening> open_tls_server_side(
+    tls::Stream& stream, std::shared_ptr<asio::ssl::context> context) {
   auto& socket = stream.socket();
   auto [wait_ec] = co_await socket.async_wait(asio::ip::tcp::socket::wait_read,
                                               asio::as_tuple(asio::use_awaitable));
   if (wait_ec) co_return TransportOpening{TransportOpening::Kind::kFailed, wait_ec};
   unsigned char first = 0;
   boost::system::error_code ec;
-  const std::size_t n = socket.receive(asio::buffer(&first, 1), asio::socket_base::message_peek, ec);
+  const std::size_t n =
+      socket.receive(asio::buffer(&first, 1), asio::socket_base::message_peek, ec);
   if (!ec && n == 0) ec = asio::error::eof;
   if (ec) co_return TransportOpening{TransportOpening::Kind::kFailed, ec};
-  if (first != tls::kHandshakeRecord) co_return TransportOpening{TransportOpening::Kind::kPlain, {}};
+  if (first != tls::kHandshakeRecord)
+    co_return TransportOpening{TransportOpening::Kind::kPlain, {}};
   stream.start_tls(std::move(context));
   ec = co_await stream.handshake(asio::ssl::stream_base::server);
   if (ec) co_return TransportOpening{TransportOpening::Kind::kFailed, ec};
@@ -26,7 +28,8 @@ asio::awaitable<TransportOpening> open_tls_server_side(tls::Stream& stream,
 }
 
 bool opens_tls_handshake(std::string_view first_bytes) noexcept {
-  return !first_bytes.empty() && static_cast<unsigned char>(first_bytes[0]) == tls::kHandshakeRecord;
+  return !first_bytes.empty() &&
+         static_cast<unsigned char>(first_bytes[0]) == tls::kHandshakeRecord;
 }
 
 }  // namespace ttt::server
