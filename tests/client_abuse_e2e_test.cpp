@@ -53,8 +53,8 @@ TEST(ClientAbuseE2E, ListWorksDuringARoomFlood) {
   // A queue of 64 KiB and 1,500 rooms nobody is in: unpaged, their list
   // (about 70 KB) would not fit, and the client would be dropped.
   ServerProcess server({"--send-queue", "65536", "--max-games-per-address", "0",
-                        "--max-bot-games-per-address", "0", "--bot-game-grace", "60", "--db",
-                        "none"});
+                        "--max-new-names-per-address", "0", "--max-bot-games-per-address", "0",
+                        "--bot-game-grace", "60", "--db", "none"});
   for (int i = 0; i < 1500; ++i) {
     TestClient c(server.port(), Transport::kTls);
     c.hello("flood-" + std::to_string(i));

@@ -31,9 +31,23 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                ", the client " + std::to_string(hello.protocol_version()));
     return;
   }
+  // A wrong secret or an unknown token counts against the address; past a
+  // few, each costs a growing wait before the next is even looked at.
+  const std::string& address = connection.address;
+  auto locked_out = [&] {
+    const auto wait = identity_failures_.wait(address);
+    if (wait <= IdentityBackoff::Clock::duration::zero()) return false;
+    const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
+    refuse(wire::ERROR_CODE_IDENTITY_LOCKED,
+           "too many wrong secrets or resume tokens from your address: try again in " +
+               std::to_string(seconds) + " s");
+    return true;
+  };
   if (!hello.resume_token().empty()) {
+    if (locked_out()) return;
     const auto holder = tokens_.redeem(hello.resume_token());  // unknown, replaced or expired
     if (!holder) {
+      identity_failures_.failed(address);
       refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
       return;
     }
@@ -44,6 +58,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     // A token kept from before a restart: the player comes back to the lobby.
     const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
     if (account == nullptr || account->is_bot) {
+      identity_failures_.failed(address);
       refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
       return;
     }
@@ -62,8 +77,10 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
   std::string issued;  // a secret made here, for a client that sent none
   const StoredPlayer* account = links_.accounts.find(name_key(hello.name()));
   if (account != nullptr) {
+    if (locked_out()) return;
     if (account->secret_hash.empty() ||
         !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
+      identity_failures_.failed(address);
       refuse(wire::ERROR_CODE_NAME_TAKEN, name_taken_text(hello.name(), account->name));
       return;
     }
@@ -84,6 +101,14 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
       refuse(wire::ERROR_CODE_BAD_REQUEST, "a secret is " + std::to_string(kMinSecret) + " to " +
                                                std::to_string(kMaxSecret) +
                                                " characters of letters, digits, '-' and '_'");
+      return;
+    }
+    if (config_.new_names_per_hour != 0 && !address.empty() && !new_names_.allow(address)) {
+      const auto minutes = static_cast<long long>(new_names_.wait_seconds(address) / 60.0) + 1;
+      refuse(wire::ERROR_CODE_TOO_MANY_NEW_NAMES,
+             "your address has registered " + std::to_string(config_.new_names_per_hour) +
+                 " new names within the hour: try again in " + std::to_string(minutes) +
+                 " min, or use a name you already have");
       return;
     }
     // The client's own secret: the account is its from the first write, and

@@ -12,6 +12,11 @@ server::ServerConfig test_config() {
   // Plain TCP: these tests speak the protocol over raw sockets; the TLS
   // tests turn it on with a certificate of their own.
   config.tls.enabled = false;
+  // No caps per address: every test client comes from 127.0.0.1 (the tests
+  // of those limits set them).
+  config.max_connections_per_ip = 0;
+  config.lobby.new_names_per_hour = 0;
+  config.lobby.identity_failures = 0;
   config.lobby.bot_budget = std::chrono::milliseconds(20);
   // Every test client comes from 127.0.0.1: the caps per address are off
   // unless a test is about them.

@@ -9,7 +9,8 @@
 namespace ttt::testing {
 
 // A configuration for tests: loopback, any port, a throwaway in-memory
-// database, plain TCP (no TLS), quiet logs; timers at their defaults unless a
+// database, plain TCP (no TLS), no limits per address (connections, new
+// names, identity failures), quiet logs; timers at their defaults unless a
 // test changes them.
 server::ServerConfig test_config();
 
