@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include "metrics/metrics_http.hpp"
 #include "ttt/cli/invocation.hpp"
 
 namespace ttt::server {
@@ -22,6 +23,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   std::int64_t max_spectators = static_cast<std::int64_t>(config.lobby.max_spectators);
   std::int64_t games_per_address = static_cast<std::int64_t>(config.lobby.quotas.games);
   std::int64_t bot_games_per_address = static_cast<std::int64_t>(config.lobby.quotas.bot_games);
+  std::int64_t per_ip = static_cast<std::int64_t>(config.max_connections_per_ip);
+  std::int64_t new_names = static_cast<std::int64_t>(config.lobby.new_names_per_hour);
+  std::int64_t identity_failures = static_cast<std::int64_t>(config.lobby.identity_failures);
 
   flags.add_string("--bind", "", &config.bind, "ADDR", "address to listen on (IPv4 or IPv6)");
   flags.add_int("--port", "", &port, 0, 65535, "N", "TCP port; 0 picks a free one");
@@ -30,12 +34,18 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "threads for the server's bot searches");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error"}, "log verbosity");
+  flags.add_choice("--log-format", "", &config.log_format, {"text", "json"},
+                   "log lines as text, or one JSON object each (time, level, message) for log "
+                   "shippers");
   flags.add_seconds("--move-timeout", &config.lobby.move_timeout, 86400,
                     "time a player has for each move, 0 = unlimited");
   flags.add_seconds("--reconnect-grace", &config.lobby.reconnect_grace, 86400,
                     "how long a disconnected player's seat is held");
   flags.add_int("--max-connections", "", &max_connections, 1, 1'000'000, "N",
                 "connections served at once; more are told the server is full");
+  flags.add_int("--max-connections-per-ip", "", &per_ip, 0, 1'000'000, "N",
+                "connections one address (an IPv4 address, an IPv6 /64) may hold at once; more "
+                "are told TOO_MANY_CONNECTIONS, 0 = no limit");
   flags.add_int("--max-frame", "", &max_frame, 64, 16 << 20, "BYTES",
                 "largest frame a client may send");
   flags.add_seconds("--bot-fallback", &config.lobby.bot_fallback, 86400,
@@ -78,6 +88,14 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "game seats the players from one address may hold at once, 0 = no limit");
   flags.add_int("--max-bot-games-per-address", "", &bot_games_per_address, 0, 1'000'000, "N",
                 "of those, in games against the server's bots, 0 = no limit");
+  flags.add_int("--max-new-names-per-address", "", &new_names, 0, 1'000'000, "N",
+                "new names one address may register in an hour, 0 = no limit");
+  flags.add_int("--max-identity-failures-per-address", "", &identity_failures, 0, 1'000'000, "N",
+                "wrong secrets or resume tokens one address may send in an hour before each "
+                "costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
+  flags.add_string("--metrics", "", &config.metrics, "ADDR:PORT",
+                   "serve /metrics (Prometheus), /healthz and /readyz over HTTP there, e.g. "
+                   "127.0.0.1:9100 (plain HTTP: keep it off the internet); default: off");
   flags.add_seconds("--token-lifetime", &config.lobby.token_lifetime, 365.0 * 86400,
                     "a resume token works for this long after it is issued");
   flags.add_string("--stats-token", "", &config.lobby.stats_token, "TOKEN",
@@ -115,6 +133,14 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                             ? "--print-fingerprint: there is no certificate with --no-tls"
                             : "--no-tls and --tls-cert contradict each other: pick one";
   }
+  if (args.result.ok && !config.metrics.empty()) {
+    std::string address, error;
+    std::uint16_t metrics_port = 0;
+    if (!metrics::parse_listen_address(config.metrics, address, metrics_port, error)) {
+      args.result.ok = false;
+      args.result.error = "--metrics: " + error;
+    }
+  }
   config.threads = static_cast<int>(threads);
   config.bot_threads = static_cast<int>(bot_threads);
   config.max_connections = static_cast<std::size_t>(max_connections);
@@ -131,6 +157,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.lobby.max_spectators = static_cast<std::size_t>(max_spectators);
   config.lobby.quotas.games = static_cast<std::size_t>(games_per_address);
   config.lobby.quotas.bot_games = static_cast<std::size_t>(bot_games_per_address);
+  config.max_connections_per_ip = static_cast<std::size_t>(per_ip);
+  config.lobby.new_names_per_hour = static_cast<std::size_t>(new_names);
+  config.lobby.identity_failures = static_cast<std::size_t>(identity_failures);
   return args;
 }
 

@@ -18,6 +18,9 @@ struct ServerConfig {
   int bot_threads = 1;             // threads for the server's bot searches
   std::string log_level = "info";
   std::size_t max_connections = 10'000;
+  std::size_t max_connections_per_ip = 32;    // per address key; 0 = no limit
+  std::string metrics;                        // ADDR:PORT of the HTTP metrics; empty = off
+  std::string log_format = "text";            // or "json"
   std::size_t read_buffer_budget = 64 << 20;  // all read buffers beyond small allowances; 0 = no cap
   std::string db;                  // SQLite file, ":memory:", "none" to keep nothing; empty: default_db_path()
   std::string export_games;        // write finished games to this file and exit

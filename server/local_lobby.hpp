@@ -1,6 +1,7 @@
 // LocalLobby: the lobby with the parts of one server process — accounts and
 // the game journal over the SQLite store's writer (or nothing kept without
-// one), the in-process game directory and quick-match queues. The Server
+// one), counted for the metrics, the in-process game directory and
+// quick-match queues. The Server
 // and in-process tests build their lobby with it.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include "lobby/lobby.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/text_rules.hpp"
+#include "metrics/counting_journal.hpp"
 #include "store/store_journal.hpp"
 #include "store/stored_accounts.hpp"
 
@@ -24,17 +26,19 @@ struct LocalLobby {
              LobbyConfig config, StoreWriter* writer = nullptr,
              const std::vector<StoredPlayer>& players = {}, RecordId last_record = 0,
              const std::vector<RatedPairing>& pairings = {},
-             const ReadBudget* read_budget = nullptr)
+             const ReadBudget* read_budget = nullptr, metrics::Counter* moves = nullptr)
       : log(config.log_burst, LogLimiter::Clock::duration(config.log_every)),
         accounts(writer, name_key, players, pairings),
         journal(writer, accounts, last_record),
-        lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, journal, directory,
+        counted(journal, moves),
+        lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, counted, directory,
                          matchmaker, log, read_budget},
               std::move(config)) {}
 
   LogLimiter log;  // the info lines allowed per address (the sessions share it)
   StoredAccounts accounts;
   StoreJournal journal;
+  metrics::CountingJournal counted;  // journal, the moves counted on the way (moves, if given)
   LocalGameDirectory directory;
   LocalMatchmaker matchmaker;
   Lobby lobby;  // last: it uses the others

@@ -10,6 +10,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "log_format.hpp"
 #include "server.hpp"
 #include "store/db_file.hpp"
 #include "store/game_export.hpp"
@@ -129,6 +130,7 @@ int main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("ttt-server");
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(config.log_level));
+  if (config.log_format == "json") spdlog::set_formatter(ttt::server::json_log_formatter());
   const bool default_db = config.db.empty();
   if (default_db) {
     std::string error;
@@ -161,6 +163,10 @@ int main(int argc, char** argv) {
                  config.lobby.server_version, config.bind, server.port(), config.threads,
                  config.threads == 1 ? "" : "s", config.tls.enabled ? "TLS" : "plain TCP, no TLS");
     if (config.tls.enabled) spdlog::info("tls fingerprint: {}", server.fingerprint());
+    if (server.metrics_port() != 0) {
+      spdlog::info("metrics over HTTP on {} (port {}): /metrics, /healthz, /readyz", config.metrics,
+                   server.metrics_port());
+    }
     // Machine-readable lines for scripts that start the server on port 0 (the
     // fingerprint first: it is there once the port is).
     if (config.tls.enabled) std::printf("tls fingerprint: %s\n", server.fingerprint().c_str());

@@ -38,7 +38,8 @@ constexpr std::size_t kTrimAfterClosed = 64;
 
 }  // namespace
 
-Server::Opened Server::open_store(const std::string& path, asio::any_io_executor completions) {
+Server::Opened Server::open_store(const std::string& path, asio::any_io_executor completions,
+                                  metrics::Histogram* commit_seconds) {
   Opened opened;
   if (path == "none") {
     spdlog::info("no database (--db none): names, games and ratings are not kept");
@@ -58,7 +59,8 @@ Server::Opened Server::open_store(const std::string& path, asio::any_io_executor
   const auto where = path == ":memory:" ? path : std::filesystem::absolute(path, ec).string();
   spdlog::info("database {}: {} players, {} games in progress", where.empty() ? path : where,
                opened.players.size(), opened.state.unfinished_games.size());
-  opened.writer = std::make_unique<StoreWriter>(std::move(store), std::move(completions));
+  opened.writer =
+      std::make_unique<StoreWriter>(std::move(store), std::move(completions), commit_seconds);
   return opened;
 }
 
@@ -69,17 +71,31 @@ Server::Server(ServerConfig config)
       compute_(static_cast<std::size_t>(config_.bot_threads)),
       read_budget_(config_.read_buffer_budget),
       tls_(config_.tls.enabled ? std::make_unique<TlsIdentity>(config_.tls, config_.db) : nullptr),
-      opened_(open_store(config_.db, logic_)),
+      metrics_(config_.lobby.server_version, config_.tls.enabled),
+      slots_(std::make_shared<ConnectionSlots>(config_.max_connections,
+                                               config_.max_connections_per_ip)),
+      opened_(open_store(config_.db, logic_, &metrics_.store_commit_seconds)),
       local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
-             opened_.players, opened_.max_record, opened_.pairings, &read_budget_),
-      listener_(
-          std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
-                                     config_.session, SessionCommons{read_budget_, local_.log},
-                                     config_.max_connections, config_.threads > 1, tls_.get())) {
+             opened_.players, opened_.max_record, opened_.pairings, &read_budget_, &metrics_.moves),
+      listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
+                                           config_.session,
+                                           SessionCommons{read_budget_, local_.log, &metrics_},
+                                           slots_, config_.threads > 1, tls_.get())) {
   opened_.players = {};
   opened_.pairings = {};
   lobby_.restore(opened_.state);
   opened_.state = {};
+  if (!config_.metrics.empty()) {
+    std::string address, error;
+    std::uint16_t port = 0;
+    if (!metrics::parse_listen_address(config_.metrics, address, port, error)) {
+      throw std::runtime_error("--metrics: " + error);
+    }
+    metrics_http_ = std::make_unique<metrics::MetricsHttp>(
+        io_, address, port,
+        metrics::MetricsPages{[this] { return metrics_page(); }, [this] { return readiness(); }});
+    metrics_http_->start();
+  }
   listener_->start();
   asio::co_spawn(logic_, housekeeping(), asio::detached);
 }
@@ -128,6 +144,7 @@ void Server::run() {
 void Server::stop(std::string reason) {
   if (stopping_.exchange(true)) return;
   listener_->close();
+  if (metrics_http_) metrics_http_->close();
   asio::post(logic_, [this, reason = std::move(reason)] {
     spdlog::info("shutting down: {}", reason);
     lobby_.shutdown(reason);
@@ -166,6 +183,42 @@ asio::awaitable<void> Server::housekeeping() {
       closed_at_trim = closed;
     }
   }
+}
+
+asio::awaitable<std::string> Server::metrics_page() {
+  // The lobby's part is read where the lobby runs.
+  const LobbyStats lobby = co_await asio::co_spawn(
+      logic_, [this]() -> asio::awaitable<LobbyStats> { co_return lobby_.stats(); },
+      asio::use_awaitable);
+  metrics::Snapshot snapshot;
+  snapshot.players_online = lobby.players_online;
+  snapshot.players_away = lobby.players_away;
+  snapshot.games = lobby.games;
+  snapshot.bot_searches_running = lobby.bot_searches_running;
+  snapshot.bot_searches_waiting = lobby.bot_searches_waiting;
+  if (opened_.writer) {
+    const auto counters = opened_.writer->counters();
+    snapshot.store = true;
+    snapshot.store_queue = counters.queued;
+    snapshot.store_failures = counters.failures;
+  }
+  co_return metrics_.render(snapshot);
+}
+
+asio::awaitable<metrics::Readiness> Server::readiness() {
+  if (stopping_) co_return metrics::Readiness{false, "shutting down"};
+  if (slots_->open() >= slots_->max_total()) {
+    co_return metrics::Readiness{
+        false, "full: " + std::to_string(slots_->max_total()) + " connections (--max-connections)"};
+  }
+  if (opened_.writer && !opened_.writer->counters().last_batch_ok) {
+    co_return metrics::Readiness{
+        false, "the database refused the last write (" + config_.db + "): see the log"};
+  }
+  // The lobby answers: its executor is not stuck.
+  co_await asio::co_spawn(
+      logic_, []() -> asio::awaitable<void> { co_return; }, asio::use_awaitable);
+  co_return metrics::Readiness{true, ""};
 }
 
 LobbyStats Server::stats() {

@@ -14,6 +14,9 @@
 
 #include "config.hpp"
 #include "local_lobby.hpp"
+#include "metrics/metrics_http.hpp"
+#include "metrics/server_metrics.hpp"
+#include "net/connection_slots.hpp"
 #include "net/listener.hpp"
 #include "net/read_budget.hpp"
 #include "store/store_writer.hpp"
@@ -60,6 +63,9 @@ class Server {
   // certificate stays; the error is logged and returned.
   std::optional<std::string> reload_tls();
 
+  // The port of the HTTP metrics (--metrics), 0 without them.
+  std::uint16_t metrics_port() const noexcept { return metrics_http_ ? metrics_http_->port() : 0; }
+
   // The journal's counters, or nullopt without a database.
   std::optional<StoreWriter::Counters> journal_counters() const;
 
@@ -72,7 +78,11 @@ class Server {
     StoredState state;
     RecordId max_record = 0;
   };
-  static Opened open_store(const std::string& path, boost::asio::any_io_executor completions);
+  static Opened open_store(const std::string& path, boost::asio::any_io_executor completions,
+                           metrics::Histogram* commit_seconds);
+  // /metrics and /readyz, gathered on the logic executor.
+  boost::asio::awaitable<std::string> metrics_page();
+  boost::asio::awaitable<metrics::Readiness> readiness();
   void serve();
   // After shutdown: waits (bounded) for the sessions to close, then stops.
   boost::asio::awaitable<void> wait_for_sessions();
@@ -88,10 +98,13 @@ class Server {
   boost::asio::thread_pool compute_;
   ReadBudget read_budget_;
   std::unique_ptr<TlsIdentity> tls_;  // null with --no-tls
+  metrics::ServerMetrics metrics_;
+  std::shared_ptr<ConnectionSlots> slots_;
   Opened opened_;
   LocalLobby local_;
   Lobby& lobby_ = local_.lobby;
   std::unique_ptr<Listener> listener_;
+  std::unique_ptr<metrics::MetricsHttp> metrics_http_;  // null without --metrics
   std::atomic<bool> stopping_{false};
 };
 

@@ -34,8 +34,12 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       bot_searches_(links_.logic, links_.compute,
                     static_cast<std::size_t>(std::max(config_.bot_threads, 1)), config_.bot_queue),
       address_chat_(config_.address_chat_per_second, config_.address_chat_burst),
-      invite_failures_(1000.0 / static_cast<double>(std::max<long long>(config_.invite_retry.count(), 1)),
-                       config_.invite_failures_per_address),
+      invite_failures_(
+          1000.0 / static_cast<double>(std::max<long long>(config_.invite_retry.count(), 1)),
+          config_.invite_failures_per_address),
+      new_names_(static_cast<double>(config_.new_names_per_hour) / 3600.0,
+                 static_cast<double>(std::max<std::size_t>(config_.new_names_per_hour, 1))),
+      identity_failures_(config_.identity_failures),
       instance_(random_hex(16)) {}
 
 Lobby::~Lobby() = default;
@@ -154,6 +158,15 @@ LobbyStats Lobby::stats() const {
   s.games_finished = games_finished_;
   s.accounts = links_.accounts.size();
   s.bot_searches_waiting = bot_searches_.waiting();
+  s.bot_searches_running = bot_searches_.running();
+  for (const auto& [id, player] : players_) {
+    if (player->is_bot) continue;
+    ++(player->connection != nullptr ? s.players_online : s.players_away);
+  }
+  for (const auto& [id, room] : rooms_) {
+    const char* state = room->waiting() ? "waiting" : room->in_progress() ? "playing" : "finished";
+    ++s.games[{state, room->settings().size}];
+  }
   return s;
 }
 

@@ -27,6 +27,7 @@
 #include "lobby/account_store.hpp"
 #include "lobby/address_quotas.hpp"
 #include "lobby/game_directory.hpp"
+#include "lobby/identity_backoff.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/resume_tokens.hpp"
@@ -65,6 +66,11 @@ struct LobbyConfig {
   double invite_failures_per_address = 20;
   std::chrono::milliseconds invite_retry{3'000};
   std::chrono::milliseconds token_lifetime{24LL * 3600 * 1000};  // resume tokens
+  // New names one address may register in an hour (0 = no limit), and the
+  // failed identity checks (wrong secrets, unknown tokens) an address may
+  // make in an hour before each costs a growing wait (lobby/identity_backoff).
+  std::size_t new_names_per_hour = 30;
+  std::size_t identity_failures = 10;
   std::uint32_t list_page_size = 50;                  // games per page by default...
   std::uint32_t list_page_max = 100;                  // ...and at most
   std::string stats_token;  // GetStats with it gets the operator counters; empty = nobody
@@ -88,6 +94,11 @@ struct LobbyStats {
   std::uint64_t games_finished = 0;
   std::size_t accounts = 0;     // names known (registered players and bot levels)
   std::size_t bot_searches_waiting = 0;
+  std::size_t bot_searches_running = 0;
+  std::size_t players_online = 0;  // people connected past Hello
+  std::size_t players_away = 0;    // people whose connection dropped, their seat held
+  // Rooms by state ("waiting", "playing", "finished") and board size.
+  std::map<std::pair<std::string, int>, std::size_t> games;
 };
 
 // What the database held at startup, beyond the accounts.
@@ -239,6 +250,8 @@ class Lobby final : public Gate, public RoomOwner {
   BotSearchQueue bot_searches_;
   KeyedRateLimiter address_chat_;
   KeyedRateLimiter invite_failures_;  // per address
+  KeyedRateLimiter new_names_;        // per address, an hour's worth
+  IdentityBackoff identity_failures_;
 
   std::unordered_set<Connection*> connections_;
   std::unordered_map<SeatId, std::unique_ptr<LobbyPlayer>> players_;

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 #include <stdexcept>
 
+#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "net/transport.hpp"
 #include "tls/tls_identity.hpp"
@@ -32,14 +33,15 @@ tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
 
 Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port, Gate& gate,
                    asio::any_io_executor logic, const SessionLimits& limits, SessionCommons commons,
-                   std::size_t max_connections, bool strand_per_connection, const TlsIdentity* tls)
+                   std::shared_ptr<ConnectionSlots> slots, bool strand_per_connection,
+                   const TlsIdentity* tls)
     : io_(io),
       acceptor_(io),
       gate_(gate),
       logic_(std::move(logic)),
       limits_(limits),
       commons_(commons),
-      max_connections_(max_connections),
+      slots_(std::move(slots)),
       strand_per_connection_(strand_per_connection),
       tls_(tls) {
   const tcp::endpoint endpoint = endpoint_of(address, port);
@@ -92,29 +94,53 @@ asio::awaitable<void> Listener::accept_loop() {
       co_await backoff.async_wait(asio::as_tuple(asio::use_awaitable));
       continue;
     }
-    if (connections() >= max_connections_) {
-      refuse(std::move(socket));
+    boost::system::error_code no_peer;
+    const auto peer = socket.remote_endpoint(no_peer);
+    const std::string address = no_peer ? std::string("unknown") : address_key(peer.address());
+    ConnectionSlots::Refusal why = ConnectionSlots::Refusal::kNone;
+    auto slot = slots_->take(address, why);
+    if (!slot) {
+      refuse(std::move(socket), why, address);
       continue;
     }
-    ++*connections_;
     accepted_.fetch_add(1, std::memory_order_relaxed);
-    std::make_shared<Session>(std::move(socket), gate_, logic_, limits_, commons_, connections_,
+    if (commons_.metrics) commons_.metrics->connections_accepted.add();
+    std::make_shared<Session>(std::move(socket), gate_, logic_, limits_, commons_, std::move(slot),
                               tls_ ? tls_->context() : nullptr)
         ->start();
   }
 }
 
-void Listener::refuse(tcp::socket socket) {
+void Listener::refuse(tcp::socket socket, ConnectionSlots::Refusal why,
+                      const std::string& address) {
   // One warning a second at most, however many are refused.
-  ++refused_unreported_;
-  if (full_warnings_.allow()) {
-    spdlog::warn("server full ({} connections): refused {} connection{}", max_connections_,
-                 refused_unreported_, refused_unreported_ == 1 ? "" : "s");
-    refused_unreported_ = 0;
+  const bool full = why == ConnectionSlots::Refusal::kServerFull;
+  if (full) {
+    ++refused_unreported_;
+    if (full_warnings_.allow()) {
+      spdlog::warn("server full ({} connections): refused {} connection{}", slots_->max_total(),
+                   refused_unreported_, refused_unreported_ == 1 ? "" : "s");
+      refused_unreported_ = 0;
+    }
+  } else {
+    ++address_unreported_;
+    if (address_warnings_.allow()) {
+      spdlog::warn(
+          "{} reached --max-connections-per-ip ({}): refused {} connection{} from "
+          "addresses at their limit",
+          address, slots_->max_per_address(), address_unreported_,
+          address_unreported_ == 1 ? "" : "s");
+      address_unreported_ = 0;
+    }
   }
-  auto frame = error_reply(wire::ERROR_CODE_SERVER_FULL,
-                           "server full: " + std::to_string(max_connections_) +
-                               " connections; try again later",
+  const auto code = full ? wire::ERROR_CODE_SERVER_FULL : wire::ERROR_CODE_TOO_MANY_CONNECTIONS;
+  if (commons_.metrics) commons_.metrics->error_sent(code);
+  auto frame = error_reply(code,
+                           full ? "server full: " + std::to_string(slots_->max_total()) +
+                                      " connections; try again later"
+                                : "too many connections from your address (" +
+                                      std::to_string(slots_->max_per_address()) +
+                                      " at most): close one first",
                            0, true)
                    .frame;
   // A strand: the deadline's close and the coroutine never run at once.

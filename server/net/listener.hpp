@@ -1,5 +1,6 @@
 // Listener: accepts connections and hands each to a new Session, or refuses
-// it with "server full" past the connection limit. With several threads each
+// it past the connection limits: "server full", or too many connections from
+// its address (net/connection_slots.hpp). With several threads each
 // session gets a strand of its own; with one, every session runs on the one
 // thread's executor (docs/architecture.md).
 #pragma once
@@ -12,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "net/connection_slots.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/session.hpp"
 
@@ -24,9 +26,11 @@ class Listener {
   // Binds and listens; throws std::runtime_error naming the address on
   // failure. With tls, every connection must speak TLS, each with the
   // identity's context of the moment it was accepted.
+  // A connection takes a slot of `slots` (refused past its limits, in all
+  // or per address).
   Listener(boost::asio::io_context& io, const std::string& address, std::uint16_t port, Gate& gate,
            boost::asio::any_io_executor logic, const SessionLimits& limits, SessionCommons commons,
-           std::size_t max_connections, bool strand_per_connection,
+           std::shared_ptr<ConnectionSlots> slots, bool strand_per_connection,
            const TlsIdentity* tls = nullptr);
 
   // Starts accepting on the io_context.
@@ -36,13 +40,15 @@ class Listener {
 
   std::uint16_t port() const noexcept { return port_; }
   // Open sessions (thread-safe).
-  std::size_t connections() const noexcept { return *connections_; }
+  std::size_t connections() const { return slots_->open(); }
   // Sessions ever started (thread-safe): with connections(), how many closed.
   std::size_t accepted() const noexcept { return accepted_.load(std::memory_order_relaxed); }
 
  private:
   boost::asio::awaitable<void> accept_loop();
-  void refuse(boost::asio::ip::tcp::socket socket);
+  // Says why (server full, or the address has its share) and closes.
+  void refuse(boost::asio::ip::tcp::socket socket, ConnectionSlots::Refusal why,
+              const std::string& address);
   static boost::asio::awaitable<void> send_refusal(tls::Stream stream,
                                                    std::shared_ptr<boost::asio::ssl::context> tls,
                                                    std::shared_ptr<const std::string> frame);
@@ -53,16 +59,15 @@ class Listener {
   boost::asio::any_io_executor logic_;
   const SessionLimits& limits_;
   SessionCommons commons_;
-  std::size_t max_connections_;
+  std::shared_ptr<ConnectionSlots> slots_;
   bool strand_per_connection_;
   const TlsIdentity* tls_;
   RateLimiter full_warnings_{1.0, 1.0};  // "server full" once a second at most
   std::size_t refused_unreported_ = 0;   // refused since the last warning
+  RateLimiter address_warnings_{1.0, 1.0};  // "too many from one address", likewise
+  std::size_t address_unreported_ = 0;
   std::uint16_t port_ = 0;
   std::atomic<std::size_t> accepted_{0};
-  // Shared with the sessions' close hooks, which may outlive the listener.
-  std::shared_ptr<std::atomic<std::size_t>> connections_ =
-      std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 }  // namespace ttt::server

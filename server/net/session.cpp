@@ -44,8 +44,7 @@ std::string kind_of(const wire::ServerMessage& message) {
 }  // namespace
 
 Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor logic,
-                 const SessionLimits& limits, SessionCommons commons,
-                 std::shared_ptr<std::atomic<std::size_t>> open_count,
+                 const SessionLimits& limits, SessionCommons commons, std::shared_ptr<void> slot,
                  std::shared_ptr<asio::ssl::context> tls)
     : executor_(socket.get_executor()),
       stream_(std::move(socket)),
@@ -61,13 +60,13 @@ Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor
       limiter_(limits.messages_per_second, limits.message_burst),
       started_at_(steady_clock::now()),
       last_received_(started_at_),
-      open_count_(std::move(open_count)),
+      slot_(std::move(slot)),
       peer_(describe(stream_.socket())),
       address_(address_of(stream_.socket())) {}
 
 Session::~Session() {
   if (reserved_ > 0) commons_.read_budget.release(reserved_);
-  if (open_count_) --*open_count_;
+  set_state(metrics::ConnectionState::kNone);
 }
 
 template <typename F>
@@ -85,6 +84,7 @@ void Session::to_logic(F&& f) {
 }
 
 void Session::start() {
+  set_state(tls_ ? metrics::ConnectionState::kHandshake : metrics::ConnectionState::kHello);
   boost::system::error_code ignored;
   socket().set_option(asio::ip::tcp::no_delay(true), ignored);
   // Reads and the first try of each write never block: see read_available
@@ -119,16 +119,20 @@ void Session::start() {
 bool Session::handle_frame(std::string_view body, steady_clock::time_point now) {
   wire::ClientMessage message;
   if (!wire::parse_body(body, message)) {
+    refused_frame("unparseable");
     fail(wire::ERROR_CODE_BAD_FRAME, "a frame that is not a ClientMessage");
     return false;
   }
   if (!hello_ && !message.has_hello()) {
+    refused_frame("before_hello");
     fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
     return false;
   }
   if (!limiter_.allow(now)) {
+    refused_frame("rate_limited");
     if (rate_warnings_.allow(now)) {
       spdlog::debug("connection {}: over the message rate limit", peer_);
+      if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
       enqueue(error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down",
                           message.request_id())
                   .frame);
@@ -145,8 +149,14 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
   if (message.has_pong()) return true;
   if (message.has_hello() && !hello_) {
     hello_ = true;
+    set_state(metrics::ConnectionState::kReady);
     reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
     watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
+  }
+  if (message.has_make_move()) {
+    move_request_ = message.request_id() != 0 ? message.request_id() : 1;
+    move_game_ = message.make_move().game_id();
+    move_read_at_ = now;
   }
   to_logic([self = shared_from_this(), m = std::move(message)] {
     if (self->inbox_) self->inbox_->receive(m);
@@ -161,8 +171,33 @@ void Session::deliver(const Outbound& message) {
     refuse_oversized(message);
     return;
   }
-  asio::dispatch(executor_,
-                 [self = shared_from_this(), frame = message.frame] { self->enqueue(frame); });
+  asio::dispatch(executor_, [self = shared_from_this(), message] {
+    if (message.message) self->note_sent(*message.message);
+    self->enqueue(message.frame);
+  });
+}
+
+void Session::note_sent(const wire::ServerMessage& message) noexcept {
+  auto* metrics = commons_.metrics;
+  if (metrics == nullptr) return;
+  if (message.has_error()) metrics->error_sent(message.error().code());
+  if (move_request_ == 0) return;
+  const bool answer =
+      (message.has_state() && (move_game_ == 0 || message.state().game_id() == move_game_)) ||
+      (message.has_error() && message.in_reply_to() == move_request_);
+  if (!answer) return;
+  metrics->move_reply_seconds.observe(steady_clock::now() - move_read_at_);
+  move_request_ = 0;
+}
+
+void Session::set_state(metrics::ConnectionState to) noexcept {
+  if (state_ == to) return;
+  if (commons_.metrics) commons_.metrics->connection_state(state_, to);
+  state_ = to;
+}
+
+void Session::refused_frame(const char* reason) noexcept {
+  if (commons_.metrics) commons_.metrics->frames_refused.at(reason).add();
 }
 
 void Session::refuse_oversized(const Outbound& message) {
@@ -351,6 +386,7 @@ void Session::close() {
 void Session::fail(wire::ErrorCode code, std::string text) {
   if (closing_) return;
   spdlog::debug("connection {}: {}", peer_, text);
+  if (commons_.metrics) commons_.metrics->error_sent(code);
   if (!linked_) {
     stop(std::move(text));  // before the TLS handshake nothing can be said
     return;
@@ -362,6 +398,7 @@ void Session::fail(wire::ErrorCode code, std::string text) {
 void Session::begin_close(std::string reason) {
   if (closing_ || stopped_) return;
   closing_ = true;
+  set_state(metrics::ConnectionState::kClosing);
   close_reason_ = std::move(reason);
   close_deadline_ = steady_clock::now() + limits_.close_linger;
   wake_writer_.cancel();
@@ -372,6 +409,7 @@ void Session::stop(std::string reason) {
   if (stopped_) return;
   stopped_ = true;
   closing_ = true;
+  set_state(metrics::ConnectionState::kClosing);
   if (close_reason_.empty()) close_reason_ = std::move(reason);
   boost::system::error_code ignored;
   socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);

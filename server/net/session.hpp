@@ -19,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include "metrics/server_metrics.hpp"
 #include "net/inbox.hpp"
 #include "net/log_limiter.hpp"
 #include "net/participant.hpp"
@@ -53,6 +54,7 @@ struct SessionLimits {
 struct SessionCommons {
   ReadBudget& read_budget;
   LogLimiter& log;
+  metrics::ServerMetrics* metrics = nullptr;  // what /metrics counts; null: nothing
 };
 
 class Session : public Participant, public std::enable_shared_from_this<Session> {
@@ -61,11 +63,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // one thread's executor. With a TLS context the peer must open with a TLS
   // handshake (a plain client is told TLS_REQUIRED); without one, the session
   // speaks plain TCP (a client opening a TLS handshake is told
-  // TLS_UNAVAILABLE). open_count, if given, is decremented when the session
-  // is destroyed.
+  // TLS_UNAVAILABLE). slot, if given, is let go when the session is destroyed
+  // (net/connection_slots.hpp).
   Session(boost::asio::ip::tcp::socket socket, Gate& gate, boost::asio::any_io_executor logic,
-          const SessionLimits& limits, SessionCommons commons,
-          std::shared_ptr<std::atomic<std::size_t>> open_count = nullptr,
+          const SessionLimits& limits, SessionCommons commons, std::shared_ptr<void> slot = nullptr,
           std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
   ~Session() override;
 
@@ -120,6 +121,13 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   void begin_close(std::string reason);
   void stop(std::string reason);
 
+  // The metrics' view of this connection (no-ops without metrics).
+  void set_state(metrics::ConnectionState to) noexcept;
+  void refused_frame(const char* reason) noexcept;
+  // A message on its way to the peer: its Error counted; the state (or
+  // error) that answers the move in flight ends that move's timing.
+  void note_sent(const wire::ServerMessage& message) noexcept;
+
   boost::asio::ip::tcp::socket& socket() noexcept { return stream_.socket(); }
 
   // The socket's executor, kept apart: other threads post to it while the
@@ -148,10 +156,16 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::chrono::steady_clock::time_point last_received_;
   std::chrono::steady_clock::time_point close_deadline_;
   RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
-  std::shared_ptr<std::atomic<std::size_t>> open_count_;
+  std::shared_ptr<void> slot_;           // the connection's place in ConnectionSlots
   std::string peer_;
   std::string address_;  // the key limits per address use (net/peer_address.hpp)
   std::string close_reason_;
+  metrics::ConnectionState state_ = metrics::ConnectionState::kNone;
+  // The move in flight, for ttt_move_reply_seconds: its request and game and
+  // when it was read; request 0 when none.
+  std::uint32_t move_request_ = 0;
+  std::uint64_t move_game_ = 0;
+  std::chrono::steady_clock::time_point move_read_at_;
   bool first_read_ = true;  // plain TCP: the first bytes are checked for a TLS handshake
   bool hello_ = false;
   std::chrono::steady_clock::time_point last_ping_{};  // our last Ping to a silent peer

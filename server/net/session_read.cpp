@@ -47,7 +47,11 @@ asio::awaitable<void> Session::read_loop() {
     }
     const ReadResult result = stream_.is_tls() ? co_await read_tls() : read_available();
     if (result == ReadResult::kStopped) co_return;
-    paused = result == ReadResult::kPaused;
+    const bool now_paused = result == ReadResult::kPaused;
+    if (now_paused && !paused && commons_.metrics) {
+      commons_.metrics->limit_hits.at("read_budget").add();
+    }
+    paused = now_paused;
   }
 }
 
@@ -90,6 +94,7 @@ Session::ReadResult Session::read_available() {
     if (closing_) continue;  // drain the peer until it closes or the linger ends
     if (first_read_ && tls_ == nullptr && opens_tls_handshake({space.data(), n})) {
       first_read_ = false;
+      refused_frame("tls_at_plain");
       fail(wire::ERROR_CODE_TLS_UNAVAILABLE,
            "this server does not speak TLS (it runs with --no-tls): connect with --no-tls");
       continue;
@@ -116,6 +121,7 @@ void Session::take_frames(steady_clock::time_point now) {
     // never finishes is still dropped when the idle timeout runs out.
     last_received_ = now;
     if (status == wire::FrameReader::Status::kTooLarge) {
+      refused_frame("too_large");
       fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
            "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
                std::to_string(reader_.max_frame()) + "-byte limit" +
@@ -131,12 +137,16 @@ asio::awaitable<bool> Session::open_tls() {
   if (stopped_) co_return false;
   switch (opening.kind) {
     case TransportOpening::Kind::kTls:
+      if (commons_.metrics) commons_.metrics->tls_handshakes.at("ok").add();
+      set_state(metrics::ConnectionState::kHello);
       linked_ = true;
       wake_writer_.cancel_one();
       co_return true;
     case TransportOpening::Kind::kPlain:
       // A plain ttt client (or something else): told in its own framing,
       // then drained as any failed connection.
+      if (commons_.metrics) commons_.metrics->tls_handshakes.at("plain_client").add();
+      refused_frame("plain_at_tls");
       linked_ = true;
       fail(wire::ERROR_CODE_TLS_REQUIRED,
            "this server only speaks TLS: connect without --no-tls (a plain connection would "
@@ -145,6 +155,7 @@ asio::awaitable<bool> Session::open_tls() {
     case TransportOpening::Kind::kFailed:
       break;
   }
+  if (commons_.metrics) commons_.metrics->tls_handshakes.at("failed").add();
   const auto& ec = opening.error;
   stop(ec == asio::error::eof ? "closed by peer" : "TLS handshake failed: " + tls::describe(ec));
   co_return false;

@@ -16,9 +16,11 @@ std::unique_ptr<Store> with_logging_ready(std::unique_ptr<Store> store) {
 
 }  // namespace
 
-StoreWriter::StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions)
+StoreWriter::StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions,
+                         metrics::Histogram* commit_seconds)
     : store_(with_logging_ready(std::move(store))),
       completions_(std::move(completions)),
+      commit_seconds_(commit_seconds),
       thread_([this] { run(); }) {}
 
 StoreWriter::~StoreWriter() {
@@ -45,7 +47,9 @@ void StoreWriter::flush() {
 
 StoreWriter::Counters StoreWriter::counters() const {
   std::lock_guard lock(mutex_);
-  return counters_;
+  Counters counters = counters_;
+  counters.queued = queue_.size();
+  return counters;
 }
 
 void StoreWriter::run() {
@@ -67,6 +71,8 @@ void StoreWriter::run() {
 
 void StoreWriter::write_batch(std::vector<Pending>& batch) {
   std::vector<std::optional<std::string>> results(batch.size());
+  const auto started = std::chrono::steady_clock::now();
+  bool committed = false;
   try {
     store_->begin();
     for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -80,6 +86,7 @@ void StoreWriter::write_batch(std::vector<Pending>& batch) {
       }
     }
     store_->commit();
+    committed = true;
   } catch (const std::exception& e) {
     // The transaction itself failed (disk full, I/O error): nothing of it stands.
     for (auto& r : results) {
@@ -90,6 +97,9 @@ void StoreWriter::write_batch(std::vector<Pending>& batch) {
     } catch (const std::exception&) {
       // Already rolled back by SQLite.
     }
+  }
+  if (committed && commit_seconds_ != nullptr) {
+    commit_seconds_->observe(std::chrono::steady_clock::now() - started);
   }
   std::uint64_t failures = 0;
   for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -108,6 +118,7 @@ void StoreWriter::write_batch(std::vector<Pending>& batch) {
   ++counters_.batches;
   counters_.failures += failures;
   counters_.largest_batch = std::max<std::uint64_t>(counters_.largest_batch, batch.size());
+  counters_.last_batch_ok = committed;
 }
 
 }  // namespace ttt::server

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "metrics/metric_types.hpp"
 #include "store/store.hpp"
 
 namespace ttt::server {
@@ -27,7 +28,9 @@ class StoreWriter {
   // Runs on the completion executor: nullopt on success, else the error.
   using Done = std::function<void(const std::optional<std::string>& error)>;
 
-  StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions);
+  // commit_seconds, if given, gets the time each batch took to commit.
+  StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions,
+              metrics::Histogram* commit_seconds = nullptr);
   // Finishes every queued job, then joins.
   ~StoreWriter();
 
@@ -45,6 +48,8 @@ class StoreWriter {
     std::uint64_t batches = 0;
     std::uint64_t failures = 0;
     std::uint64_t largest_batch = 0;
+    std::size_t queued = 0;     // jobs waiting now
+    bool last_batch_ok = true;  // the last commit went through (the store is writable)
   };
   Counters counters() const;
 
@@ -58,6 +63,7 @@ class StoreWriter {
 
   std::unique_ptr<Store> store_;
   boost::asio::any_io_executor completions_;
+  metrics::Histogram* commit_seconds_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable idle_;
