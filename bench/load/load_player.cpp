@@ -6,6 +6,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include "ttt/tls/tls_errors.hpp"
+
 namespace ttt::bench {
 namespace {
 
@@ -27,25 +29,32 @@ LoadPlayer::LoadPlayer(asio::io_context& io, PlayerOptions options, LoadCounters
       counters_(counters),
       name_(std::move(name)),
       rng_(options.seed),
-      socket_(io),
+      stream_(tcp::socket(io)),
       reader_(1 << 20),
       relay_game_(options.size) {}
 
 void LoadPlayer::stop() {
   stopping_ = true;
   boost::system::error_code ignored;
-  socket_.close(ignored);
+  socket().close(ignored);
 }
 
 asio::awaitable<bool> LoadPlayer::connect() {
-  socket_ = tcp::socket(io_);
+  stream_ = tls::Stream(tcp::socket(io_));
   reader_ = wire::FrameReader(1 << 20);
-  auto [ec] = co_await socket_.async_connect(options_.endpoint, use_tuple);
+  auto [ec] = co_await socket().async_connect(options_.endpoint, use_tuple);
   if (ec) {
     counters_.error("connect: " + ec.message());
     co_return false;
   }
-  socket_.set_option(tcp::no_delay(true));
+  socket().set_option(tcp::no_delay(true));
+  if (options_.tls) {
+    stream_.start_tls(options_.tls);
+    if (const auto failed = co_await stream_.handshake(asio::ssl::stream_base::client)) {
+      counters_.error("TLS handshake: " + tls::describe(failed));
+      co_return false;
+    }
+  }
   co_return true;
 }
 
@@ -82,15 +91,33 @@ asio::awaitable<void> LoadPlayer::run() {
 asio::awaitable<void> LoadPlayer::send(const wire::ClientMessage& message) {
   out_.clear();
   wire::append_frame(message, out_);
-  auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(out_), use_tuple);
+  const asio::const_buffer buffer = asio::buffer(out_);
+  auto [ec, n] = co_await stream_.write(std::span<const asio::const_buffer>(&buffer, 1));
   if (ec && !stopping_ && !dropped_) counters_.error("write: " + ec.message());
 }
 
+asio::awaitable<void> LoadPlayer::read_loop_tls() {
+  while (!stopping_ && socket().is_open()) {
+    auto space = reader_.prepare();
+    auto [ec, n] = co_await stream_.read_some(asio::buffer(space.data(), space.size()));
+    if (ec) {
+      if (!stopping_ && !dropped_) counters_.error("read: " + tls::describe(ec));
+      co_return;
+    }
+    reader_.commit(n);
+    if (!co_await handle_frames()) co_return;
+  }
+}
+
 asio::awaitable<void> LoadPlayer::read_loop() {
+  if (stream_.is_tls()) {
+    co_await read_loop_tls();
+    co_return;
+  }
   // As the server reads: wait until readable, then read what is there.
-  socket_.non_blocking(true);
-  while (!stopping_ && socket_.is_open()) {
-    auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, use_tuple);
+  socket().non_blocking(true);
+  while (!stopping_ && socket().is_open()) {
+    auto [wait_ec] = co_await socket().async_wait(tcp::socket::wait_read, use_tuple);
     if (wait_ec) {
       if (!stopping_ && !dropped_) counters_.error("read: " + wait_ec.message());
       co_return;
@@ -98,7 +125,7 @@ asio::awaitable<void> LoadPlayer::read_loop() {
     for (;;) {
       auto space = reader_.prepare();
       boost::system::error_code ec;
-      const std::size_t n = socket_.read_some(asio::buffer(space.data(), space.size()), ec);
+      const std::size_t n = socket().read_some(asio::buffer(space.data(), space.size()), ec);
       if (ec == asio::error::would_block) break;
       if (ec) {
         if (!stopping_ && !dropped_) counters_.error("read: " + ec.message());
@@ -130,7 +157,7 @@ asio::awaitable<bool> LoadPlayer::handle_frames() {
       co_return false;
     }
     co_await on_server_message(message);
-    if (!socket_.is_open()) co_return false;
+    if (!socket().is_open()) co_return false;
   }
 }
 
@@ -179,7 +206,7 @@ asio::awaitable<void> LoadPlayer::on_state(const wire::GameState& s) {
       if (options_.drop_after_moves > 0 && !dropped_ && own_moves_ >= options_.drop_after_moves) {
         dropped_ = true;  // vanish without a word
         boost::system::error_code ignored;
-        socket_.close(ignored);
+        socket().close(ignored);
         co_return;
       }
       pending_count_ = s.move_count();

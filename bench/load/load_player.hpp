@@ -19,6 +19,7 @@
 #include "load/latency_recorder.hpp"
 #include "ttt.pb.h"
 #include "ttt/game.hpp"
+#include "ttt/tls/stream.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::bench {
@@ -54,6 +55,9 @@ struct PlayerOptions {
   bool idle = false;
   // Where the name's secret is kept between connections (churn reuses names).
   std::shared_ptr<std::string> secret;
+  // TLS (--tls): the client context; null speaks plain TCP. The bench
+  // trusts whatever certificate the server shows (it measures, on loopback).
+  std::shared_ptr<boost::asio::ssl::context> tls;
 };
 
 class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
@@ -69,6 +73,7 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   boost::asio::awaitable<bool> connect();
   boost::asio::awaitable<void> send(const wire::ClientMessage& message);
   boost::asio::awaitable<void> read_loop();
+  boost::asio::awaitable<void> read_loop_tls();
   // Handles the complete frames read so far; false when the connection ends.
   boost::asio::awaitable<bool> handle_frames();
   boost::asio::awaitable<void> on_server_message(const wire::ServerMessage& message);
@@ -81,7 +86,8 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   LoadCounters& counters_;
   std::string name_;
   std::mt19937_64 rng_;
-  boost::asio::ip::tcp::socket socket_;
+  tls::Stream stream_;
+  boost::asio::ip::tcp::socket& socket() noexcept { return stream_.socket(); }
   wire::FrameReader reader_;
   std::string out_;
 

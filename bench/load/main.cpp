@@ -16,10 +16,12 @@
 #include <thread>
 #include <vector>
 
+#include "load/handshakes.hpp"
 #include "load/load_player.hpp"
 #include "load/relay.hpp"
 #include "load/stats_query.hpp"
 #include "ttt/cli/flags.hpp"
+#include "ttt/tls/stream.hpp"
 
 namespace {
 
@@ -38,8 +40,19 @@ struct BenchConfig {
   std::int64_t seed = 1;
   bool baseline = false;
   bool churn = false;
+  bool tls = false;
+  bool handshakes = false;
   std::string stats_token;  // the server's --stats-token (its memory counters need it)
 };
+
+// The bench's TLS: the settings every client has, and no check of the
+// server's certificate (it measures a server of its own, on loopback).
+std::shared_ptr<asio::ssl::context> client_tls() {
+  auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  ttt::tls::harden(*context);
+  context->set_verify_mode(asio::ssl::verify_none);
+  return context;
+}
 
 void raise_file_limit() {
   rlimit limit{};
@@ -114,6 +127,7 @@ int run_load(const BenchConfig& c, tcp::endpoint endpoint, Target target) {
   base.target = target;
   base.endpoint = endpoint;
   base.size = static_cast<int>(c.size);
+  if (target == Target::Server && c.tls) base.tls = client_tls();
   auto players = spawn_players(io, c, base, counters);
   // Until every player is in a game (or 20 s), nothing is measured.
   const auto warmup_end = steady_clock::now() + std::chrono::seconds(20);
@@ -148,6 +162,22 @@ int run_load(const BenchConfig& c, tcp::endpoint endpoint, Target target) {
               counters.latency.percentile(50), counters.latency.percentile(99),
               counters.latency.percentile(99.9), static_cast<unsigned long long>(counters.games),
               static_cast<unsigned long long>(counters.errors));
+  return 0;
+}
+
+int run_handshakes(const BenchConfig& c, tcp::endpoint endpoint) {
+  const auto count = measure_handshakes(endpoint, static_cast<int>(c.connections),
+                                        std::chrono::seconds(c.seconds), client_tls());
+  if (count.handshakes == 0) {
+    std::fprintf(stderr, "ttt-bench: no TLS handshake with %s port %u (%llu failed)\n",
+                 endpoint.address().to_string().c_str(), endpoint.port(),
+                 static_cast<unsigned long long>(count.errors));
+    return 1;
+  }
+  std::printf("handshakes: loops=%lld per_s=%.0f errors=%llu\n",
+              static_cast<long long>(c.connections),
+              static_cast<double>(count.handshakes) / static_cast<double>(c.seconds),
+              static_cast<unsigned long long>(count.errors));
   return 0;
 }
 
@@ -282,6 +312,12 @@ int main(int argc, char** argv) {
   flags.add_int("--idle", "", &c.idle, 0, 1'000'000, "N",
                 "hold N idle connections for --seconds and report the server's memory per "
                 "connection");
+  flags.add_bool("--tls", "", &c.tls,
+                 "speak TLS to the server, as every client does by default (the server's "
+                 "certificate is not checked: measure servers of your own)");
+  flags.add_bool("--handshakes", "", &c.handshakes,
+                 "with --tls: full TLS handshakes per second, --connections at a time, instead "
+                 "of games");
   flags.add_int("--seed", "", &c.seed, 0, INT64_MAX, "N", "random seed for the moves");
   flags.add_string("--stats-token", "", &c.stats_token, "TOKEN",
                    "the server's --stats-token, for its memory and connection counters "
@@ -297,6 +333,16 @@ int main(int argc, char** argv) {
   }
   if (c.connections % 2 != 0 && !c.churn) {
     std::fprintf(stderr, "ttt-bench: --connections must be even (players come in pairs)\n");
+    return 2;
+  }
+  if (c.handshakes && !c.tls) {
+    std::fprintf(stderr, "ttt-bench: --handshakes measures TLS: give --tls too\n");
+    return 2;
+  }
+  if (c.tls && (c.baseline || c.idle > 0 || c.churn)) {
+    std::fprintf(stderr,
+                 "ttt-bench: --tls measures games (or --handshakes); --baseline, --idle and "
+                 "--churn speak plain TCP\n");
     return 2;
   }
   if (parsed.print_config) {
@@ -325,5 +371,6 @@ int main(int argc, char** argv) {
   const tcp::endpoint endpoint(address, static_cast<unsigned short>(c.port));
   if (c.idle > 0) return run_idle(c, endpoint);
   if (c.churn) return run_churn(c, endpoint);
+  if (c.handshakes) return run_handshakes(c, endpoint);
   return run_load(c, endpoint, Target::Server);
 }
