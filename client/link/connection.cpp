@@ -1,7 +1,5 @@
 #include "link/connection.hpp"
 
-#include <openssl/ssl.h>
-#include <openssl/x509v3.h>
 #include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -13,7 +11,7 @@
 
 #include "trust/known_servers.hpp"
 #include "trust/server_trust.hpp"
-#include "ttt/tls/fingerprint.hpp"
+#include "trust/tls_client.hpp"
 #include "ttt/tls/tls_errors.hpp"
 
 #include "text/safe_text.hpp"
@@ -36,30 +34,6 @@ std::string seconds_text(milliseconds ms) {
   return std::to_string((ms.count() + 999) / 1000) + " s";
 }
 
-// TLS 1.2 at least and the system's CAs. The handshake never fails on the
-// certificate itself: the trust rules (trust/server_trust.hpp) judge it.
-std::shared_ptr<asio::ssl::context> client_context() {
-  auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
-  tls::harden(*context);
-  boost::system::error_code ignored;
-  context->set_default_verify_paths(ignored);
-  context->set_verify_mode(asio::ssl::verify_none);
-  return context;
-}
-
-// The name the certificate must carry (an address or a DNS name), and SNI.
-void expect_host(SSL* ssl, const std::string& host) {
-  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-  boost::system::error_code ec;
-  asio::ip::make_address(host, ec);
-  if (!ec) {
-    X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str());
-    return;
-  }
-  SSL_set_tlsext_host_name(ssl, host.c_str());
-  X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0);
-}
-
 }  // namespace
 
 Connection::Connection(asio::any_io_executor executor, ConnectionOptions options,
@@ -76,7 +50,7 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       token_(options_.resume_token),
       secret_(options_.secret),
       next_secret_(options_.next_secret) {
-  if (options_.tls) tls_context_ = client_context();
+  if (options_.tls) tls_context_ = client_tls_context();
 }
 
 void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
@@ -180,11 +154,7 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
     }
     co_return false;
   }
-  PresentedCertificate presented;
-  X509* certificate = SSL_get1_peer_certificate(ssl);
-  presented.fingerprint = tls::fingerprint(certificate);
-  X509_free(certificate);
-  presented.ca_verified = SSL_get_verify_result(ssl) == X509_V_OK;
+  const PresentedCertificate presented = presented_certificate(ssl);
   const auto decision = judge_server(options_.host, options_.port, presented,
                                      {options_.fingerprint, options_.known_servers});
   switch (decision.verdict) {
@@ -375,6 +345,8 @@ bool Connection::on_fatal(const wire::Error& error) {
       retry_now_ = true;
       break;
     case wire::ERROR_CODE_SERVER_FULL:
+    case wire::ERROR_CODE_TOO_MANY_CONNECTIONS:
+      // Full now: a player back from a lost link tries again; a new one is told.
       give_up_ = !ever_welcomed_;
       break;
     case wire::ERROR_CODE_NAME_TAKEN:

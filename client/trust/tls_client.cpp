@@ -1,0 +1,45 @@
+#include "trust/tls_client.hpp"
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <boost/asio/ip/address.hpp>
+
+#include "ttt/tls/fingerprint.hpp"
+#include "ttt/tls/stream.hpp"
+
+namespace ttt::client {
+
+namespace asio = boost::asio;
+
+std::shared_ptr<asio::ssl::context> client_tls_context() {
+  auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+  tls::harden(*context);
+  boost::system::error_code ignored;
+  context->set_default_verify_paths(ignored);
+  context->set_verify_mode(asio::ssl::verify_none);
+  return context;
+}
+
+void expect_host(SSL* ssl, const std::string& host) {
+  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+  boost::system::error_code ec;
+  asio::ip::make_address(host, ec);
+  if (!ec) {
+    X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str());
+    return;
+  }
+  SSL_set_tlsext_host_name(ssl, host.c_str());
+  X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0);
+}
+
+PresentedCertificate presented_certificate(SSL* ssl) {
+  PresentedCertificate presented;
+  X509* certificate = SSL_get1_peer_certificate(ssl);
+  presented.fingerprint = tls::fingerprint(certificate);
+  X509_free(certificate);
+  presented.ca_verified = SSL_get_verify_result(ssl) == X509_V_OK;
+  return presented;
+}
+
+}  // namespace ttt::client
