@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "client_support/client_programs.hpp"
+#include "client_support/loopback_trust.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -51,10 +52,11 @@ TEST(Hints, TheArenasHintsNameTheCommandTheUserRan) {
 TEST(Hints, QuittingMidGameSaysHowToComeBackWithTheCommandTheUserRan) {
   ServerProcess server;
   TempDir config;
-  ChildProcess client(
-      {bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port", std::to_string(server.port()),
-       "--name", "quitter"},
-      {"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1", "TTT_INVOKED_AS=./ttt client"});
+  std::vector<std::string> argv{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
+                                std::to_string(server.port()), "--name", "quitter"};
+  for (auto& arg : trust_args(server.port())) argv.push_back(std::move(arg));
+  ChildProcess client(std::move(argv), {"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1",
+                                        "TTT_INVOKED_AS=./ttt client"});
   client.write("/create 3 bot random\n");
   ASSERT_TRUE(client.wait_for_text("Your turn (X)", 10s)) << client.output();
   client.write("/quit\n");

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "client_support/client_programs.hpp"
+#include "client_support/loopback_trust.hpp"
 #include "support/test_client.hpp"
 
 namespace ttt::testing {
@@ -27,9 +28,17 @@ std::size_t files_in(const std::string& folder) {
   return n;
 }
 
+// ttt-client at the test's server, without --name, trusting its certificate.
+std::vector<std::string> client_argv(std::uint16_t port) {
+  std::vector<std::string> argv{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
+                                std::to_string(port)};
+  for (auto& arg : trust_args(port)) argv.push_back(std::move(arg));
+  return argv;
+}
+
 // Games played by each name on the server, from its leaderboard.
 std::map<std::string, std::uint64_t> games_by_name(std::uint16_t port) {
-  TestClient observer(port);
+  TestClient observer(port, Transport::kTls);
   observer.hello("observer");
   wire::ClientMessage ask;
   ask.mutable_get_leaderboard()->set_limit(100);
@@ -116,8 +125,7 @@ TEST(DefaultNames, ClientsStartedAtOnceWithoutANameEachGetTheirOwn) {
   std::vector<std::unique_ptr<ChildProcess>> clients;
   for (int i = 0; i < 3; ++i) {
     clients.push_back(std::make_unique<ChildProcess>(
-        std::vector<std::string>{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
-                                 std::to_string(server.port())},
+        client_argv(server.port()),
         std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1", "USER=dana"}));
   }
   for (auto& client : clients) {
@@ -136,8 +144,7 @@ TEST(DefaultNames, ClientsStartedAtOnceWithoutANameEachGetTheirOwn) {
   EXPECT_EQ(names, (std::set<std::string>{"dana", "dana2", "dana3"}));
 
   auto later = std::make_unique<ChildProcess>(
-      std::vector<std::string>{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
-                               std::to_string(server.port())},
+      client_argv(server.port()),
       std::vector<std::string>{"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1", "USER=dana"});
   later->write("/list\n");
   later->close_stdin();

@@ -244,7 +244,9 @@ TEST(ServerConfig, TheServerRunsOnWhatTheFileSays) {
                                       "db = \"none\"\n"
                                       "log-level = \"info\"\n"
                                       "max-connections = 3\n");
-  ChildProcess server({bin_dir() + "/ttt-server", "--config", file}, {}, dir.path());
+  // Its own state folder: with db = "none" the self-signed certificate goes there.
+  ChildProcess server({bin_dir() + "/ttt-server", "--config", file},
+                      {"XDG_STATE_HOME=" + dir.path() + "/state"}, dir.path());
   ASSERT_TRUE(server.wait_for(
       [](const std::string& out) { return out.find("listening on port") != std::string::npos; },
       10s))

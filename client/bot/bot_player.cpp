@@ -5,8 +5,8 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <iostream>
-#include <set>
 
+#include "bot/first_use_notice.hpp"
 #include "engine/ai_brain.hpp"
 #include "engine/engine_brain.hpp"
 #include "identity/name_refusal.hpp"
@@ -164,17 +164,7 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
 
 void BotPlayer::on_unknown_server(const std::string& where, const std::string& fingerprint,
                                   std::function<void(bool)> answer) {
-  // Every bot of this process (one I/O thread) asks about the same server:
-  // say it once.
-  static std::set<std::string> announced;
-  if (announced.insert(where + " " + fingerprint).second) {
-    spdlog::warn(
-        "trusting the server at {} on first use: its TLS certificate's fingerprint is {} "
-        "(compare it with `ttt-server --print-fingerprint` on the server; remembered in "
-        "{})",
-        where, fingerprint,
-        options_.connection.known_servers.empty() ? "nothing" : options_.connection.known_servers);
-  }
+  log_first_use_trust(where, fingerprint, options_.connection.known_servers);
   answer(true);
 }
 
