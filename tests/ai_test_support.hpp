@@ -9,23 +9,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "support/sanitizers.hpp"
 #include "ttt/ai.hpp"
 #include "ttt/game.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::testing {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-inline constexpr int kSlowdown = 8;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-inline constexpr int kSlowdown = 8;
-#else
-inline constexpr int kSlowdown = 1;
-#endif
-#else
-inline constexpr int kSlowdown = 1;
-#endif
+inline constexpr int kSlowdown = kSanitized ? 8 : 1;
 
 // A loop count for a fast build, cut down under a sanitizer (at least `floor`).
 constexpr int scaled(int count, int floor = 1) {

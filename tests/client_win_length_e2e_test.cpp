@@ -73,15 +73,18 @@ TEST(WinLengthE2E, CreateListJoinPlayHistoryReplayAndExportCarryIt) {
   const std::size_t from = alice->output().size();
   alice->write("/history\n");
   const std::regex row(R"(\n +(\d+)  \d{4}-\d\d-\d\d \d\d:\d\d  15x15, 5 in a row  alice +bob)");
-  std::smatch match;
+  // The record id is copied out while the text it was found in still lives.
+  std::string record;
   ASSERT_TRUE(alice->wait_for(
       [&](const std::string& out) {
         const std::string fresh = out.substr(from);
-        return std::regex_search(fresh, match, row);
+        std::smatch match;
+        if (!std::regex_search(fresh, match, row)) return false;
+        record = match[1].str();
+        return true;
       },
       5s))
       << alice->output().substr(from);
-  const std::string record = match[1];
   EXPECT_TRUE(
       step(*alice, "/replay " + record, *alice, "Replay of record " + record + " (game 1), "));
   EXPECT_TRUE(alice->wait_for_text(": 15x15, 5 in a row, rated.\n", 5s)) << alice->output();
