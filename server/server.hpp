@@ -69,6 +69,10 @@ class Server {
   // The journal's counters, or nullopt without a database.
   std::optional<StoreWriter::Counters> journal_counters() const;
 
+  // Test seam: the database's writer (e.g. to make its writes fail); null
+  // without a database.
+  StoreWriter* store_writer() noexcept { return opened_.writer.get(); }
+
  private:
   // What the database held at startup.
   struct Opened {

@@ -80,6 +80,9 @@ TEST(GameText, TurnLineSaysWhoMoves) {
   s.mutable_o()->set_connected(false);
   s.set_spectators(2);
   EXPECT_EQ(players_line(s), "Game 2, 3x3, unrated: alice (X) vs bob (O) [away], 2 watching");
+  s.mutable_o()->set_away_ms_left(19'001);
+  EXPECT_EQ(players_line(s),
+            "Game 2, 3x3, unrated: alice (X) vs bob (O) [away, 20 s left], 2 watching");
 }
 
 TEST(GameText, AnOfferSaysOnlyTheOfferNotTheTurnLineAgain) {

@@ -7,6 +7,7 @@
 #include "console/game_text.hpp"
 #include "console/record_text.hpp"
 #include "console/replay.hpp"
+#include "console/session_text.hpp"
 
 namespace ttt::client {
 namespace {
@@ -219,6 +220,58 @@ TEST(HostileText, ReplayShowsThePlayersHarmlessly) {
             "1 move.");
   EXPECT_EQ(replay->next(RenderStyle{}).substr(0, 46),
             "Move 1 of 1 (+1.0 s): ^[[31mRED^[[0m (X) playe");
+}
+
+TEST(HostileText, ProfileShowsTheNameHarmlessly) {
+  wire::Profile profile;
+  profile.set_name(kRed + "\n");
+  profile.set_rating(1216.4);
+  profile.set_games(3);
+  profile.set_wins(2);
+  profile.set_losses(1);
+  profile.set_rank(1);
+  profile.set_ranked(2);
+  EXPECT_EQ(profile_text(profile),
+            "^[[31mRED^[[0m^J: rating 1216, rank 1 of 2; 3 games: 2 wins, 1 loss, 0 draws.");
+}
+
+TEST(HostileText, LeftNamesThePlayersHarmlessly) {
+  wire::Left left;
+  left.set_reason(wire::LEFT_REASON_PLAYERS_LEFT);
+  left.add_players(kReversed);
+  left.add_players("\x1b[2Jbob\r");
+  EXPECT_EQ(left_text(left), "<U+202E>esrever and ^[[2Jbob^M left; back in the lobby.");
+}
+
+TEST(HostileText, AnEndedOfferNamesItsMakerHarmlessly) {
+  const wire::GameState state = game_with("alice", kRed);
+  wire::OfferEnded ended;
+  ended.set_kind(wire::OFFER_KIND_DRAW);
+  ended.set_by(wire::SIDE_O);
+  ended.set_by_name(kIssueName);
+  ended.set_how(wire::OFFER_END_MOVED);
+  EXPECT_EQ(offer_ended_text(ended, state, wire::SIDE_X), "^[]0;PWNED-TITLE^G^[[2J^[[31mEV" +
+                                                              kEllipsis +
+                                                              "'s draw offer lapsed: a move was "
+                                                              "played.");
+  ended.set_how(wire::OFFER_END_DECLINED);
+  ended.set_by(wire::SIDE_X);
+  ended.set_by_name("alice");
+  EXPECT_EQ(offer_ended_text(ended, state, wire::SIDE_SPECTATOR),
+            "^[[31mRED^[[0m (O) declined alice's draw offer.");
+}
+
+TEST(HostileText, AGameDecidedWhileAwayNamesTheOpponentHarmlessly) {
+  wire::Welcome welcome;
+  wire::AwayResult* r = welcome.add_decided_while_away();
+  r->set_game_id(3);
+  r->set_side(wire::SIDE_X);
+  r->set_status(wire::GAME_STATUS_O_WON);
+  r->set_end_reason(wire::END_REASON_DISCONNECT);
+  r->set_opponent("bob\n\x1b[31mWhile you were away, you won");
+  EXPECT_EQ(away_results_text(welcome),
+            "While you were away, game 3 against bob^J^[[31mWhile you were away," + kEllipsis +
+                " ended: O wins (X disconnected). You lost.");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // GameRoom without sockets: fake participants record what the room sends.
 #include "game/game_room.hpp"
+#include "game/bot_level_code.hpp"
 
 #include <gtest/gtest.h>
 
@@ -131,6 +132,17 @@ class GameRoomTest : public ::testing::Test {
   std::shared_ptr<FakeParticipant> bob = std::make_shared<FakeParticipant>();
   std::shared_ptr<FakeParticipant> carol = std::make_shared<FakeParticipant>();
 };
+
+TEST(BotLevelCode, EveryLevelIsWrittenAndReadBackAndZeroIsNoBot) {
+  for (Level level : {Level::Random, Level::Easy, Level::Medium, Level::Hard, Level::Perfect}) {
+    EXPECT_NE(bot_level_code(level), kNoBotLevel);
+    EXPECT_EQ(level_of_code(bot_level_code(level)), level);
+  }
+  EXPECT_EQ(bot_level_code(Level::Random), 1) << "stored in databases: the numbers never change";
+  EXPECT_EQ(bot_level_code(Level::Perfect), 5);
+  EXPECT_EQ(level_of_code(99), Level::Perfect) << "a code out of range reads as the nearest";
+  EXPECT_EQ(level_of_code(-3), Level::Random);
+}
 
 TEST_F(GameRoomTest, StartsWhenBothSeatsAreFilled) {
   auto room = make_room();

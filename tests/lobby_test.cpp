@@ -9,8 +9,8 @@
 
 #include "lobby/text_rules.hpp"
 #include "store/store.hpp"
-#include "store/stored_accounts.hpp"
 #include "store/store_writer.hpp"
+#include "store/stored_accounts.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
@@ -512,7 +512,6 @@ TEST_F(LobbyTest, ShutdownSaysGoodbyeToEveryConnection) {
   }
 }
 
-
 TEST_F(LobbyTest, GamesWithAProgramAreRatedOnlyWhenItAsks) {
   auto program = [this](const std::string& name) {
     auto conn = connect();
@@ -749,14 +748,16 @@ TEST_F(LobbyTest, SpectatorsAreCappedAndTheirCountIsThrottled) {
   auto b = player("b", "10.0.0.2");
   quick(a, 3);
   quick(b, 3);
-  const std::uint64_t game =
-      a->last([](const wire::ServerMessage& m) { return m.has_joined(); })->joined().state().game_id();
+  const std::uint64_t game = a->last([](const wire::ServerMessage& m) { return m.has_joined(); })
+                                 ->joined()
+                                 .state()
+                                 .game_id();
   const std::size_t before = a->received.size();
   std::vector<std::shared_ptr<FakeConnection>> watchers;
   const std::size_t cap = config().max_spectators;
   for (std::size_t i = 0; i <= cap; ++i) {
-    watchers.push_back(player("w" + std::to_string(i), "10.2." + std::to_string(i / 200) + "." +
-                                                           std::to_string(i % 200)));
+    watchers.push_back(player("w" + std::to_string(i),
+                              "10.2." + std::to_string(i / 200) + "." + std::to_string(i % 200)));
     wire::ClientMessage watch;
     watch.mutable_spectate()->set_game_id(game);
     send(watchers.back(), watch);
@@ -764,7 +765,8 @@ TEST_F(LobbyTest, SpectatorsAreCappedAndTheirCountIsThrottled) {
   EXPECT_EQ(last_code(*watchers.back()), wire::ERROR_CODE_SPECTATORS_FULL);
   // A hundred arrivals cost the player one count (more come once a second),
   // never a state each.
-  const auto since = std::vector<wire::ServerMessage>(a->received.begin() + before, a->received.end());
+  const auto since =
+      std::vector<wire::ServerMessage>(a->received.begin() + before, a->received.end());
   int counts = 0, states = 0;
   for (const auto& m : since) {
     counts += m.has_spectator_count() ? 1 : 0;
@@ -780,8 +782,10 @@ TEST_F(LobbyTest, PlayersHearSpectatorsOnlyIfTheyChoose) {
   auto w = player("w", "10.0.0.3");
   quick(a, 3);
   quick(b, 3);
-  const std::uint64_t game =
-      a->last([](const wire::ServerMessage& m) { return m.has_joined(); })->joined().state().game_id();
+  const std::uint64_t game = a->last([](const wire::ServerMessage& m) { return m.has_joined(); })
+                                 ->joined()
+                                 .state()
+                                 .game_id();
   wire::ClientMessage watch;
   watch.mutable_spectate()->set_game_id(game);
   send(w, watch);
@@ -806,6 +810,53 @@ TEST_F(LobbyTest, PlayersHearSpectatorsOnlyIfTheyChoose) {
   EXPECT_EQ(count_of(*w, is_chat), 3) << "everyone hears the players";
 }
 
+TEST_F(LobbyTest, ChatIsLimitedPerAddressAsWellAsPerPlayer) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.chat_burst = 100;        // each player alone could say much more...
+  c.address_chat_burst = 4;  // ...but one address says four lines, then one a minute
+  c.address_chat_per_second = 1.0 / 60;
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto a = player("a", "10.0.0.1");
+  auto b = player("b", "10.0.0.2");
+  quick(a, 3);
+  quick(b, 3);
+  const std::uint64_t game = a->last([](const wire::ServerMessage& m) { return m.has_joined(); })
+                                 ->joined()
+                                 .state()
+                                 .game_id();
+  std::vector<std::shared_ptr<FakeConnection>> crowd;
+  for (const char* name : {"w1", "w2"}) {
+    crowd.push_back(player(name, "10.0.0.9"));
+    wire::ClientMessage watch;
+    watch.mutable_spectate()->set_game_id(game);
+    send(crowd.back(), watch);
+  }
+  wire::ClientMessage chat;
+  chat.mutable_chat()->set_text("spam");
+  for (int i = 0; i < 2; ++i) {
+    for (auto& w : crowd) send(w, chat);
+  }
+  auto refused = [](const FakeConnection& conn) {
+    const auto* e = conn.last_error();
+    return e != nullptr && e->error().code() == wire::ERROR_CODE_RATE_LIMITED &&
+           e->error().text() == "too many chat lines from your address: slow down";
+  };
+  EXPECT_FALSE(refused(*crowd[0]));
+  EXPECT_FALSE(refused(*crowd[1]));
+  send(crowd[0], chat);  // the address's fifth line in a moment
+  EXPECT_TRUE(refused(*crowd[0]));
+  send(crowd[1], chat);
+  EXPECT_TRUE(refused(*crowd[1])) << "the other spectator of the address shares its allowance";
+  wire::ClientMessage from_player;
+  from_player.mutable_chat()->set_text("still heard");
+  send(a, from_player);
+  EXPECT_EQ(a->last_error(), nullptr) << "players of other addresses chat on";
+  EXPECT_TRUE(b->last([](const wire::ServerMessage& m) {
+    return m.has_chat() && m.chat().text() == "still heard";
+  }));
+}
+
 TEST_F(LobbyTest, OnlyTheOperatorSeesTheServersMemory) {
   local_.reset();
   LobbyConfig c = config();
@@ -823,7 +874,8 @@ TEST_F(LobbyTest, OnlyTheOperatorSeesTheServersMemory) {
   EXPECT_EQ(plain->stats().players(), 1u);
   stats.mutable_get_stats()->set_operator_token("wrong");
   send(p, stats);
-  EXPECT_FALSE(p->last([](const wire::ServerMessage& m) { return m.has_stats(); })->stats().operator_view());
+  EXPECT_FALSE(
+      p->last([](const wire::ServerMessage& m) { return m.has_stats(); })->stats().operator_view());
   stats.mutable_get_stats()->set_operator_token("s3cret-operator-token");
   send(p, stats);
   const auto* full = p->last([](const wire::ServerMessage& m) { return m.has_stats(); });
@@ -968,7 +1020,7 @@ class LobbyJournalTest : public LobbyTest {
     return m ? &m->state() : nullptr;
   }
   static const StoredPlayer* named(const std::vector<StoredPlayer>& players,
-                                  const std::string& name) {
+                                   const std::string& name) {
     for (const auto& p : players) {
       if (p.name == name) return &p;
     }

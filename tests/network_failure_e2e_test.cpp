@@ -213,7 +213,14 @@ TEST_F(NetworkFailureE2E, AnOutageLongerThanTheGraceLosesTheGameAndTheClientSays
   const auto down = Clock::now();
   ASSERT_TRUE(spaces_[0]->link(false));
   // Noticed within 2 s, then held 6 s: decided by about 8 s.
+  // Meanwhile the held seat counts down on the opponent's screen.
+  EXPECT_TRUE(bob_->wait_for_text("alice (X) is away: the seat is held ", 10s, bob_from))
+      << bob_->output().substr(bob_from);
   ASSERT_TRUE(bob_->wait_for_text("Game over: O wins (X disconnected)", 12s, bob_from))
+      << bob_->output().substr(bob_from);
+  EXPECT_TRUE(
+      std::regex_search(bob_->output().substr(bob_from),
+                        std::regex(R"(alice \(X\) is away: the seat is held [1-5] s more\.)")))
       << bob_->output().substr(bob_from);
   EXPECT_GT(since(down), 6.0);
   EXPECT_LT(since(down), 10.5);

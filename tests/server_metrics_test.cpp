@@ -126,6 +126,47 @@ TEST(Metrics, RefusedFramesAndLimitHitsAreCounted) {
   EXPECT_EQ(verdict.exit_code, 0) << verdict.output;
 }
 
+// The limits on names, identities and games: each refusal is a hit of its
+// limit on the page.
+TEST(Metrics, NameIdentityAndGameLimitHitsAreCounted) {
+  auto config = with_metrics();
+  config.lobby.new_names_per_hour = 1;
+  config.lobby.identity_failures = 1;
+  TestServer server(config);
+  TestClient alice(server.port(), "127.0.0.1", "127.0.0.2");
+  alice.hello("alice");
+  alice.create(3);
+  alice.expect_joined();
+  alice.create(4);
+  alice.expect_error(wire::ERROR_CODE_ALREADY_IN_GAME);
+  auto hello = [](const std::string& name, const std::string& secret) {
+    wire::ClientMessage m;
+    m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    m.mutable_hello()->set_name(name);
+    m.mutable_hello()->set_secret(secret);
+    return m;
+  };
+  {
+    TestClient second_name(server.port(), "127.0.0.1", "127.0.0.2");
+    second_name.send(hello("bob", ""));
+    second_name.expect_error(wire::ERROR_CODE_TOO_MANY_NEW_NAMES);
+  }
+  // One wrong secret is free, the second begins a wait, the third meets it.
+  for (const auto expected : {wire::ERROR_CODE_NAME_TAKEN, wire::ERROR_CODE_NAME_TAKEN,
+                              wire::ERROR_CODE_IDENTITY_LOCKED}) {
+    TestClient guesser(server.port(), "127.0.0.1", "127.0.0.3");
+    guesser.send(hello("alice", "not-alices-secret-at-all"));
+    guesser.expect_error(expected);
+  }
+  const std::string page = scrape(server);
+  EXPECT_EQ(value_of(page, "ttt_limit_hits_total{limit=\"games_per_player\"}"), 1) << page;
+  EXPECT_EQ(value_of(page, "ttt_limit_hits_total{limit=\"new_names_per_address\"}"), 1) << page;
+  EXPECT_EQ(value_of(page, "ttt_limit_hits_total{limit=\"identity_failures_per_address\"}"), 1)
+      << page;
+  const auto verdict = promtool_check(page);
+  EXPECT_EQ(verdict.exit_code, 0) << verdict.output;
+}
+
 TEST(Metrics, HealthzAndReadyzSayWhetherTheServerTakesGames) {
   auto config = with_metrics();
   config.max_connections = 1;
@@ -144,6 +185,39 @@ TEST(Metrics, HealthzAndReadyzSayWhetherTheServerTakesGames) {
   }
   EXPECT_EQ(http_get(port, "/nowhere").status, 404);
   EXPECT_EQ(http_get(port, "/metrics", "POST").status, 405);
+}
+
+// /readyz is not ready while the database refuses writes, and ready again
+// once a write goes through.
+TEST(Metrics, ReadyzSaysWhenTheDatabaseRefusesWrites) {
+  TestServer server(with_metrics());
+  const std::uint16_t port = server.server().metrics_port();
+  ASSERT_NE(server.server().store_writer(), nullptr);
+  EXPECT_EQ(http_get(port, "/readyz").status, 200);
+  auto refuse = [&](bool on) {
+    server.server().store_writer()->submit([on](server::Store& s) { s.refuse_writes(on); });
+  };
+  // Polls /readyz (bounded) until it answers `status`.
+  auto readyz_becomes = [&](int status) {
+    HttpReply reply;
+    for (int i = 0; i < 100; ++i) {
+      reply = http_get(port, "/readyz");
+      if (reply.status == status) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return reply;
+  };
+  refuse(true);
+  TestClient first(server.port());
+  first.hello("first");  // a new name: its account is written, and the write fails
+  const auto refused = readyz_becomes(503);
+  EXPECT_EQ(refused.status, 503);
+  EXPECT_NE(refused.body.find("not ready: the database refused the last write"), std::string::npos)
+      << refused.body;
+  refuse(false);
+  TestClient second(server.port());
+  second.hello("second");
+  EXPECT_EQ(readyz_becomes(200).status, 200);
 }
 
 TEST(JsonLog, EscapesWhatWouldBreakALine) {

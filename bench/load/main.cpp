@@ -21,6 +21,7 @@
 #include "load/relay.hpp"
 #include "load/stats_query.hpp"
 #include "ttt/cli/flags.hpp"
+#include "ttt/cli/invocation.hpp"
 #include "ttt/tls/stream.hpp"
 
 namespace {
@@ -70,11 +71,12 @@ void run_measured(asio::io_context& io, LoadCounters& counters, std::chrono::sec
   const auto start = steady_clock::now();
   const auto end = start + duration;
   while (steady_clock::now() < end) {
-    io.run_for(std::min<steady_clock::duration>(std::chrono::seconds(1), end - steady_clock::now()));
+    io.run_for(
+        std::min<steady_clock::duration>(std::chrono::seconds(1), end - steady_clock::now()));
     if (live) {
       const double elapsed = std::chrono::duration<double>(steady_clock::now() - start).count();
-      std::fprintf(stderr, "\r%s: %.0f s, %.0f moves/s, %llu games, %llu errors   ", label,
-                   elapsed, static_cast<double>(counters.moves) / std::max(elapsed, 1e-9),
+      std::fprintf(stderr, "\r%s: %.0f s, %.0f moves/s, %llu games, %llu errors   ", label, elapsed,
+                   static_cast<double>(counters.moves) / std::max(elapsed, 1e-9),
                    static_cast<unsigned long long>(counters.games),
                    static_cast<unsigned long long>(counters.errors));
     }
@@ -156,12 +158,13 @@ int run_load(const BenchConfig& c, tcp::endpoint endpoint, Target target) {
                  kind.c_str());
   }
   const double per_second = static_cast<double>(counters.moves) / static_cast<double>(c.seconds);
-  std::printf("bench: connections=%lld moves_per_s=%.0f p50_us=%u p99_us=%u p999_us=%u games=%llu "
-              "errors=%llu\n",
-              static_cast<long long>(c.connections), per_second,
-              counters.latency.percentile(50), counters.latency.percentile(99),
-              counters.latency.percentile(99.9), static_cast<unsigned long long>(counters.games),
-              static_cast<unsigned long long>(counters.errors));
+  std::printf(
+      "bench: connections=%lld moves_per_s=%.0f p50_us=%u p99_us=%u p999_us=%u games=%llu "
+      "errors=%llu\n",
+      static_cast<long long>(c.connections), per_second, counters.latency.percentile(50),
+      counters.latency.percentile(99), counters.latency.percentile(99.9),
+      static_cast<unsigned long long>(counters.games),
+      static_cast<unsigned long long>(counters.errors));
   return 0;
 }
 
@@ -216,16 +219,17 @@ int run_idle(const BenchConfig& c, tcp::endpoint endpoint) {
     return 1;
   }
   const auto held_connections = held->connections() - before->connections();
-  const double per_connection =
-      held_connections == 0 ? 0.0
-                            : static_cast<double>(held->rss_bytes() - before->rss_bytes()) /
-                                  static_cast<double>(held_connections);
-  std::printf("idle: connections=%lld held=%llu rss_base_kb=%llu rss_kb=%llu "
-              "per_connection_bytes=%.0f errors=%llu\n",
-              static_cast<long long>(c.idle), static_cast<unsigned long long>(held_connections),
-              static_cast<unsigned long long>(before->rss_bytes() / 1024),
-              static_cast<unsigned long long>(held->rss_bytes() / 1024), per_connection,
-              static_cast<unsigned long long>(counters.errors));
+  const double per_connection = held_connections == 0
+                                    ? 0.0
+                                    : static_cast<double>(held->rss_bytes() - before->rss_bytes()) /
+                                          static_cast<double>(held_connections);
+  std::printf(
+      "idle: connections=%lld held=%llu rss_base_kb=%llu rss_kb=%llu "
+      "per_connection_bytes=%.0f errors=%llu\n",
+      static_cast<long long>(c.idle), static_cast<unsigned long long>(held_connections),
+      static_cast<unsigned long long>(before->rss_bytes() / 1024),
+      static_cast<unsigned long long>(held->rss_bytes() / 1024), per_connection,
+      static_cast<unsigned long long>(counters.errors));
   return counters.errors == 0 ? 0 : 1;
 }
 
@@ -277,17 +281,17 @@ int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
   if (!after) return 1;
-  const auto leaked_players = after->players() > before->players() + 1
-                                  ? after->players() - before->players() - 1
-                                  : 0;
-  std::printf("churn: cycles=%llu games=%llu leaked_games=%llu leaked_players=%llu "
-              "rss_base_kb=%llu rss_after_kb=%llu\n",
-              static_cast<unsigned long long>(cycles),
-              static_cast<unsigned long long>(after->games_finished() - before->games_finished()),
-              static_cast<unsigned long long>(after->games() - std::min(after->games(), before->games())),
-              static_cast<unsigned long long>(leaked_players),
-              static_cast<unsigned long long>(before->rss_bytes() / 1024),
-              static_cast<unsigned long long>(after->rss_bytes() / 1024));
+  const auto leaked_players =
+      after->players() > before->players() + 1 ? after->players() - before->players() - 1 : 0;
+  std::printf(
+      "churn: cycles=%llu games=%llu leaked_games=%llu leaked_players=%llu "
+      "rss_base_kb=%llu rss_after_kb=%llu\n",
+      static_cast<unsigned long long>(cycles),
+      static_cast<unsigned long long>(after->games_finished() - before->games_finished()),
+      static_cast<unsigned long long>(after->games() - std::min(after->games(), before->games())),
+      static_cast<unsigned long long>(leaked_players),
+      static_cast<unsigned long long>(before->rss_bytes() / 1024),
+      static_cast<unsigned long long>(after->rss_bytes() / 1024));
   return after->games() == before->games() && leaked_players == 0 ? 0 : 1;
 }
 
@@ -324,7 +328,8 @@ int main(int argc, char** argv) {
                    "(--idle and --churn)");
   const auto parsed = flags.parse(argc, argv);
   if (!parsed.ok) {
-    std::fprintf(stderr, "ttt-bench: %s\n(see ttt-bench --help)\n", parsed.error.c_str());
+    std::fprintf(stderr, "ttt-bench: %s\n(see %s --help)\n", parsed.error.c_str(),
+                 ttt::cli::invocation_name("ttt-bench").c_str());
     return 2;
   }
   if (parsed.help) {
@@ -356,8 +361,8 @@ int main(int argc, char** argv) {
     Relay relay(relay_io);
     relay.start();
     std::thread relay_thread([&relay_io] { relay_io.run(); });
-    const int rc =
-        run_load(c, tcp::endpoint(asio::ip::make_address("127.0.0.1"), relay.port()), Target::Relay);
+    const int rc = run_load(c, tcp::endpoint(asio::ip::make_address("127.0.0.1"), relay.port()),
+                            Target::Relay);
     relay_io.stop();
     relay_thread.join();
     return rc;

@@ -86,15 +86,20 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
   searching_.reset();
   moved_.reset();
   const bool restarted = connection_->server_restarted();
+  // A restart is said at the default level (warn): the user sees one line
+  // for it; an ordinary reconnect only at info.
   if (welcome.game_id() != 0) {
-    spdlog::info("{}: {}; back in game {}", label_,
-                 restarted ? "the server restarted" : "reconnected", welcome.game_id());
+    if (restarted) {
+      spdlog::warn("{}: the server restarted; back in game {}", label_, welcome.game_id());
+    } else {
+      spdlog::info("{}: reconnected; back in game {}", label_, welcome.game_id());
+    }
     return;  // the room sends Joined with the game
   }
   // A game being played is lost; a queue place or an open game still waiting
   // is simply asked for again below.
   if (game_ && in_progress(*game_)) error("lost its game when the connection dropped");
-  if (restarted && entered_) spdlog::info("{}: the server restarted; asking again", label_);
+  if (restarted && entered_) spdlog::warn("{}: the server restarted; asking again", label_);
   game_.reset();
   if (finishing_) {
     connection_->close();
@@ -288,7 +293,7 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
 void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
   if (e.fatal()) {
     if (e.code() == wire::ERROR_CODE_NAME_TAKEN) {
-      name_refused_ = true;  // counted and explained when the connection ends
+      name_refused_ = true;    // counted and explained when the connection ends
       secret_->forget_made();  // a secret made for a free name owns nothing
       return;
     }

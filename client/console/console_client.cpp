@@ -369,8 +369,8 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
     } else if (error.code() == wire::ERROR_CODE_SESSION_ACTIVE) {
       session_active_ = true;  // said when the connection ends
     } else if (error.code() == wire::ERROR_CODE_REPLACED) {
-      say("This session was taken over by another terminal (ttt-client --take-over there); this "
-          "one stops.");
+      say("This session was taken over by another terminal (" + cli::invocation_name("ttt-client") +
+          " --take-over there); this one stops.");
     } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
       say("The server no longer holds this session: signing in again as " + config_.name + ".");
     } else {

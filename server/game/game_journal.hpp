@@ -27,7 +27,7 @@ struct GameStart {
   bool rated = false;
   bool is_private = false;
   std::string invite_code;
-  int bot_level = 0;  // the server's bot's ttt::Level + 1, 0 without one
+  int bot_level = 0;  // bot_level_code (game/bot_level_code.hpp), 0 without the bot
 };
 
 // How a game ended, with its effect on both accounts (none when aborted).

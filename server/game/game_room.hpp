@@ -47,8 +47,8 @@ struct RoomSettings {
   bool is_private = false;
   std::string invite_code;  // non-empty for a private room
   bool vs_bot = false;
-  int bot_level = 0;        // the server's bot's ttt::Level + 1, 0 without one
-  bool rated = false;       // results change the players' ratings
+  int bot_level = 0;   // bot_level_code (game/bot_level_code.hpp), 0 without the bot
+  bool rated = false;  // results change the players' ratings
   std::chrono::milliseconds move_timeout{60'000};     // 0 = no clock
   std::chrono::milliseconds reconnect_grace{30'000};  // shorter in a game against the bot
   std::size_t max_spectators = 0;                     // 0 = no limit
@@ -145,7 +145,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   wire::GameStatus status() const noexcept;
   wire::GameState state() const;
 
-  const PlayerRef& player(Player side) const noexcept { return seats_[side == Player::X ? 0 : 1].player; }
+  const PlayerRef& player(Player side) const noexcept {
+    return seats_[side == Player::X ? 0 : 1].player;
+  }
   std::uint32_t round() const noexcept { return round_; }
   RecordId record_id() const noexcept { return record_id_; }
 
@@ -227,8 +229,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   boost::asio::any_io_executor executor_;
   RoomLinks links_;
 
-  std::array<Seat, 2> seats_;  // [0] = X, [1] = O
-  std::array<double, 2> ratings_{};  // of the seated accounts, as last read
+  std::array<Seat, 2> seats_;               // [0] = X, [1] = O
+  std::array<double, 2> ratings_{};         // of the seated accounts, as last read
   std::array<double, 2> ratings_before_{};  // as they were when the game ended
   std::array<std::string, 2> last_names_;   // who sat last, for the spectators' goodbye
   std::map<SeatId, PlayerRef> spectators_;
@@ -247,9 +249,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::uint32_t spectator_count_sent_ = 0;
   std::chrono::steady_clock::time_point spectator_count_sent_at_{};
 
-  RecordId record_id_ = 0;            // the current round's game in the journal
+  RecordId record_id_ = 0;  // the current round's game in the journal
   int writes_in_flight_ = 0;
-  bool move_in_flight_ = false;       // a move waits for the journal
+  bool move_in_flight_ = false;  // a move waits for the journal
   // The outbox entries [first, last) that announce the move in flight: what
   // a refused move takes back.
   std::pair<std::size_t, std::size_t> move_messages_{0, 0};

@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "game/bot_level_code.hpp"
 #include "game/house_bot.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/lobby_connection.hpp"
@@ -92,8 +93,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   if (!within_quota(player, create.vs_bot(), request_id)) return;
   if (create.vs_bot() && bot_searches_.busy()) {
     error(player, wire::ERROR_CODE_BOTS_BUSY,
-          "the server's bots are busy thinking for other games: try again in a moment",
-          request_id);
+          "the server's bots are busy thinking for other games: try again in a moment", request_id);
     return;
   }
   RoomSettings settings;
@@ -101,10 +101,10 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   settings.win_length = wire::win_length_of(create.size(), create.win_length());
   settings.is_private = create.is_private();
   settings.vs_bot = create.vs_bot();
-  if (create.vs_bot()) settings.bot_level = static_cast<int>(*level) + 1;
+  if (create.vs_bot()) settings.bot_level = bot_level_code(*level);
   // Against the server's bot, only when asked: the bot's default is no.
-  settings.rated = create.vs_bot() ? create.rated() == wire::RATED_YES
-                                   : allows_rating(player, create.rated());
+  settings.rated =
+      create.vs_bot() ? create.rated() == wire::RATED_YES : allows_rating(player, create.rated());
   if (settings.is_private) settings.invite_code = new_invite_code();
   settings.origin = player.address;
   auto room = new_room(std::move(settings));
@@ -120,8 +120,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   }
 }
 
-void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join,
-                      std::uint32_t request_id) {
+void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id) {
   GameId id = join.game_id();
   const std::string code = normalize_invite_code(join.invite_code());
   if (id == 0) {
@@ -129,8 +128,7 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join,
     auto invite = invites_.find(code);
     if (code.empty() || invite == invites_.end()) {
       invite_failed(player);
-      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE, "no game has that invite code",
-            request_id);
+      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE, "no game has that invite code", request_id);
       return;
     }
     id = invite->second;
@@ -183,8 +181,8 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
     RoomSettings settings;
     settings.size = quick.size();
     settings.win_length = win_length;
-    settings.rated = allows_rating(*waiting, waiting->queued_rated) &&
-                     allows_rating(player, quick.rated());
+    settings.rated =
+        allows_rating(*waiting, waiting->queued_rated) && allows_rating(player, quick.rated());
     settings.origin = waiting->address;
     auto room = new_room(std::move(settings));
     waiting->room = room;
@@ -206,8 +204,8 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
       static_cast<std::uint32_t>((config_.bot_fallback.count() + 999) / 1000));
   reply(player, std::move(message));
   if (config_.bot_fallback.count() > 0) {
-    player.fallback = std::make_unique<boost::asio::steady_timer>(links_.logic,
-                                                                  config_.bot_fallback);
+    player.fallback =
+        std::make_unique<boost::asio::steady_timer>(links_.logic, config_.bot_fallback);
     player.fallback->async_wait(
         [this, id = player.id, size = quick.size(), win_length](boost::system::error_code ec) {
           if (!ec) on_fallback_timer(id, size, win_length);
@@ -235,7 +233,7 @@ void Lobby::on_fallback_timer(SeatId id, int size, int win_length) {
   settings.size = size;
   settings.win_length = win_length;
   settings.vs_bot = true;
-  settings.bot_level = static_cast<int>(config_.fallback_level) + 1;
+  settings.bot_level = bot_level_code(config_.fallback_level);
   settings.origin = player->address;
   auto room = new_room(std::move(settings));
   player->room = room;
@@ -257,8 +255,8 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
                      std::uint32_t request_id) {
   auto room = find_room(spectate.game_id());
   if (!room) {
-    error(player, wire::ERROR_CODE_UNKNOWN_GAME,
-          "no game " + std::to_string(spectate.game_id()), request_id);
+    error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(spectate.game_id()),
+          request_id);
     return;
   }
   if (room->settings().is_private) {
@@ -324,13 +322,20 @@ void Lobby::in_room(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kMakeMove:
       room->move(player.id, message.make_move().row(), message.make_move().col(), rid);
       break;
-    case wire::ClientMessage::kResign: room->resign(player.id, rid); break;
-    case wire::ClientMessage::kOfferDraw: room->offer_draw(player.id, rid); break;
-    case wire::ClientMessage::kRematch: room->rematch(player.id, rid); break;
+    case wire::ClientMessage::kResign:
+      room->resign(player.id, rid);
+      break;
+    case wire::ClientMessage::kOfferDraw:
+      room->offer_draw(player.id, rid);
+      break;
+    case wire::ClientMessage::kRematch:
+      room->rematch(player.id, rid);
+      break;
     case wire::ClientMessage::kDecline:
       room->decline(player.id, rid);
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -358,8 +363,8 @@ void Lobby::chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t requ
     return;
   }
   if (!player.address.empty() && !address_chat_.allow(player.address)) {
-    error(player, wire::ERROR_CODE_RATE_LIMITED,
-          "too many chat lines from your address: slow down", request_id);
+    error(player, wire::ERROR_CODE_RATE_LIMITED, "too many chat lines from your address: slow down",
+          request_id);
     return;
   }
   room->chat(player.id, text, request_id);
@@ -374,9 +379,9 @@ std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   settings.max_spectators = config_.max_spectators;
   if (id == 0) id = next_game_id_++;
   if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
-  auto room = std::make_shared<GameRoom>(
-      id, std::move(settings), links_.logic,
-      RoomLinks{*this, links_.journal, links_.accounts, &links_.log});
+  auto room =
+      std::make_shared<GameRoom>(id, std::move(settings), links_.logic,
+                                 RoomLinks{*this, links_.journal, links_.accounts, &links_.log});
   rooms_[id] = room;
   links_.directory.publish(listing_of(*room));
   return room;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "game/bot_level_code.hpp"
 #include "lobby/lobby.hpp"
 
 namespace ttt::server {
@@ -20,7 +21,7 @@ void Lobby::restore(const StoredState& state) {
     settings.win_length = g.win_length;
     settings.is_private = g.is_private;
     settings.invite_code = g.invite_code;
-    settings.vs_bot = g.bot_level > 0;
+    settings.vs_bot = g.bot_level != kNoBotLevel;
     settings.bot_level = g.bot_level;
     settings.rated = g.rated;
     auto room = new_room(settings, static_cast<GameId>(g.room_id));
@@ -31,7 +32,7 @@ void Lobby::restore(const StoredState& state) {
                                  std::to_string(stored_id));
       }
       if (account->is_bot) {
-        return add_bot_player(static_cast<Level>(std::max(g.bot_level, 1) - 1), room,
+        return add_bot_player(level_of_code(g.bot_level), room,
                               "restored game " + std::to_string(g.room_id))
             .ref();
       }

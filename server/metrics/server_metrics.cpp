@@ -18,6 +18,8 @@ const char* limit_of(wire::ErrorCode code) noexcept {
       return "identity_failures_per_address";
     case wire::ERROR_CODE_TOO_MANY_GAMES:
       return "games_per_address";
+    case wire::ERROR_CODE_ALREADY_IN_GAME:
+      return "games_per_player";
     case wire::ERROR_CODE_RATE_LIMITED:
       return "message_rate";
     case wire::ERROR_CODE_SLOW_CONSUMER:

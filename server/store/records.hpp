@@ -65,7 +65,7 @@ struct GameRecord {
   bool rated = false;
   bool is_private = false;
   std::string invite_code;
-  int bot_level = 0;  // the server's bot's ttt::Level + 1, 0 without a bot
+  int bot_level = 0;  // bot_level_code (game/bot_level_code.hpp), 0 without the bot
   std::int64_t started_ms = 0;
   std::int64_t ended_ms = 0;
   std::string status = "in_progress";

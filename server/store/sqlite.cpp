@@ -1,6 +1,7 @@
 #include "store/sqlite.hpp"
 
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 namespace ttt::server {

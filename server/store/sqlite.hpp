@@ -3,13 +3,16 @@
 // statement and SQLite's message.
 #pragma once
 
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+// SQLite's handles, declared as sqlite3.h declares them: only store/'s own
+// sources include sqlite3.h, not everything that includes the Store.
+struct sqlite3;
+struct sqlite3_stmt;
 
 namespace ttt::server {
 

@@ -1,7 +1,7 @@
 #include "store/store_writer.hpp"
 
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
 
 namespace ttt::server {
 
@@ -108,9 +108,8 @@ void StoreWriter::write_batch(std::vector<Pending>& batch) {
       spdlog::error("database write refused: {}", *results[i]);
     }
     if (batch[i].done) {
-      boost::asio::post(completions_, [done = std::move(batch[i].done), r = std::move(results[i])] {
-        done(r);
-      });
+      boost::asio::post(completions_,
+                        [done = std::move(batch[i].done), r = std::move(results[i])] { done(r); });
     }
   }
   std::lock_guard lock(mutex_);
@@ -118,7 +117,10 @@ void StoreWriter::write_batch(std::vector<Pending>& batch) {
   ++counters_.batches;
   counters_.failures += failures;
   counters_.largest_batch = std::max<std::uint64_t>(counters_.largest_batch, batch.size());
-  counters_.last_batch_ok = committed;
+  // A write refused inside a batch that committed (a full disk fails the
+  // statement, not the commit) says as much about the store as a failed
+  // commit.
+  counters_.last_batch_ok = committed && failures == 0;
 }
 
 }  // namespace ttt::server

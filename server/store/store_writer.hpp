@@ -49,7 +49,7 @@ class StoreWriter {
     std::uint64_t failures = 0;
     std::uint64_t largest_batch = 0;
     std::size_t queued = 0;     // jobs waiting now
-    bool last_batch_ok = true;  // the last commit went through (the store is writable)
+    bool last_batch_ok = true;  // every write of the last batch went through (writable)
   };
   Counters counters() const;
 

@@ -15,6 +15,8 @@
 #include <regex>
 #include <stdexcept>
 
+#include "support/test_threads.hpp"
+
 extern char** environ;
 
 namespace ttt::testing {
@@ -157,6 +159,9 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::uint16_t 
             std::vector<std::string> argv{
                 bin_dir() + "/ttt-server", "--bind",      "127.0.0.1", "--port",
                 std::to_string(port),      "--log-level", "warn"};
+            if (test_server_threads() > 1) {
+              argv.insert(argv.end(), {"--threads", std::to_string(test_server_threads())});
+            }
             argv.insert(argv.end(), extra_args.begin(), extra_args.end());
             return argv;
           }(),

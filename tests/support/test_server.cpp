@@ -2,12 +2,15 @@
 
 #include <spdlog/spdlog.h>
 
+#include "support/test_threads.hpp"
+
 namespace ttt::testing {
 
 server::ServerConfig test_config() {
   server::ServerConfig config;
   config.bind = "127.0.0.1";
   config.port = 0;
+  config.threads = test_server_threads();
   config.db = ":memory:";
   // Plain TCP: these tests speak the protocol over raw sockets; the TLS
   // tests turn it on with a certificate of their own.
