@@ -620,7 +620,8 @@ TEST_P(ConsoleRestart, EveryPlayerIsPutBackWhereTheyWere) {
   ASSERT_TRUE(quicker->wait_for_text("Waiting for another player who wants a 5x5 game", 10s))
       << quicker->output();
   opener->write("/create 4\n");
-  ASSERT_TRUE(opener->wait_for_text("You play X in game 1.", 10s)) << opener->output();
+  ASSERT_TRUE(opener->wait_for_text("Waiting for an opponent to join game 1.", 10s))
+      << opener->output();
   ASSERT_TRUE(idler->wait_for_text("Connected to", 10s)) << idler->output();
   alice->write("/create 3\n");
   ASSERT_TRUE(alice->wait_for_text("You play X in game 2.", 10s)) << alice->output();
@@ -656,12 +657,19 @@ TEST_P(ConsoleRestart, EveryPlayerIsPutBackWhereTheyWere) {
   for (ChildProcess* who : {alice.get(), bob.get()}) {
     EXPECT_TRUE(who->wait_for_text("Game over: X wins (column a)", 10s)) << who->output();
   }
-  ASSERT_TRUE(opener->wait_for_text("You play X in game ", 10s, before[1])) << opener->output();
-  const std::string reopened = opener->output().substr(before[1]);
   const std::regex game_line(R"(Game (\d+), 4x4, rated: opener \(X, 1200\) vs \(free\) \(O\))");
-  std::smatch match;
-  ASSERT_TRUE(std::regex_search(reopened, match, game_line)) << reopened;
-  const std::string game = match[1].str();
+  std::string game;
+  ASSERT_TRUE(opener->wait_for(
+      [&](const std::string& out) {
+        const std::string reopened = out.substr(before[1]);
+        std::smatch match;
+        if (!std::regex_search(reopened, match, game_line)) return false;
+        game = match[1].str();
+        return true;
+      },
+      10s))
+      << opener->output();
+  EXPECT_NE(game, "1") << "a new game, with the settings of the one before";
   auto joiner = start_client(port, config_, {"--name", "joiner"});
   joiner->write("/join " + game + "\n");
   EXPECT_TRUE(joiner->wait_for_text("You play O in game " + game + ".", 10s)) << joiner->output();

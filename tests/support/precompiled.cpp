@@ -1,0 +1,3 @@
+// The target that compiles tests/support/precompiled.hpp once; the
+// server-side tests reuse its precompiled header (tests/CMakeLists.txt).
+#include "support/precompiled.hpp"
