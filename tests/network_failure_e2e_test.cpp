@@ -268,6 +268,64 @@ TEST_F(NetworkFailureE2E, TheMoveClockRunsOutWhileAwayAsADisconnect) {
   EXPECT_TRUE(carol_->wait_for_text("Game over: O wins (X disconnected)", 5s)) << carol_->output();
 }
 
+// A blip shorter than the heartbeat timeout: TCP carries the move typed
+// during it once the link is back, and nobody is told of an outage that
+// nobody could have seen.
+TEST_F(NetworkFailureE2E, ABlipShorterThanDetectionGoesUnnoticedAndTheMoveArrives) {
+  start_server({"--move-timeout", "0"});
+  start_game();
+  const std::size_t bob_from = bob_->output().size();
+  const std::size_t alice_from = alice_->output().size();
+  ASSERT_TRUE(spaces_[0]->link(false));
+  alice_->write("b2\n");  // sent into the dead link: the kernel keeps it
+  std::this_thread::sleep_for(700ms);
+  ASSERT_TRUE(spaces_[0]->link(true));
+  ASSERT_TRUE(bob_->wait_for_text("alice (X) played b2.", 10s, bob_from))
+      << bob_->output().substr(bob_from);
+  EXPECT_EQ(bob_->output().find("lost the connection", bob_from), std::string::npos)
+      << bob_->output().substr(bob_from);
+  EXPECT_EQ(alice_->output().find("Connection lost", alice_from), std::string::npos)
+      << alice_->output().substr(alice_from);
+  EXPECT_EQ(carol_->output().find("lost the connection"), std::string::npos) << carol_->output();
+}
+
+// With a move clock: an outage that ends within the grace leaves the game
+// going, and the clock kept running while the player was away (the rule of
+// docs/protocol.md, "The clock while away").
+TEST_F(NetworkFailureE2E, WithAMoveClockAnOutageWithinTheGraceCostsOnlyClockTime) {
+  start_server({"--move-timeout", "20", "--reconnect-grace", "10"});
+  start_game();
+  const std::size_t bob_from = bob_->output().size();
+  const auto down = Clock::now();
+  ASSERT_TRUE(spaces_[0]->link(false));  // on alice's turn
+  ASSERT_TRUE(bob_->wait_for_text("alice (X) lost the connection", 5s, bob_from))
+      << bob_->output().substr(bob_from);
+  std::this_thread::sleep_until(down + 5s);
+  const std::size_t alice_from = alice_->output().size();
+  ASSERT_TRUE(spaces_[0]->link(true));
+  ASSERT_TRUE(alice_->wait_for_text("Reconnected as alice: back in game 1.", 10s, alice_from))
+      << alice_->output().substr(alice_from);
+  ASSERT_TRUE(bob_->wait_for_text("alice (X) is back.", 5s, bob_from))
+      << bob_->output().substr(bob_from);
+  // Her turn goes on with what is left of her 20 s, not a fresh clock.
+  const std::regex left(R"(Your turn \(X\): type a cell like b2 \((\d+) s left\))");
+  int seconds = 0;
+  ASSERT_TRUE(alice_->wait_for(
+      [&](const std::string& out) {
+        const std::string fresh = out.substr(alice_from);
+        std::smatch match;
+        if (!std::regex_search(fresh, match, left)) return false;
+        seconds = std::stoi(match[1].str());
+        return true;
+      },
+      5s))
+      << alice_->output().substr(alice_from);
+  EXPECT_LE(seconds, 15) << "the clock ran while she was away";
+  EXPECT_GT(seconds, 0);
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "alice (X) played b2."));
+  EXPECT_EQ(bob_->output().find("Game over", bob_from), std::string::npos) << bob_->output();
+}
+
 TEST_F(NetworkFailureE2E, TheOpponentLosesTheLinkOnTheirTurnAndTheirPendingMoveIsPlayed) {
   start_server({"--move-timeout", "0"});
   start_game();

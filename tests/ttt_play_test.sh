@@ -85,6 +85,16 @@ out="$(printf '%s' "$every_cell" | "$TTT" play 2>&1)"; code=$?
 [ "$code" -eq 0 ] && grep -q '^Back in game 3 as X\.' <<<"$out" && grep -q '^Game over: ' <<<"$out"
 check "the next run takes the game back and finishes it" $? "$out"
 
+# What ./ttt play builds on a first run (ttt-server and ttt-client, as
+# ensure_built asks) needs no test, benchmark or fuzz target.
+inputs="$(ninja -C "$2" -t inputs bin/ttt-server bin/ttt-client 2>&1)"; code=$?
+[ "$code" -eq 0 ] && grep -q 'server/main.cpp' <<<"$inputs" && grep -q 'client/console/main.cpp' <<<"$inputs" \
+  && ! grep -qE '(^|/)(tests|bench|fuzz)/' <<<"$inputs"
+check "the programs ./ttt play builds need no test, benchmark or fuzz target" $? \
+  "$(grep -E '(^|/)(tests|bench|fuzz)/' <<<"$inputs" | head)"
+grep -q '^  ensure_built ttt-server ttt-client$' "$TTT"
+check "./ttt play builds just those two" $?
+
 for program in client bot server; do
   out="$("$TTT" "$program" --frobnicate 2>&1)"; code=$?
   [ "$code" -eq 2 ] && grep -qxF "(see $TTT $program --help)" <<<"$out" \
