@@ -6,17 +6,13 @@
 #include "console/session_text.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
+#include "ttt/wire/result_words.hpp"
 #include "view/board_name.hpp"
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
-#include "ttt/wire/result_words.hpp"
 
 namespace ttt::client {
 namespace {
-
-const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) {
-  return side == wire::SIDE_O ? state.o() : state.x();
-}
 
 // "alice (X)", or with_rating "alice (X, 1216)"; "[away]" after it.
 std::string seat_text(const wire::GameState& state, wire::Side side, bool with_rating = false) {

@@ -9,10 +9,6 @@
 namespace ttt::client {
 namespace {
 
-const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) {
-  return side == wire::SIDE_O ? state.o() : state.x();
-}
-
 // "alice (X)"
 std::string named(const wire::GameState& state, wire::Side side) {
   return seat_name(info_of(state, side)) + " (" + side_name(side) + ")";

@@ -10,8 +10,8 @@
 namespace ttt::client {
 namespace {
 
-constexpr char32_t kEllipsis = 0x2026;
-constexpr char32_t kReplacement = 0xFFFD;
+constexpr char32_t kEllipsisCodePoint = 0x2026;
+constexpr char32_t kReplacementCodePoint = 0xFFFD;
 
 // Calls each(code point) for every code point of text; bytes that are not
 // UTF-8 come as U+FFFD.
@@ -22,7 +22,7 @@ void for_each_code_point(std::string_view text, Each each) {
   while (i < length) {
     UChar32 c = 0;
     U8_NEXT(text.data(), i, length, c);
-    each(c < 0 ? kReplacement : static_cast<char32_t>(c));
+    each(c < 0 ? kReplacementCodePoint : static_cast<char32_t>(c));
   }
 }
 
@@ -111,7 +111,7 @@ std::string ascii_fallback(std::string_view text) {
   for_each_code_point(text, [&](char32_t c) {
     if (c < 0x80) {
       out += static_cast<char>(c);
-    } else if (c == kEllipsis) {
+    } else if (c == kEllipsisCodePoint) {
       out += '.';
     } else {
       out.append(code_point_width(c), '?');

@@ -43,6 +43,10 @@ std::optional<Line> winning_line_of(const wire::GameState& state) {
   return wire::line_of(state.winning_line());
 }
 
+const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) noexcept {
+  return side == wire::SIDE_O ? state.o() : state.x();
+}
+
 std::string seat_name(const wire::PlayerInfo& info) {
   return info.player_id() == 0 ? "(free)" : safe_text(info.name(), field_width::kName);
 }

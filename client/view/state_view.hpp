@@ -36,6 +36,9 @@ std::optional<Move> last_move_of(const wire::GameState& state);
 // The completed line of a game won by a line, else nullopt.
 std::optional<Line> winning_line_of(const wire::GameState& state);
 
+// The player in a side's seat (O's for SIDE_O, X's otherwise).
+const wire::PlayerInfo& info_of(const wire::GameState& state, wire::Side side) noexcept;
+
 // The name a seat shows: the player's name made safe to show (safe_text,
 // at most field_width::kName columns), or "(free)".
 std::string seat_name(const wire::PlayerInfo& info);

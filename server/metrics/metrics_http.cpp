@@ -1,4 +1,5 @@
 #include "metrics/metrics_http.hpp"
+#include "net/use_tuple.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -24,7 +25,6 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 using tcp = asio::ip::tcp;
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // A request is a line and a few headers; nothing here reads a body.
 constexpr std::uint32_t kHeaderLimit = 8 * 1024;

@@ -11,13 +11,13 @@
 
 #include "net/peer_address.hpp"
 #include "net/replies.hpp"
+#include "net/use_tuple.hpp"
 
 namespace ttt::server {
 namespace {
 
 namespace asio = boost::asio;
 using std::chrono::steady_clock;
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // Frames gathered into one write.
 constexpr std::size_t kMaxFramesPerWrite = 64;
@@ -95,9 +95,7 @@ void Session::start() {
   }
   // The inbox opens before the first message is handed over (the logic
   // executor runs what it is given in order).
-  to_logic([self = shared_from_this()] {
-    self->inbox_ = self->gate_.open(self, self->address_);
-  });
+  to_logic([self = shared_from_this()] { self->inbox_ = self->gate_.open(self, self->address_); });
   // A coroutine that fails ends the session: logged once, the socket closed,
   // the inbox told, as for any other end.
   auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
@@ -151,7 +149,7 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     hello_ = true;
     set_state(metrics::ConnectionState::kReady);
     reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
-    watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
+    watchdog_timer_.cancel();                  // from the Hello deadline to the idle clock
   }
   if (message.has_make_move()) {
     move_request_ = message.request_id() != 0 ? message.request_id() : 1;
@@ -211,8 +209,9 @@ void Session::refuse_oversized(const Outbound& message) {
       kind, message.frame->size(), peer_, limits_.max_queued_bytes);
   const std::uint32_t request_id = message.message ? message.message->in_reply_to() : 0;
   auto reply = error_reply(wire::ERROR_CODE_INTERNAL,
-                           "the server could not send its " + kind + ": it was too large (the "
-                           "server's fault; the connection stays open)",
+                           "the server could not send its " + kind +
+                               ": it was too large (the "
+                               "server's fault; the connection stays open)",
                            request_id);
   asio::dispatch(executor_,
                  [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
@@ -327,9 +326,8 @@ asio::awaitable<void> Session::watchdog() {
       next = close_deadline_;
     } else if (!hello_) {
       if (now >= hello_deadline) {
-        fail(wire::ERROR_CODE_HELLO_TIMEOUT, "no Hello within " +
-                                                 std::to_string(limits_.hello_timeout.count()) +
-                                                 " ms");
+        fail(wire::ERROR_CODE_HELLO_TIMEOUT,
+             "no Hello within " + std::to_string(limits_.hello_timeout.count()) + " ms");
         continue;
       }
       next = hello_deadline;

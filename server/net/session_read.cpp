@@ -10,6 +10,7 @@
 
 #include "net/session.hpp"
 #include "net/transport.hpp"
+#include "net/use_tuple.hpp"
 #include "ttt/tls/tls_errors.hpp"
 
 namespace ttt::server {
@@ -17,7 +18,6 @@ namespace {
 
 namespace asio = boost::asio;
 using std::chrono::steady_clock;
-constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // How long a session whose read the budget can't cover waits before asking again.
 constexpr auto kBudgetRetry = std::chrono::milliseconds(20);

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "tls/openssl_handles.hpp"
 #include "tls/tls_error.hpp"
 
 namespace ttt::server {
@@ -25,24 +26,14 @@ namespace fs = std::filesystem;
 // fingerprint, not its dates.
 constexpr long kValidSeconds = 20L * 365 * 24 * 3600;
 
-struct KeyFree {
-  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct CertFree {
-  void operator()(X509* c) const { X509_free(c); }
-};
-struct FileClose {
-  void operator()(FILE* f) const { std::fclose(f); }
-};
-
-std::unique_ptr<EVP_PKEY, KeyFree> make_key() {
-  std::unique_ptr<EVP_PKEY, KeyFree> key(EVP_EC_gen("P-256"));
+KeyHandle make_key() {
+  KeyHandle key(EVP_EC_gen("P-256"));
   if (!key) throw TlsError("cannot make a TLS key: " + openssl_reasons());
   return key;
 }
 
-std::unique_ptr<X509, CertFree> make_certificate(EVP_PKEY* key) {
-  std::unique_ptr<X509, CertFree> cert(X509_new());
+CertHandle make_certificate(EVP_PKEY* key) {
+  CertHandle cert(X509_new());
   unsigned char serial[16];
   bool ok = cert && RAND_bytes(serial, sizeof serial) == 1;
   if (ok) {
@@ -76,7 +67,7 @@ std::unique_ptr<X509, CertFree> make_certificate(EVP_PKEY* key) {
 }
 
 // Opens path for writing as a new 0600 file.
-std::unique_ptr<FILE, FileClose> create_private(const std::string& path) {
+FileHandle create_private(const std::string& path) {
   ::unlink(path.c_str());
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw TlsError(path + ": cannot create: " + std::strerror(errno));
@@ -85,10 +76,10 @@ std::unique_ptr<FILE, FileClose> create_private(const std::string& path) {
     ::close(fd);
     throw TlsError(path + ": cannot write: " + std::strerror(errno));
   }
-  return std::unique_ptr<FILE, FileClose>(file);
+  return FileHandle(file);
 }
 
-void finish(std::unique_ptr<FILE, FileClose> file, const std::string& path, bool written) {
+void finish(FileHandle file, const std::string& path, bool written) {
   const bool flushed =
       written && std::fflush(file.get()) == 0 && ::fsync(::fileno(file.get())) == 0;
   if (!flushed) throw TlsError(path + ": cannot write: " + openssl_reasons());

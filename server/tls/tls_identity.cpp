@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "tls/openssl_handles.hpp"
 #include "tls/self_signed.hpp"
 #include "tls/tls_error.hpp"
 #include "ttt/tls/fingerprint.hpp"
@@ -23,30 +24,19 @@ namespace {
 namespace asio = boost::asio;
 namespace fs = std::filesystem;
 
-struct FileClose {
-  void operator()(FILE* f) const { std::fclose(f); }
-};
-
-struct CertFree {
-  void operator()(X509* c) const { X509_free(c); }
-};
-struct KeyFree {
-  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-
 // Reads the first PEM certificate of a chain and the key, to name what is
 // wrong with which file before OpenSSL's context is given them.
 void check_files(const std::string& cert_path, const std::string& key_path) {
-  std::unique_ptr<FILE, FileClose> cert_file(std::fopen(cert_path.c_str(), "r"));
+  FileHandle cert_file(std::fopen(cert_path.c_str(), "r"));
   if (!cert_file) {
     throw TlsError(cert_path + ": cannot read the TLS certificate: " + std::strerror(errno));
   }
-  std::unique_ptr<X509, CertFree> cert(PEM_read_X509(cert_file.get(), nullptr, nullptr, nullptr));
+  CertHandle cert(PEM_read_X509(cert_file.get(), nullptr, nullptr, nullptr));
   if (!cert) throw TlsError(cert_path + ": not a PEM certificate (" + openssl_reasons() + ")");
-  std::unique_ptr<FILE, FileClose> key_file(std::fopen(key_path.c_str(), "r"));
+  FileHandle key_file(std::fopen(key_path.c_str(), "r"));
   if (!key_file) throw TlsError(key_path + ": cannot read the TLS key: " + std::strerror(errno));
   // No passphrase callback: a protected key fails instead of asking.
-  std::unique_ptr<EVP_PKEY, KeyFree> key(PEM_read_PrivateKey(
+  KeyHandle key(PEM_read_PrivateKey(
       key_file.get(), nullptr, [](char*, int, int, void*) { return 0; }, nullptr));
   if (!key) {
     throw TlsError(key_path + ": not a PEM private key, or one protected by a passphrase (" +
