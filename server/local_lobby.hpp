@@ -20,15 +20,16 @@ namespace ttt::server {
 
 struct LocalLobby {
   // writer may be null (nothing kept); players, last_record and pairings are
-  // what the database held at start; read_budget, if given, is the sessions'
-  // (for the operator's counters).
+  // what the database held at start (and blocks, who blocked whom);
+  // read_budget, if given, is the sessions' (for the operator's counters).
   LocalLobby(boost::asio::any_io_executor logic, boost::asio::any_io_executor compute,
              LobbyConfig config, StoreWriter* writer = nullptr,
              const std::vector<StoredPlayer>& players = {}, RecordId last_record = 0,
              const std::vector<RatedPairing>& pairings = {},
-             const ReadBudget* read_budget = nullptr, metrics::Counter* moves = nullptr)
+             const ReadBudget* read_budget = nullptr, metrics::Counter* moves = nullptr,
+             const std::vector<std::pair<std::int64_t, std::int64_t>>& blocks = {})
       : log(config.log_burst, LogLimiter::Clock::duration(config.log_every)),
-        accounts(writer, name_key, players, pairings),
+        accounts(writer, name_key, players, pairings, blocks),
         journal(writer, accounts, last_record),
         counted(journal, moves),
         lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, counted, directory,

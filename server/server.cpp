@@ -1,5 +1,6 @@
 #include "server.hpp"
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -9,7 +10,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <filesystem>
 #include <future>
-#include <spdlog/spdlog.h>
 #include <thread>
 #include <vector>
 
@@ -53,6 +53,7 @@ Server::Opened Server::open_store(const std::string& path, asio::any_io_executor
   opened.pairings = store->load_rated_pairings(now_ms - kRepeatWindowMs);
   opened.state.unfinished_games = store->load_unfinished_games();
   opened.state.tokens = store->load_tokens();
+  opened.blocks = store->load_blocks();
   opened.state.max_room_id = store->max_room_id();
   opened.max_record = store->max_game_id();
   std::error_code ec;
@@ -76,13 +77,15 @@ Server::Server(ServerConfig config)
                                                config_.max_connections_per_ip)),
       opened_(open_store(config_.db, logic_, &metrics_.store_commit_seconds)),
       local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
-             opened_.players, opened_.max_record, opened_.pairings, &read_budget_, &metrics_.moves),
+             opened_.players, opened_.max_record, opened_.pairings, &read_budget_, &metrics_.moves,
+             opened_.blocks),
       listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
                                            config_.session,
                                            SessionCommons{read_budget_, local_.log, &metrics_},
                                            slots_, config_.threads > 1, tls_.get())) {
   opened_.players = {};
   opened_.pairings = {};
+  opened_.blocks = {};
   lobby_.restore(opened_.state);
   opened_.state = {};
   if (!config_.metrics.empty()) {
@@ -117,9 +120,7 @@ std::optional<StoreWriter::Counters> Server::journal_counters() const {
   return opened_.writer->counters();
 }
 
-Server::~Server() {
-  compute_.join();
-}
+Server::~Server() { compute_.join(); }
 
 void Server::serve() {
   for (;;) {

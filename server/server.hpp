@@ -78,7 +78,8 @@ class Server {
   struct Opened {
     std::unique_ptr<StoreWriter> writer;  // null with --db none
     std::vector<StoredPlayer> players;
-    std::vector<RatedPairing> pairings;  // for the ratings' repeat rule
+    std::vector<RatedPairing> pairings;                         // for the ratings' repeat rule
+    std::vector<std::pair<std::int64_t, std::int64_t>> blocks;  // who blocked whom
     StoredState state;
     RecordId max_record = 0;
   };

@@ -73,8 +73,10 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
     complete(std::move(done));
     return ++records;
   }
-  void move(RecordId, int, Move move, const std::optional<GameEnding>& end, Done done) override {
-    moves.push_back(move);
+  void move(RecordId, const MoveEntry& entry, const std::optional<GameEnding>& end,
+            Done done) override {
+    moves.push_back(entry.move);
+    clock_left.push_back(entry.clock_left);
     if (end) results.push_back(end->result);
     complete(std::move(done));
   }
@@ -110,6 +112,7 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
   bool closed = false;
   std::vector<GameResult> results;
   std::vector<Move> moves;
+  std::vector<std::chrono::milliseconds> clock_left;  // each move's, as recorded
   RecordId records = 0;
   bool hold = false;
   std::vector<Done> pending;

@@ -54,6 +54,9 @@ class MemoryAccounts final : public AccountStore {
   void history(AccountId, int, HistoryDone done) override { done(std::nullopt); }
   void replay(RecordId, ReplayDone done) override { done(false, std::nullopt); }
   std::size_t size() const override { return accounts_.size(); }
+  std::vector<std::string> blocked_names(AccountId) const override { return {}; }
+  void set_blocked(AccountId, AccountId, bool) override {}
+  bool blocks(AccountId, AccountId) const override { return false; }
 
   double rating(AccountId account) const override {
     const StoredPlayer* a = get(account);
@@ -99,9 +102,9 @@ class RecordingJournal final : public GameJournal {
     done(true);
     return static_cast<RecordId>(starts.size());
   }
-  void move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
+  void move(RecordId record, const MoveEntry& entry, const std::optional<GameEnding>& end,
             Done done) override {
-    moves.push_back({record, ply, move});
+    moves.push_back({record, entry.ply, entry.move});
     if (end) ends.push_back(end->result);
     done(true);
   }

@@ -24,8 +24,9 @@ namespace fs = std::filesystem;
 class StoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("ttt-store-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("ttt-store-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -102,7 +103,8 @@ TEST_F(StoreTest, KeepsPlayersGamesAndMovesAcrossReopening) {
   ASSERT_EQ(unfinished.size(), 1u);
   EXPECT_EQ(unfinished[0].room_id, 12);
   EXPECT_EQ(unfinished[0].moves.size(), 1u);
-  EXPECT_EQ(store.load_tokens(), (std::vector<std::pair<std::int64_t, std::string>>{{1, "tokenhash"}}));
+  EXPECT_EQ(store.load_tokens(),
+            (std::vector<std::pair<std::int64_t, std::string>>{{1, "tokenhash"}}));
   EXPECT_EQ(store.max_game_id(), 2);
   EXPECT_EQ(store.max_room_id(), 12);
   EXPECT_EQ(store.history(1, 10).size(), 1u);
@@ -220,10 +222,40 @@ PRAGMA user_version = 1;
   ASSERT_EQ(games.size(), 1u);
   EXPECT_EQ(games[0].size, 4);
   EXPECT_EQ(games[0].win_length, 4) << "a version-1 game was won by its whole line";
+  EXPECT_EQ(games[0].clock_initial_ms, 0) << "and had no clock";
   Database check(path());
   auto version = check.prepare("PRAGMA user_version");
   ASSERT_TRUE(version.step());
-  EXPECT_EQ(version.column_int(0), 2);
+  EXPECT_EQ(version.column_int(0), Store::kSchemaVersion);
+}
+
+// Schema 3: a game's Fischer clock and each move's time left come back as
+// written; blocks are kept.
+TEST_F(StoreTest, ClocksAndBlocksComeBackAsWritten) {
+  {
+    Store store(path());
+    store.save_player(player(1, "alice"));
+    store.save_player(player(2, "bob"));
+    GameRecord g = game(1, 1, 2);
+    g.clock_initial_ms = 180'000;
+    g.clock_increment_ms = 2'000;
+    store.begin_game(g);
+    store.add_move(1, 0, {1, 1, 1000, 179'500});
+    store.add_move(1, 1, {0, 0, 2000, 181'000});
+    store.save_block(1, 2);
+    store.save_block(1, 2);  // twice: still one
+    store.save_block(2, 1);
+    store.drop_block(2, 1);
+  }
+  Store store(path());
+  const auto games = store.load_unfinished_games();
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].clock_initial_ms, 180'000);
+  EXPECT_EQ(games[0].clock_increment_ms, 2'000);
+  ASSERT_EQ(games[0].moves.size(), 2u);
+  EXPECT_EQ(games[0].moves[0].clock_ms, 179'500);
+  EXPECT_EQ(games[0].moves[1].clock_ms, 181'000);
+  EXPECT_EQ(store.load_blocks(), (std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 2}}));
 }
 
 TEST_F(StoreTest, WriterCommitsJobsInGroupsAndReportsInOrder) {
@@ -236,11 +268,14 @@ TEST_F(StoreTest, WriterCommitsJobsInGroupsAndReportsInOrder) {
   {
     StoreWriter writer(std::move(store), io.get_executor());
     for (int i = 0; i < 500; ++i) {
-      writer.submit([i](Store& s) { s.add_move(1, i, {i % 3, i % 5, i}); },
-                    [&completed, i](const std::optional<std::string>& error) {
-                      EXPECT_FALSE(error) << *error;
-                      completed.push_back(i);
-                    });
+      writer.submit(
+          [i](Store& s) {
+            s.add_move(1, i, {i % 3, i % 5, i});
+          },
+          [&completed, i](const std::optional<std::string>& error) {
+            EXPECT_FALSE(error) << *error;
+            completed.push_back(i);
+          });
     }
     writer.flush();
     const auto counters = writer.counters();

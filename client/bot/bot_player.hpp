@@ -32,7 +32,7 @@ enum class BotMode { QuickMatch, Join, Create };
 
 struct BotOptions {
   ConnectionOptions connection;
-  std::string secret_path;  // where the name's secret is kept; empty = nowhere
+  std::string secret_path;     // where the name's secret is kept; empty = nowhere
   bool rotate_secret = false;  // replace the name's secret once connected
   BotMode mode = BotMode::QuickMatch;
   int size = 3;               // QuickMatch, Create
@@ -114,7 +114,7 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void think(const wire::GameState& state, Player me);
   void play(Position position, Move move);
   // The search came back: thinks again if the game moved on meanwhile.
-  void search_done();
+  void search_done(Position searched);
   // The brain could not move: the game is resigned (and counted lost) and
   // the bot stops.
   void brain_failed(Position position, const std::string& why);
@@ -143,14 +143,14 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   std::optional<wire::GameState> game_;
   std::unordered_map<std::uint32_t, Request> requests_;  // in flight, by request id
   std::shared_ptr<Brain> brain_;
-  std::optional<Position> searching_;                    // the position a search is answering
-  bool search_running_ = false;                          // a brain call is in flight
-  std::optional<Position> moved_;                        // the last position a move was sent for
-  std::optional<RoundKey> counted_;                      // the last round whose result is counted
-  bool failure_counted_ = false;  // the error that ends this link is counted already
-  bool name_refused_ = false;     // the server said NAME_TAKEN
-  bool entered_ = false;          // asked the server for a game (this link or before)
-  bool moving_on_ = false;        // left a game to find another opponent
+  std::optional<Position> searching_;  // the position a search is answering
+  bool search_running_ = false;        // a brain call is in flight
+  std::optional<Position> moved_;      // the last position a move was sent for
+  std::optional<RoundKey> counted_;    // the last round whose result is counted
+  bool failure_counted_ = false;       // the error that ends this link is counted already
+  bool name_refused_ = false;          // the server said NAME_TAKEN
+  bool entered_ = false;               // asked the server for a game (this link or before)
+  bool moving_on_ = false;             // left a game to find another opponent
   bool finishing_ = false;
   bool done_ = false;
   BotTally tally_;

@@ -66,6 +66,59 @@ std::optional<int> parse_win_length(const std::vector<std::string_view>& args, s
   return static_cast<int>(*k);
 }
 
+// The word after "clock" at args[i]: M+S; why not in error.
+std::optional<ClockSpec> parse_clock_at(const std::vector<std::string_view>& args, std::size_t i,
+                                        std::string& error) {
+  if (i >= args.size()) {
+    error = "clock needs M+S after it: minutes for the game and seconds a move, e.g. clock 3+2";
+    return std::nullopt;
+  }
+  return parse_clock(args[i], error);
+}
+
+// The options a game's settings take after its size, from args[i]: k K,
+// clock M+S, rated|unrated (with_rated), and for /create private and bot
+// LEVEL. false with why in error.
+bool parse_settings(const std::vector<std::string_view>& args, std::size_t i, Command& c,
+                    bool with_rated, std::string& error) {
+  auto is_option = [](std::string_view word) {
+    return word == "private" || word == "bot" || word == "rated" || word == "unrated" ||
+           word == "k" || word == "clock";
+  };
+  for (; i < args.size(); ++i) {
+    if (args[i] == "k") {
+      const auto k = parse_win_length(args, i + 1, c.size, error);
+      if (!k) return false;
+      c.win_length = *k;
+      ++i;
+    } else if (args[i] == "clock") {
+      c.clock = parse_clock_at(args, i + 1, error);
+      if (!c.clock) return false;
+      ++i;
+    } else if (with_rated && (args[i] == "rated" || args[i] == "unrated")) {
+      c.rated = args[i] == "rated";
+    } else if (c.kind == CommandKind::Create && args[i] == "private") {
+      c.is_private = true;
+    } else if (c.kind == CommandKind::Create && args[i] == "bot") {
+      c.bot = Level::Perfect;
+      if (i + 1 < args.size() && !is_option(args[i + 1])) {
+        auto level = parse_level(args[i + 1]);
+        if (!level) {
+          error = "Unknown bot level '" + std::string(args[i + 1]) +
+                  "': random, easy, medium, hard or perfect";
+          return false;
+        }
+        c.bot = level;
+        ++i;
+      }
+    } else {
+      error = "";
+      return false;
+    }
+  }
+  return true;
+}
+
 CommandParse parse_create(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Create);
   std::size_t i = 0;
@@ -75,37 +128,12 @@ CommandParse parse_create(const std::vector<std::string_view>& args) {
     c.size = *size;
     ++i;
   }
-  auto is_option = [](std::string_view word) {
-    return word == "private" || word == "bot" || word == "rated" || word == "unrated" ||
-           word == "k";
-  };
-  for (; i < args.size(); ++i) {
-    if (args[i] == "k") {
-      std::string error;
-      const auto k = parse_win_length(args, i + 1, c.size, error);
-      if (!k) return fail(error);
-      c.win_length = *k;
-      ++i;
-    } else if (args[i] == "private") {
-      c.is_private = true;
-    } else if (args[i] == "bot") {
-      c.bot = Level::Perfect;
-      if (i + 1 < args.size() && !is_option(args[i + 1])) {
-        auto level = parse_level(args[i + 1]);
-        if (!level) {
-          return fail("Unknown bot level '" + std::string(args[i + 1]) +
-                      "': random, easy, medium, hard or perfect");
-        }
-        c.bot = level;
-        ++i;
-      }
-    } else if (args[i] == "rated" || args[i] == "unrated") {
-      c.rated = args[i] == "rated";
-    } else {
-      return fail(
-          "Usage: /create SIZE [k K] [private] [bot LEVEL] [rated|unrated], e.g. /create 3 bot "
-          "perfect or /create 15 k 5");
-    }
+  std::string error;
+  if (!parse_settings(args, i, c, true, error)) {
+    if (!error.empty()) return fail(error);
+    return fail(
+        "Usage: /create SIZE [k K] [clock M+S] [private] [bot LEVEL] [rated|unrated], e.g. "
+        "/create 3 bot perfect, /create 15 k 5 or /create 3 clock 3+2");
   }
   return ok(std::move(c));
 }
@@ -162,18 +190,62 @@ CommandParse parse_list(const std::vector<std::string_view>& args) {
 
 CommandParse parse_quick(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Quick);
-  const bool with_k = args.size() >= 2 && args[1] == "k";
-  if (args.size() > (with_k ? 3 : 1)) return fail("Usage: /quick SIZE [k K], e.g. /quick 15 k 5");
-  if (!args.empty()) {
+  std::size_t i = 0;
+  if (!args.empty() && std::isdigit(static_cast<unsigned char>(args[0][0]))) {
     auto size = parse_size(args[0]);
     if (!size) return fail(size_error(args[0]));
     c.size = *size;
+    ++i;
   }
-  if (with_k) {
-    std::string error;
-    const auto k = parse_win_length(args, 2, c.size, error);
-    if (!k) return fail(error);
-    c.win_length = *k;
+  std::string error;
+  if (!parse_settings(args, i, c, false, error)) {
+    if (!error.empty()) return fail(error);
+    return fail("Usage: /quick SIZE [k K] [clock M+S], e.g. /quick 15 k 5 or /quick 3 clock 1+1");
+  }
+  return ok(std::move(c));
+}
+
+CommandParse parse_challenge(const std::vector<std::string_view>& args) {
+  static constexpr const char* kUsage =
+      "Usage: /challenge NAME [SIZE] [k K] [clock M+S] [rated|unrated], e.g. /challenge bob 3 "
+      "clock 3+2";
+  if (args.empty()) return fail(kUsage);
+  Command c = command_of(CommandKind::Challenge);
+  c.text = std::string(args[0]);
+  std::size_t i = 1;
+  if (i < args.size() && std::isdigit(static_cast<unsigned char>(args[i][0]))) {
+    auto size = parse_size(args[i]);
+    if (!size) return fail(size_error(args[i]));
+    c.size = *size;
+    ++i;
+  }
+  std::string error;
+  if (!parse_settings(args, i, c, true, error)) return fail(error.empty() ? kUsage : error);
+  return ok(std::move(c));
+}
+
+// /accept [ID] and /decline [ID]: a challenge's id (none: the latest; for
+// /decline, the opponent's offer first when there is one).
+CommandParse parse_answer(CommandKind kind, const std::vector<std::string_view>& args) {
+  Command c = command_of(kind);
+  if (args.size() > 1)
+    return fail(kind == CommandKind::Accept ? "Usage: /accept [ID]" : "Usage: /decline [ID]");
+  if (!args.empty()) {
+    auto id = cli::parse_int(args[0], 1, INT64_MAX);
+    if (!id) return fail("A challenge id is a number, not '" + std::string(args[0]) + "'");
+    c.challenge_id = static_cast<std::uint64_t>(*id);
+  }
+  return ok(std::move(c));
+}
+
+CommandParse parse_who(const std::vector<std::string_view>& args) {
+  Command c = command_of(CommandKind::Who);
+  if (args.size() == 1 && (args[0] == "next" || args[0] == "more")) {
+    c.next_page = true;
+  } else if (args.size() > 1) {
+    return fail("Usage: /who [NAME], or /who next for the next page");
+  } else if (!args.empty()) {
+    c.text = std::string(args[0]);
   }
   return ok(std::move(c));
 }
@@ -223,10 +295,9 @@ std::string_view trimmed_rest(std::string_view line, std::string_view name) {
 
 // Commands that take no argument.
 std::optional<CommandKind> simple_command(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, CommandKind>, 10> kSimple{{
+  static constexpr std::array<std::pair<std::string_view, CommandKind>, 9> kSimple{{
       {"resign", CommandKind::Resign},
       {"draw", CommandKind::Draw},
-      {"decline", CommandKind::Decline},
       {"me", CommandKind::Me},
       {"rematch", CommandKind::Rematch},
       {"leave", CommandKind::Leave},
@@ -289,6 +360,26 @@ CommandParse parse_command(std::string_view line) {
     return ok(command_of(CommandKind::SecretRotate));
   }
   if (name == "join") return parse_game_ref(CommandKind::Join, "/join ID [CODE]", args);
+  if (name == "who") return parse_who(args);
+  if (name == "challenge") return parse_challenge(args);
+  if (name == "accept") return parse_answer(CommandKind::Accept, args);
+  if (name == "decline") return parse_answer(CommandKind::Decline, args);
+  if (name == "challenges") {
+    if (args.size() != 1 || (args[0] != "on" && args[0] != "off")) {
+      return fail("Usage: /challenges on|off (whether others may challenge you)");
+    }
+    Command challenges = command_of(CommandKind::Challenges);
+    challenges.on = args[0] == "on";
+    return ok(std::move(challenges));
+  }
+  if (name == "block" || name == "unblock") {
+    Command block = command_of(name == "block" ? CommandKind::Block : CommandKind::Unblock);
+    if (args.size() > 1) return fail("Usage: /" + std::string(name) + " NAME");
+    if (!args.empty()) block.text = std::string(args[0]);
+    if (block.kind == CommandKind::Unblock && block.text.empty())
+      return fail("Usage: /unblock NAME");
+    return ok(std::move(block));
+  }
   if (name == "watch") return parse_game_ref(CommandKind::Watch, "/watch ID [CODE]", args);
   if (name == "quick") return parse_quick(args);
   if (name == "top") return parse_top(args);
@@ -314,21 +405,31 @@ std::string help_text() {
          "                                    the games on the server, a page at a time\n"
          "                                    (open: waiting for a player; name: a player's)\n"
          "  /list next                        the next page of that list\n"
-         "  /create SIZE [k K] [private] [bot LEVEL] [rated|unrated]\n"
+         "  /create SIZE [k K] [clock M+S] [private] [bot LEVEL] [rated|unrated]\n"
          "                                    a new game (LEVEL: random easy medium hard "
          "perfect);\n"
          "                                    k K: K in a row wins (3 to SIZE, e.g. /create 15 "
          "k 5);\n"
          "                                    without it only a whole line wins;\n"
+         "                                    clock M+S: M minutes each for the game, S seconds\n"
+         "                                    more a move (e.g. 3+2); without it a move timeout\n"
          "                                    rated: the result changes both ratings (default:\n"
          "                                    rated between people, unrated against the bot)\n"
          "  /join ID [CODE]                   join a game (CODE for a private one)\n"
-         "  /quick SIZE [k K]                 play the next player who wants that game\n"
+         "  /quick SIZE [k K] [clock M+S]     play the next player who wants that game\n"
          "  /watch ID [CODE]                  spectate a game\n"
+         "Players:\n"
+         "  /who [NAME]                       who is online and what each is doing (/who next)\n"
+         "  /challenge NAME [SIZE] [k K] [clock M+S] [rated|unrated]\n"
+         "                                    invite NAME to a game (it stands 60 s)\n"
+         "  /accept [ID], /decline [ID]       answer a challenge (the latest without ID)\n"
+         "  /challenges on|off                take challenges, or refuse them all\n"
+         "  /block NAME, /unblock NAME        no challenges or chat from NAME; /block lists\n"
          "In a game:\n"
          "  /resign                           give up the game\n"
          "  /draw                             offer a draw, or accept your opponent's offer\n"
          "  /decline                          decline your opponent's draw offer or rematch\n"
+         "                                    (with no offer: the latest challenge)\n"
          "  /rematch                          ask for (or accept) a rematch; sides swap\n"
          "  /leave                            back to the lobby (resigns a game in progress)\n"
          "  (on a terminal /resign and /leave in a game in progress ask to confirm)\n"

@@ -1,9 +1,11 @@
 // The console client's slash commands: /list [next] [open] [SIZE [k K]]
-// [rated|unrated] [name TEXT], /create SIZE [k K] [private] [bot LEVEL]
-// [rated|unrated], /join ID [CODE], /quick SIZE [k K], /watch ID, /resign,
-// /draw, /decline, /rematch, /leave, /say TEXT, /mute [NAME], /unmute NAME,
-// /spectators on|off, /me, /top [N], /history [NAME], /replay ID, /secret
-// rotate, /help, /quit.
+// [rated|unrated] [name TEXT], /create SIZE [k K] [clock M+S] [private]
+// [bot LEVEL] [rated|unrated], /join ID [CODE], /quick SIZE [k K] [clock
+// M+S], /watch ID, /who [next] [NAME], /challenge NAME [SIZE] [k K] [clock
+// M+S] [rated|unrated], /accept [ID], /decline [ID], /challenges on|off,
+// /block [NAME], /unblock NAME, /resign, /draw, /rematch, /leave, /say
+// TEXT, /mute [NAME], /unmute NAME, /spectators on|off, /me, /top [N],
+// /history [NAME], /replay ID, /secret rotate, /help, /quit.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <string_view>
 
 #include "ttt/ai.hpp"
+#include "view/clock_text.hpp"
 
 namespace ttt::client {
 
@@ -36,7 +39,13 @@ enum class CommandKind {
   Spectators,
   SecretRotate,
   Help,
-  Quit
+  Quit,
+  Who,
+  Challenge,
+  Accept,
+  Challenges,
+  Block,
+  Unblock
 };
 
 struct Command {
@@ -57,7 +66,12 @@ struct Command {
   bool next_page = false;
   bool open_only = false;
   int list_size = 0;
-  bool on = false;  // Spectators: hear the spectators' chat
+  bool on = false;  // Spectators: hear the spectators' chat; Challenges: take challenges
+  std::optional<ClockSpec> clock;  // Create, Quick, Challenge: a Fischer clock
+  std::uint64_t challenge_id = 0;  // Accept, Decline: which challenge (0: the latest)
+  // Who: the next page (next_page), or players whose name holds `text`.
+  // Challenge: whom in `text`, with size, win_length, clock and rated.
+  // Block: whom in `text` (none: list who is blocked); Unblock: whom.
   // Mute, Unmute: the name in `text` (Mute without one lists who is muted).
 };
 

@@ -26,6 +26,10 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
       create->set_vs_bot(command.bot.has_value());
       if (command.bot) create->set_bot_level(wire::bot_level_of(*command.bot));
       if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
+      if (command.clock) {
+        create->mutable_clock()->set_initial_ms(command.clock->initial_ms);
+        create->mutable_clock()->set_increment_ms(command.clock->increment_ms);
+      }
       break;
     }
     case CommandKind::Join:
@@ -35,6 +39,39 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
     case CommandKind::Quick:
       m.mutable_quick_match()->set_size(command.size);
       m.mutable_quick_match()->set_win_length(command.win_length);
+      if (command.clock) {
+        m.mutable_quick_match()->mutable_clock()->set_initial_ms(command.clock->initial_ms);
+        m.mutable_quick_match()->mutable_clock()->set_increment_ms(command.clock->increment_ms);
+      }
+      break;
+    case CommandKind::Who:
+      // The first page with the name filter (PlayerListQuery asks for the
+      // pages after it).
+      m.mutable_list_players()->set_name(command.text);
+      break;
+    case CommandKind::Challenge: {
+      wire::Challenge* challenge = m.mutable_challenge();
+      challenge->set_name(command.text);
+      challenge->set_size(command.size);
+      challenge->set_win_length(command.win_length);
+      if (command.rated) challenge->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
+      if (command.clock) {
+        challenge->mutable_clock()->set_initial_ms(command.clock->initial_ms);
+        challenge->mutable_clock()->set_increment_ms(command.clock->increment_ms);
+      }
+      break;
+    }
+    case CommandKind::Accept:
+      m.mutable_answer_challenge()->set_challenge_id(command.challenge_id);
+      m.mutable_answer_challenge()->set_accept(true);
+      break;
+    case CommandKind::Challenges:
+      m.mutable_challenge_settings()->set_refuse_all(!command.on);
+      break;
+    case CommandKind::Block:
+    case CommandKind::Unblock:
+      m.mutable_block()->set_name(command.text);
+      m.mutable_block()->set_blocked(command.kind == CommandKind::Block);
       break;
     case CommandKind::Watch:
       m.mutable_spectate()->set_game_id(command.game_id);
@@ -50,7 +87,13 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
       m.mutable_rematch();
       break;
     case CommandKind::Decline:
-      m.mutable_decline();
+      // A challenge when one is named; which one without an id, the client
+      // decides (ConsoleClient: the opponent's offer first).
+      if (command.challenge_id != 0) {
+        m.mutable_answer_challenge()->set_challenge_id(command.challenge_id);
+      } else {
+        m.mutable_decline();
+      }
       break;
     case CommandKind::Me:
       m.mutable_get_profile();

@@ -78,6 +78,7 @@ void ConsoleClient::quit() {
 void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   reconnecting_ = false;
   player_id_ = welcome.player_id();
+  server_name_ = welcome.name();
   awaiting_.clear();
   record_queries_.clear();
   pager_.clear();
@@ -173,13 +174,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       say(queued_text(message.queued()));
       break;
     case wire::ServerMessage::kLeft:
-      game_.reset();
-      spectating_ = false;
-      queued_ = false;
-      place_request_.reset();
-      pending_moves_.clear();
-      confirming_.reset();
-      say(left_text(message.left()));
+      on_left(message.left());
       break;
     case wire::ServerMessage::kChat:
       if (!mutes_.muted(message.chat().from())) say(chat_line(message.chat()));
@@ -196,7 +191,9 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
           safe_text(message.goodbye().reason(), field_width::kMessage));
       break;
     default:
-      spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
+      if (!on_players_message(message)) {
+        spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
+      }
   }
   play_pending();
   connection_->set_seat_at_stake(holds_seat());
@@ -276,7 +273,7 @@ std::uint32_t ConsoleClient::send(wire::ClientMessage message, bool awaits_reply
 }
 
 void ConsoleClient::execute(const Command& command) {
-  if (execute_extra(command)) return;
+  if (execute_extra(command) || execute_players(command)) return;
   if (command.kind == CommandKind::Help) {
     terminal_.print(help_text());
     return;
@@ -385,6 +382,7 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
 void ConsoleClient::on_joined(const wire::Joined& joined) {
   const bool resumed = std::exchange(resuming_, false);
   game_ = joined.state();
+  state_received_at_ = std::chrono::steady_clock::now();
   spectating_ = joined.side() == wire::SIDE_SPECTATOR;
   queued_ = false;
   move_request_ = 0;
@@ -408,6 +406,7 @@ void ConsoleClient::on_state(const wire::GameState& state) {
   if (!game_ || state.game_id() != game_->game_id()) return;  // from a game we left
   const wire::GameState before = std::move(*game_);
   game_ = state;
+  state_received_at_ = std::chrono::steady_clock::now();
   track_presence(before, state);
   if (state.move_count() != before.move_count() || state.round() != before.round()) {
     move_request_ = 0;
@@ -490,7 +489,8 @@ void ConsoleClient::update_prompt() {
         reconnecting_prompt(std::chrono::duration_cast<std::chrono::milliseconds>(left)));
     return;
   }
-  terminal_.set_prompt(my_turn() ? "your move (" + side_name(my_side()) + ")> " : "> ");
+  terminal_.set_prompt(clocks_prompt() +
+                       (my_turn() ? "your move (" + side_name(my_side()) + ")> " : "> "));
 }
 
 }  // namespace ttt::client

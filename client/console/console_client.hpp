@@ -129,6 +129,18 @@ class ConsoleClient : public ConnectionEvents {
   void on_game_list(const wire::GameList& list);
   void on_spectator_count(const wire::SpectatorCount& count);
   void on_chat_settings(const wire::ChatSettings& settings);
+  // Left its game (console_session.cpp).
+  void on_left(const wire::Left& left);
+
+  // The other players (console_players.cpp): /who, challenges, blocks.
+  // Handles those commands (and /decline of a challenge); false if the
+  // command is not one of them.
+  bool execute_players(const Command& command);
+  // Handles those server messages; false if the message is not one.
+  bool on_players_message(const wire::ServerMessage& message);
+  // Both Fischer clocks as they run now, for the prompt ("X 2:58 O 3:00 | "),
+  // or "" without a running clock.
+  std::string clocks_prompt() const;
 
   boost::asio::io_context& io_;
   ClientConfig config_;
@@ -138,10 +150,16 @@ class ConsoleClient : public ConnectionEvents {
   std::unique_ptr<TokenFile> token_file_;
   TrustPrompt trust_prompt_;
   std::string known_servers_;  // where trusted servers are remembered
-  std::string secret_path_;  // where the name's secret is kept; empty = nowhere
+  std::string secret_path_;    // where the name's secret is kept; empty = nowhere
   std::optional<PlayerSecret> secret_;
   GameListQuery list_query_;
   MuteList mutes_;
+  std::map<std::uint64_t, wire::ChallengeOffer> challenges_received_;  // standing, by id
+  std::string who_filter_;                                             // the name /who filters by
+  std::string who_next_;         // where /who next starts; empty: no next page
+  std::uint32_t who_shown_ = 0;  // players shown of this /who so far
+  std::string server_name_;      // our name as the server holds it
+  std::chrono::steady_clock::time_point state_received_at_{};  // when game_ came
 
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;  // the game sat in or watched
@@ -164,7 +182,7 @@ class ConsoleClient : public ConnectionEvents {
   bool resuming_ = false;  // a resumed Welcome came; Joined is next
   bool input_ended_ = false;
   bool quitting_ = false;
-  bool name_refused_ = false;  // the server said NAME_TAKEN
+  bool name_refused_ = false;    // the server said NAME_TAKEN
   bool session_active_ = false;  // the server said SESSION_ACTIVE
   boost::asio::steady_timer tick_timer_;
   std::chrono::steady_clock::time_point reconnect_deadline_{};

@@ -39,6 +39,16 @@ std::size_t index_of(wire::Side side) { return side == wire::SIDE_O ? 1 : 0; }
 
 }  // namespace
 
+void ConsoleClient::on_left(const wire::Left& left) {
+  game_.reset();
+  spectating_ = false;
+  queued_ = false;
+  place_request_.reset();
+  pending_moves_.clear();
+  confirming_.reset();
+  say(left_text(left));
+}
+
 // --- the link ---------------------------------------------------------------------
 
 void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left) {
@@ -93,6 +103,7 @@ void ConsoleClient::schedule_tick() {
 
 void ConsoleClient::tick() {
   const auto now = steady_clock::now();
+  if (terminal_.interactive() && !clocks_prompt().empty()) update_prompt();  // the clocks run
   if (reconnecting_) {
     const milliseconds left = until(reconnect_deadline_, now);
     const long mark = countdown_mark(left);

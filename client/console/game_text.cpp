@@ -8,6 +8,7 @@
 #include "text/safe_text.hpp"
 #include "ttt/wire/result_words.hpp"
 #include "view/board_name.hpp"
+#include "view/clock_text.hpp"
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
 
@@ -31,6 +32,7 @@ std::string seat_text(const wire::GameState& state, wire::Side side, bool with_r
 }
 
 std::string clock_text(const wire::GameState& state) {
+  if (has_chess_clock(state)) return " (" + clocks_text(state) + ")";
   if (state.move_time_left_ms() == 0) return "";
   return " (" + std::to_string((state.move_time_left_ms() + 999) / 1000) + " s left)";
 }
@@ -101,9 +103,20 @@ std::string personal_result(const wire::GameState& state, wire::Side me) {
   }
 }
 
+bool has_chess_clock(const wire::GameState& state) noexcept {
+  return state.clock().initial_ms() != 0;
+}
+
+std::string clocks_text(const wire::GameState& state) {
+  return "X " + clock_face(state.x_clock_ms()) + ", O " + clock_face(state.o_clock_ms());
+}
+
 std::string players_line(const wire::GameState& state) {
   std::string line = "Game " + std::to_string(state.game_id()) + ", " +
                      board_name(state.size(), state.win_length());
+  if (has_chess_clock(state)) {
+    line += ", clock " + clock_name({state.clock().initial_ms(), state.clock().increment_ms()});
+  }
   if (state.round() > 1) line += ", round " + std::to_string(state.round());
   line += state.rated() ? ", rated" : ", unrated";
   line +=

@@ -29,6 +29,13 @@ std::string personal_result(const wire::GameState& state, wire::Side me);
 // "round 2", "private", "2 watching", "[away]".
 std::string players_line(const wire::GameState& state);
 
+// Whether the game has a Fischer clock (both players' time, shown as clock
+// faces), rather than a move timeout.
+bool has_chess_clock(const wire::GameState& state) noexcept;
+
+// Both clocks as the state gives them: "X 2:58, O 3:00".
+std::string clocks_text(const wire::GameState& state);
+
 // Whose move it is, from `me`'s point of view (SIDE_NONE or SIDE_SPECTATOR
 // for a spectator), with the mover's clock when there is one; pending draw
 // offers and rematch requests are mentioned too.

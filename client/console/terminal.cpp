@@ -101,6 +101,11 @@ void Terminal::print(std::string_view text) {
   redraw_input();
 }
 
+void Terminal::bell() {
+  if (!interactive_) return;
+  write_out("\a");
+}
+
 void Terminal::print_error(std::string_view line) {
   restore();
   std::string out(line);

@@ -63,6 +63,9 @@ class Terminal {
   // Prints text (whole lines) above the input line.
   void print(std::string_view text);
 
+  // Rings the terminal's bell (something needs an answer), on a terminal only.
+  void bell();
+
   // Prints one error line (without its newline) on standard error, after
   // putting the terminal back as it was.
   void print_error(std::string_view line);

@@ -31,10 +31,14 @@ constexpr std::array<LineKind, 4> kKinds = {LineKind::Row, LineKind::Column, Lin
 // Which line of its kind holds a run starting at (row, col) (see Line).
 int run_index(LineKind kind, int row, int col, int size) noexcept {
   switch (kind) {
-    case LineKind::Row: return row;
-    case LineKind::Column: return col;
-    case LineKind::Diagonal: return col - row;
-    case LineKind::AntiDiagonal: return row + col - (size - 1);
+    case LineKind::Row:
+      return row;
+    case LineKind::Column:
+      return col;
+    case LineKind::Diagonal:
+      return col - row;
+    case LineKind::AntiDiagonal:
+      return row + col - (size - 1);
   }
   return 0;
 }
@@ -148,10 +152,18 @@ std::vector<Move> line_cells(Line line, int size) {
   }
   for (int i = 0; i < size; ++i) {
     switch (line.kind) {
-      case LineKind::Row: cells.push_back({line.index, i}); break;
-      case LineKind::Column: cells.push_back({i, line.index}); break;
-      case LineKind::Diagonal: cells.push_back({i, i}); break;
-      case LineKind::AntiDiagonal: cells.push_back({i, size - 1 - i}); break;
+      case LineKind::Row:
+        cells.push_back({line.index, i});
+        break;
+      case LineKind::Column:
+        cells.push_back({i, line.index});
+        break;
+      case LineKind::Diagonal:
+        cells.push_back({i, i});
+        break;
+      case LineKind::AntiDiagonal:
+        cells.push_back({i, size - 1 - i});
+        break;
     }
   }
   return cells;
@@ -164,17 +176,25 @@ std::string line_name(Line line) {
     const std::string span = " from " + cell_label(line.start.row, line.start.col) + " to " +
                              cell_label(line.start.row + dr * last, line.start.col + dc * last);
     switch (line.kind) {
-      case LineKind::Row: return "row " + std::to_string(line.start.row + 1LL) + span;
-      case LineKind::Column: return "column " + column_label(line.start.col) + span;
-      case LineKind::Diagonal: return "diagonal" + span;
-      case LineKind::AntiDiagonal: return "anti-diagonal" + span;
+      case LineKind::Row:
+        return "row " + std::to_string(line.start.row + 1LL) + span;
+      case LineKind::Column:
+        return "column " + column_label(line.start.col) + span;
+      case LineKind::Diagonal:
+        return "diagonal" + span;
+      case LineKind::AntiDiagonal:
+        return "anti-diagonal" + span;
     }
   }
   switch (line.kind) {
-    case LineKind::Row: return "row " + std::to_string(line.index + 1);
-    case LineKind::Column: return "column " + column_label(line.index);
-    case LineKind::Diagonal: return "diagonal";
-    case LineKind::AntiDiagonal: return "anti-diagonal";
+    case LineKind::Row:
+      return "row " + std::to_string(line.index + 1);
+    case LineKind::Column:
+      return "column " + column_label(line.index);
+    case LineKind::Diagonal:
+      return "diagonal";
+    case LineKind::AntiDiagonal:
+      return "anti-diagonal";
   }
   return "line";
 }
@@ -208,5 +228,19 @@ std::optional<Line> winning_line(const Board& board) noexcept {
 }
 
 bool is_draw(const Board& board) noexcept { return board.full() && !winner(board); }
+
+bool can_still_win(const Board& board, Player p) noexcept {
+  const Board::Bits& blocked = board.marks(opponent(p));
+  const int n = board.size();
+  if (board.whole_lines()) {
+    return std::any_of(
+        internal::lines_of(n).begin(), internal::lines_of(n).end(),
+        [&blocked](const internal::LineMask& line) { return (blocked & line.mask).none(); });
+  }
+  const Board::Bits open = ~blocked;
+  return std::any_of(kKinds.begin(), kKinds.end(), [&](LineKind kind) {
+    return internal::runs_of(open, n, board.win_length(), kind).any();
+  });
+}
 
 }  // namespace ttt

@@ -33,6 +33,9 @@ std::string result_text(GameStatus status, EndReason reason, const std::optional
     case GAME_STATUS_DRAW:
       if (reason == END_REASON_DRAW_AGREED) return "draw (agreed)";
       if (reason == END_REASON_ABORTED) return "no result (the server shut down)";
+      if (reason == END_REASON_TIMEOUT_NO_WIN) {
+        return "draw (time ran out, and the other side could no longer win)";
+      }
       return "draw";
     case GAME_STATUS_WAITING:
       return "waiting for an opponent";

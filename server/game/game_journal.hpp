@@ -4,6 +4,7 @@
 // write failed. Calls run on the logic executor and so do the dones.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -28,12 +29,23 @@ struct GameStart {
   bool is_private = false;
   std::string invite_code;
   int bot_level = 0;  // bot_level_code (game/bot_level_code.hpp), 0 without the bot
+  std::chrono::milliseconds clock_initial{0};  // a Fischer clock; 0 without one
+  std::chrono::milliseconds clock_increment{0};
 };
 
 // How a game ended, with its effect on both accounts (none when aborted).
 struct GameEnding {
   GameResult result;
   std::optional<Settlement> settlement;
+};
+
+// One accepted move as the journal keeps it.
+struct MoveEntry {
+  int ply = 0;  // from 0
+  Move move;
+  // With a Fischer clock: the mover's time left after the move (its
+  // increment earned); 0 without one.
+  std::chrono::milliseconds clock_left{0};
 };
 
 class GameJournal {
@@ -45,8 +57,8 @@ class GameJournal {
   // A round starts with both seats filled; returns its record's id.
   virtual RecordId start(const GameStart& game, Done done) = 0;
 
-  // A move was accepted (ply from 0); `end` is set when it ended the game.
-  virtual void move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
+  // A move was accepted; `end` is set when it ended the game.
+  virtual void move(RecordId record, const MoveEntry& entry, const std::optional<GameEnding>& end,
                     Done done) = 0;
 
   // The game ended other than by a move (resignation, timeout, ...). The

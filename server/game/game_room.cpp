@@ -27,18 +27,19 @@ GameRoom::GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executo
               Seat{{}, false, boost::asio::steady_timer(executor)}}},
       game_(settings_.size, settings_.win_length),
       move_clock_(executor, [this] { on_move_clock(); }),
+      chess_(std::chrono::milliseconds(settings_.clock.initial_ms()),
+             std::chrono::milliseconds(settings_.clock.increment_ms())),
       spectator_chat_(settings_.spectator_chat_per_second, settings_.spectator_chat_burst),
       spectator_count_timer_(executor) {}
 
 bool GameRoom::waiting() const noexcept {
-  return !started_ && !closed_ && (seats_[0].player.id == SeatId{} || seats_[1].player.id == SeatId{});
+  return !started_ && !closed_ &&
+         (seats_[0].player.id == SeatId{} || seats_[1].player.id == SeatId{});
 }
 
 bool GameRoom::in_progress() const noexcept { return started_ && !result_; }
 
-bool GameRoom::is_seated(SeatId player) const noexcept {
-  return player_side(player).has_value();
-}
+bool GameRoom::is_seated(SeatId player) const noexcept { return player_side(player).has_value(); }
 
 GameRoom::Seat* GameRoom::seat_of(SeatId player) noexcept {
   for (Seat& seat : seats_) {
@@ -134,6 +135,7 @@ void GameRoom::close_if_empty() {
   if (closed_) return;
   closed_ = true;
   move_clock_.stop();
+  chess_.stop(steady_clock::now());
   spectator_count_timer_.cancel();
   for (Seat& seat : seats_) {
     if (seat.player.id != SeatId{}) remove_seat(seat);
@@ -182,20 +184,30 @@ void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
   }
   std::optional<GameResult> end;
   switch (game_.status()) {
-    case GameStatus::InProgress: break;
-    case GameStatus::XWon: end = GameResult{Player::X, wire::END_REASON_LINE}; break;
-    case GameStatus::OWon: end = GameResult{Player::O, wire::END_REASON_LINE}; break;
-    case GameStatus::Draw: end = GameResult{std::nullopt, wire::END_REASON_BOARD_FULL}; break;
+    case GameStatus::InProgress:
+      break;
+    case GameStatus::XWon:
+      end = GameResult{Player::X, wire::END_REASON_LINE};
+      break;
+    case GameStatus::OWon:
+      end = GameResult{Player::O, wire::END_REASON_LINE};
+      break;
+    case GameStatus::Draw:
+      end = GameResult{std::nullopt, wire::END_REASON_BOARD_FULL};
+      break;
   }
   move_in_flight_ = true;
   const std::size_t mark = outbox_.size();
   const Player mover_side = *side;
   const int ply = static_cast<int>(game_.moves().size()) - 1;
+  // The mover's time is charged, and earns the increment.
+  chess_before_move_ = chess_;
+  const auto clock_left = chess_.press(steady_clock::now());
   std::optional<GameEnding> final_ending;
   if (end) final_ending = ending(*end);
   ++writes_in_flight_;
   // A refused final move is taken back and the game goes on: nothing settles.
-  links_.journal.move(record_id_, ply, Move{row, col}, final_ending,
+  links_.journal.move(record_id_, MoveEntry{ply, Move{row, col}, clock_left}, final_ending,
                       write_done([this, mover_side, request_id, final_ending, away = away_players(),
                                   offer = draw_offered_by_](bool ok) {
                         if (final_ending) ending_recorded(*final_ending, ok, away);
@@ -207,7 +219,7 @@ void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
   if (end) {
     conclude(*end);
   } else {
-    move_clock_.start(settings_.move_timeout);
+    start_turn_clock();
   }
   broadcast_state();
   move_messages_ = {mark, outbox_.size()};
@@ -228,7 +240,10 @@ void GameRoom::on_move_recorded(bool ok, Player mover, std::uint32_t request_id)
     (void)game_.play(i % 2 == 0 ? Player::X : Player::O, moves[i].row, moves[i].col);
   }
   result_.reset();
-  move_clock_.start(settings_.move_timeout);
+  // The mover's time runs on from the start of its turn, as if it had not moved.
+  chess_ = chess_before_move_;
+  move_clock_.start(chess_.enabled() ? chess_.left(mover, steady_clock::now())
+                                     : settings_.move_timeout);
   send_error_to(seat_for(mover).player, wire::ERROR_CODE_STORAGE,
                 "the server could not save that move; nothing changed, try again", request_id);
   broadcast_state();
@@ -257,7 +272,7 @@ void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t reques
   if (auto side = player_side(player)) {
     chat->set_from(seat_for(*side).player.name);
     chat->set_from_side(side_of(*side));
-    broadcast(make_outbound(std::move(message)));
+    broadcast_chat(make_outbound(std::move(message)), seat_for(*side).player.account, false);
     return;
   }
   const auto it = spectators_.find(player);
@@ -270,7 +285,7 @@ void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t reques
   }
   chat->set_from(it->second.name);
   chat->set_from_side(wire::SIDE_SPECTATOR);
-  broadcast_spectator_chat(make_outbound(std::move(message)));
+  broadcast_chat(make_outbound(std::move(message)), it->second.account, true);
 }
 
 void GameRoom::set_hears_spectators(SeatId player, bool on) {
@@ -282,6 +297,7 @@ void GameRoom::start_round() {
   result_.reset();
   draw_offered_by_ = wire::SIDE_NONE;
   rematch_requested_by_ = wire::SIDE_NONE;
+  chess_.reset();
   begin_round();
   broadcast_state();
 }
@@ -301,15 +317,28 @@ void GameRoom::begin_round() {
   start.is_private = settings_.is_private;
   start.invite_code = settings_.invite_code;
   start.bot_level = settings_.bot_level;
+  start.clock_initial = chess_.initial();
+  start.clock_increment = chess_.increment();
   ++writes_in_flight_;
   record_id_ = links_.journal.start(start, write_done());
-  move_clock_.start(settings_.move_timeout);
+  start_turn_clock();
+}
+
+void GameRoom::start_turn_clock() {
+  if (!chess_.enabled()) {
+    move_clock_.start(settings_.move_timeout);
+    return;
+  }
+  const auto now = steady_clock::now();
+  chess_.run(game_.to_move(), now);
+  move_clock_.start(chess_.left(game_.to_move(), now));
 }
 
 void GameRoom::conclude(const GameResult& result) {
   result_ = result;
   draw_offered_by_ = wire::SIDE_NONE;
   move_clock_.stop();
+  chess_.stop(steady_clock::now());
   const wire::GameStatus status = !result.winner                ? wire::GAME_STATUS_DRAW
                                   : *result.winner == Player::X ? wire::GAME_STATUS_X_WON
                                                                 : wire::GAME_STATUS_O_WON;
@@ -334,9 +363,8 @@ GameEnding GameRoom::ending(const GameResult& result) {
   GameEnding e{result, std::nullopt};
   ratings_before_ = ratings_;
   if (result.reason != wire::END_REASON_ABORTED) {
-    e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account,
-                                         result, settings_.rated,
-                                         static_cast<int>(game_.moves().size()));
+    e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
+                                         settings_.rated, static_cast<int>(game_.moves().size()));
   }
   refresh_ratings();  // what players see at the end is what will be stored
   return e;
@@ -361,11 +389,13 @@ void GameRoom::refresh_ratings() {
 void GameRoom::abort() {
   if (in_progress()) finish({std::nullopt, wire::END_REASON_ABORTED});
   move_clock_.stop();
+  chess_.stop(steady_clock::now());
   for (Seat& seat : seats_) seat.grace.cancel();
 }
 
 void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId record_id,
-                       const std::vector<Move>& moves, std::chrono::milliseconds grace) {
+                       const std::vector<Move>& moves, std::chrono::milliseconds grace,
+                       std::array<std::chrono::milliseconds, 2> clock_left) {
   seats_[0].player = std::move(x);
   seats_[1].player = std::move(o);
   last_names_ = {seats_[0].player.name, seats_[1].player.name};
@@ -381,7 +411,11 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   spdlog::info("game {} round {} restored after {} moves: {} (X) vs {} (O)", id_, round_,
                moves.size(), seats_[0].player.name, seats_[1].player.name);
   refresh_ratings();
-  move_clock_.start(settings_.move_timeout);
+  if (chess_.enabled()) {
+    chess_.set_left(Player::X, clock_left[0]);
+    chess_.set_left(Player::O, clock_left[1]);
+  }
+  start_turn_clock();
   broadcast_state();  // a bot to move moves
   links_.owner.room_changed(*this);
 }

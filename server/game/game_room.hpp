@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "game/block_book.hpp"
+#include "game/chess_clock.hpp"
 #include "game/game_journal.hpp"
 #include "game/move_clock.hpp"
 #include "game/room_owner.hpp"
@@ -49,6 +51,8 @@ struct RoomSettings {
   bool vs_bot = false;
   int bot_level = 0;   // bot_level_code (game/bot_level_code.hpp), 0 without the bot
   bool rated = false;  // results change the players' ratings
+  // A Fischer clock (initial_ms 0: none); with one, no move timeout.
+  wire::ClockSettings clock;
   std::chrono::milliseconds move_timeout{60'000};     // 0 = no clock
   std::chrono::milliseconds reconnect_grace{30'000};  // shorter in a game against the bot
   std::size_t max_spectators = 0;                     // 0 = no limit
@@ -66,7 +70,8 @@ struct RoomLinks {
   RoomOwner& owner;
   GameJournal& journal;
   RatingBook& ratings;
-  LogLimiter* log = nullptr;  // null: every line is logged
+  LogLimiter* log = nullptr;          // null: every line is logged
+  const BlockBook* blocks = nullptr;  // null: nobody blocks anybody
 };
 
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
@@ -134,8 +139,11 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // clocks. An away player's seat is held for `grace` this once: the whole
   // reconnect grace even in a game against the bot, whose player was away
   // through no choice of theirs. Precondition: the room is new.
+  // With a Fischer clock, clock_left is each side's time left (X, O) as
+  // stored; the side to move's runs from now: the restart is not charged.
   void restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId record_id,
-               const std::vector<Move>& moves, std::chrono::milliseconds grace);
+               const std::vector<Move>& moves, std::chrono::milliseconds grace,
+               std::array<std::chrono::milliseconds, 2> clock_left = {});
 
   // The room as the game list shows it.
   wire::GameSummary summary() const;
@@ -176,6 +184,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void start_round();
   // Records the new round and starts its clock.
   void begin_round();
+  // The side to move's time starts running: its Fischer time, or the move
+  // timeout.
+  void start_turn_clock();
   // Ends the game other than by a move and records it.
   void finish(GameResult result);
   // The game's end with its settlement (held by the rating book until the
@@ -213,8 +224,10 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // throttle allows (game_room_spectators.cpp).
   void spectators_changed();
   void send_spectator_count();
-  // A spectator's chat line to those who hear spectators.
-  void broadcast_spectator_chat(const Outbound& message);
+  // A chat line from `speaker` to everyone in the room (a spectator's: to the
+  // spectators and the players who hear them), except those who blocked the
+  // speaker.
+  void broadcast_chat(const Outbound& message, AccountId speaker, bool from_spectator);
   // An info line, within the log's allowance for the room's origin.
   void note(const std::string& line) const;
   // Every message goes through here: held back while a write is in flight.
@@ -240,7 +253,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::uint32_t round_ = 1;
   wire::Side draw_offered_by_ = wire::SIDE_NONE;
   wire::Side rematch_requested_by_ = wire::SIDE_NONE;
-  MoveClock move_clock_;
+  MoveClock move_clock_;          // the running side's time: the move timeout, or its Fischer time
+  ChessClock chess_;              // with a Fischer clock: both sides' time
+  ChessClock chess_before_move_;  // as it was before the move whose write is in flight
   bool closed_ = false;
 
   RateLimiter spectator_chat_;

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "game/game_room.hpp"
+#include "ttt/rules.hpp"
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
@@ -15,6 +16,12 @@ using wire::side_of;
 void GameRoom::on_move_clock() {
   if (!in_progress()) return;
   const Player mover = game_.to_move();
+  // A Fischer clock's flag fell against an opponent who could no longer
+  // complete any line: nobody can win, a draw.
+  if (chess_.enabled() && !can_still_win(game_.board(), opponent(mover))) {
+    finish({std::nullopt, wire::END_REASON_TIMEOUT_NO_WIN});
+    return;
+  }
   // The clock ran out while its player was away: the link, not the player's
   // thinking, lost the game (docs/protocol.md, "The clock while away").
   finish({opponent(mover),

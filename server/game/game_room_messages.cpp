@@ -29,7 +29,6 @@ std::uint32_t ms_until(std::chrono::steady_clock::time_point end) {
 
 }  // namespace
 
-
 wire::GameState GameRoom::state() const {
   wire::GameState s;
   s.set_game_id(id_);
@@ -59,9 +58,15 @@ wire::GameState GameRoom::state() const {
   s.set_draw_offered_by(draw_offered_by_);
   s.set_rematch_requested_by(rematch_requested_by_);
   s.set_status(status());
+  if (chess_.enabled()) {
+    *s.mutable_clock() = settings_.clock;
+    const auto now = std::chrono::steady_clock::now();
+    s.set_x_clock_ms(static_cast<std::uint32_t>(chess_.left(Player::X, now).count()));
+    s.set_o_clock_ms(static_cast<std::uint32_t>(chess_.left(Player::O, now).count()));
+  }
   if (started_ && !result_) {
     s.set_to_move(side_of(game_.to_move()));
-    if (move_clock_.running()) {
+    if (move_clock_.running() && !chess_.enabled()) {
       s.set_move_time_left_ms(static_cast<std::uint32_t>(move_clock_.left().count()));
     }
   } else if (result_) {
@@ -85,6 +90,7 @@ wire::GameSummary GameRoom::summary() const {
   s.set_rated(settings_.rated);
   s.set_vs_bot(settings_.vs_bot);
   s.set_status(status());
+  if (chess_.enabled()) *s.mutable_clock() = settings_.clock;
   return s;
 }
 

@@ -53,11 +53,18 @@ void GameRoom::send_spectator_count() {
   links_.owner.room_changed(*this);
 }
 
-void GameRoom::broadcast_spectator_chat(const Outbound& message) {
+void GameRoom::broadcast_chat(const Outbound& message, AccountId speaker, bool from_spectator) {
+  auto hears = [&](const PlayerRef& listener) {
+    return links_.blocks == nullptr || !links_.blocks->blocks(listener.account, speaker);
+  };
   for (const Seat& seat : seats_) {
-    if (seat.player.hears_spectators) send_to(seat.player, message);
+    if ((!from_spectator || seat.player.hears_spectators) && hears(seat.player)) {
+      send_to(seat.player, message);
+    }
   }
-  for (const auto& [id, spectator] : spectators_) send_to(spectator, message);
+  for (const auto& [id, spectator] : spectators_) {
+    if (hears(spectator)) send_to(spectator, message);
+  }
 }
 
 void GameRoom::note(const std::string& line) const {

@@ -1,7 +1,10 @@
 #include "game/house_bot.hpp"
 
-#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+#include <chrono>
 
 #include "ttt/wire/convert.hpp"
 
@@ -66,6 +69,13 @@ void HouseBot::think(const wire::GameState& state, Player me) {
   if (!board) return;
   AiOptions options = options_;
   options.seed = options_.seed + position;
+  // On a Fischer clock the bot spends at most a twentieth of its time left
+  // (and its increment) on a move, so it never loses on time by thinking.
+  if (state.clock().initial_ms() != 0) {
+    const std::uint32_t left = me == Player::X ? state.x_clock_ms() : state.o_clock_ms();
+    const auto share = std::chrono::milliseconds(left / 20 + state.clock().increment_ms() / 2);
+    options.budget = std::max(std::chrono::milliseconds(1), std::min(options.budget, share));
+  }
   if (!retry_after_failure_) {
     search(*board, me, options, state.game_id());
     return;
@@ -79,7 +89,7 @@ void HouseBot::think(const wire::GameState& state, Player me) {
 }
 
 void HouseBot::search(const Board& board, Player me, const AiOptions& options,
-                       std::uint64_t game_id) {
+                      std::uint64_t game_id) {
   searches_.submit(share_, [weak = weak_from_this(), board, me, options, game_id] {
     // A bot whose game ended while this waited needs no move.
     if (weak.expired()) return;

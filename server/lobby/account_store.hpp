@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "game/block_book.hpp"
 #include "game/rating.hpp"
 #include "game/rating_book.hpp"
 #include "ids.hpp"
@@ -26,7 +27,7 @@ struct Standing {
   std::size_t ranked = 0;  // accounts that have played
 };
 
-class AccountStore : public RatingBook {
+class AccountStore : public RatingBook, public BlockBook {
  public:
   // The account whose name has this key (see text_rules' name_key), or null.
   virtual const StoredPlayer* find(std::string_view key) const = 0;
@@ -63,6 +64,10 @@ class AccountStore : public RatingBook {
 
   // How many accounts are known.
   virtual std::size_t size() const = 0;
+  // The names of the accounts `who` blocks, in name order.
+  virtual std::vector<std::string> blocked_names(AccountId who) const = 0;
+  // Blocks (or unblocks) `whom` for `who`, kept with the account.
+  virtual void set_blocked(AccountId who, AccountId whom, bool blocked) = 0;
 };
 
 // An account's id as the lobby types it.

@@ -2,19 +2,9 @@
 
 #include <algorithm>
 
+#include "lobby/text_rules.hpp"
+
 namespace ttt::server {
-namespace {
-
-char fold(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool contains_folded(const std::string& text, const std::string& part) {
-  if (part.empty()) return true;
-  return std::search(text.begin(), text.end(), part.begin(), part.end(), [](char a, char b) {
-           return fold(a) == fold(b);
-         }) != text.end();
-}
-
-}  // namespace
 
 bool matches(const Listing& listing, const ListQuery& q) {
   const wire::GameSummary& s = listing.summary;
@@ -27,7 +17,8 @@ bool matches(const Listing& listing, const ListQuery& q) {
   if (q.rated == wire::RATED_YES && !s.rated()) return false;
   if (q.rated == wire::RATED_NO && s.rated()) return false;
   if (q.open_only && s.status() != wire::GAME_STATUS_WAITING) return false;
-  if (!q.name.empty() && !contains_folded(s.x_name(), q.name) && !contains_folded(s.o_name(), q.name)) {
+  if (!q.name.empty() && !contains_ignoring_ascii_case(s.x_name(), q.name) &&
+      !contains_ignoring_ascii_case(s.o_name(), q.name)) {
     return false;
   }
   return true;

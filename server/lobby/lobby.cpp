@@ -51,8 +51,8 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
   auto connection = std::make_shared<Connection>(*this, conn, address);
   connections_.insert(connection.get());
   if (shutting_down_) {
-    conn->deliver(error_reply(wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", 0,
-                              true));
+    conn->deliver(
+        error_reply(wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", 0, true));
     conn->close();
   }
   return connection;
@@ -95,6 +95,7 @@ void Lobby::closed(Connection& connection) {
   // Going down: everyone keeps their identity and token, stored, for the
   // next start; nothing is released.
   if (shutting_down_) return;
+  end_challenges_of(*player);
   unqueue(*player);
   auto room = player->room;
   if (room && room->in_progress() && room->is_seated(player->id)) {
@@ -179,19 +180,54 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kResign:
     case wire::ClientMessage::kOfferDraw:
     case wire::ClientMessage::kRematch:
-    case wire::ClientMessage::kDecline: in_room(player, message); break;
-    case wire::ClientMessage::kGetProfile: profile(player, message.get_profile(), rid); break;
-    case wire::ClientMessage::kListGames: list_games(player, message.list_games(), rid); break;
-    case wire::ClientMessage::kCreateGame: create_game(player, message.create_game(), rid); break;
-    case wire::ClientMessage::kJoinGame: join_game(player, message.join_game(), rid); break;
-    case wire::ClientMessage::kQuickMatch: quick_match(player, message.quick_match(), rid); break;
-    case wire::ClientMessage::kSpectate: spectate(player, message.spectate(), rid); break;
-    case wire::ClientMessage::kLeave: leave(player, rid); break;
-    case wire::ClientMessage::kChat: chat(player, message.chat(), rid); break;
+    case wire::ClientMessage::kDecline:
+      in_room(player, message);
+      break;
+    case wire::ClientMessage::kGetProfile:
+      profile(player, message.get_profile(), rid);
+      break;
+    case wire::ClientMessage::kListGames:
+      list_games(player, message.list_games(), rid);
+      break;
+    case wire::ClientMessage::kListPlayers:
+      list_players(player, message.list_players(), rid);
+      break;
+    case wire::ClientMessage::kChallenge:
+      challenge(player, message.challenge(), rid);
+      break;
+    case wire::ClientMessage::kAnswerChallenge:
+      answer_challenge(player, message.answer_challenge(), rid);
+      break;
+    case wire::ClientMessage::kChallengeSettings:
+      challenge_settings(player, message.challenge_settings(), rid);
+      break;
+    case wire::ClientMessage::kBlock:
+      block(player, message.block(), rid);
+      break;
+    case wire::ClientMessage::kCreateGame:
+      create_game(player, message.create_game(), rid);
+      break;
+    case wire::ClientMessage::kJoinGame:
+      join_game(player, message.join_game(), rid);
+      break;
+    case wire::ClientMessage::kQuickMatch:
+      quick_match(player, message.quick_match(), rid);
+      break;
+    case wire::ClientMessage::kSpectate:
+      spectate(player, message.spectate(), rid);
+      break;
+    case wire::ClientMessage::kLeave:
+      leave(player, rid);
+      break;
+    case wire::ClientMessage::kChat:
+      chat(player, message.chat(), rid);
+      break;
     case wire::ClientMessage::kHello:
       error(player, wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", rid);
       break;
-    case wire::ClientMessage::kGetStats: send_stats(player, message.get_stats(), rid); break;
+    case wire::ClientMessage::kGetStats:
+      send_stats(player, message.get_stats(), rid);
+      break;
     case wire::ClientMessage::kRotateSecret:
       rotate_secret(player, message.rotate_secret(), rid);
       break;
@@ -201,10 +237,15 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kGetLeaderboard:
       leaderboard(player, message.get_leaderboard(), rid);
       break;
-    case wire::ClientMessage::kGetHistory: history(player, message.get_history(), rid); break;
-    case wire::ClientMessage::kGetReplay: replay(player, message.get_replay(), rid); break;
+    case wire::ClientMessage::kGetHistory:
+      history(player, message.get_history(), rid);
+      break;
+    case wire::ClientMessage::kGetReplay:
+      replay(player, message.get_replay(), rid);
+      break;
     case wire::ClientMessage::kPing:
-    case wire::ClientMessage::kPong: break;  // answered by the session
+    case wire::ClientMessage::kPong:
+      break;  // answered by the session
     default:
       error(player, wire::ERROR_CODE_UNKNOWN_MESSAGE, "unknown or empty message", rid);
       break;

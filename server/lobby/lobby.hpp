@@ -42,24 +42,24 @@ namespace ttt::server {
 class HouseBot;
 
 struct LobbyConfig {
-  std::chrono::milliseconds move_timeout{60'000};     // 0 = no move clock
+  std::chrono::milliseconds move_timeout{60'000};  // 0 = no move clock
   std::chrono::milliseconds reconnect_grace{30'000};
   // A game against the server's bot whose human is away ends after this:
   // nobody else waits for the human.
   std::chrono::milliseconds bot_game_grace{5'000};
   // The sessions' heartbeat timeout (SessionLimits), told to clients in Welcome.
   std::chrono::milliseconds heartbeat_timeout{10'000};
-  std::chrono::milliseconds bot_fallback{0};          // quick match; 0 = never
-  Level fallback_level = Level::Hard;                 // the level of a fallback bot
-  std::chrono::milliseconds bot_budget{200};          // thinking time per bot move
-  int bot_threads = 1;                                // searches that run at once
+  std::chrono::milliseconds bot_fallback{0};  // quick match; 0 = never
+  Level fallback_level = Level::Hard;         // the level of a fallback bot
+  std::chrono::milliseconds bot_budget{200};  // thinking time per bot move
+  int bot_threads = 1;                        // searches that run at once
   std::size_t bot_queue = 64;  // searches waiting past which new bot games are refused; 0 = no cap
-  double chat_per_second = 1.0;                       // chat rate limit per player...
-  double chat_burst = 5.0;                            // ...and the burst it allows
-  double address_chat_per_second = 3.0;               // chat of all players of one address
+  double chat_per_second = 1.0;          // chat rate limit per player...
+  double chat_burst = 5.0;               // ...and the burst it allows
+  double address_chat_per_second = 3.0;  // chat of all players of one address
   double address_chat_burst = 10.0;
-  std::size_t max_spectators = 100;                   // per game; 0 = no limit
-  QuotaLimits quotas;                                 // game seats per address
+  std::size_t max_spectators = 100;  // per game; 0 = no limit
+  QuotaLimits quotas;                // game seats per address
   // Wrong invite codes: a burst per connection and per address, then one
   // every invite_retry.
   double invite_failures_per_connection = 5;
@@ -71,8 +71,9 @@ struct LobbyConfig {
   // make in an hour before each costs a growing wait (lobby/identity_backoff).
   std::size_t new_names_per_hour = 30;
   std::size_t identity_failures = 10;
-  std::uint32_t list_page_size = 50;                  // games per page by default...
-  std::uint32_t list_page_max = 100;                  // ...and at most
+  std::chrono::milliseconds challenge_lifetime{60'000};  // a challenge stands this long
+  std::uint32_t list_page_size = 50;                     // games per page by default...
+  std::uint32_t list_page_max = 100;                     // ...and at most
   std::string stats_token;  // GetStats with it gets the operator counters; empty = nobody
   // Info lines per address (connections, players, games): a burst, then one
   // every log_every; the rest are counted (net/log_limiter.hpp).
@@ -89,10 +90,10 @@ struct LobbyStats {
   std::size_t connections = 0;  // open connections, with or without Hello
   std::size_t players = 0;      // player identities online or away, bots included
   std::size_t rooms = 0;
-  std::size_t queued = 0;       // players waiting in quick match
+  std::size_t queued = 0;  // players waiting in quick match
   std::size_t bots = 0;
   std::uint64_t games_finished = 0;
-  std::size_t accounts = 0;     // names known (registered players and bot levels)
+  std::size_t accounts = 0;  // names known (registered players and bot levels)
   std::size_t bot_searches_waiting = 0;
   std::size_t bot_searches_running = 0;
   std::size_t players_online = 0;  // people connected past Hello
@@ -103,7 +104,7 @@ struct LobbyStats {
 
 // What the database held at startup, beyond the accounts.
 struct StoredState {
-  std::vector<GameRecord> unfinished_games;  // with moves
+  std::vector<GameRecord> unfinished_games;                  // with moves
   std::vector<std::pair<std::int64_t, std::string>> tokens;  // account -> token hash
   std::int64_t max_room_id = 0;
 };
@@ -116,7 +117,7 @@ struct LobbyLinks {
   GameJournal& journal;
   GameDirectory& directory;
   Matchmaker& matchmaker;
-  LogLimiter& log;                        // info lines per address
+  LogLimiter& log;                          // info lines per address
   const ReadBudget* read_budget = nullptr;  // for the operator's counters
 };
 
@@ -193,6 +194,30 @@ class Lobby final : public Gate, public RoomOwner {
   void invite_failed(LobbyPlayer& player);
   std::string new_invite_code();
 
+  // --- the players online (lobby_presence.cpp)
+  void list_players(LobbyPlayer& player, const wire::ListPlayers& request,
+                    std::uint32_t request_id);
+  // What the player is doing, as /who shows it.
+  wire::PlayerPresence presence_of(const LobbyPlayer& player) const;
+
+  // --- challenges and blocks (lobby_challenges.cpp)
+  void challenge(LobbyPlayer& player, const wire::Challenge& request, std::uint32_t request_id);
+  void answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& answer,
+                        std::uint32_t request_id);
+  void challenge_settings(LobbyPlayer& player, const wire::ChallengeSettings& settings,
+                          std::uint32_t request_id);
+  void block(LobbyPlayer& player, const wire::Block& request, std::uint32_t request_id);
+  // The challenge ends without a game; both players are told how.
+  void end_challenge(std::uint64_t id, wire::ChallengeEnd how);
+  // The player went offline or into a game: the challenges it made are
+  // withdrawn, those it received can no longer be taken.
+  void end_challenges_of(const LobbyPlayer& player);
+  // The player now sits in its room as a player: its seat counts against its
+  // address, and its challenges end.
+  void took_seat(LobbyPlayer& player);
+  // The human of that name connected now, or null.
+  LobbyPlayer* online_player(std::string_view name);
+
   // --- games (lobby_games.cpp)
   void create_game(LobbyPlayer& player, const wire::CreateGame& create, std::uint32_t request_id);
   void join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id);
@@ -207,6 +232,9 @@ class Lobby final : public Gate, public RoomOwner {
   // replies an Error naming the wrong one and returns false if either is out
   // of range.
   bool valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id);
+  // Checks a Fischer clock a request asks for (none is fine); replies
+  // BAD_REQUEST and returns false if it is out of range.
+  bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock, std::uint32_t request_id);
   // Whether the player's address may hold one more game seat (against the
   // bot or not); replies TOO_MANY_GAMES if not.
   bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id);
@@ -256,8 +284,18 @@ class Lobby final : public Gate, public RoomOwner {
   std::unordered_set<Connection*> connections_;
   std::unordered_map<SeatId, std::unique_ptr<LobbyPlayer>> players_;
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
-  std::unordered_map<std::string, GameId> invites_;  // by normalized code
+  std::unordered_map<std::string, GameId> invites_;    // by normalized code
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
+  // A challenge waiting for its answer (lobby_challenges.cpp).
+  struct PendingChallenge {
+    SeatId from{};
+    SeatId to{};
+    wire::Challenge settings;  // name: the challenged player's; size and win length resolved
+    std::chrono::steady_clock::time_point expires{};
+    std::shared_ptr<boost::asio::steady_timer> expiry;
+  };
+  std::map<std::uint64_t, PendingChallenge> challenges_;  // by id, oldest first
+  std::uint64_t next_challenge_id_ = 1;
   // Results of games that ended while their player was away, told at the
   // player's next Welcome (in memory: a restart forgets them).
   std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;

@@ -39,6 +39,21 @@ bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length, std::uint
   return false;
 }
 
+bool Lobby::valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
+                        std::uint32_t request_id) {
+  if (clock.initial_ms() == 0 && clock.increment_ms() == 0) return true;
+  if (clock.initial_ms() < kMinClockMs || clock.initial_ms() > kMaxClockMs ||
+      clock.increment_ms() > kMaxIncrementMs) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST,
+          "a clock is 1 s to 180 min for the game plus 0 to 60 s a move, got " +
+              std::to_string(clock.initial_ms()) + " ms + " + std::to_string(clock.increment_ms()) +
+              " ms",
+          request_id);
+    return false;
+  }
+  return true;
+}
+
 bool Lobby::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) {
   const std::string refusal = quotas_.refusal(player.address, bot_game);
   if (refusal.empty()) return true;
@@ -84,6 +99,7 @@ bool Lobby::allows_rating(const LobbyPlayer& player, wire::Rated asked) {
 void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
                         std::uint32_t request_id) {
   if (!valid_rules(player, create.size(), create.win_length(), request_id)) return;
+  if (!valid_clock(player, create.clock(), request_id)) return;
   const auto level = wire::level_of(create.bot_level());
   if (create.vs_bot() && !level) {
     error(player, wire::ERROR_CODE_BAD_REQUEST, "unknown bot level", request_id);
@@ -100,6 +116,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   settings.size = create.size();
   settings.win_length = wire::win_length_of(create.size(), create.win_length());
   settings.is_private = create.is_private();
+  settings.clock = create.clock();
   settings.vs_bot = create.vs_bot();
   if (create.vs_bot()) settings.bot_level = bot_level_code(*level);
   // Against the server's bot, only when asked: the bot's default is no.
@@ -110,7 +127,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   auto room = new_room(std::move(settings));
   const wire::Side side = create.side() == wire::SIDE_O ? wire::SIDE_O : wire::SIDE_X;
   player.room = room;
-  hold_quota(player);
+  took_seat(player);
   room->seat(player.ref(), side, request_id);
   spdlog::debug("game {} created by {} ({}x{}, {} in a row{}{})", room->id(), player.name,
                 create.size(), create.size(), room->settings().win_length,
@@ -158,37 +175,48 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
   if (!within_quota(player, room->settings().vs_bot, request_id)) return;
   if (!allows_rating(player, join.rated())) room->make_unrated();
   player.room = room;
-  hold_quota(player);
+  took_seat(player);
   room->seat(player.ref(), wire::SIDE_NONE, request_id);
 }
 
 void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
                         std::uint32_t request_id) {
   if (!valid_rules(player, quick.size(), quick.win_length(), request_id)) return;
+  if (!valid_clock(player, quick.clock(), request_id)) return;
   if (!can_enter(player, request_id)) return;
   if (!within_quota(player, false, request_id)) return;
   const int win_length = wire::win_length_of(quick.size(), quick.win_length());
-  const MatchRequest request{player.id, quick.size(), win_length, quick.rated()};
+  const MatchRequest request{player.id,
+                             quick.size(),
+                             win_length,
+                             quick.rated(),
+                             quick.clock().initial_ms(),
+                             quick.clock().increment_ms()};
   while (auto paired = links_.matchmaker.match(request)) {
     LobbyPlayer* waiting = player_of(paired->player);
     if (waiting == nullptr || waiting->queued_size != quick.size() ||
-        waiting->queued_win_length != win_length || waiting->conn.expired()) {
+        waiting->queued_win_length != win_length ||
+        waiting->queued_clock.initial_ms() != quick.clock().initial_ms() ||
+        waiting->queued_clock.increment_ms() != quick.clock().increment_ms() ||
+        waiting->conn.expired()) {
       continue;  // gone meanwhile: try the next one
     }
     waiting->queued_size = 0;
     waiting->queued_win_length = 0;
+    waiting->queued_clock.Clear();
     waiting->fallback.reset();
     RoomSettings settings;
     settings.size = quick.size();
     settings.win_length = win_length;
+    settings.clock = quick.clock();
     settings.rated =
         allows_rating(*waiting, waiting->queued_rated) && allows_rating(player, quick.rated());
     settings.origin = waiting->address;
     auto room = new_room(std::move(settings));
     waiting->room = room;
     player.room = room;
-    hold_quota(*waiting);
-    hold_quota(player);
+    took_seat(*waiting);
+    took_seat(player);
     room->seat(waiting->ref(), wire::SIDE_X, 0);
     room->seat(player.ref(), wire::SIDE_O, request_id);
     return;
@@ -196,10 +224,12 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
   player.queued_size = quick.size();
   player.queued_win_length = win_length;
   player.queued_rated = quick.rated();
+  player.queued_clock = quick.clock();
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   message.mutable_queued()->set_size(quick.size());
   message.mutable_queued()->set_win_length(win_length);
+  if (quick.clock().initial_ms() != 0) *message.mutable_queued()->mutable_clock() = quick.clock();
   message.mutable_queued()->set_bot_fallback_s(
       static_cast<std::uint32_t>((config_.bot_fallback.count() + 999) / 1000));
   reply(player, std::move(message));
@@ -228,16 +258,18 @@ void Lobby::on_fallback_timer(SeatId id, int size, int win_length) {
     });
     return;
   }
+  const wire::ClockSettings clock = player->queued_clock;
   unqueue(*player);
   RoomSettings settings;
   settings.size = size;
   settings.win_length = win_length;
+  settings.clock = clock;  // the bot plays the clock the player asked for
   settings.vs_bot = true;
   settings.bot_level = bot_level_code(config_.fallback_level);
   settings.origin = player->address;
   auto room = new_room(std::move(settings));
   player->room = room;
-  hold_quota(*player);
+  took_seat(*player);
   room->seat(player->ref(), wire::SIDE_X, 0);
   add_bot(room, config_.fallback_level, wire::SIDE_O, player->address);
 }
@@ -247,6 +279,7 @@ void Lobby::unqueue(LobbyPlayer& player) {
   links_.matchmaker.cancel(player.id);
   player.queued_size = 0;
   player.queued_win_length = 0;
+  player.queued_clock.Clear();
   // A timer that already fired finds the player no longer queued.
   if (player.fallback) player.fallback->cancel();
 }
@@ -379,9 +412,9 @@ std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   settings.max_spectators = config_.max_spectators;
   if (id == 0) id = next_game_id_++;
   if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
-  auto room =
-      std::make_shared<GameRoom>(id, std::move(settings), links_.logic,
-                                 RoomLinks{*this, links_.journal, links_.accounts, &links_.log});
+  auto room = std::make_shared<GameRoom>(
+      id, std::move(settings), links_.logic,
+      RoomLinks{*this, links_.journal, links_.accounts, &links_.log, &links_.accounts});
   rooms_[id] = room;
   links_.directory.publish(listing_of(*room));
   return room;

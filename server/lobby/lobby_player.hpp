@@ -27,10 +27,12 @@ struct LobbyPlayer {
   int queued_size = 0;              // quick-match board size, 0 = not queued
   int queued_win_length = 0;        // and its win length (never 0 while queued)
   wire::Rated queued_rated = wire::RATED_DEFAULT;
+  wire::ClockSettings queued_clock;  // and the clock it asked for (none: initial_ms 0)
   std::unique_ptr<boost::asio::steady_timer> fallback;  // quick match's bot fallback
   RateLimiter chat_limiter{1.0, 5.0};
   std::string address;              // where its connection comes from ("" if restored or a bot)
   bool hears_spectators = false;    // chose to hear the spectators' chat (ChatSettings)
+  bool refuses_challenges = false;  // /challenges off
   // The seat it holds counts against this address (and, if bot_quota, as a
   // game against the bot) until it leaves the seat.
   bool holds_quota = false;

@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <unordered_map>
 
 #include "game/bot_level_code.hpp"
@@ -24,6 +26,8 @@ void Lobby::restore(const StoredState& state) {
     settings.vs_bot = g.bot_level != kNoBotLevel;
     settings.bot_level = g.bot_level;
     settings.rated = g.rated;
+    settings.clock.set_initial_ms(static_cast<std::uint32_t>(g.clock_initial_ms));
+    settings.clock.set_increment_ms(static_cast<std::uint32_t>(g.clock_increment_ms));
     auto room = new_room(settings, static_cast<GameId>(g.room_id));
     auto seat = [&](std::int64_t stored_id) -> PlayerRef {
       const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(stored_id));
@@ -48,12 +52,21 @@ void Lobby::restore(const StoredState& state) {
       return player.ref();
     };
     std::vector<Move> moves;
-    for (const StoredMove& m : g.moves) moves.push_back({m.row, m.col});
+    // Each side's time left as its last move left it (the initial time
+    // before its first move).
+    std::array<std::chrono::milliseconds, 2> clock_left{
+        std::chrono::milliseconds(g.clock_initial_ms),
+        std::chrono::milliseconds(g.clock_initial_ms)};
+    for (std::size_t i = 0; i < g.moves.size(); ++i) {
+      const StoredMove& m = g.moves[i];
+      moves.push_back({m.row, m.col});
+      clock_left[i % 2] = std::chrono::milliseconds(m.clock_ms);
+    }
     PlayerRef x = seat(g.x_player);
     PlayerRef o = seat(g.o_player);
     // Everyone gets the whole reconnect grace after a restart, even against the bot.
     room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves,
-                  config_.reconnect_grace);
+                  config_.reconnect_grace, clock_left);
   }
   // Every kept token works again: a seated player takes the seat back, anyone
   // else comes back to the lobby (and asks again for the place it had).

@@ -6,7 +6,8 @@ namespace ttt::server {
 
 std::optional<MatchRequest> LocalMatchmaker::match(const MatchRequest& request) {
   cancel(request.player);
-  const Rules rules{request.size, request.win_length};
+  const Rules rules{request.size, request.win_length, request.clock_initial_ms,
+                    request.clock_increment_ms};
   auto queue = queues_.find(rules);
   if (queue != queues_.end() && !queue->second.empty()) {
     MatchRequest waiting = queue->second.front();

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -22,13 +24,16 @@ struct MatchRequest {
   int size = 3;
   int win_length = 3;  // the size for the origin's whole-line rule
   wire::Rated rated = wire::RATED_DEFAULT;
+  std::uint32_t clock_initial_ms = 0;  // the Fischer clock asked for; 0: none
+  std::uint32_t clock_increment_ms = 0;
 };
 
 class Matchmaker {
  public:
   virtual ~Matchmaker() = default;
-  // Pairs the request with the longest-waiting request of the same size and
-  // win length (taken out of its queue and returned), or queues it and returns nullopt.
+  // Pairs the request with the longest-waiting request of the same size, win
+  // length and clock (taken out of its queue and returned), or queues it and
+  // returns nullopt.
   // A player waits in one queue at most: asking again replaces the wish.
   virtual std::optional<MatchRequest> match(const MatchRequest& request) = 0;
   // Takes the player out of its queue; false if it was not waiting.
@@ -45,7 +50,7 @@ class LocalMatchmaker final : public Matchmaker {
   std::size_t waiting() const override { return waiting_.size(); }
 
  private:
-  using Rules = std::pair<int, int>;  // size, win length
+  using Rules = std::tuple<int, int, std::uint32_t, std::uint32_t>;  // size, k, clock
   std::map<Rules, std::deque<MatchRequest>> queues_;
   std::unordered_map<SeatId, Rules> waiting_;  // who waits, for which rules
 };

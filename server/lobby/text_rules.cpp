@@ -1,5 +1,7 @@
 #include "lobby/text_rules.hpp"
 
+#include <algorithm>
+
 namespace ttt::server {
 
 bool is_printable_utf8(std::string_view text) noexcept {
@@ -45,5 +47,13 @@ bool is_printable_utf8(std::string_view text) noexcept {
 namespace ttt::server {
 
 std::string name_key(std::string_view name) { return name_skeleton(name); }
+
+bool contains_ignoring_ascii_case(std::string_view text, std::string_view part) noexcept {
+  const auto fold = [](char c) noexcept {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  };
+  return std::search(text.begin(), text.end(), part.begin(), part.end(),
+                     [&fold](char a, char b) { return fold(a) == fold(b); }) != text.end();
+}
 
 }  // namespace ttt::server

@@ -16,10 +16,10 @@ class CountingJournal final : public GameJournal {
   RecordId start(const GameStart& game, Done done) override {
     return inner_.start(game, std::move(done));
   }
-  void move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
+  void move(RecordId record, const MoveEntry& entry, const std::optional<GameEnding>& end,
             Done done) override {
     if (moves_ != nullptr) moves_->add();
-    inner_.move(record, ply, move, end, std::move(done));
+    inner_.move(record, entry, end, std::move(done));
   }
   void end(RecordId record, const GameEnding& ending, Done done) override {
     inner_.end(record, ending, std::move(done));

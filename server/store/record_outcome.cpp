@@ -6,14 +6,24 @@ namespace ttt::server {
 
 std::string stored_reason(wire::EndReason reason) {
   switch (reason) {
-    case wire::END_REASON_LINE: return "line";
-    case wire::END_REASON_BOARD_FULL: return "board_full";
-    case wire::END_REASON_RESIGNATION: return "resignation";
-    case wire::END_REASON_TIMEOUT: return "timeout";
-    case wire::END_REASON_DISCONNECT: return "disconnect";
-    case wire::END_REASON_DRAW_AGREED: return "draw_agreed";
-    case wire::END_REASON_ABORTED: return "aborted";
-    default: return "";
+    case wire::END_REASON_LINE:
+      return "line";
+    case wire::END_REASON_BOARD_FULL:
+      return "board_full";
+    case wire::END_REASON_RESIGNATION:
+      return "resignation";
+    case wire::END_REASON_TIMEOUT:
+      return "timeout";
+    case wire::END_REASON_DISCONNECT:
+      return "disconnect";
+    case wire::END_REASON_DRAW_AGREED:
+      return "draw_agreed";
+    case wire::END_REASON_ABORTED:
+      return "aborted";
+    case wire::END_REASON_TIMEOUT_NO_WIN:
+      return "timeout_no_win";
+    default:
+      return "";
   }
 }
 

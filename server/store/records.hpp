@@ -47,6 +47,8 @@ struct StoredMove {
   int row = 0;
   int col = 0;
   std::int64_t at_ms = 0;  // Unix time in milliseconds
+  // With a Fischer clock, the mover's time left after the move; 0 without.
+  std::int64_t clock_ms = 0;
 };
 
 // One game (one round of a room). status: "in_progress", "x_won", "o_won",
@@ -65,7 +67,9 @@ struct GameRecord {
   bool rated = false;
   bool is_private = false;
   std::string invite_code;
-  int bot_level = 0;  // bot_level_code (game/bot_level_code.hpp), 0 without the bot
+  int bot_level = 0;                  // bot_level_code (game/bot_level_code.hpp), 0 without the bot
+  std::int64_t clock_initial_ms = 0;  // a Fischer clock; 0 without one
+  std::int64_t clock_increment_ms = 0;
   std::int64_t started_ms = 0;
   std::int64_t ended_ms = 0;
   std::string status = "in_progress";

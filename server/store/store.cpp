@@ -59,12 +59,23 @@ CREATE TABLE resume_tokens (
 ALTER TABLE games ADD COLUMN win_length INTEGER NOT NULL DEFAULT 0;
 UPDATE games SET win_length = size;
 )sql",
+    // 3: Fischer clocks: each game's settings, each move's time left to its mover.
+    R"sql(
+ALTER TABLE games ADD COLUMN clock_initial_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN clock_increment_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE moves ADD COLUMN clock_ms INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE blocks (
+  player_id INTEGER NOT NULL REFERENCES players(id),
+  blocked_id INTEGER NOT NULL REFERENCES players(id),
+  PRIMARY KEY (player_id, blocked_id)
+) WITHOUT ROWID;
+)sql",
 };
 
 constexpr const char* kGameColumns =
     "g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, g.rated, "
     "g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, g.reason, "
-    "g.win_length "
+    "g.win_length, g.clock_initial_ms, g.clock_increment_ms "
     "FROM games g JOIN players px ON px.id = g.x_player JOIN players po ON po.id = g.o_player ";
 
 StoredPlayer read_player(Statement& s) {
@@ -199,16 +210,19 @@ GameRecord Store::read_game_row(Statement& s) {
   // 0 only in a row no migration or insert wrote: the size, whole lines.
   g.win_length = static_cast<int>(s.column_int(16));
   if (g.win_length == 0) g.win_length = g.size;
+  g.clock_initial_ms = s.column_int(17);
+  g.clock_increment_ms = s.column_int(18);
   return g;
 }
 
 std::vector<StoredMove> Store::moves_of(std::int64_t game_id) {
   std::vector<StoredMove> moves;
-  auto s = db_.prepare("SELECT row, col, at_ms FROM moves WHERE game_id = ? ORDER BY ply");
+  auto s =
+      db_.prepare("SELECT row, col, at_ms, clock_ms FROM moves WHERE game_id = ? ORDER BY ply");
   s.bind(1, game_id);
   while (s.step()) {
     moves.push_back({static_cast<int>(s.column_int(0)), static_cast<int>(s.column_int(1)),
-                     s.column_int(2)});
+                     s.column_int(2), s.column_int(3)});
   }
   return moves;
 }
@@ -226,6 +240,25 @@ std::vector<std::pair<std::int64_t, std::string>> Store::load_tokens() {
   auto s = db_.prepare("SELECT player_id, token_hash FROM resume_tokens");
   while (s.step()) tokens.emplace_back(s.column_int(0), s.column_text(1));
   return tokens;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> Store::load_blocks() {
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
+  auto s = db_.prepare("SELECT player_id, blocked_id FROM blocks");
+  while (s.step()) blocks.emplace_back(s.column_int(0), s.column_int(1));
+  return blocks;
+}
+
+void Store::save_block(std::int64_t player_id, std::int64_t blocked_id) {
+  auto& s = cached("INSERT OR IGNORE INTO blocks (player_id, blocked_id) VALUES (?, ?)");
+  s.bind(1, player_id).bind(2, blocked_id);
+  s.run();
+}
+
+void Store::drop_block(std::int64_t player_id, std::int64_t blocked_id) {
+  auto& s = cached("DELETE FROM blocks WHERE player_id = ? AND blocked_id = ?");
+  s.bind(1, player_id).bind(2, blocked_id);
+  s.run();
 }
 
 std::int64_t Store::max_game_id() {
@@ -270,19 +303,22 @@ void Store::add_result(const PlayerResult& r) {
 void Store::begin_game(const GameRecord& g) {
   auto& s = cached(
       "INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
-      "invite_code, bot_level, started_ms, status, win_length) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING");
+      "invite_code, bot_level, started_ms, status, win_length, clock_initial_ms, "
+      "clock_increment_ms) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING");
   s.bind(1, g.id).bind(2, g.room_id).bind(3, std::int64_t{g.round}).bind(4, std::int64_t{g.size});
   s.bind(5, g.x_player).bind(6, g.o_player).bind(7, std::int64_t{g.rated});
   s.bind(8, std::int64_t{g.is_private}).bind(9, g.invite_code).bind(10, std::int64_t{g.bot_level});
   s.bind(11, g.started_ms).bind(12, g.status).bind(13, std::int64_t{g.win_length});
+  s.bind(14, g.clock_initial_ms).bind(15, g.clock_increment_ms);
   s.run();
 }
 
 void Store::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
-  auto& s = cached("INSERT INTO moves (game_id, ply, row, col, at_ms) VALUES (?, ?, ?, ?, ?)");
+  auto& s = cached(
+      "INSERT INTO moves (game_id, ply, row, col, at_ms, clock_ms) VALUES (?, ?, ?, ?, ?, ?)");
   s.bind(1, game_id).bind(2, std::int64_t{ply}).bind(3, std::int64_t{m.row});
-  s.bind(4, std::int64_t{m.col}).bind(5, m.at_ms);
+  s.bind(4, std::int64_t{m.col}).bind(5, m.at_ms).bind(6, m.clock_ms);
   s.run();
 }
 

@@ -17,11 +17,11 @@ namespace ttt::server {
 
 class Store {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
 
   // Opens or creates the database (a new file readable by its owner only,
-  // and so its journal files), checks it and migrates it to kSchemaVersion. Throws StoreError with a clear reason for an unreadable or
-  // corrupt file or a schema newer than this server knows.
+  // and so its journal files), checks it and migrates it to kSchemaVersion. Throws StoreError with
+  // a clear reason for an unreadable or corrupt file or a schema newer than this server knows.
   explicit Store(const std::string& path);
 
   // Startup reads.
@@ -31,6 +31,8 @@ class Store {
   std::vector<GameRecord> load_unfinished_games();  // with moves
   // player id -> hashed resume token, for players seated in unfinished games.
   std::vector<std::pair<std::int64_t, std::string>> load_tokens();
+  // (player, blocked player): who blocked whom (/block).
+  std::vector<std::pair<std::int64_t, std::int64_t>> load_blocks();
   std::int64_t max_game_id();
   std::int64_t max_room_id();
   std::int64_t max_player_id();
@@ -52,6 +54,8 @@ class Store {
   void save_secret(std::int64_t player_id, const std::string& salt, const std::string& hash);
   void save_token(std::int64_t player_id, const std::string& token_hash);
   void drop_token(std::int64_t player_id);
+  void save_block(std::int64_t player_id, std::int64_t blocked_id);
+  void drop_block(std::int64_t player_id, std::int64_t blocked_id);
 
   void begin();
   void commit();

@@ -56,9 +56,10 @@ void StoreJournal::submit(std::function<void(Store&)> job, Done done) {
     if (done) done(true);
     return;
   }
-  writer_->submit(std::move(job), [done = std::move(done)](const std::optional<std::string>& error) {
-    if (done) done(!error);
-  });
+  writer_->submit(std::move(job),
+                  [done = std::move(done)](const std::optional<std::string>& error) {
+                    if (done) done(!error);
+                  });
 }
 
 RecordId StoreJournal::start(const GameStart& game, Done done) {
@@ -80,24 +81,28 @@ RecordId StoreJournal::start(const GameStart& game, Done done) {
   g.is_private = game.is_private;
   g.invite_code = game.invite_code;
   g.bot_level = game.bot_level;
+  g.clock_initial_ms = game.clock_initial.count();
+  g.clock_increment_ms = game.clock_increment.count();
   g.started_ms = now_ms();
   if (const StoredPlayer* x = accounts_.get(game.x)) start.x = *x;
   if (const StoredPlayer* o = accounts_.get(game.o)) start.o = *o;
   pending_starts_[id] = start;
-  submit([start](Store& s) { start.write(s); }, [this, id, done = std::move(done)](bool ok) {
-    if (ok) pending_starts_.erase(id);
-    if (done) done(ok);
-  });
+  submit([start](Store& s) { start.write(s); },
+         [this, id, done = std::move(done)](bool ok) {
+           if (ok) pending_starts_.erase(id);
+           if (done) done(ok);
+         });
   return id;
 }
 
-void StoreJournal::move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
-                        Done done) {
+void StoreJournal::move(RecordId record, const MoveEntry& entry,
+                        const std::optional<GameEnding>& end, Done done) {
   if (!writer_) {
     if (done) done(true);
     return;
   }
-  const StoredMove stored{move.row, move.col, now_ms()};
+  const StoredMove stored{entry.move.row, entry.move.col, now_ms(), entry.clock_left.count()};
+  const int ply = entry.ply;
   const std::optional<StartRecord> start = pending_start(record);
   submit(
       [start, record, ply, stored, end](Store& s) {

@@ -24,7 +24,7 @@ class StoreJournal final : public GameJournal {
   StoreJournal(StoreWriter* writer, const StoredAccounts& accounts, RecordId last_record);
 
   RecordId start(const GameStart& game, Done done) override;
-  void move(RecordId record, int ply, Move move, const std::optional<GameEnding>& end,
+  void move(RecordId record, const MoveEntry& entry, const std::optional<GameEnding>& end,
             Done done) override;
   void end(RecordId record, const GameEnding& ending, Done done) override;
 

@@ -1,10 +1,10 @@
 #include "store/stored_accounts.hpp"
 
+#include <spdlog/spdlog.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
-#include <spdlog/spdlog.h>
 
 #include "game/rating.hpp"
 #include "store/store_writer.hpp"
@@ -23,8 +23,12 @@ std::int64_t system_now_ms() {
 
 StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
                                const std::vector<StoredPlayer>& loaded,
-                               const std::vector<RatedPairing>& pairings)
+                               const std::vector<RatedPairing>& pairings,
+                               const std::vector<std::pair<std::int64_t, std::int64_t>>& blocks)
     : writer_(writer), key_(std::move(key)), now_ms_(system_now_ms) {
+  for (const auto& [who, whom] : blocks) {
+    blocks_[static_cast<AccountId>(who)].insert(static_cast<AccountId>(whom));
+  }
   for (const StoredPlayer& p : loaded) {
     accounts_[account_id(p)] = p;
     // Names that look alike were once separate accounts: the first keeps the name.
@@ -36,6 +40,41 @@ StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
     next_id_ = std::max(next_id_, p.id + 1);
   }
   for (const RatedPairing& p : pairings) remember_pairing(p.x, p.o, p.ended_ms);
+}
+
+bool StoredAccounts::blocks(AccountId listener, AccountId speaker) const {
+  const auto it = blocks_.find(listener);
+  return it != blocks_.end() && it->second.contains(speaker);
+}
+
+std::vector<std::string> StoredAccounts::blocked_names(AccountId who) const {
+  std::vector<std::string> names;
+  if (const auto it = blocks_.find(who); it != blocks_.end()) {
+    for (AccountId whom : it->second) {
+      if (const StoredPlayer* p = get(whom)) names.push_back(p->name);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void StoredAccounts::set_blocked(AccountId who, AccountId whom, bool blocked) {
+  if (blocked) {
+    blocks_[who].insert(whom);
+  } else if (auto it = blocks_.find(who); it != blocks_.end()) {
+    it->second.erase(whom);
+    if (it->second.empty()) blocks_.erase(it);
+  }
+  if (!writer_) return;
+  const auto a = static_cast<std::int64_t>(number(who));
+  const auto b = static_cast<std::int64_t>(number(whom));
+  writer_->submit([a, b, blocked](Store& s) {
+    if (blocked) {
+      s.save_block(a, b);
+    } else {
+      s.drop_block(a, b);
+    }
+  });
 }
 
 const StoredPlayer* StoredAccounts::find(std::string_view key) const {
@@ -138,17 +177,15 @@ void StoredAccounts::history(AccountId account, int limit, HistoryDone done) {
     return;
   }
   auto games = std::make_shared<std::vector<GameRecord>>();
-  writer_->submit(
-      [games, id = static_cast<std::int64_t>(number(account)), limit](Store& s) {
-        *games = s.history(id, limit);
-      },
-      [games, done = std::move(done)](const std::optional<std::string>& failure) {
-        if (failure) {
-          done(std::nullopt);
-        } else {
-          done(std::move(*games));
-        }
-      });
+  writer_->submit([games, id = static_cast<std::int64_t>(number(account)),
+                   limit](Store& s) { *games = s.history(id, limit); },
+                  [games, done = std::move(done)](const std::optional<std::string>& failure) {
+                    if (failure) {
+                      done(std::nullopt);
+                    } else {
+                      done(std::move(*games));
+                    }
+                  });
 }
 
 void StoredAccounts::replay(RecordId record, ReplayDone done) {
@@ -173,8 +210,7 @@ double StoredAccounts::rating(AccountId account) const {
 }
 
 std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
-                                                 const GameResult& result, bool rated,
-                                                 int moves) {
+                                                 const GameResult& result, bool rated, int moves) {
   const StoredPlayer* x = get(x_id);
   const StoredPlayer* o = get(o_id);
   if (x == nullptr || o == nullptr) return std::nullopt;
@@ -198,7 +234,8 @@ std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
     settlement.x.rating_change = x_change * weight;
     settlement.o.rating_change = o_change * weight;
   }
-  for (auto [player, s] : {std::pair{&settlement.x, score}, std::pair{&settlement.o, 1.0 - score}}) {
+  for (auto [player, s] :
+       {std::pair{&settlement.x, score}, std::pair{&settlement.o, 1.0 - score}}) {
     player->wins = s == 1.0;
     player->losses = s == 0.0;
     player->draws = s == 0.5;

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -24,8 +25,10 @@ class StoredAccounts final : public AccountStore {
   // Names are unique under key (text_rules' name_key). writer may be null.
   using NameKey = std::function<std::string(std::string_view)>;
   // pairings: the rated games of the last kRepeatWindowMs, for the repeat rule.
+  // blocks: (player, blocked player) as the store keeps them.
   StoredAccounts(StoreWriter* writer, NameKey key, const std::vector<StoredPlayer>& loaded = {},
-                 const std::vector<RatedPairing>& pairings = {});
+                 const std::vector<RatedPairing>& pairings = {},
+                 const std::vector<std::pair<std::int64_t, std::int64_t>>& blocks = {});
 
   // Test seam: the wall clock (Unix ms) the repeat rule reads.
   void set_clock(std::function<std::int64_t()> now_ms) { now_ms_ = std::move(now_ms); }
@@ -43,11 +46,16 @@ class StoredAccounts final : public AccountStore {
   void history(AccountId account, int limit, HistoryDone done) override;
   void replay(RecordId record, ReplayDone done) override;
   std::size_t size() const override { return accounts_.size(); }
+  std::vector<std::string> blocked_names(AccountId who) const override;
+  void set_blocked(AccountId who, AccountId whom, bool blocked) override;
+
+  // BlockBook
+  bool blocks(AccountId listener, AccountId speaker) const override;
 
   // RatingBook
   double rating(AccountId account) const override;
-  std::optional<Settlement> settle(AccountId x, AccountId o, const GameResult& result,
-                                   bool rated, int moves) override;
+  std::optional<Settlement> settle(AccountId x, AccountId o, const GameResult& result, bool rated,
+                                   int moves) override;
   void settled(const Settlement& settlement, bool ok) override;
 
  private:
@@ -69,6 +77,7 @@ class StoredAccounts final : public AccountStore {
   // Each pair's rated games in the repeat window (ended_ms, oldest first),
   // by (smaller id, larger id).
   std::map<std::pair<std::int64_t, std::int64_t>, std::deque<std::int64_t>> pairings_;
+  std::unordered_map<AccountId, std::set<AccountId>> blocks_;  // who -> whom
   std::function<std::int64_t()> now_ms_;
   std::int64_t next_id_ = 1;
 };

@@ -90,6 +90,12 @@ std::optional<Line> winning_line(const Board& board) noexcept;
 // The origin draw: the board is full and nobody has won.
 bool is_draw(const Board& board) noexcept;
 
+// Whether p could still complete a winning line however the game goes on:
+// some whole line (k = N), or some k consecutive cells of a line (k < N),
+// holds no mark of p's opponent. A clock that runs out loses the game only
+// when the opponent can still win this way; otherwise it is a draw.
+bool can_still_win(const Board& board, Player p) noexcept;
+
 }  // namespace ttt
 
 #include "ttt/game.hpp"  // IWYU pragma: export

@@ -1,0 +1,105 @@
+// ConsoleClient and the other players: who is online (/who, a page at a
+// time), challenges made, received (a line and a bell), answered and ended,
+// /challenges on|off, and /block; and a game's Fischer clocks counting down
+// in the prompt.
+#include <spdlog/spdlog.h>
+
+#include "console/console_client.hpp"
+#include "console/game_text.hpp"
+#include "console/players_text.hpp"
+#include "view/clock_text.hpp"
+
+namespace ttt::client {
+
+bool ConsoleClient::execute_players(const Command& command) {
+  wire::ClientMessage m;
+  switch (command.kind) {
+    case CommandKind::Who:
+      if (command.next_page) {
+        if (who_next_.empty()) {
+          say("There is no next page: /who shows the players online from the first.");
+          return true;
+        }
+        m.mutable_list_players()->set_name(who_filter_);
+        m.mutable_list_players()->set_after(who_next_);
+      } else {
+        who_filter_ = command.text;
+        who_shown_ = 0;
+        m.mutable_list_players()->set_name(command.text);
+      }
+      send(m, true);
+      return true;
+    case CommandKind::Decline:
+      // The opponent's offer comes first; without one, a challenge.
+      if (command.challenge_id == 0 &&
+          (challenges_received_.empty() ||
+           (game_ && (game_->draw_offered_by() != wire::SIDE_NONE ||
+                      game_->rematch_requested_by() != wire::SIDE_NONE)))) {
+        return false;
+      }
+      m.mutable_answer_challenge()->set_challenge_id(command.challenge_id);
+      m.mutable_answer_challenge()->set_accept(false);
+      send(m, true);
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool ConsoleClient::on_players_message(const wire::ServerMessage& message) {
+  switch (message.body_case()) {
+    case wire::ServerMessage::kPlayerList: {
+      const wire::PlayerList& list = message.player_list();
+      std::string text = player_list_text(list);
+      const auto first = who_shown_ + 1;
+      who_shown_ += static_cast<std::uint32_t>(list.players_size());
+      who_next_ = list.next_after();
+      if (!who_next_.empty() || first > 1) {
+        text += "\nPlayers " + std::to_string(first) + "-" + std::to_string(who_shown_) + " of " +
+                std::to_string(list.total()) + (who_next_.empty() ? "." : ": /who next for more.");
+      }
+      if (who_next_.empty()) who_shown_ = 0;
+      pager_.show(text + "\n");
+      return true;
+    }
+    case wire::ServerMessage::kChallengeOffer: {
+      const wire::ChallengeOffer& offer = message.challenge_offer();
+      challenges_received_[offer.challenge_id()] = offer;
+      if (terminal_.interactive()) terminal_.bell();
+      say(challenge_offer_text(offer));
+      return true;
+    }
+    case wire::ServerMessage::kChallengeSent:
+      say(challenge_sent_text(message.challenge_sent()));
+      return true;
+    case wire::ServerMessage::kChallengeEnded:
+      challenges_received_.erase(message.challenge_ended().challenge_id());
+      say(challenge_ended_text(message.challenge_ended(), server_name_));
+      return true;
+    case wire::ServerMessage::kChallengeSettings:
+      say(message.challenge_settings().refuse_all()
+              ? "You refuse every challenge now (/challenges on to take them again)."
+              : "You take challenges (/challenges off to refuse them all).");
+      return true;
+    case wire::ServerMessage::kBlockList:
+      say(block_list_text(message.block_list()));
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string ConsoleClient::clocks_prompt() const {
+  if (!game_ || !has_chess_clock(*game_) || !in_progress(*game_)) return "";
+  // The mover's clock runs on from the state the server sent.
+  const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - state_received_at_)
+                         .count();
+  std::uint32_t x = game_->x_clock_ms();
+  std::uint32_t o = game_->o_clock_ms();
+  std::uint32_t& running = game_->to_move() == wire::SIDE_X ? x : o;
+  running = since >= running ? 0 : running - static_cast<std::uint32_t>(since);
+  return "X " + clock_face(x) + " O " + clock_face(o) + " | ";
+}
+
+}  // namespace ttt::client

@@ -1,0 +1,115 @@
+#include "console/players_text.hpp"
+
+#include <vector>
+
+#include "console/game_text.hpp"
+#include "text/display_width.hpp"
+#include "text/safe_text.hpp"
+#include "view/board_name.hpp"
+#include "view/clock_text.hpp"
+
+namespace ttt::client {
+namespace {
+
+constexpr std::size_t kNameColumn = 18;  // names in the table; longer ones are cut
+
+std::string name_of(const std::string& raw) { return safe_text(raw, field_width::kName); }
+
+std::string board_with_clock(int size, int win_length, const wire::ClockSettings& clock) {
+  std::string text = board_name(size, win_length);
+  if (clock.initial_ms() != 0) {
+    text += ", clock " + clock_name({clock.initial_ms(), clock.increment_ms()});
+  }
+  return text;
+}
+
+std::string seconds_text(std::uint32_t ms) { return std::to_string((ms + 999) / 1000) + " s"; }
+
+}  // namespace
+
+std::string challenge_settings_text(const wire::Challenge& settings, bool rated) {
+  const int size = settings.size() == 0 ? 3 : settings.size();
+  std::string text = board_with_clock(size, settings.win_length(), settings.clock());
+  if (!rated) text += ", unrated";
+  return text;
+}
+
+std::string activity_text(const wire::PlayerPresence& p) {
+  const std::string board = board_with_clock(p.size(), p.win_length(), p.clock());
+  const std::string game =
+      p.game_id() != 0 ? "game " + std::to_string(p.game_id()) : std::string("a private game");
+  switch (p.activity()) {
+    case wire::ACTIVITY_QUEUED:
+      return "waiting in quick match for a " + board + " game";
+    case wire::ACTIVITY_WAITING:
+      return "waiting for an opponent in " + game + " (" + board + ")";
+    case wire::ACTIVITY_PLAYING:
+      return "playing " + game + " against " + name_of(p.opponent()) + " (" + board + ")";
+    case wire::ACTIVITY_WATCHING:
+      return "watching " + game + " (" + safe_text(p.opponent(), 2 * field_width::kName + 4) + ")";
+    default:
+      return "in the lobby";
+  }
+}
+
+std::string player_list_text(const wire::PlayerList& list) {
+  if (list.players().empty()) return "Nobody else is online.";
+  std::string text = pad_right("name", kNameColumn) + "  rating  doing";
+  for (const wire::PlayerPresence& p : list.players()) {
+    std::string name = safe_text(p.name(), kNameColumn);
+    if (p.is_bot()) name += " (bot)";
+    if (p.away()) name += " [away]";
+    text += "\n" + pad_right(name, kNameColumn) + "  " + pad_left(rating_text(p.rating()), 6) +
+            "  " + activity_text(p);
+  }
+  return text;
+}
+
+std::string challenge_offer_text(const wire::ChallengeOffer& offer) {
+  const bool rated = offer.settings().rated() != wire::RATED_NO;
+  return name_of(offer.from()) + (offer.from_bot() ? " (bot, " : " (") +
+         rating_text(offer.from_rating()) + ") challenges you to a " +
+         challenge_settings_text(offer.settings(), rated) +
+         " game: /accept or /decline (challenge " + std::to_string(offer.challenge_id()) +
+         ", for " + seconds_text(offer.expires_in_ms()) + ").";
+}
+
+std::string challenge_sent_text(const wire::ChallengeSent& sent) {
+  const bool rated = sent.settings().rated() != wire::RATED_NO;
+  return "You challenged " + name_of(sent.settings().name()) + " to a " +
+         challenge_settings_text(sent.settings(), rated) + " game (challenge " +
+         std::to_string(sent.challenge_id()) + "); it stands " +
+         seconds_text(sent.expires_in_ms()) + ".";
+}
+
+std::string challenge_ended_text(const wire::ChallengeEnded& ended, const std::string& me) {
+  const bool mine = ended.challenger() == me;
+  const std::string them = name_of(mine ? ended.challenged() : ended.challenger());
+  switch (ended.how()) {
+    case wire::CHALLENGE_END_DECLINED:
+      return mine ? them + " declined your challenge." : "You declined " + them + "'s challenge.";
+    case wire::CHALLENGE_END_EXPIRED:
+      return mine ? "Your challenge to " + them + " expired: no answer within its time."
+                  : them + "'s challenge expired.";
+    case wire::CHALLENGE_END_WITHDRAWN:
+      return mine ? "Your challenge to " + them + " ended: you went into another game."
+                  : them + "'s challenge ended: " + them + " went offline or into another game.";
+    case wire::CHALLENGE_END_UNAVAILABLE:
+      return mine ? "Your challenge to " + them + " ended: " + them +
+                        " went offline or into another game."
+                  : them + "'s challenge ended: you went into another game.";
+    default:
+      return "Challenge " + std::to_string(ended.challenge_id()) + " ended.";
+  }
+}
+
+std::string block_list_text(const wire::BlockList& list) {
+  if (list.names().empty()) return "Nobody is blocked.";
+  std::string text = "Blocked (no challenges or chat from them):";
+  for (int i = 0; i < list.names_size(); ++i) {
+    text += (i == 0 ? " " : ", ") + name_of(list.names(i));
+  }
+  return text + ".";
+}
+
+}  // namespace ttt::client

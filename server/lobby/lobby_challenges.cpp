@@ -1,0 +1,275 @@
+// The Lobby's challenges (one player invites another by name; the game starts
+// when they accept, with the challenger's settings) and blocks (a player's
+// challenges and chat kept from an account that blocked it).
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "lobby/lobby.hpp"
+#include "lobby/text_rules.hpp"
+#include "ttt/wire/convert.hpp"
+
+namespace ttt::server {
+namespace {
+
+constexpr std::size_t kMaxChallengesEach = 3;
+
+std::uint32_t ms_until(std::chrono::steady_clock::time_point when) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      when - std::chrono::steady_clock::now());
+  return static_cast<std::uint32_t>(std::max<std::int64_t>(left.count(), 0));
+}
+
+}  // namespace
+
+LobbyPlayer* Lobby::online_player(std::string_view name) {
+  const std::string key = name_key(name);
+  for (auto& [id, player] : players_) {
+    if (!player->is_bot && player->connection != nullptr && name_key(player->name) == key) {
+      return player.get();
+    }
+  }
+  return nullptr;
+}
+
+void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
+                      std::uint32_t request_id) {
+  wire::Challenge settings = request;
+  if (settings.size() == 0) settings.set_size(3);
+  if (!valid_rules(player, settings.size(), settings.win_length(), request_id)) return;
+  if (!valid_clock(player, settings.clock(), request_id)) return;
+  settings.set_win_length(wire::win_length_of(settings.size(), settings.win_length()));
+  if (request.name().empty() || request.name().size() > kMaxNameBytes) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST,
+          "a challenge names a player (up to " + std::to_string(kMaxNameBytes) + " bytes)",
+          request_id);
+    return;
+  }
+  LobbyPlayer* target = online_player(request.name());
+  if (target == nullptr) {
+    if (links_.accounts.find(name_key(request.name())) == nullptr) {
+      error(player, wire::ERROR_CODE_NO_RECORD, "no player is called " + request.name(),
+            request_id);
+    } else {
+      error(player, wire::ERROR_CODE_PLAYER_OFFLINE, request.name() + " is not online", request_id);
+    }
+    return;
+  }
+  settings.set_name(target->name);
+  if (target == &player) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST, "you can't challenge yourself", request_id);
+    return;
+  }
+  if (player.room && player.room->is_seated(player.id)) {
+    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
+          "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
+    return;
+  }
+  if (target->room && target->room->is_seated(target->id)) {
+    error(player, wire::ERROR_CODE_PLAYER_BUSY,
+          target->name +
+              (target->room->waiting() ? " waits in a game of theirs" : " is playing a game") +
+              ": try again when it is over",
+          request_id);
+    return;
+  }
+  // A block is not told as such: it reads as any refusal.
+  if (target->refuses_challenges || links_.accounts.blocks(target->account, player.account)) {
+    error(player, wire::ERROR_CODE_CHALLENGE_REFUSED, target->name + " is not taking challenges",
+          request_id);
+    return;
+  }
+  std::size_t mine = 0;
+  for (const auto& [id, pending] : challenges_) {
+    if (pending.from != player.id) continue;
+    if (pending.to == target->id) {
+      error(player, wire::ERROR_CODE_BAD_REQUEST,
+            "you challenged " + target->name + " already (challenge " + std::to_string(id) + ")",
+            request_id);
+      return;
+    }
+    ++mine;
+  }
+  if (mine >= kMaxChallengesEach) {
+    error(player, wire::ERROR_CODE_TOO_MANY_CHALLENGES,
+          std::to_string(kMaxChallengesEach) +
+              " of your challenges stand already: wait for an answer",
+          request_id);
+    return;
+  }
+  const std::uint64_t id = next_challenge_id_++;
+  PendingChallenge& pending = challenges_[id];
+  pending.from = player.id;
+  pending.to = target->id;
+  pending.settings = settings;
+  pending.expires = std::chrono::steady_clock::now() + config_.challenge_lifetime;
+  pending.expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, pending.expires);
+  pending.expiry->async_wait([this, id](boost::system::error_code ec) {
+    if (!ec) end_challenge(id, wire::CHALLENGE_END_EXPIRED);
+  });
+  wire::ServerMessage sent;
+  sent.set_in_reply_to(request_id);
+  sent.mutable_challenge_sent()->set_challenge_id(id);
+  *sent.mutable_challenge_sent()->mutable_settings() = settings;
+  sent.mutable_challenge_sent()->set_expires_in_ms(ms_until(pending.expires));
+  reply(player, std::move(sent));
+  wire::ServerMessage offer;
+  wire::ChallengeOffer* o = offer.mutable_challenge_offer();
+  o->set_challenge_id(id);
+  o->set_from(player.name);
+  o->set_from_rating(links_.accounts.rating(player.account));
+  o->set_from_bot(player.program);
+  *o->mutable_settings() = settings;
+  o->set_expires_in_ms(ms_until(pending.expires));
+  reply(*target, std::move(offer));
+  spdlog::debug("challenge {}: {} challenges {}", id, player.name, target->name);
+}
+
+void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& answer,
+                             std::uint32_t request_id) {
+  auto it = challenges_.end();
+  if (answer.challenge_id() != 0) {
+    it = challenges_.find(answer.challenge_id());
+    if (it != challenges_.end() && it->second.to != player.id) it = challenges_.end();
+  } else {
+    for (auto c = challenges_.begin(); c != challenges_.end(); ++c) {
+      if (c->second.to == player.id) it = c;  // the latest: ids grow
+    }
+  }
+  if (it == challenges_.end()) {
+    error(player, wire::ERROR_CODE_NO_CHALLENGE,
+          answer.challenge_id() == 0
+              ? std::string("no challenge to you stands")
+              : "no challenge " + std::to_string(answer.challenge_id()) + " to you stands",
+          request_id);
+    return;
+  }
+  const std::uint64_t id = it->first;
+  if (!answer.accept()) {
+    end_challenge(id, wire::CHALLENGE_END_DECLINED);
+    return;
+  }
+  LobbyPlayer* challenger = player_of(it->second.from);
+  if (challenger == nullptr || challenger->connection == nullptr ||
+      (challenger->room && challenger->room->is_seated(challenger->id)) ||
+      !quotas_.refusal(challenger->address, false).empty()) {
+    end_challenge(id, wire::CHALLENGE_END_WITHDRAWN);
+    return;
+  }
+  if (player.room && player.room->is_seated(player.id)) {
+    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
+          "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
+    return;
+  }
+  if (shutting_down_) {
+    error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
+    return;
+  }
+  if (!within_quota(player, false, request_id)) return;
+  const wire::Challenge settings = it->second.settings;
+  challenges_.erase(it);
+  // Both leave what they watch or wait for: the game starts now.
+  for (LobbyPlayer* p : {challenger, &player}) {
+    unqueue(*p);
+    if (auto watched = p->room) watched->leave(p->id, 0);
+  }
+  RoomSettings room_settings;
+  room_settings.size = settings.size();
+  room_settings.win_length = settings.win_length();
+  room_settings.clock = settings.clock();
+  room_settings.rated =
+      allows_rating(*challenger, settings.rated()) && allows_rating(player, wire::RATED_DEFAULT);
+  room_settings.origin = challenger->address;
+  auto room = new_room(std::move(room_settings));
+  challenger->room = room;
+  player.room = room;
+  took_seat(*challenger);
+  took_seat(player);
+  spdlog::debug("challenge {} accepted: game {}", id, room->id());
+  room->seat(challenger->ref(), wire::SIDE_X, 0);
+  room->seat(player.ref(), wire::SIDE_O, request_id);
+}
+
+void Lobby::end_challenge(std::uint64_t id, wire::ChallengeEnd how) {
+  const auto it = challenges_.find(id);
+  if (it == challenges_.end()) return;
+  const PendingChallenge pending = std::move(it->second);
+  challenges_.erase(it);
+  if (pending.expiry) pending.expiry->cancel();
+  LobbyPlayer* from = player_of(pending.from);
+  LobbyPlayer* to = player_of(pending.to);
+  wire::ServerMessage message;
+  wire::ChallengeEnded* ended = message.mutable_challenge_ended();
+  ended->set_challenge_id(id);
+  ended->set_challenger(from != nullptr ? from->name : "");
+  ended->set_challenged(pending.settings.name());
+  ended->set_how(how);
+  for (LobbyPlayer* p : {from, to}) {
+    if (p != nullptr && p->connection != nullptr) reply(*p, message);
+  }
+}
+
+void Lobby::end_challenges_of(const LobbyPlayer& player) {
+  std::vector<std::pair<std::uint64_t, wire::ChallengeEnd>> ending;
+  for (const auto& [id, pending] : challenges_) {
+    if (pending.from == player.id) ending.emplace_back(id, wire::CHALLENGE_END_WITHDRAWN);
+    if (pending.to == player.id) ending.emplace_back(id, wire::CHALLENGE_END_UNAVAILABLE);
+  }
+  for (const auto& [id, how] : ending) end_challenge(id, how);
+}
+
+void Lobby::took_seat(LobbyPlayer& player) {
+  hold_quota(player);
+  end_challenges_of(player);
+}
+
+void Lobby::challenge_settings(LobbyPlayer& player, const wire::ChallengeSettings& settings,
+                               std::uint32_t request_id) {
+  player.refuses_challenges = settings.refuse_all();
+  if (player.refuses_challenges) {
+    std::vector<std::uint64_t> received;
+    for (const auto& [id, pending] : challenges_) {
+      if (pending.to == player.id) received.push_back(id);
+    }
+    for (std::uint64_t id : received) end_challenge(id, wire::CHALLENGE_END_DECLINED);
+  }
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  message.mutable_challenge_settings()->set_refuse_all(player.refuses_challenges);
+  reply(player, std::move(message));
+}
+
+void Lobby::block(LobbyPlayer& player, const wire::Block& request, std::uint32_t request_id) {
+  if (!request.name().empty()) {
+    const StoredPlayer* whom = links_.accounts.find(name_key(request.name()));
+    if (whom == nullptr || whom->is_bot) {
+      error(player, wire::ERROR_CODE_NO_RECORD, "no player is called " + request.name(),
+            request_id);
+      return;
+    }
+    if (account_id(*whom) == player.account) {
+      error(player, wire::ERROR_CODE_BAD_REQUEST, "you can't block yourself", request_id);
+      return;
+    }
+    links_.accounts.set_blocked(player.account, account_id(*whom), request.blocked());
+    if (request.blocked()) {
+      // What they asked of this player stands no longer.
+      std::vector<std::uint64_t> theirs;
+      for (const auto& [id, pending] : challenges_) {
+        const LobbyPlayer* from = player_of(pending.from);
+        if (pending.to == player.id && from != nullptr && from->account == account_id(*whom)) {
+          theirs.push_back(id);
+        }
+      }
+      for (std::uint64_t id : theirs) end_challenge(id, wire::CHALLENGE_END_DECLINED);
+    }
+  }
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  for (const std::string& name : links_.accounts.blocked_names(player.account)) {
+    message.mutable_block_list()->add_names(name);
+  }
+  reply(player, std::move(message));
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,92 @@
+// The Lobby's list of the players online (/who): one page at a time, in
+// the order of their names, each with what it is doing now. Worked out from
+// the players the lobby holds when asked, so it is never stale.
+#include <algorithm>
+#include <vector>
+
+#include "lobby/lobby.hpp"
+#include "lobby/text_rules.hpp"
+
+namespace ttt::server {
+namespace {
+
+std::string seat_label(const PlayerRef& p) { return p.id == SeatId{} ? "(free)" : p.name; }
+
+}  // namespace
+
+wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
+  wire::PlayerPresence p;
+  p.set_name(player.name);
+  p.set_rating(links_.accounts.rating(player.account));
+  p.set_is_bot(player.program);
+  p.set_away(player.connection == nullptr);
+  const GameRoom* room = player.room.get();
+  if (room == nullptr) {
+    if (player.queued_size != 0) {
+      p.set_activity(wire::ACTIVITY_QUEUED);
+      p.set_size(player.queued_size);
+      p.set_win_length(player.queued_win_length);
+      *p.mutable_clock() = player.queued_clock;
+    } else {
+      p.set_activity(wire::ACTIVITY_IDLE);
+    }
+    return p;
+  }
+  const RoomSettings& settings = room->settings();
+  p.set_size(settings.size);
+  p.set_win_length(settings.win_length == 0 ? settings.size : settings.win_length);
+  *p.mutable_clock() = settings.clock;
+  if (!settings.is_private) p.set_game_id(room->id());
+  const PlayerRef& x = room->player(Player::X);
+  const PlayerRef& o = room->player(Player::O);
+  if (!room->is_seated(player.id)) {
+    p.set_activity(wire::ACTIVITY_WATCHING);
+    p.set_opponent(seat_label(x) + " vs " + seat_label(o));
+  } else if (room->waiting()) {
+    p.set_activity(wire::ACTIVITY_WAITING);
+  } else {
+    p.set_activity(wire::ACTIVITY_PLAYING);
+    p.set_opponent(x.id == player.id ? o.name : x.name);
+  }
+  return p;
+}
+
+void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
+                         std::uint32_t request_id) {
+  if (request.name().size() > kMaxNameBytes || request.after().size() > 4 * kMaxNameBytes) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST,
+          "a name to look for is at most " + std::to_string(kMaxNameBytes) + " bytes", request_id);
+    return;
+  }
+  // Online: connected, or away with a seat held. The server's own bots are
+  // not players anyone can challenge or chat with outside their game.
+  std::vector<const LobbyPlayer*> online;
+  for (const auto& [id, candidate] : players_) {
+    if (candidate->is_bot) continue;
+    if (candidate->connection == nullptr && !candidate->room) continue;
+    if (!contains_ignoring_ascii_case(candidate->name, request.name())) continue;
+    online.push_back(candidate.get());
+  }
+  std::sort(online.begin(), online.end(),
+            [](const LobbyPlayer* a, const LobbyPlayer* b) { return a->name < b->name; });
+  const std::uint32_t asked =
+      request.page_size() == 0 ? config_.list_page_size : request.page_size();
+  const std::size_t page_size =
+      std::clamp<std::uint32_t>(asked, 1, std::max<std::uint32_t>(config_.list_page_max, 1));
+  auto it = std::upper_bound(
+      online.begin(), online.end(), request.after(),
+      [](const std::string& after, const LobbyPlayer* p) { return after < p->name; });
+  if (request.after().empty()) it = online.begin();
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::PlayerList* list = message.mutable_player_list();
+  for (; it != online.end() && static_cast<std::size_t>(list->players_size()) < page_size; ++it) {
+    *list->add_players() = presence_of(**it);
+  }
+  if (it != online.end()) list->set_next_after(list->players().rbegin()->name());
+  list->set_total(static_cast<std::uint32_t>(online.size()));
+  list->set_page_size(static_cast<std::uint32_t>(page_size));
+  reply(player, std::move(message));
+}
+
+}  // namespace ttt::server
