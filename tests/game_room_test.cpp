@@ -457,3 +457,112 @@ TEST_F(GameRoomTest, ALeaverHearsTheEndEvenIfTheRoomClosesBeforeTheJournalAnswer
 
 }  // namespace
 }  // namespace ttt::server
+
+namespace ttt::server {
+namespace {
+
+using std::chrono::milliseconds;
+
+TEST(ChessClock, ChargesTheMoverAndAddsTheIncrement) {
+  ChessClock clock(milliseconds(60'000), milliseconds(2'000));
+  ASSERT_TRUE(clock.enabled());
+  const auto t0 = ChessClock::Clock::time_point{} + std::chrono::hours(1);
+  clock.run(Player::X, t0);
+  EXPECT_EQ(clock.left(Player::X, t0 + milliseconds(1'500)), milliseconds(58'500));
+  EXPECT_EQ(clock.left(Player::O, t0 + milliseconds(1'500)), milliseconds(60'000));
+  EXPECT_EQ(clock.press(t0 + milliseconds(5'000)), milliseconds(57'000)) << "55 s + 2 s";
+  EXPECT_FALSE(clock.running());
+  clock.run(Player::O, t0 + milliseconds(5'000));
+  EXPECT_EQ(clock.left(Player::O, t0 + milliseconds(65'000)), milliseconds(0)) << "never below 0";
+  clock.stop(t0 + milliseconds(6'000));
+  EXPECT_EQ(clock.left(Player::O, t0 + milliseconds(99'000)), milliseconds(59'000)) << "stopped";
+  clock.reset();
+  EXPECT_EQ(clock.left(Player::X, t0), milliseconds(60'000));
+  EXPECT_FALSE(ChessClock().enabled());
+}
+
+class ClockRoomTest : public GameRoomTest {
+ protected:
+  std::shared_ptr<GameRoom> clock_room(std::uint32_t initial_ms, std::uint32_t increment_ms) {
+    RoomSettings settings;
+    settings.clock.set_initial_ms(initial_ms);
+    settings.clock.set_increment_ms(increment_ms);
+    return make_room(settings);
+  }
+  // Runs the room's timers until the game is over (bounded: 5 s).
+  void run_until_over() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    auto over = [this] {
+      const auto status = alice->last_state().status();
+      return status == wire::GAME_STATUS_X_WON || status == wire::GAME_STATUS_O_WON ||
+             status == wire::GAME_STATUS_DRAW;
+    };
+    while (!over() && std::chrono::steady_clock::now() < deadline) {
+      io.run_for(milliseconds(10));
+    }
+  }
+};
+
+TEST_F(ClockRoomTest, EachMoveChargesItsMoverAndEarnsTheIncrement) {
+  auto room = clock_room(60'000, 2'000);
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  auto s = bob->last_state();
+  EXPECT_EQ(s.clock().initial_ms(), 60'000u);
+  EXPECT_EQ(s.clock().increment_ms(), 2'000u);
+  EXPECT_LE(s.x_clock_ms(), 60'000u);
+  EXPECT_GT(s.x_clock_ms(), 50'000u);
+  EXPECT_EQ(s.move_time_left_ms(), 0u) << "a clock, not a move timeout";
+  room->move(SeatId{1}, 1, 1, 0);
+  s = bob->last_state();
+  EXPECT_GT(s.x_clock_ms(), 60'000u) << "X earned the increment";
+  EXPECT_LE(s.x_clock_ms(), 62'000u);
+  EXPECT_LE(s.o_clock_ms(), 60'000u);
+  EXPECT_GT(s.o_clock_ms(), 50'000u);
+  ASSERT_EQ(observer.clock_left.size(), 1u);
+  EXPECT_EQ(observer.clock_left[0].count(), s.x_clock_ms()) << "the journal keeps X's time";
+  EXPECT_EQ(room->summary().clock().initial_ms(), 60'000u) << "the list shows the clock";
+}
+
+TEST_F(ClockRoomTest, AFlagFallLosesTheGame) {
+  auto room = clock_room(60'000, 0);
+  // After a restart: X played b2, O has 40 ms left and is to move.
+  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, 1, {{1, 1}},
+                std::chrono::milliseconds(30'000), {milliseconds(59'000), milliseconds(40)});
+  room->back(ref(1, alice, "alice"));
+  room->back(ref(2, bob, "bob"));
+  run_until_over();
+  const auto s = alice->last_state();
+  EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
+  EXPECT_EQ(s.end_reason(), wire::END_REASON_TIMEOUT);
+  EXPECT_EQ(s.o_clock_ms(), 0u);
+  EXPECT_EQ(s.x_clock_ms(), 59'000u) << "X's clock stood";
+}
+
+TEST_F(ClockRoomTest, AFlagFallAgainstAnOpponentWhoCanNoLongerWinIsADraw) {
+  auto room = clock_room(60'000, 0);
+  // X O X / X O O / O X _ with X to move: O can no longer complete a line.
+  const std::vector<Move> moves = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 0}, {1, 2}, {2, 1}, {2, 0}};
+  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, 1, moves,
+                std::chrono::milliseconds(30'000), {milliseconds(30), milliseconds(59'000)});
+  room->back(ref(1, alice, "alice"));
+  room->back(ref(2, bob, "bob"));
+  run_until_over();
+  const auto s = bob->last_state();
+  EXPECT_EQ(s.status(), wire::GAME_STATUS_DRAW);
+  EXPECT_EQ(s.end_reason(), wire::END_REASON_TIMEOUT_NO_WIN);
+}
+
+TEST_F(ClockRoomTest, ARestoredClockRunsOnFromWhatWasStoredNotFromTheRestart) {
+  auto room = clock_room(180'000, 0);
+  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, 1, {{1, 1}},
+                std::chrono::milliseconds(30'000), {milliseconds(170'000), milliseconds(90'000)});
+  room->back(ref(2, bob, "bob"));
+  const auto s = bob->last_state();
+  EXPECT_EQ(s.x_clock_ms(), 170'000u);
+  EXPECT_LE(s.o_clock_ms(), 90'000u);
+  EXPECT_GT(s.o_clock_ms(), 89'000u) << "the time the server was down is not charged";
+}
+
+}  // namespace
+}  // namespace ttt::server

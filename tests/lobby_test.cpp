@@ -1147,5 +1147,323 @@ TEST_F(LobbyJournalTest, TheServersBotMovesAgainAfterItsMoveCouldNotBeSaved) {
   EXPECT_EQ(last_state(*alice)->status(), wire::GAME_STATUS_IN_PROGRESS);
 }
 
+// --- the players online, challenges and blocks (issue 19) --------------------
+
+const wire::ServerMessage* last_of(const FakeConnection& conn, wire::ServerMessage::BodyCase kind) {
+  return conn.last([kind](const wire::ServerMessage& m) { return m.body_case() == kind; });
+}
+
+TEST_F(LobbyTest, WhoListsThePlayersOnlineWithWhatEachIsDoing) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  auto carol = player("carol", "10.0.0.3");
+  auto dave = player("dave", "10.0.0.4");
+  auto erin = player("erin", "10.0.0.5");
+  auto frank = player("frank", "10.0.0.6");
+  quick(alice, 3);
+  quick(bob, 3);  // alice (X) vs bob (O)
+  const auto game = last_of(*alice, wire::ServerMessage::kJoined)->joined().state().game_id();
+  wire::ClientMessage watch;
+  watch.mutable_spectate()->set_game_id(game);
+  send(carol, watch);
+  wire::ClientMessage queue;
+  queue.mutable_quick_match()->set_size(4);
+  queue.mutable_quick_match()->mutable_clock()->set_initial_ms(60'000);
+  queue.mutable_quick_match()->mutable_clock()->set_increment_ms(1'000);
+  send(dave, queue);
+  wire::ClientMessage create;
+  create.mutable_create_game()->set_size(5);
+  create.mutable_create_game()->set_win_length(4);
+  send(erin, create);
+  wire::ClientMessage who;
+  who.mutable_list_players();
+  send(frank, who);
+  const auto* reply = last_of(*frank, wire::ServerMessage::kPlayerList);
+  ASSERT_NE(reply, nullptr);
+  const wire::PlayerList& list = reply->player_list();
+  ASSERT_EQ(list.players_size(), 6);
+  EXPECT_EQ(list.total(), 6u);
+  std::map<std::string, wire::PlayerPresence> by_name;
+  for (const auto& p : list.players()) by_name[p.name()] = p;
+  EXPECT_EQ(list.players(0).name(), "alice") << "in name order";
+  EXPECT_EQ(by_name["alice"].activity(), wire::ACTIVITY_PLAYING);
+  EXPECT_EQ(by_name["alice"].opponent(), "bob");
+  EXPECT_EQ(by_name["alice"].game_id(), game);
+  EXPECT_EQ(by_name["bob"].opponent(), "alice");
+  EXPECT_EQ(by_name["carol"].activity(), wire::ACTIVITY_WATCHING);
+  EXPECT_EQ(by_name["carol"].opponent(), "alice vs bob");
+  EXPECT_EQ(by_name["dave"].activity(), wire::ACTIVITY_QUEUED);
+  EXPECT_EQ(by_name["dave"].size(), 4);
+  EXPECT_EQ(by_name["dave"].clock().initial_ms(), 60'000u);
+  EXPECT_EQ(by_name["erin"].activity(), wire::ACTIVITY_WAITING);
+  EXPECT_EQ(by_name["erin"].win_length(), 4);
+  EXPECT_EQ(by_name["frank"].activity(), wire::ACTIVITY_IDLE);
+  EXPECT_DOUBLE_EQ(by_name["frank"].rating(), 1200);
+  // Paged and filtered.
+  who.mutable_list_players()->set_page_size(2);
+  send(frank, who);
+  const auto& page = last_of(*frank, wire::ServerMessage::kPlayerList)->player_list();
+  ASSERT_EQ(page.players_size(), 2);
+  EXPECT_EQ(page.next_after(), "bob");
+  who.mutable_list_players()->set_after("bob");
+  send(frank, who);
+  EXPECT_EQ(last_of(*frank, wire::ServerMessage::kPlayerList)->player_list().players(0).name(),
+            "carol");
+  wire::ClientMessage named;
+  named.mutable_list_players()->set_name("AV");
+  send(frank, named);
+  const auto& found = last_of(*frank, wire::ServerMessage::kPlayerList)->player_list();
+  ASSERT_EQ(found.players_size(), 1);
+  EXPECT_EQ(found.players(0).name(), "dave");
+}
+
+TEST_F(LobbyTest, WhoMarksProgramsAndLeavesOutTheServersBots) {
+  auto human = player("human", "10.0.0.1");
+  auto program = connect("10.0.0.2");
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name("robo");
+  hello.mutable_hello()->set_bot(true);
+  send(program, hello);
+  wire::ClientMessage vs_bot;
+  vs_bot.mutable_create_game()->set_size(3);
+  vs_bot.mutable_create_game()->set_vs_bot(true);
+  send(human, vs_bot);
+  wire::ClientMessage who;
+  who.mutable_list_players();
+  send(human, who);
+  const auto& list = last_of(*human, wire::ServerMessage::kPlayerList)->player_list();
+  ASSERT_EQ(list.players_size(), 2);
+  EXPECT_EQ(list.players(0).name(), "human");
+  EXPECT_EQ(list.players(0).opponent(), "bot (perfect)");
+  EXPECT_EQ(list.players(1).name(), "robo");
+  EXPECT_TRUE(list.players(1).is_bot());
+}
+
+class ChallengeTest : public LobbyTest {
+ protected:
+  wire::ClientMessage challenge_of(const std::string& name, int size = 3) {
+    wire::ClientMessage m;
+    m.mutable_challenge()->set_name(name);
+    m.mutable_challenge()->set_size(size);
+    return m;
+  }
+  wire::ClientMessage answer(bool accept, std::uint64_t id = 0) {
+    wire::ClientMessage m;
+    m.mutable_answer_challenge()->set_challenge_id(id);
+    m.mutable_answer_challenge()->set_accept(accept);
+    return m;
+  }
+  wire::ErrorCode refusal(const std::shared_ptr<FakeConnection>& who, wire::ClientMessage m) {
+    const auto before = who->received.size();
+    send(who, std::move(m));
+    if (who->received.size() == before || !who->received.back().has_error()) {
+      return wire::ERROR_CODE_UNSPECIFIED;
+    }
+    return who->received.back().error().code();
+  }
+};
+
+TEST_F(ChallengeTest, AnAcceptedChallengeStartsTheGameWithTheChallengersSettings) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  wire::ClientMessage c = challenge_of("BOB", 15);
+  c.mutable_challenge()->set_win_length(5);
+  c.mutable_challenge()->mutable_clock()->set_initial_ms(180'000);
+  c.mutable_challenge()->mutable_clock()->set_increment_ms(2'000);
+  send(alice, c);
+  const auto* sent = last_of(*alice, wire::ServerMessage::kChallengeSent);
+  ASSERT_NE(sent, nullptr);
+  EXPECT_EQ(sent->in_reply_to(), request_id_);
+  EXPECT_EQ(sent->challenge_sent().settings().name(), "bob") << "the name as the server holds it";
+  EXPECT_GT(sent->challenge_sent().expires_in_ms(), 59'000u);
+  const auto* offer = last_of(*bob, wire::ServerMessage::kChallengeOffer);
+  ASSERT_NE(offer, nullptr);
+  EXPECT_EQ(offer->challenge_offer().from(), "alice");
+  EXPECT_EQ(offer->challenge_offer().challenge_id(), sent->challenge_sent().challenge_id());
+  EXPECT_EQ(offer->challenge_offer().settings().size(), 15);
+  send(bob, answer(true));
+  const auto* a = last_of(*alice, wire::ServerMessage::kJoined);
+  const auto* b = last_of(*bob, wire::ServerMessage::kJoined);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->joined().side(), wire::SIDE_X) << "the challenger plays X";
+  EXPECT_EQ(b->joined().side(), wire::SIDE_O);
+  const auto state = bob->last([](const wire::ServerMessage& m) { return m.has_state(); });
+  ASSERT_NE(state, nullptr);
+  EXPECT_EQ(state->state().size(), 15);
+  EXPECT_EQ(state->state().win_length(), 5);
+  EXPECT_EQ(state->state().clock().initial_ms(), 180'000u);
+  EXPECT_EQ(state->state().status(), wire::GAME_STATUS_IN_PROGRESS);
+  EXPECT_TRUE(state->state().rated());
+}
+
+TEST_F(ChallengeTest, ADeclinedChallengeIsToldToBoth) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  send(alice, challenge_of("bob"));
+  send(bob, answer(false));
+  for (auto* who : {alice.get(), bob.get()}) {
+    const auto* ended = last_of(*who, wire::ServerMessage::kChallengeEnded);
+    ASSERT_NE(ended, nullptr);
+    EXPECT_EQ(ended->challenge_ended().how(), wire::CHALLENGE_END_DECLINED);
+    EXPECT_EQ(ended->challenge_ended().challenger(), "alice");
+    EXPECT_EQ(ended->challenge_ended().challenged(), "bob");
+  }
+  EXPECT_EQ(refusal(bob, answer(true)), wire::ERROR_CODE_NO_CHALLENGE) << "nothing stands";
+}
+
+TEST_F(ChallengeTest, AChallengeExpires) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.challenge_lifetime = std::chrono::milliseconds(20);
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  send(alice, challenge_of("bob"));
+  io_.restart();
+  io_.run_for(std::chrono::milliseconds(100));
+  const auto* ended = last_of(*bob, wire::ServerMessage::kChallengeEnded);
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->challenge_ended().how(), wire::CHALLENGE_END_EXPIRED);
+  EXPECT_EQ(refusal(bob, answer(true)), wire::ERROR_CODE_NO_CHALLENGE);
+}
+
+TEST_F(ChallengeTest, ClearRefusals) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  auto carol = player("carol", "10.0.0.3");
+  EXPECT_EQ(refusal(alice, challenge_of("nobody")), wire::ERROR_CODE_NO_RECORD);
+  EXPECT_EQ(refusal(alice, challenge_of("alice")), wire::ERROR_CODE_BAD_REQUEST);
+  EXPECT_EQ(refusal(alice, challenge_of("bob", 25)), wire::ERROR_CODE_BAD_REQUEST);
+  wire::ClientMessage bad_clock = challenge_of("bob");
+  bad_clock.mutable_challenge()->mutable_clock()->set_initial_ms(500);
+  EXPECT_EQ(refusal(alice, bad_clock), wire::ERROR_CODE_BAD_REQUEST);
+  // Offline: known, but not connected.
+  auto dave = player("dave", "10.0.0.4");
+  disconnect(dave);
+  EXPECT_EQ(refusal(alice, challenge_of("dave")), wire::ERROR_CODE_PLAYER_OFFLINE);
+  // Busy: seated in a game.
+  quick(bob, 3);
+  quick(carol, 3);
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_PLAYER_BUSY);
+  // Refusing all.
+  auto erin = player("erin", "10.0.0.5");
+  wire::ClientMessage off;
+  off.mutable_challenge_settings()->set_refuse_all(true);
+  send(erin, off);
+  EXPECT_TRUE(
+      last_of(*erin, wire::ServerMessage::kChallengeSettings)->challenge_settings().refuse_all());
+  EXPECT_EQ(refusal(alice, challenge_of("erin")), wire::ERROR_CODE_CHALLENGE_REFUSED);
+  // Three standing at most, and one at a time to the same player.
+  auto f1 = player("f1", "10.0.0.6");
+  auto f2 = player("f2", "10.0.0.7");
+  auto f3 = player("f3", "10.0.0.8");
+  auto f4 = player("f4", "10.0.0.9");
+  for (const char* name : {"f1", "f2", "f3"}) {
+    EXPECT_EQ(refusal(alice, challenge_of(name)), wire::ERROR_CODE_UNSPECIFIED) << name;
+  }
+  EXPECT_EQ(refusal(alice, challenge_of("f1")), wire::ERROR_CODE_BAD_REQUEST);
+  EXPECT_EQ(refusal(alice, challenge_of("f4")), wire::ERROR_CODE_TOO_MANY_CHALLENGES);
+}
+
+TEST_F(ChallengeTest, GoingIntoAnotherGameOrOfflineEndsTheChallenges) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  auto carol = player("carol", "10.0.0.3");
+  send(alice, challenge_of("bob"));
+  wire::ClientMessage create;
+  create.mutable_create_game()->set_size(3);
+  send(alice, create);  // alice opens a game of her own
+  const auto* ended = last_of(*bob, wire::ServerMessage::kChallengeEnded);
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->challenge_ended().how(), wire::CHALLENGE_END_WITHDRAWN);
+  send(carol, challenge_of("bob"));
+  disconnect(bob);
+  ended = last_of(*carol, wire::ServerMessage::kChallengeEnded);
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->challenge_ended().how(), wire::CHALLENGE_END_UNAVAILABLE);
+}
+
+TEST_F(ChallengeTest, ASpectatorAcceptsAndLeavesTheGameItWatched) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  auto carol = player("carol", "10.0.0.3");
+  auto dave = player("dave", "10.0.0.4");
+  quick(carol, 3);
+  quick(dave, 3);
+  const auto game = last_of(*carol, wire::ServerMessage::kJoined)->joined().state().game_id();
+  wire::ClientMessage watch;
+  watch.mutable_spectate()->set_game_id(game);
+  send(bob, watch);
+  send(alice, challenge_of("bob"));
+  send(bob, answer(true));
+  const auto* joined = last_of(*bob, wire::ServerMessage::kJoined);
+  ASSERT_NE(joined, nullptr);
+  EXPECT_EQ(joined->joined().side(), wire::SIDE_O);
+  EXPECT_NE(joined->joined().state().game_id(), game);
+}
+
+TEST_F(ChallengeTest, ABlockStopsChallengesAndChatAndIsListed) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  wire::ClientMessage block;
+  block.mutable_block()->set_name("alice");
+  block.mutable_block()->set_blocked(true);
+  send(bob, block);
+  const auto* list = last_of(*bob, wire::ServerMessage::kBlockList);
+  ASSERT_NE(list, nullptr);
+  ASSERT_EQ(list->block_list().names_size(), 1);
+  EXPECT_EQ(list->block_list().names(0), "alice");
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_CHALLENGE_REFUSED)
+      << "told as any refusal";
+  // In a game together, alice's chat doesn't reach bob; bob's reaches alice.
+  quick(alice, 3);
+  quick(bob, 3);
+  wire::ClientMessage chat;
+  chat.mutable_chat()->set_text("hello bob");
+  send(alice, chat);
+  EXPECT_EQ(last_of(*bob, wire::ServerMessage::kChat), nullptr);
+  chat.mutable_chat()->set_text("hello alice");
+  send(bob, chat);
+  EXPECT_NE(last_of(*alice, wire::ServerMessage::kChat), nullptr);
+  block.mutable_block()->set_blocked(false);
+  send(bob, block);
+  EXPECT_EQ(last_of(*bob, wire::ServerMessage::kBlockList)->block_list().names_size(), 0)
+      << bob->received.back().DebugString();
+  EXPECT_EQ(refusal(bob,
+                    [] {
+                      wire::ClientMessage m;
+                      m.mutable_block()->set_name("nobody");
+                      m.mutable_block()->set_blocked(true);
+                      return m;
+                    }()),
+            wire::ERROR_CODE_NO_RECORD);
+}
+
+TEST_F(LobbyTest, QuickMatchPairsOnlyEqualClocks) {
+  auto a = player("a", "10.0.0.1");
+  auto b = player("b", "10.0.0.2");
+  auto c = player("c", "10.0.0.3");
+  auto quick_clock = [this](const std::shared_ptr<FakeConnection>& conn, std::uint32_t initial,
+                            std::uint32_t increment) {
+    wire::ClientMessage m;
+    m.mutable_quick_match()->set_size(3);
+    m.mutable_quick_match()->mutable_clock()->set_initial_ms(initial);
+    m.mutable_quick_match()->mutable_clock()->set_increment_ms(increment);
+    send(conn, m);
+  };
+  quick_clock(a, 60'000, 1'000);
+  EXPECT_EQ(last_of(*a, wire::ServerMessage::kQueued)->queued().clock().initial_ms(), 60'000u);
+  quick(b, 3);                // no clock: waits on
+  quick_clock(c, 60'000, 0);  // another increment: waits on
+  EXPECT_EQ(lobby().stats().queued, 3u);
+  auto d = player("d", "10.0.0.4");
+  quick_clock(d, 60'000, 1'000);
+  const auto* joined = last_of(*d, wire::ServerMessage::kJoined);
+  ASSERT_NE(joined, nullptr);
+  EXPECT_EQ(joined->joined().state().x().name(), "a");
+  EXPECT_EQ(joined->joined().state().clock().increment_ms(), 1'000u);
+}
+
 }  // namespace
 }  // namespace ttt::server

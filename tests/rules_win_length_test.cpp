@@ -267,5 +267,74 @@ TEST(RunGame, ThreeInARowOnFourByFour) {
   EXPECT_EQ(game.winning_line(), (Line{LineKind::Row, 1, {1, 1}, 3}));
 }
 
+// Whether a player could still complete a line (what a clock that runs out
+// decides by): the origin's whole lines, and runs of k.
+TEST(CanStillWin, AnEmptyBoardLeavesEveryLineOpen) {
+  for (int n : {3, 4, 15}) {
+    for (Player p : {Player::X, Player::O}) EXPECT_TRUE(can_still_win(Board(n), p)) << n;
+  }
+  EXPECT_TRUE(can_still_win(Board(15, 5), Player::O));
+}
+
+TEST(CanStillWin, AWholeLineRuleBoardWithEveryLineBlocked) {
+  // X O X / X O O / O X _: every line through the free cell holds marks of
+  // both players, and every other line is full.
+  const auto board = Board::parse("XOXXOOOXE");
+  ASSERT_TRUE(board);
+  EXPECT_FALSE(can_still_win(*board, Player::O)) << "c3 can't complete a line of O's";
+  EXPECT_FALSE(can_still_win(*board, Player::X)) << "nor of X's";
+  // One line open: the diagonal a1 b2 c3 with only Os and a free cell.
+  const auto open = Board::parse("OXXEOXEEE");
+  ASSERT_TRUE(open);
+  EXPECT_TRUE(can_still_win(*open, Player::O));
+}
+
+TEST(CanStillWin, AShortDiagonalDoesNotCountUnderTheWholeLineRule) {
+  // 4x4, whole lines: every row, column and main diagonal holds an O, only
+  // a three-cell diagonal (b1 c2 d3) is free of them: X can't win any more.
+  Board board(4);
+  for (Move m : std::vector<Move>{{0, 0}, {1, 3}, {2, 1}, {3, 2}, {1, 1}, {2, 2}}) {
+    board.place(m.row * 4 + m.col, Player::O);
+  }
+  EXPECT_FALSE(can_still_win(board, Player::X));
+  EXPECT_TRUE(can_still_win(Board(4, 3), Player::X));
+}
+
+TEST(CanStillWin, ARunOfKNeedsKCellsFreeOfTheOpponentInOneLine) {
+  // 5x5, four in a row: Os on every fourth cell of each line block all runs.
+  Board board(5, 4);
+  for (int r = 0; r < 5; ++r) {
+    for (int c = 0; c < 5; ++c) {
+      if ((r + c) % 2 == 0 && (r * 5 + c) % 3 != 2) board.place(r * 5 + c, Player::O);
+    }
+  }
+  const bool x_can = can_still_win(board, Player::X);
+  // Checked against a brute force over every run of four.
+  bool brute = false;
+  for (LineKind kind : kKinds) {
+    for (int r = 0; r < 5; ++r) {
+      for (int c = 0; c < 5; ++c) {
+        const auto cells = run_cells(kind, r, c, 4);
+        bool fits = true;
+        for (Move m : cells) {
+          if (m.row < 0 || m.row >= 5 || m.col < 0 || m.col >= 5 ||
+              board.at(m.row, m.col) == Cell::O) {
+            fits = false;
+          }
+        }
+        brute = brute || fits;
+      }
+    }
+  }
+  EXPECT_EQ(x_can, brute);
+  Board blocked(4, 3);
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      if ((r + c) % 2 == 1 || r == c) blocked.place(r * 4 + c, Player::O);
+    }
+  }
+  EXPECT_FALSE(can_still_win(blocked, Player::X));
+}
+
 }  // namespace
 }  // namespace ttt

@@ -266,8 +266,9 @@ void Lobby::block(LobbyPlayer& player, const wire::Block& request, std::uint32_t
   }
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
+  wire::BlockList* list = message.mutable_block_list();  // set even when empty
   for (const std::string& name : links_.accounts.blocked_names(player.account)) {
-    message.mutable_block_list()->add_names(name);
+    list->add_names(name);
   }
   reply(player, std::move(message));
 }
