@@ -241,8 +241,7 @@ TEST(PlayersText, AGameWithAClockShowsItAndBothTimes) {
   s.mutable_o()->set_name("bob");
   s.mutable_o()->set_connected(true);
   EXPECT_EQ(players_line(s), "Game 2, 3x3, clock 3+2, unrated: alice (X) vs bob (O)");
-  EXPECT_EQ(turn_line(s, wire::SIDE_X),
-            "Your turn (X): type a cell like b2 (X 2:58, O 3:00).");
+  EXPECT_EQ(turn_line(s, wire::SIDE_X), "Your turn (X): type a cell like b2 (X 2:58, O 3:00).");
   EXPECT_EQ(clocks_text(s), "X 2:58, O 3:00");
 }
 

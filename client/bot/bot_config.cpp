@@ -4,6 +4,7 @@
 
 #include "ttt/board.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "view/clock_text.hpp"
 
 namespace ttt::client {
 
@@ -41,6 +42,22 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    "the invite code of a private game for --join");
   flags.add_optional_int("--create", &create, 3, Board::kMaxSize, "SIZE",
                          "create a SIZExSIZE game and wait for an opponent", sizes);
+  std::string challenge, accept_from, clock;
+  bool accept_challenges = false;
+  flags.add_string("--challenge", "", &challenge, "NAME",
+                   "challenge the player NAME (online now) to a game with --size, --win and "
+                   "--clock; again after each series of rematches");
+  flags.add_bool("--accept-challenges", "", &accept_challenges,
+                 "wait for challenges and accept them (only those of --from, if given)");
+  flags.add_string("--from", "", &accept_from, "NAME,...",
+                   "with --accept-challenges: the players whose challenges it takes; the others "
+                   "are declined");
+  std::optional<std::int64_t> challenge_size;
+  flags.add_optional_int("--size", &challenge_size, 3, Board::kMaxSize, "SIZE",
+                         "with --challenge: the board size (default 3)", sizes);
+  flags.add_string("--clock", "", &clock, "M+S",
+                   "with --create, --quick-match or --challenge: a Fischer clock, M minutes for "
+                   "the game and S seconds more a move (e.g. 3+2)");
   flags.add_int("--win", "", &win_length, 0, Board::kMaxSize, "K",
                 "with --create or --quick-match: K in a row wins (3 to SIZE); 0 = SIZE, only a "
                 "whole row, column or main diagonal wins");
@@ -90,22 +107,53 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
     args.result.error = std::move(error);
     return args;
   };
-  if (quick.has_value() + join.has_value() + create.has_value() > 1) {
-    return fail("--quick-match, --join and --create are three ways to find a game: pick one");
+  const int ways = quick.has_value() + join.has_value() + create.has_value() + !challenge.empty() +
+                   accept_challenges;
+  if (ways > 1) {
+    return fail(
+        "--quick-match, --join, --create, --challenge and --accept-challenges are ways to find a "
+        "game: pick one");
+  }
+  if (!accept_from.empty() && !accept_challenges)
+    return fail("--from goes with --accept-challenges");
+  if (challenge_size && challenge.empty()) {
+    return fail("--size goes with --challenge (--create and --quick-match take the size)");
+  }
+  if (!clock.empty() && (join || accept_challenges)) {
+    return fail(
+        "--clock goes with --create, --quick-match or --challenge (a joined or accepted "
+        "game has its own clock)");
+  }
+  if (!clock.empty()) {
+    std::string clock_error;
+    const auto parsed = parse_clock(clock, clock_error);
+    if (!parsed) return fail("--clock: " + clock_error);
+    config.bot.clock_initial_ms = parsed->initial_ms;
+    config.bot.clock_increment_ms = parsed->increment_ms;
+  }
+  config.bot.opponent = challenge;
+  for (std::size_t start = 0; start < accept_from.size();) {
+    const std::size_t comma = std::min(accept_from.find(',', start), accept_from.size());
+    if (comma > start) config.bot.accept_from.push_back(accept_from.substr(start, comma - start));
+    start = comma + 1;
   }
   if (!config.bot.invite_code.empty() && !join) return fail("--code goes with --join");
-  const std::int64_t size = create.value_or(quick.value_or(3));
-  if (win_length != 0 && join) {
-    return fail("--win goes with --create or --quick-match (a joined game has its own rules)");
+  const std::int64_t size = create.value_or(quick.value_or(challenge_size.value_or(3)));
+  if (win_length != 0 && (join || accept_challenges)) {
+    return fail(
+        "--win goes with --create, --quick-match or --challenge (a joined or accepted "
+        "game has its own rules)");
   }
   if (win_length != 0 &&
       !Board::valid_win_length(static_cast<int>(size), static_cast<int>(win_length))) {
     return fail("--win expects 3 to " + std::to_string(size) + " on a " + std::to_string(size) +
                 "x" + std::to_string(size) + " board, got " + std::to_string(win_length));
   }
-  config.bot.mode = join     ? BotMode::Join
-                    : create ? BotMode::Create
-                             : BotMode::QuickMatch;
+  config.bot.mode = join                 ? BotMode::Join
+                    : create             ? BotMode::Create
+                    : !challenge.empty() ? BotMode::Challenge
+                    : accept_challenges  ? BotMode::AcceptChallenges
+                                         : BotMode::QuickMatch;
   config.bot.size = static_cast<int>(size);
   config.bot.win_length = static_cast<int>(win_length);
   config.bot.game_id = static_cast<std::uint64_t>(join.value_or(0));

@@ -10,7 +10,7 @@
 namespace ttt::client {
 
 struct BotConfig {
-  BotOptions bot;  // what each bot does
+  BotOptions bot;       // what each bot does
   std::string name;     // empty: the first free default identity of "bot"
   int count = 1;        // bots run at once
   int threads = 0;      // search threads; 0 = one per core

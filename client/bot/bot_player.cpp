@@ -188,6 +188,8 @@ void BotPlayer::enter() {
       m.mutable_quick_match()->set_size(options_.size);
       m.mutable_quick_match()->set_win_length(options_.win_length);
       m.mutable_quick_match()->set_rated(rated);
+      m.mutable_quick_match()->mutable_clock()->set_initial_ms(options_.clock_initial_ms);
+      m.mutable_quick_match()->mutable_clock()->set_increment_ms(options_.clock_increment_ms);
       break;
     case BotMode::Join:
       m.mutable_join_game()->set_game_id(options_.game_id);
@@ -198,7 +200,20 @@ void BotPlayer::enter() {
       m.mutable_create_game()->set_size(options_.size);
       m.mutable_create_game()->set_win_length(options_.win_length);
       m.mutable_create_game()->set_rated(rated);
+      m.mutable_create_game()->mutable_clock()->set_initial_ms(options_.clock_initial_ms);
+      m.mutable_create_game()->mutable_clock()->set_increment_ms(options_.clock_increment_ms);
       break;
+    case BotMode::Challenge:
+      m.mutable_challenge()->set_name(options_.opponent);
+      m.mutable_challenge()->set_size(options_.size);
+      m.mutable_challenge()->set_win_length(options_.win_length);
+      m.mutable_challenge()->set_rated(rated);
+      m.mutable_challenge()->mutable_clock()->set_initial_ms(options_.clock_initial_ms);
+      m.mutable_challenge()->mutable_clock()->set_increment_ms(options_.clock_increment_ms);
+      break;
+    case BotMode::AcceptChallenges:
+      spdlog::info("{}: waiting for challenges", label_);
+      return;  // nothing to ask: the challenges come
   }
   send(std::move(m), Request::Enter);
 }
@@ -280,7 +295,8 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
       break;
     }
     default:
-      break;  // queued, chat, lists: nothing to do
+      on_challenge_message(message);  // queued, chat, lists: nothing to do
+      break;
   }
   // A seat in a game in progress is retried for as long as the server may hold it.
   connection_->set_seat_at_stake(game_ && in_progress(*game_));
@@ -312,7 +328,9 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
     error("could not replace its secret: " + shown(e.text()));
     return;
   }
-  if (kind == Request::Rematch || kind == Request::Leave || kind == Request::Resign) {
+  if (kind == Request::Rematch || kind == Request::Leave || kind == Request::Resign ||
+      kind == Request::Answer) {
+    // An answer to a challenge that ended meanwhile: the bot waits for the next.
     // The opponent left or went away meanwhile; OpponentStatus and timers deal with it.
     spdlog::debug("{}: {}", label_, shown(e.text()));
     if (kind == Request::Leave && moving_on_ && !finishing_) enter();

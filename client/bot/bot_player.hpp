@@ -28,7 +28,9 @@
 
 namespace ttt::client {
 
-enum class BotMode { QuickMatch, Join, Create };
+// How a bot finds its games: quick match, a game by id, a game of its own,
+// a challenge to one player by name, or the challenges others make to it.
+enum class BotMode { QuickMatch, Join, Create, Challenge, AcceptChallenges };
 
 struct BotOptions {
   ConnectionOptions connection;
@@ -39,7 +41,14 @@ struct BotOptions {
   int win_length = 0;         // QuickMatch, Create: marks in a row that win; 0 = size
   std::uint64_t game_id = 0;  // Join
   std::string invite_code;    // Join a private game
-  int games = 1;              // games to play in a row
+  std::string opponent;       // Challenge: whom
+  // AcceptChallenges: whose challenges it takes (empty: anyone's); the
+  // others it declines.
+  std::vector<std::string> accept_from;
+  // QuickMatch, Create, Challenge: a Fischer clock (initial 0: none).
+  std::uint32_t clock_initial_ms = 0;
+  std::uint32_t clock_increment_ms = 0;
+  int games = 1;  // games to play in a row
   // Ask for rated games (RATED_YES); otherwise the server's default for a
   // program (Hello.bot): unrated.
   bool rated = false;
@@ -97,7 +106,7 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
                          std::function<void(bool)> answer) override;
 
  private:
-  enum class Request { Enter, Move, Resign, Rematch, Leave, Rotate };
+  enum class Request { Enter, Move, Resign, Rematch, Leave, Rotate, Answer };
   // One position of one game: a search answers exactly one.
   struct Position {
     RoundKey round;
@@ -114,6 +123,9 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   void think(const wire::GameState& state, Player me);
   void play(Position position, Move move);
   // The search came back: thinks again if the game moved on meanwhile.
+  // Challenges (bot_challenges.cpp): the request that enters a game for the
+  // challenge modes, and the challenge messages; false if not one.
+  bool on_challenge_message(const wire::ServerMessage& message);
   void search_done(Position searched);
   // The brain could not move: the game is resigned (and counted lost) and
   // the bot stops.

@@ -1,10 +1,10 @@
 // ttt-bot: AI players on a ttt server, one or many in one process.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/thread_pool.hpp>
-#include <sys/stat.h>
 
 #include <csignal>
 #include <cstdio>
@@ -49,8 +49,7 @@ BotTally run_bots(const BotConfig& config) {
   const std::uint64_t seed = config.seeded ? config.bot.ai.seed : std::random_device{}();
   for (int i = 0; i < config.count; ++i) {
     ttt::client::BotOptions options = config.bot;
-    options.connection.name =
-        config.count == 1 ? name : name + "-" + std::to_string(i + 1);
+    options.connection.name = config.count == 1 ? name : name + "-" + std::to_string(i + 1);
     options.connection.client_version = std::string("ttt-bot ") + ttt::client::kVersion;
     options.ai.seed = seed + static_cast<std::uint64_t>(i) * 0x9e3779b97f4a7c15ull;
     const std::string label = options.connection.name;

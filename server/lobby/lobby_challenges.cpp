@@ -51,7 +51,8 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
       error(player, wire::ERROR_CODE_NO_RECORD, "no player is called " + request.name(),
             request_id);
     } else {
-      error(player, wire::ERROR_CODE_PLAYER_OFFLINE, request.name() + " is not online", request_id);
+      error(player, wire::ERROR_CODE_PLAYER_OFFLINE, "not online now: " + request.name(),
+            request_id);
     }
     return;
   }
@@ -67,16 +68,17 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
   }
   if (target->room && target->room->is_seated(target->id)) {
     error(player, wire::ERROR_CODE_PLAYER_BUSY,
-          target->name +
-              (target->room->waiting() ? " waits in a game of theirs" : " is playing a game") +
-              ": try again when it is over",
+          "busy: " + target->name +
+              (target->room->waiting() ? " waits for an opponent in a game of theirs"
+                                       : " is playing a game") +
+              "; try again when it is over",
           request_id);
     return;
   }
   // A block is not told as such: it reads as any refusal.
   if (target->refuses_challenges || links_.accounts.blocks(target->account, player.account)) {
-    error(player, wire::ERROR_CODE_CHALLENGE_REFUSED, target->name + " is not taking challenges",
-          request_id);
+    error(player, wire::ERROR_CODE_CHALLENGE_REFUSED,
+          "refused: " + target->name + " is not taking challenges", request_id);
     return;
   }
   std::size_t mine = 0;
