@@ -1,5 +1,7 @@
 #include "console/client_config.hpp"
 
+#include <string_view>
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -58,6 +60,9 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                    {"random", "easy", "medium", "hard", "perfect"}, "the offline AI's level");
   flags.add_bool("--verbose", "-v", &config.verbose,
                  "offline: print the board as its X/O/E list after each move");
+  flags.add_bool("--plain", "", &config.plain,
+                 "line mode on a terminal too: lines scroll up, moves and commands are typed "
+                 "(the mode of pipes and scripts; a terminal gets the full-screen board)");
   flags.add_choice("--color", "", &color, {"auto", "always", "never"},
                    "ANSI colour: auto = on a terminal; never while NO_COLOR is set");
   flags.add_bool("--own-server", "", &config.own_server,
@@ -90,6 +95,12 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                         std::to_string(size) + " board (--size), got " + std::to_string(win_length);
   }
   return args;
+}
+
+bool full_screen_wanted(const ClientConfig& config, bool stdin_tty, bool stdout_tty,
+                        const char* term) noexcept {
+  if (config.plain || config.local || config.ai || !stdin_tty || !stdout_tty) return false;
+  return term != nullptr && term[0] != '\0' && std::string_view(term) != "dumb";
 }
 
 }  // namespace ttt::client

@@ -30,6 +30,7 @@ struct ClientConfig {
   std::string ai_level = "perfect";
   bool verbose = false;  // offline: print the board as its X/O/E list
   ColorChoice color = ColorChoice::Auto;
+  bool plain = false;  // line mode even on a terminal
   std::string log_level = "warn";
   // The server was started for this client and stops when it exits (./ttt
   // play): leaving mid-game keeps the game (with a token file) or ends it,
@@ -46,6 +47,11 @@ struct ClientArgs {
 
 // Parses ttt-client's flags (and the --config file) into config.
 ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config);
+
+// Whether ttt-client runs full screen: online, on a terminal (stdin and
+// stdout), one that can draw (TERM set and not "dumb"), unless --plain.
+bool full_screen_wanted(const ClientConfig& config, bool stdin_tty, bool stdout_tty,
+                        const char* term) noexcept;
 
 // The login name: $USER, else getlogin(), else "player".
 std::string login_name();

@@ -139,6 +139,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
 
 void ConsoleClient::on_message(const wire::ServerMessage& message) {
   if (message.in_reply_to() != 0) awaiting_.erase(message.in_reply_to());
+  if (on_lobby_panel(message)) return;
   if (auto query = record_queries_.find(message.in_reply_to()); query != record_queries_.end()) {
     const Command command = std::move(query->second);
     record_queries_.erase(query);
@@ -432,36 +433,7 @@ void ConsoleClient::show_state(const wire::GameState& state, const std::string& 
   const bool with_result = is_over(state) && board_of(state) && announced_end_ != round_key(state);
   if (with_result) announced_end_ = round_key(state);
   terminal_.print(state_text(state, spectating_ ? wire::SIDE_SPECTATOR : my_side(), headline,
-                             RenderStyle{terminal_.color()}, with_result));
-}
-
-// --- records --------------------------------------------------------------------
-
-void ConsoleClient::on_record(const wire::ServerMessage& message, const Command& query) {
-  switch (message.body_case()) {
-    case wire::ServerMessage::kLeaderboard:
-      pager_.show(leaderboard_text(message.leaderboard()) + "\n");
-      break;
-    case wire::ServerMessage::kHistory:
-      pager_.show(history_text(message.history(), TimeZone::Local) + "\n");
-      break;
-    case wire::ServerMessage::kReplay:
-      pager_.show_replay(message.replay().game(), RenderStyle{terminal_.color()}, TimeZone::Local);
-      break;
-    case wire::ServerMessage::kProfile:
-      say(profile_text(message.profile()));
-      break;
-    case wire::ServerMessage::kError:
-      if (message.error().fatal()) {
-        on_error(message.error(), message.in_reply_to());
-      } else {
-        say(record_error_text(message.error(), query));
-      }
-      break;
-    default:
-      spdlog::debug("unexpected reply of kind {} to a records query",
-                    static_cast<int>(message.body_case()));
-  }
+                             RenderStyle{terminal_.color()}, with_result, !terminal_.draws_game()));
 }
 
 // --- helpers --------------------------------------------------------------------
@@ -479,6 +451,7 @@ bool ConsoleClient::my_turn() const noexcept {
 void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n"); }
 
 void ConsoleClient::update_prompt() {
+  terminal_.show_game(game_ ? &*game_ : nullptr, spectating_ ? wire::SIDE_SPECTATOR : my_side());
   if (pager_.waiting()) {
     terminal_.set_prompt(pager_.prompt());
     return;

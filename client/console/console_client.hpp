@@ -141,6 +141,11 @@ class ConsoleClient : public ConnectionEvents {
   // Both Fischer clocks as they run now, for the prompt ("X 2:58 O 3:00 | "),
   // or "" without a running clock.
   std::string clocks_prompt() const;
+  // A terminal that keeps the lobby's lists on screen: asks for them every
+  // few seconds out of a game (tick), and hands the answers over. True when
+  // the message was such an answer.
+  void refresh_lobby_panel();
+  bool on_lobby_panel(const wire::ServerMessage& message);
 
   boost::asio::io_context& io_;
   ClientConfig config_;
@@ -160,6 +165,10 @@ class ConsoleClient : public ConnectionEvents {
   std::uint32_t who_shown_ = 0;  // players shown of this /who so far
   std::string server_name_;      // our name as the server holds it
   std::chrono::steady_clock::time_point state_received_at_{};  // when game_ came
+  std::uint32_t panel_games_request_ = 0;  // the lobby panel's lists on their way
+  std::uint32_t panel_players_request_ = 0;
+  std::optional<wire::GameList> panel_games_;
+  std::chrono::steady_clock::time_point panel_asked_at_{};
 
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;  // the game sat in or watched

@@ -161,4 +161,33 @@ void ConsoleClient::on_chat_settings(const wire::ChatSettings& settings) {
                             : "You don't hear the spectators' chat (/spectators on to hear it).");
 }
 
+// --- records --------------------------------------------------------------------
+
+void ConsoleClient::on_record(const wire::ServerMessage& message, const Command& query) {
+  switch (message.body_case()) {
+    case wire::ServerMessage::kLeaderboard:
+      pager_.show(leaderboard_text(message.leaderboard()) + "\n");
+      break;
+    case wire::ServerMessage::kHistory:
+      pager_.show(history_text(message.history(), TimeZone::Local) + "\n");
+      break;
+    case wire::ServerMessage::kReplay:
+      pager_.show_replay(message.replay().game(), RenderStyle{terminal_.color()}, TimeZone::Local);
+      break;
+    case wire::ServerMessage::kProfile:
+      say(profile_text(message.profile()));
+      break;
+    case wire::ServerMessage::kError:
+      if (message.error().fatal()) {
+        on_error(message.error(), message.in_reply_to());
+      } else {
+        say(record_error_text(message.error(), query));
+      }
+      break;
+    default:
+      spdlog::debug("unexpected reply of kind {} to a records query",
+                    static_cast<int>(message.body_case()));
+  }
+}
+
 }  // namespace ttt::client

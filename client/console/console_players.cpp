@@ -102,4 +102,36 @@ std::string ConsoleClient::clocks_prompt() const {
   return "X " + clock_face(x) + " O " + clock_face(o) + " | ";
 }
 
+void ConsoleClient::refresh_lobby_panel() {
+  constexpr auto kEvery = std::chrono::seconds(3);
+  constexpr std::uint32_t kPanelRows = 20;  // the panel shows no more
+  const auto now = std::chrono::steady_clock::now();
+  if (game_ || !welcomed_before_ || !connection_->connected() || quitting_ ||
+      panel_games_request_ != 0 || panel_players_request_ != 0 || now - panel_asked_at_ < kEvery) {
+    return;
+  }
+  panel_asked_at_ = now;
+  wire::ClientMessage games;
+  games.mutable_list_games()->set_page_size(kPanelRows);
+  panel_games_request_ = connection_->send(games);
+  wire::ClientMessage players;
+  players.mutable_list_players()->set_page_size(kPanelRows);
+  panel_players_request_ = connection_->send(players);
+}
+
+bool ConsoleClient::on_lobby_panel(const wire::ServerMessage& message) {
+  const std::uint32_t id = message.in_reply_to();
+  if (id == 0 || (id != panel_games_request_ && id != panel_players_request_)) return false;
+  if (id == panel_games_request_) {
+    panel_games_request_ = 0;
+    if (message.has_game_list()) panel_games_ = message.game_list();
+  } else {
+    panel_players_request_ = 0;
+    if (message.has_player_list() && panel_games_) {
+      terminal_.show_lobby(*panel_games_, message.player_list());
+    }
+  }
+  return true;
+}
+
 }  // namespace ttt::client

@@ -104,6 +104,7 @@ void ConsoleClient::schedule_tick() {
 void ConsoleClient::tick() {
   const auto now = steady_clock::now();
   if (terminal_.interactive() && !clocks_prompt().empty()) update_prompt();  // the clocks run
+  if (terminal_.shows_lobby()) refresh_lobby_panel();
   if (reconnecting_) {
     const milliseconds left = until(reconnect_deadline_, now);
     const long mark = countdown_mark(left);

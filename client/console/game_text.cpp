@@ -217,8 +217,20 @@ std::string queued_text(const wire::Queued& queued) {
 }
 
 std::string state_text(const wire::GameState& state, wire::Side me, const std::string& headline,
-                       RenderStyle style, bool with_result) {
+                       RenderStyle style, bool with_result, bool with_board) {
   const auto board = board_of(state);
+  if (!with_board) {
+    // The screen draws the game: only the lines around it go to the log.
+    std::string text = headline.empty() ? "" : headline + "\n";
+    if (with_result && board) {
+      text += game_over_line(state) + "\n";
+      const std::string personal = personal_result(state, me);
+      if (!personal.empty()) text += personal + "\n";
+      const std::string ratings = rating_change_text(state, me);
+      if (!ratings.empty()) text += ratings + "\n";
+    }
+    return text;
+  }
   if (!board) {
     return "The server sent a board that can't be read: " +
            safe_text(state.cells(), field_width::kShort) + "\n";

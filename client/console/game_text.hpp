@@ -74,9 +74,10 @@ std::string queued_text(const wire::Queued& queued);
 // (if any), the players line, the board (not while waiting for an
 // opponent), with_result the `Game over:` line and personal_result, then the
 // turn line; each line ending in '\n'. A board that can't be read is one
-// line saying so, its cells made safe to show.
+// line saying so, its cells made safe to show. Without with_board (a screen
+// that draws the game itself): only the headline and the result's lines.
 std::string state_text(const wire::GameState& state, wire::Side me, const std::string& headline,
-                       RenderStyle style, bool with_result);
+                       RenderStyle style, bool with_result, bool with_board = true);
 
 // The lobby's game list, one game per line, or a hint when it is empty.
 // Names are made safe to show and cut to their column (16 wide).

@@ -3,17 +3,21 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
 #include <sys/stat.h>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/signal_set.hpp>
 
+#include <clocale>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 
 #include "console/client_config.hpp"
 #include "console/console_client.hpp"
+#include "console/full_screen.hpp"
 #include "console/offline_game.hpp"
 #include "console/stdin_reader.hpp"
 #include "console/terminal.hpp"
@@ -32,6 +36,44 @@ int run_offline(const ttt::client::ClientConfig& config) {
   options.color = ttt::client::use_color(config.color, ::isatty(1) == 1, std::getenv("NO_COLOR"));
   options.prompts = ::isatty(0) == 1 && ::isatty(1) == 1;
   return ttt::client::play_offline(options, std::cin, std::cout);
+}
+
+// Full screen: keys are read by curses when standard input is readable, and
+// the screen is laid out again when the terminal changes size.
+int run_full_screen(const ttt::client::ClientConfig& config) {
+  std::setlocale(LC_ALL, "");  // curses draws UTF-8 only in a UTF-8 locale
+  boost::asio::io_context io;
+  ttt::client::FullScreen screen(config.color);
+  ttt::client::ConsoleClient client(io, config, screen);
+  boost::asio::signal_set signals(io, SIGINT, SIGTERM, SIGHUP);
+  signals.async_wait([&client](const boost::system::error_code& ec, int) {
+    if (!ec) client.quit();
+  });
+  boost::asio::signal_set resized(io, SIGWINCH);
+  std::function<void()> on_resize = [&] {
+    resized.async_wait([&](const boost::system::error_code& ec, int) {
+      if (ec) return;
+      screen.on_resize();
+      on_resize();
+    });
+  };
+  on_resize();
+  boost::asio::posix::stream_descriptor keys(io, ::dup(0));
+  std::function<void()> read_keys = [&] {
+    keys.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                    [&](const boost::system::error_code& ec) {
+                      if (ec) return;
+                      screen.pump_keys();
+                      read_keys();
+                    });
+  };
+  screen.begin_input([&client](std::string line) { client.on_line(line); },
+                     [&client] { client.on_input_end(); });
+  client.start();
+  read_keys();
+  io.run();
+  screen.restore();
+  return client.exit_code();
 }
 
 int run_online(const ttt::client::ClientConfig& config) {
@@ -82,6 +124,10 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   try {
     if (config.local || config.ai) return run_offline(config);
+    if (ttt::client::full_screen_wanted(config, ::isatty(0) == 1, ::isatty(1) == 1,
+                                        std::getenv("TERM"))) {
+      return run_full_screen(config);
+    }
     return run_online(config);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ttt-client: %s\n", e.what());

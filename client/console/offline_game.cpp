@@ -5,9 +5,9 @@
 #include "console/board_render.hpp"
 #include "console/command.hpp"
 #include "console/game_text.hpp"
+#include "ttt/wire/convert.hpp"
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
-#include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
 namespace {

@@ -1,10 +1,11 @@
-// Terminal: the console client's screen. On a real terminal (stdin and
-// stdout both TTYs) it keeps a prompt and the half-typed line at the bottom
-// and prints server events above it; otherwise it writes plain lines for
-// scripts. Colour only on a terminal (unless the user forces it), and never
-// with NO_COLOR set, whatever the user asks. A terminal whose locale is not
-// UTF-8 gets ASCII only (ascii_fallback), so that no byte of a UTF-8 name can
-// act as an 8-bit control there.
+// Terminal: the console client's screen in line mode. On a real terminal
+// (stdin and stdout both TTYs) it keeps a prompt and the half-typed line at
+// the bottom and prints server events above it; otherwise it writes plain
+// lines for scripts. The full-screen client (FullScreen, full_screen.hpp)
+// is a Terminal too: it draws the game itself (draws_game) and keeps the
+// lobby's lists on screen (shows_lobby). Colour only on a terminal (unless the user forces it), and
+// never with NO_COLOR set, whatever the user asks. A terminal whose locale is not UTF-8 gets ASCII
+// only (ascii_fallback), so that no byte of a UTF-8 name can act as an 8-bit control there.
 #pragma once
 
 #include <termios.h>
@@ -15,6 +16,7 @@
 #include <string_view>
 
 #include "console/line_editor.hpp"
+#include "ttt.pb.h"
 
 namespace ttt::client {
 
@@ -44,7 +46,7 @@ class Terminal {
   // settings are touched.
   Terminal(bool interactive, bool color, Writer write, ScreenSize size = {});
   // Puts the terminal back as it was.
-  ~Terminal();
+  virtual ~Terminal();
 
   Terminal(const Terminal&) = delete;
   Terminal& operator=(const Terminal&) = delete;
@@ -55,29 +57,40 @@ class Terminal {
 
   // Switches an interactive terminal to character input (no echo; the editor
   // echoes). Lines and the end of input go to the callbacks.
-  void begin_input(OnLine on_line, OnEnd on_end);
+  virtual void begin_input(OnLine on_line, OnEnd on_end);
 
   // Handles bytes read from standard input.
-  void feed(std::string_view bytes);
+  virtual void feed(std::string_view bytes);
 
   // Prints text (whole lines) above the input line.
-  void print(std::string_view text);
+  virtual void print(std::string_view text);
 
   // Rings the terminal's bell (something needs an answer), on a terminal only.
-  void bell();
+  virtual void bell();
 
   // Prints one error line (without its newline) on standard error, after
   // putting the terminal back as it was.
-  void print_error(std::string_view line);
+  virtual void print_error(std::string_view line);
 
   // The screen's size now (24×80 when it can't be known, or in line mode).
-  ScreenSize size() const;
+  virtual ScreenSize size() const;
 
   // The prompt shown before the input line (interactive only).
-  void set_prompt(std::string prompt);
+  virtual void set_prompt(std::string prompt);
 
   // Restores the terminal's settings; also done by the destructor.
-  void restore();
+  virtual void restore();
+
+  // Whether this terminal draws the game itself (board, players, clocks):
+  // then the client prints only the lines around it (a move in words, the
+  // `Game over:` line, the result) and hands it each state with show_game
+  // (null: no game), and me, the side this client plays.
+  virtual bool draws_game() const { return false; }
+  virtual void show_game(const wire::GameState* /*game*/, wire::Side /*me*/) {}
+  // Whether this terminal keeps the lobby's lists on screen, updated live:
+  // then the client asks for them now and then and hands them over.
+  virtual bool shows_lobby() const { return false; }
+  virtual void show_lobby(const wire::GameList& /*games*/, const wire::PlayerList& /*players*/) {}
 
  private:
   void redraw_input();

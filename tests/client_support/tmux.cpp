@@ -45,7 +45,17 @@ bool Tmux::start(const std::string& command, int columns, int rows) {
 bool Tmux::start_client(std::uint16_t port, const TempDir& config, const std::string& flags,
                         int columns, int rows) {
   std::string command = "env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=" + config.path() + " " + bin_dir() +
-                        "/ttt-client --host 127.0.0.1 --port " + std::to_string(port) + " ";
+                        "/ttt-client --plain --host 127.0.0.1 --port " + std::to_string(port) + " ";
+  for (const std::string& arg : trust_args(port)) command += arg + " ";
+  command += flags;
+  return start(command, columns, rows);
+}
+
+bool Tmux::start_full_screen(std::uint16_t port, const TempDir& config, const std::string& flags,
+                             int columns, int rows, const std::string& env) {
+  std::string command = "env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_CONFIG_HOME=" + config.path() +
+                        " " + env + " " + bin_dir() + "/ttt-client --host 127.0.0.1 --port " +
+                        std::to_string(port) + " ";
   for (const std::string& arg : trust_args(port)) command += arg + " ";
   command += flags;
   return start(command, columns, rows);

@@ -34,9 +34,13 @@ class Tmux {
   bool start(const std::string& command, int columns = 120, int rows = 40);
 
   // ttt-client against 127.0.0.1:port with its config under config and
-  // flags after --host and --port, in a UTF-8 locale, in a columns×rows pane.
+  // flags after --host and --port, in a UTF-8 locale, in a columns×rows pane:
+  // in line mode (--plain), or full screen (a TERM that draws, env: more
+  // variables such as NO_COLOR=1).
   bool start_client(std::uint16_t port, const TempDir& config, const std::string& flags,
                     int columns = 120, int rows = 40);
+  bool start_full_screen(std::uint16_t port, const TempDir& config, const std::string& flags,
+                         int columns = 100, int rows = 30, const std::string& env = "");
 
   // The pane's text, history included, wrapped lines joined.
   std::string screen();

@@ -1,0 +1,289 @@
+// FullScreen's drawing: the whole screen from what it holds (the game, the
+// lobby's lists, the log, the input line), laid out by layout_screen.
+// The wide-character API of ncursesw (wget_wch), whatever _XOPEN_SOURCE says.
+#define NCURSES_WIDECHAR 1
+#define NCURSES_NOMACROS  // move(), erase(): functions, not macros over std::move
+#include <curses.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "console/full_screen.hpp"
+#include "console/game_text.hpp"
+#include "console/players_text.hpp"
+#include "text/display_width.hpp"
+#include "view/board_name.hpp"
+#include "view/clock_text.hpp"
+#include "view/state_view.hpp"
+
+namespace ttt::client {
+namespace {
+
+constexpr short kPairX = 1;
+constexpr short kPairO = 2;
+constexpr short kPairWin = 3;
+
+// The byte length of the UTF-8 sequence a lead byte starts (1 for anything
+// else: the text is safe_text's, valid UTF-8).
+std::size_t sequence_length(unsigned char lead) {
+  if (lead >= 0xF0) return 4;
+  if (lead >= 0xE0) return 3;
+  if (lead >= 0xC0) return 2;
+  return 1;
+}
+
+char32_t code_point(std::string_view bytes) {
+  const auto b0 = static_cast<unsigned char>(bytes[0]);
+  if (bytes.size() == 1) return b0;
+  char32_t c = b0 & (0xFF >> (bytes.size() + 1));
+  for (std::size_t i = 1; i < bytes.size(); ++i) {
+    c = (c << 6) | (static_cast<unsigned char>(bytes[i]) & 0x3F);
+  }
+  return c;
+}
+
+// text cut into pieces of at most width display columns (one piece at
+// least, even for an empty line).
+std::vector<std::string> wrapped(const std::string& text, int width) {
+  std::vector<std::string> pieces(1);
+  int used = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n =
+        std::min(sequence_length(static_cast<unsigned char>(text[i])), text.size() - i);
+    const std::string_view one(text.data() + i, n);
+    const int w = static_cast<int>(code_point_width(code_point(one)));
+    if (used + w > width && used > 0) {
+      pieces.emplace_back();
+      used = 0;
+    }
+    pieces.back().append(one);
+    used += w;
+    i += n;
+  }
+  return pieces;
+}
+
+bool over(const wire::GameState& s) {
+  return s.status() == wire::GAME_STATUS_X_WON || s.status() == wire::GAME_STATUS_O_WON ||
+         s.status() == wire::GAME_STATUS_DRAW;
+}
+
+}  // namespace
+
+void FullScreen::put(int line, int column, const std::string& text, int width, int attributes) {
+  if (width <= 0 || line < 0 || line >= LINES || column < 0 || column >= COLS) return;
+  width = std::min(width, COLS - column);
+  const std::string shown = wrapped(text, width).front();
+  if (attributes != 0) attron(attributes);
+  mvaddstr(line, column, shown.c_str());
+  if (attributes != 0) attroff(attributes);
+}
+
+void FullScreen::draw() {
+  if (!active_) return;
+  layout_ = layout_screen(LINES, COLS, game_ ? game_->size() : 0);
+  erase();
+  if (!layout_.fits) {
+    put(0, 0, layout_.why, COLS);
+    draw_input();
+    refresh();
+    return;
+  }
+  if (game_) {
+    draw_board();
+    draw_panel();
+  } else {
+    draw_lobby();
+  }
+  draw_log();
+  if (help_) draw_help();
+  draw_input();
+  refresh();
+}
+
+void FullScreen::draw_board() {
+  const BoardGeometry& g = layout_.board;
+  const auto board = board_of(*game_);
+  if (!board) return;
+  const auto last = last_move_of(*game_);
+  std::vector<Move> winning;
+  if (const auto line = winning_line_of(*game_)) winning = line_cells(*line, g.size);
+  for (int c = 0; c < g.size; ++c) {
+    put(g.top, g.mark_at(0, c).second, std::string(1, static_cast<char>('a' + c)), 1);
+  }
+  const int first = g.left + g.label_width + 1;
+  std::string border = "+";
+  for (int c = 0; c < g.size; ++c) border += "---+";
+  for (int r = 0; r < g.size; ++r) {
+    const auto [y, x0] = g.mark_at(r, 0);
+    std::string label = std::to_string(r + 1);
+    label = std::string(static_cast<std::size_t>(g.label_width) - label.size(), ' ') + label;
+    put(y, g.left, label, g.label_width);
+    if (g.bordered) {
+      put(y - 1, first, border, static_cast<int>(border.size()));
+      for (int c = 0; c <= g.size; ++c) put(y, first + 4 * c, "|", 1);
+    }
+    for (int c = 0; c < g.size; ++c) {
+      const Cell cell = board->at(r, c);
+      const bool wins = std::find(winning.begin(), winning.end(), Move{r, c}) != winning.end();
+      const bool is_last = last && last->row == r && last->col == c;
+      const bool under_cursor = cursor_.row == r && cursor_.col == c && !over(*game_);
+      int attributes = 0;
+      if (color_pairs_ && cell != Cell::Empty) {
+        attributes |= COLOR_PAIR(cell == Cell::X ? kPairX : kPairO);
+      }
+      if (wins) attributes |= A_BOLD | A_UNDERLINE | (color_pairs_ ? COLOR_PAIR(kPairWin) : 0);
+      if (is_last) attributes |= A_BOLD;
+      if (under_cursor) attributes |= A_REVERSE;
+      const char mark = cell == Cell::X ? 'X' : cell == Cell::O ? 'O' : (g.bordered ? ' ' : '.');
+      const int x = g.mark_at(r, c).second;
+      if (g.bordered) {
+        put(y, x - 1, std::string(" ") + mark + " ", 3, attributes);
+      } else {
+        put(y, x, std::string(1, mark), 1, attributes);
+      }
+    }
+  }
+  if (g.bordered) put(g.mark_at(g.size - 1, 0).first + 1, first, border, int(border.size()));
+}
+
+void FullScreen::draw_panel() {
+  const int top = layout_.panel_top;
+  const int left = layout_.panel_left;
+  const int width = layout_.panel_width;
+  const wire::GameState& s = *game_;
+  std::string title =
+      "Game " + std::to_string(s.game_id()) + ", " + board_name(s.size(), s.win_length());
+  if (has_chess_clock(s)) {
+    title += ", clock " + clock_name({s.clock().initial_ms(), s.clock().increment_ms()});
+  }
+  title += s.rated() ? ", rated" : ", unrated";
+  put(top, left, title, width, A_BOLD);
+  // The clocks run on from the state: the mover's time since it came.
+  const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - game_at_)
+                         .count();
+  const bool running = s.status() == wire::GAME_STATUS_IN_PROGRESS;
+  auto live = [&](wire::Side side, std::uint32_t ms) -> std::uint32_t {
+    if (!running || s.to_move() != side) return ms;
+    return since >= ms ? 0 : ms - static_cast<std::uint32_t>(since);
+  };
+  for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
+    const wire::PlayerInfo& p = info_of(s, side);
+    std::string line = side_name(side) + "  " + seat_name(p);
+    if (p.player_id() != 0 && p.rating() > 0) line += " (" + rating_text(p.rating()) + ")";
+    if (side == me_) line += " you";
+    if (p.player_id() != 0 && !p.connected()) line += " [away]";
+    std::string time;
+    if (has_chess_clock(s)) {
+      time = clock_face(live(side, side == wire::SIDE_X ? s.x_clock_ms() : s.o_clock_ms()));
+    } else if (running && s.to_move() == side && s.move_time_left_ms() > 0) {
+      time = std::to_string((live(side, s.move_time_left_ms()) + 999) / 1000) + " s";
+    }
+    const int attributes = (running && s.to_move() == side ? A_BOLD : 0) |
+                           (color_pairs_ ? COLOR_PAIR(side == wire::SIDE_X ? kPairX : kPairO) : 0);
+    const int y = top + (side == wire::SIDE_X ? 2 : 3);
+    put(y, left, (running && s.to_move() == side ? "> " : "  ") + line, width - 10, attributes);
+    if (!time.empty()) put(y, left + width - 9, time, 9, attributes);
+  }
+  std::vector<std::string> status;
+  if (over(s)) {
+    status.push_back(game_over_line(s));
+    const std::string personal = personal_result(s, me_);
+    if (!personal.empty()) status.push_back(personal);
+    status.push_back("/rematch to play again, /leave for the lobby.");
+  } else if (s.status() == wire::GAME_STATUS_WAITING) {
+    status.push_back("Waiting for an opponent to join game " + std::to_string(s.game_id()) + ".");
+  } else if (s.to_move() == me_) {
+    status.push_back("Your turn (" + side_name(me_) + "): move the cursor, Enter places.");
+  } else {
+    const wire::Side mover = s.to_move();
+    status.push_back(seat_name(info_of(s, mover)) + " (" + side_name(mover) + ") to move.");
+  }
+  if (s.draw_offered_by() != wire::SIDE_NONE) {
+    status.push_back(s.draw_offered_by() == me_ ? "You offered a draw."
+                                                : "A draw is offered: /draw or /decline.");
+  }
+  if (s.rematch_requested_by() != wire::SIDE_NONE && s.rematch_requested_by() != me_) {
+    status.push_back("A rematch is asked: /rematch or /decline.");
+  }
+  if (s.spectators() > 0) status.push_back(std::to_string(s.spectators()) + " watching");
+  for (std::size_t i = 0; i < status.size() && 5 + static_cast<int>(i) < layout_.panel_height;
+       ++i) {
+    put(top + 5 + static_cast<int>(i), left, status[i], width, i == 0 && over(s) ? A_BOLD : 0);
+  }
+}
+
+void FullScreen::draw_lobby() {
+  const int half = layout_.panel_width / 2;
+  const int lines = layout_.panel_height;
+  put(0, 0, "Games (updated live; /create, /quick, /join ID)", half - 1, A_BOLD);
+  put(0, half, "Players online (/challenge NAME)", layout_.panel_width - half, A_BOLD);
+  auto column = [&](const std::string& text, int left, int width) {
+    int y = 1;
+    std::size_t start = 0;
+    while (start < text.size() && y < lines) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      put(y++, left, text.substr(start, end - start), width);
+      start = end + 1;
+    }
+  };
+  column(lobby_games_ ? game_list_text(*lobby_games_) : "(asking the server...)", 0, half - 1);
+  column(lobby_players_ ? player_list_text(*lobby_players_) : "(asking the server...)", half,
+         layout_.panel_width - half);
+  mvhline(lines, 0, ACS_HLINE, COLS);
+}
+
+void FullScreen::draw_log() {
+  const int width = std::max(layout_.width - 1, 1);
+  std::vector<std::string> rows;
+  for (const std::string& line : log_) {
+    for (std::string& piece : wrapped(line, width)) rows.push_back(std::move(piece));
+  }
+  const int height = layout_.log_height;
+  const int last = static_cast<int>(rows.size());
+  scroll_ = std::clamp(scroll_, 0, std::max(0, last - height));
+  const int first = std::max(0, last - height - scroll_);
+  for (int i = 0; i < height && first + i < last; ++i) {
+    put(layout_.log_top + i, 0, rows[static_cast<std::size_t>(first + i)], width);
+  }
+  if (scroll_ > 0) {
+    put(layout_.log_top + height - 1, std::max(0, width - 24), "-- PgDn for newer --", 24,
+        A_REVERSE);
+  }
+}
+
+void FullScreen::draw_input() {
+  const int y = layout_.input_line;
+  const std::string line = prompt_ + input_;
+  const int width = COLS - 1;
+  // The end of a long line stays in view.
+  const auto pieces = wrapped(line, std::max(width, 1));
+  put(y, 0, pieces.back(), width);
+  move(y, std::min(static_cast<int>(display_width(pieces.back())), width));
+}
+
+void FullScreen::draw_help() {
+  static const char* const kLines[] = {
+      "Keys",
+      "  arrows or h j k l   move the cursor on the board",
+      "  Enter or space      place your mark on the cursor's cell",
+      "  a mouse click       place your mark on the cell clicked",
+      "  b2, 2 2             type a cell and Enter (columns h..l: ROW COL)",
+      "  /command            any command of the line mode (/help lists them)",
+      "  PgUp, PgDn          scroll the messages",
+      "  Esc                 clear the input line",
+      "  ?                   this help (? or Esc closes it)",
+  };
+  const int height = static_cast<int>(std::size(kLines)) + 2;
+  const int width = std::min(COLS - 2, 72);
+  const int top = std::max(0, (LINES - height) / 2);
+  const int left = std::max(0, (COLS - width) / 2);
+  for (int i = 0; i < height; ++i) put(top + i, left, std::string(width, ' '), width, A_REVERSE);
+  for (int i = 0; i < static_cast<int>(std::size(kLines)); ++i) {
+    put(top + 1 + i, left + 2, kLines[i], width - 4, A_REVERSE | (i == 0 ? A_BOLD : 0));
+  }
+}
+
+}  // namespace ttt::client
