@@ -623,7 +623,7 @@ TEST_P(ConsoleRestart, EveryPlayerIsPutBackWhereTheyWere) {
   ASSERT_TRUE(opener->wait_for_text("Waiting for an opponent to join game 1.", 10s))
       << opener->output();
   ASSERT_TRUE(idler->wait_for_text("Connected to", 10s)) << idler->output();
-  alice->write("/create 3\n");
+  alice->write("/create 3 clock 5+0\n");  // a Fischer clock, kept across the restart
   ASSERT_TRUE(alice->wait_for_text("You play X in game 2.", 10s)) << alice->output();
   bob->write("/join 2\n");
   ASSERT_TRUE(bob->wait_for_text("You play O in game 2.", 10s)) << bob->output();
@@ -645,6 +645,13 @@ TEST_P(ConsoleRestart, EveryPlayerIsPutBackWhereTheyWere) {
   ASSERT_TRUE(alice->wait_for_text("The server restarted: back in game 2.", 20s, before[3]))
       << alice->output();
   ASSERT_TRUE(bob->wait_for_text("The server restarted: back in game 2.", 20s, before[4]))
+      << bob->output();
+  EXPECT_TRUE(bob->wait_for_text("Game 2, 3x3, clock 5+0, rated: alice (X, 1200) vs bob (O, 1200)",
+                                 10s, before[4]))
+      << bob->output();
+  // bob's clock runs again from 5:00 (he has not moved): the restart cost nothing.
+  EXPECT_TRUE(bob->wait_for_text("(X 4:", 10s, before[4]) ||
+              bob->wait_for_text("(X 5:00, O 4:5", 1s, before[4]))
       << bob->output();
 
   // The game goes on from its position; the reopened game has its size; the

@@ -116,7 +116,7 @@ TEST(TlsE2E, TheClientAsksOnceOnATerminal) {
   ServerProcess server({"--db", "none"});
   TempDir config;
   const std::string command = "env LC_ALL=C.UTF-8 XDG_CONFIG_HOME=" + config.path() + " " +
-                              bin_dir() + "/ttt-client --host 127.0.0.1 --port " +
+                              bin_dir() + "/ttt-client --plain --host 127.0.0.1 --port " +
                               std::to_string(server.port()) + " --name asked";
   {
     Tmux tmux;
@@ -144,6 +144,25 @@ TEST(TlsE2E, TheClientAsksOnceOnATerminal) {
   EXPECT_FALSE(has(tmux.screen(), "fingerprint")) << "not asked again:\n" << tmux.screen();
   tmux.type("/quit");
   EXPECT_TRUE(tmux.wait_exit(5s)) << tmux.screen();
+}
+
+TEST(TlsE2E, TheFullScreenClientAsksToo) {
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
+  ServerProcess server({"--db", "none"});
+  TempDir config;
+  Tmux tmux;
+  ASSERT_TRUE(tmux.start("env LC_ALL=C.UTF-8 TERM=xterm-256color XDG_CONFIG_HOME=" + config.path() +
+                         " " + bin_dir() + "/ttt-client --host 127.0.0.1 --port " +
+                         std::to_string(server.port()) + " --name asked"));
+  ASSERT_TRUE(
+      tmux.wait_screen([](const std::string& s) { return has(s, "Trust this server"); }, 10s))
+      << tmux.visible();
+  tmux.type("yes");
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Connected to"); }, 10s))
+      << tmux.visible();
+  EXPECT_TRUE(has(known_servers(config), server.fingerprint())) << known_servers(config);
+  tmux.type("/quit");
+  EXPECT_TRUE(tmux.wait_exit(5s)) << tmux.visible();
 }
 
 TEST(TlsE2E, WithoutATerminalAnUnknownServerIsRefusedWithTheWayToPinIt) {

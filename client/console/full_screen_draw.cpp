@@ -43,7 +43,7 @@ char32_t code_point(std::string_view bytes) {
 }
 
 // text cut into pieces of at most width display columns (one piece at
-// least, even for an empty line).
+// least, even for an empty line), between words where a piece has a space.
 std::vector<std::string> wrapped(const std::string& text, int width) {
   std::vector<std::string> pieces(1);
   int used = 0;
@@ -53,8 +53,18 @@ std::vector<std::string> wrapped(const std::string& text, int width) {
     const std::string_view one(text.data() + i, n);
     const int w = static_cast<int>(code_point_width(code_point(one)));
     if (used + w > width && used > 0) {
-      pieces.emplace_back();
-      used = 0;
+      std::string rest;
+      const std::size_t space = pieces.back().rfind(' ');
+      if (one != " " && space != std::string::npos && space > 0) {
+        rest = pieces.back().substr(space + 1);  // the word being cut moves down whole
+        pieces.back().erase(space);
+      }
+      pieces.push_back(std::move(rest));
+      used = static_cast<int>(display_width(pieces.back()));
+      if (one == " " && pieces.back().empty()) {  // a break between words eats the space
+        i += n;
+        continue;
+      }
     }
     pieces.back().append(one);
     used += w;
