@@ -2,25 +2,15 @@
 // request each one sends.
 #include <gtest/gtest.h>
 
+#include "client_support/command_parse.hpp"
 #include "console/command.hpp"
 #include "console/command_request.hpp"
 
 namespace ttt::client {
 namespace {
 
-Command parsed(std::string_view line) {
-  const CommandParse p = parse_command(line);
-  EXPECT_TRUE(p.command) << line << ": " << p.error;
-  return p.command.value_or(Command{});
-}
-
-std::string refusal(std::string_view line) {
-  const CommandParse p = parse_command(line);
-  EXPECT_FALSE(p.command) << line;
-  EXPECT_FALSE(p.error.empty());
-  EXPECT_EQ(p.error.find('\n'), std::string::npos);
-  return p.error;
-}
+using testing::parsed;
+using testing::refusal;
 
 TEST(Command, SimpleCommandsTakeNoArguments) {
   EXPECT_EQ(parsed("/list").kind, CommandKind::List);
@@ -220,9 +210,10 @@ TEST(Command, UnknownCommandsAreRefused) {
 TEST(Command, HelpNamesEveryCommand) {
   const std::string help = help_text();
   for (const char* name :
-       {"/list", "/create", "/join", "/quick", "/watch", "/resign", "/draw", "/rematch", "/leave",
-        "/say", "/top", "/history", "/replay", "rated|unrated", "/help", "/quit", "b2",
-        "/list next", "/mute", "/unmute", "/spectators", "/secret rotate"}) {
+       {"/list",   "/create",       "/join",       "/quick",        "/watch", "/resign",
+        "/draw",   "/rematch",      "/leave",      "/say",          "/top",   "/history",
+        "/replay", "rated|unrated", "/help",       "/quit",         "b2",     "/list next",
+        "/mute",   "/unmute",       "/spectators", "/secret rotate"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
 }

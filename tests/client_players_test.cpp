@@ -3,6 +3,7 @@
 // send, and the words for /who, challenges and blocks (with hostile names).
 #include <gtest/gtest.h>
 
+#include "client_support/command_parse.hpp"
 #include "console/command.hpp"
 #include "console/command_request.hpp"
 #include "console/game_text.hpp"
@@ -12,18 +13,8 @@
 namespace ttt::client {
 namespace {
 
-Command parsed(std::string_view line) {
-  const CommandParse p = parse_command(line);
-  EXPECT_TRUE(p.command) << line << ": " << p.error;
-  return p.command.value_or(Command{});
-}
-
-std::string refusal(std::string_view line) {
-  const CommandParse p = parse_command(line);
-  EXPECT_FALSE(p.command) << line;
-  EXPECT_EQ(p.error.find('\n'), std::string::npos);
-  return p.error;
-}
+using testing::parsed;
+using testing::refusal;
 
 TEST(ClockText, ParsesMinutesPlusSeconds) {
   std::string error;

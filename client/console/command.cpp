@@ -76,11 +76,20 @@ std::optional<ClockSpec> parse_clock_at(const std::vector<std::string_view>& arg
   return parse_clock(args[i], error);
 }
 
-// The options a game's settings take after its size, from args[i]: k K,
-// clock M+S, rated|unrated (with_rated), and for /create private and bot
-// LEVEL. false with why in error.
+// A game's settings from args[i]: an optional SIZE first, then k K, clock
+// M+S, rated|unrated (with_rated), and for /create private and bot LEVEL.
+// false with why in error (empty: the command's usage says it best).
 bool parse_settings(const std::vector<std::string_view>& args, std::size_t i, Command& c,
                     bool with_rated, std::string& error) {
+  if (i < args.size() && std::isdigit(static_cast<unsigned char>(args[i][0]))) {
+    const auto size = parse_size(args[i]);
+    if (!size) {
+      error = size_error(args[i]);
+      return false;
+    }
+    c.size = *size;
+    ++i;
+  }
   auto is_option = [](std::string_view word) {
     return word == "private" || word == "bot" || word == "rated" || word == "unrated" ||
            word == "k" || word == "clock";
@@ -122,12 +131,6 @@ bool parse_settings(const std::vector<std::string_view>& args, std::size_t i, Co
 CommandParse parse_create(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Create);
   std::size_t i = 0;
-  if (i < args.size() && std::isdigit(static_cast<unsigned char>(args[i][0]))) {
-    auto size = parse_size(args[i]);
-    if (!size) return fail(size_error(args[i]));
-    c.size = *size;
-    ++i;
-  }
   std::string error;
   if (!parse_settings(args, i, c, true, error)) {
     if (!error.empty()) return fail(error);
@@ -191,12 +194,6 @@ CommandParse parse_list(const std::vector<std::string_view>& args) {
 CommandParse parse_quick(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Quick);
   std::size_t i = 0;
-  if (!args.empty() && std::isdigit(static_cast<unsigned char>(args[0][0]))) {
-    auto size = parse_size(args[0]);
-    if (!size) return fail(size_error(args[0]));
-    c.size = *size;
-    ++i;
-  }
   std::string error;
   if (!parse_settings(args, i, c, false, error)) {
     if (!error.empty()) return fail(error);
@@ -213,12 +210,6 @@ CommandParse parse_challenge(const std::vector<std::string_view>& args) {
   Command c = command_of(CommandKind::Challenge);
   c.text = std::string(args[0]);
   std::size_t i = 1;
-  if (i < args.size() && std::isdigit(static_cast<unsigned char>(args[i][0]))) {
-    auto size = parse_size(args[i]);
-    if (!size) return fail(size_error(args[i]));
-    c.size = *size;
-    ++i;
-  }
   std::string error;
   if (!parse_settings(args, i, c, true, error)) return fail(error.empty() ? kUsage : error);
   return ok(std::move(c));

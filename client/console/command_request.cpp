@@ -3,6 +3,16 @@
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::client {
+namespace {
+
+// The command's Fischer clock, if it asks for one.
+void set_clock(const Command& command, wire::ClockSettings& clock) {
+  if (!command.clock) return;
+  clock.set_initial_ms(command.clock->initial_ms);
+  clock.set_increment_ms(command.clock->increment_ms);
+}
+
+}  // namespace
 
 std::optional<wire::ClientMessage> request_for(const Command& command) {
   wire::ClientMessage m;
@@ -26,10 +36,7 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
       create->set_vs_bot(command.bot.has_value());
       if (command.bot) create->set_bot_level(wire::bot_level_of(*command.bot));
       if (command.rated) create->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
-      if (command.clock) {
-        create->mutable_clock()->set_initial_ms(command.clock->initial_ms);
-        create->mutable_clock()->set_increment_ms(command.clock->increment_ms);
-      }
+      set_clock(command, *create->mutable_clock());
       break;
     }
     case CommandKind::Join:
@@ -39,10 +46,7 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
     case CommandKind::Quick:
       m.mutable_quick_match()->set_size(command.size);
       m.mutable_quick_match()->set_win_length(command.win_length);
-      if (command.clock) {
-        m.mutable_quick_match()->mutable_clock()->set_initial_ms(command.clock->initial_ms);
-        m.mutable_quick_match()->mutable_clock()->set_increment_ms(command.clock->increment_ms);
-      }
+      set_clock(command, *m.mutable_quick_match()->mutable_clock());
       break;
     case CommandKind::Who:
       // The first page with the name filter (PlayerListQuery asks for the
@@ -55,10 +59,7 @@ std::optional<wire::ClientMessage> request_for(const Command& command) {
       challenge->set_size(command.size);
       challenge->set_win_length(command.win_length);
       if (command.rated) challenge->set_rated(*command.rated ? wire::RATED_YES : wire::RATED_NO);
-      if (command.clock) {
-        challenge->mutable_clock()->set_initial_ms(command.clock->initial_ms);
-        challenge->mutable_clock()->set_increment_ms(command.clock->increment_ms);
-      }
+      set_clock(command, *challenge->mutable_clock());
       break;
     }
     case CommandKind::Accept:
