@@ -1465,5 +1465,35 @@ TEST_F(LobbyTest, QuickMatchPairsOnlyEqualClocks) {
   EXPECT_EQ(joined->joined().state().clock().increment_ms(), 1'000u);
 }
 
+TEST_F(LobbyTest, AClockRunsOnAcrossAReconnect) {
+  auto a = player("a", "10.0.0.1");
+  auto b = player("b", "10.0.0.2");
+  for (const auto& who : {a, b}) {
+    wire::ClientMessage m;
+    m.mutable_quick_match()->set_size(3);
+    m.mutable_quick_match()->mutable_clock()->set_initial_ms(60'000);
+    m.mutable_quick_match()->mutable_clock()->set_increment_ms(5'000);
+    send(who, m);
+  }
+  wire::ClientMessage move;
+  move.mutable_make_move()->set_row(1);
+  move.mutable_make_move()->set_col(1);
+  send(a, move);  // X moves: X's clock earns its increment
+  const std::string token = b->received.front().welcome().resume_token();
+  disconnect(b);
+  auto again = connect("10.0.0.2");
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_resume_token(token);
+  send(again, hello);
+  const auto* joined = again->last([](const wire::ServerMessage& m) { return m.has_joined(); });
+  ASSERT_NE(joined, nullptr);
+  const wire::GameState& s = joined->joined().state();
+  EXPECT_EQ(s.clock().initial_ms(), 60'000u);
+  EXPECT_GT(s.x_clock_ms(), 60'000u) << "X's increment is kept";
+  EXPECT_LE(s.o_clock_ms(), 60'000u) << "O's time ran on while away";
+  EXPECT_EQ(s.to_move(), wire::SIDE_O);
+}
+
 }  // namespace
 }  // namespace ttt::server
