@@ -197,10 +197,13 @@ TEST(Metrics, ReadyzSaysWhenTheDatabaseRefusesWrites) {
   auto refuse = [&](bool on) {
     server.server().store_writer()->submit([on](server::Store& s) { s.refuse_writes(on); });
   };
-  // Polls /readyz (bounded) until it answers `status`.
+  // Waits until the writer has run every job (a commit's fsync can take
+  // seconds on a loaded machine), then polls /readyz (bounded: 10 s) until
+  // it answers `status`.
   auto readyz_becomes = [&](int status) {
+    server.server().store_writer()->flush();
     HttpReply reply;
-    for (int i = 0; i < 100; ++i) {
+    for (int i = 0; i < 500; ++i) {
       reply = http_get(port, "/readyz");
       if (reply.status == status) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
