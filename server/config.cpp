@@ -65,8 +65,13 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                    "SQLite database of players, games and ratings (default: "
                    "$XDG_STATE_HOME/ttt/ttt.db, that is ~/.local/state/ttt/ttt.db; \":memory:\" "
                    "for a throwaway one, \"none\" to keep nothing)");
+  flags.add_string("--postgres", "", &config.postgres, "CONNINFO",
+                   "keep players, games and ratings in PostgreSQL instead of --db: a libpq "
+                   "connection string or URI, e.g. \"host=db1 dbname=ttt user=ttt\" or "
+                   "postgresql://ttt@db1/ttt (a password belongs in ~/.pgpass or PGPASSWORD)");
   flags.add_string("--export-games", "", &config.export_games, "FILE",
-                   "write every finished game of --db to FILE as plain text, then exit");
+                   "write every finished game of --db (or --postgres) to FILE as plain text, "
+                   "then exit");
   flags.add_int("--rate-limit", "", &rate_limit, 0, 1'000'000, "N",
                 "messages per second a connection may send (bursts of twice that), 0 = no limit");
   flags.add_int("--max-hello-frame", "", &max_hello_frame, 64, 65536, "BYTES",
@@ -112,7 +117,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                    "the private key of --tls-cert (PEM, no passphrase)");
   flags.add_string("--tls-dir", "", &config.tls.dir, "DIR",
                    "where the self-signed key and certificate are made and kept (default: the "
-                   "folder of --db; with --db none or :memory:, $STATE_DIRECTORY or "
+                   "folder of --db; with --db none or :memory: or --postgres, $STATE_DIRECTORY or "
                    "$XDG_STATE_HOME/ttt)");
   flags.add_bool("--print-fingerprint", "", &config.print_fingerprint,
                  "print the TLS certificate's fingerprint (SHA256:...) and exit; give the "
@@ -132,6 +137,10 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     args.result.error = config.print_fingerprint
                             ? "--print-fingerprint: there is no certificate with --no-tls"
                             : "--no-tls and --tls-cert contradict each other: pick one";
+  }
+  if (args.result.ok && !config.postgres.empty() && !config.db.empty()) {
+    args.result.ok = false;
+    args.result.error = "--db and --postgres name two different stores: give one of them";
   }
   if (args.result.ok && !config.metrics.empty()) {
     std::string address, error;

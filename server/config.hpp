@@ -23,6 +23,7 @@ struct ServerConfig {
   std::string log_format = "text";            // or "json"
   std::size_t read_buffer_budget = 64 << 20;  // all read buffers beyond small allowances; 0 = no cap
   std::string db;                  // SQLite file, ":memory:", "none" to keep nothing; empty: default_db_path()
+  std::string postgres;            // libpq CONNINFO of a PostgreSQL store, in place of db; empty: db
   std::string export_games;        // write finished games to this file and exit
   bool print_fingerprint = false;  // print the TLS certificate's fingerprint and exit
   TlsConfig tls;

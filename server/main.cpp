@@ -14,6 +14,7 @@
 #include "server.hpp"
 #include "store/db_file.hpp"
 #include "store/game_export.hpp"
+#include "store/open_store.hpp"
 #include "tls/tls_error.hpp"
 #include "ttt/cli/invocation.hpp"
 
@@ -38,29 +39,35 @@ void raise_file_limit(std::size_t wanted_connections) {
   }
 }
 
-// --export-games: writes the finished games of --db to a file. Reads only a
-// database that exists: a mistyped path is an error (exit 1), not an empty
-// export, and neither the database nor FILE is created.
+// --export-games: writes the finished games of --db (or --postgres) to a
+// file. Reads only a database that exists: a mistyped path is an error
+// (exit 1), not an empty export, and neither the database nor FILE is
+// created.
 int export_games(const ttt::server::ServerConfig& config) {
-  if (config.db == "none" || config.db == ":memory:") {
-    std::fprintf(
-        stderr, "ttt-server: --export-games needs --db PATH of an existing database, not --db %s\n",
-        config.db.c_str());
-    return 2;
-  }
-  std::error_code ec;
-  const bool present = std::filesystem::exists(config.db, ec);
-  if (ec) {
-    std::fprintf(stderr, "ttt-server: cannot read database %s: %s\n", config.db.c_str(),
-                 ec.message().c_str());
-    return 1;
-  }
-  if (!present) {
-    std::fprintf(stderr, "ttt-server: no database at %s\n", config.db.c_str());
-    return 1;
+  if (config.postgres.empty()) {
+    if (config.db == "none" || config.db == ":memory:") {
+      std::fprintf(stderr,
+                   "ttt-server: --export-games needs --db PATH of an existing database (or "
+                   "--postgres CONNINFO), not --db %s\n",
+                   config.db.c_str());
+      return 2;
+    }
+    std::error_code ec;
+    const bool present = std::filesystem::exists(config.db, ec);
+    if (ec) {
+      std::fprintf(stderr, "ttt-server: cannot read database %s: %s\n", config.db.c_str(),
+                   ec.message().c_str());
+      return 1;
+    }
+    if (!present) {
+      std::fprintf(stderr, "ttt-server: no database at %s\n", config.db.c_str());
+      return 1;
+    }
   }
   try {
-    ttt::server::Store store(config.db);
+    const auto store =
+        ttt::server::open_store(config.db, config.postgres, ttt::server::StoreUse::kReader);
+    std::error_code ec;
     std::ofstream out(config.export_games);
     // An existing file keeps its mode when overwritten: make it private too.
     std::filesystem::permissions(config.export_games, std::filesystem::perms::owner_read |
@@ -70,7 +77,7 @@ int export_games(const ttt::server::ServerConfig& config) {
       std::fprintf(stderr, "ttt-server: cannot write %s\n", config.export_games.c_str());
       return 1;
     }
-    const std::size_t count = ttt::server::export_games(store, out);
+    const std::size_t count = ttt::server::export_games(*store, out);
     out.close();
     if (!out) {
       std::fprintf(stderr, "ttt-server: writing %s failed\n", config.export_games.c_str());
@@ -131,7 +138,9 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(config.log_level));
   if (config.log_format == "json") spdlog::set_formatter(ttt::server::json_log_formatter());
-  const bool default_db = config.db.empty();
+  // With --postgres there is no database file (and the self-signed
+  // certificate goes to the state folder).
+  const bool default_db = config.db.empty() && config.postgres.empty();
   if (default_db) {
     std::string error;
     config.db = ttt::server::default_db_path(error);
@@ -142,7 +151,7 @@ int main(int argc, char** argv) {
   }
   if (!config.export_games.empty()) return export_games(config);
   if (config.print_fingerprint) return print_fingerprint(config);
-  if (config.db != "none" && config.db != ":memory:") {
+  if (config.postgres.empty() && config.db != "none" && config.db != ":memory:") {
     std::string error;
     if (!ttt::server::prepare_db_file(config.db, default_db, error)) {
       std::fprintf(stderr, "ttt-server: cannot create the database: %s\n", error.c_str());

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "net/memory_trim.hpp"
-#include "store/store.hpp"
+#include "store/open_store.hpp"
 
 namespace ttt::server {
 namespace asio = boost::asio;
@@ -38,14 +38,14 @@ constexpr std::size_t kTrimAfterClosed = 64;
 
 }  // namespace
 
-Server::Opened Server::open_store(const std::string& path, asio::any_io_executor completions,
+Server::Opened Server::open_records(const ServerConfig& config, asio::any_io_executor completions,
                                   metrics::Histogram* commit_seconds) {
   Opened opened;
-  if (path == "none") {
+  auto store = open_store(config.db, config.postgres);
+  if (!store) {
     spdlog::info("no database (--db none): names, games and ratings are not kept");
     return opened;
   }
-  auto store = std::make_unique<Store>(path);
   opened.players = store->load_players();
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch())
@@ -56,9 +56,8 @@ Server::Opened Server::open_store(const std::string& path, asio::any_io_executor
   opened.blocks = store->load_blocks();
   opened.state.max_room_id = store->max_room_id();
   opened.max_record = store->max_game_id();
-  std::error_code ec;
-  const auto where = path == ":memory:" ? path : std::filesystem::absolute(path, ec).string();
-  spdlog::info("database {}: {} players, {} games in progress", where.empty() ? path : where,
+  opened.where = store->where();
+  spdlog::info("database {}: {} players, {} games in progress", opened.where,
                opened.players.size(), opened.state.unfinished_games.size());
   opened.writer =
       std::make_unique<StoreWriter>(std::move(store), std::move(completions), commit_seconds);
@@ -75,7 +74,7 @@ Server::Server(ServerConfig config)
       metrics_(config_.lobby.server_version, config_.tls.enabled),
       slots_(std::make_shared<ConnectionSlots>(config_.max_connections,
                                                config_.max_connections_per_ip)),
-      opened_(open_store(config_.db, logic_, &metrics_.store_commit_seconds)),
+      opened_(open_records(config_, logic_, &metrics_.store_commit_seconds)),
       local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
              opened_.players, opened_.max_record, opened_.pairings, &read_budget_, &metrics_.moves,
              opened_.blocks),
@@ -214,7 +213,7 @@ asio::awaitable<metrics::Readiness> Server::readiness() {
   }
   if (opened_.writer && !opened_.writer->counters().last_batch_ok) {
     co_return metrics::Readiness{
-        false, "the database refused the last write (" + config_.db + "): see the log"};
+        false, "the database refused the last write (" + opened_.where + "): see the log"};
   }
   // The lobby answers: its executor is not stuck.
   co_await asio::co_spawn(

@@ -82,9 +82,12 @@ class Server {
     std::vector<std::pair<std::int64_t, std::int64_t>> blocks;  // who blocked whom
     StoredState state;
     RecordId max_record = 0;
+    std::string where;  // the store's place, for logs and /readyz
   };
-  static Opened open_store(const std::string& path, boost::asio::any_io_executor completions,
-                           metrics::Histogram* commit_seconds);
+  // Opens the store the config names (--postgres, else --db) and reads what
+  // the server starts from.
+  static Opened open_records(const ServerConfig& config, boost::asio::any_io_executor completions,
+                             metrics::Histogram* commit_seconds);
   // /metrics and /readyz, gathered on the logic executor.
   boost::asio::awaitable<std::string> metrics_page();
   boost::asio::awaitable<metrics::Readiness> readiness();

@@ -8,7 +8,7 @@
 #include <boost/asio/strand.hpp>
 
 #include "lobby/text_rules.hpp"
-#include "store/store.hpp"
+#include "store/sqlite_store.hpp"
 #include "store/store_writer.hpp"
 #include "store/stored_accounts.hpp"
 #include "ttt/wire/frame.hpp"
@@ -964,7 +964,7 @@ TEST_F(LobbyTest, AGameAgainstTheBotWithNobodyLeftEndsWithoutTheHumanGrace) {
 class LobbyJournalTest : public LobbyTest {
  protected:
   LobbyJournalTest() {
-    writer_ = std::make_unique<StoreWriter>(std::make_unique<Store>(":memory:"), logic_);
+    writer_ = std::make_unique<StoreWriter>(std::make_unique<SqliteStore>(":memory:"), logic_);
     local_ = std::make_unique<LocalLobby>(logic_, logic_, config(), writer_.get());
   }
 

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "client_support/child_process.hpp"
-#include "store/store.hpp"
+#include "store/sqlite_store.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 
@@ -172,7 +172,7 @@ TEST_F(PersistenceTest, AGameInProgressSurvivesARestartAndFinishesOnRecord) {
   carol.create(3);
   EXPECT_GT(carol.expect_joined().state().game_id(), game);
 
-  server::Store store(db());
+  server::SqliteStore store(db());
   const auto finished = store.finished_games();
   ASSERT_EQ(finished.size(), 1u);
   EXPECT_EQ(finished[0].status, "o_won");
@@ -355,7 +355,7 @@ TEST_F(PersistenceTest, KillDashNineMidGameLosesNothing) {
   const auto end = play(alice, bob, 4, {{2, 0}, {1, 0}, {1, 2}, {2, 1}, {0, 1}});
   EXPECT_EQ(end.status(), wire::GAME_STATUS_DRAW);
   server->process().kill(15);
-  server::Store store(db());
+  server::SqliteStore store(db());
   const auto finished = store.finished_games();
   ASSERT_EQ(finished.size(), 1u);
   ASSERT_EQ(finished[0].moves.size(), 9u);
@@ -394,7 +394,7 @@ TEST_F(PersistenceTest, SigintSaysGoodbyeToEveryClientAndExitsZero) {
       << server.process().output();
 
   // The game in progress waits on disk for the next start.
-  server::Store store(db());
+  server::SqliteStore store(db());
   const auto unfinished = store.load_unfinished_games();
   ASSERT_EQ(unfinished.size(), 1u);
   EXPECT_EQ(unfinished[0].moves.size(), 2u);

@@ -1,6 +1,6 @@
 // The SQLite store and its writer: schema, migration, round trips, refusals
 // of unusable files, group commit and failed writes that lose nothing else.
-#include "store/store.hpp"
+#include "store/sqlite_store.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -59,7 +59,7 @@ GameRecord game(std::int64_t id, std::int64_t x, std::int64_t o) {
 }
 
 TEST_F(StoreTest, ResultsAddUpAndSavingAPlayerAgainChangesNothing) {
-  Store store(":memory:");
+  SqliteStore store(":memory:");
   store.save_player(player(1, "alice"));
   store.add_result({.player_id = 1, .rating_change = 16, .wins = 1});
   store.add_result({.player_id = 1, .rating_change = -10.5, .losses = 1});
@@ -76,7 +76,7 @@ TEST_F(StoreTest, ResultsAddUpAndSavingAPlayerAgainChangesNothing) {
 
 TEST_F(StoreTest, KeepsPlayersGamesAndMovesAcrossReopening) {
   {
-    Store store(path());
+    SqliteStore store(path());
     store.save_player(player(1, "alice"));
     store.save_player(player(2, "bob"));
     store.begin_game(game(1, 1, 2));
@@ -87,7 +87,7 @@ TEST_F(StoreTest, KeepsPlayersGamesAndMovesAcrossReopening) {
     store.add_move(2, 0, {2, 2, 2'000});
     store.save_token(1, "tokenhash");
   }
-  Store store(path());
+  SqliteStore store(path());
   const auto players = store.load_players();
   ASSERT_EQ(players.size(), 2u);
   EXPECT_EQ(players[0].name, "alice");
@@ -113,13 +113,13 @@ TEST_F(StoreTest, KeepsPlayersGamesAndMovesAcrossReopening) {
 }
 
 TEST_F(StoreTest, NamesAreUniqueWhateverTheirCase) {
-  Store store(":memory:");
+  SqliteStore store(":memory:");
   store.save_player(player(1, "Alice"));
   EXPECT_THROW(store.save_player(player(2, "alice")), StoreError);
 }
 
 TEST_F(StoreTest, UsesWriteAheadLogging) {
-  Store store(path());
+  SqliteStore store(path());
   Database check(path());
   auto mode = check.prepare("PRAGMA journal_mode");
   ASSERT_TRUE(mode.step());
@@ -129,7 +129,7 @@ TEST_F(StoreTest, UsesWriteAheadLogging) {
 TEST_F(StoreTest, RefusesAFileThatIsNotADatabase) {
   std::ofstream(path()) << "this is not a database, just some text that goes on for a while";
   try {
-    Store store(path());
+    SqliteStore store(path());
     FAIL() << "opened a text file";
   } catch (const StoreError& e) {
     EXPECT_NE(std::string(e.what()).find("unusable"), std::string::npos) << e.what();
@@ -138,8 +138,8 @@ TEST_F(StoreTest, RefusesAFileThatIsNotADatabase) {
 }
 
 TEST_F(StoreTest, RefusesAPathItCannotOpen) {
-  EXPECT_THROW(Store(path("missing-directory/ttt.db")), StoreError);
-  EXPECT_THROW(Store(dir_.string()), StoreError);
+  EXPECT_THROW(SqliteStore(path("missing-directory/ttt.db")), StoreError);
+  EXPECT_THROW(SqliteStore(dir_.string()), StoreError);
 }
 
 TEST_F(StoreTest, RefusesASchemaNewerThanItKnows) {
@@ -148,7 +148,7 @@ TEST_F(StoreTest, RefusesASchemaNewerThanItKnows) {
     db.exec("PRAGMA user_version = 99");
   }
   try {
-    Store store(path());
+    SqliteStore store(path());
     FAIL() << "opened a newer schema";
   } catch (const StoreError& e) {
     EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
@@ -157,7 +157,7 @@ TEST_F(StoreTest, RefusesASchemaNewerThanItKnows) {
 
 TEST_F(StoreTest, MigratesAnEmptyDatabaseForward) {
   { Database db(path()); }
-  Store store(path());
+  SqliteStore store(path());
   Database check(path());
   auto version = check.prepare("PRAGMA user_version");
   ASSERT_TRUE(version.step());
@@ -166,7 +166,7 @@ TEST_F(StoreTest, MigratesAnEmptyDatabaseForward) {
 
 TEST_F(StoreTest, KeepsEachGamesWinLength) {
   {
-    Store store(path());
+    SqliteStore store(path());
     store.save_player(player(1, "alice"));
     store.save_player(player(2, "bob"));
     GameRecord gomoku = game(1, 1, 2);
@@ -179,7 +179,7 @@ TEST_F(StoreTest, KeepsEachGamesWinLength) {
     unfinished.win_length = 4;
     store.begin_game(unfinished);
   }
-  Store store(path());
+  SqliteStore store(path());
   EXPECT_EQ(store.game(1)->win_length, 5);
   EXPECT_EQ(store.finished_games().at(0).win_length, 5);
   EXPECT_EQ(store.history(1, 10).at(0).win_length, 5);
@@ -217,7 +217,7 @@ INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_priva
 PRAGMA user_version = 1;
 )sql");
   }
-  Store store(path());
+  SqliteStore store(path());
   const auto games = store.finished_games();
   ASSERT_EQ(games.size(), 1u);
   EXPECT_EQ(games[0].size, 4);
@@ -233,7 +233,7 @@ PRAGMA user_version = 1;
 // written; blocks are kept.
 TEST_F(StoreTest, ClocksAndBlocksComeBackAsWritten) {
   {
-    Store store(path());
+    SqliteStore store(path());
     store.save_player(player(1, "alice"));
     store.save_player(player(2, "bob"));
     GameRecord g = game(1, 1, 2);
@@ -247,7 +247,7 @@ TEST_F(StoreTest, ClocksAndBlocksComeBackAsWritten) {
     store.save_block(2, 1);
     store.drop_block(2, 1);
   }
-  Store store(path());
+  SqliteStore store(path());
   const auto games = store.load_unfinished_games();
   ASSERT_EQ(games.size(), 1u);
   EXPECT_EQ(games[0].clock_initial_ms, 180'000);
@@ -260,7 +260,7 @@ TEST_F(StoreTest, ClocksAndBlocksComeBackAsWritten) {
 
 TEST_F(StoreTest, WriterCommitsJobsInGroupsAndReportsInOrder) {
   boost::asio::io_context io;
-  auto store = std::make_unique<Store>(path());
+  auto store = std::make_unique<SqliteStore>(path());
   store->save_player(player(1, "alice"));
   store->save_player(player(2, "bob"));
   store->begin_game(game(1, 1, 2));
@@ -286,12 +286,12 @@ TEST_F(StoreTest, WriterCommitsJobsInGroupsAndReportsInOrder) {
   io.run();
   ASSERT_EQ(completed.size(), 500u);
   for (int i = 0; i < 500; ++i) EXPECT_EQ(completed[i], i);
-  EXPECT_EQ(Store(path()).game(1)->moves.size(), 500u);
+  EXPECT_EQ(SqliteStore(path()).game(1)->moves.size(), 500u);
 }
 
 TEST_F(StoreTest, AFailedWriteIsRefusedAloneAndLosesNothingElse) {
   boost::asio::io_context io;
-  auto store = std::make_unique<Store>(path());
+  auto store = std::make_unique<SqliteStore>(path());
   store->save_player(player(1, "alice"));
   store->save_player(player(2, "bob"));
   store->begin_game(game(1, 1, 2));
@@ -306,7 +306,7 @@ TEST_F(StoreTest, AFailedWriteIsRefusedAloneAndLosesNothingElse) {
   }
   io.run();
   EXPECT_EQ(ok, (std::vector<bool>{true, false, true}));
-  const auto moves = Store(path()).game(1)->moves;
+  const auto moves = SqliteStore(path()).game(1)->moves;
   ASSERT_EQ(moves.size(), 2u);
   EXPECT_EQ(moves[0].row, 1);
   EXPECT_EQ(moves[1].row, 0);
@@ -314,7 +314,7 @@ TEST_F(StoreTest, AFailedWriteIsRefusedAloneAndLosesNothingElse) {
 
 TEST_F(StoreTest, AFullDiskRefusesTheWriteWithAClearError) {
   boost::asio::io_context io;
-  auto store = std::make_unique<Store>(path());
+  auto store = std::make_unique<SqliteStore>(path());
   store->save_player(player(1, "alice"));
   store->save_player(player(2, "bob"));
   store->begin_game(game(1, 1, 2));
@@ -332,11 +332,11 @@ TEST_F(StoreTest, AFullDiskRefusesTheWriteWithAClearError) {
   io.run();
   ASSERT_TRUE(failure);
   EXPECT_NE(failure->find("full"), std::string::npos) << *failure;
-  EXPECT_EQ(Store(path()).load_players().size(), 2u);  // what was there stays
+  EXPECT_EQ(SqliteStore(path()).load_players().size(), 2u);  // what was there stays
 }
 
 TEST_F(StoreTest, ExportWritesEveryFinishedGameAsDocumented) {
-  Store store(path());
+  SqliteStore store(path());
   store.save_player(player(1, "alice"));
   store.save_player(player(2, "bob"));
   store.begin_game(game(1, 1, 2));
@@ -373,7 +373,7 @@ TEST(ExportText, EveryCharacterThatDoesNotPrintAsItselfIsEscaped) {
 }
 
 TEST_F(StoreTest, ANameCantForgeLinesInTheExportForAnyReader) {
-  Store store(path());
+  SqliteStore store(path());
   // A name the lobby allows (printable, no control characters) that holds
   // Unicode's line and paragraph separators.
   store.save_player(player(1, "mallory\u2028result O\u2029game 99"));
@@ -401,7 +401,7 @@ TEST_F(StoreTest, ANameCantForgeLinesInTheExportForAnyReader) {
 TEST_F(StoreTest, ANewDatabaseAndItsJournalFilesAreTheOwnersOnly) {
   const mode_t old_mask = ::umask(022);  // as a careless environment would leave it
   {
-    Store store(path());
+    SqliteStore store(path());
     store.save_player(player(1, "alice"));  // a write: the WAL and its index exist now
     for (const std::string file : {"ttt.db", "ttt.db-wal", "ttt.db-shm"}) {
       std::error_code ec;
@@ -467,7 +467,7 @@ TEST(RecordOutcome, StoredStatusAndReasonReadBackAsTheWireSaysThem) {
 }
 
 TEST_F(StoreTest, ExportWordsTheResultAsPlayersReadIt) {
-  Store store(path());
+  SqliteStore store(path());
   store.save_player(player(1, "alice"));
   store.save_player(player(2, "bob"));
   const GameRecord g = won_by_the_anti_diagonal();

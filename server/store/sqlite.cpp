@@ -17,7 +17,7 @@ namespace {
 
 // Creates a missing database file readable and writable by its owner only:
 // SQLite gives its -wal and -shm files the database file's mode.
-void create_private(const std::string& path) {
+void create_private_database(const std::string& path) {
   if (path.empty() || path == ":memory:" || path.starts_with("file:")) return;
   const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd >= 0) ::close(fd);  // if it exists (or can't be made), SQLite says so next
@@ -26,7 +26,7 @@ void create_private(const std::string& path) {
 }  // namespace
 
 Database::Database(const std::string& path) : path_(path) {
-  create_private(path);
+  create_private_database(path);
   const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";

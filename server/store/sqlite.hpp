@@ -9,17 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "store/store_error.hpp"
+
 // SQLite's handles, declared as sqlite3.h declares them: only store/'s own
 // sources include sqlite3.h, not everything that includes the Store.
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace ttt::server {
-
-class StoreError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 class Statement;
 

@@ -1,6 +1,7 @@
-#include "store/store.hpp"
+#include "store/sqlite_store.hpp"
 
 #include <array>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -8,7 +9,7 @@ namespace ttt::server {
 namespace {
 
 // Migrations[v] takes a database from schema version v to v + 1.
-constexpr std::array<const char*, Store::kSchemaVersion> kMigrations = {
+constexpr std::array<const char*, SqliteStore::kSchemaVersion> kMigrations = {
     R"sql(
 CREATE TABLE players (
   id INTEGER PRIMARY KEY,
@@ -117,7 +118,7 @@ std::string games_query(std::string_view rest) {
 
 }  // namespace
 
-Store::Store(const std::string& path) : db_(path) {
+SqliteStore::SqliteStore(const std::string& path) : db_(path) {
   try {
     check_and_migrate();
   } catch (const StoreError& e) {
@@ -125,7 +126,7 @@ Store::Store(const std::string& path) : db_(path) {
   }
 }
 
-void Store::check_and_migrate() {
+void SqliteStore::check_and_migrate() {
   // Reading the header first makes a file that is not a database fail here.
   int version = 0;
   {
@@ -161,7 +162,7 @@ void Store::check_and_migrate() {
 
 // --- startup reads --------------------------------------------------------------
 
-std::vector<StoredPlayer> Store::load_players() {
+std::vector<StoredPlayer> SqliteStore::load_players() {
   std::vector<StoredPlayer> players;
   // A game counts as rated once both players moved (a game of older
   // servers without that rule counts only if it had two moves).
@@ -178,7 +179,7 @@ std::vector<StoredPlayer> Store::load_players() {
   return players;
 }
 
-std::vector<RatedPairing> Store::load_rated_pairings(std::int64_t since_ms) {
+std::vector<RatedPairing> SqliteStore::load_rated_pairings(std::int64_t since_ms) {
   std::vector<RatedPairing> pairings;
   auto s = db_.prepare(
       "SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE g.ended_ms >= ? AND "
@@ -189,7 +190,7 @@ std::vector<RatedPairing> Store::load_rated_pairings(std::int64_t since_ms) {
   return pairings;
 }
 
-GameRecord Store::read_game_row(Statement& s) {
+GameRecord SqliteStore::read_game_row(Statement& s) {
   GameRecord g;
   g.id = s.column_int(0);
   g.room_id = s.column_int(1);
@@ -215,7 +216,7 @@ GameRecord Store::read_game_row(Statement& s) {
   return g;
 }
 
-std::vector<StoredMove> Store::moves_of(std::int64_t game_id) {
+std::vector<StoredMove> SqliteStore::moves_of(std::int64_t game_id) {
   std::vector<StoredMove> moves;
   auto s =
       db_.prepare("SELECT row, col, at_ms, clock_ms FROM moves WHERE game_id = ? ORDER BY ply");
@@ -227,7 +228,7 @@ std::vector<StoredMove> Store::moves_of(std::int64_t game_id) {
   return moves;
 }
 
-std::vector<GameRecord> Store::load_unfinished_games() {
+std::vector<GameRecord> SqliteStore::load_unfinished_games() {
   std::vector<GameRecord> games;
   auto s = db_.prepare(games_query("WHERE g.status = 'in_progress' ORDER BY g.id"));
   while (s.step()) games.push_back(read_game_row(s));
@@ -235,45 +236,45 @@ std::vector<GameRecord> Store::load_unfinished_games() {
   return games;
 }
 
-std::vector<std::pair<std::int64_t, std::string>> Store::load_tokens() {
+std::vector<std::pair<std::int64_t, std::string>> SqliteStore::load_tokens() {
   std::vector<std::pair<std::int64_t, std::string>> tokens;
   auto s = db_.prepare("SELECT player_id, token_hash FROM resume_tokens");
   while (s.step()) tokens.emplace_back(s.column_int(0), s.column_text(1));
   return tokens;
 }
 
-std::vector<std::pair<std::int64_t, std::int64_t>> Store::load_blocks() {
+std::vector<std::pair<std::int64_t, std::int64_t>> SqliteStore::load_blocks() {
   std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
   auto s = db_.prepare("SELECT player_id, blocked_id FROM blocks");
   while (s.step()) blocks.emplace_back(s.column_int(0), s.column_int(1));
   return blocks;
 }
 
-void Store::save_block(std::int64_t player_id, std::int64_t blocked_id) {
+void SqliteStore::save_block(std::int64_t player_id, std::int64_t blocked_id) {
   auto& s = cached("INSERT OR IGNORE INTO blocks (player_id, blocked_id) VALUES (?, ?)");
   s.bind(1, player_id).bind(2, blocked_id);
   s.run();
 }
 
-void Store::drop_block(std::int64_t player_id, std::int64_t blocked_id) {
+void SqliteStore::drop_block(std::int64_t player_id, std::int64_t blocked_id) {
   auto& s = cached("DELETE FROM blocks WHERE player_id = ? AND blocked_id = ?");
   s.bind(1, player_id).bind(2, blocked_id);
   s.run();
 }
 
-std::int64_t Store::max_game_id() {
+std::int64_t SqliteStore::max_game_id() {
   auto s = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM games");
   s.step();
   return s.column_int(0);
 }
 
-std::int64_t Store::max_room_id() {
+std::int64_t SqliteStore::max_room_id() {
   auto s = db_.prepare("SELECT COALESCE(MAX(room_id), 0) FROM games");
   s.step();
   return s.column_int(0);
 }
 
-std::int64_t Store::max_player_id() {
+std::int64_t SqliteStore::max_player_id() {
   auto s = db_.prepare("SELECT COALESCE(MAX(id), 0) FROM players");
   s.step();
   return s.column_int(0);
@@ -281,7 +282,7 @@ std::int64_t Store::max_player_id() {
 
 // --- writes ---------------------------------------------------------------------
 
-void Store::save_player(const StoredPlayer& p) {
+void SqliteStore::save_player(const StoredPlayer& p) {
   auto& s = cached(
       "INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
       "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING");
@@ -291,7 +292,7 @@ void Store::save_player(const StoredPlayer& p) {
   s.run();
 }
 
-void Store::add_result(const PlayerResult& r) {
+void SqliteStore::add_result(const PlayerResult& r) {
   auto& s = cached(
       "UPDATE players SET rating = rating + ?, games_played = games_played + 1, "
       "wins = wins + ?, losses = losses + ?, draws = draws + ? WHERE id = ?");
@@ -300,7 +301,7 @@ void Store::add_result(const PlayerResult& r) {
   s.run();
 }
 
-void Store::begin_game(const GameRecord& g) {
+void SqliteStore::begin_game(const GameRecord& g) {
   auto& s = cached(
       "INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
       "invite_code, bot_level, started_ms, status, win_length, clock_initial_ms, "
@@ -314,7 +315,7 @@ void Store::begin_game(const GameRecord& g) {
   s.run();
 }
 
-void Store::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
+void SqliteStore::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
   auto& s = cached(
       "INSERT INTO moves (game_id, ply, row, col, at_ms, clock_ms) VALUES (?, ?, ?, ?, ?, ?)");
   s.bind(1, game_id).bind(2, std::int64_t{ply}).bind(3, std::int64_t{m.row});
@@ -322,7 +323,7 @@ void Store::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
   s.run();
 }
 
-void Store::end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
+void SqliteStore::end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
                      std::int64_t ended_ms, std::optional<bool> rated) {
   auto& s = cached(
       "UPDATE games SET status = ?, reason = ?, ended_ms = ?, rated = COALESCE(?, rated) "
@@ -337,13 +338,13 @@ void Store::end_game(std::int64_t game_id, const std::string& status, const std:
   s.run();
 }
 
-void Store::save_secret(std::int64_t player_id, const std::string& salt, const std::string& hash) {
+void SqliteStore::save_secret(std::int64_t player_id, const std::string& salt, const std::string& hash) {
   auto& s = cached("UPDATE players SET salt = ?, secret_hash = ? WHERE id = ?");
   s.bind(1, salt).bind(2, hash).bind(3, player_id);
   s.run();
 }
 
-void Store::save_token(std::int64_t player_id, const std::string& token_hash) {
+void SqliteStore::save_token(std::int64_t player_id, const std::string& token_hash) {
   auto& s = cached(
       "INSERT INTO resume_tokens (player_id, token_hash) VALUES (?, ?) "
       "ON CONFLICT(player_id) DO UPDATE SET token_hash = excluded.token_hash");
@@ -351,29 +352,29 @@ void Store::save_token(std::int64_t player_id, const std::string& token_hash) {
   s.run();
 }
 
-void Store::drop_token(std::int64_t player_id) {
+void SqliteStore::drop_token(std::int64_t player_id) {
   auto& s = cached("DELETE FROM resume_tokens WHERE player_id = ?");
   s.bind(1, player_id);
   s.run();
 }
 
-Statement& Store::cached(const char* sql) {
+Statement& SqliteStore::cached(const char* sql) {
   auto it = statements_.find(sql);
   if (it == statements_.end()) it = statements_.emplace(sql, db_.prepare(sql)).first;
   it->second.reset();
   return it->second;
 }
 
-void Store::begin() { db_.exec("BEGIN IMMEDIATE"); }
-void Store::commit() { db_.exec("COMMIT"); }
-void Store::rollback() { db_.exec("ROLLBACK"); }
-void Store::savepoint() { db_.exec("SAVEPOINT job"); }
-void Store::release() { db_.exec("RELEASE job"); }
-void Store::rollback_to_savepoint() { db_.exec("ROLLBACK TO job; RELEASE job"); }
+void SqliteStore::begin() { db_.exec("BEGIN IMMEDIATE"); }
+void SqliteStore::commit() { db_.exec("COMMIT"); }
+void SqliteStore::rollback() { db_.exec("ROLLBACK"); }
+void SqliteStore::savepoint() { db_.exec("SAVEPOINT job"); }
+void SqliteStore::release() { db_.exec("RELEASE job"); }
+void SqliteStore::rollback_to_savepoint() { db_.exec("ROLLBACK TO job; RELEASE job"); }
 
 // --- queries --------------------------------------------------------------------
 
-std::vector<StoredPlayer> Store::top_players(int limit) {
+std::vector<StoredPlayer> SqliteStore::top_players(int limit) {
   std::vector<StoredPlayer> players;
   auto s = db_.prepare(
       players_query("WHERE games_played > 0 ORDER BY rating DESC, games_played DESC, name "
@@ -383,7 +384,7 @@ std::vector<StoredPlayer> Store::top_players(int limit) {
   return players;
 }
 
-std::vector<GameRecord> Store::history(std::int64_t player_id, int limit) {
+std::vector<GameRecord> SqliteStore::history(std::int64_t player_id, int limit) {
   std::vector<GameRecord> games;
   auto s = db_.prepare(
       games_query("WHERE (g.x_player = ?1 OR g.o_player = ?1) AND g.status != 'in_progress' "
@@ -394,7 +395,7 @@ std::vector<GameRecord> Store::history(std::int64_t player_id, int limit) {
   return games;
 }
 
-std::optional<GameRecord> Store::game(std::int64_t id) {
+std::optional<GameRecord> SqliteStore::game(std::int64_t id) {
   auto s = db_.prepare(games_query("WHERE g.id = ?"));
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
@@ -403,7 +404,7 @@ std::optional<GameRecord> Store::game(std::int64_t id) {
   return g;
 }
 
-std::vector<GameRecord> Store::finished_games() {
+std::vector<GameRecord> SqliteStore::finished_games() {
   std::vector<GameRecord> games;
   auto s = db_.prepare(games_query("WHERE g.status != 'in_progress' ORDER BY g.id"));
   while (s.step()) games.push_back(read_game_row(s));
@@ -411,9 +412,16 @@ std::vector<GameRecord> Store::finished_games() {
   return games;
 }
 
-void Store::limit_pages(int pages) { db_.exec("PRAGMA max_page_count = " + std::to_string(pages)); }
+void SqliteStore::limit_pages(int pages) { db_.exec("PRAGMA max_page_count = " + std::to_string(pages)); }
 
-void Store::refuse_writes(bool on) {
+std::string SqliteStore::where() const {
+  if (path() == ":memory:") return path();
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(path(), ec).string();
+  return absolute.empty() ? path() : absolute;
+}
+
+void SqliteStore::refuse_writes(bool on) {
   // Temporary triggers: they live in this connection only, never in the file.
   for (const char* table : {"players", "games", "moves", "resume_tokens"}) {
     for (const char* op : {"INSERT", "UPDATE", "DELETE"}) {

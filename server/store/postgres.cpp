@@ -1,0 +1,150 @@
+#include "store/postgres.hpp"
+
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <system_error>
+
+namespace ttt::server {
+namespace {
+
+// PostgreSQL's message on one line (its DETAIL and HINT lines joined with
+// spaces), for one log line per event.
+std::string message_of(const char* text) {
+  std::string message;
+  for (const char* c = text != nullptr ? text : ""; *c != '\0'; ++c) {
+    const bool space = *c == '\n' || *c == '\t' || *c == '\r';
+    if (space && (message.empty() || message.back() == ' ')) continue;
+    message.push_back(space ? ' ' : *c);
+  }
+  while (!message.empty() && message.back() == ' ') message.pop_back();
+  return message.empty() ? "no message" : message;
+}
+
+std::string excerpt(std::string_view sql) {
+  std::string text(sql.substr(0, 60));
+  for (char& c : text) {
+    if (c == '\n') c = ' ';
+  }
+  return text;
+}
+
+}  // namespace
+
+PgParam pg_param(std::int64_t value) { return std::to_string(value); }
+
+PgParam pg_param(double value) {
+  char buffer[32];
+  // The shortest text that reads back as the same double.
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, ec == std::errc() ? end : buffer);
+}
+
+PgParam pg_param(std::string_view text) { return std::string(text); }
+
+PgResult::~PgResult() { PQclear(result_); }
+
+PgResult::PgResult(PgResult&& other) noexcept : result_(other.result_) { other.result_ = nullptr; }
+
+int PgResult::rows() const noexcept { return PQntuples(result_); }
+
+std::int64_t PgResult::integer(int row, int column) const {
+  const char* text = PQgetvalue(result_, row, column);
+  const std::string_view value(text);
+  std::int64_t number = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (ec != std::errc() || end != value.data() + value.size()) {
+    throw StoreError("column " + std::string(PQfname(result_, column)) +
+                     " holds no whole number: '" + excerpt(value) + "'");
+  }
+  return number;
+}
+
+double PgResult::real(int row, int column) const {
+  const char* text = PQgetvalue(result_, row, column);
+  char* end = nullptr;
+  const double number = std::strtod(text, &end);
+  if (end == text || *end != '\0') {
+    throw StoreError("column " + std::string(PQfname(result_, column)) + " holds no number: '" +
+                     excerpt(text) + "'");
+  }
+  return number;
+}
+
+std::string PgResult::text(int row, int column) const {
+  return std::string(PQgetvalue(result_, row, column),
+                     static_cast<std::size_t>(PQgetlength(result_, row, column)));
+}
+
+bool PgResult::is_null(int row, int column) const {
+  return PQgetisnull(result_, row, column) != 0;
+}
+
+PgConnection::PgConnection(const std::string& conninfo) {
+  conn_ = PQconnectdb(conninfo.c_str());
+  if (conn_ == nullptr) throw StoreError("cannot connect to PostgreSQL: out of memory");
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    const std::string message = message_of(PQerrorMessage(conn_));
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw StoreError("cannot connect to PostgreSQL: " + message);
+  }
+  // Notices ("relation already exists, skipping") are not errors: keep them
+  // out of the server's stderr.
+  PQsetNoticeProcessor(
+      conn_, [](void*, const char*) {}, nullptr);
+}
+
+PgConnection::~PgConnection() { PQfinish(conn_); }
+
+bool PgConnection::connected() const noexcept { return PQstatus(conn_) == CONNECTION_OK; }
+
+void PgConnection::reconnect() {
+  prepared_.clear();
+  PQreset(conn_);
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    throw StoreError("PostgreSQL at " + where() +
+                     " is unreachable: " + message_of(PQerrorMessage(conn_)));
+  }
+}
+
+std::string PgConnection::where() const {
+  const char* host = PQhost(conn_);
+  const std::string server = host != nullptr && *host != '\0' ? host : "localhost";
+  const std::string at = server.starts_with('/') ? "socket in " + server : server;
+  return at + ":" + message_of(PQport(conn_)) + "/" + message_of(PQdb(conn_)) + " as " +
+         message_of(PQuser(conn_));
+}
+
+PgResult PgConnection::checked(pg_result* result, std::string_view sql) {
+  PgResult owned(result);
+  const auto status = PQresultStatus(result);
+  if (result == nullptr || (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK)) {
+    const char* error = result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+    throw StoreError("'" + excerpt(sql) + "': " + message_of(error));
+  }
+  return owned;
+}
+
+PgResult PgConnection::exec(std::string_view sql) {
+  const std::string text(sql);
+  return checked(PQexec(conn_, text.c_str()), sql);
+}
+
+PgResult PgConnection::run(const char* sql, const std::vector<PgParam>& params) {
+  auto it = prepared_.find(sql);
+  if (it == prepared_.end()) {
+    const std::string name = "ttt_" + std::to_string(prepared_.size() + 1);
+    checked(PQprepare(conn_, name.c_str(), sql, 0, nullptr), sql);
+    it = prepared_.emplace(sql, name).first;
+  }
+  std::vector<const char*> values;
+  values.reserve(params.size());
+  for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+  return checked(PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(values.size()),
+                                values.data(), nullptr, nullptr, 0),
+                 sql);
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,393 @@
+#include "store/postgres_store.hpp"
+
+namespace ttt::server {
+namespace {
+
+// A new database gets the current schema at once: no PostgreSQL database of
+// an older version exists. A later version adds its own step after this one
+// (ALTER TABLE ...), as the SQLite store's migrations do.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE players (
+  id BIGINT PRIMARY KEY,
+  name TEXT NOT NULL,
+  salt TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  is_bot INTEGER NOT NULL DEFAULT 0,
+  rating DOUBLE PRECISION NOT NULL DEFAULT 1200,
+  games_played BIGINT NOT NULL DEFAULT 0,
+  wins BIGINT NOT NULL DEFAULT 0,
+  losses BIGINT NOT NULL DEFAULT 0,
+  draws BIGINT NOT NULL DEFAULT 0
+);
+CREATE UNIQUE INDEX players_by_name ON players (lower(name));
+CREATE TABLE games (
+  id BIGINT PRIMARY KEY,
+  room_id BIGINT NOT NULL,
+  round INTEGER NOT NULL,
+  size INTEGER NOT NULL,
+  x_player BIGINT NOT NULL REFERENCES players(id),
+  o_player BIGINT NOT NULL REFERENCES players(id),
+  rated INTEGER NOT NULL,
+  is_private INTEGER NOT NULL,
+  invite_code TEXT NOT NULL DEFAULT '',
+  bot_level INTEGER NOT NULL DEFAULT 0,
+  started_ms BIGINT NOT NULL,
+  ended_ms BIGINT NOT NULL DEFAULT 0,
+  status TEXT NOT NULL,
+  reason TEXT NOT NULL DEFAULT '',
+  win_length INTEGER NOT NULL,
+  clock_initial_ms BIGINT NOT NULL DEFAULT 0,
+  clock_increment_ms BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX games_by_status ON games(status);
+CREATE INDEX games_by_x ON games(x_player, ended_ms);
+CREATE INDEX games_by_o ON games(o_player, ended_ms);
+CREATE TABLE moves (
+  game_id BIGINT NOT NULL REFERENCES games(id),
+  ply INTEGER NOT NULL,
+  "row" INTEGER NOT NULL,
+  col INTEGER NOT NULL,
+  at_ms BIGINT NOT NULL,
+  clock_ms BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (game_id, ply)
+);
+CREATE TABLE resume_tokens (
+  player_id BIGINT PRIMARY KEY REFERENCES players(id),
+  token_hash TEXT NOT NULL
+);
+CREATE TABLE blocks (
+  player_id BIGINT NOT NULL REFERENCES players(id),
+  blocked_id BIGINT NOT NULL REFERENCES players(id),
+  PRIMARY KEY (player_id, blocked_id)
+);
+)sql";
+
+// Any constant of ours: the key of the advisory lock taken while the schema
+// is checked and migrated ("ttt" in ASCII).
+constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7633012)";
+// The lock a writing server holds for as long as its session lasts: one per
+// schema (the tables of one ttt database).
+constexpr const char* kServerLock =
+    "SELECT pg_try_advisory_lock(7633013, hashtext(current_schema()))";
+
+#define TTT_PLAYER_COLUMNS \
+  "SELECT id, name, salt, secret_hash, is_bot, rating, games_played, wins, losses, draws "
+
+#define TTT_GAME_COLUMNS                                                                      \
+  "SELECT g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, "       \
+  "g.rated, g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, "     \
+  "g.reason, g.win_length, g.clock_initial_ms, g.clock_increment_ms "                          \
+  "FROM games g JOIN players px ON px.id = g.x_player JOIN players po ON po.id = g.o_player "
+
+// A game counts as rated once both players moved.
+#define TTT_COUNTED                                                               \
+  "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "                  \
+  "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2"
+
+StoredPlayer read_player(const PgResult& r, int row) {
+  StoredPlayer p;
+  p.id = r.integer(row, 0);
+  p.name = r.text(row, 1);
+  p.salt = r.text(row, 2);
+  p.secret_hash = r.text(row, 3);
+  p.is_bot = r.integer(row, 4) != 0;
+  p.rating = r.real(row, 5);
+  p.games_played = r.integer(row, 6);
+  p.wins = r.integer(row, 7);
+  p.losses = r.integer(row, 8);
+  p.draws = r.integer(row, 9);
+  return p;
+}
+
+GameRecord read_game(const PgResult& r, int row) {
+  GameRecord g;
+  g.id = r.integer(row, 0);
+  g.room_id = r.integer(row, 1);
+  g.round = static_cast<int>(r.integer(row, 2));
+  g.size = static_cast<int>(r.integer(row, 3));
+  g.x_player = r.integer(row, 4);
+  g.o_player = r.integer(row, 5);
+  g.x_name = r.text(row, 6);
+  g.o_name = r.text(row, 7);
+  g.rated = r.integer(row, 8) != 0;
+  g.is_private = r.integer(row, 9) != 0;
+  g.invite_code = r.text(row, 10);
+  g.bot_level = static_cast<int>(r.integer(row, 11));
+  g.started_ms = r.integer(row, 12);
+  g.ended_ms = r.integer(row, 13);
+  g.status = r.text(row, 14);
+  g.reason = r.text(row, 15);
+  g.win_length = static_cast<int>(r.integer(row, 16));
+  g.clock_initial_ms = r.integer(row, 17);
+  g.clock_increment_ms = r.integer(row, 18);
+  return g;
+}
+
+PgParam flag(bool on) { return pg_param(std::int64_t{on ? 1 : 0}); }
+PgParam number(std::int64_t value) { return pg_param(value); }
+
+}  // namespace
+
+PostgresStore::PostgresStore(const std::string& conninfo, Use use) : db_(conninfo), use_(use) {
+  try {
+    check_and_migrate();
+  } catch (const StoreError& e) {
+    throw StoreError("PostgreSQL database " + db_.where() + " is unusable: " + e.what());
+  }
+  claim();
+}
+
+void PostgresStore::claim() {
+  if (use_ != Use::kServer) return;
+  if (db_.exec(kServerLock).text(0, 0) != "t") {
+    throw StoreError("PostgreSQL database " + db_.where() +
+                     " is in use by another ttt-server: one server per database (several "
+                     "nodes on one database are not supported yet)");
+  }
+}
+
+int PostgresStore::schema_version() {
+  auto rows = db_.exec("SELECT version FROM ttt_schema");
+  return rows.rows() == 0 ? 0 : static_cast<int>(rows.integer(0, 0));
+}
+
+void PostgresStore::check_and_migrate() {
+  db_.exec("BEGIN");
+  try {
+    db_.exec(kMigrationLock);
+    db_.exec("CREATE TABLE IF NOT EXISTS ttt_schema (version INTEGER NOT NULL)");
+    const int version = schema_version();
+    if (version > kSchemaVersion) {
+      throw StoreError("its schema version " + std::to_string(version) +
+                       " is newer than this server's " + std::to_string(kSchemaVersion) +
+                       ": upgrade ttt-server");
+    }
+    if (version == 0) {
+      db_.exec(kSchema);
+      db_.exec("INSERT INTO ttt_schema (version) VALUES (" + std::to_string(kSchemaVersion) + ")");
+    } else if (version != kSchemaVersion) {
+      throw StoreError("its schema version " + std::to_string(version) +
+                       " has no migration to version " + std::to_string(kSchemaVersion));
+    }
+    db_.exec("COMMIT");
+  } catch (...) {
+    if (db_.connected()) {
+      try {
+        db_.exec("ROLLBACK");
+      } catch (const StoreError&) {
+        // The first failure is the one worth reporting.
+      }
+    }
+    throw;
+  }
+}
+
+std::string PostgresStore::where() const { return "postgresql://" + db_.where(); }
+
+// --- startup reads --------------------------------------------------------------
+
+std::vector<StoredPlayer> PostgresStore::load_players() {
+  auto rows = db_.exec(
+      TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
+                         "g.o_player = p.id) AND " TTT_COUNTED ") FROM players p ORDER BY id");
+  std::vector<StoredPlayer> players;
+  players.reserve(static_cast<std::size_t>(rows.rows()));
+  for (int i = 0; i < rows.rows(); ++i) {
+    players.push_back(read_player(rows, i));
+    players.back().rated_games = rows.integer(i, 10);
+  }
+  return players;
+}
+
+std::vector<RatedPairing> PostgresStore::load_rated_pairings(std::int64_t since_ms) {
+  auto rows = db_.run("SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE "
+                      "g.ended_ms >= $1 AND " TTT_COUNTED " ORDER BY g.ended_ms",
+                      {number(since_ms)});
+  std::vector<RatedPairing> pairings;
+  for (int i = 0; i < rows.rows(); ++i) {
+    pairings.push_back({rows.integer(i, 0), rows.integer(i, 1), rows.integer(i, 2)});
+  }
+  return pairings;
+}
+
+std::vector<GameRecord> PostgresStore::games_with_moves(const PgResult& rows) {
+  std::vector<GameRecord> games;
+  games.reserve(static_cast<std::size_t>(rows.rows()));
+  for (int i = 0; i < rows.rows(); ++i) games.push_back(read_game(rows, i));
+  for (auto& g : games) {
+    auto moves = db_.run(
+        "SELECT \"row\", col, at_ms, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+        {number(g.id)});
+    for (int i = 0; i < moves.rows(); ++i) {
+      g.moves.push_back({static_cast<int>(moves.integer(i, 0)),
+                         static_cast<int>(moves.integer(i, 1)), moves.integer(i, 2),
+                         moves.integer(i, 3)});
+    }
+  }
+  return games;
+}
+
+std::vector<GameRecord> PostgresStore::load_unfinished_games() {
+  return games_with_moves(
+      db_.exec(TTT_GAME_COLUMNS "WHERE g.status = 'in_progress' ORDER BY g.id"));
+}
+
+std::vector<std::pair<std::int64_t, std::string>> PostgresStore::load_tokens() {
+  auto rows = db_.exec("SELECT player_id, token_hash FROM resume_tokens ORDER BY player_id");
+  std::vector<std::pair<std::int64_t, std::string>> tokens;
+  for (int i = 0; i < rows.rows(); ++i) tokens.emplace_back(rows.integer(i, 0), rows.text(i, 1));
+  return tokens;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> PostgresStore::load_blocks() {
+  auto rows = db_.exec("SELECT player_id, blocked_id FROM blocks ORDER BY player_id, blocked_id");
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
+  for (int i = 0; i < rows.rows(); ++i) blocks.emplace_back(rows.integer(i, 0), rows.integer(i, 1));
+  return blocks;
+}
+
+std::int64_t PostgresStore::single_integer(const char* sql) {
+  auto rows = db_.exec(sql);
+  return rows.integer(0, 0);
+}
+
+std::int64_t PostgresStore::max_game_id() {
+  return single_integer("SELECT COALESCE(MAX(id), 0) FROM games");
+}
+
+std::int64_t PostgresStore::max_room_id() {
+  return single_integer("SELECT COALESCE(MAX(room_id), 0) FROM games");
+}
+
+std::int64_t PostgresStore::max_player_id() {
+  return single_integer("SELECT COALESCE(MAX(id), 0) FROM players");
+}
+
+// --- writes ---------------------------------------------------------------------
+
+void PostgresStore::write(const char* sql, const std::vector<PgParam>& params) {
+  if (refusing_) throw StoreError("writes refused (test hook)");
+  db_.run(sql, params);
+}
+
+void PostgresStore::save_player(const StoredPlayer& p) {
+  write("INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
+        "losses, draws) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+        "ON CONFLICT (id) DO NOTHING",
+        {number(p.id), pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash),
+         flag(p.is_bot), pg_param(p.rating), number(p.games_played), number(p.wins),
+         number(p.losses), number(p.draws)});
+}
+
+void PostgresStore::add_result(const PlayerResult& r) {
+  write("UPDATE players SET rating = rating + $1, games_played = games_played + 1, "
+        "wins = wins + $2, losses = losses + $3, draws = draws + $4 WHERE id = $5",
+        {pg_param(r.rating_change), number(r.wins), number(r.losses), number(r.draws),
+         number(r.player_id)});
+}
+
+void PostgresStore::begin_game(const GameRecord& g) {
+  write("INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
+        "invite_code, bot_level, started_ms, status, win_length, clock_initial_ms, "
+        "clock_increment_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
+        "$14, $15) ON CONFLICT (id) DO NOTHING",
+        {number(g.id), number(g.room_id), number(g.round), number(g.size), number(g.x_player),
+         number(g.o_player), flag(g.rated), flag(g.is_private), pg_param(g.invite_code),
+         number(g.bot_level), number(g.started_ms), pg_param(g.status), number(g.win_length),
+         number(g.clock_initial_ms), number(g.clock_increment_ms)});
+}
+
+void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
+  write("INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
+        "VALUES ($1, $2, $3, $4, $5, $6)",
+        {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
+         number(m.clock_ms)});
+}
+
+void PostgresStore::end_game(std::int64_t game_id, const std::string& status,
+                             const std::string& reason, std::int64_t ended_ms,
+                             std::optional<bool> rated) {
+  write("UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
+        "rated = COALESCE($4::integer, rated) WHERE id = $5",
+        {pg_param(status), pg_param(reason), number(ended_ms),
+         rated ? flag(*rated) : PgParam{}, number(game_id)});
+}
+
+void PostgresStore::save_secret(std::int64_t player_id, const std::string& salt,
+                                const std::string& hash) {
+  write("UPDATE players SET salt = $1, secret_hash = $2 WHERE id = $3",
+        {pg_param(salt), pg_param(hash), number(player_id)});
+}
+
+void PostgresStore::save_token(std::int64_t player_id, const std::string& token_hash) {
+  write("INSERT INTO resume_tokens (player_id, token_hash) VALUES ($1, $2) "
+        "ON CONFLICT (player_id) DO UPDATE SET token_hash = EXCLUDED.token_hash",
+        {number(player_id), pg_param(token_hash)});
+}
+
+void PostgresStore::drop_token(std::int64_t player_id) {
+  write("DELETE FROM resume_tokens WHERE player_id = $1", {number(player_id)});
+}
+
+void PostgresStore::save_block(std::int64_t player_id, std::int64_t blocked_id) {
+  write("INSERT INTO blocks (player_id, blocked_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        {number(player_id), number(blocked_id)});
+}
+
+void PostgresStore::drop_block(std::int64_t player_id, std::int64_t blocked_id) {
+  write("DELETE FROM blocks WHERE player_id = $1 AND blocked_id = $2",
+        {number(player_id), number(blocked_id)});
+}
+
+void PostgresStore::begin() {
+  if (!db_.connected()) {
+    db_.reconnect();
+    claim();  // the lock went with the lost session
+  }
+  db_.exec("BEGIN");
+}
+void PostgresStore::commit() { db_.exec("COMMIT"); }
+void PostgresStore::rollback() { db_.exec("ROLLBACK"); }
+void PostgresStore::savepoint() { db_.exec("SAVEPOINT job"); }
+void PostgresStore::release() { db_.exec("RELEASE SAVEPOINT job"); }
+void PostgresStore::rollback_to_savepoint() {
+  db_.exec("ROLLBACK TO SAVEPOINT job; RELEASE SAVEPOINT job");
+}
+
+void PostgresStore::refuse_writes(bool on) { refusing_ = on; }
+
+// --- queries --------------------------------------------------------------------
+
+std::vector<StoredPlayer> PostgresStore::top_players(int limit) {
+  auto rows = db_.run(TTT_PLAYER_COLUMNS "FROM players WHERE games_played > 0 "
+                                         "ORDER BY rating DESC, games_played DESC, lower(name) LIMIT $1",
+                      {number(limit)});
+  std::vector<StoredPlayer> players;
+  for (int i = 0; i < rows.rows(); ++i) players.push_back(read_player(rows, i));
+  return players;
+}
+
+std::vector<GameRecord> PostgresStore::history(std::int64_t player_id, int limit) {
+  return games_with_moves(
+      db_.run(TTT_GAME_COLUMNS "WHERE (g.x_player = $1 OR g.o_player = $1) AND "
+                               "g.status != 'in_progress' ORDER BY g.ended_ms DESC, g.id DESC "
+                               "LIMIT $2",
+              {number(player_id), number(limit)}));
+}
+
+std::optional<GameRecord> PostgresStore::game(std::int64_t id) {
+  auto games = games_with_moves(db_.run(TTT_GAME_COLUMNS "WHERE g.id = $1", {number(id)}));
+  if (games.empty()) return std::nullopt;
+  return std::move(games.front());
+}
+
+std::vector<GameRecord> PostgresStore::finished_games() {
+  return games_with_moves(
+      db_.exec(TTT_GAME_COLUMNS "WHERE g.status != 'in_progress' ORDER BY g.id"));
+}
+
+#undef TTT_PLAYER_COLUMNS
+#undef TTT_GAME_COLUMNS
+#undef TTT_COUNTED
+
+}  // namespace ttt::server

@@ -1,0 +1,90 @@
+// PostgresStore: the Store in a PostgreSQL database (--postgres CONNINFO),
+// which several server nodes can share. The same records and meaning as the
+// SQLite store; the schema is versioned in the table ttt_schema and made or
+// migrated at start under an advisory lock, so nodes starting together
+// migrate once. A lost connection is tried again at the next transaction.
+//
+// One server at a time: until nodes share the database (their ids would
+// collide today, each counting on from the largest id it read at start), a
+// server holds a session advisory lock on the database's ttt schema, and a
+// second server is refused with a clear error. Readers (--export-games)
+// take no lock.
+#pragma once
+
+#include <string>
+
+#include "store/postgres.hpp"
+#include "store/store.hpp"
+
+namespace ttt::server {
+
+class PostgresStore final : public Store {
+ public:
+  enum class Use {
+    kServer,  // the one server writing to the database: holds its lock
+    kReader,  // reads only (an export, a check): no lock
+  };
+
+  // Connects, checks the schema and migrates it to kSchemaVersion. Throws
+  // StoreError with a clear reason when the server can't be reached, refuses
+  // the login, holds a schema newer than this server knows, or (kServer) is
+  // in use by another server.
+  explicit PostgresStore(const std::string& conninfo, Use use = Use::kServer);
+
+  std::vector<StoredPlayer> load_players() override;
+  std::vector<RatedPairing> load_rated_pairings(std::int64_t since_ms) override;
+  std::vector<GameRecord> load_unfinished_games() override;
+  std::vector<std::pair<std::int64_t, std::string>> load_tokens() override;
+  std::vector<std::pair<std::int64_t, std::int64_t>> load_blocks() override;
+  std::int64_t max_game_id() override;
+  std::int64_t max_room_id() override;
+  std::int64_t max_player_id() override;
+
+  void save_player(const StoredPlayer& player) override;
+  void add_result(const PlayerResult& result) override;
+  void begin_game(const GameRecord& game) override;
+  void add_move(std::int64_t game_id, int ply, const StoredMove& move) override;
+  void end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
+                std::int64_t ended_ms, std::optional<bool> rated = std::nullopt) override;
+  void save_secret(std::int64_t player_id, const std::string& salt,
+                   const std::string& hash) override;
+  void save_token(std::int64_t player_id, const std::string& token_hash) override;
+  void drop_token(std::int64_t player_id) override;
+  void save_block(std::int64_t player_id, std::int64_t blocked_id) override;
+  void drop_block(std::int64_t player_id, std::int64_t blocked_id) override;
+
+  // begin() connects again first if the connection was lost.
+  void begin() override;
+  void commit() override;
+  void rollback() override;
+  void savepoint() override;
+  void release() override;
+  void rollback_to_savepoint() override;
+
+  std::vector<StoredPlayer> top_players(int limit) override;
+  std::vector<GameRecord> history(std::int64_t player_id, int limit) override;
+  std::optional<GameRecord> game(std::int64_t id) override;
+  std::vector<GameRecord> finished_games() override;
+
+  // While on, every write method throws before it reaches the database.
+  void refuse_writes(bool on) override;
+
+  std::string where() const override;
+
+  // The schema version the database holds (ttt_schema).
+  int schema_version();
+
+ private:
+  void check_and_migrate();
+  // kServer: takes the database's lock, or throws.
+  void claim();
+  void write(const char* sql, const std::vector<PgParam>& params);
+  std::vector<GameRecord> games_with_moves(const PgResult& rows);
+  std::int64_t single_integer(const char* sql);
+
+  PgConnection db_;
+  Use use_;
+  bool refusing_ = false;
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,88 @@
+// Store: where the server keeps what must last — players with their hashed
+// secrets and ratings, every game with its moves, the hashed resume tokens
+// of players the server holds a place for, and blocks. An interface: SQLite
+// (SqliteStore, one file, the default) and PostgreSQL (PostgresStore, shared
+// by nodes) keep the same records with the same meaning. Synchronous; one
+// thread uses a store at a time (the StoreWriter's). Every failure is a
+// StoreError naming what failed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/records.hpp"
+#include "store/store_error.hpp"
+
+namespace ttt::server {
+
+class Store {
+ public:
+  // The schema version both stores migrate to on open.
+  static constexpr int kSchemaVersion = 3;
+
+  virtual ~Store() = default;
+
+  // Startup reads.
+  virtual std::vector<StoredPlayer> load_players() = 0;  // with rated_games counted
+  // The rated games that counted (rated, both moved) ended since since_ms.
+  virtual std::vector<RatedPairing> load_rated_pairings(std::int64_t since_ms) = 0;
+  virtual std::vector<GameRecord> load_unfinished_games() = 0;  // with moves
+  // player id -> hashed resume token, for players the server holds a place for.
+  virtual std::vector<std::pair<std::int64_t, std::string>> load_tokens() = 0;
+  // (player, blocked player): who blocked whom (/block).
+  virtual std::vector<std::pair<std::int64_t, std::int64_t>> load_blocks() = 0;
+  virtual std::int64_t max_game_id() = 0;
+  virtual std::int64_t max_room_id() = 0;
+  virtual std::int64_t max_player_id() = 0;
+
+  // Writes; the StoreWriter wraps them in transactions.
+  // Inserts the player unless a row with its id exists (a name taken by
+  // another id, whatever its case, is an error); afterwards only results
+  // change it.
+  virtual void save_player(const StoredPlayer& player) = 0;
+  // Adds one game's result to the player's rating and counts.
+  virtual void add_result(const PlayerResult& result) = 0;
+  // Inserts the game unless a row with its id exists (a start may be written
+  // again with the first move when its own write failed).
+  virtual void begin_game(const GameRecord& game) = 0;
+  // A ply written twice is an error.
+  virtual void add_move(std::int64_t game_id, int ply, const StoredMove& move) = 0;
+  // rated: whether the game counted as rated after all (nullopt: as it began).
+  virtual void end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
+                        std::int64_t ended_ms, std::optional<bool> rated = std::nullopt) = 0;
+  // A player's new secret (salt and salted hash).
+  virtual void save_secret(std::int64_t player_id, const std::string& salt,
+                           const std::string& hash) = 0;
+  virtual void save_token(std::int64_t player_id, const std::string& token_hash) = 0;
+  virtual void drop_token(std::int64_t player_id) = 0;
+  virtual void save_block(std::int64_t player_id, std::int64_t blocked_id) = 0;
+  virtual void drop_block(std::int64_t player_id, std::int64_t blocked_id) = 0;
+
+  // One transaction around a batch, and a savepoint around each job in it,
+  // so that one refused job loses nothing else.
+  virtual void begin() = 0;
+  virtual void commit() = 0;
+  virtual void rollback() = 0;
+  virtual void savepoint() = 0;
+  virtual void release() = 0;
+  virtual void rollback_to_savepoint() = 0;
+
+  // Queries.
+  virtual std::vector<StoredPlayer> top_players(int limit) = 0;
+  // Finished games, newest first.
+  virtual std::vector<GameRecord> history(std::int64_t player_id, int limit) = 0;
+  virtual std::optional<GameRecord> game(std::int64_t id) = 0;  // with moves
+  virtual std::vector<GameRecord> finished_games() = 0;          // with moves, by id
+
+  // Test hook: while on, every write fails, as on a failing disk.
+  virtual void refuse_writes(bool on) = 0;
+
+  // Where the records are, for logs and errors (a path; a PostgreSQL
+  // database's host, port and name, never its password).
+  virtual std::string where() const = 0;
+};
+
+}  // namespace ttt::server

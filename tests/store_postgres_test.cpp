@@ -1,0 +1,512 @@
+// The PostgreSQL store (--postgres) against the real server that ./ttt test
+// starts (pg_virtualenv): the same records and answers as the SQLite store,
+// query by query and in the export; its schema made once and refused when
+// newer; clear errors for a server that can't be reached or refuses the
+// login; a lost connection taken up again; and ttt-server on PostgreSQL end
+// to end: a game kept across kill -9, bots' games on record, the export.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "client_support/child_process.hpp"
+#include "client_support/client_programs.hpp"
+#include "store/game_export.hpp"
+#include "store/postgres.hpp"
+#include "store/postgres_store.hpp"
+#include "store/sqlite_store.hpp"
+#include "store/store_writer.hpp"
+#include "support/postgres_scratch.hpp"
+#include "support/test_client.hpp"
+#include "support/test_server.hpp"
+
+namespace ttt::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using server::GameRecord;
+using server::PostgresStore;
+using server::SqliteStore;
+using server::Store;
+using server::StoredPlayer;
+using server::StoreError;
+
+StoredPlayer player(std::int64_t id, const std::string& name) {
+  StoredPlayer p;
+  p.id = id;
+  p.name = name;
+  p.salt = "salt" + name;
+  p.secret_hash = "hash" + name;
+  return p;
+}
+
+GameRecord game(std::int64_t id, std::int64_t x, std::int64_t o, std::int64_t started_ms) {
+  GameRecord g;
+  g.id = id;
+  g.room_id = 100 + id;
+  g.size = 3;
+  g.win_length = 3;
+  g.x_player = x;
+  g.o_player = o;
+  g.rated = true;
+  g.started_ms = started_ms;
+  return g;
+}
+
+// The same history written into any store: players (one a bot), finished
+// games of every kind (rated, unrated, a 15x15 five in a row with a Fischer
+// clock, a private one with an invite code), one still in progress, results,
+// secrets, tokens and blocks.
+void write_history(Store& s) {
+  s.begin();
+  s.save_player(player(1, "alice"));
+  s.save_player(player(2, "Bob"));
+  auto bot = player(3, "house-bot");
+  bot.is_bot = true;
+  bot.secret_hash = "";
+  s.save_player(bot);
+  s.save_player(player(4, "carol"));
+  s.save_player(player(1, "alice-again"));  // the same id again: nothing changes
+
+  s.begin_game(game(1, 1, 2, 1'000));
+  for (int ply = 0; ply < 5; ++ply) {
+    const int cells[5][2] = {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}};
+    s.add_move(1, ply, {cells[ply][0], cells[ply][1], 1'100 + ply * 100, 0});
+  }
+  s.end_game(1, "x_won", "line", 1'900);
+  s.add_result({1, 12.5, 1, 0, 0, 1});
+  s.add_result({2, -12.5, 0, 1, 0, 1});
+
+  auto big = game(2, 2, 4, 2'000);
+  big.size = 15;
+  big.win_length = 5;
+  big.clock_initial_ms = 180'000;
+  big.clock_increment_ms = 2'000;
+  big.rated = false;
+  s.begin_game(big);
+  s.add_move(2, 0, {7, 7, 2'100, 179'000});
+  s.add_move(2, 1, {7, 8, 2'200, 178'500});
+  s.end_game(2, "o_won", "resignation", 2'900, false);
+
+  auto hidden = game(3, 4, 3, 3'000);
+  hidden.is_private = true;
+  hidden.invite_code = "K7Q2ZP";
+  hidden.bot_level = 3;
+  s.begin_game(hidden);
+  s.add_move(3, 0, {1, 1, 3'100, 0});
+  s.add_move(3, 1, {0, 0, 3'200, 0});
+  s.end_game(3, "draw", "draw_agreed", 3'900);
+  s.add_result({4, 0.25, 0, 0, 1, 1});
+  s.add_result({3, -0.25, 0, 0, 1, 1});
+
+  s.begin_game(game(4, 1, 4, 4'000));  // still in progress
+  s.add_move(4, 0, {2, 0, 4'100, 0});
+  s.begin_game(game(4, 1, 4, 4'000));  // written again with its first move: kept once
+
+  s.save_secret(4, "new-salt", "new-hash");
+  s.save_token(1, "token-1");
+  s.save_token(4, "token-4");
+  s.save_token(4, "token-4b");  // replaces
+  s.save_token(2, "token-2");
+  s.drop_token(2);
+  s.save_block(1, 2);
+  s.save_block(1, 2);  // again: nothing changes
+  s.save_block(4, 3);
+  s.save_block(2, 1);
+  s.drop_block(2, 1);
+  s.commit();
+}
+
+std::string exported(Store& s) {
+  std::ostringstream out;
+  server::export_games(s, out);
+  return out.str();
+}
+
+std::string describe(const StoredPlayer& p) {
+  std::ostringstream out;
+  out << p.id << ' ' << p.name << ' ' << p.salt << ' ' << p.secret_hash << ' ' << p.is_bot << ' '
+      << p.rating << ' ' << p.games_played << ' ' << p.wins << '/' << p.losses << '/' << p.draws
+      << " rated " << p.rated_games;
+  return out.str();
+}
+
+std::string describe(const GameRecord& g) {
+  std::ostringstream out;
+  out << g.id << " room " << g.room_id << '.' << g.round << ' ' << g.size << 'k' << g.win_length
+      << ' ' << g.x_player << g.x_name << " v " << g.o_player << g.o_name << " rated " << g.rated
+      << " private " << g.is_private << g.invite_code << " bot " << g.bot_level << " clock "
+      << g.clock_initial_ms << '+' << g.clock_increment_ms << " at " << g.started_ms << '-'
+      << g.ended_ms << ' ' << g.status << ' ' << g.reason << " moves";
+  for (const auto& m : g.moves) out << ' ' << m.row << ',' << m.col << '@' << m.at_ms << '/' << m.clock_ms;
+  return out.str();
+}
+
+template <typename T>
+std::vector<std::string> described(const std::vector<T>& items) {
+  std::vector<std::string> lines;
+  for (const auto& item : items) lines.push_back(describe(item));
+  return lines;
+}
+
+class PostgresStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    TTT_NEED_POSTGRES();
+    scratch_ = std::make_unique<PostgresScratch>();
+  }
+  const std::string& conninfo() const { return scratch_->conninfo(); }
+  std::string sqlite_path() const { return (fs::path(dir_.path()) / "ttt.db").string(); }
+
+  TempDir dir_;
+  std::unique_ptr<PostgresScratch> scratch_;
+};
+
+// Every read and query answers on PostgreSQL exactly as on SQLite, for the
+// same history, and the export is the same text byte for byte.
+TEST_F(PostgresStoreTest, EveryAnswerIsTheSqliteStoresAnswer) {
+  SqliteStore lite(sqlite_path());
+  PostgresStore pg(conninfo());
+  write_history(lite);
+  write_history(pg);
+  for (Store* s : {static_cast<Store*>(&lite), static_cast<Store*>(&pg)}) {
+    SCOPED_TRACE(s->where());
+    EXPECT_EQ(s->load_players().size(), 4u);
+    EXPECT_EQ(s->load_unfinished_games().size(), 1u);
+  }
+  EXPECT_EQ(described(pg.load_players()), described(lite.load_players()));
+  EXPECT_EQ(described(pg.load_unfinished_games()), described(lite.load_unfinished_games()));
+  EXPECT_EQ(pg.load_tokens(), lite.load_tokens());
+  EXPECT_EQ(pg.load_blocks(), lite.load_blocks());
+  EXPECT_EQ(pg.max_game_id(), 4);
+  EXPECT_EQ(pg.max_room_id(), 104);
+  EXPECT_EQ(pg.max_player_id(), 4);
+  EXPECT_EQ(pg.max_game_id(), lite.max_game_id());
+  EXPECT_EQ(pg.max_room_id(), lite.max_room_id());
+  EXPECT_EQ(pg.max_player_id(), lite.max_player_id());
+  const auto pairings = [](Store& s, std::int64_t since) {
+    std::vector<std::string> lines;
+    for (const auto& p : s.load_rated_pairings(since)) {
+      lines.push_back(std::to_string(p.x) + "v" + std::to_string(p.o) + "@" +
+                      std::to_string(p.ended_ms));
+    }
+    return lines;
+  };
+  EXPECT_EQ(pairings(pg, 0), pairings(lite, 0));
+  EXPECT_EQ(pairings(pg, 0).size(), 2u);
+  EXPECT_EQ(pairings(pg, 3'000), pairings(lite, 3'000));
+  EXPECT_EQ(described(pg.top_players(10)), described(lite.top_players(10)));
+  EXPECT_EQ(described(pg.top_players(2)), described(lite.top_players(2)));
+  for (std::int64_t who : {1, 2, 3, 4, 99}) {
+    EXPECT_EQ(described(pg.history(who, 10)), described(lite.history(who, 10))) << who;
+  }
+  EXPECT_EQ(described(pg.history(4, 1)), described(lite.history(4, 1)));
+  for (std::int64_t id : {1, 2, 3, 4}) {
+    ASSERT_TRUE(pg.game(id)) << id;
+    EXPECT_EQ(describe(*pg.game(id)), describe(*lite.game(id)));
+  }
+  EXPECT_FALSE(pg.game(99));
+  EXPECT_EQ(described(pg.finished_games()), described(lite.finished_games()));
+  EXPECT_EQ(exported(pg), exported(lite));
+  EXPECT_NE(exported(pg).find("win_length 5"), std::string::npos) << exported(pg);
+}
+
+TEST_F(PostgresStoreTest, EverythingOutlivesTheConnection) {
+  {
+    PostgresStore pg(conninfo());
+    write_history(pg);
+  }
+  PostgresStore again(conninfo());
+  EXPECT_EQ(again.schema_version(), Store::kSchemaVersion);
+  EXPECT_EQ(again.load_players().size(), 4u);
+  ASSERT_EQ(again.load_unfinished_games().size(), 1u);
+  EXPECT_EQ(again.load_unfinished_games()[0].moves.size(), 1u);
+  EXPECT_EQ(again.game(2)->moves[1].clock_ms, 178'500);
+}
+
+TEST_F(PostgresStoreTest, NamesAreUniqueWhateverTheirCase) {
+  PostgresStore pg(conninfo());
+  pg.save_player(player(1, "Alice"));
+  try {
+    pg.save_player(player(2, "aLICE"));
+    FAIL() << "a second account took the name";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("players_by_name"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(PostgresStoreTest, ASecondMoveForTheSamePlyIsRefused) {
+  PostgresStore pg(conninfo());
+  pg.save_player(player(1, "alice"));
+  pg.save_player(player(2, "bob"));
+  pg.begin_game(game(1, 1, 2, 1'000));
+  pg.add_move(1, 0, {1, 1, 1'100, 0});
+  EXPECT_THROW(pg.add_move(1, 0, {2, 2, 1'200, 0}), StoreError);
+}
+
+// Group commit as on SQLite: one refused job loses nothing else of its
+// batch, and each job hears its own outcome.
+TEST_F(PostgresStoreTest, TheWriterRefusesAFailedWriteAloneAndKeepsTheRest) {
+  auto pg = std::make_unique<PostgresStore>(conninfo());
+  pg->save_player(player(1, "alice"));
+  pg->save_player(player(2, "bob"));
+  pg->begin_game(game(1, 1, 2, 1'000));
+  boost::asio::io_context io;
+  std::vector<std::optional<std::string>> outcomes;
+  {
+    server::StoreWriter writer(std::move(pg), io.get_executor());
+    auto done = [&outcomes](const std::optional<std::string>& r) { outcomes.push_back(r); };
+    writer.submit([](Store& s) { s.add_move(1, 0, {1, 1, 1, 0}); }, done);
+    writer.submit([](Store& s) { s.add_move(1, 0, {2, 2, 2, 0}); }, done);  // the same ply again
+    writer.submit([](Store& s) { s.add_move(1, 1, {0, 0, 3, 0}); }, done);
+    for (int i = 2; i < 200; ++i) {
+      writer.submit([i](Store& s) { s.add_move(1, i, {i % 3, i % 3, i, 0}); });
+    }
+    writer.flush();
+    EXPECT_EQ(writer.counters().failures, 1u);
+  }
+  io.run();
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_FALSE(outcomes[0]);
+  ASSERT_TRUE(outcomes[1]);
+  EXPECT_NE(outcomes[1]->find("duplicate key"), std::string::npos) << *outcomes[1];
+  EXPECT_FALSE(outcomes[2]);
+  PostgresStore check(conninfo());
+  const auto moves = check.game(1)->moves;
+  ASSERT_EQ(moves.size(), 200u);
+  EXPECT_EQ(moves[0].row, 1);
+  EXPECT_EQ(moves[1].row, 0);
+}
+
+// Nodes that start together on a new database make its schema once.
+TEST_F(PostgresStoreTest, NodesStartingTogetherMakeTheSchemaOnce) {
+  std::vector<std::thread> nodes;
+  std::vector<std::string> errors(4);
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    nodes.emplace_back([&, i] {
+      try {
+        PostgresStore pg(conninfo(), PostgresStore::Use::kReader);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    });
+  }
+  for (auto& node : nodes) node.join();
+  for (const auto& error : errors) EXPECT_EQ(error, "");
+  server::PgConnection check(conninfo());
+  EXPECT_EQ(check.exec("SELECT COUNT(*) FROM ttt_schema").integer(0, 0), 1);
+}
+
+// Until nodes share a database, one server writes to it: a second is refused
+// (their ids would collide); a reader (an export) is not.
+TEST_F(PostgresStoreTest, ASecondServerOnTheSameDatabaseIsRefused) {
+  PostgresStore first(conninfo());
+  try {
+    PostgresStore second(conninfo());
+    FAIL() << "two servers on one database";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("in use by another ttt-server"), std::string::npos)
+        << e.what();
+  }
+  PostgresStore reader(conninfo(), PostgresStore::Use::kReader);
+  EXPECT_EQ(reader.schema_version(), Store::kSchemaVersion);
+  // Another database (here: another schema) is another lock.
+  PostgresScratch other;
+  PostgresStore elsewhere(other.conninfo());
+}
+
+TEST_F(PostgresStoreTest, RefusesASchemaNewerThanItKnows) {
+  { PostgresStore pg(conninfo()); }
+  server::PgConnection(conninfo()).exec("UPDATE ttt_schema SET version = 99");
+  try {
+    PostgresStore pg(conninfo());
+    FAIL() << "opened a schema from the future";
+  } catch (const StoreError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("schema version 99 is newer"), std::string::npos) << what;
+    EXPECT_NE(what.find("upgrade ttt-server"), std::string::npos) << what;
+  }
+}
+
+TEST_F(PostgresStoreTest, AServerThatDoesNotAnswerIsAClearError) {
+  try {
+    PostgresStore pg("host=127.0.0.1 port=1 connect_timeout=5");
+    FAIL() << "connected to nothing";
+  } catch (const StoreError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("cannot connect to PostgreSQL"), std::string::npos) << what;
+    EXPECT_NE(what.find("127.0.0.1"), std::string::npos) << what;
+  }
+  EXPECT_THROW(PostgresStore("this is not a connection string"), StoreError);
+}
+
+TEST_F(PostgresStoreTest, AWrongPasswordIsAClearErrorAndNoPasswordIsEverShown) {
+  try {
+    PostgresStore pg(conninfo() + " password=not-the-password");
+    FAIL() << "logged in with a wrong password";
+  } catch (const StoreError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("password authentication failed"), std::string::npos) << what;
+    EXPECT_EQ(what.find("not-the-password"), std::string::npos) << what;
+  }
+  const char* real = std::getenv("PGPASSWORD");
+  ASSERT_NE(real, nullptr);
+  PostgresStore pg(conninfo() + " password=" + real);
+  EXPECT_EQ(pg.where().find(real), std::string::npos) << pg.where();
+  EXPECT_EQ(pg.where().rfind("postgresql://", 0), 0u) << pg.where();
+}
+
+// The server's session ends under the store (a restart, a failover, an
+// administrator): the batch in flight is refused, the next one connects
+// again, and nothing committed before is lost.
+TEST_F(PostgresStoreTest, ALostConnectionIsTakenUpAgainAtTheNextBatch) {
+  auto pg = std::make_unique<PostgresStore>(conninfo() + " application_name=ttt_lost_session");
+  pg->save_player(player(1, "alice"));
+  pg->save_player(player(2, "bob"));
+  pg->begin_game(game(1, 1, 2, 1'000));
+  boost::asio::io_context io;
+  std::vector<std::optional<std::string>> outcomes;
+  {
+    server::StoreWriter writer(std::move(pg), io.get_executor());
+    auto done = [&outcomes](const std::optional<std::string>& r) { outcomes.push_back(r); };
+    writer.submit([](Store& s) { s.add_move(1, 0, {1, 1, 1, 0}); }, done);
+    writer.flush();
+    PostgresScratch::admin(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE application_name = 'ttt_lost_session'");
+    writer.submit([](Store& s) { s.add_move(1, 1, {0, 0, 2, 0}); }, done);
+    writer.flush();
+    writer.submit([](Store& s) { s.add_move(1, 1, {0, 0, 2, 0}); }, done);
+    writer.flush();
+    EXPECT_TRUE(writer.counters().last_batch_ok);
+  }
+  io.run();
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_FALSE(outcomes[0]);
+  ASSERT_TRUE(outcomes[1]) << "the batch on the terminated session went through";
+  EXPECT_FALSE(outcomes[2]) << *outcomes[2];
+  EXPECT_EQ(PostgresStore(conninfo()).game(1)->moves.size(), 2u);
+}
+
+// ttt-server --postgres: a game in progress outlives kill -9; its moves are
+// all on record once; --export-games reads PostgreSQL.
+TEST_F(PostgresStoreTest, TheServerKeepsAGameAcrossKillDashNine) {
+  const std::vector<std::string> args{"--postgres", conninfo(), "--no-tls"};
+  auto node = std::make_unique<ServerProcess>(args);
+  const std::uint16_t port = node->port();
+  std::string x_token, o_token;
+  {
+    TestClient alice(port);
+    TestClient bob(port);
+    x_token = alice.hello("alice").resume_token();
+    o_token = bob.hello("bob").resume_token();
+    alice.create(3);
+    const auto id = alice.expect_joined().state().game_id();
+    bob.join(id);
+    bob.expect_joined();
+    const auto play = [&](TestClient& who, int row, int col, std::uint32_t count) {
+      who.move(row, col);
+      for (TestClient* c : {&alice, &bob}) {
+        c->expect_state([count](const wire::GameState& s) { return s.move_count() == count; },
+                        "move " + std::to_string(count));
+      }
+    };
+    play(alice, 0, 0, 1);
+    play(bob, 1, 1, 2);
+    play(alice, 2, 2, 3);
+    node->process().kill(9);
+  }
+  node = std::make_unique<ServerProcess>(args, port);
+  const auto second = run_command({bin_dir() + "/ttt-server", "--port", "0", "--no-tls",
+                                   "--postgres", conninfo()},
+                                  20s);
+  EXPECT_EQ(second.exit_code, 1) << second.output;
+  EXPECT_NE(second.output.find("in use by another ttt-server"), std::string::npos)
+      << second.output;
+  TestClient alice(port);
+  TestClient bob(port);
+  ASSERT_TRUE(alice.hello("", x_token).resumed());
+  EXPECT_EQ(alice.expect_joined().state().cells(), "XEEEOEEEX");
+  ASSERT_TRUE(bob.hello("", o_token).resumed());
+  bob.expect_joined();
+  bob.move(0, 2);
+  alice.expect_state([](const wire::GameState& s) { return s.move_count() == 4; }, "move 4");
+  alice.simple([](wire::ClientMessage& m) { m.mutable_resign(); });
+  bob.expect_state(
+      [](const wire::GameState& s) { return s.status() != wire::GAME_STATUS_IN_PROGRESS; },
+      "the end");
+  node->process().kill(15);
+  ASSERT_TRUE(node->process().wait_exit(10s));
+
+  PostgresStore pg(conninfo(), PostgresStore::Use::kReader);
+  const auto finished = pg.finished_games();
+  ASSERT_EQ(finished.size(), 1u);
+  EXPECT_EQ(finished[0].moves.size(), 4u);
+  EXPECT_EQ(finished[0].status, "o_won");
+  EXPECT_EQ(finished[0].reason, "resignation");
+
+  const std::string file = (fs::path(dir_.path()) / "games.txt").string();
+  const auto result = run_command({bin_dir() + "/ttt-server", "--postgres", conninfo(),
+                                   "--export-games", file});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("exported 1 games"), std::string::npos) << result.output;
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("x alice\no bob\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("moves 4\n"), std::string::npos) << text;
+}
+
+// Two bots play a series against each other on a PostgreSQL server: every
+// game on record once, ratings updated, the summary clean.
+TEST_F(PostgresStoreTest, BotsPlayASeriesOnRecord) {
+  ServerProcess node({"--postgres", conninfo()});
+  TempDir config;
+  auto a = start_bot(node.port(), config,
+                     {"--name", "pg-a", "--level", "random", "--quick-match", "3", "--games", "6",
+                      "--seed", "3"});
+  auto b = start_bot(node.port(), config,
+                     {"--name", "pg-b", "--level", "random", "--quick-match", "3", "--games", "6",
+                      "--seed", "4"});
+  ASSERT_EQ(a->wait_exit(60s), 0) << a->output();
+  ASSERT_EQ(b->wait_exit(60s), 0) << b->output();
+  for (auto* bot : {a.get(), b.get()}) {
+    const auto summary = last_line_summary(bot->output());
+    ASSERT_TRUE(summary) << bot->output();
+    EXPECT_EQ(summary->games, 6);
+    EXPECT_EQ(summary->errors, 0);
+  }
+  PostgresStore pg(conninfo(), PostgresStore::Use::kReader);
+  const auto finished = pg.finished_games();
+  EXPECT_EQ(finished.size(), 6u);
+  for (const auto& g : finished) {
+    EXPECT_GE(g.moves.size(), 5u) << describe(g);
+    EXPECT_NE(g.status, "in_progress");
+  }
+  const auto players = pg.load_players();
+  ASSERT_EQ(players.size(), 2u);
+  EXPECT_EQ(players[0].games_played, 6);
+  EXPECT_EQ(players[1].games_played, 6);
+}
+
+TEST(PostgresFlags, ADatabaseFileAndPostgresTogetherAreRefused) {
+  const auto result = run_command(
+      {bin_dir() + "/ttt-server", "--db", "ttt.db", "--postgres", "host=127.0.0.1", "--no-tls"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("--db and --postgres"), std::string::npos) << result.output;
+}
+
+TEST(PostgresFlags, AnUnreachableServerStopsTheStartWithAClearError) {
+  TempDir state;
+  const auto result = run_command({bin_dir() + "/ttt-server", "--port", "0", "--no-tls",
+                                   "--postgres", "host=127.0.0.1 port=1 connect_timeout=5"},
+                                  20s);
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("cannot connect to PostgreSQL"), std::string::npos) << result.output;
+}
+
+}  // namespace
+}  // namespace ttt::testing
