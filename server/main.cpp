@@ -47,8 +47,8 @@ int export_games(const ttt::server::ServerConfig& config) {
   if (config.postgres.empty()) {
     if (config.db == "none" || config.db == ":memory:") {
       std::fprintf(stderr,
-                   "ttt-server: --export-games needs --db PATH of an existing database (or "
-                   "--postgres CONNINFO), not --db %s\n",
+                   "ttt-server: --export-games needs --db PATH of an existing database, not "
+                   "--db %s (or --postgres CONNINFO)\n",
                    config.db.c_str());
       return 2;
     }
