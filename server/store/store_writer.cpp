@@ -69,10 +69,24 @@ void StoreWriter::run() {
   }
 }
 
-void StoreWriter::write_batch(std::vector<Pending>& batch) {
-  std::vector<std::optional<std::string>> results(batch.size());
-  const auto started = std::chrono::steady_clock::now();
-  bool committed = false;
+bool StoreWriter::write_whole(std::vector<Pending>& batch) {
+  try {
+    store_->begin();
+    for (auto& pending : batch) pending.job(*store_);
+    store_->commit();
+    return true;
+  } catch (const std::exception&) {
+    try {
+      store_->rollback();
+    } catch (const std::exception&) {
+      // Already rolled back (SQLite), or the connection is gone.
+    }
+    return false;
+  }
+}
+
+bool StoreWriter::write_each(std::vector<Pending>& batch,
+                             std::vector<std::optional<std::string>>& results) {
   try {
     store_->begin();
     for (std::size_t i = 0; i < batch.size(); ++i) {
@@ -86,9 +100,10 @@ void StoreWriter::write_batch(std::vector<Pending>& batch) {
       }
     }
     store_->commit();
-    committed = true;
+    return true;
   } catch (const std::exception& e) {
-    // The transaction itself failed (disk full, I/O error): nothing of it stands.
+    // The transaction itself failed (disk full, I/O error, the connection
+    // lost): nothing of it stands.
     for (auto& r : results) {
       if (!r) r = std::string("commit failed: ") + e.what();
     }
@@ -97,7 +112,15 @@ void StoreWriter::write_batch(std::vector<Pending>& batch) {
     } catch (const std::exception&) {
       // Already rolled back by SQLite.
     }
+    return false;
   }
+}
+
+void StoreWriter::write_batch(std::vector<Pending>& batch) {
+  std::vector<std::optional<std::string>> results(batch.size());
+  const auto started = std::chrono::steady_clock::now();
+  bool committed = write_whole(batch);
+  if (!committed) committed = write_each(batch, results);
   if (committed && commit_seconds_ != nullptr) {
     commit_seconds_->observe(std::chrono::steady_clock::now() - started);
   }
