@@ -110,11 +110,13 @@ void PgConnection::reconnect() {
 }
 
 std::string PgConnection::where() const {
-  const char* host = PQhost(conn_);
-  const std::string server = host != nullptr && *host != '\0' ? host : "localhost";
-  const std::string at = server.starts_with('/') ? "socket in " + server : server;
-  return at + ":" + message_of(PQport(conn_)) + "/" + message_of(PQdb(conn_)) + " as " +
-         message_of(PQuser(conn_));
+  const auto value = [](const char* text, const char* otherwise) {
+    return std::string(text != nullptr && *text != '\0' ? text : otherwise);
+  };
+  const std::string host = value(PQhost(conn_), "localhost");
+  const std::string at = host.starts_with('/') ? "socket in " + host : host;
+  return at + ":" + value(PQport(conn_), "5432") + "/" + value(PQdb(conn_), "?") + " as " +
+         value(PQuser(conn_), "?");
 }
 
 PgResult PgConnection::checked(pg_result* result, std::string_view sql) {
