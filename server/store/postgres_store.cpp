@@ -1,5 +1,7 @@
 #include "store/postgres_store.hpp"
 
+#include "store/record_rows.hpp"
+
 namespace ttt::server {
 namespace {
 
@@ -70,58 +72,14 @@ constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7633012)";
 constexpr const char* kServerLock =
     "SELECT pg_try_advisory_lock(7633013, hashtext(current_schema()))";
 
-#define TTT_PLAYER_COLUMNS \
-  "SELECT id, name, salt, secret_hash, is_bot, rating, games_played, wins, losses, draws "
-
-#define TTT_GAME_COLUMNS                                                                      \
-  "SELECT g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, "       \
-  "g.rated, g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, "     \
-  "g.reason, g.win_length, g.clock_initial_ms, g.clock_increment_ms "                          \
-  "FROM games g JOIN players px ON px.id = g.x_player JOIN players po ON po.id = g.o_player "
-
-// A game counts as rated once both players moved.
-#define TTT_COUNTED                                                               \
-  "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "                  \
-  "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2"
-
-StoredPlayer read_player(const PgResult& r, int row) {
-  StoredPlayer p;
-  p.id = r.integer(row, 0);
-  p.name = r.text(row, 1);
-  p.salt = r.text(row, 2);
-  p.secret_hash = r.text(row, 3);
-  p.is_bot = r.integer(row, 4) != 0;
-  p.rating = r.real(row, 5);
-  p.games_played = r.integer(row, 6);
-  p.wins = r.integer(row, 7);
-  p.losses = r.integer(row, 8);
-  p.draws = r.integer(row, 9);
-  return p;
-}
-
-GameRecord read_game(const PgResult& r, int row) {
-  GameRecord g;
-  g.id = r.integer(row, 0);
-  g.room_id = r.integer(row, 1);
-  g.round = static_cast<int>(r.integer(row, 2));
-  g.size = static_cast<int>(r.integer(row, 3));
-  g.x_player = r.integer(row, 4);
-  g.o_player = r.integer(row, 5);
-  g.x_name = r.text(row, 6);
-  g.o_name = r.text(row, 7);
-  g.rated = r.integer(row, 8) != 0;
-  g.is_private = r.integer(row, 9) != 0;
-  g.invite_code = r.text(row, 10);
-  g.bot_level = static_cast<int>(r.integer(row, 11));
-  g.started_ms = r.integer(row, 12);
-  g.ended_ms = r.integer(row, 13);
-  g.status = r.text(row, 14);
-  g.reason = r.text(row, 15);
-  g.win_length = static_cast<int>(r.integer(row, 16));
-  g.clock_initial_ms = r.integer(row, 17);
-  g.clock_increment_ms = r.integer(row, 18);
-  return g;
-}
+// One row of a result, as record_rows.hpp reads rows.
+struct PgRow {
+  const PgResult& r;
+  int row;
+  std::int64_t integer(int i) const { return r.integer(row, i); }
+  double real(int i) const { return r.real(row, i); }
+  std::string text(int i) const { return r.text(row, i); }
+};
 
 PgParam flag(bool on) { return pg_param(std::int64_t{on ? 1 : 0}); }
 PgParam number(std::int64_t value) { return pg_param(value); }
@@ -189,11 +147,11 @@ std::string PostgresStore::where() const { return "postgresql://" + db_.where();
 std::vector<StoredPlayer> PostgresStore::load_players() {
   auto rows = db_.exec(
       TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
-                         "g.o_player = p.id) AND " TTT_COUNTED ") FROM players p ORDER BY id");
+                         "g.o_player = p.id) AND " TTT_GAME_COUNTED ") FROM players p ORDER BY id");
   std::vector<StoredPlayer> players;
   players.reserve(static_cast<std::size_t>(rows.rows()));
   for (int i = 0; i < rows.rows(); ++i) {
-    players.push_back(read_player(rows, i));
+    players.push_back(player_from(PgRow{rows, i}));
     players.back().rated_games = rows.integer(i, 10);
   }
   return players;
@@ -201,7 +159,7 @@ std::vector<StoredPlayer> PostgresStore::load_players() {
 
 std::vector<RatedPairing> PostgresStore::load_rated_pairings(std::int64_t since_ms) {
   auto rows = db_.run("SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE "
-                      "g.ended_ms >= $1 AND " TTT_COUNTED " ORDER BY g.ended_ms",
+                      "g.ended_ms >= $1 AND " TTT_GAME_COUNTED " ORDER BY g.ended_ms",
                       {number(since_ms)});
   std::vector<RatedPairing> pairings;
   for (int i = 0; i < rows.rows(); ++i) {
@@ -213,7 +171,7 @@ std::vector<RatedPairing> PostgresStore::load_rated_pairings(std::int64_t since_
 std::vector<GameRecord> PostgresStore::games_with_moves(const PgResult& rows) {
   std::vector<GameRecord> games;
   games.reserve(static_cast<std::size_t>(rows.rows()));
-  for (int i = 0; i < rows.rows(); ++i) games.push_back(read_game(rows, i));
+  for (int i = 0; i < rows.rows(); ++i) games.push_back(game_from(PgRow{rows, i}));
   for (auto& g : games) {
     auto moves = db_.run(
         "SELECT \"row\", col, at_ms, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply",
@@ -363,7 +321,7 @@ std::vector<StoredPlayer> PostgresStore::top_players(int limit) {
                                          "ORDER BY rating DESC, games_played DESC, lower(name) LIMIT $1",
                       {number(limit)});
   std::vector<StoredPlayer> players;
-  for (int i = 0; i < rows.rows(); ++i) players.push_back(read_player(rows, i));
+  for (int i = 0; i < rows.rows(); ++i) players.push_back(player_from(PgRow{rows, i}));
   return players;
 }
 
@@ -385,9 +343,5 @@ std::vector<GameRecord> PostgresStore::finished_games() {
   return games_with_moves(
       db_.exec(TTT_GAME_COLUMNS "WHERE g.status != 'in_progress' ORDER BY g.id"));
 }
-
-#undef TTT_PLAYER_COLUMNS
-#undef TTT_GAME_COLUMNS
-#undef TTT_COUNTED
 
 }  // namespace ttt::server

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "store/record_rows.hpp"
+
 namespace ttt::server {
 namespace {
 
@@ -73,30 +75,13 @@ CREATE TABLE blocks (
 )sql",
 };
 
-constexpr const char* kGameColumns =
-    "g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, g.rated, "
-    "g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, g.reason, "
-    "g.win_length, g.clock_initial_ms, g.clock_increment_ms "
-    "FROM games g JOIN players px ON px.id = g.x_player JOIN players po ON po.id = g.o_player ";
-
-StoredPlayer read_player(Statement& s) {
-  StoredPlayer p;
-  p.id = s.column_int(0);
-  p.name = s.column_text(1);
-  p.salt = s.column_text(2);
-  p.secret_hash = s.column_text(3);
-  p.is_bot = s.column_int(4) != 0;
-  p.rating = s.column_double(5);
-  p.games_played = s.column_int(6);
-  p.wins = s.column_int(7);
-  p.losses = s.column_int(8);
-  p.draws = s.column_int(9);
-  return p;
-}
-
-constexpr const char* kPlayerColumns =
-    "SELECT id, name, salt, secret_hash, is_bot, rating, games_played, wins, losses, draws "
-    "FROM players ";
+// A statement's current row, as record_rows.hpp reads rows.
+struct SqliteRow {
+  Statement& s;
+  std::int64_t integer(int i) const { return s.column_int(i); }
+  double real(int i) const { return s.column_double(i); }
+  std::string text(int i) const { return s.column_text(i); }
+};
 
 // Every player column, then rest ("WHERE ...", "ORDER BY ..."). Appended into
 // one named string, returned without a move, rather than `std::string(a) + b`:
@@ -104,15 +89,15 @@ constexpr const char* kPlayerColumns =
 // because it can't tell that a string in its small buffer fits there
 // (libstdc++ PR 109299, fixed in GCC 13).
 std::string players_query(std::string_view rest) {
-  std::string sql(kPlayerColumns);
+  std::string sql(TTT_PLAYER_COLUMNS "FROM players ");
   sql.append(rest);
   return sql;
 }
 
 // Every game column with the players' names, then rest, as players_query.
 std::string games_query(std::string_view rest) {
-  std::string sql("SELECT ");
-  sql.append(kGameColumns).append(rest);
+  std::string sql(TTT_GAME_COLUMNS);
+  sql.append(rest);
   return sql;
 }
 
@@ -166,14 +151,11 @@ std::vector<StoredPlayer> SqliteStore::load_players() {
   std::vector<StoredPlayer> players;
   // A game counts as rated once both players moved (a game of older
   // servers without that rule counts only if it had two moves).
-  auto s = db_.prepare(
-      "SELECT id, name, salt, secret_hash, is_bot, rating, games_played, wins, losses, draws, "
-      "(SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR g.o_player = p.id) AND "
-      "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "
-      "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2) "
-      "FROM players p ORDER BY id");
+  auto s = db_.prepare(TTT_PLAYER_COLUMNS
+                       ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
+                       "g.o_player = p.id) AND " TTT_GAME_COUNTED ") FROM players p ORDER BY id");
   while (s.step()) {
-    players.push_back(read_player(s));
+    players.push_back(player_from(SqliteRow{s}));
     players.back().rated_games = s.column_int(10);
   }
   return players;
@@ -181,39 +163,11 @@ std::vector<StoredPlayer> SqliteStore::load_players() {
 
 std::vector<RatedPairing> SqliteStore::load_rated_pairings(std::int64_t since_ms) {
   std::vector<RatedPairing> pairings;
-  auto s = db_.prepare(
-      "SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE g.ended_ms >= ? AND "
-      "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "
-      "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2 ORDER BY g.ended_ms");
+  auto s = db_.prepare("SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE "
+                       "g.ended_ms >= ? AND " TTT_GAME_COUNTED " ORDER BY g.ended_ms");
   s.bind(1, since_ms);
   while (s.step()) pairings.push_back({s.column_int(0), s.column_int(1), s.column_int(2)});
   return pairings;
-}
-
-GameRecord SqliteStore::read_game_row(Statement& s) {
-  GameRecord g;
-  g.id = s.column_int(0);
-  g.room_id = s.column_int(1);
-  g.round = static_cast<int>(s.column_int(2));
-  g.size = static_cast<int>(s.column_int(3));
-  g.x_player = s.column_int(4);
-  g.o_player = s.column_int(5);
-  g.x_name = s.column_text(6);
-  g.o_name = s.column_text(7);
-  g.rated = s.column_int(8) != 0;
-  g.is_private = s.column_int(9) != 0;
-  g.invite_code = s.column_text(10);
-  g.bot_level = static_cast<int>(s.column_int(11));
-  g.started_ms = s.column_int(12);
-  g.ended_ms = s.column_int(13);
-  g.status = s.column_text(14);
-  g.reason = s.column_text(15);
-  // 0 only in a row no migration or insert wrote: the size, whole lines.
-  g.win_length = static_cast<int>(s.column_int(16));
-  if (g.win_length == 0) g.win_length = g.size;
-  g.clock_initial_ms = s.column_int(17);
-  g.clock_increment_ms = s.column_int(18);
-  return g;
 }
 
 std::vector<StoredMove> SqliteStore::moves_of(std::int64_t game_id) {
@@ -231,7 +185,7 @@ std::vector<StoredMove> SqliteStore::moves_of(std::int64_t game_id) {
 std::vector<GameRecord> SqliteStore::load_unfinished_games() {
   std::vector<GameRecord> games;
   auto s = db_.prepare(games_query("WHERE g.status = 'in_progress' ORDER BY g.id"));
-  while (s.step()) games.push_back(read_game_row(s));
+  while (s.step()) games.push_back(game_from(SqliteRow{s}));
   for (auto& g : games) g.moves = moves_of(g.id);
   return games;
 }
@@ -380,7 +334,7 @@ std::vector<StoredPlayer> SqliteStore::top_players(int limit) {
       players_query("WHERE games_played > 0 ORDER BY rating DESC, games_played DESC, name "
                     "LIMIT ?"));
   s.bind(1, std::int64_t{limit});
-  while (s.step()) players.push_back(read_player(s));
+  while (s.step()) players.push_back(player_from(SqliteRow{s}));
   return players;
 }
 
@@ -390,7 +344,7 @@ std::vector<GameRecord> SqliteStore::history(std::int64_t player_id, int limit) 
       games_query("WHERE (g.x_player = ?1 OR g.o_player = ?1) AND g.status != 'in_progress' "
                   "ORDER BY g.ended_ms DESC, g.id DESC LIMIT ?2"));
   s.bind(1, player_id).bind(2, std::int64_t{limit});
-  while (s.step()) games.push_back(read_game_row(s));
+  while (s.step()) games.push_back(game_from(SqliteRow{s}));
   for (auto& g : games) g.moves = moves_of(g.id);
   return games;
 }
@@ -399,7 +353,7 @@ std::optional<GameRecord> SqliteStore::game(std::int64_t id) {
   auto s = db_.prepare(games_query("WHERE g.id = ?"));
   s.bind(1, id);
   if (!s.step()) return std::nullopt;
-  GameRecord g = read_game_row(s);
+  GameRecord g = game_from(SqliteRow{s});
   g.moves = moves_of(g.id);
   return g;
 }
@@ -407,7 +361,7 @@ std::optional<GameRecord> SqliteStore::game(std::int64_t id) {
 std::vector<GameRecord> SqliteStore::finished_games() {
   std::vector<GameRecord> games;
   auto s = db_.prepare(games_query("WHERE g.status != 'in_progress' ORDER BY g.id"));
-  while (s.step()) games.push_back(read_game_row(s));
+  while (s.step()) games.push_back(game_from(SqliteRow{s}));
   for (auto& g : games) g.moves = moves_of(g.id);
   return games;
 }

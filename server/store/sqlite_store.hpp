@@ -67,7 +67,6 @@ class SqliteStore final : public Store {
   // A prepared statement kept for reuse, reset and ready to bind.
   Statement& cached(const char* sql);
   std::vector<StoredMove> moves_of(std::int64_t game_id);
-  GameRecord read_game_row(Statement& s);
 
   Database db_;
   std::unordered_map<const char*, Statement> statements_;  // keyed by the literal

@@ -69,6 +69,14 @@ void StoreWriter::run() {
   }
 }
 
+void StoreWriter::rollback_quietly() {
+  try {
+    store_->rollback();
+  } catch (const std::exception&) {
+    // Already rolled back (SQLite does on some errors), or the connection is gone.
+  }
+}
+
 bool StoreWriter::write_whole(std::vector<Pending>& batch) {
   try {
     store_->begin();
@@ -76,11 +84,7 @@ bool StoreWriter::write_whole(std::vector<Pending>& batch) {
     store_->commit();
     return true;
   } catch (const std::exception&) {
-    try {
-      store_->rollback();
-    } catch (const std::exception&) {
-      // Already rolled back (SQLite), or the connection is gone.
-    }
+    rollback_quietly();
     return false;
   }
 }
@@ -107,11 +111,7 @@ bool StoreWriter::write_each(std::vector<Pending>& batch,
     for (auto& r : results) {
       if (!r) r = std::string("commit failed: ") + e.what();
     }
-    try {
-      store_->rollback();
-    } catch (const std::exception&) {
-      // Already rolled back by SQLite.
-    }
+    rollback_quietly();
     return false;
   }
 }

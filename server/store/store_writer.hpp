@@ -70,6 +70,8 @@ class StoreWriter {
   bool write_whole(std::vector<Pending>& batch);
   // The batch with a savepoint around each job: each job's error in results.
   bool write_each(std::vector<Pending>& batch, std::vector<std::optional<std::string>>& results);
+  // Ends the open transaction, if the store still has one.
+  void rollback_quietly();
 
   std::unique_ptr<Store> store_;
   boost::asio::any_io_executor completions_;
