@@ -5,7 +5,6 @@
 #define NCURSES_NOMACROS  // move(), erase(): functions, not macros over std::move
 #include <curses.h>
 #include <sys/ioctl.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <cwchar>
@@ -21,11 +20,6 @@ namespace {
 constexpr std::size_t kLogLines = 2000;  // kept for scrolling back
 constexpr int kCtrlD = 4;
 constexpr int kEscape = 27;
-
-bool is_over_state(const wire::GameState& s) {
-  return s.status() == wire::GAME_STATUS_X_WON || s.status() == wire::GAME_STATUS_O_WON ||
-         s.status() == wire::GAME_STATUS_DRAW;
-}
 
 // A wide character as UTF-8.
 std::string utf8_of(wchar_t c) {
@@ -230,7 +224,7 @@ void FullScreen::place(Move cell) {
     say("You are watching this game: spectators can't move.");
     return;
   }
-  if (is_over_state(*game_)) {
+  if (is_over(*game_)) {
     say("The game is over: /rematch to play again, /leave for the lobby.");
     return;
   }
@@ -258,6 +252,7 @@ void FullScreen::say(const std::string& line) {
 }
 
 void FullScreen::print(std::string_view text) {
+  if (text.empty()) return;  // nothing new: the screen stands as drawn
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -270,17 +265,6 @@ void FullScreen::print(std::string_view text) {
 
 void FullScreen::bell() {
   if (active_) beep();
-}
-
-void FullScreen::print_error(std::string_view line) {
-  restore();
-  std::string out(line);
-  out += '\n';
-  for (std::size_t done = 0; done < out.size();) {
-    const ssize_t n = ::write(2, out.data() + done, out.size() - done);
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
 }
 
 ScreenSize FullScreen::size() const {

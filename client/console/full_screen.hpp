@@ -38,7 +38,6 @@ class FullScreen final : public Terminal {
   void feed(std::string_view bytes) override;
   void print(std::string_view text) override;
   void bell() override;
-  void print_error(std::string_view line) override;
   ScreenSize size() const override;
   void set_prompt(std::string prompt) override;
   void restore() override;

@@ -73,11 +73,6 @@ std::vector<std::string> wrapped(const std::string& text, int width) {
   return pieces;
 }
 
-bool over(const wire::GameState& s) {
-  return s.status() == wire::GAME_STATUS_X_WON || s.status() == wire::GAME_STATUS_O_WON ||
-         s.status() == wire::GAME_STATUS_DRAW;
-}
-
 }  // namespace
 
 void FullScreen::put(int line, int column, const std::string& text, int width, int attributes) {
@@ -137,7 +132,7 @@ void FullScreen::draw_board() {
       const Cell cell = board->at(r, c);
       const bool wins = std::find(winning.begin(), winning.end(), Move{r, c}) != winning.end();
       const bool is_last = last && last->row == r && last->col == c;
-      const bool under_cursor = cursor_.row == r && cursor_.col == c && !over(*game_);
+      const bool under_cursor = cursor_.row == r && cursor_.col == c && !is_over(*game_);
       int attributes = 0;
       if (color_pairs_ && cell != Cell::Empty) {
         attributes |= COLOR_PAIR(cell == Cell::X ? kPairX : kPairO);
@@ -197,7 +192,7 @@ void FullScreen::draw_panel() {
     if (!time.empty()) put(y, left + width - 9, time, 9, attributes);
   }
   std::vector<std::string> status;
-  if (over(s)) {
+  if (is_over(s)) {
     status.push_back(game_over_line(s));
     const std::string personal = personal_result(s, me_);
     if (!personal.empty()) status.push_back(personal);
@@ -220,7 +215,7 @@ void FullScreen::draw_panel() {
   if (s.spectators() > 0) status.push_back(std::to_string(s.spectators()) + " watching");
   for (std::size_t i = 0; i < status.size() && 5 + static_cast<int>(i) < layout_.panel_height;
        ++i) {
-    put(top + 5 + static_cast<int>(i), left, status[i], width, i == 0 && over(s) ? A_BOLD : 0);
+    put(top + 5 + static_cast<int>(i), left, status[i], width, i == 0 && is_over(s) ? A_BOLD : 0);
   }
 }
 

@@ -1,8 +1,10 @@
 #include "console/players_text.hpp"
 
+#include <chrono>
 #include <vector>
 
 #include "console/game_text.hpp"
+#include "console/session_text.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
 #include "view/board_name.hpp"
@@ -22,8 +24,6 @@ std::string board_with_clock(int size, int win_length, const wire::ClockSettings
   }
   return text;
 }
-
-std::string seconds_text(std::uint32_t ms) { return std::to_string((ms + 999) / 1000) + " s"; }
 
 }  // namespace
 
@@ -71,7 +71,7 @@ std::string challenge_offer_text(const wire::ChallengeOffer& offer) {
          rating_text(offer.from_rating()) + ") challenges you to a " +
          challenge_settings_text(offer.settings(), rated) +
          " game: /accept or /decline (challenge " + std::to_string(offer.challenge_id()) +
-         ", for " + seconds_text(offer.expires_in_ms()) + ").";
+         ", for " + whole_seconds(std::chrono::milliseconds(offer.expires_in_ms())) + ").";
 }
 
 std::string challenge_sent_text(const wire::ChallengeSent& sent) {
@@ -79,7 +79,7 @@ std::string challenge_sent_text(const wire::ChallengeSent& sent) {
   return "You challenged " + name_of(sent.settings().name()) + " to a " +
          challenge_settings_text(sent.settings(), rated) + " game (challenge " +
          std::to_string(sent.challenge_id()) + "); it stands " +
-         seconds_text(sent.expires_in_ms()) + ".";
+         whole_seconds(std::chrono::milliseconds(sent.expires_in_ms())) + ".";
 }
 
 std::string challenge_ended_text(const wire::ChallengeEnded& ended, const std::string& me) {

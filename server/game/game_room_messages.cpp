@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "game/game_room.hpp"
+#include "game/ms_until.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/convert.hpp"
 
@@ -21,11 +22,6 @@ void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInf
   info.set_rating(rating);
 }
 
-std::uint32_t ms_until(std::chrono::steady_clock::time_point end) {
-  const auto left =
-      std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
-  return left.count() > 0 ? static_cast<std::uint32_t>(left.count()) : 0;
-}
 
 }  // namespace
 

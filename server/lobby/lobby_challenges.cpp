@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "game/ms_until.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
 #include "ttt/wire/convert.hpp"
@@ -13,12 +14,6 @@ namespace ttt::server {
 namespace {
 
 constexpr std::size_t kMaxChallengesEach = 3;
-
-std::uint32_t ms_until(std::chrono::steady_clock::time_point when) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      when - std::chrono::steady_clock::now());
-  return static_cast<std::uint32_t>(std::max<std::int64_t>(left.count(), 0));
-}
 
 }  // namespace
 

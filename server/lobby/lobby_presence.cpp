@@ -6,6 +6,7 @@
 
 #include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
+#include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
 namespace {
@@ -34,7 +35,7 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
   }
   const RoomSettings& settings = room->settings();
   p.set_size(settings.size);
-  p.set_win_length(settings.win_length == 0 ? settings.size : settings.win_length);
+  p.set_win_length(wire::win_length_of(settings.size, settings.win_length));
   *p.mutable_clock() = settings.clock;
   if (!settings.is_private) p.set_game_id(room->id());
   const PlayerRef& x = room->player(Player::X);
