@@ -116,6 +116,11 @@ TEST(FullScreen, OutOfTurnKeysSendNothingAndAClickPlacesOnItsCell) {
   tmux.run({"send-keys", "-t", "ttt", "-l", "\x1b[<0;14;7M\x1b[<0;14;7m"});
   EXPECT_TRUE(bob->wait_for_text("alice (X) played c3.", 10s)) << bob->output() << tmux.visible();
   EXPECT_EQ(count_of(bob->output(), "alice (X) played"), 2u) << "nothing else was sent";
+  // An offer changes nothing on the board; the panel shows it all the same.
+  bob->write("/draw\n");
+  EXPECT_TRUE(tmux.wait_screen(
+      [](const std::string& s) { return has(s, "A draw is offered: /draw or /decline."); }, 10s))
+      << tmux.visible();
   bob->write("/quit\n");
   tmux.type("/quit");
   EXPECT_TRUE(tmux.wait_exit(5s)) << tmux.visible();

@@ -293,7 +293,9 @@ void FullScreen::show_game(const wire::GameState* game, wire::Side me) {
       game_->move_count() != game->move_count() || game_->status() != game->status() ||
       game_->x_clock_ms() != game->x_clock_ms() || game_->o_clock_ms() != game->o_clock_ms() ||
       game_->x().connected() != game->x().connected() ||
-      game_->o().connected() != game->o().connected() || game_->spectators() != game->spectators();
+      game_->o().connected() != game->o().connected() || game_->spectators() != game->spectators() ||
+      game_->draw_offered_by() != game->draw_offered_by() ||
+      game_->rematch_requested_by() != game->rematch_requested_by();
   const bool new_board = !game_ || game_->game_id() != game->game_id() ||
                          game_->round() != game->round() || game_->size() != game->size();
   if (!changed && game_->cells() == game->cells()) {
