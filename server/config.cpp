@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include "cluster/redis_client.hpp"
 #include "metrics/metrics_http.hpp"
 #include "ttt/cli/invocation.hpp"
 
@@ -123,6 +124,17 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                  "print the TLS certificate's fingerprint (SHA256:...) and exit; give the "
                  "same flags as a normal start");
 
+  flags.add_string("--redis", "", &config.redis, "HOST:PORT",
+                   "run as one node of a lobby of several: the Redis the nodes share (the game "
+                   "list, quick-match queues, who is where, heartbeats); needs --postgres");
+  flags.add_string("--advertise", "", &config.advertise, "HOST:PORT",
+                   "with --redis: how clients reach this node when another node sends them here "
+                   "(default: --bind and --port, if --bind names one address)");
+  flags.add_seconds("--drain-timeout", &config.drain_timeout, 86400,
+                    "with --redis: on SIGTERM this node drains (no new games, players out of a "
+                    "game go to other nodes) and lets games in progress finish for this long, "
+                    "then hands the rest to other nodes and exits");
+
   ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
   args.effective_config = flags.effective_config();
@@ -141,6 +153,31 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   if (args.result.ok && !config.postgres.empty() && !config.db.empty()) {
     args.result.ok = false;
     args.result.error = "--db and --postgres name two different stores: give one of them";
+  }
+  if (args.result.ok && !config.redis.empty()) {
+    std::string error;
+    if (config.postgres.empty()) {
+      args.result.ok = false;
+      args.result.error = "--redis needs --postgres: the nodes of one lobby keep their records "
+                          "in one PostgreSQL database";
+    } else if (!cluster::parse_redis_address(config.redis, error)) {
+      args.result.ok = false;
+      args.result.error = "--redis: " + error;
+    } else if (config.advertise.empty() && (config.bind == "0.0.0.0" || config.bind == "::")) {
+      args.result.ok = false;
+      args.result.error = "--redis: other nodes must tell clients how to reach this one: give "
+                          "--advertise HOST:PORT (or --bind one address)";
+    } else if (!config.advertise.empty() && !cluster::parse_host_port(config.advertise, config.port, error)) {
+      args.result.ok = false;
+      args.result.error = "--advertise: " + error;
+    } else if (!config.export_games.empty()) {
+      args.result.ok = false;
+      args.result.error = "--export-games reads the records only: leave out --redis";
+    }
+  } else if (args.result.ok && !config.advertise.empty()) {
+    args.result.ok = false;
+    args.result.error = "--advertise says how clients reach this node among others: it needs "
+                        "--redis";
   }
   if (args.result.ok && !config.metrics.empty()) {
     std::string address, error;

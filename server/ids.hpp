@@ -21,4 +21,14 @@ constexpr std::uint64_t number(SeatId id) noexcept { return static_cast<std::uin
 // A human's seat-holder id is their account's number.
 constexpr SeatId seat_of(AccountId id) noexcept { return static_cast<SeatId>(number(id)); }
 
+// IdSource: hands out the ids of one kind (rooms, game records, accounts).
+// One server counts on from the largest id stored; the nodes of a lobby
+// take blocks of a database sequence, so that no two nodes hand out the
+// same id (store/sequence_ids.hpp).
+class IdSource {
+ public:
+  virtual ~IdSource() = default;
+  virtual std::int64_t next() = 0;
+};
+
 }  // namespace ttt::server

@@ -18,6 +18,16 @@
 
 namespace ttt::server {
 
+// Several nodes: the parts shared with the other nodes, used in place of
+// the in-process ones (all set, or the struct not given).
+struct SharedParts {
+  GameDirectory* directory = nullptr;
+  Matchmaker* matchmaker = nullptr;
+  Cluster* cluster = nullptr;
+  IdSource* room_ids = nullptr;
+  GameHolders* holders = nullptr;
+};
+
 struct LocalLobby {
   // writer may be null (nothing kept); players, last_record and pairings are
   // what the database held at start (and blocks, who blocked whom);
@@ -27,13 +37,16 @@ struct LocalLobby {
              const std::vector<StoredPlayer>& players = {}, RecordId last_record = 0,
              const std::vector<RatedPairing>& pairings = {},
              const ReadBudget* read_budget = nullptr, metrics::Counter* moves = nullptr,
-             const std::vector<std::pair<std::int64_t, std::int64_t>>& blocks = {})
+             const std::vector<std::pair<std::int64_t, std::int64_t>>& blocks = {},
+             const SharedParts& shared = {})
       : log(config.log_burst, LogLimiter::Clock::duration(config.log_every)),
         accounts(writer, name_key, players, pairings, blocks),
         journal(writer, accounts, last_record),
         counted(journal, moves),
-        lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, counted, directory,
-                         matchmaker, log, read_budget},
+        lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, counted,
+                         shared.directory ? *shared.directory : directory,
+                         shared.matchmaker ? *shared.matchmaker : matchmaker, log, read_budget,
+                         shared.cluster, shared.room_ids, shared.holders},
               std::move(config)) {}
 
   LogLimiter log;  // the info lines allowed per address (the sessions share it)

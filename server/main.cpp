@@ -105,6 +105,23 @@ int print_fingerprint(const ttt::server::ServerConfig& config) {
 }
 
 // SIGHUP reads the TLS certificate and key again, as often as it comes.
+// SIGINT stops. SIGTERM stops a server alone; a node of several drains
+// (its games finish or move on to other nodes), and a SIGINT (or a second
+// SIGTERM) after that stops it at once.
+void stop_on_signal(boost::asio::signal_set& signals, ttt::server::Server& server) {
+  signals.async_wait([&signals, &server](const boost::system::error_code& ec, int signal) {
+    if (ec) return;
+    static bool draining = false;
+    if (signal == SIGTERM && server.clustered() && !draining) {
+      draining = true;
+      server.drain();
+      stop_on_signal(signals, server);
+      return;
+    }
+    server.stop(signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
+  });
+}
+
 void reload_on_hangup(boost::asio::signal_set& hangups, ttt::server::Server& server) {
   hangups.async_wait([&hangups, &server](const boost::system::error_code& ec, int) {
     if (ec) return;
@@ -163,9 +180,7 @@ int main(int argc, char** argv) {
   try {
     ttt::server::Server server(config);
     boost::asio::signal_set signals(server.io_context(), SIGINT, SIGTERM);
-    signals.async_wait([&server](const boost::system::error_code& ec, int signal) {
-      if (!ec) server.stop(signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
-    });
+    stop_on_signal(signals, server);
     boost::asio::signal_set hangups(server.io_context(), SIGHUP);
     reload_on_hangup(hangups, server);
     spdlog::info("ttt-server {} listening on {} port {} ({} thread{}, {})",

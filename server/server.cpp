@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "net/memory_trim.hpp"
+#include "lobby/text_rules.hpp"
 #include "store/open_store.hpp"
 
 namespace ttt::server {
@@ -32,6 +33,19 @@ LobbyConfig lobby_config(const ServerConfig& config) {
   return lobby;
 }
 
+// The Redis of --redis, answering PING, or a clear error: a node does not
+// start without the others' shared state.
+cluster::RedisAddress redis_of(const ServerConfig& config) {
+  std::string error;
+  auto address = cluster::parse_redis_address(config.redis, error);
+  if (!address) throw std::runtime_error("--redis: " + error);
+  if (auto problem = cluster::check_redis(*address, std::chrono::seconds(3))) {
+    throw std::runtime_error("Redis at " + address->text() + " can't be reached: " + *problem +
+                             " (--redis)");
+  }
+  return *address;
+}
+
 constexpr auto kHousekeepingEvery = std::chrono::seconds(2);
 // Closed connections worth giving memory back for.
 constexpr std::size_t kTrimAfterClosed = 64;
@@ -41,18 +55,35 @@ constexpr std::size_t kTrimAfterClosed = 64;
 Server::Opened Server::open_records(const ServerConfig& config, asio::any_io_executor completions,
                                   metrics::Histogram* commit_seconds) {
   Opened opened;
-  auto store = open_store(config.db, config.postgres);
+  auto store = open_store(config.db, config.postgres,
+                          config.redis.empty() ? StoreUse::kServer : StoreUse::kNode);
   if (!store) {
     spdlog::info("no database (--db none): names, games and ratings are not kept");
     return opened;
+  }
+  const bool node = !config.redis.empty();
+  if (node) {
+    // The server's bots have one account each in the whole lobby: whichever
+    // node starts first makes them.
+    for (Level level : {Level::Random, Level::Easy, Level::Medium, Level::Hard, Level::Perfect}) {
+      StoredPlayer bot;
+      bot.name = std::string(kBotNamePrefix) + std::string(to_string(level)) + ")";
+      bot.key = name_key(bot.name);
+      bot.is_bot = true;
+      store->ensure_player(bot);
+    }
   }
   opened.players = store->load_players();
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch())
                           .count();
   opened.pairings = store->load_rated_pairings(now_ms - kRepeatWindowMs);
-  opened.state.unfinished_games = store->load_unfinished_games();
-  opened.state.tokens = store->load_tokens();
+  // A node starts with no games: each game in progress is held by a node,
+  // and comes here only when one of its players does (adoption).
+  if (!node) {
+    opened.state.unfinished_games = store->load_unfinished_games();
+    opened.state.tokens = store->load_tokens();
+  }
   opened.blocks = store->load_blocks();
   opened.state.max_room_id = store->max_room_id();
   opened.max_record = store->max_game_id();
@@ -75,9 +106,27 @@ Server::Server(ServerConfig config)
       slots_(std::make_shared<ConnectionSlots>(config_.max_connections,
                                                config_.max_connections_per_ip)),
       opened_(open_records(config_, logic_, &metrics_.store_commit_seconds)),
+      cluster_(config_.redis.empty() ? nullptr
+                                     : std::make_unique<cluster::RedisCluster>(
+                                           logic_, redis_of(config_),
+                                           NodeInfo{})),
+      shared_directory_(cluster_ ? std::make_unique<cluster::SharedGameDirectory>(logic_, *cluster_)
+                                 : nullptr),
+      shared_matchmaker_(cluster_ ? std::make_unique<cluster::SharedMatchmaker>(*cluster_) : nullptr),
+      room_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kRoom)
+                         : nullptr),
+      game_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kGame)
+                         : nullptr),
+      player_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kPlayer)
+                           : nullptr),
+      holders_(cluster_ ? std::make_unique<StoredHolders>(*opened_.writer, cluster_->self().id)
+                        : nullptr),
       local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
              opened_.players, opened_.max_record, opened_.pairings, &read_budget_, &metrics_.moves,
-             opened_.blocks),
+             opened_.blocks,
+             cluster_ ? SharedParts{shared_directory_.get(), shared_matchmaker_.get(),
+                                    cluster_.get(), room_ids_.get(), holders_.get()}
+                      : SharedParts{}),
       listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
                                            config_.session,
                                            SessionCommons{read_budget_, local_.log, &metrics_},
@@ -87,6 +136,7 @@ Server::Server(ServerConfig config)
   opened_.blocks = {};
   lobby_.restore(opened_.state);
   opened_.state = {};
+  if (cluster_) join_cluster();
   if (!config_.metrics.empty()) {
     std::string address, error;
     std::uint16_t port = 0;
@@ -100,6 +150,84 @@ Server::Server(ServerConfig config)
   }
   listener_->start();
   asio::co_spawn(logic_, housekeeping(), asio::detached);
+}
+
+void Server::join_cluster() {
+  local_.accounts.share(player_ids_.get());
+  local_.journal.share(game_ids_.get(), cluster_->self().id);
+  NodeInfo self = cluster_->self();
+  std::string error;
+  const std::string advertised = config_.advertise.empty() ? config_.bind : config_.advertise;
+  auto address = cluster::parse_host_port(advertised, listener_->port(), error);
+  if (!address) throw std::runtime_error("--advertise: " + error);
+  if (config_.advertise.empty()) address->port = listener_->port();
+  self.host = address->host;
+  self.port = address->port;
+  self.fingerprint = fingerprint();
+  cluster_->set_self(self);
+  cluster_->attach(shared_directory_.get());
+  lobby_.serve_other_nodes();
+  asio::post(logic_, [this] {
+    cluster_->start();
+    shared_directory_->start();
+  });
+  spdlog::info("node {} of the lobby shared through Redis {}, reached at {}:{}", self.id,
+               config_.redis, self.host, self.port);
+}
+
+std::string Server::node_id() const { return cluster_ ? cluster_->self().id : std::string(); }
+
+void Server::drain() {
+  if (!cluster_) {
+    stop("terminated (SIGTERM)");
+    return;
+  }
+  if (draining_.exchange(true) || stopping_) return;
+  asio::co_spawn(logic_, run_drain(), asio::detached);
+}
+
+asio::awaitable<void> Server::run_drain() {
+  lobby_.drain();
+  asio::steady_timer poll(logic_);
+  const auto deadline = std::chrono::steady_clock::now() + config_.drain_timeout;
+  while (lobby_.games_in_progress() > 0 && std::chrono::steady_clock::now() < deadline &&
+         !stopping_) {
+    poll.expires_after(std::chrono::milliseconds(200));
+    co_await poll.async_wait(asio::use_awaitable);
+  }
+  if (stopping_) co_return;
+  const std::size_t left = lobby_.games_in_progress();
+  // Nothing more lands here; every write made so far is committed; then the
+  // games in progress are let go, so the nodes their players go to adopt them.
+  lobby_.freeze();
+  if (opened_.writer) {
+    while (opened_.writer->counters().queued > 0) {
+      poll.expires_after(std::chrono::milliseconds(20));
+      co_await poll.async_wait(asio::use_awaitable);
+    }
+  }
+  if (left > 0 && holders_) {
+    bool released = false, done = false;
+    holders_->release_all([&](bool ok) {
+      released = ok;
+      done = true;
+    });
+    while (!done) {
+      poll.expires_after(std::chrono::milliseconds(20));
+      co_await poll.async_wait(asio::use_awaitable);
+    }
+    if (!released) spdlog::error("draining: the games in progress could not be let go");
+  }
+  const std::size_t sent = lobby_.hand_over();
+  spdlog::info("drained: {} games in progress handed over, {} players sent to other nodes", left,
+               sent);
+  bool gone = false;
+  cluster_->leave([&gone] { gone = true; });
+  for (int i = 0; i < 100 && !gone; ++i) {
+    poll.expires_after(std::chrono::milliseconds(20));
+    co_await poll.async_wait(asio::use_awaitable);
+  }
+  stop("drained");
 }
 
 std::optional<std::string> Server::reload_tls() {
@@ -144,6 +272,12 @@ void Server::run() {
 void Server::stop(std::string reason) {
   if (stopping_.exchange(true)) return;
   listener_->close();
+  if (cluster_) {
+    asio::post(logic_, [this] {
+      shared_directory_->stop();
+      cluster_->leave([] {});
+    });
+  }
   if (metrics_http_) metrics_http_->close();
   asio::post(logic_, [this, reason = std::move(reason)] {
     spdlog::info("shutting down: {}", reason);
@@ -207,6 +341,11 @@ asio::awaitable<std::string> Server::metrics_page() {
 
 asio::awaitable<metrics::Readiness> Server::readiness() {
   if (stopping_) co_return metrics::Readiness{false, "shutting down"};
+  if (draining_) co_return metrics::Readiness{false, "draining: taking no new games"};
+  if (cluster_ && !cluster_->available()) {
+    co_return metrics::Readiness{false, "the lobby's shared state (Redis " + config_.redis +
+                                            ") can't be reached"};
+  }
   if (slots_->open() >= slots_->max_total()) {
     co_return metrics::Readiness{
         false, "full: " + std::to_string(slots_->max_total()) + " connections (--max-connections)"};

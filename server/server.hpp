@@ -12,6 +12,9 @@
 #include <optional>
 #include <string>
 
+#include "cluster/redis_cluster.hpp"
+#include "cluster/shared_directory.hpp"
+#include "cluster/shared_matchmaker.hpp"
 #include "config.hpp"
 #include "local_lobby.hpp"
 #include "metrics/metrics_http.hpp"
@@ -19,7 +22,9 @@
 #include "net/connection_slots.hpp"
 #include "net/listener.hpp"
 #include "net/read_budget.hpp"
+#include "store/sequence_ids.hpp"
 #include "store/store_writer.hpp"
+#include "store/stored_holders.hpp"
 #include "tls/tls_identity.hpp"
 
 namespace ttt::server {
@@ -47,6 +52,17 @@ class Server {
   // Graceful shutdown from any thread: stops accepting, ends games, says
   // Goodbye, lets queued messages flush (bounded), then run() returns.
   void stop(std::string reason = "the server is shutting down");
+
+  // Several nodes (--redis): SIGTERM drains instead of stopping. No new
+  // games; players out of a game go to other nodes; games in progress
+  // finish here for up to --drain-timeout; then the rest are handed over
+  // (their games let go in the database, their players sent to other
+  // nodes, which adopt them) and the server stops. Alone, it stops.
+  void drain();
+  // Whether this server is a node of several (--redis).
+  bool clustered() const noexcept { return cluster_ != nullptr; }
+  // This node's id among the others ("" alone).
+  std::string node_id() const;
 
   // The I/O context, e.g. for a signal_set.
   boost::asio::io_context& io_context() noexcept { return io_; }
@@ -92,6 +108,10 @@ class Server {
   boost::asio::awaitable<std::string> metrics_page();
   boost::asio::awaitable<metrics::Readiness> readiness();
   void serve();
+  // Several nodes: joins the others (the directory, queues and heartbeat in
+  // Redis) once the port is known.
+  void join_cluster();
+  boost::asio::awaitable<void> run_drain();
   // After shutdown: waits (bounded) for the sessions to close, then stops.
   boost::asio::awaitable<void> wait_for_sessions();
   // Now and then: the log's held-back counts, and memory that a wave of
@@ -109,11 +129,20 @@ class Server {
   metrics::ServerMetrics metrics_;
   std::shared_ptr<ConnectionSlots> slots_;
   Opened opened_;
+  // Several nodes (--redis): what they share; all null for a node alone.
+  std::unique_ptr<cluster::RedisCluster> cluster_;
+  std::unique_ptr<cluster::SharedGameDirectory> shared_directory_;
+  std::unique_ptr<cluster::SharedMatchmaker> shared_matchmaker_;
+  std::unique_ptr<SequenceIds> room_ids_;
+  std::unique_ptr<SequenceIds> game_ids_;
+  std::unique_ptr<SequenceIds> player_ids_;
+  std::unique_ptr<StoredHolders> holders_;
   LocalLobby local_;
   Lobby& lobby_ = local_.lobby;
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<metrics::MetricsHttp> metrics_http_;  // null without --metrics
   std::atomic<bool> stopping_{false};
+  std::atomic<bool> draining_{false};
 };
 
 }  // namespace ttt::server

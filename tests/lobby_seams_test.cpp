@@ -139,6 +139,7 @@ class RecordingDirectory final : public GameDirectory {
     return inner_.list(query);
   }
   std::size_t size() const override { return inner_.size(); }
+  std::optional<Listing> find(GameId game) const override { return inner_.find(game); }
 
   std::vector<GameId> published;
   std::vector<GameId> withdrawn;
@@ -153,21 +154,24 @@ class RecordingDirectory final : public GameDirectory {
 // wish (by its place in the queue) the next one is paired with.
 class ChosenMatchmaker final : public Matchmaker {
  public:
-  std::optional<MatchRequest> match(const MatchRequest& request) override {
+  void match(const MatchRequest& request, Done done) override {
     requests.push_back(request);
     if (pair_with && *pair_with < waiting_.size()) {
       const MatchRequest paired = waiting_[*pair_with];
       waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(*pair_with));
       pair_with.reset();
-      return paired;
+      done({paired, true});
+      return;
     }
     waiting_.push_back(request);
-    return std::nullopt;
+    done({std::nullopt, true});
   }
-  bool cancel(SeatId player) override {
+  void cancel(SeatId player, Cancelled done) override {
     cancelled.push_back(player);
-    return std::erase_if(waiting_, [player](const MatchRequest& r) { return r.player == player; }) >
-           0;
+    const bool was = std::erase_if(waiting_, [player](const MatchRequest& r) {
+                       return r.player == player;
+                     }) > 0;
+    if (done) done(was);
   }
   std::size_t waiting() const override { return waiting_.size(); }
 

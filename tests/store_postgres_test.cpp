@@ -221,7 +221,7 @@ TEST_F(PostgresStoreTest, EverythingOutlivesTheConnection) {
     write_history(pg);
   }
   PostgresStore again(conninfo());
-  EXPECT_EQ(again.schema_version(), Store::kSchemaVersion);
+  EXPECT_EQ(again.schema_version(), PostgresStore::kVersion);
   EXPECT_EQ(again.load_players().size(), 4u);
   ASSERT_EQ(again.load_unfinished_games().size(), 1u);
   EXPECT_EQ(again.load_unfinished_games()[0].moves.size(), 1u);
@@ -313,7 +313,7 @@ TEST_F(PostgresStoreTest, ASecondServerOnTheSameDatabaseIsRefused) {
         << e.what();
   }
   PostgresStore reader(conninfo(), PostgresStore::Use::kReader);
-  EXPECT_EQ(reader.schema_version(), Store::kSchemaVersion);
+  EXPECT_EQ(reader.schema_version(), PostgresStore::kVersion);
   // Another database (here: another schema) is another lock.
   PostgresScratch other;
   PostgresStore elsewhere(other.conninfo());

@@ -64,6 +64,23 @@ class AccountStore : public RatingBook, public BlockBook {
 
   // How many accounts are known.
   virtual std::size_t size() const = 0;
+
+  // Several nodes: reads the account of that name key (or id) from the
+  // records again, so that an account another node made or changed is known
+  // here as it is now; done(read_ok) on the logic executor. Accounts held
+  // only here (one node) need no reading: the default answers at once.
+  using Refreshed = std::function<void(bool read_ok)>;
+  virtual void refresh(const std::string& key, Refreshed done) {
+    (void)key;
+    done(true);
+  }
+  virtual void refresh(AccountId account, Refreshed done) {
+    (void)account;
+    done(true);
+  }
+  // An account as the records hold it now (read along with a game this
+  // node takes over).
+  virtual void keep(const StoredPlayer& account) { (void)account; }
   // The names of the accounts `who` blocks, in name order.
   virtual std::vector<std::string> blocked_names(AccountId who) const = 0;
   // Blocks (or unblocks) `whom` for `who`, kept with the account.

@@ -30,12 +30,19 @@ void LocalGameDirectory::publish(const Listing& listing) {
 
 void LocalGameDirectory::withdraw(GameId game) { games_.erase(game); }
 
-ListPage LocalGameDirectory::list(const ListQuery& query) const {
+std::optional<Listing> LocalGameDirectory::find(GameId game) const {
+  const auto it = games_.find(game);
+  if (it == games_.end()) return std::nullopt;
+  return it->second;
+}
+
+ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
+                 const std::function<bool(const Listing&)>& shown) {
   ListPage page;
   // One pass: every match counts towards the total; the page takes the
   // first page_size after the cursor, and the one after them says there is more.
-  for (const auto& [id, listing] : games_) {
-    if (!matches(listing, query)) continue;
+  for (const auto& [id, listing] : games) {
+    if (!matches(listing, query) || (shown && !shown(listing))) continue;
     ++page.total;
     if (id <= query.after) continue;
     if (page.games.size() < query.page_size) {
@@ -46,5 +53,7 @@ ListPage LocalGameDirectory::list(const ListQuery& query) const {
   }
   return page;
 }
+
+ListPage LocalGameDirectory::list(const ListQuery& query) const { return page_of(games_, query); }
 
 }  // namespace ttt::server

@@ -8,7 +8,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@ namespace ttt::server {
 struct Listing {
   wire::GameSummary summary;
   std::array<AccountId, 2> players{};  // AccountId{} for a free seat or a bot
+  std::string node;  // the node that holds the game; empty: this one (one node alone)
 };
 
 // What a player asks the list for (ListGames): filters, the page's start and
@@ -56,10 +59,20 @@ class GameDirectory {
   virtual ListPage list(const ListQuery& query) const = 0;
   // Every listed game, private ones included.
   virtual std::size_t size() const = 0;
+  // One game's listing, wherever it is held; nullopt if it is not listed.
+  virtual std::optional<Listing> find(GameId game) const = 0;
+  // Whether the list can be given now (a shared directory may be cut off
+  // from the other nodes; then list() holds this node's games only).
+  virtual bool complete() const { return true; }
 };
 
 // Whether a listing passes a query's filters and may be shown to its viewer.
 bool matches(const Listing& listing, const ListQuery& query);
+
+// One page of `games` for the query, of the listings `shown` lets through
+// (all when empty).
+ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
+                 const std::function<bool(const Listing&)>& shown = {});
 
 // The directory of one server process.
 class LocalGameDirectory final : public GameDirectory {
@@ -68,6 +81,7 @@ class LocalGameDirectory final : public GameDirectory {
   void withdraw(GameId game) override;
   ListPage list(const ListQuery& query) const override;
   std::size_t size() const override { return games_.size(); }
+  std::optional<Listing> find(GameId game) const override;
 
  private:
   std::map<GameId, Listing> games_;

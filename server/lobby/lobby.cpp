@@ -44,6 +44,8 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
 
 Lobby::~Lobby() = default;
 
+SingleNode Lobby::single_node_;
+
 // --- connections ----------------------------------------------------------------
 
 std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
@@ -59,6 +61,15 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 }
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
+  if (handed_over_) return;  // the node is going: its players are on their way elsewhere
+  if (connection.routing) {
+    if (auto conn = connection.participant()) {
+      conn->deliver(error_reply(wire::ERROR_CODE_HELLO_REQUIRED,
+                                "wait for the answer to Hello before sending anything else",
+                                message.request_id()));
+    }
+    return;
+  }
   if (message.has_hello()) {
     hello(connection, message.hello(), message.request_id());
     return;
@@ -112,6 +123,9 @@ void Lobby::forget(SeatId id) {
   if (it == players_.end()) return;
   LobbyPlayer& player = *it->second;
   release_quota(player);
+  if (cluster().shared() && !player.is_bot) {
+    if (auto hash = tokens_.hash_of(player.id)) cluster().release(player.account, *hash);
+  }
   tokens_.revoke(player.id, player.account);
   links_.matchmaker.cancel(player.id);
   // Only a bot is forgotten while connected: its connection ends with it.

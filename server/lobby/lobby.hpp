@@ -25,6 +25,8 @@
 #include "game/game_room.hpp"
 #include "ids.hpp"
 #include "lobby/account_store.hpp"
+#include "lobby/cluster.hpp"
+#include "lobby/game_holders.hpp"
 #include "lobby/address_quotas.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/identity_backoff.hpp"
@@ -119,6 +121,12 @@ struct LobbyLinks {
   Matchmaker& matchmaker;
   LogLimiter& log;                          // info lines per address
   const ReadBudget* read_budget = nullptr;  // for the operator's counters
+  // The other nodes of the lobby (null: this node is alone), and where room
+  // ids come from (null: counting on from the largest restored).
+  Cluster* cluster = nullptr;
+  IdSource* room_ids = nullptr;
+  // Several nodes: which node holds each game in progress (adoption).
+  GameHolders* holders = nullptr;
 };
 
 class Lobby final : public Gate, public RoomOwner {
@@ -144,6 +152,23 @@ class Lobby final : public Gate, public RoomOwner {
 
   LobbyStats stats() const;
 
+  // --- several nodes (lobby_nodes.cpp, lobby_adopt.cpp)
+  // Answers other nodes' seat requests from now on.
+  void serve_other_nodes();
+  // Drain: no new games or players; players in the lobby, queued, waiting
+  // for an opponent or watching are sent to another node; games in
+  // progress play on.
+  void drain();
+  bool draining() const noexcept { return draining_; }
+  // Games still being played here.
+  std::size_t games_in_progress() const;
+  // The end of a drain, in two steps: freeze() takes nothing more from
+  // anyone (no move can land after the games are let go in the database);
+  // hand_over() then sends every player still here to another node, whose
+  // node adopts their games. Returns how many were sent.
+  void freeze() { handed_over_ = true; }
+  std::size_t hand_over();
+
   // RoomOwner
   void left_room(GameRoom& room, SeatId who) override;
   void room_changed(GameRoom& room) override;
@@ -161,7 +186,9 @@ class Lobby final : public Gate, public RoomOwner {
   // Handling a message threw: the connection ends as if it had dropped.
   void fault(Connection& connection, const char* what);
   // --- identity (lobby_identity.cpp)
-  void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  // routed: the other nodes were asked already (several nodes).
+  void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
+             bool routed = false);
   // Attaches the connection, which said Hello, to a player who is online
   // elsewhere or away, with a new token.
   void take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
@@ -219,6 +246,14 @@ class Lobby final : public Gate, public RoomOwner {
   LobbyPlayer* online_player(std::string_view name);
 
   // --- games (lobby_games.cpp)
+  // Quick match, one try of the matchmaker (several when the one paired
+  // turns out to be gone).
+  void try_match(SeatId player, MatchRequest request, std::uint32_t request_id, int attempt);
+  // The player was paired with `waiting`, who waits here: a room for both.
+  void pair_here(LobbyPlayer& player, LobbyPlayer& waiting, const MatchRequest& request,
+                 std::uint32_t request_id);
+  // The player waits now: Queued, and the bot fallback's timer.
+  void now_queued(LobbyPlayer& player, const MatchRequest& request, std::uint32_t request_id);
   void create_game(LobbyPlayer& player, const wire::CreateGame& create, std::uint32_t request_id);
   void join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id);
   void quick_match(LobbyPlayer& player, const wire::QuickMatch& quick, std::uint32_t request_id);
@@ -249,6 +284,9 @@ class Lobby final : public Gate, public RoomOwner {
   std::shared_ptr<GameRoom> find_room(GameId id) const;
   void unqueue(LobbyPlayer& player);
   void on_fallback_timer(SeatId player, int size, int win_length);
+  // The player, out of every queue, plays the server's bot instead.
+  void bot_fallback(LobbyPlayer& player, int size, int win_length,
+                    const wire::ClockSettings& clock);
   // A bot seat-holder for room; its searches take the share's turns.
   LobbyPlayer& add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
                               const std::string& share);
@@ -263,6 +301,43 @@ class Lobby final : public Gate, public RoomOwner {
   void history(LobbyPlayer& player, const wire::GetHistory& request, std::uint32_t request_id);
   void replay(LobbyPlayer& player, const wire::GetReplay& request, std::uint32_t request_id);
   void profile(LobbyPlayer& player, const wire::GetProfile& request, std::uint32_t request_id);
+
+  // --- several nodes (lobby_nodes.cpp)
+  Cluster& cluster() const { return links_.cluster ? *links_.cluster : single_node_; }
+  // Hello when the player may be held by another node: the name's or the
+  // token's holder is looked up first (async), then hello() goes on with
+  // `routed` set, or the client is sent where its player is.
+  void route_by_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  void route_by_token(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  // Hello with a reservation this node keeps: the player enters and takes
+  // the seat kept for it. False if no such reservation is kept.
+  bool arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  // Sends the connection to another node (and, if it speaks for a player,
+  // hands the player over: its token is held there now).
+  void redirect(Connection& connection, const NodeInfo& node, const std::string& reservation,
+                GameId game, const std::string& reason);
+  // Asks node `to` for a seat for the player and redirects it there.
+  void seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
+                      std::uint32_t request_id);
+  // Another node's request for a seat here.
+  void seat_request(const SeatRequest& request, Cluster::SeatDone reply);
+  // A reservation was not taken within its time.
+  void reservation_lapsed(const std::string& code);
+  // The connection's peer while a lookup is under way, or null if it is gone.
+  std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
+  // Draining, or a node that can't take players: sends a Hello elsewhere.
+  bool send_away(Connection& connection, const LobbyPlayer* existing);
+  // The shared state is back: registers again the players held here.
+  void register_again();
+  // --- adoption (lobby_adopt.cpp)
+  // Takes over the account's games in progress whose node is dead or has
+  // let them go, then done(); each is claimed in the database so that one
+  // node only takes it.
+  void adopt_games_of(AccountId account, std::function<void()> done);
+  // One stored game in progress comes back here with its players away.
+  void restore_game(const GameRecord& game);
+  // A game claimed from a dead node: its players and their tokens too.
+  void adopt(const ClaimedGame& claimed);
 
   // --- replies
   void reply(const LobbyPlayer& player, wire::ServerMessage message);
@@ -304,6 +379,19 @@ class Lobby final : public Gate, public RoomOwner {
   std::uint64_t games_finished_ = 0;
   bool shutting_down_ = false;
   const std::string instance_;  // this process's start, as Welcome tells it
+
+  // --- several nodes
+  static SingleNode single_node_;  // the cluster of a node alone
+  bool draining_ = false;
+  bool handed_over_ = false;  // the drain ended: nothing more is taken from anyone
+  // Seats kept for players other nodes send here, by their code.
+  struct Reservation {
+    SeatRequest request;
+    std::shared_ptr<GameRoom> room;
+    std::shared_ptr<boost::asio::steady_timer> expiry;
+  };
+  std::unordered_map<std::string, Reservation> reservations_;
+  std::unordered_set<GameId> reserved_rooms_;  // a free seat kept for someone
 };
 
 }  // namespace ttt::server

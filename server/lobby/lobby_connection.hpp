@@ -11,7 +11,8 @@ namespace ttt::server {
 // The lobby's end of one connection: its messages and its closing reach the
 // lobby through here, with the player it speaks for once it said Hello. A
 // move needs no lookup: connection -> player -> room.
-class Lobby::Connection final : public Inbox {
+class Lobby::Connection final : public Inbox,
+                                 public std::enable_shared_from_this<Lobby::Connection> {
  public:
   Connection(Lobby& lobby, const std::shared_ptr<Participant>& conn, std::string from)
       : address(std::move(from)),
@@ -39,6 +40,9 @@ class Lobby::Connection final : public Inbox {
   const std::weak_ptr<Participant>& weak() const { return conn_; }
 
   LobbyPlayer* player = nullptr;  // set at Hello; null once detached
+  // Its Hello waits for an answer from the other nodes or the records: no
+  // other message is taken meanwhile.
+  bool routing = false;
   const std::string address;      // where the connection comes from (net/peer_address.hpp)
   RateLimiter invite_failures;    // wrong invite codes this connection may still try
 

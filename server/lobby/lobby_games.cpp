@@ -3,6 +3,7 @@
 // and what rooms tell the lobby.
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
 #include <random>
 
 #include "game/bot_level_code.hpp"
@@ -80,6 +81,12 @@ bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
     error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
     return false;
   }
+  if (draining_) {
+    error(player, wire::ERROR_CODE_DRAINING,
+          "this node is being drained: it takes no new games (reconnect to play elsewhere)",
+          request_id);
+    return false;
+  }
   if (player.room) {
     error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
           "you are already in game " + std::to_string(player.room->id()) + ": leave it first",
@@ -151,8 +158,25 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     id = invite->second;
   }
   auto room = find_room(id);
+  if (!room && cluster().shared()) {
+    if (auto listing = links_.directory.find(id); listing && listing->node != cluster().self().id) {
+      if (!can_enter(player, request_id)) return;
+      SeatRequest seat;
+      seat.kind = SeatRequest::Kind::kJoin;
+      seat.game = id;
+      seat.rated = join.rated();
+      seat.invite_code = join.invite_code();
+      seat_elsewhere(player, listing->node, std::move(seat), request_id);
+      return;
+    }
+  }
   if (!room) {
     error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(id), request_id);
+    return;
+  }
+  if (reserved_rooms_.contains(id)) {
+    error(player, wire::ERROR_CODE_GAME_FULL,
+          "game " + std::to_string(id) + " has no free seat (watch it instead)", request_id);
     return;
   }
   // A code found the room already; a game id alone needs the right code.
@@ -185,51 +209,130 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
   if (!valid_clock(player, quick.clock(), request_id)) return;
   if (!can_enter(player, request_id)) return;
   if (!within_quota(player, false, request_id)) return;
-  const int win_length = wire::win_length_of(quick.size(), quick.win_length());
-  const MatchRequest request{player.id,
-                             quick.size(),
-                             win_length,
-                             quick.rated(),
-                             quick.clock().initial_ms(),
-                             quick.clock().increment_ms()};
-  while (auto paired = links_.matchmaker.match(request)) {
-    LobbyPlayer* waiting = player_of(paired->player);
-    if (waiting == nullptr || waiting->queued_size != quick.size() ||
-        waiting->queued_win_length != win_length ||
-        waiting->queued_clock.initial_ms() != quick.clock().initial_ms() ||
-        waiting->queued_clock.increment_ms() != quick.clock().increment_ms() ||
-        waiting->conn.expired()) {
-      continue;  // gone meanwhile: try the next one
+  MatchRequest request{player.id,
+                       player.account,
+                       player.name,
+                       player.program,
+                       "",
+                       quick.size(),
+                       wire::win_length_of(quick.size(), quick.win_length()),
+                       quick.rated(),
+                       quick.clock().initial_ms(),
+                       quick.clock().increment_ms()};
+  try_match(player.id, std::move(request), request_id, 0);
+}
+
+void Lobby::try_match(SeatId id, MatchRequest request, std::uint32_t request_id, int attempt) {
+  // A few tries: a player paired with but gone meanwhile makes way for the next.
+  constexpr int kAttempts = 5;
+  links_.matchmaker.match(request, [this, id, request, request_id,
+                                    attempt](const MatchOutcome& outcome) {
+    LobbyPlayer* player = player_of(id);
+    if (player == nullptr || player->conn.expired() || player->room) {
+      // Gone (or seated) meanwhile: its wish goes with it.
+      if (!outcome.paired && outcome.available) links_.matchmaker.cancel(id);
+      return;
     }
-    waiting->queued_size = 0;
-    waiting->queued_win_length = 0;
-    waiting->queued_clock.Clear();
-    waiting->fallback.reset();
-    RoomSettings settings;
-    settings.size = quick.size();
-    settings.win_length = win_length;
-    settings.clock = quick.clock();
-    settings.rated =
-        allows_rating(*waiting, waiting->queued_rated) && allows_rating(player, quick.rated());
-    settings.origin = waiting->address;
-    auto room = new_room(std::move(settings));
-    waiting->room = room;
-    player.room = room;
-    took_seat(*waiting);
-    took_seat(player);
-    room->seat(waiting->ref(), wire::SIDE_X, 0);
-    room->seat(player.ref(), wire::SIDE_O, request_id);
-    return;
-  }
-  player.queued_size = quick.size();
+    if (!outcome.available) {
+      error(*player, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+            "quick match can't reach the lobby's other nodes now: try again in a moment",
+            request_id);
+      return;
+    }
+    if (!outcome.paired) {
+      now_queued(*player, request, request_id);
+      return;
+    }
+    const MatchRequest& paired = *outcome.paired;
+    if (!paired.node.empty() && paired.node != cluster().self().id) {
+      // Waiting at another node: a seat is kept there and the player sent to it.
+      SeatRequest seat;
+      seat.kind = SeatRequest::Kind::kPair;
+      seat.waiting = paired.player;
+      seat.rated = request.rated;
+      seat.size = request.size;
+      seat.win_length = request.win_length;
+      seat.clock.set_initial_ms(request.clock_initial_ms);
+      seat.clock.set_increment_ms(request.clock_increment_ms);
+      seat.account = player->account;
+      seat.name = player->name;
+      seat.program = player->program;
+      cluster().request_seat(
+          paired.node, seat,
+          [this, id, request, request_id, attempt, node = paired.node](const SeatReply& answer) {
+            LobbyPlayer* asker = player_of(id);
+            if (asker == nullptr || asker->connection == nullptr || asker->room) return;
+            auto there = cluster().node(node);
+            if (answer.reservation.empty() || !there) {
+              if (attempt + 1 < kAttempts) {
+                try_match(id, request, request_id, attempt + 1);
+              } else {
+                error(*asker, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                      "no pairing could be made now: try again", request_id);
+              }
+              return;
+            }
+            redirect(*static_cast<Connection*>(asker->connection), *there, answer.reservation,
+                     answer.game,
+                     "paired: game " + std::to_string(answer.game) + " is at node " +
+                         there->host + ":" + std::to_string(there->port));
+          });
+      return;
+    }
+    LobbyPlayer* waiting = player_of(paired.player);
+    if (waiting == nullptr || waiting->queued_size != request.size ||
+        waiting->queued_win_length != request.win_length ||
+        waiting->queued_clock.initial_ms() != request.clock_initial_ms ||
+        waiting->queued_clock.increment_ms() != request.clock_increment_ms ||
+        waiting->conn.expired()) {
+      // Gone meanwhile: try the next one.
+      if (attempt + 1 < kAttempts) {
+        try_match(id, request, request_id, attempt + 1);
+      } else {
+        now_queued(*player, request, request_id);
+      }
+      return;
+    }
+    pair_here(*player, *waiting, request, request_id);
+  });
+}
+
+void Lobby::pair_here(LobbyPlayer& player, LobbyPlayer& waiting, const MatchRequest& request,
+                      std::uint32_t request_id) {
+  waiting.queued_size = 0;
+  waiting.queued_win_length = 0;
+  waiting.queued_clock.Clear();
+  waiting.fallback.reset();
+  RoomSettings settings;
+  settings.size = request.size;
+  settings.win_length = request.win_length;
+  settings.clock.set_initial_ms(request.clock_initial_ms);
+  settings.clock.set_increment_ms(request.clock_increment_ms);
+  settings.rated = allows_rating(waiting, waiting.queued_rated) && allows_rating(player, request.rated);
+  settings.origin = waiting.address;
+  auto room = new_room(std::move(settings));
+  waiting.room = room;
+  player.room = room;
+  took_seat(waiting);
+  took_seat(player);
+  room->seat(waiting.ref(), wire::SIDE_X, 0);
+  room->seat(player.ref(), wire::SIDE_O, request_id);
+}
+
+void Lobby::now_queued(LobbyPlayer& player, const MatchRequest& request,
+                       std::uint32_t request_id) {
+  const int size = request.size;
+  const int win_length = request.win_length;
+  player.queued_size = size;
   player.queued_win_length = win_length;
-  player.queued_rated = quick.rated();
-  player.queued_clock = quick.clock();
+  player.queued_rated = request.rated;
+  player.queued_clock.set_initial_ms(request.clock_initial_ms);
+  player.queued_clock.set_increment_ms(request.clock_increment_ms);
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
-  message.mutable_queued()->set_size(quick.size());
+  message.mutable_queued()->set_size(size);
   message.mutable_queued()->set_win_length(win_length);
-  if (quick.clock().initial_ms() != 0) *message.mutable_queued()->mutable_clock() = quick.clock();
+  if (request.clock_initial_ms != 0) *message.mutable_queued()->mutable_clock() = player.queued_clock;
   message.mutable_queued()->set_bot_fallback_s(
       static_cast<std::uint32_t>((config_.bot_fallback.count() + 999) / 1000));
   reply(player, std::move(message));
@@ -237,7 +340,7 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
     player.fallback =
         std::make_unique<boost::asio::steady_timer>(links_.logic, config_.bot_fallback);
     player.fallback->async_wait(
-        [this, id = player.id, size = quick.size(), win_length](boost::system::error_code ec) {
+        [this, id = player.id, size, win_length](boost::system::error_code ec) {
           if (!ec) on_fallback_timer(id, size, win_length);
         });
   }
@@ -259,7 +362,26 @@ void Lobby::on_fallback_timer(SeatId id, int size, int win_length) {
     return;
   }
   const wire::ClockSettings clock = player->queued_clock;
+  if (cluster().shared()) {
+    // Out of the shared queue first: if another node paired it meanwhile,
+    // that node's seat request is on its way, and there is no bot game.
+    links_.matchmaker.cancel(id, [this, id, size, win_length, clock](bool was_waiting) {
+      LobbyPlayer* still = player_of(id);
+      if (!was_waiting || still == nullptr || still->queued_size != size || still->room) return;
+      still->queued_size = 0;
+      still->queued_win_length = 0;
+      still->queued_clock.Clear();
+      bot_fallback(*still, size, win_length, clock);
+    });
+    return;
+  }
   unqueue(*player);
+  bot_fallback(*player, size, win_length, clock);
+}
+
+void Lobby::bot_fallback(LobbyPlayer& player_ref, int size, int win_length,
+                         const wire::ClockSettings& clock) {
+  LobbyPlayer* player = &player_ref;
   RoomSettings settings;
   settings.size = size;
   settings.win_length = win_length;
@@ -287,6 +409,18 @@ void Lobby::unqueue(LobbyPlayer& player) {
 void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
                      std::uint32_t request_id) {
   auto room = find_room(spectate.game_id());
+  if (!room && cluster().shared()) {
+    if (auto listing = links_.directory.find(spectate.game_id());
+        listing && listing->node != cluster().self().id) {
+      if (!can_enter(player, request_id)) return;
+      SeatRequest seat;
+      seat.kind = SeatRequest::Kind::kWatch;
+      seat.game = spectate.game_id();
+      seat.invite_code = spectate.invite_code();
+      seat_elsewhere(player, listing->node, std::move(seat), request_id);
+      return;
+    }
+  }
   if (!room) {
     error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(spectate.game_id()),
           request_id);
@@ -410,7 +544,7 @@ std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   // Nobody else waits for the human of a game against the bot.
   settings.reconnect_grace = settings.vs_bot ? config_.bot_game_grace : config_.reconnect_grace;
   settings.max_spectators = config_.max_spectators;
-  if (id == 0) id = next_game_id_++;
+  if (id == 0) id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_++;
   if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
   auto room = std::make_shared<GameRoom>(
       id, std::move(settings), links_.logic,
@@ -474,7 +608,29 @@ void Lobby::left_room(GameRoom& room, SeatId id) {
   if (player->is_bot || player->conn.expired()) forget(id);
 }
 
-void Lobby::room_changed(GameRoom& room) { links_.directory.publish(listing_of(room)); }
+void Lobby::room_changed(GameRoom& room) {
+  links_.directory.publish(listing_of(room));
+  if (!draining_ || room.in_progress() || room.waiting()) return;
+  // Draining, and this game is over: its players go on elsewhere (not from
+  // inside the room's own call).
+  boost::asio::post(links_.logic, [this, id = room.id()] {
+    auto over = find_room(id);
+    if (!over || over->in_progress()) return;
+    auto there = cluster().another_node();
+    if (!there) return;
+    std::vector<Connection*> players;
+    for (Connection* connection : connections_) {
+      if (connection->player && !connection->player->is_bot && connection->player->room == over) {
+        players.push_back(connection);
+      }
+    }
+    for (Connection* connection : players) {
+      if (connections_.contains(connection)) {
+        redirect(*connection, *there, "", 0, "this node is being drained");
+      }
+    }
+  });
+}
 
 void Lobby::game_recorded(GameRoom&) { ++games_finished_; }
 

@@ -12,7 +12,8 @@
 
 namespace ttt::server {
 
-void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
+void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
+                  bool routed) {
   auto conn = connection.participant();
   if (!conn) return;
   auto refuse = [&](wire::ErrorCode code, std::string text) {
@@ -43,18 +44,25 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                std::to_string(seconds) + " s");
     return true;
   };
+  if (!hello.reservation().empty() && arrive(connection, hello, request_id)) return;
   if (!hello.resume_token().empty()) {
     if (locked_out()) return;
     const auto holder = tokens_.redeem(hello.resume_token());  // unknown, replaced or expired
+    if (!holder && cluster().shared() && !routed) {
+      route_by_token(connection, hello, request_id);  // another node may hold it
+      return;
+    }
     if (!holder) {
       identity_failures_.failed(address);
       refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
       return;
     }
     if (LobbyPlayer* player = player_of(*holder)) {
+      if (send_away(connection, player)) return;
       take_back(connection, *player, hello, request_id);
       return;
     }
+    if (send_away(connection, nullptr)) return;
     // A token kept from before a restart: the player comes back to the lobby.
     const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
     if (account == nullptr || account->is_bot) {
@@ -74,6 +82,10 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
            "names beginning with \"bot (\" belong to the server's bots: choose another name");
     return;
   }
+  if (cluster().shared() && !routed) {
+    route_by_name(connection, hello, request_id);  // another node may hold the name
+    return;
+  }
   std::string issued;  // a secret made here, for a client that sent none
   const StoredPlayer* account = links_.accounts.find(name_key(hello.name()));
   if (account != nullptr) {
@@ -84,7 +96,9 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
       refuse(wire::ERROR_CODE_NAME_TAKEN, name_taken_text(hello.name(), account->name));
       return;
     }
-    if (LobbyPlayer* online = player_of(seat_of(account_id(*account)))) {
+    LobbyPlayer* online = player_of(seat_of(account_id(*account)));
+    if (send_away(connection, online)) return;
+    if (online != nullptr) {
       // One session per name: a second terminal is refused unless it asks
       // to take the session over (a resume token is the same session).
       if (online->connection != nullptr && !online->is_bot && !hello.take_over()) {
@@ -97,6 +111,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
       return;
     }
   } else {
+    if (send_away(connection, nullptr)) return;
     if (!hello.secret().empty() && !is_valid_secret(hello.secret())) {
       refuse(wire::ERROR_CODE_BAD_REQUEST, "a secret is " + std::to_string(kMinSecret) + " to " +
                                                std::to_string(kMaxSecret) +
@@ -173,6 +188,9 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                     const std::string& secret) {
   // A fresh token on every Hello: an old one stops working.
   const std::string token = tokens_.issue(player.id, player.account);
+  if (cluster().shared() && !player.is_bot) {
+    cluster().hold(player.account, sha256_hex(token), config_.token_lifetime);
+  }
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::Welcome* w = message.mutable_welcome();

@@ -24,6 +24,12 @@ void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,
           "a name to look for is at most " + std::to_string(kMaxNameBytes) + " bytes", request_id);
     return;
   }
+  if (!links_.directory.complete()) {
+    error(player, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+          "the game list of the lobby's other nodes can't be reached now: try again in a moment",
+          request_id);
+    return;
+  }
   ListQuery query;
   query.size = request.size();
   query.win_length = request.win_length();

@@ -1,6 +1,7 @@
 // The Lobby after a restart: the games that were in progress come back with
 // their players away (until they reconnect with their resume token) and the
-// server's bots in their seats.
+// server's bots in their seats. With several nodes, a node starts with no
+// games: each comes back where one of its players returns (lobby_adopt.cpp).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -13,61 +14,62 @@
 
 namespace ttt::server {
 
+void Lobby::restore_game(const GameRecord& g) {
+  RoomSettings settings;
+  settings.size = g.size;
+  settings.win_length = g.win_length;
+  settings.is_private = g.is_private;
+  settings.invite_code = g.invite_code;
+  settings.vs_bot = g.bot_level != kNoBotLevel;
+  settings.bot_level = g.bot_level;
+  settings.rated = g.rated;
+  settings.clock.set_initial_ms(static_cast<std::uint32_t>(g.clock_initial_ms));
+  settings.clock.set_increment_ms(static_cast<std::uint32_t>(g.clock_increment_ms));
+  auto room = new_room(settings, static_cast<GameId>(g.room_id));
+  auto seat = [&](std::int64_t stored_id) -> PlayerRef {
+    const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(stored_id));
+    if (account == nullptr) {
+      throw std::runtime_error("game " + std::to_string(g.id) + " names unknown player " +
+                               std::to_string(stored_id));
+    }
+    if (account->is_bot) {
+      return add_bot_player(level_of_code(g.bot_level), room,
+                            "restored game " + std::to_string(g.room_id))
+          .ref();
+    }
+    const SeatId id = seat_of(account_id(*account));
+    auto& slot = players_[id];
+    if (!slot) slot = std::make_unique<LobbyPlayer>();
+    LobbyPlayer& player = *slot;
+    player.id = id;
+    player.account = account_id(*account);
+    player.name = account->name;
+    player.room = room;
+    player.chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
+    return player.ref();
+  };
+  std::vector<Move> moves;
+  // Each side's time left as its last move left it (the initial time
+  // before its first move).
+  std::array<std::chrono::milliseconds, 2> clock_left{
+      std::chrono::milliseconds(g.clock_initial_ms), std::chrono::milliseconds(g.clock_initial_ms)};
+  for (std::size_t i = 0; i < g.moves.size(); ++i) {
+    const StoredMove& m = g.moves[i];
+    moves.push_back({m.row, m.col});
+    clock_left[i % 2] = std::chrono::milliseconds(m.clock_ms);
+  }
+  PlayerRef x = seat(g.x_player);
+  PlayerRef o = seat(g.o_player);
+  // Everyone gets the whole reconnect grace after a restart, even against the bot.
+  room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves,
+                config_.reconnect_grace, clock_left);
+}
+
 void Lobby::restore(const StoredState& state) {
   next_game_id_ = std::max(next_game_id_, static_cast<GameId>(state.max_room_id) + 1);
   const std::unordered_map<std::int64_t, std::string> tokens(state.tokens.begin(),
                                                              state.tokens.end());
-  for (const GameRecord& g : state.unfinished_games) {
-    RoomSettings settings;
-    settings.size = g.size;
-    settings.win_length = g.win_length;
-    settings.is_private = g.is_private;
-    settings.invite_code = g.invite_code;
-    settings.vs_bot = g.bot_level != kNoBotLevel;
-    settings.bot_level = g.bot_level;
-    settings.rated = g.rated;
-    settings.clock.set_initial_ms(static_cast<std::uint32_t>(g.clock_initial_ms));
-    settings.clock.set_increment_ms(static_cast<std::uint32_t>(g.clock_increment_ms));
-    auto room = new_room(settings, static_cast<GameId>(g.room_id));
-    auto seat = [&](std::int64_t stored_id) -> PlayerRef {
-      const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(stored_id));
-      if (account == nullptr) {
-        throw std::runtime_error("game " + std::to_string(g.id) + " names unknown player " +
-                                 std::to_string(stored_id));
-      }
-      if (account->is_bot) {
-        return add_bot_player(level_of_code(g.bot_level), room,
-                              "restored game " + std::to_string(g.room_id))
-            .ref();
-      }
-      const SeatId id = seat_of(account_id(*account));
-      auto& slot = players_[id];
-      if (!slot) slot = std::make_unique<LobbyPlayer>();
-      LobbyPlayer& player = *slot;
-      player.id = id;
-      player.account = account_id(*account);
-      player.name = account->name;
-      player.room = room;
-      player.chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
-      return player.ref();
-    };
-    std::vector<Move> moves;
-    // Each side's time left as its last move left it (the initial time
-    // before its first move).
-    std::array<std::chrono::milliseconds, 2> clock_left{
-        std::chrono::milliseconds(g.clock_initial_ms),
-        std::chrono::milliseconds(g.clock_initial_ms)};
-    for (std::size_t i = 0; i < g.moves.size(); ++i) {
-      const StoredMove& m = g.moves[i];
-      moves.push_back({m.row, m.col});
-      clock_left[i % 2] = std::chrono::milliseconds(m.clock_ms);
-    }
-    PlayerRef x = seat(g.x_player);
-    PlayerRef o = seat(g.o_player);
-    // Everyone gets the whole reconnect grace after a restart, even against the bot.
-    room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves,
-                  config_.reconnect_grace, clock_left);
-  }
+  for (const GameRecord& g : state.unfinished_games) restore_game(g);
   // Every kept token works again: a seated player takes the seat back, anyone
   // else comes back to the lobby (and asks again for the place it had).
   for (const auto& [account, hash] : tokens) {

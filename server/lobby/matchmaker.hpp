@@ -1,12 +1,15 @@
-// Matchmaker: the quick-match queues, one per board size and win length,
-// first come first paired. In-process today; a matchmaker shared by several nodes (pairing
-// atomically in Redis) can replace it behind this interface. Runs on the
-// logic executor.
+// Matchmaker: the quick-match queues, one per board size, win length and
+// clock, first come first paired. LocalMatchmaker keeps them in this process
+// (and answers at once); cluster/shared_matchmaker keeps them in Redis for
+// every node of the lobby (pairing atomically there, answering later). Runs
+// on the logic executor.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <string>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -21,6 +24,10 @@ namespace ttt::server {
 // One player's wish to be paired.
 struct MatchRequest {
   SeatId player{};
+  AccountId account{};
+  std::string name;
+  bool program = false;  // said Hello as a bot
+  std::string node;      // the node the player waits at; empty: this one
   int size = 3;
   int win_length = 3;  // the size for the origin's whole-line rule
   wire::Rated rated = wire::RATED_DEFAULT;
@@ -28,26 +35,44 @@ struct MatchRequest {
   std::uint32_t clock_increment_ms = 0;
 };
 
+// A match's outcome: the request it was paired with (taken out of its
+// queue), or nothing (the request waits now); or, when the queues can't be
+// reached, available false.
+struct MatchOutcome {
+  std::optional<MatchRequest> paired;
+  bool available = true;
+};
+
 class Matchmaker {
  public:
+  using Done = std::function<void(const MatchOutcome&)>;
+  using Cancelled = std::function<void(bool was_waiting)>;
+
   virtual ~Matchmaker() = default;
   // Pairs the request with the longest-waiting request of the same size, win
-  // length and clock (taken out of its queue and returned), or queues it and
-  // returns nullopt.
-  // A player waits in one queue at most: asking again replaces the wish.
-  virtual std::optional<MatchRequest> match(const MatchRequest& request) = 0;
-  // Takes the player out of its queue; false if it was not waiting.
-  virtual bool cancel(SeatId player) = 0;
-  // How many players wait.
+  // length and clock, or queues it. A player waits in one queue at most:
+  // asking again replaces the wish. done may run before match returns.
+  virtual void match(const MatchRequest& request, Done done) = 0;
+  // Takes the player out of its queue; done(false) if it was not waiting
+  // (never asked, or already paired by someone). done may be empty.
+  virtual void cancel(SeatId player, Cancelled done = {}) = 0;
+  // How many players wait (here).
   virtual std::size_t waiting() const = 0;
 };
 
 // The queues of one server process.
 class LocalMatchmaker final : public Matchmaker {
  public:
-  std::optional<MatchRequest> match(const MatchRequest& request) override;
-  bool cancel(SeatId player) override;
+  void match(const MatchRequest& request, Done done) override { done({match(request), true}); }
+  void cancel(SeatId player, Cancelled done) override {
+    const bool was_waiting = cancel(player);
+    if (done) done(was_waiting);
+  }
   std::size_t waiting() const override { return waiting_.size(); }
+
+  // The same, answered at once.
+  std::optional<MatchRequest> match(const MatchRequest& request);
+  bool cancel(SeatId player);
 
  private:
   using Rules = std::tuple<int, int, std::uint32_t, std::uint32_t>;  // size, k, clock

@@ -30,6 +30,19 @@ void ResumeTokens::revoke(SeatId holder, AccountId account) {
   accounts_.drop_token(account);
 }
 
+void ResumeTokens::forget(SeatId holder) {
+  const auto it = hashes_.find(holder);
+  if (it == hashes_.end()) return;
+  holders_.erase(it->second);
+  hashes_.erase(it);
+}
+
+std::optional<std::string> ResumeTokens::hash_of(SeatId holder) const {
+  const auto it = hashes_.find(holder);
+  if (it == hashes_.end()) return std::nullopt;
+  return it->second;
+}
+
 void ResumeTokens::restore(SeatId holder, const std::string& token_hash, Clock::time_point now) {
   hashes_[holder] = token_hash;
   holders_[token_hash] = Issued{holder, now};

@@ -31,6 +31,11 @@ class ResumeTokens {
   std::optional<SeatId> redeem(std::string_view token, Clock::time_point now = Clock::now()) const;
   // The holder's token stops working.
   void revoke(SeatId holder, AccountId account);
+  // The holder went to another node: its token works there, not here (the
+  // stored hash stays).
+  void forget(SeatId holder);
+  // The hash of the holder's current token, if it has one.
+  std::optional<std::string> hash_of(SeatId holder) const;
   // After a restart: the holder's stored token hash, counted as issued now.
   void restore(SeatId holder, const std::string& token_hash, Clock::time_point now = Clock::now());
 

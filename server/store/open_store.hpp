@@ -11,7 +11,9 @@
 
 namespace ttt::server {
 
-enum class StoreUse { kServer, kReader };
+// kServer: the one server of the records; kNode: one of several nodes of a
+// lobby sharing them (PostgreSQL only); kReader: reads only.
+enum class StoreUse { kServer, kNode, kReader };
 
 std::unique_ptr<Store> open_store(const std::string& db_path, const std::string& postgres,
                                   StoreUse use = StoreUse::kServer);

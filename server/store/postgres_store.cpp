@@ -64,6 +64,21 @@ CREATE TABLE blocks (
 );
 )sql";
 
+// Version 4: what several nodes share. Ids come from sequences (a node
+// takes a block of them at a time), a name's key is kept so that any node
+// finds an account by it, and a game in progress names the node holding it.
+constexpr const char* kVersion4 = R"sql(
+ALTER TABLE games ADD COLUMN node TEXT NOT NULL DEFAULT '';
+ALTER TABLE players ADD COLUMN name_key TEXT;
+CREATE UNIQUE INDEX players_by_key ON players (name_key);
+CREATE SEQUENCE ttt_room_ids;
+CREATE SEQUENCE ttt_game_ids;
+CREATE SEQUENCE ttt_player_ids;
+SELECT setval('ttt_room_ids', (SELECT COALESCE(MAX(room_id), 0) + 1 FROM games), false);
+SELECT setval('ttt_game_ids', (SELECT COALESCE(MAX(id), 0) + 1 FROM games), false);
+SELECT setval('ttt_player_ids', (SELECT COALESCE(MAX(id), 0) + 1 FROM players), false);
+)sql";
+
 // Any constant of ours: the key of the advisory lock taken while the schema
 // is checked and migrated ("ttt" in ASCII).
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7633012)";
@@ -99,8 +114,8 @@ void PostgresStore::claim() {
   if (use_ != Use::kServer) return;
   if (db_.exec(kServerLock).text(0, 0) != "t") {
     throw StoreError("PostgreSQL database " + db_.where() +
-                     " is in use by another ttt-server: one server per database (several "
-                     "nodes on one database are not supported yet)");
+                     " is in use by another ttt-server: one server per database, unless they "
+                     "are nodes of one lobby sharing a Redis (--redis)");
   }
 }
 
@@ -115,17 +130,21 @@ void PostgresStore::check_and_migrate() {
     db_.exec(kMigrationLock);
     db_.exec("CREATE TABLE IF NOT EXISTS ttt_schema (version INTEGER NOT NULL)");
     const int version = schema_version();
-    if (version > kSchemaVersion) {
+    if (version > kVersion) {
       throw StoreError("its schema version " + std::to_string(version) +
-                       " is newer than this server's " + std::to_string(kSchemaVersion) +
+                       " is newer than this server's " + std::to_string(kVersion) +
                        ": upgrade ttt-server");
     }
     if (version == 0) {
       db_.exec(kSchema);
-      db_.exec("INSERT INTO ttt_schema (version) VALUES (" + std::to_string(kSchemaVersion) + ")");
-    } else if (version != kSchemaVersion) {
+      db_.exec("INSERT INTO ttt_schema (version) VALUES (3)");
+    } else if (version < 3) {
       throw StoreError("its schema version " + std::to_string(version) +
-                       " has no migration to version " + std::to_string(kSchemaVersion));
+                       " has no migration to version " + std::to_string(kVersion));
+    }
+    if (version < 4) {
+      db_.exec(kVersion4);
+      db_.exec("UPDATE ttt_schema SET version = 4");
     }
     db_.exec("COMMIT");
   } catch (...) {
@@ -230,11 +249,11 @@ void PostgresStore::write(const char* sql, const std::vector<PgParam>& params) {
 
 void PostgresStore::save_player(const StoredPlayer& p) {
   write("INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
-        "losses, draws) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+        "losses, draws, name_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
         "ON CONFLICT (id) DO NOTHING",
         {number(p.id), pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash),
          flag(p.is_bot), pg_param(p.rating), number(p.games_played), number(p.wins),
-         number(p.losses), number(p.draws)});
+         number(p.losses), number(p.draws), p.key.empty() ? PgParam{} : pg_param(p.key)});
 }
 
 void PostgresStore::add_result(const PlayerResult& r) {
@@ -247,12 +266,12 @@ void PostgresStore::add_result(const PlayerResult& r) {
 void PostgresStore::begin_game(const GameRecord& g) {
   write("INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
         "invite_code, bot_level, started_ms, status, win_length, clock_initial_ms, "
-        "clock_increment_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-        "$14, $15) ON CONFLICT (id) DO NOTHING",
+        "clock_increment_ms, node) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+        "$13, $14, $15, $16) ON CONFLICT (id) DO NOTHING",
         {number(g.id), number(g.room_id), number(g.round), number(g.size), number(g.x_player),
          number(g.o_player), flag(g.rated), flag(g.is_private), pg_param(g.invite_code),
          number(g.bot_level), number(g.started_ms), pg_param(g.status), number(g.win_length),
-         number(g.clock_initial_ms), number(g.clock_increment_ms)});
+         number(g.clock_initial_ms), number(g.clock_increment_ms), pg_param(g.node)});
 }
 
 void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
@@ -313,6 +332,90 @@ void PostgresStore::rollback_to_savepoint() {
 }
 
 void PostgresStore::refuse_writes(bool on) { refusing_ = on; }
+
+// --- several nodes ----------------------------------------------------------------
+
+std::int64_t PostgresStore::reserve_ids(IdKind kind, int count) {
+  // nextval for the first, setval past the block: one statement, and no
+  // other session can get an id inside it (setval is not rolled back).
+  const char* sql = kind == IdKind::kRoom   ? "SELECT nextval('ttt_room_ids'), "
+                                              "setval('ttt_room_ids', currval('ttt_room_ids') "
+                                              "+ $1 - 1)"
+                    : kind == IdKind::kGame ? "SELECT nextval('ttt_game_ids'), "
+                                              "setval('ttt_game_ids', currval('ttt_game_ids') "
+                                              "+ $1 - 1)"
+                                            : "SELECT nextval('ttt_player_ids'), "
+                                              "setval('ttt_player_ids', "
+                                              "currval('ttt_player_ids') + $1 - 1)";
+  return db_.run(sql, {number(count)}).integer(0, 0);
+}
+
+std::optional<StoredPlayer> PostgresStore::one_player(const PgResult& rows) {
+  if (rows.rows() == 0) return std::nullopt;
+  StoredPlayer p = player_from(PgRow{rows, 0});
+  p.rated_games = rows.integer(0, 10);
+  if (!rows.is_null(0, 11)) p.key = rows.text(0, 11);
+  return p;
+}
+
+std::optional<StoredPlayer> PostgresStore::player_by_key(const std::string& key) {
+  return one_player(db_.run(
+      TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
+                         "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "
+                         "WHERE p.name_key = $1",
+      {pg_param(key)}));
+}
+
+std::optional<StoredPlayer> PostgresStore::player_by_id(std::int64_t id) {
+  return one_player(db_.run(
+      TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
+                         "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "
+                         "WHERE p.id = $1",
+      {number(id)}));
+}
+
+std::vector<GameRecord> PostgresStore::unfinished_games_of(std::int64_t player_id) {
+  auto games = games_with_moves(db_.run(
+      TTT_GAME_COLUMNS "WHERE g.status = 'in_progress' AND (g.x_player = $1 OR g.o_player = $1) "
+                       "ORDER BY g.id",
+      {number(player_id)}));
+  for (auto& g : games) {
+    g.node = db_.run("SELECT node FROM games WHERE id = $1", {number(g.id)}).text(0, 0);
+  }
+  return games;
+}
+
+bool PostgresStore::claim_game(std::int64_t game_id, const std::string& from,
+                               const std::string& to) {
+  if (refusing_) throw StoreError("writes refused (test hook)");
+  // Row-level: of several nodes claiming the same holder's game at once,
+  // the first update wins and the others find the holder changed.
+  auto rows = db_.run("UPDATE games SET node = $1 WHERE id = $2 AND node = $3 AND "
+                      "status = 'in_progress' RETURNING id",
+                      {pg_param(to), number(game_id), pg_param(from)});
+  return rows.rows() == 1;
+}
+
+void PostgresStore::release_games(const std::string& node) {
+  write("UPDATE games SET node = '' WHERE node = $1 AND status = 'in_progress'",
+        {pg_param(node)});
+}
+
+void PostgresStore::ensure_player(const StoredPlayer& p) {
+  write("INSERT INTO players (id, name, salt, secret_hash, is_bot, name_key) "
+        "SELECT nextval('ttt_player_ids'), $1, $2, $3, $4, $5 "
+        "WHERE NOT EXISTS (SELECT 1 FROM players WHERE lower(name) = lower($1)) "
+        "ON CONFLICT DO NOTHING",
+        {pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash), flag(p.is_bot),
+         p.key.empty() ? PgParam{} : pg_param(p.key)});
+}
+
+std::optional<std::string> PostgresStore::token_hash(std::int64_t player_id) {
+  auto rows = db_.run("SELECT token_hash FROM resume_tokens WHERE player_id = $1",
+                      {number(player_id)});
+  if (rows.rows() == 0) return std::nullopt;
+  return rows.text(0, 0);
+}
 
 // --- queries --------------------------------------------------------------------
 

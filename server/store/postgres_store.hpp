@@ -4,11 +4,15 @@
 // migrated at start under an advisory lock, so nodes starting together
 // migrate once. A lost connection is tried again at the next transaction.
 //
-// One server at a time: until nodes share the database (their ids would
-// collide today, each counting on from the largest id it read at start), a
-// server holds a session advisory lock on the database's ttt schema, and a
-// second server is refused with a clear error. Readers (--export-games)
-// take no lock.
+// One server alone (no --redis) holds a session advisory lock on the
+// database's ttt schema, and a second such server is refused with a clear
+// error: it would restore the first one's games. Nodes of one lobby (with
+// --redis) share the database: they take no lock, hand out ids from
+// sequences in blocks (reserve_ids), find accounts made by other nodes
+// (player_by_key, player_by_id), and record which node holds each game in
+// progress (games.node), which a node takes over with one conditional update
+// (claim_game), so that exactly one node adopts a dead node's game. Readers
+// (--export-games) take no lock.
 #pragma once
 
 #include <string>
@@ -22,8 +26,13 @@ class PostgresStore final : public Store {
  public:
   enum class Use {
     kServer,  // the one server writing to the database: holds its lock
+    kNode,    // one of several nodes sharing it: no lock
     kReader,  // reads only (an export, a check): no lock
   };
+
+  // The schema version this store migrates to (the SQLite store's is
+  // Store::kSchemaVersion; version 4 is PostgreSQL's own: what nodes share).
+  static constexpr int kVersion = 4;
 
   // Connects, checks the schema and migrates it to kSchemaVersion. Throws
   // StoreError with a clear reason when the server can't be reached, refuses
@@ -66,6 +75,15 @@ class PostgresStore final : public Store {
   std::optional<GameRecord> game(std::int64_t id) override;
   std::vector<GameRecord> finished_games() override;
 
+  std::int64_t reserve_ids(IdKind kind, int count) override;
+  std::optional<StoredPlayer> player_by_key(const std::string& key) override;
+  std::optional<StoredPlayer> player_by_id(std::int64_t id) override;
+  std::vector<GameRecord> unfinished_games_of(std::int64_t player_id) override;
+  bool claim_game(std::int64_t game_id, const std::string& from, const std::string& to) override;
+  void release_games(const std::string& node) override;
+  std::optional<std::string> token_hash(std::int64_t player_id) override;
+  void ensure_player(const StoredPlayer& player) override;
+
   // While on, every write method throws before it reaches the database.
   void refuse_writes(bool on) override;
 
@@ -80,6 +98,7 @@ class PostgresStore final : public Store {
   void claim();
   void write(const char* sql, const std::vector<PgParam>& params);
   std::vector<GameRecord> games_with_moves(const PgResult& rows);
+  std::optional<StoredPlayer> one_player(const PgResult& rows);
   std::int64_t single_integer(const char* sql);
 
   PgConnection db_;

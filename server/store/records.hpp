@@ -23,6 +23,9 @@ struct StoredPlayer {
   // Rated games that counted (rated, both players moved): derived from the
   // games table when loaded, counted on in memory.
   std::int64_t rated_games = 0;
+  // The name's key (lobby/text_rules' name_key: no two accounts share one);
+  // kept by the PostgreSQL store so that nodes sharing it can look names up.
+  std::string key;
 };
 
 // A rated game that counted, as the repeat rule remembers it.
@@ -74,6 +77,9 @@ struct GameRecord {
   std::int64_t ended_ms = 0;
   std::string status = "in_progress";
   std::string reason;
+  // Several nodes: the node that holds the game while it is in progress
+  // (PostgreSQL only; empty: none, or one node alone).
+  std::string node;
   std::vector<StoredMove> moves;  // filled where a call says so
 };
 

@@ -77,6 +77,29 @@ class Store {
   virtual std::optional<GameRecord> game(std::int64_t id) = 0;  // with moves
   virtual std::vector<GameRecord> finished_games() = 0;          // with moves, by id
 
+  // --- several nodes on one database (PostgreSQL; the others refuse) -------
+  // The kinds of ids nodes hand out, each from its own sequence.
+  enum class IdKind { kRoom, kGame, kPlayer };
+  // The first of `count` ids of that kind nobody else is given.
+  virtual std::int64_t reserve_ids(IdKind kind, int count);
+  // One account by its name's key or its id, with rated_games counted.
+  virtual std::optional<StoredPlayer> player_by_key(const std::string& key);
+  virtual std::optional<StoredPlayer> player_by_id(std::int64_t id);
+  // The player's games in progress, with their moves and holders.
+  virtual std::vector<GameRecord> unfinished_games_of(std::int64_t player_id);
+  // The game in progress passes from node `from` (empty: none) to `to`;
+  // false if another node took it first (exactly one claim of the same
+  // holder wins).
+  virtual bool claim_game(std::int64_t game_id, const std::string& from, const std::string& to);
+  // The node's games in progress are held by nobody (a drained node hands
+  // them over).
+  virtual void release_games(const std::string& node);
+  // Adds the account (its id from the sequence) unless its name is taken:
+  // the server's bots' accounts, which every node makes at start.
+  virtual void ensure_player(const StoredPlayer& player);
+  // The hash of the player's resume token, if it has one.
+  virtual std::optional<std::string> token_hash(std::int64_t player_id);
+
   // Test hook: while on, every write fails, as on a failing disk.
   virtual void refuse_writes(bool on) = 0;
 

@@ -63,7 +63,7 @@ void StoreJournal::submit(std::function<void(Store&)> job, Done done) {
 }
 
 RecordId StoreJournal::start(const GameStart& game, Done done) {
-  const RecordId id = ++last_record_;
+  const RecordId id = ids_ ? ids_->next() : ++last_record_;
   if (!writer_) {
     if (done) done(true);
     return id;
@@ -84,6 +84,7 @@ RecordId StoreJournal::start(const GameStart& game, Done done) {
   g.clock_initial_ms = game.clock_initial.count();
   g.clock_increment_ms = game.clock_increment.count();
   g.started_ms = now_ms();
+  g.node = node_;
   if (const StoredPlayer* x = accounts_.get(game.x)) start.x = *x;
   if (const StoredPlayer* o = accounts_.get(game.o)) start.o = *o;
   pending_starts_[id] = start;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "game/game_journal.hpp"
+#include "ids.hpp"
 #include "store/records.hpp"
 
 namespace ttt::server {
@@ -22,6 +23,13 @@ class StoreJournal final : public GameJournal {
  public:
   // last_record: the highest record id already stored.
   StoreJournal(StoreWriter* writer, const StoredAccounts& accounts, RecordId last_record);
+
+  // Several nodes: record ids from a source no other node shares, and each
+  // game written as held by this node.
+  void share(IdSource* ids, std::string node) {
+    ids_ = ids;
+    node_ = std::move(node);
+  }
 
   RecordId start(const GameStart& game, Done done) override;
   void move(RecordId record, const MoveEntry& entry, const std::optional<GameEnding>& end,
@@ -44,6 +52,8 @@ class StoreJournal final : public GameJournal {
   StoreWriter* writer_;
   const StoredAccounts& accounts_;
   RecordId last_record_;
+  IdSource* ids_ = nullptr;
+  std::string node_;
   std::unordered_map<RecordId, StartRecord> pending_starts_;
 };
 

@@ -88,10 +88,52 @@ const StoredPlayer* StoredAccounts::get(AccountId id) const {
 }
 
 const StoredPlayer& StoredAccounts::create(StoredPlayer account) {
-  account.id = next_id_++;
+  account.id = ids_ ? ids_->next() : next_id_++;
+  account.key = key_(account.name);
   if (writer_) writer_->submit([account](Store& s) { s.save_player(account); });
   by_key_[key_(account.name)] = account_id(account);
   return accounts_[account_id(account)] = std::move(account);
+}
+
+void StoredAccounts::refresh(const std::string& key, Refreshed done) {
+  reread([key](Store& s) { return s.player_by_key(key); }, std::move(done));
+}
+
+void StoredAccounts::refresh(AccountId account, Refreshed done) {
+  reread([id = static_cast<std::int64_t>(number(account))](Store& s) { return s.player_by_id(id); },
+         std::move(done));
+}
+
+void StoredAccounts::reread(std::function<std::optional<StoredPlayer>(Store&)> read,
+                            Refreshed done) {
+  if (!writer_ || !shared_) {
+    done(true);
+    return;
+  }
+  auto found = std::make_shared<std::optional<StoredPlayer>>();
+  writer_->submit([found, read = std::move(read)](Store& s) { *found = read(s); },
+                  [this, found, done = std::move(done)](const std::optional<std::string>& failure) {
+                    if (!failure && *found) keep(**found);
+                    done(!failure);
+                  });
+}
+
+void StoredAccounts::keep(const StoredPlayer& account) {
+  const AccountId id = account_id(account);
+  auto [it, added] = accounts_.try_emplace(id, account);
+  if (!added) {
+    // The stored figures; ratings in flight (pending_) still add to them.
+    StoredPlayer& known = it->second;
+    known.salt = account.salt;
+    known.secret_hash = account.secret_hash;
+    known.rating = account.rating;
+    known.games_played = account.games_played;
+    known.wins = account.wins;
+    known.losses = account.losses;
+    known.draws = account.draws;
+    known.rated_games = account.rated_games;
+  }
+  by_key_.try_emplace(account.key.empty() ? key_(account.name) : account.key, id);
 }
 
 void StoredAccounts::change_secret(AccountId account, std::string salt, std::string secret_hash,

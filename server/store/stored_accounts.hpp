@@ -14,7 +14,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ids.hpp"
 #include "lobby/account_store.hpp"
+#include "store/store.hpp"
 
 namespace ttt::server {
 
@@ -29,6 +31,13 @@ class StoredAccounts final : public AccountStore {
   StoredAccounts(StoreWriter* writer, NameKey key, const std::vector<StoredPlayer>& loaded = {},
                  const std::vector<RatedPairing>& pairings = {},
                  const std::vector<std::pair<std::int64_t, std::int64_t>>& blocks = {});
+
+  // Several nodes: account ids from a source no other node shares, and
+  // accounts read again from the store when asked (refresh).
+  void share(IdSource* ids) {
+    ids_ = ids;
+    shared_ = true;
+  }
 
   // Test seam: the wall clock (Unix ms) the repeat rule reads.
   void set_clock(std::function<std::int64_t()> now_ms) { now_ms_ = std::move(now_ms); }
@@ -46,6 +55,9 @@ class StoredAccounts final : public AccountStore {
   void history(AccountId account, int limit, HistoryDone done) override;
   void replay(RecordId record, ReplayDone done) override;
   std::size_t size() const override { return accounts_.size(); }
+  void refresh(const std::string& key, Refreshed done) override;
+  void refresh(AccountId account, Refreshed done) override;
+  void keep(const StoredPlayer& account) override;
   std::vector<std::string> blocked_names(AccountId who) const override;
   void set_blocked(AccountId who, AccountId whom, bool blocked) override;
 
@@ -59,6 +71,9 @@ class StoredAccounts final : public AccountStore {
   void settled(const Settlement& settlement, bool ok) override;
 
  private:
+  // Reads one account with `read` on the writer's thread and keeps it.
+  void reread(std::function<std::optional<StoredPlayer>(Store&)> read, Refreshed done);
+
   // Adds (sign +1) or removes (-1) a rating change in flight.
   void hold(const PlayerResult& result, double sign);
   void apply(const PlayerResult& result);
@@ -80,6 +95,8 @@ class StoredAccounts final : public AccountStore {
   std::unordered_map<AccountId, std::set<AccountId>> blocks_;  // who -> whom
   std::function<std::int64_t()> now_ms_;
   std::int64_t next_id_ = 1;
+  IdSource* ids_ = nullptr;  // null: counting on from next_id_
+  bool shared_ = false;
 };
 
 }  // namespace ttt::server

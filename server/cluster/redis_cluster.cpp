@@ -1,0 +1,389 @@
+#include "cluster/redis_cluster.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <charconv>
+
+#include "cluster/shared_directory.hpp"
+#include "lobby/secrets.hpp"
+#include "node.pb.h"
+
+namespace ttt::server::cluster {
+namespace asio = boost::asio;
+namespace {
+
+// Renews this node's heartbeat and returns every live node's (id, value),
+// forgetting those whose heartbeat has expired.
+constexpr const char* kBeat = R"lua(
+redis.call('SET', 'ttt:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
+redis.call('SADD', 'ttt:nodes', ARGV[1])
+if ARGV[4] == '1' then
+  redis.call('SET', 'ttt:draining:' .. ARGV[1], '1', 'PX', ARGV[3])
+else
+  redis.call('DEL', 'ttt:draining:' .. ARGV[1])
+end
+local out = {}
+for _, id in ipairs(redis.call('SMEMBERS', 'ttt:nodes')) do
+  local v = redis.call('GET', 'ttt:node:' .. id)
+  if v then
+    table.insert(out, id)
+    table.insert(out, v)
+  else
+    redis.call('SREM', 'ttt:nodes', id)
+  end
+end
+return out
+)lua";
+
+// The account's token is now ARGV[2], held by node ARGV[3]; its previous
+// token stops working.
+constexpr const char* kHold = R"lua(
+local old = redis.call('GET', 'ttt:account-token:' .. ARGV[1])
+if old and old ~= ARGV[2] then redis.call('DEL', 'ttt:token:' .. old) end
+redis.call('SET', 'ttt:account-token:' .. ARGV[1], ARGV[2], 'PX', ARGV[4])
+redis.call('SET', 'ttt:token:' .. ARGV[2], ARGV[1] .. '\t' .. ARGV[3], 'PX', ARGV[4])
+redis.call('SET', 'ttt:player:' .. ARGV[1], ARGV[3])
+return 1
+)lua";
+
+// The player leaves node ARGV[3] (unless another node holds it by now).
+constexpr const char* kRelease = R"lua(
+if redis.call('GET', 'ttt:player:' .. ARGV[1]) ~= ARGV[3] then return 0 end
+redis.call('DEL', 'ttt:player:' .. ARGV[1])
+if redis.call('GET', 'ttt:account-token:' .. ARGV[1]) == ARGV[2] then
+  redis.call('DEL', 'ttt:account-token:' .. ARGV[1])
+  redis.call('DEL', 'ttt:token:' .. ARGV[2])
+end
+return 1
+)lua";
+
+constexpr std::size_t kMaxNodeMessage = 64 * 1024;
+
+std::vector<std::string> split_tabs(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const auto tab = text.find('\t', start);
+    parts.push_back(text.substr(start, tab - start));
+    if (tab == std::string::npos) return parts;
+    start = tab + 1;
+  }
+}
+
+template <typename T>
+bool parse_number(const std::string& text, T& out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()); }
+
+node::SeatRequest to_message(const SeatRequest& r) {
+  node::SeatRequest m;
+  m.set_kind(static_cast<node::SeatRequest::Kind>(r.kind));
+  m.set_game(r.game);
+  m.set_waiting(number(r.waiting));
+  m.set_account(number(r.account));
+  m.set_name(r.name);
+  m.set_program(r.program);
+  m.set_rated(r.rated);
+  m.set_invite_code(r.invite_code);
+  m.set_size(r.size);
+  m.set_win_length(r.win_length);
+  *m.mutable_clock() = r.clock;
+  return m;
+}
+
+SeatRequest from_message(const node::SeatRequest& m) {
+  SeatRequest r;
+  switch (m.kind()) {
+    case node::SeatRequest::KIND_WATCH:
+      r.kind = SeatRequest::Kind::kWatch;
+      break;
+    case node::SeatRequest::KIND_PAIR:
+      r.kind = SeatRequest::Kind::kPair;
+      break;
+    default:
+      r.kind = SeatRequest::Kind::kJoin;
+      break;
+  }
+  r.game = m.game();
+  r.waiting = static_cast<SeatId>(m.waiting());
+  r.account = static_cast<AccountId>(m.account());
+  r.name = m.name();
+  r.program = m.program();
+  r.rated = m.rated();
+  r.invite_code = m.invite_code();
+  r.size = m.size();
+  r.win_length = m.win_length();
+  r.clock = m.clock();
+  return r;
+}
+
+}  // namespace
+
+RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, NodeInfo self)
+    : executor_(executor), self_(std::move(self)), heartbeat_(executor) {
+  if (self_.id.empty()) self_.id = random_hex(6);
+  RedisClient::Options options;
+  options.name = "ttt-node-" + self_.id;
+  commands_ = std::make_shared<RedisClient>(executor, redis, options);
+  options.name.clear();
+  events_ = std::make_shared<RedisClient>(executor, std::move(redis), options);
+}
+
+RedisCluster::~RedisCluster() { close(); }
+
+void RedisCluster::start() {
+  events_->subscribe({kDirectoryChannel, "ttt:rpc:" + self_.id},
+                     [this](const std::string& channel, const std::string& payload) {
+                       on_message(channel, payload);
+                     });
+  events_->on_state([this](bool up) {
+    if (up && directory_) directory_->resync();
+  });
+  commands_->on_state([this](bool up) { on_link(up); });
+  commands_->start();
+  events_->start();
+  beat();
+}
+
+void RedisCluster::close() {
+  heartbeat_.cancel();
+  for (auto& [id, waiting] : waiting_) waiting.timeout->cancel();
+  waiting_.clear();
+  if (commands_) commands_->close();
+  if (events_) events_->close();
+}
+
+std::string RedisCluster::heartbeat_value() const {
+  return self_.host + "\t" + std::to_string(self_.port) + "\t" + self_.fingerprint + "\t" +
+         (self_.draining ? "1" : "0") + "\t" + std::to_string(load_);
+}
+
+void RedisCluster::on_link(bool up) {
+  if (!up) {
+    was_down_ = true;
+    spdlog::warn("cluster: Redis is unreachable: listing other nodes' games, pairing across "
+                 "nodes and redirects wait for it; games here go on");
+    return;
+  }
+  beat();
+  if (was_down_) {
+    was_down_ = false;
+    spdlog::info("cluster: Redis is back; registering this node's players and games again");
+    if (on_restored_) on_restored_();
+    if (directory_) directory_->resync();
+  }
+}
+
+void RedisCluster::beat() {
+  if (left_) return;
+  commands_->command(
+      {"EVAL", kBeat, "0", self_.id, heartbeat_value(), ms(kHeartbeatLife),
+       self_.draining ? "1" : "0"},
+      [this](const RedisResult& result) {
+        if (!result.ok() || result.value->type != RedisValue::Type::kArray) return;
+        std::map<std::string, Known> live;
+        const auto& e = result.value->elements;
+        for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+          const auto parts = split_tabs(e[i + 1].text);
+          if (parts.size() < 5) continue;
+          Known known;
+          known.info.id = e[i].text;
+          known.info.host = parts[0];
+          if (!parse_number(parts[1], known.info.port)) continue;
+          known.info.fingerprint = parts[2];
+          known.info.draining = parts[3] == "1";
+          parse_number(parts[4], known.players);
+          live.emplace(known.info.id, std::move(known));
+        }
+        for (const auto& [id, known] : live) {
+          if (!live_.contains(id) && id != self_.id) {
+            spdlog::info("cluster: node {} at {}:{} is alive", id, known.info.host,
+                         known.info.port);
+          }
+        }
+        for (const auto& [id, known] : live_) {
+          if (!live.contains(id) && id != self_.id) {
+            spdlog::warn("cluster: node {} at {}:{} is gone (no heartbeat for {} ms)", id,
+                         known.info.host, known.info.port, kHeartbeatLife.count());
+          }
+        }
+        live_ = std::move(live);
+      });
+  heartbeat_.expires_after(kHeartbeatEvery);
+  heartbeat_.async_wait([this](boost::system::error_code ec) {
+    if (!ec) beat();
+  });
+}
+
+bool RedisCluster::alive(const std::string& node) const {
+  if (node == self_.id) return !left_;
+  return live_.contains(node);
+}
+
+std::optional<NodeInfo> RedisCluster::node(const std::string& id) const {
+  if (id == self_.id) return self_;
+  const auto it = live_.find(id);
+  if (it == live_.end()) return std::nullopt;
+  return it->second.info;
+}
+
+std::optional<NodeInfo> RedisCluster::another_node() const {
+  const Known* best = nullptr;
+  for (const auto& [id, known] : live_) {
+    if (id == self_.id || known.info.draining) continue;
+    if (best == nullptr || known.players < best->players) best = &known;
+  }
+  if (best == nullptr) return std::nullopt;
+  return best->info;
+}
+
+void RedisCluster::hold(AccountId account, const std::string& token_hash,
+                        std::chrono::milliseconds token_lifetime, const std::string& to) {
+  commands_->command({"EVAL", kHold, "0", std::to_string(number(account)), token_hash,
+                      to.empty() ? self_.id : to, ms(token_lifetime)},
+                     [account](const RedisResult& result) {
+                       if (!result.ok()) {
+                         spdlog::debug("cluster: holding player {} not shared: {}",
+                                       number(account), result.why());
+                       }
+                     });
+}
+
+void RedisCluster::release(AccountId account, const std::string& token_hash) {
+  commands_->command(
+      {"EVAL", kRelease, "0", std::to_string(number(account)), token_hash, self_.id},
+      [](const RedisResult&) {});
+}
+
+void RedisCluster::find_token(const std::string& token_hash, TokenDone done) {
+  commands_->command({"GET", "ttt:token:" + token_hash},
+                     [done = std::move(done)](const RedisResult& result) {
+                       if (!result.ok()) {
+                         done(std::nullopt, false);
+                         return;
+                       }
+                       if (result.value->is_nil()) {
+                         done(std::nullopt, true);
+                         return;
+                       }
+                       const auto parts = split_tabs(result.value->text);
+                       std::uint64_t account = 0;
+                       if (parts.size() != 2 || !parse_number(parts[0], account)) {
+                         done(std::nullopt, true);
+                         return;
+                       }
+                       done(TokenHolder{static_cast<AccountId>(account), parts[1]}, true);
+                     });
+}
+
+void RedisCluster::find_player(AccountId account, PlayerDone done) {
+  commands_->command({"GET", "ttt:player:" + std::to_string(number(account))},
+                     [done = std::move(done)](const RedisResult& result) {
+                       if (!result.ok()) {
+                         done("", false);
+                         return;
+                       }
+                       done(result.value->is_nil() ? "" : result.value->text, true);
+                     });
+}
+
+void RedisCluster::request_seat(const std::string& to, const SeatRequest& request, SeatDone done) {
+  const std::uint64_t id = next_request_++;
+  node::NodeMessage message;
+  message.set_id(id);
+  message.set_from(self_.id);
+  *message.mutable_seat_request() = to_message(request);
+  auto timeout = std::make_unique<asio::steady_timer>(executor_, kRequestTimeout);
+  timeout->async_wait([this, id](boost::system::error_code ec) {
+    if (ec) return;
+    auto it = waiting_.find(id);
+    if (it == waiting_.end()) return;
+    SeatDone late = std::move(it->second.done);
+    waiting_.erase(it);
+    late(SeatReply{{}, 0, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                   "the node holding that game did not answer in time: try again"});
+  });
+  waiting_.emplace(id, Waiting{std::move(done), std::move(timeout)});
+  commands_->command({"PUBLISH", "ttt:rpc:" + to, message.SerializeAsString()},
+                     [this, id, to](const RedisResult& result) {
+                       if (result.ok() && result.value->integer > 0) return;
+                       auto it = waiting_.find(id);
+                       if (it == waiting_.end()) return;
+                       SeatDone failed = std::move(it->second.done);
+                       it->second.timeout->cancel();
+                       waiting_.erase(it);
+                       failed(SeatReply{{}, 0, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                                        result.ok() ? "the node holding that game is gone"
+                                                    : "the nodes can't reach each other now "
+                                                      "(Redis): try again"});
+                     });
+}
+
+void RedisCluster::on_message(const std::string& channel, const std::string& payload) {
+  if (payload.size() > kMaxNodeMessage) {
+    spdlog::warn("cluster: a {}-byte message on {} is too large; dropped", payload.size(), channel);
+    return;
+  }
+  if (channel == kDirectoryChannel) {
+    node::DirectoryChange change;
+    if (!change.ParseFromString(payload)) {
+      spdlog::warn("cluster: an unreadable directory change; dropped");
+      return;
+    }
+    if (directory_ && change.node() != self_.id) directory_->apply(change);
+    return;
+  }
+  node::NodeMessage message;
+  if (!message.ParseFromString(payload)) {
+    spdlog::warn("cluster: an unreadable message on {}; dropped", channel);
+    return;
+  }
+  if (message.has_seat_reply()) {
+    auto it = waiting_.find(message.id());
+    if (it == waiting_.end()) return;  // too late: the asker gave up
+    SeatDone done = std::move(it->second.done);
+    it->second.timeout->cancel();
+    waiting_.erase(it);
+    const auto& r = message.seat_reply();
+    done(SeatReply{r.reservation(), r.game(), r.code(), r.text()});
+    return;
+  }
+  if (!message.has_seat_request() || !seat_handler_ || message.from().empty() ||
+      message.from().size() > 64) {
+    return;
+  }
+  seat_handler_(from_message(message.seat_request()),
+                [this, id = message.id(), from = message.from()](const SeatReply& reply) {
+                  node::NodeMessage answer;
+                  answer.set_id(id);
+                  answer.set_from(self_.id);
+                  auto* r = answer.mutable_seat_reply();
+                  r->set_reservation(reply.reservation);
+                  r->set_game(reply.game);
+                  r->set_code(reply.code);
+                  r->set_text(reply.text);
+                  commands_->command({"PUBLISH", "ttt:rpc:" + from, answer.SerializeAsString()},
+                                     [](const RedisResult&) {});
+                });
+}
+
+void RedisCluster::set_draining(bool draining) {
+  if (self_.draining == draining) return;
+  self_.draining = draining;
+  beat();
+}
+
+void RedisCluster::leave(std::function<void()> done) {
+  left_ = true;
+  heartbeat_.cancel();
+  commands_->command({"DEL", "ttt:node:" + self_.id, "ttt:draining:" + self_.id},
+                     [](const RedisResult&) {});
+  commands_->command({"SREM", "ttt:nodes", self_.id},
+                     [done = std::move(done)](const RedisResult&) { done(); });
+}
+
+}  // namespace ttt::server::cluster

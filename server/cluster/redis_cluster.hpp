@@ -1,0 +1,110 @@
+// RedisCluster: the Cluster of several nodes, shared through Redis.
+//
+//   ttt:nodes                 set of node ids ever seen (pruned when dead)
+//   ttt:node:<id>             "host\tport\tfingerprint\tdraining\tplayers", PX 5 s,
+//                             renewed every second: the heartbeat; gone = dead
+//   ttt:draining:<id>         present while the node drains (same expiry)
+//   ttt:player:<account>      the node that holds the player
+//   ttt:token:<hash>          "account\tnode" of a resume token, PX its lifetime
+//   ttt:account-token:<acc>   the account's current token hash (an older one is dropped)
+//   ttt:rpc:<id>              the node's channel: seat requests and replies
+//   (the directory and the queues: shared_directory.hpp, shared_matchmaker.hpp)
+//
+// Two connections: one for commands, one subscribed to this node's channel
+// and the directory's. Requests to another node are answered within
+// kRequestTimeout or fail. Runs on the logic executor.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "cluster/redis_client.hpp"
+#include "lobby/cluster.hpp"
+
+namespace ttt::server::cluster {
+
+class SharedGameDirectory;
+
+class RedisCluster final : public Cluster {
+ public:
+  static constexpr std::chrono::milliseconds kHeartbeatEvery{1'000};
+  static constexpr std::chrono::milliseconds kHeartbeatLife{5'000};
+  static constexpr std::chrono::milliseconds kRequestTimeout{3'000};
+  static constexpr const char* kDirectoryChannel = "ttt:directory";
+
+  // self: this node as clients reach it (its id is made here when empty).
+  RedisCluster(boost::asio::any_io_executor executor, RedisAddress redis, NodeInfo self);
+  ~RedisCluster() override;
+
+  // The directory whose changes arrive on the directory channel (set before start).
+  void attach(SharedGameDirectory* directory) { directory_ = directory; }
+  // How clients reach this node (before start).
+  void set_self(NodeInfo self) {
+    if (self.id.empty()) self.id = self_.id;
+    self_ = std::move(self);
+  }
+  // Connects, registers this node and starts the heartbeat.
+  void start();
+  // Stops the heartbeat and closes the connections (after leave()).
+  void close();
+
+  // For the directory and the matchmaker.
+  RedisClient& commands() { return *commands_; }
+  bool alive(const std::string& node) const;
+  // How many players the node said it holds (for choosing the least loaded).
+  void set_load(std::size_t players) { load_ = players; }
+
+  // Cluster
+  bool shared() const override { return true; }
+  const NodeInfo& self() const override { return self_; }
+  bool available() const override { return commands_->up(); }
+  std::optional<NodeInfo> node(const std::string& id) const override;
+  std::optional<NodeInfo> another_node() const override;
+  void hold(AccountId account, const std::string& token_hash,
+            std::chrono::milliseconds token_lifetime, const std::string& to) override;
+  void release(AccountId account, const std::string& token_hash) override;
+  void find_token(const std::string& token_hash, TokenDone done) override;
+  void find_player(AccountId account, PlayerDone done) override;
+  void request_seat(const std::string& to, const SeatRequest& request, SeatDone done) override;
+  void serve_seats(SeatHandler handler) override { seat_handler_ = std::move(handler); }
+  void on_restored(std::function<void()> handler) override { on_restored_ = std::move(handler); }
+  void set_draining(bool draining) override;
+  void leave(std::function<void()> done) override;
+
+ private:
+  struct Known {
+    NodeInfo info;
+    std::size_t players = 0;
+  };
+  void beat();
+  void refresh_nodes();
+  void on_message(const std::string& channel, const std::string& payload);
+  void on_link(bool up);
+  std::string heartbeat_value() const;
+
+  boost::asio::any_io_executor executor_;
+  NodeInfo self_;
+  std::shared_ptr<RedisClient> commands_;
+  std::shared_ptr<RedisClient> events_;
+  SharedGameDirectory* directory_ = nullptr;
+  boost::asio::steady_timer heartbeat_;
+  std::map<std::string, Known> live_;  // the live nodes as last read, this one included
+  std::size_t load_ = 0;
+  bool left_ = false;
+  bool was_down_ = false;  // the shared state was lost since the last registration
+  SeatHandler seat_handler_;
+  std::function<void()> on_restored_;
+  // Requests waiting for their reply.
+  struct Waiting {
+    SeatDone done;
+    std::unique_ptr<boost::asio::steady_timer> timeout;
+  };
+  std::unordered_map<std::uint64_t, Waiting> waiting_;
+  std::uint64_t next_request_ = 1;
+};
+
+}  // namespace ttt::server::cluster

@@ -1,0 +1,166 @@
+#include "cluster/shared_directory.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+
+#include "cluster/redis_cluster.hpp"
+
+namespace ttt::server::cluster {
+namespace {
+
+constexpr const char* kGames = "ttt:games";
+
+std::string key_of(GameId id) { return std::to_string(id); }
+
+}  // namespace
+
+node::Listing to_message(const Listing& listing) {
+  node::Listing m;
+  *m.mutable_summary() = listing.summary;
+  m.set_x_account(number(listing.players[0]));
+  m.set_o_account(number(listing.players[1]));
+  m.set_node(listing.node);
+  return m;
+}
+
+Listing from_message(const node::Listing& m) {
+  Listing listing;
+  listing.summary = m.summary();
+  listing.players = {static_cast<AccountId>(m.x_account()), static_cast<AccountId>(m.o_account())};
+  listing.node = m.node();
+  return listing;
+}
+
+SharedGameDirectory::SharedGameDirectory(boost::asio::any_io_executor executor,
+                                         RedisCluster& cluster)
+    : cluster_(cluster), timer_(std::move(executor)) {}
+
+void SharedGameDirectory::start() { schedule(); }
+
+void SharedGameDirectory::stop() {
+  stopped_ = true;
+  timer_.cancel();
+}
+
+void SharedGameDirectory::schedule() {
+  if (stopped_) return;
+  timer_.expires_after(kFullReadEvery);
+  timer_.async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    resync();
+    schedule();
+  });
+}
+
+Listing SharedGameDirectory::shown(const Listing& listing) const {
+  Listing out = listing;
+  if (auto node = cluster_.node(listing.node)) {
+    out.summary.set_node(node->host + ":" + std::to_string(node->port));
+  }
+  return out;
+}
+
+void SharedGameDirectory::write(const Listing& listing) {
+  node::DirectoryChange change;
+  change.set_node(cluster_.self().id);
+  *change.mutable_publish() = to_message(listing);
+  auto& redis = cluster_.commands();
+  redis.command({"HSET", kGames, key_of(listing.summary.game_id()),
+                 change.publish().SerializeAsString()},
+                [](const RedisResult&) {});
+  redis.command({"PUBLISH", RedisCluster::kDirectoryChannel, change.SerializeAsString()},
+                [](const RedisResult&) {});
+}
+
+void SharedGameDirectory::publish(const Listing& listing) {
+  Listing mine = listing;
+  mine.node = cluster_.self().id;
+  own_[mine.summary.game_id()] = mine;
+  if (cluster_.available()) write(mine);
+}
+
+void SharedGameDirectory::withdraw(GameId game) {
+  if (own_.erase(game) == 0) return;
+  if (!cluster_.available()) return;
+  node::DirectoryChange change;
+  change.set_node(cluster_.self().id);
+  change.set_withdraw(game);
+  auto& redis = cluster_.commands();
+  redis.command({"HDEL", kGames, key_of(game)}, [](const RedisResult&) {});
+  redis.command({"PUBLISH", RedisCluster::kDirectoryChannel, change.SerializeAsString()},
+                [](const RedisResult&) {});
+}
+
+void SharedGameDirectory::apply(const node::DirectoryChange& change) {
+  if (change.has_publish()) {
+    Listing listing = from_message(change.publish());
+    listing.node = change.node();
+    if (listing.node == cluster_.self().id) return;
+    others_[listing.summary.game_id()] = std::move(listing);
+  } else if (change.has_withdraw()) {
+    const auto it = others_.find(change.withdraw());
+    if (it != others_.end() && it->second.node == change.node()) others_.erase(it);
+  }
+}
+
+void SharedGameDirectory::resync() {
+  if (!cluster_.available()) return;
+  // This node's games first: Redis may have restarted without them.
+  for (const auto& [id, listing] : own_) write(listing);
+  cluster_.commands().command({"HGETALL", kGames}, [this](const RedisResult& result) {
+    if (!result.ok() || result.value->type != RedisValue::Type::kArray) return;
+    std::map<GameId, Listing> others;
+    std::vector<std::string> stale;
+    const auto& e = result.value->elements;
+    for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+      node::Listing message;
+      if (!message.ParseFromString(e[i + 1].text)) {
+        stale.push_back(e[i].text);
+        continue;
+      }
+      Listing listing = from_message(message);
+      if (listing.node == cluster_.self().id) {
+        // Ours no longer: a game this node closed while its withdrawal was lost.
+        if (!own_.contains(listing.summary.game_id())) stale.push_back(e[i].text);
+        continue;
+      }
+      if (!cluster_.alive(listing.node)) {
+        stale.push_back(e[i].text);  // its node is dead: whoever adopts the game lists it again
+        continue;
+      }
+      others.emplace(listing.summary.game_id(), std::move(listing));
+    }
+    others_ = std::move(others);
+    if (!stale.empty()) {
+      std::vector<std::string> args{"HDEL", kGames};
+      args.insert(args.end(), stale.begin(), stale.end());
+      cluster_.commands().command(std::move(args), [](const RedisResult&) {});
+    }
+  });
+}
+
+ListPage SharedGameDirectory::list(const ListQuery& query) const {
+  std::map<GameId, Listing> all;
+  for (const auto& [id, listing] : own_) all.emplace(id, shown(listing));
+  if (cluster_.available()) {
+    for (const auto& [id, listing] : others_) {
+      if (cluster_.alive(listing.node) && !all.contains(id)) all.emplace(id, shown(listing));
+    }
+  }
+  return page_of(all, query);
+}
+
+std::size_t SharedGameDirectory::size() const { return own_.size() + others_.size(); }
+
+std::optional<Listing> SharedGameDirectory::find(GameId game) const {
+  if (auto it = own_.find(game); it != own_.end()) return it->second;
+  if (auto it = others_.find(game); it != others_.end() && cluster_.alive(it->second.node)) {
+    return it->second;
+  }
+  return std::nullopt;
+}
+
+bool SharedGameDirectory::complete() const { return cluster_.available(); }
+
+}  // namespace ttt::server::cluster

@@ -1,0 +1,148 @@
+// Cluster: what the lobby shares with the other nodes of the same lobby —
+// which nodes are alive and how clients reach them, which node holds each
+// player (online, or away with a seat held) and each resume token, and
+// requests to another node (keep a seat for a player who is being sent
+// there). Nakama's registries are the model: the lobby calls this interface
+// the same way whether there is one node (SingleNode: everything is here)
+// or several (cluster/redis_cluster: Redis). Runs on the logic executor; its
+// answers arrive there later, never inside the call.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ids.hpp"
+#include "ttt.pb.h"
+
+namespace ttt::server {
+
+// A node of the lobby as clients reach it.
+struct NodeInfo {
+  std::string id;           // unique per process start
+  std::string host;         // --advertise
+  std::uint16_t port = 0;
+  std::string fingerprint;  // its TLS certificate's; empty with --no-tls
+  bool draining = false;    // takes no new games or players
+};
+
+// Who holds a resume token: the account it was issued to and the node that
+// holds that player now.
+struct TokenHolder {
+  AccountId account{};
+  std::string node;
+};
+
+// A seat kept at a node for a player another node sends there.
+struct SeatRequest {
+  enum class Kind {
+    kJoin,      // a free seat of game `game` (JoinGame)
+    kWatch,     // a place among game `game`'s spectators (Spectate)
+    kPair,      // quick match: a game with `waiting`, who waits at that node
+  };
+  Kind kind = Kind::kJoin;
+  GameId game = 0;
+  SeatId waiting{};
+  AccountId account{};  // the player sent there
+  std::string name;
+  bool program = false;  // said Hello as a bot
+  wire::Rated rated = wire::RATED_DEFAULT;
+  std::string invite_code;
+  // kPair: the rules both asked for.
+  int size = 3;
+  int win_length = 3;
+  wire::ClockSettings clock;
+};
+
+// A node's answer: a reservation (the seat is kept 10 s), or why not.
+struct SeatReply {
+  std::string reservation;  // empty: refused
+  GameId game = 0;
+  wire::ErrorCode code = wire::ERROR_CODE_UNSPECIFIED;
+  std::string text;
+};
+
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+
+  // Whether other nodes may exist (false for one node alone).
+  virtual bool shared() const = 0;
+  // This node.
+  virtual const NodeInfo& self() const = 0;
+  // Whether the shared state can be reached now.
+  virtual bool available() const = 0;
+  // A live node by id (this one included), or nullopt if it is dead or
+  // unknown.
+  virtual std::optional<NodeInfo> node(const std::string& id) const = 0;
+  // A live node other than this one that takes players (for a drain), the
+  // least loaded first; nullopt if none.
+  virtual std::optional<NodeInfo> another_node() const = 0;
+
+  // This node holds the player now (or, with `to`, the node it is being
+  // sent to will); the token's hash is the player's current token.
+  virtual void hold(AccountId account, const std::string& token_hash,
+                    std::chrono::milliseconds token_lifetime, const std::string& to = {}) = 0;
+  // The player left this node for good; its token stops working.
+  virtual void release(AccountId account, const std::string& token_hash) = 0;
+  // Who holds the token: done(holder), done(nullopt) if nobody does, or
+  // done(nullopt) with available() false if the shared state can't answer.
+  using TokenDone = std::function<void(std::optional<TokenHolder>, bool answered)>;
+  virtual void find_token(const std::string& token_hash, TokenDone done) = 0;
+  // Which node holds the account: done(node id) or done("") if none;
+  // answered false if the shared state can't answer.
+  using PlayerDone = std::function<void(const std::string& node, bool answered)>;
+  virtual void find_player(AccountId account, PlayerDone done) = 0;
+
+  // Asks node `to` to keep a seat (answered within a few seconds: a timeout
+  // is a refusal with ERROR_CODE_CLUSTER_UNAVAILABLE).
+  using SeatDone = std::function<void(const SeatReply&)>;
+  virtual void request_seat(const std::string& to, const SeatRequest& request, SeatDone done) = 0;
+  // Who answers other nodes' seat requests at this node.
+  using SeatHandler = std::function<void(const SeatRequest&, SeatDone reply)>;
+  virtual void serve_seats(SeatHandler handler) = 0;
+
+  // The shared state came back after an outage: called so that the lobby
+  // registers again what this node holds (players and games).
+  virtual void on_restored(std::function<void()> handler) = 0;
+
+  // This node drains (or stops): it takes no new games and others stop
+  // sending players here.
+  virtual void set_draining(bool draining) = 0;
+  // The node stops: it is no longer alive for the others, at once; done
+  // once the others can see it (or the shared state can't be reached).
+  virtual void leave(std::function<void()> done) = 0;
+};
+
+// One node alone: every player and token is here, there is nobody to ask.
+class SingleNode final : public Cluster {
+ public:
+  SingleNode() { self_.id = "local"; }
+  bool shared() const override { return false; }
+  const NodeInfo& self() const override { return self_; }
+  bool available() const override { return true; }
+  std::optional<NodeInfo> node(const std::string& id) const override {
+    return id == self_.id ? std::optional<NodeInfo>(self_) : std::nullopt;
+  }
+  std::optional<NodeInfo> another_node() const override { return std::nullopt; }
+  void hold(AccountId, const std::string&, std::chrono::milliseconds,
+            const std::string&) override {}
+  void release(AccountId, const std::string&) override {}
+  void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
+  void find_player(AccountId, PlayerDone done) override { done("", true); }
+  void request_seat(const std::string&, const SeatRequest&, SeatDone done) override {
+    done(SeatReply{{}, 0, wire::ERROR_CODE_UNKNOWN_GAME, "no such node"});
+  }
+  void serve_seats(SeatHandler) override {}
+  void on_restored(std::function<void()>) override {}
+  void set_draining(bool) override {}
+  void leave(std::function<void()> done) override { done(); }
+
+ private:
+  NodeInfo self_;
+};
+
+}  // namespace ttt::server

@@ -1,0 +1,71 @@
+// The Lobby taking over games from a node that is gone: when a player of a
+// dead node's game (or of a game a drained node let go) comes to this node,
+// the game is claimed in the database (exactly one node wins each claim:
+// store/stored_holders) and comes back here as after a restart, its players
+// away until they reconnect, their resume tokens held here.
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "lobby/lobby.hpp"
+
+namespace ttt::server {
+
+void Lobby::adopt_games_of(AccountId account, std::function<void()> done) {
+  if (links_.holders == nullptr) {
+    done();
+    return;
+  }
+  links_.holders->games_of(account, [this, done](std::optional<std::vector<GameRecord>> games) {
+    if (!games) {
+      spdlog::warn("cluster: a player's games in progress could not be read; none taken over");
+      done();
+      return;
+    }
+    std::vector<std::pair<RecordId, std::string>> claims;
+    for (const GameRecord& g : *games) {
+      if (find_room(static_cast<GameId>(g.room_id))) continue;  // held here already
+      // Held by a live node: its player is sent there, not here.
+      if (!g.node.empty() && g.node != cluster().self().id && cluster().node(g.node)) continue;
+      claims.emplace_back(g.id, g.node);
+    }
+    if (claims.empty()) {
+      done();
+      return;
+    }
+    auto remaining = std::make_shared<std::size_t>(claims.size());
+    for (const auto& [id, from] : claims) {
+      links_.holders->claim(id, from,
+                            [this, remaining, done, from = from](std::optional<ClaimedGame> claimed) {
+                              if (claimed) adopt(*claimed);
+                              if (--*remaining == 0) done();
+                            });
+    }
+  });
+}
+
+void Lobby::adopt(const ClaimedGame& claimed) {
+  const GameRecord& g = claimed.game;
+  if (find_room(static_cast<GameId>(g.room_id))) return;
+  for (const auto& player : claimed.players) {
+    if (player) links_.accounts.keep(*player);
+  }
+  try {
+    restore_game(g);
+  } catch (const std::exception& e) {
+    spdlog::error("cluster: game {} could not be taken over: {}", g.id, e.what());
+    return;
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& player = claimed.players[i];
+    if (!player || player->is_bot || claimed.token_hashes[i].empty()) continue;
+    const AccountId id = account_id(*player);
+    tokens_.restore(seat_of(id), claimed.token_hashes[i]);
+    cluster().hold(id, claimed.token_hashes[i], config_.token_lifetime);
+  }
+  spdlog::info("cluster: took over game {} (room {}, {} vs {}, {} moves) from {}", g.id, g.room_id,
+               g.x_name, g.o_name, g.moves.size(),
+               g.node.empty() ? std::string("a drained node") : "node " + g.node);
+}
+
+}  // namespace ttt::server

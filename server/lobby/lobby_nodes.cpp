@@ -1,0 +1,475 @@
+// The Lobby among several nodes: a Hello whose player another node holds is
+// sent there (Redirect); a player who joins or watches a game held elsewhere,
+// or is paired with a player waiting elsewhere, gets a seat kept there (a
+// reservation, 10 s) and is sent to it; other nodes' requests for such seats
+// are answered here; a drained node sends its players away. With one node
+// (SingleNode) none of this runs.
+#include <spdlog/spdlog.h>
+
+#include "game/bot_level_code.hpp"
+#include "lobby/lobby.hpp"
+#include "lobby/lobby_connection.hpp"
+#include "lobby/secrets.hpp"
+#include "lobby/text_rules.hpp"
+#include "net/replies.hpp"
+#include "ttt/wire/convert.hpp"
+
+namespace ttt::server {
+namespace {
+
+constexpr auto kReservationLife = std::chrono::seconds(10);
+
+std::string where_of(const NodeInfo& node) {
+  return node.host + ":" + std::to_string(node.port);
+}
+
+}  // namespace
+
+std::shared_ptr<Lobby::Connection> Lobby::still_open(
+    const std::weak_ptr<Connection>& connection) const {
+  auto open = connection.lock();
+  if (!open || !open->participant() || !connections_.contains(open.get())) return nullptr;
+  return open;
+}
+
+void Lobby::serve_other_nodes() {
+  if (!cluster().shared()) return;
+  cluster().serve_seats(
+      [this](const SeatRequest& request, Cluster::SeatDone reply) { seat_request(request, reply); });
+  cluster().on_restored([this] { register_again(); });
+}
+
+// --- Hello ----------------------------------------------------------------------
+
+void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
+                          std::uint32_t request_id) {
+  connection.routing = true;
+  const std::string key = name_key(hello.name());
+  auto resume = [this, weak = connection.weak_from_this(), hello, request_id] {
+    auto open = still_open(weak);
+    if (!open) return;
+    open->routing = false;
+    this->hello(*open, hello, request_id, true);
+  };
+  links_.accounts.refresh(key, [this, weak = connection.weak_from_this(), key, hello, request_id,
+                                resume](bool read_ok) {
+    auto open = still_open(weak);
+    if (!open) return;
+    if (!read_ok) {
+      open->routing = false;
+      if (auto conn = open->participant()) {
+        conn->deliver(error_reply(wire::ERROR_CODE_STORAGE,
+                                  "the server can't read its records now: try again in a moment",
+                                  request_id, true));
+        conn->close();
+      }
+      return;
+    }
+    const StoredPlayer* account = links_.accounts.find(key);
+    if (account == nullptr || account->secret_hash.empty() ||
+        !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
+      resume();  // a new name, or a wrong secret: answered here as ever
+      return;
+    }
+    const AccountId id = account_id(*account);
+    if (player_of(seat_of(id)) != nullptr) {
+      resume();  // held here
+      return;
+    }
+    cluster().find_player(id, [this, weak, id, request_id, resume](const std::string& node,
+                                                                   bool answered) {
+      auto again = still_open(weak);
+      if (!again) return;
+      if (answered && !node.empty() && node != cluster().self().id) {
+        if (auto there = cluster().node(node)) {
+          again->routing = false;
+          redirect(*again, *there, "", 0, "your player is at node " + where_of(*there));
+          return;
+        }
+        // Its node is gone: its games come here.
+        adopt_games_of(id, resume);
+        return;
+      }
+      resume();
+    });
+  });
+}
+
+void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
+                           std::uint32_t request_id) {
+  connection.routing = true;
+  auto weak = connection.weak_from_this();
+  auto refuse = [this, request_id](Connection& open, wire::ErrorCode code, std::string text) {
+    open.routing = false;
+    if (code == wire::ERROR_CODE_BAD_RESUME_TOKEN) identity_failures_.failed(open.address);
+    if (auto conn = open.participant()) {
+      conn->deliver(error_reply(code, std::move(text), request_id, true));
+      conn->close();
+    }
+  };
+  cluster().find_token(
+      sha256_hex(hello.resume_token()),
+      [this, weak, hello, request_id, refuse](std::optional<TokenHolder> holder, bool answered) {
+        auto open = still_open(weak);
+        if (!open) return;
+        if (!answered) {
+          refuse(*open, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                 "the lobby's nodes can't reach each other now: try again in a moment");
+          return;
+        }
+        if (!holder) {
+          refuse(*open, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
+          return;
+        }
+        if (holder->node != cluster().self().id) {
+          if (auto there = cluster().node(holder->node)) {
+            open->routing = false;
+            redirect(*open, *there, "", 0, "your player is at node " + where_of(*there));
+            return;
+          }
+        }
+        // Held here (sent from another node), or by a node that is gone: the
+        // player comes here, with any games that node held.
+        const AccountId account = holder->account;
+        links_.accounts.refresh(account, [this, weak, account, hello, request_id,
+                                          refuse](bool read_ok) {
+          auto again = still_open(weak);
+          if (!again) return;
+          if (!read_ok) {
+            refuse(*again, wire::ERROR_CODE_STORAGE,
+                   "the server can't read its records now: try again in a moment");
+            return;
+          }
+          adopt_games_of(account, [this, weak, account, hello, request_id, refuse] {
+            auto open = still_open(weak);
+            if (!open) return;
+            open->routing = false;
+            const StoredPlayer* stored = links_.accounts.get(account);
+            if (stored == nullptr || stored->is_bot) {
+              refuse(*open, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
+              return;
+            }
+            if (LobbyPlayer* held = player_of(seat_of(account))) {
+              take_back(*open, *held, hello, request_id);
+              return;
+            }
+            if (send_away(*open, nullptr)) return;
+            enter(*open, *stored, hello, request_id, true, "");
+          });
+        });
+      });
+}
+
+bool Lobby::send_away(Connection& connection, const LobbyPlayer* existing) {
+  if (!draining_ || (existing != nullptr && existing->room)) return false;
+  if (auto there = cluster().another_node()) {
+    redirect(connection, *there, "", 0, "this node is being drained");
+  } else if (auto conn = connection.participant()) {
+    conn->deliver(error_reply(wire::ERROR_CODE_DRAINING,
+                              "this node is being drained and no other node takes players now: "
+                              "try again in a moment",
+                              0, true));
+    conn->close();
+  }
+  return true;
+}
+
+void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::string& reservation,
+                     GameId game, const std::string& reason) {
+  auto conn = connection.participant();
+  if (LobbyPlayer* player = connection.player) {
+    // Handed over: its token is held there now; nothing is revoked.
+    if (auto hash = tokens_.hash_of(player->id)) {
+      cluster().hold(player->account, *hash, config_.token_lifetime, node.id);
+    }
+    const SeatId id = player->id;
+    end_challenges_of(*player);
+    unqueue(*player);
+    if (player->room) player->room->leave(id, 0);
+    tokens_.forget(id);
+    connection.player = nullptr;
+    player->connection = nullptr;
+    player->conn.reset();
+    if (LobbyPlayer* still = player_of(id); still && !still->room) {
+      release_quota(*still);
+      players_.erase(id);
+    }
+  }
+  if (!conn) return;
+  spdlog::debug("sending a connection from {} to node {} ({})", connection.address, node.id,
+                reason);
+  wire::ServerMessage message;
+  wire::Redirect* r = message.mutable_redirect();
+  r->set_host(node.host);
+  r->set_port(node.port);
+  r->set_fingerprint(node.fingerprint);
+  r->set_reservation(reservation);
+  r->set_reason(reason);
+  r->set_game_id(game);
+  conn->set_heartbeat(false);
+  conn->deliver(make_outbound(std::move(message)));
+  conn->close();
+}
+
+bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
+  auto it = reservations_.find(hello.reservation());
+  if (it == reservations_.end()) return false;
+  Reservation kept = std::move(it->second);
+  reservations_.erase(it);
+  kept.expiry->cancel();
+  if (kept.room) reserved_rooms_.erase(kept.room->id());
+  connection.routing = true;
+  const AccountId account = kept.request.account;
+  links_.accounts.refresh(account, [this, weak = connection.weak_from_this(), kept, hello,
+                                    request_id](bool read_ok) {
+    auto open = still_open(weak);
+    if (!open) return;
+    open->routing = false;
+    const StoredPlayer* stored = links_.accounts.get(kept.request.account);
+    auto conn = open->participant();
+    if (!read_ok || stored == nullptr || stored->is_bot) {
+      if (conn) {
+        conn->deliver(error_reply(wire::ERROR_CODE_RESERVATION_GONE,
+                                  "the seat kept for you could not be taken: connect again",
+                                  request_id, true));
+        conn->close();
+      }
+      return;
+    }
+    if (LobbyPlayer* held = player_of(seat_of(account_id(*stored)))) {
+      take_back(*open, *held, hello, request_id);
+    } else {
+      enter(*open, *stored, hello, request_id, true, "");
+    }
+    LobbyPlayer* player = open->player;
+    if (player == nullptr) return;
+    const auto& room = kept.room;
+    const bool open_seat = room && rooms_.contains(room->id()) && room->waiting();
+    switch (kept.request.kind) {
+      case SeatRequest::Kind::kWatch:
+        if (room && rooms_.contains(room->id()) && !player->room) {
+          player->room = room;
+          room->watch(player->ref(), 0);
+          return;
+        }
+        break;
+      case SeatRequest::Kind::kJoin:
+      case SeatRequest::Kind::kPair:
+        if (open_seat && !player->room) {
+          if (!allows_rating(*player, kept.request.rated)) room->make_unrated();
+          player->room = room;
+          took_seat(*player);
+          room->seat(player->ref(), wire::SIDE_NONE, 0);
+          return;
+        }
+        break;
+    }
+    error(*player, wire::ERROR_CODE_RESERVATION_GONE,
+          "the game you were sent to is no longer there", 0);
+  });
+  return true;
+}
+
+// --- seats at other nodes --------------------------------------------------------
+
+void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
+                           std::uint32_t request_id) {
+  request.account = player.account;
+  request.name = player.name;
+  request.program = player.program;
+  cluster().request_seat(
+      to, request, [this, id = player.id, to, request_id](const SeatReply& answer) {
+        LobbyPlayer* asker = player_of(id);
+        if (asker == nullptr || asker->connection == nullptr) return;
+        if (answer.reservation.empty()) {
+          error(*asker, answer.code == wire::ERROR_CODE_UNSPECIFIED ? wire::ERROR_CODE_UNKNOWN_GAME
+                                                                    : answer.code,
+                answer.text, request_id);
+          return;
+        }
+        auto there = cluster().node(to);
+        if (!there) {
+          error(*asker, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                "the node holding that game is gone: try again", request_id);
+          return;
+        }
+        redirect(*static_cast<Connection*>(asker->connection), *there, answer.reservation,
+                 answer.game, "game " + std::to_string(answer.game) + " is at node " +
+                                  where_of(*there));
+      });
+}
+
+void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
+  auto refuse = [&reply](wire::ErrorCode code, std::string text) {
+    reply(SeatReply{{}, 0, code, std::move(text)});
+  };
+  if (shutting_down_ || draining_) {
+    refuse(wire::ERROR_CODE_DRAINING, "that game's node is being drained: try another game");
+    return;
+  }
+  std::shared_ptr<GameRoom> room;
+  if (request.kind == SeatRequest::Kind::kPair) {
+    LobbyPlayer* waiting = player_of(request.waiting);
+    if (waiting == nullptr || waiting->conn.expired() || waiting->room ||
+        waiting->queued_size != request.size || waiting->queued_win_length != request.win_length ||
+        waiting->queued_clock.initial_ms() != request.clock.initial_ms() ||
+        waiting->queued_clock.increment_ms() != request.clock.increment_ms()) {
+      refuse(wire::ERROR_CODE_UNKNOWN_GAME, "the player you were paired with is gone");
+      return;
+    }
+    const wire::Rated waiting_rated = waiting->queued_rated;
+    waiting->queued_size = 0;
+    waiting->queued_win_length = 0;
+    waiting->queued_clock.Clear();
+    waiting->fallback.reset();
+    RoomSettings settings;
+    settings.size = request.size;
+    settings.win_length = request.win_length;
+    settings.clock = request.clock;
+    // The newcomer's own wish is applied when it arrives (make_unrated).
+    settings.rated = allows_rating(*waiting, waiting_rated);
+    settings.origin = waiting->address;
+    room = new_room(std::move(settings));
+    waiting->room = room;
+    took_seat(*waiting);
+    room->seat(waiting->ref(), wire::SIDE_X, 0);
+  } else {
+    room = find_room(request.game);
+    if (!room) {
+      refuse(wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(request.game));
+      return;
+    }
+    if (room->settings().is_private &&
+        normalize_invite_code(request.invite_code) !=
+            normalize_invite_code(room->settings().invite_code)) {
+      refuse(wire::ERROR_CODE_WRONG_INVITE_CODE,
+             "game " + std::to_string(room->id()) + " is private: a matching invite code is needed");
+      return;
+    }
+    if (request.kind == SeatRequest::Kind::kJoin &&
+        (!room->waiting() || reserved_rooms_.contains(room->id()))) {
+      refuse(wire::ERROR_CODE_GAME_FULL,
+             "game " + std::to_string(room->id()) + " has no free seat (watch it instead)");
+      return;
+    }
+    if (request.kind == SeatRequest::Kind::kWatch && room->spectators_full()) {
+      refuse(wire::ERROR_CODE_SPECTATORS_FULL,
+             "game " + std::to_string(room->id()) + " has as many spectators as it takes");
+      return;
+    }
+  }
+  const std::string code = random_hex(16);
+  auto expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, kReservationLife);
+  expiry->async_wait([this, code](boost::system::error_code ec) {
+    if (!ec) reservation_lapsed(code);
+  });
+  if (request.kind != SeatRequest::Kind::kWatch) reserved_rooms_.insert(room->id());
+  reservations_[code] = Reservation{request, room, expiry};
+  reply(SeatReply{code, room->id(), wire::ERROR_CODE_UNSPECIFIED, ""});
+}
+
+void Lobby::reservation_lapsed(const std::string& code) {
+  auto it = reservations_.find(code);
+  if (it == reservations_.end()) return;
+  Reservation lapsed = std::move(it->second);
+  reservations_.erase(it);
+  if (!lapsed.room) return;
+  reserved_rooms_.erase(lapsed.room->id());
+  if (lapsed.request.kind != SeatRequest::Kind::kPair) return;
+  // Paired, but the other never came: the one waiting here waits again.
+  LobbyPlayer* waiting = player_of(lapsed.request.waiting);
+  if (waiting == nullptr || waiting->room != lapsed.room || !lapsed.room->waiting()) return;
+  const std::shared_ptr<GameRoom> room = lapsed.room;
+  room->leave(waiting->id, 0);
+  if (waiting->conn.expired()) return;
+  MatchRequest again{waiting->id,
+                     waiting->account,
+                     waiting->name,
+                     waiting->program,
+                     "",
+                     lapsed.request.size,
+                     lapsed.request.win_length,
+                     waiting->queued_rated,
+                     lapsed.request.clock.initial_ms(),
+                     lapsed.request.clock.increment_ms()};
+  try_match(waiting->id, std::move(again), 0, 0);
+}
+
+// --- draining ---------------------------------------------------------------------
+
+std::size_t Lobby::games_in_progress() const {
+  std::size_t n = 0;
+  for (const auto& [id, room] : rooms_) n += room->in_progress() ? 1 : 0;
+  return n;
+}
+
+void Lobby::drain() {
+  if (draining_) return;
+  draining_ = true;
+  cluster().set_draining(true);
+  spdlog::info("draining: no new games here; players out of a game go to other nodes");
+  std::vector<Connection*> away;
+  for (Connection* connection : connections_) {
+    LobbyPlayer* player = connection->player;
+    if (player == nullptr || player->is_bot) continue;
+    const auto& room = player->room;
+    // Playing a game in progress: it plays on here.
+    if (room && room->in_progress() && room->is_seated(player->id)) continue;
+    away.push_back(connection);
+  }
+  for (Connection* connection : away) {
+    if (!connections_.contains(connection)) continue;
+    if (auto there = cluster().another_node()) {
+      redirect(*connection, *there, "", 0, "this node is being drained");
+    }
+  }
+}
+
+std::size_t Lobby::hand_over() {
+  freeze();
+  std::size_t sent = 0;
+  const std::vector<Connection*> all(connections_.begin(), connections_.end());
+  for (Connection* connection : all) {
+    if (!connections_.contains(connection) || connection->player == nullptr ||
+        connection->player->is_bot) {
+      continue;
+    }
+    auto there = cluster().another_node();
+    if (!there) break;
+    // The player's games were let go in the database: the node it goes to
+    // takes them over (adoption) when it arrives.
+    LobbyPlayer* player = connection->player;
+    if (auto hash = tokens_.hash_of(player->id)) {
+      cluster().hold(player->account, *hash, config_.token_lifetime, there->id);
+    }
+    tokens_.forget(player->id);
+    connection->player = nullptr;
+    player->connection = nullptr;
+    player->conn.reset();
+    if (auto conn = connection->participant()) {
+      wire::ServerMessage message;
+      wire::Redirect* r = message.mutable_redirect();
+      r->set_host(there->host);
+      r->set_port(there->port);
+      r->set_fingerprint(there->fingerprint);
+      r->set_reason("this node is going down for an upgrade; your game goes on at node " +
+                    where_of(*there));
+      conn->set_heartbeat(false);
+      conn->deliver(make_outbound(std::move(message)));
+      conn->close();
+      ++sent;
+    }
+  }
+  return sent;
+}
+
+void Lobby::register_again() {
+  for (const auto& [id, player] : players_) {
+    if (player->is_bot) continue;
+    if (auto hash = tokens_.hash_of(id)) {
+      cluster().hold(player->account, *hash, config_.token_lifetime);
+    }
+  }
+}
+
+}  // namespace ttt::server

@@ -1,0 +1,28 @@
+#include "store/store.hpp"
+
+namespace ttt::server {
+namespace {
+
+[[noreturn]] void only_shared(const char* what) {
+  throw StoreError(std::string(what) +
+                   ": only a PostgreSQL store (--postgres) is shared by several nodes");
+}
+
+}  // namespace
+
+std::int64_t Store::reserve_ids(IdKind, int) { only_shared("handing out ids for several nodes"); }
+std::optional<StoredPlayer> Store::player_by_key(const std::string&) {
+  only_shared("reading one account");
+}
+std::optional<StoredPlayer> Store::player_by_id(std::int64_t) { only_shared("reading one account"); }
+std::vector<GameRecord> Store::unfinished_games_of(std::int64_t) {
+  only_shared("reading a player's games in progress");
+}
+bool Store::claim_game(std::int64_t, const std::string&, const std::string&) {
+  only_shared("taking over a game");
+}
+void Store::release_games(const std::string&) { only_shared("handing games over"); }
+void Store::ensure_player(const StoredPlayer&) { only_shared("making an account"); }
+std::optional<std::string> Store::token_hash(std::int64_t) { only_shared("reading a token"); }
+
+}  // namespace ttt::server

@@ -1,0 +1,97 @@
+#include "client_support/redis_scratch.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+namespace ttt::testing {
+namespace {
+
+constexpr const char* kServer = "/usr/bin/redis-server";
+constexpr const char* kCli = "/usr/bin/redis-cli";
+
+std::uint16_t free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t len = sizeof addr;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    if (fd >= 0) ::close(fd);
+    throw std::runtime_error("no free loopback port for redis-server");
+  }
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+}  // namespace
+
+bool redis_required() {
+  const char* v = std::getenv("TTT_REQUIRE_REDIS");
+  return v != nullptr && std::string(v) == "1";
+}
+
+std::string RedisScratch::unavailable() {
+  if (::access(kServer, X_OK) != 0 || ::access(kCli, X_OK) != 0) {
+    return "redis-server and redis-cli are not installed (Debian packages redis-server, "
+           "redis-tools; ./ttt test installs them)";
+  }
+  return "";
+}
+
+RedisScratch::RedisScratch() : port_(free_port()) { start(); }
+
+RedisScratch::~RedisScratch() { stop(); }
+
+void RedisScratch::start() {
+  stop();
+  process_ = std::make_unique<ChildProcess>(std::vector<std::string>{
+      kServer, "--port", std::to_string(port_), "--bind", "127.0.0.1", "--save", "",
+      "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning", "--dir", "/tmp"});
+  for (int i = 0; i < 200; ++i) {
+    if (cli("PING") == "PONG") return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  throw std::runtime_error("redis-server on port " + std::to_string(port_) +
+                           " did not answer PING: " + process_->output());
+}
+
+void RedisScratch::stop() {
+  if (!process_) return;
+  process_->kill(SIGKILL);
+  process_.reset();
+}
+
+void RedisScratch::pause() {
+  if (process_) ::kill(process_->pid(), SIGSTOP);
+}
+
+void RedisScratch::resume() {
+  if (process_) ::kill(process_->pid(), SIGCONT);
+}
+
+std::string RedisScratch::cli(const std::string& command) const {
+  const std::string line = std::string(kCli) + " -h 127.0.0.1 -p " + std::to_string(port_) +
+                           " " + command + " 2>&1";
+  std::FILE* pipe = ::popen(line.c_str(), "r");
+  if (pipe == nullptr) return "";
+  std::string out;
+  char buffer[512];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+  ::pclose(pipe);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ')) {
+    out.pop_back();
+  }
+  return out;
+}
+
+}  // namespace ttt::testing

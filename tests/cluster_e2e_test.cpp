@@ -1,0 +1,440 @@
+// Several ttt-server nodes end to end (issue 18), each a real process,
+// sharing a real redis-server of the test's own and a PostgreSQL schema of
+// the test's own: the game list of every node from any node, joining a game
+// held elsewhere and quick match across nodes (a Redirect with a seat kept),
+// a token leading to its node, a killed node's game adopted by exactly one
+// node, a drained node handing its games over, Redis lost and back, and the
+// flags' errors. Clients speak the protocol (TestClient) so every message
+// is checked.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <regex>
+#include <thread>
+
+#include "client_support/child_process.hpp"
+#include "client_support/redis_scratch.hpp"
+#include "store/postgres.hpp"
+#include "support/postgres_scratch.hpp"
+#include "support/test_client.hpp"
+
+namespace ttt::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+// One ttt-server node: --no-tls on loopback, no limits per address (every
+// client here comes from 127.0.0.1).
+class Node {
+ public:
+  Node(const std::string& postgres, const std::string& redis, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv{bin_dir() + "/ttt-server",
+                                  "--bind",
+                                  "127.0.0.1",
+                                  "--port",
+                                  "0",
+                                  "--no-tls",
+                                  "--postgres",
+                                  postgres,
+                                  "--redis",
+                                  redis,
+                                  "--log-level",
+                                  "info",
+                                  "--max-connections-per-ip",
+                                  "0",
+                                  "--max-new-names-per-address",
+                                  "0",
+                                  "--max-identity-failures-per-address",
+                                  "0",
+                                  "--max-games-per-address",
+                                  "0",
+                                  "--rate-limit",
+                                  "0"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    process_ = std::make_unique<ChildProcess>(argv);
+    std::smatch m;
+    const std::regex listening("listening on port ([0-9]+)");
+    EXPECT_TRUE(process_->wait_for(
+        [&](const std::string& out) { return std::regex_search(out, m, listening); }, 20s))
+        << process_->output();
+    const std::string out = process_->output();
+    if (std::regex_search(out, m, listening)) port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
+    const std::regex node_id("node ([0-9a-f]+) of the lobby");
+    if (std::regex_search(out, m, node_id)) id_ = m[1];
+  }
+
+  std::uint16_t port() const { return port_; }
+  const std::string& id() const { return id_; }
+  ChildProcess& process() { return *process_; }
+  std::string where() const { return "127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  std::unique_ptr<ChildProcess> process_;
+  std::uint16_t port_ = 0;
+  std::string id_;
+};
+
+class Nodes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    TTT_NEED_REDIS();
+    TTT_NEED_POSTGRES();
+    redis_ = std::make_unique<RedisScratch>();
+    pg_ = std::make_unique<PostgresScratch>();
+  }
+
+  std::unique_ptr<Node> node(std::vector<std::string> extra = {}) {
+    auto n = std::make_unique<Node>(pg_->conninfo(), redis_->address(), std::move(extra));
+    return n;
+  }
+
+  // Waits until every node sees all of them alive (their heartbeats).
+  void wait_for_each_other(std::size_t count) {
+    for (int i = 0; i < 100; ++i) {
+      if (redis_->cli("SCARD ttt:nodes") == std::to_string(count)) {
+        std::this_thread::sleep_for(1200ms);  // one more heartbeat: each has read the others
+        return;
+      }
+      std::this_thread::sleep_for(100ms);
+    }
+    FAIL() << "the nodes did not all register: " << redis_->cli("SMEMBERS ttt:nodes");
+  }
+
+  // A one-row, one-column answer from the scratch schema.
+  std::string sql(const std::string& query) {
+    server::PgConnection db(pg_->conninfo());
+    auto rows = db.exec(query);
+    return rows.rows() == 0 ? "" : rows.text(0, 0);
+  }
+
+  std::unique_ptr<RedisScratch> redis_;
+  std::unique_ptr<PostgresScratch> pg_;
+};
+
+wire::Redirect expect_redirect(TestClient& client, std::chrono::milliseconds timeout = 5s) {
+  auto m = client.expect([](const wire::ServerMessage& s) { return s.has_redirect(); },
+                         "a Redirect", timeout);
+  return m.redirect();
+}
+
+// Hello at the node a Redirect names, with the token and the reservation.
+std::unique_ptr<TestClient> follow(const wire::Redirect& redirect, const std::string& name,
+                                   const std::string& token, wire::Welcome& welcome) {
+  auto there = std::make_unique<TestClient>(static_cast<std::uint16_t>(redirect.port()),
+                                            redirect.host());
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name(name);
+  hello.mutable_hello()->set_resume_token(token);
+  hello.mutable_hello()->set_reservation(redirect.reservation());
+  there->send(hello);
+  welcome = there->expect([](const wire::ServerMessage& s) { return s.has_welcome(); },
+                          "Welcome at the node redirected to")
+                .welcome();
+  return there;
+}
+
+// Plays the moves in turn (x first) until the game ends; returns the final state.
+wire::GameState play_out(TestClient& x, TestClient& o, std::uint64_t game,
+                         const std::vector<std::pair<int, int>>& moves, int first_ply = 0) {
+  wire::GameState last;
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    TestClient& mover = (first_ply + static_cast<int>(i)) % 2 == 0 ? x : o;
+    mover.move(moves[i].first, moves[i].second, game);
+    const int ply = first_ply + static_cast<int>(i) + 1;
+    last = mover.expect_state(
+        [ply](const wire::GameState& s) { return s.move_count() >= static_cast<std::uint32_t>(ply); },
+        "the move's state");
+    if (is_over(last)) break;
+  }
+  return last;
+}
+
+TEST_F(Nodes, EveryNodeListsEveryNodesGamesWithTheNodeThatHoldsThem) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  TestClient bob(two->port());
+  bob.hello("bob");
+  bool seen = false;
+  const auto start = std::chrono::steady_clock::now();
+  while (!seen && std::chrono::steady_clock::now() - start < 3s) {
+    bob.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
+    auto list = bob.expect([](const wire::ServerMessage& s) { return s.has_game_list(); },
+                           "the list");
+    for (const auto& g : list.game_list().games()) {
+      if (g.game_id() == game) {
+        seen = true;
+        EXPECT_EQ(g.node(), one->where());
+        EXPECT_EQ(g.x_name(), "alice");
+      }
+    }
+    if (!seen) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(seen) << "bob, on the other node, sees alice's game";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms) << "within a second or so";
+}
+
+TEST_F(Nodes, JoiningAGameHeldElsewhereSendsThePlayerToASeatKeptThere) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  std::this_thread::sleep_for(300ms);  // the listing reaches node two
+  TestClient bob(two->port());
+  const auto bob_welcome = bob.hello("bob");
+  bob.join(game);
+  const wire::Redirect redirect = expect_redirect(bob);
+  EXPECT_EQ(redirect.port(), one->port());
+  EXPECT_EQ(redirect.game_id(), game);
+  EXPECT_FALSE(redirect.reservation().empty());
+  EXPECT_TRUE(bob.wait_closed(2s)) << "the redirect ends the connection";
+  wire::Welcome again;
+  auto bob_there = follow(redirect, "bob", bob_welcome.resume_token(), again);
+  EXPECT_EQ(again.name(), "bob");
+  auto joined = bob_there->expect_joined();
+  EXPECT_EQ(joined.state().game_id(), game);
+  // A reservation is one-time: the same code again is no seat.
+  auto state = play_out(alice, *bob_there, game, {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}});
+  EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
+  for (int i = 0; i < 50 && sql("SELECT status FROM games WHERE room_id = " +
+                                 std::to_string(game)) != "x_won";
+       ++i) {
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE room_id = " + std::to_string(game)), "1");
+  EXPECT_EQ(sql("SELECT status FROM games WHERE room_id = " + std::to_string(game)), "x_won");
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM moves m JOIN games g ON g.id = m.game_id WHERE g.room_id = " +
+                std::to_string(game)),
+            "5");
+}
+
+TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  alice.quick(3);
+  alice.expect([](const wire::ServerMessage& s) { return s.has_queued(); }, "Queued");
+  TestClient bob(two->port());
+  const auto bob_welcome = bob.hello("bob");
+  bob.quick(3);
+  const wire::Redirect redirect = expect_redirect(bob);
+  EXPECT_EQ(redirect.port(), one->port()) << "to the node where alice waits";
+  wire::Welcome again;
+  auto bob_there = follow(redirect, "bob", bob_welcome.resume_token(), again);
+  const auto joined = bob_there->expect_joined();
+  const auto both = alice.expect_state(
+      [](const wire::GameState& s) { return s.status() == wire::GAME_STATUS_IN_PROGRESS; },
+      "both seated");
+  EXPECT_EQ(both.game_id(), joined.state().game_id());
+  EXPECT_EQ(both.x_name(), "alice");
+  EXPECT_EQ(both.o_name(), "bob");
+}
+
+TEST_F(Nodes, AResumeTokenLeadsToTheNodeThatHoldsItsPlayer) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  auto alice = std::make_unique<TestClient>(one->port());
+  const auto welcome = alice->hello("alice");
+  alice->create(3);
+  alice->expect_joined();
+  alice.reset();  // away: her seat is held at node one
+  TestClient elsewhere(two->port());
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name("alice");
+  hello.mutable_hello()->set_resume_token(welcome.resume_token());
+  elsewhere.send(hello);
+  const auto redirect = expect_redirect(elsewhere);
+  EXPECT_EQ(redirect.port(), one->port());
+  // A token nobody issued is refused everywhere.
+  TestClient stranger(two->port());
+  hello.mutable_hello()->set_resume_token(std::string(64, 'a'));
+  stranger.send(hello);
+  stranger.expect_error(wire::ERROR_CODE_BAD_RESUME_TOKEN);
+}
+
+TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost) {
+  auto one = node({"--reconnect-grace", "60"});
+  auto two = node({"--reconnect-grace", "60"});
+  auto three = node({"--reconnect-grace", "60"});
+  wait_for_each_other(3);
+  auto alice = std::make_unique<TestClient>(one->port());
+  const auto alice_welcome = alice->hello("alice");
+  auto bob = std::make_unique<TestClient>(one->port());
+  const auto bob_welcome = bob->hello("bob");
+  alice->create(3);
+  const auto game = alice->expect_joined().state().game_id();
+  bob->join(game);
+  bob->expect_joined();
+  play_out(*alice, *bob, game, {{0, 0}, {1, 1}, {2, 2}});
+  const std::string record = sql("SELECT id FROM games WHERE room_id = " + std::to_string(game));
+  EXPECT_EQ(sql("SELECT node FROM games WHERE id = " + record), one->id());
+  one->process().kill(SIGKILL);
+  alice.reset();
+  bob.reset();
+  // Within 5 s its heartbeat expires; both players come back at once, to
+  // two different nodes.
+  std::this_thread::sleep_for(5500ms);
+  auto hello_with = [](TestClient& c, const std::string& name, const std::string& token) {
+    wire::ClientMessage hello;
+    hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    hello.mutable_hello()->set_name(name);
+    hello.mutable_hello()->set_resume_token(token);
+    c.send(hello);
+  };
+  auto at_two = std::make_unique<TestClient>(two->port());
+  auto at_three = std::make_unique<TestClient>(three->port());
+  hello_with(*at_two, "alice", alice_welcome.resume_token());
+  hello_with(*at_three, "bob", bob_welcome.resume_token());
+  // Each is taken back where the game now is: one of them straight away,
+  // the other after a redirect to the adopter.
+  auto settle = [&](std::unique_ptr<TestClient>& c, const std::string& name) {
+    auto m = c->expect([](const wire::ServerMessage& s) { return s.has_welcome() || s.has_redirect(); },
+                       "Welcome or Redirect", 10s);
+    if (m.has_redirect()) {
+      wire::Welcome w;
+      c = follow(m.redirect(), name,
+                 name == "alice" ? alice_welcome.resume_token() : bob_welcome.resume_token(), w);
+      EXPECT_TRUE(w.resumed());
+      EXPECT_EQ(w.game_id(), game);
+    } else {
+      EXPECT_TRUE(m.welcome().resumed());
+      EXPECT_EQ(m.welcome().game_id(), game);
+    }
+    return c->expect_state([](const wire::GameState& s) { return s.move_count() == 3; },
+                           "the game as it was", 10s);
+  };
+  settle(at_two, "alice");
+  settle(at_three, "bob");
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE room_id = " + std::to_string(game)), "1");
+  const std::string adopter = sql("SELECT node FROM games WHERE id = " + record);
+  EXPECT_TRUE(adopter == two->id() || adopter == three->id()) << adopter;
+  auto final_state = play_out(*at_two, *at_three, game, {{0, 1}, {2, 1}, {0, 2}, {2, 0}}, 3);
+  EXPECT_TRUE(is_over(final_state)) << final_state.DebugString();
+  for (int i = 0; i < 50 && sql("SELECT status FROM games WHERE id = " + record) == "in_progress";
+       ++i) {
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_NE(sql("SELECT status FROM games WHERE id = " + record), "in_progress");
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM moves WHERE game_id = " + record),
+            std::to_string(final_state.move_count()))
+      << "no move lost, none applied twice";
+}
+
+TEST_F(Nodes, ADrainedNodeSendsLobbyPlayersAwayAtOnceAndHandsItsGameOverAtTheTimeout) {
+  auto one = node({"--drain-timeout", "2"});
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  const auto alice_welcome = alice.hello("alice");
+  TestClient bob(one->port());
+  const auto bob_welcome = bob.hello("bob");
+  TestClient carol(one->port());
+  carol.hello("carol");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+  play_out(alice, bob, game, {{1, 1}, {0, 0}});
+  ::kill(one->process().pid(), SIGTERM);
+  const auto carols = expect_redirect(carol, 3s);
+  EXPECT_EQ(carols.port(), two->port()) << "carol, in the lobby, goes at once";
+  // The game goes on here until the drain's time is up...
+  alice.move(2, 2, game);
+  alice.expect_state([](const wire::GameState& s) { return s.move_count() == 3; }, "a move");
+  // ...then both players are sent on, and the game with them.
+  const auto alices = expect_redirect(alice, 6s);
+  const auto bobs = expect_redirect(bob, 6s);
+  EXPECT_EQ(alices.port(), two->port());
+  EXPECT_EQ(one->process().wait_exit(10s), 0) << one->process().output();
+  wire::Welcome a, b;
+  auto alice_there = follow(alices, "alice", alice_welcome.resume_token(), a);
+  auto bob_there = follow(bobs, "bob", bob_welcome.resume_token(), b);
+  EXPECT_TRUE(a.resumed());
+  EXPECT_EQ(a.game_id(), game);
+  alice_there->expect_state([](const wire::GameState& s) { return s.move_count() == 3; },
+                            "the game with its 3 moves", 10s);
+  auto state = play_out(*alice_there, *bob_there, game, {{0, 2}, {2, 0}, {1, 0}}, 3);
+  EXPECT_EQ(state.move_count(), 6u);
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE room_id = " + std::to_string(game)), "1");
+  EXPECT_EQ(sql("SELECT node FROM games WHERE room_id = " + std::to_string(game)), two->id());
+}
+
+TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAgain) {
+  auto one = node();
+  wait_for_each_other(1);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  TestClient bob(one->port());
+  bob.hello("bob");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+  redis_->stop();
+  std::this_thread::sleep_for(500ms);
+  play_out(alice, bob, game, {{0, 0}, {1, 1}});  // play goes on
+  TestClient carol(one->port());
+  carol.hello("carol");
+  carol.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
+  const auto listing = carol.expect_error(wire::ERROR_CODE_CLUSTER_UNAVAILABLE);
+  EXPECT_NE(listing.text().find("can't be reached"), std::string::npos) << listing.text();
+  carol.quick(3);
+  carol.expect_error(wire::ERROR_CODE_CLUSTER_UNAVAILABLE);
+  redis_->start();
+  // Back: the node registers itself and its game again.
+  bool listed = false;
+  for (int i = 0; i < 60 && !listed; ++i) {
+    std::this_thread::sleep_for(200ms);
+    listed = redis_->cli("HEXISTS ttt:games " + std::to_string(game)) == "1" &&
+             redis_->cli("SCARD ttt:nodes") == "1";
+  }
+  EXPECT_TRUE(listed);
+  carol.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
+  carol.expect([](const wire::ServerMessage& s) { return s.has_game_list(); }, "the list again");
+  play_out(alice, bob, game, {{0, 1}, {2, 2}}, 2);
+}
+
+TEST(NodeFlags, NodesRefuseToStartWithoutWhatTheyShareAndSayWhy) {
+  const std::string server = bin_dir() + "/ttt-server";
+  auto r = run_command({server, "--port", "0", "--redis", "127.0.0.1:6379", "--db", "none"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--redis needs --postgres"), std::string::npos) << r.output;
+  r = run_command({server, "--port", "0", "--advertise", "h:1", "--db", "none"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--advertise"), std::string::npos) << r.output;
+  r = run_command({server, "--port", "0", "--postgres", "host=/nonexistent", "--redis", "h:0",
+                   "--bind", "127.0.0.1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--redis: "), std::string::npos) << r.output;
+  r = run_command({server, "--port", "0", "--postgres", "host=/nonexistent", "--redis",
+                   "127.0.0.1:7777"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--advertise HOST:PORT"), std::string::npos) << r.output;
+}
+
+TEST_F(Nodes, ANodeWhoseRedisCantBeReachedDoesNotStartAndSaysWhy) {
+  RedisScratch spare;
+  const std::string address = spare.address();
+  spare.stop();
+  auto r = run_command({bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port", "0",
+                        "--no-tls", "--postgres", pg_->conninfo(), "--redis", address},
+                       15s);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("Redis at " + address + " can't be reached"), std::string::npos)
+      << r.output;
+}
+
+}  // namespace
+}  // namespace ttt::testing

@@ -1,0 +1,309 @@
+// The nodes' shared state against a real redis-server of the test's own:
+// the hiredis adapter (commands, errors, a lost and a stopped Redis), the
+// node registry, the shared quick-match queues and the shared game list.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <functional>
+#include <memory>
+
+#include "client_support/redis_scratch.hpp"
+#include "cluster/redis_client.hpp"
+#include "cluster/redis_cluster.hpp"
+#include "cluster/shared_directory.hpp"
+#include "cluster/shared_matchmaker.hpp"
+#include "node.pb.h"
+
+namespace ttt::testing {
+namespace {
+
+using namespace std::chrono_literals;
+using server::AccountId;
+using server::MatchOutcome;
+using server::MatchRequest;
+using server::NodeInfo;
+using server::SeatId;
+using server::cluster::RedisClient;
+using server::cluster::RedisCluster;
+using server::cluster::RedisResult;
+using server::cluster::SharedGameDirectory;
+using server::cluster::SharedMatchmaker;
+
+class Cluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    TTT_NEED_REDIS();
+    redis_ = std::make_unique<RedisScratch>();
+  }
+
+  server::cluster::RedisAddress address() const {
+    std::string error;
+    return *server::cluster::parse_redis_address(redis_->address(), error);
+  }
+
+  // Runs the io_context until pred holds (true) or the time is up (false).
+  bool run_until(const std::function<bool()>& pred, std::chrono::milliseconds limit = 5s) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      io_.restart();
+      io_.run_for(10ms);
+      if (pred()) return true;
+    }
+    return pred();
+  }
+
+  // One command, its answer waited for.
+  RedisResult ask(RedisClient& client, std::vector<std::string> args) {
+    std::optional<RedisResult> answer;
+    client.command(std::move(args), [&](const RedisResult& r) { answer = r; });
+    EXPECT_TRUE(run_until([&] { return answer.has_value(); }));
+    return answer.value_or(RedisResult{});
+  }
+
+  std::shared_ptr<RedisClient> client(RedisClient::Options options = {}) {
+    auto c = std::make_shared<RedisClient>(io_.get_executor(), address(), options);
+    c->start();
+    EXPECT_TRUE(run_until([&] { return c->up(); }));
+    return c;
+  }
+
+  std::unique_ptr<RedisCluster> node(const std::string& id, std::uint16_t port) {
+    NodeInfo self;
+    self.id = id;
+    self.host = "127.0.0.1";
+    self.port = port;
+    auto n = std::make_unique<RedisCluster>(io_.get_executor(), address(), self);
+    return n;
+  }
+
+  boost::asio::io_context io_;
+  std::unique_ptr<RedisScratch> redis_;
+};
+
+TEST(RedisAddress, ParsesHostAndPortAndNamesWhatIsWrong) {
+  std::string error;
+  auto a = server::cluster::parse_redis_address("db1:6380", error);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->host, "db1");
+  EXPECT_EQ(a->port, 6380);
+  a = server::cluster::parse_redis_address("localhost", error);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->port, 6379);
+  a = server::cluster::parse_redis_address("[::1]:7000", error);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->host, "::1");
+  EXPECT_EQ(a->text(), "[::1]:7000");
+  for (const char* bad : {"", ":6379", "db1:", "db1:0", "db1:65536", "db1:12x", "[::1", "[::1]x"}) {
+    error.clear();
+    EXPECT_FALSE(server::cluster::parse_redis_address(bad, error)) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+  }
+}
+
+TEST_F(Cluster, CommandsAreAnsweredInOrderBinarySafeAndErrorsAreReplies) {
+  auto c = client();
+  const std::string binary("a\0b\r\n\xff", 6);
+  EXPECT_TRUE(ask(*c, {"SET", "k", binary}).ok());
+  auto got = ask(*c, {"GET", "k"});
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got.value->text, binary);
+  auto wrong = ask(*c, {"INCR", "k"});
+  EXPECT_FALSE(wrong.ok());
+  ASSERT_TRUE(wrong.value);
+  EXPECT_TRUE(wrong.value->is_error());
+  EXPECT_NE(wrong.why().find("not an integer"), std::string::npos) << wrong.why();
+  auto nil = ask(*c, {"GET", "missing"});
+  ASSERT_TRUE(nil.ok());
+  EXPECT_TRUE(nil.value->is_nil());
+  std::vector<int> order;
+  for (int i = 0; i < 50; ++i) {
+    c->command({"INCR", "n"}, [&order, i](const RedisResult& r) {
+      if (r.ok() && r.value->integer == i + 1) order.push_back(i);
+    });
+  }
+  EXPECT_TRUE(run_until([&] { return order.size() == 50; }));
+}
+
+TEST_F(Cluster, ALostRedisFailsCommandsAtOnceAndIsTakenUpAgainWhenBack) {
+  auto c = client();
+  std::vector<bool> states;
+  c->on_state([&](bool up) { states.push_back(up); });
+  redis_->stop();
+  ASSERT_TRUE(run_until([&] { return !c->up(); }));
+  const auto before = std::chrono::steady_clock::now();
+  auto failed = ask(*c, {"PING"});
+  EXPECT_FALSE(failed.ok());
+  EXPECT_NE(failed.why().find("unreachable"), std::string::npos) << failed.why();
+  EXPECT_LT(std::chrono::steady_clock::now() - before, 1s) << "fails at once, no hang";
+  redis_->start();
+  ASSERT_TRUE(run_until([&] { return c->up(); }, 10s));
+  EXPECT_TRUE(ask(*c, {"PING"}).ok());
+  ASSERT_GE(states.size(), 2u);
+  EXPECT_FALSE(states.front());
+  EXPECT_TRUE(states.back());
+}
+
+TEST_F(Cluster, ARedisThatStopsAnsweringIsNoticedWithinTheCommandTimeout) {
+  RedisClient::Options options;
+  options.command_timeout = 600ms;
+  auto c = client(options);
+  redis_->pause();
+  std::optional<RedisResult> answer;
+  c->command({"PING"}, [&](const RedisResult& r) { answer = r; });
+  EXPECT_TRUE(run_until([&] { return answer.has_value(); }, 3s)) << "no hang on a stopped Redis";
+  ASSERT_TRUE(answer);
+  EXPECT_FALSE(answer->ok());
+  redis_->resume();
+  EXPECT_TRUE(run_until([&] { return c->up(); }, 10s));
+  EXPECT_TRUE(ask(*c, {"PING"}).ok());
+}
+
+TEST_F(Cluster, SubscribersGetEveryMessageAndSubscribeAgainAfterALoss) {
+  auto sub = std::make_shared<RedisClient>(io_.get_executor(), address(), RedisClient::Options{});
+  std::vector<std::string> got;
+  sub->subscribe({"ch1", "ch2"}, [&](const std::string& channel, const std::string& payload) {
+    got.push_back(channel + "=" + payload);
+  });
+  sub->start();
+  ASSERT_TRUE(run_until([&] { return sub->up(); }));
+  auto pub = client();
+  ask(*pub, {"PUBLISH", "ch1", "a"});
+  ask(*pub, {"PUBLISH", "ch2", "b"});
+  ask(*pub, {"PUBLISH", "other", "c"});
+  EXPECT_TRUE(run_until([&] { return got.size() == 2; }));
+  redis_->stop();
+  ASSERT_TRUE(run_until([&] { return !sub->up(); }));
+  redis_->start();
+  ASSERT_TRUE(run_until([&] { return sub->up() && pub->up(); }, 10s));
+  ask(*pub, {"PUBLISH", "ch1", "again"});
+  EXPECT_TRUE(run_until([&] { return got.size() == 3; }));
+  EXPECT_EQ(got.back(), "ch1=again");
+}
+
+TEST_F(Cluster, NodesSeeEachOtherAndAStoppedNodeIsGoneAtOnceAfterLeaving) {
+  auto a = node("nodea", 1001);
+  auto b = node("nodeb", 1002);
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea"); }));
+  auto info = a->node("nodeb");
+  ASSERT_TRUE(info);
+  EXPECT_EQ(info->port, 1002);
+  ASSERT_TRUE(a->another_node());
+  EXPECT_EQ(a->another_node()->id, "nodeb");
+  bool left = false;
+  b->leave([&] { left = true; });
+  EXPECT_TRUE(run_until([&] { return left && !a->alive("nodeb"); }, 3s));
+  EXPECT_FALSE(a->another_node());
+}
+
+TEST_F(Cluster, ANodeWhoseHeartbeatStopsIsGoneWithinFiveSeconds) {
+  auto a = node("nodea", 1001);
+  auto b = node("nodeb", 1002);
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb"); }));
+  const auto killed = std::chrono::steady_clock::now();
+  b->close();  // as a SIGKILL: no goodbye, the heartbeat just stops
+  ASSERT_TRUE(run_until([&] { return !a->alive("nodeb"); }, 8s));
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, 7s);
+}
+
+TEST_F(Cluster, QuickMatchPairsAcrossNodesAtomicallyAndNeverWithOneself) {
+  auto a = node("nodea", 1001);
+  auto b = node("nodeb", 1002);
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea"); }));
+  SharedMatchmaker at_a(*a), at_b(*b);
+  MatchRequest alice{SeatId{7}, AccountId{7}, "alice", false, "", 3, 3};
+  std::optional<MatchOutcome> first;
+  at_a.match(alice, [&](const MatchOutcome& o) { first = o; });
+  ASSERT_TRUE(run_until([&] { return first.has_value(); }));
+  EXPECT_TRUE(first->available);
+  EXPECT_FALSE(first->paired) << "alice waits";
+  // alice again, from node b (a second terminal): not paired with herself.
+  MatchRequest alice_b{SeatId{7}, AccountId{7}, "alice", false, "", 3, 3};
+  std::optional<MatchOutcome> self_pair;
+  at_b.match(alice_b, [&](const MatchOutcome& o) { self_pair = o; });
+  ASSERT_TRUE(run_until([&] { return self_pair.has_value(); }));
+  EXPECT_FALSE(self_pair->paired);
+  // Another size waits in its own queue; bob's size pairs with alice at b.
+  MatchRequest bob{SeatId{9}, AccountId{9}, "bob", true, "", 3, 3};
+  std::optional<MatchOutcome> paired;
+  at_a.match(bob, [&](const MatchOutcome& o) { paired = o; });
+  ASSERT_TRUE(run_until([&] { return paired.has_value(); }));
+  ASSERT_TRUE(paired->paired);
+  EXPECT_EQ(paired->paired->node, "nodeb");
+  EXPECT_EQ(paired->paired->name, "alice");
+  EXPECT_EQ(paired->paired->account, AccountId{7});
+  // Alice's entry is gone: cancelling finds nothing (her pairing is on its way).
+  std::optional<bool> cancelled;
+  at_b.cancel(SeatId{7}, [&](bool was) { cancelled = was; });
+  ASSERT_TRUE(run_until([&] { return cancelled.has_value(); }));
+  EXPECT_FALSE(*cancelled);
+}
+
+TEST_F(Cluster, EntriesOfDeadNodesAndUnreadableEntriesArePassedOver) {
+  auto a = node("nodea", 1001);
+  a->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodea"); }));
+  // A dead node's entry, and junk someone wrote into the queue.
+  redis_->cli("RPUSH ttt:queue:3:3:0:0 \"gone\t5\t5\t0\t0\t3\t3\t0\t0\tghost\"");
+  redis_->cli("RPUSH ttt:queue:3:3:0:0 junk");
+  SharedMatchmaker at_a(*a);
+  MatchRequest carol{SeatId{3}, AccountId{3}, "carol", false, "", 3, 3};
+  std::optional<MatchOutcome> outcome;
+  at_a.match(carol, [&](const MatchOutcome& o) { outcome = o; });
+  ASSERT_TRUE(run_until([&] { return outcome.has_value(); }));
+  EXPECT_TRUE(outcome->available);
+  EXPECT_FALSE(outcome->paired) << "nobody alive waits: carol is queued";
+  EXPECT_EQ(redis_->cli("LLEN ttt:queue:3:3:0:0"), "1");
+  EXPECT_FALSE(server::cluster::parse_queue_entry("a\tb\tc"));
+  EXPECT_FALSE(server::cluster::parse_queue_entry(std::string(100000, '\t')));
+}
+
+TEST_F(Cluster, TheGameListOfEveryNodeIsSeenByEveryOtherWithinASecond) {
+  auto a = node("nodea", 1001);
+  auto b = node("nodeb", 1002);
+  SharedGameDirectory list_a(io_.get_executor(), *a), list_b(io_.get_executor(), *b);
+  a->attach(&list_a);
+  b->attach(&list_b);
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea") && a->available(); }));
+  server::Listing game;
+  game.summary.set_game_id(42);
+  game.summary.set_size(3);
+  game.summary.set_x_name("alice");
+  game.summary.set_status(wire::GAME_STATUS_WAITING);
+  list_a.publish(game);
+  server::ListQuery everything;
+  const auto published = std::chrono::steady_clock::now();
+  ASSERT_TRUE(run_until([&] { return list_b.list(everything).total == 1; }, 2s));
+  EXPECT_LT(std::chrono::steady_clock::now() - published, 1s);
+  const auto page = list_b.list(everything);
+  ASSERT_EQ(page.games.size(), 1u);
+  EXPECT_EQ(page.games[0].node(), "127.0.0.1:1001") << "where the game is held";
+  ASSERT_TRUE(list_b.find(42));
+  EXPECT_EQ(list_b.find(42)->node, "nodea");
+  // A node that comes later reads the whole list.
+  auto c = node("nodec", 1003);
+  SharedGameDirectory list_c(io_.get_executor(), *c);
+  c->attach(&list_c);
+  c->start();
+  ASSERT_TRUE(run_until([&] { return list_c.list(everything).total == 1; }, 3s));
+  list_a.withdraw(42);
+  EXPECT_TRUE(run_until([&] { return list_b.list(everything).total == 0; }, 2s));
+  // Junk on the directory's channel is dropped.
+  redis_->cli("PUBLISH ttt:directory junk");
+  list_a.publish(game);
+  ASSERT_TRUE(run_until([&] { return list_b.list(everything).total == 1; }, 2s));
+  // The holder dies: its games are no longer offered.
+  a->close();
+  EXPECT_TRUE(run_until([&] { return list_b.list(everything).total == 0; }, 8s));
+}
+
+}  // namespace
+}  // namespace ttt::testing
