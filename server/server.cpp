@@ -137,6 +137,9 @@ Server::Server(ServerConfig config)
   lobby_.restore(opened_.state);
   opened_.state = {};
   if (cluster_) join_cluster();
+  if (opened_.writer) {
+    opened_.writer->on_waiting([this](bool waiting) { lobby_.database_waiting(waiting); });
+  }
   if (!config_.metrics.empty()) {
     std::string address, error;
     std::uint16_t port = 0;
@@ -349,6 +352,10 @@ asio::awaitable<metrics::Readiness> Server::readiness() {
   if (slots_->open() >= slots_->max_total()) {
     co_return metrics::Readiness{
         false, "full: " + std::to_string(slots_->max_total()) + " connections (--max-connections)"};
+  }
+  if (opened_.writer && opened_.writer->counters().waiting) {
+    co_return metrics::Readiness{false, "the database (" + opened_.where +
+                                            ") can't be reached: writes wait for it"};
   }
   if (opened_.writer && !opened_.writer->counters().last_batch_ok) {
     co_return metrics::Readiness{

@@ -39,7 +39,7 @@ class Node {
                                   "--redis",
                                   redis,
                                   "--log-level",
-                                  "info",
+                                  "debug",
                                   "--max-connections-per-ip",
                                   "0",
                                   "--max-new-names-per-address",
@@ -67,6 +67,11 @@ class Node {
   const std::string& id() const { return id_; }
   ChildProcess& process() { return *process_; }
   std::string where() const { return "127.0.0.1:" + std::to_string(port_); }
+  // Everything it printed so far (read now).
+  std::string log() {
+    process_->wait_for([](const std::string&) { return false; }, 200ms);
+    return process_->output();
+  }
 
  private:
   std::unique_ptr<ChildProcess> process_;
@@ -83,9 +88,18 @@ class Nodes : public ::testing::Test {
     pg_ = std::make_unique<PostgresScratch>();
   }
 
-  std::unique_ptr<Node> node(std::vector<std::string> extra = {}) {
-    auto n = std::make_unique<Node>(pg_->conninfo(), redis_->address(), std::move(extra));
+  std::shared_ptr<Node> node(std::vector<std::string> extra = {}) {
+    auto n = std::make_shared<Node>(pg_->conninfo(), redis_->address(), std::move(extra));
+    nodes_.push_back(n);
     return n;
+  }
+
+  // A failed test shows what its nodes logged.
+  void TearDown() override {
+    if (!HasFailure()) return;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      ADD_FAILURE() << "node " << i + 1 << " logged:\n" << nodes_[i]->log();
+    }
   }
 
   // Waits until every node sees all of them alive (their heartbeats).
@@ -109,6 +123,7 @@ class Nodes : public ::testing::Test {
 
   std::unique_ptr<RedisScratch> redis_;
   std::unique_ptr<PostgresScratch> pg_;
+  std::vector<std::shared_ptr<Node>> nodes_;
 };
 
 wire::Redirect expect_redirect(TestClient& client, std::chrono::milliseconds timeout = 5s) {
@@ -236,8 +251,8 @@ TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {
       [](const wire::GameState& s) { return s.status() == wire::GAME_STATUS_IN_PROGRESS; },
       "both seated");
   EXPECT_EQ(both.game_id(), joined.state().game_id());
-  EXPECT_EQ(both.x_name(), "alice");
-  EXPECT_EQ(both.o_name(), "bob");
+  EXPECT_EQ(both.x().name(), "alice");
+  EXPECT_EQ(both.o().name(), "bob");
 }
 
 TEST_F(Nodes, AResumeTokenLeadsToTheNodeThatHoldsItsPlayer) {
@@ -246,9 +261,13 @@ TEST_F(Nodes, AResumeTokenLeadsToTheNodeThatHoldsItsPlayer) {
   wait_for_each_other(2);
   auto alice = std::make_unique<TestClient>(one->port());
   const auto welcome = alice->hello("alice");
+  TestClient bob(one->port());
+  bob.hello("bob");
   alice->create(3);
-  alice->expect_joined();
-  alice.reset();  // away: her seat is held at node one
+  const auto game = alice->expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+  alice.reset();  // away: her seat in the game is held at node one
   TestClient elsewhere(two->port());
   wire::ClientMessage hello;
   hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
@@ -257,6 +276,10 @@ TEST_F(Nodes, AResumeTokenLeadsToTheNodeThatHoldsItsPlayer) {
   elsewhere.send(hello);
   const auto redirect = expect_redirect(elsewhere);
   EXPECT_EQ(redirect.port(), one->port());
+  wire::Welcome back;
+  auto there = follow(redirect, "alice", welcome.resume_token(), back);
+  EXPECT_TRUE(back.resumed());
+  EXPECT_EQ(back.game_id(), game);
   // A token nobody issued is refused everywhere.
   TestClient stranger(two->port());
   hello.mutable_hello()->set_resume_token(std::string(64, 'a'));
@@ -317,6 +340,7 @@ TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost)
   };
   settle(at_two, "alice");
   settle(at_three, "bob");
+
   EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE room_id = " + std::to_string(game)), "1");
   const std::string adopter = sql("SELECT node FROM games WHERE id = " + record);
   EXPECT_TRUE(adopter == two->id() || adopter == three->id()) << adopter;
@@ -404,6 +428,47 @@ TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAga
   carol.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
   carol.expect([](const wire::ServerMessage& s) { return s.has_game_list(); }, "the list again");
   play_out(alice, bob, game, {{0, 1}, {2, 2}}, 2);
+}
+
+TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsBack) {
+  // The node logs in as a role of this test's own, so that the test can
+  // take the database away from it alone: no new login, and its sessions ended.
+  const std::string role = "ttt_node_" + pg_->schema();
+  PostgresScratch::admin("CREATE ROLE " + role + " LOGIN PASSWORD 'pw'; GRANT ALL ON SCHEMA " +
+                         pg_->schema() + " TO " + role);
+  auto one = std::make_shared<Node>("user=" + role + " password=pw " + pg_->conninfo(),
+                                    redis_->address());
+  wait_for_each_other(1);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  TestClient bob(one->port());
+  bob.hello("bob");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+  play_out(alice, bob, game, {{0, 0}, {1, 1}});
+  PostgresScratch::admin("ALTER ROLE " + role + " NOLOGIN; SELECT pg_terminate_backend(pid) FROM "
+                         "pg_stat_activity WHERE usename = '" + role + "'");
+  alice.move(0, 1, game);
+  const auto notice = alice.expect([](const wire::ServerMessage& s) { return s.has_notice(); },
+                                   "a notice that the server waits for its database", 10s);
+  EXPECT_EQ(notice.notice().code(), wire::ERROR_CODE_DATABASE_WAIT);
+  EXPECT_NE(notice.notice().text().find("waiting for its database"), std::string::npos);
+  // Nobody hears of the move while it is not stored.
+  for (auto m = bob.receive(1s); m; m = bob.receive(200ms)) {
+    EXPECT_FALSE(m->has_state() && m->state().move_count() == 3) << "told before it was stored";
+  }
+  PostgresScratch::admin("ALTER ROLE " + role + " LOGIN");
+  // The move was kept, and lands once the database is back.
+  alice.expect_state([](const wire::GameState& s) { return s.move_count() == 3; },
+                     "the move that waited", 15s);
+  play_out(alice, bob, game, {{2, 2}, {0, 2}}, 3);
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM moves m JOIN games g ON g.id = m.game_id WHERE g.room_id = " +
+                std::to_string(game)),
+            "5");
+  one->process().kill(SIGKILL);
+  PostgresScratch::admin("DROP OWNED BY " + role + "; DROP ROLE " + role);
 }
 
 TEST(NodeFlags, NodesRefuseToStartWithoutWhatTheyShareAndSayWhy) {

@@ -212,6 +212,10 @@ void RedisCluster::beat() {
           }
         }
         live_ = std::move(live);
+        if (!registry_ready_) {
+          registry_ready_ = true;
+          if (directory_) directory_->resync();  // now whose games are whose can be told
+        }
       });
   heartbeat_.expires_after(kHeartbeatEvery);
   heartbeat_.async_wait([this](boost::system::error_code ec) {

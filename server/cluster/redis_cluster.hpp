@@ -55,6 +55,9 @@ class RedisCluster final : public Cluster {
   // For the directory and the matchmaker.
   RedisClient& commands() { return *commands_; }
   bool alive(const std::string& node) const;
+  // Whether the live nodes have been read at least once (before, nobody
+  // can be told dead).
+  bool registry_ready() const noexcept { return registry_ready_; }
   // How many players the node said it holds (for choosing the least loaded).
   void set_load(std::size_t players) { load_ = players; }
 
@@ -95,6 +98,7 @@ class RedisCluster final : public Cluster {
   std::map<std::string, Known> live_;  // the live nodes as last read, this one included
   std::size_t load_ = 0;
   bool left_ = false;
+  bool registry_ready_ = false;
   bool was_down_ = false;  // the shared state was lost since the last registration
   SeatHandler seat_handler_;
   std::function<void()> on_restored_;

@@ -126,7 +126,8 @@ void SharedGameDirectory::resync() {
         continue;
       }
       if (!cluster_.alive(listing.node)) {
-        stale.push_back(e[i].text);  // its node is dead: whoever adopts the game lists it again
+        // Its node is dead: whoever adopts the game lists it again.
+        if (cluster_.registry_ready()) stale.push_back(e[i].text);
         continue;
       }
       others.emplace(listing.summary.game_id(), std::move(listing));

@@ -35,6 +35,14 @@ class AccountStore : public RatingBook, public BlockBook {
 
   // Adds an account (its id is assigned here) and writes it; returns it.
   virtual const StoredPlayer& create(StoredPlayer account) = 0;
+  // The same, and done(ok) once the account is written (several nodes: no
+  // other node can be sent this player before its account is there to
+  // read). If the write fails (another node took the name at the same
+  // moment), the account is forgotten here and done(false).
+  virtual void create_written(StoredPlayer account, std::function<void(bool ok)> done) {
+    create(std::move(account));
+    done(true);
+  }
 
   // Replaces the account's secret (its salt and salted hash) once it is
   // written; done(false) if the write failed, and the old secret stays.

@@ -163,6 +163,20 @@ void Lobby::shutdown(const std::string& reason) {
   }
 }
 
+void Lobby::database_waiting(bool waiting) {
+  wire::ServerMessage message;
+  wire::Notice* notice = message.mutable_notice();
+  notice->set_code(wire::ERROR_CODE_DATABASE_WAIT);
+  notice->set_text(waiting ? "the server is waiting for its database: your moves are kept and "
+                             "count once it is back"
+                           : "the server's database is back: play goes on");
+  const Outbound out = make_outbound(std::move(message));
+  for (const auto& [id, player] : players_) {
+    if (player->is_bot || !player->room) continue;
+    if (auto conn = player->conn.lock()) conn->deliver(out);
+  }
+}
+
 LobbyStats Lobby::stats() const {
   LobbyStats s;
   s.connections = connections_.size() - bots_.size();

@@ -152,6 +152,10 @@ class Lobby final : public Gate, public RoomOwner {
 
   LobbyStats stats() const;
 
+  // The database can't be reached and writes wait for it (true), or it is
+  // back (false): every player in a game is told (a Notice).
+  void database_waiting(bool waiting);
+
   // --- several nodes (lobby_nodes.cpp, lobby_adopt.cpp)
   // Answers other nodes' seat requests from now on.
   void serve_other_nodes();
@@ -202,6 +206,8 @@ class Lobby final : public Gate, public RoomOwner {
   // made here and returned in `issued` when the client chose none.
   const StoredPlayer& register_account(const std::string& name, const std::string& chosen,
                                        std::string& issued, const std::string& address);
+  // Several nodes: a new name's account, written before its Welcome.
+  void register_shared(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   void rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
                      std::uint32_t request_id);
   void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
@@ -331,13 +337,15 @@ class Lobby final : public Gate, public RoomOwner {
   void register_again();
   // --- adoption (lobby_adopt.cpp)
   // Takes over the account's games in progress whose node is dead or has
-  // let them go, then done(); each is claimed in the database so that one
-  // node only takes it.
-  void adopt_games_of(AccountId account, std::function<void()> done);
+  // let them go, then done(""); each is claimed in the database so that one
+  // node only takes it. done(node) instead when a game of the account is
+  // held by another live node (whether it always was, or won the claim).
+  using Adopted = std::function<void(const std::string& elsewhere)>;
+  void adopt_games_of(AccountId account, Adopted done, bool again = false);
   // One stored game in progress comes back here with its players away.
   void restore_game(const GameRecord& game);
   // A game claimed from a dead node: its players and their tokens too.
-  void adopt(const ClaimedGame& claimed);
+  void adopt(const ClaimedGame& claimed, const std::string& from);
 
   // --- replies
   void reply(const LobbyPlayer& player, wire::ServerMessage message);

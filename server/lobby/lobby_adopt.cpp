@@ -11,40 +11,51 @@
 
 namespace ttt::server {
 
-void Lobby::adopt_games_of(AccountId account, std::function<void()> done) {
+void Lobby::adopt_games_of(AccountId account, Adopted done, bool again) {
   if (links_.holders == nullptr) {
-    done();
+    done("");
     return;
   }
-  links_.holders->games_of(account, [this, done](std::optional<std::vector<GameRecord>> games) {
+  links_.holders->games_of(account, [this, account, done, again](std::optional<std::vector<GameRecord>> games) {
     if (!games) {
       spdlog::warn("cluster: a player's games in progress could not be read; none taken over");
-      done();
+      done("");
       return;
     }
     std::vector<std::pair<RecordId, std::string>> claims;
+    std::string elsewhere;
     for (const GameRecord& g : *games) {
       if (find_room(static_cast<GameId>(g.room_id))) continue;  // held here already
       // Held by a live node: its player is sent there, not here.
-      if (!g.node.empty() && g.node != cluster().self().id && cluster().node(g.node)) continue;
+      if (!g.node.empty() && g.node != cluster().self().id && cluster().node(g.node)) {
+        elsewhere = g.node;
+        continue;
+      }
       claims.emplace_back(g.id, g.node);
     }
-    if (claims.empty()) {
-      done();
+    if (claims.empty() || again) {
+      done(elsewhere);  // (a second look after a lost claim claims nothing more)
       return;
     }
     auto remaining = std::make_shared<std::size_t>(claims.size());
     for (const auto& [id, from] : claims) {
       links_.holders->claim(id, from,
-                            [this, remaining, done, from = from](std::optional<ClaimedGame> claimed) {
-                              if (claimed) adopt(*claimed);
-                              if (--*remaining == 0) done();
+                            [this, account, remaining, done, from = from](
+                                std::optional<ClaimedGame> claimed) {
+                              if (claimed) {
+                                adopt(*claimed, from);
+                                if (--*remaining == 0) done("");
+                                return;
+                              }
+                              if (--*remaining > 0) return;
+                              // Another node won it: the player goes where it is now.
+                              adopt_games_of(account, done, true);
                             });
     }
   });
 }
 
-void Lobby::adopt(const ClaimedGame& claimed) {
+void Lobby::adopt(const ClaimedGame& claimed, const std::string& from) {
   const GameRecord& g = claimed.game;
   if (find_room(static_cast<GameId>(g.room_id))) return;
   for (const auto& player : claimed.players) {
@@ -65,7 +76,7 @@ void Lobby::adopt(const ClaimedGame& claimed) {
   }
   spdlog::info("cluster: took over game {} (room {}, {} vs {}, {} moves) from {}", g.id, g.room_id,
                g.x_name, g.o_name, g.moves.size(),
-               g.node.empty() ? std::string("a drained node") : "node " + g.node);
+               from.empty() ? std::string("a drained node") : "node " + from);
 }
 
 }  // namespace ttt::server

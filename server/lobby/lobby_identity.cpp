@@ -126,11 +126,55 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                  " min, or use a name you already have");
       return;
     }
+    if (cluster().shared()) {
+      register_shared(connection, hello, request_id);
+      return;
+    }
     // The client's own secret: the account is its from the first write, and
     // a Welcome lost on the way loses nothing.
     account = &register_account(nfc_name(hello.name()), hello.secret(), issued, connection.address);
   }
   enter(connection, *account, hello, request_id, false, issued);
+}
+
+void Lobby::register_shared(Connection& connection, const wire::Hello& hello,
+                            std::uint32_t request_id) {
+  // Several nodes: Welcome only once the account is written, so that any
+  // node this player is sent to can read it, and a name another node took
+  // at the same moment is refused here rather than lost later.
+  StoredPlayer account;
+  account.name = nfc_name(hello.name());
+  account.salt = random_hex(16);
+  auto issued = std::make_shared<std::string>();
+  if (hello.secret().empty()) *issued = random_hex(32);
+  account.secret_hash =
+      hash_secret(account.salt, hello.secret().empty() ? *issued : hello.secret());
+  const std::string key = name_key(account.name);
+  connection.routing = true;
+  links_.accounts.create_written(
+      std::move(account), [this, weak = connection.weak_from_this(), key, hello, request_id,
+                           issued](bool ok) {
+        auto open = still_open(weak);
+        if (!open) return;
+        open->routing = false;
+        const StoredPlayer* created = links_.accounts.find(key);
+        if (!ok || created == nullptr) {
+          if (auto conn = open->participant()) {
+            conn->deliver(error_reply(wire::ERROR_CODE_NAME_TAKEN,
+                                      "the name " + hello.name() +
+                                          " was just taken (or can't be written now): choose "
+                                          "another or try again",
+                                      request_id, true));
+            conn->close();
+          }
+          return;
+        }
+        if (const auto verdict = links_.log.check(open->address); verdict.log) {
+          spdlog::info("new player {} ({}){}", created->id, created->name,
+                       LogLimiter::suffix(open->address, verdict.held_back));
+        }
+        enter(*open, *created, hello, request_id, false, *issued);
+      });
 }
 
 void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,

@@ -86,8 +86,17 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
           redirect(*again, *there, "", 0, "your player is at node " + where_of(*there));
           return;
         }
-        // Its node is gone: its games come here.
-        adopt_games_of(id, resume);
+        // Its node is gone: its games come here (or go where another node took them).
+        adopt_games_of(id, [this, weak, resume](const std::string& elsewhere) {
+          auto open = still_open(weak);
+          if (!open) return;
+          if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
+            open->routing = false;
+            redirect(*open, *there, "", 0, "your game is at node " + where_of(*there));
+            return;
+          }
+          resume();
+        });
         return;
       }
       resume();
@@ -140,10 +149,15 @@ void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
                    "the server can't read its records now: try again in a moment");
             return;
           }
-          adopt_games_of(account, [this, weak, account, hello, request_id, refuse] {
+          adopt_games_of(account, [this, weak, account, hello, request_id,
+                                   refuse](const std::string& elsewhere) {
             auto open = still_open(weak);
             if (!open) return;
             open->routing = false;
+            if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
+              redirect(*open, *there, "", 0, "your game is at node " + where_of(*there));
+              return;
+            }
             const StoredPlayer* stored = links_.accounts.get(account);
             if (stored == nullptr || stored->is_bot) {
               refuse(*open, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");

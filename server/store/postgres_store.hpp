@@ -84,6 +84,8 @@ class PostgresStore final : public Store {
   std::optional<std::string> token_hash(std::int64_t player_id) override;
   void ensure_player(const StoredPlayer& player) override;
 
+  bool reachable() override { return db_.connected(); }
+
   // While on, every write method throws before it reaches the database.
   void refuse_writes(bool on) override;
 

@@ -100,6 +100,11 @@ class Store {
   // The hash of the player's resume token, if it has one.
   virtual std::optional<std::string> token_hash(std::int64_t player_id);
 
+  // False once the connection to the database is lost (PostgreSQL): the
+  // writer then waits for it and writes the batch again, instead of refusing
+  // it. A file is always reachable.
+  virtual bool reachable() { return true; }
+
   // Test hook: while on, every write fails, as on a failing disk.
   virtual void refuse_writes(bool on) = 0;
 

@@ -116,10 +116,48 @@ bool StoreWriter::write_each(std::vector<Pending>& batch,
   }
 }
 
+void StoreWriter::set_waiting(bool waiting) {
+  std::function<void(bool)> handler;
+  {
+    std::lock_guard lock(mutex_);
+    if (counters_.waiting == waiting) return;
+    counters_.waiting = waiting;
+    handler = on_waiting_;
+  }
+  if (waiting) {
+    spdlog::error("database {} can't be reached: writes wait for it", store_->where());
+  } else {
+    spdlog::info("database {} is back: the writes that waited are committed", store_->where());
+  }
+  if (handler) boost::asio::post(completions_, [handler, waiting] { handler(waiting); });
+}
+
+bool StoreWriter::wait_and_retry(std::vector<Pending>& batch) {
+  auto backoff = std::chrono::milliseconds(100);
+  set_waiting(true);
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_for(lock, backoff, [this] { return stopping_; })) break;
+    }
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(2'000));
+    if (write_whole(batch)) {
+      set_waiting(false);
+      return true;
+    }
+    if (store_->reachable()) {
+      set_waiting(false);
+      return false;  // back, but the batch itself fails: judged job by job
+    }
+  }
+  return false;
+}
+
 void StoreWriter::write_batch(std::vector<Pending>& batch) {
   std::vector<std::optional<std::string>> results(batch.size());
   const auto started = std::chrono::steady_clock::now();
   bool committed = write_whole(batch);
+  if (!committed && !store_->reachable()) committed = wait_and_retry(batch);
   if (!committed) committed = write_each(batch, results);
   if (committed && commit_seconds_ != nullptr) {
     commit_seconds_->observe(std::chrono::steady_clock::now() - started);

@@ -4,8 +4,12 @@
 // whole in one transaction; only if anything in it fails is it rolled back and
 // run again with a savepoint around each job, so that a failing job is rolled
 // back and reported alone (savepoints cost a round trip each on PostgreSQL, so
-// batches that fail nowhere go without them). Completions are posted to the
-// given executor in submission order.
+// batches that fail nowhere go without them). A batch that fails because
+// the database can't be reached (PostgreSQL away) is neither refused nor
+// split: it waits and is written again when the database is back, so that
+// nothing is lost and nothing acknowledged is undone (jobs keep queuing
+// meanwhile: players can't run far ahead, as each move waits for its own
+// commit). Completions are posted to the given executor in submission order.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -48,6 +52,13 @@ class StoreWriter {
   // Runs every queued job now and waits for it (for shutdown and tests).
   void flush();
 
+  // Called (on the completion executor) when the database can't be reached
+  // and the writer starts waiting for it (true), and when it is back (false).
+  void on_waiting(std::function<void(bool waiting)> handler) {
+    std::lock_guard lock(mutex_);
+    on_waiting_ = std::move(handler);
+  }
+
   struct Counters {
     std::uint64_t jobs = 0;
     std::uint64_t batches = 0;
@@ -55,6 +66,7 @@ class StoreWriter {
     std::uint64_t largest_batch = 0;
     std::size_t queued = 0;     // jobs waiting now
     bool last_batch_ok = true;  // every write of the last batch went through (writable)
+    bool waiting = false;       // the database can't be reached: the batch waits for it
   };
   Counters counters() const;
 
@@ -72,6 +84,11 @@ class StoreWriter {
   bool write_each(std::vector<Pending>& batch, std::vector<std::optional<std::string>>& results);
   // Ends the open transaction, if the store still has one.
   void rollback_quietly();
+  // The database is lost (Store::reachable): waits for it (backing off up
+  // to 2 s) and writes the batch whole again until it commits or the
+  // writer stops; false if it stopped first.
+  bool wait_and_retry(std::vector<Pending>& batch);
+  void set_waiting(bool waiting);
 
   std::unique_ptr<Store> store_;
   boost::asio::any_io_executor completions_;
@@ -83,6 +100,7 @@ class StoreWriter {
   bool busy_ = false;
   bool stopping_ = false;
   Counters counters_;
+  std::function<void(bool)> on_waiting_;
   std::thread thread_;
 };
 

@@ -95,6 +95,30 @@ const StoredPlayer& StoredAccounts::create(StoredPlayer account) {
   return accounts_[account_id(account)] = std::move(account);
 }
 
+void StoredAccounts::create_written(StoredPlayer account, std::function<void(bool ok)> done) {
+  if (!writer_) {
+    create(std::move(account));
+    done(true);
+    return;
+  }
+  account.id = ids_ ? ids_->next() : next_id_++;
+  account.key = key_(account.name);
+  const AccountId id = account_id(account);
+  by_key_[account.key] = id;
+  accounts_[id] = account;
+  writer_->submit([account](Store& s) { s.save_player(account); },
+                  [this, id, key = account.key, done = std::move(done)](
+                      const std::optional<std::string>& failure) {
+                    if (failure) {
+                      accounts_.erase(id);
+                      if (auto it = by_key_.find(key); it != by_key_.end() && it->second == id) {
+                        by_key_.erase(it);
+                      }
+                    }
+                    done(!failure);
+                  });
+}
+
 void StoredAccounts::refresh(const std::string& key, Refreshed done) {
   reread([key](Store& s) { return s.player_by_key(key); }, std::move(done));
 }

@@ -45,6 +45,7 @@ class StoredAccounts final : public AccountStore {
   const StoredPlayer* find(std::string_view key) const override;
   const StoredPlayer* get(AccountId id) const override;
   const StoredPlayer& create(StoredPlayer account) override;
+  void create_written(StoredPlayer account, std::function<void(bool ok)> done) override;
   void change_secret(AccountId account, std::string salt, std::string secret_hash,
                      std::function<void(bool ok)> done) override;
   void save_token(AccountId account, const std::string& token_hash) override;
