@@ -198,8 +198,11 @@ class Lobby final : public Gate, public RoomOwner {
   void take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
                  std::uint32_t request_id);
   // A player of the account, not online, enters the lobby on the connection.
+  // before_welcome, if given, runs once the player exists, before its
+  // Welcome (a player sent here takes its kept seat, and Welcome says so).
   void enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
-             std::uint32_t request_id, bool resumed, const std::string& secret);
+             std::uint32_t request_id, bool resumed, const std::string& secret,
+             const std::function<void(LobbyPlayer&)>& before_welcome = {});
   void welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                const std::string& secret);
   // A new account owned by `chosen` (the client's secret), or by a secret

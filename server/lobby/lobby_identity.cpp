@@ -178,7 +178,8 @@ void Lobby::register_shared(Connection& connection, const wire::Hello& hello,
 }
 
 void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
-                  std::uint32_t request_id, bool resumed, const std::string& secret) {
+                  std::uint32_t request_id, bool resumed, const std::string& secret,
+                  const std::function<void(LobbyPlayer&)>& before_welcome) {
   auto conn = connection.participant();
   if (!conn) return;
   auto player = std::make_unique<LobbyPlayer>();
@@ -192,6 +193,7 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
   player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
   LobbyPlayer& added = *players_.emplace(player->id, std::move(player)).first->second;
   connection.player = &added;
+  if (before_welcome) before_welcome(added);
   welcome(added, request_id, resumed, secret);
   // The client's self-description, for the log only; never trusted or echoed.
   const std::string_view client =

@@ -250,36 +250,37 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
       }
       return;
     }
+    // The kept place is taken before Welcome, so that Welcome names the game
+    // and the client asks for nothing again; Joined follows Welcome.
+    const auto& room = kept.room;
+    const bool there = room && rooms_.contains(room->id());
+    const bool seat = kept.request.kind != SeatRequest::Kind::kWatch;
+    bool placed = false;
+    auto place = [&](LobbyPlayer& player) {
+      if (!there || player.room || (seat && !room->waiting())) return;
+      if (seat && !allows_rating(player, kept.request.rated)) room->make_unrated();
+      player.room = room;
+      if (seat) took_seat(player);
+      placed = true;
+    };
     if (LobbyPlayer* held = player_of(seat_of(account_id(*stored)))) {
-      take_back(*open, *held, hello, request_id);
+      take_back(*open, *held, hello, request_id);  // (rare: it was here already)
+      place(*held);
     } else {
-      enter(*open, *stored, hello, request_id, true, "");
+      enter(*open, *stored, hello, request_id, true, "", place);
     }
     LobbyPlayer* player = open->player;
     if (player == nullptr) return;
-    const auto& room = kept.room;
-    const bool open_seat = room && rooms_.contains(room->id()) && room->waiting();
-    switch (kept.request.kind) {
-      case SeatRequest::Kind::kWatch:
-        if (room && rooms_.contains(room->id()) && !player->room) {
-          player->room = room;
-          room->watch(player->ref(), 0);
-          return;
-        }
-        break;
-      case SeatRequest::Kind::kJoin:
-      case SeatRequest::Kind::kPair:
-        if (open_seat && !player->room) {
-          if (!allows_rating(*player, kept.request.rated)) room->make_unrated();
-          player->room = room;
-          took_seat(*player);
-          room->seat(player->ref(), wire::SIDE_NONE, 0);
-          return;
-        }
-        break;
+    if (!placed) {
+      error(*player, wire::ERROR_CODE_RESERVATION_GONE,
+            "the game you were sent to is no longer there", 0);
+      return;
     }
-    error(*player, wire::ERROR_CODE_RESERVATION_GONE,
-          "the game you were sent to is no longer there", 0);
+    if (seat) {
+      room->seat(player->ref(), wire::SIDE_NONE, 0);
+    } else {
+      room->watch(player->ref(), 0);
+    }
   });
   return true;
 }
