@@ -1,6 +1,7 @@
 #include "link/connection.hpp"
 
 #include <spdlog/spdlog.h>
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
@@ -41,6 +42,7 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
     : executor_(std::move(executor)),
       options_(std::move(options)),
       events_(events),
+      redirect_limit_(options_.max_redirects, options_.redirect_window),
       reader_(options_.max_frame),
       wake_writer_(executor_),
       watchdog_(executor_),
@@ -51,13 +53,16 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       secret_(options_.secret),
       next_secret_(options_.next_secret) {
   if (options_.tls) tls_context_ = client_tls_context();
+  nodes_.push_back({options_.host, options_.port});
+  for (const ServerAddress& node : options_.other_nodes) {
+    if (std::find(nodes_.begin(), nodes_.end(), node) == nodes_.end()) nodes_.push_back(node);
+  }
+  attempt_.address = nodes_.front();
 }
 
 void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
 
-std::string Connection::where() const {
-  return options_.host + ":" + std::to_string(options_.port);
-}
+std::string Connection::where() const { return address_text(attempt_.address); }
 
 // --- the connection's life --------------------------------------------------------
 
@@ -65,30 +70,45 @@ asio::awaitable<void> Connection::run() {
   auto self = shared_from_this();
   milliseconds backoff = kFirstBackoff;
   std::optional<steady_clock::time_point> deadline;  // of the current run of retries
+  start_round();
   for (;;) {
     std::string reason;
     give_up_ = false;
     retry_now_ = false;
     asked_ = false;
+    attempt_ = next_attempt();
+    bool welcomed_here = false;
     if (auto stream = co_await open_link(reason)) {
       co_await serve(std::move(*stream));
       reason = reason_;
       // While someone decided whether to trust the server, it may have given
       // up waiting for our Hello: the next try goes straight through.
       if (asked_ && !welcomed_ && !give_up_ && !closing_) retry_now_ = true;
-      if (welcomed_) {
-        deadline.reset();  // a good link starts a fresh retry period after it
-        backoff = kFirstBackoff;
-      }
+      welcomed_here = welcomed_;
       welcomed_ = false;
     }
     if (closing_) {
       finish("closed", false);
       co_return;
     }
-    if (retry_now_) continue;
-    if (give_up_ || !ever_welcomed_) {
+    if (welcomed_here) {
+      deadline.reset();  // a good link starts a fresh retry period after it
+      backoff = kFirstBackoff;
+      start_round();
+    }
+    if (give_up_) {
       finish(ever_welcomed_ ? reason : "cannot connect to " + where() + ": " + reason, true);
+      co_return;
+    }
+    if (next_) continue;  // a Redirect: to the node it names, at once
+    if (retry_now_) {
+      next_ = attempt_;  // the same node again, at once
+      continue;
+    }
+    if (!ever_welcomed_) {
+      failures_.push_back(where() + ": " + reason);
+      if (!round_.empty()) continue;  // the first connect tries each node once
+      finish(cannot_connect_text(), true);
       co_return;
     }
     const auto now = steady_clock::now();
@@ -105,10 +125,67 @@ asio::awaitable<void> Connection::run() {
     }
     const auto left = std::chrono::duration_cast<milliseconds>(*deadline - now);
     events_.on_reconnecting(reason, left);
-    backoff_timer_.expires_after(std::min(backoff, left));
-    co_await backoff_timer_.async_wait(use_tuple);
-    backoff = std::min(backoff * 2, kMaxBackoff);
+    // Within a round the next node is tried at once; a new round (and the
+    // first try after a drop) waits its backoff.
+    if (welcomed_here || round_.empty()) {
+      backoff_timer_.expires_after(std::min(backoff, left));
+      co_await backoff_timer_.async_wait(use_tuple);
+      backoff = std::min(backoff * 2, kMaxBackoff);
+      if (round_.empty()) start_round();
+    }
   }
+}
+
+void Connection::start_round() {
+  round_.clear();
+  if (last_node_) round_.push_back(*last_node_);
+  for (const ServerAddress& node : nodes_) {
+    if (node != last_node_) round_.push_back(node);
+  }
+}
+
+Connection::Attempt Connection::next_attempt() {
+  if (next_) return *std::exchange(next_, std::nullopt);
+  Attempt attempt;
+  attempt.address = round_.front();
+  round_.pop_front();
+  return attempt;
+}
+
+std::string Connection::cannot_connect_text() const {
+  if (failures_.size() == 1) return "cannot connect to " + failures_.front();
+  std::string text =
+      "cannot connect to any of the lobby's " + std::to_string(failures_.size()) + " addresses: ";
+  for (std::size_t i = 0; i < failures_.size(); ++i) text += (i ? "; " : "") + failures_[i];
+  return text;
+}
+
+void Connection::follow(const wire::Redirect& redirect) {
+  std::string why;
+  const auto target = check_redirect(redirect, why);
+  if (!target) {
+    set_reason("refused a redirect from " + where() + ": " + why);
+    give_up_ = true;
+    return;
+  }
+  const std::string to = address_text(target->address);
+  if (!redirect_limit_.allow(steady_clock::now())) {
+    set_reason("too many redirects (more than " + std::to_string(redirect_limit_.most()) +
+               " within " + seconds_text(redirect_limit_.window()) + ", the last from " + where() +
+               " to " + to + "): the lobby's nodes keep sending this client on");
+    give_up_ = true;
+    return;
+  }
+  set_reason("sent on to " + to);
+  Attempt attempt;
+  attempt.address = target->address;
+  attempt.vouched = target->fingerprint;
+  attempt.vouched_by = where();
+  attempt.reservation = target->reservation;
+  attempt.redirected = true;
+  next_ = std::move(attempt);
+  spdlog::debug("{} sends this client to {}", where(), to);
+  events_.on_redirected(to, safe_text(redirect.reason(), field_width::kMessage));
 }
 
 asio::awaitable<std::optional<tls::Stream>> Connection::open_link(std::string& reason) {
@@ -134,7 +211,7 @@ asio::awaitable<std::optional<tls::Stream>> Connection::open_link(std::string& r
 asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reason) {
   stream.start_tls(tls_context_);
   SSL* ssl = stream.tls().native_handle();
-  expect_host(ssl, options_.host);
+  expect_host(ssl, attempt_.address.host);
   connect_timer_.expires_after(options_.connect_timeout);
   auto result = co_await (stream.handshake(asio::ssl::stream_base::client) ||
                           connect_timer_.async_wait(use_tuple));
@@ -155,12 +232,17 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
     co_return false;
   }
   const PresentedCertificate presented = presented_certificate(ssl);
-  const auto decision = judge_server(options_.host, options_.port, presented,
-                                     {options_.fingerprint, options_.known_servers});
+  const ServerAddress& node = attempt_.address;
+  const auto decision =
+      attempt_.vouched.empty()
+          ? judge_server(node.host, node.port, presented,
+                         {options_.fingerprint, options_.known_servers})
+          : judge_vouched(node.host, node.port, presented, attempt_.vouched, attempt_.vouched_by);
   switch (decision.verdict) {
     case TrustDecision::Verdict::kTrusted:
       spdlog::debug("{}: certificate {} trusted ({})", where(), presented.fingerprint,
                     decision.why);
+      if (!attempt_.vouched.empty()) remember_vouched(presented.fingerprint);
       co_return true;
     case TrustDecision::Verdict::kRefused:
       reason = decision.why;
@@ -177,11 +259,24 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
   if (!options_.known_servers.empty()) {
     std::string error;
     if (!KnownServers(options_.known_servers)
-             .remember(options_.host, options_.port, presented.fingerprint, error)) {
+             .remember(node.host, node.port, presented.fingerprint, error)) {
       spdlog::warn("could not remember the server's certificate: {}", error);
     }
   }
   co_return true;
+}
+
+void Connection::remember_vouched(const std::string& fingerprint) {
+  if (options_.known_servers.empty()) return;
+  const KnownServers known(options_.known_servers);
+  const ServerAddress& node = attempt_.address;
+  const auto lookup = known.find(node.host, node.port);
+  if (lookup.entry && lookup.entry->fingerprint == fingerprint) return;
+  std::string error;
+  if (!lookup.error.empty() || !known.remember(node.host, node.port, fingerprint, error)) {
+    spdlog::warn("could not remember the certificate of {}: {}", where(),
+                 lookup.error.empty() ? error : lookup.error);
+  }
 }
 
 asio::awaitable<bool> Connection::ask_about(const std::string& fingerprint) {
@@ -199,8 +294,8 @@ asio::awaitable<bool> Connection::ask_about(const std::string& fingerprint) {
 
 asio::awaitable<boost::system::error_code> Connection::resolve_and_connect(tcp::socket& socket) {
   tcp::resolver resolver(executor_);
-  auto [resolve_error, endpoints] =
-      co_await resolver.async_resolve(options_.host, std::to_string(options_.port), use_tuple);
+  auto [resolve_error, endpoints] = co_await resolver.async_resolve(
+      attempt_.address.host, std::to_string(attempt_.address.port), use_tuple);
   if (resolve_error) co_return resolve_error;
   auto [connect_error, endpoint] = co_await asio::async_connect(socket, endpoints, use_tuple);
   co_return connect_error;
@@ -223,6 +318,7 @@ asio::awaitable<void> Connection::serve(tls::Stream stream) {
   h->set_secret(secret_);
   h->set_bot(options_.program);
   h->set_take_over(options_.take_over);
+  h->set_reservation(attempt_.reservation);
   hello.set_request_id(next_request_id_++);
   enqueue(hello);
   try {
@@ -312,11 +408,18 @@ bool Connection::handle_frame(std::string_view body) {
       welcomed_ = ever_welcomed_ = true;
       {
         const std::string& instance = message.welcome().server_instance();
-        server_restarted_ = !server_instance_.empty() && instance != server_instance_;
+        const bool same_node = last_node_ == attempt_.address;
+        server_restarted_ = same_node && !server_instance_.empty() && instance != server_instance_;
         server_instance_ = instance;
+        redirected_ = attempt_.redirected;
+        last_node_ = attempt_.address;
+        failures_.clear();
       }
       events_.on_welcome(message.welcome());
       return true;
+    case wire::ServerMessage::kRedirect:
+      if (!closing_) follow(message.redirect());
+      return false;  // the node closes the link next
     case wire::ServerMessage::kGoodbye:
       set_reason("the server is going away: " +
                  safe_text(message.goodbye().reason(), field_width::kMessage));
@@ -344,10 +447,19 @@ bool Connection::on_fatal(const wire::Error& error) {
       token_.clear();
       retry_now_ = true;
       break;
+    case wire::ERROR_CODE_RESERVATION_GONE:
+      // The seat a Redirect kept expired: the same node, at once, without it
+      // (a node that says so without a reservation waits like any other).
+      retry_now_ = !attempt_.reservation.empty();
+      attempt_.reservation.clear();
+      break;
     case wire::ERROR_CODE_SERVER_FULL:
     case wire::ERROR_CODE_TOO_MANY_CONNECTIONS:
-      // Full now: a player back from a lost link tries again; a new one is told.
-      give_up_ = !ever_welcomed_;
+    case wire::ERROR_CODE_DRAINING:
+    case wire::ERROR_CODE_CLUSTER_UNAVAILABLE:
+      // Full, drained or cut off from the lobby's shared state now: another
+      // node of the lobby, or this one later; a first connect gives up once
+      // every node has been tried.
       break;
     case wire::ERROR_CODE_NAME_TAKEN:
       if (!next_secret_.empty()) {
