@@ -310,7 +310,7 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
       spdlog::info("{}: the server is going away: {}", label_, shown(message.goodbye().reason()));
       break;
     case wire::ServerMessage::kNotice:
-      spdlog::info("{}: the server says: {}", label_, notice_text(message.notice()));
+      spdlog::info("{}: {}", label_, notice_text(message.notice()));
       break;
     case wire::ServerMessage::kSecretRotated: {
       std::string failure;

@@ -9,7 +9,9 @@ std::string redirect_text(const std::string& where, const std::string& reason) {
 }
 
 std::string notice_text(const wire::Notice& notice) {
-  if (!notice.text().empty()) return safe_text(notice.text(), field_width::kMessage);
+  if (!notice.text().empty()) {
+    return "the server says: " + safe_text(notice.text(), field_width::kMessage);
+  }
   return node_error_text(notice.code()).value_or("the server has something to say, but no words");
 }
 

@@ -16,8 +16,9 @@ namespace ttt::client {
 // already through safe_text).
 std::string redirect_text(const std::string& where, const std::string& reason);
 
-// A Notice as one line: its text through safe_text, or words of our own for
-// its code when it has none ("the server is waiting for its database").
+// A Notice as one line: "the server says: TEXT" (its text through
+// safe_text), or words of our own for its code when it has none ("the
+// server is waiting for its database: ...").
 std::string notice_text(const wire::Notice& notice);
 
 // Our words for the errors of a lobby of several nodes (CLUSTER_UNAVAILABLE,
