@@ -17,7 +17,8 @@
 // (Hello.reservation) and the certificate the node vouched for, and tells
 // its owner in one line; a redirect that can't be right (no host, port 0, a
 // fingerprint that isn't one, a certificate other than the one vouched for)
-// or too many of them in a short time end the connection, never hang it.
+// or too many of them in a short time end the connection, never hang it
+// (connection_nodes.cpp).
 //
 // Used by ttt-client and ttt-bot. Everything runs on one executor (one
 // thread); the events are called on it.
