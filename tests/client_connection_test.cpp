@@ -361,6 +361,29 @@ TEST(ConnectionRedirect, NodesThatSendItRoundInCirclesAreLeftAfterFiveRedirects)
   EXPECT_EQ(client.events.redirects().size(), 5u);
 }
 
+TEST(ConnectionHostileNode, ANodeThatRefusesEveryTokenIsNotAskedAgainAndAgainAtOnce) {
+  TempDir dir;
+  FakeServer node;
+  ConnectionOptions options = options_for(node.port(), dir);
+  options.resume_token = "old";
+  Client client(options);
+  wire::ServerMessage refused;
+  refused.mutable_error()->set_code(wire::ERROR_CODE_BAD_RESUME_TOKEN);
+  refused.mutable_error()->set_fatal(true);
+  int hellos = 0;
+  while (const auto hello = node.expect(is_hello, 1s)) {
+    EXPECT_EQ(hello->hello().resume_token(), hellos == 0 ? "old" : "") << hellos;
+    ++hellos;
+    node.send(refused);
+    node.close_connection();
+    if (hellos > 5) break;
+  }
+  EXPECT_EQ(hellos, 2) << "once with the token, once without it; then the first connect ends";
+  const auto closed = client.events.wait_closed();
+  ASSERT_TRUE(closed);
+  EXPECT_TRUE(closed->failed);
+}
+
 TEST(ConnectionNodes, TheFirstConnectGoesOnToTheNextAddressWhenOneRefuses) {
   TempDir dir;
   FakeServer node;

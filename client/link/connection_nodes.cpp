@@ -81,9 +81,10 @@ bool Connection::on_fatal(const wire::Error& error) {
   switch (error.code()) {
     case wire::ERROR_CODE_BAD_RESUME_TOKEN:
       // The server no longer knows us (the game ended, or it restarted without
-      // it): carry on as a new player.
+      // it): carry on as a new player, at once (a node that says so to a
+      // Hello without a token waits like any other: no loop without a pause).
+      retry_now_ = !token_.empty();
       token_.clear();
-      retry_now_ = true;
       break;
     case wire::ERROR_CODE_RESERVATION_GONE:
       // The seat a Redirect kept expired: the same node, at once, without it
