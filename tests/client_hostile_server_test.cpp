@@ -249,6 +249,12 @@ TEST_P(HostileServer, EveryTextReachesTheScreenHarmless) {
   server.send(error);
   EXPECT_TRUE(see(capitalized(name(width::kMessage)))) << tmux.screen();
 
+  wire::ServerMessage notice;
+  notice.mutable_notice()->set_code(wire::ERROR_CODE_DATABASE_WAIT);
+  notice.mutable_notice()->set_text(evil);
+  server.send(notice);
+  EXPECT_TRUE(see("The server says: " + name(width::kMessage))) << tmux.screen();
+
   wire::GameState unreadable = moved;
   unreadable.set_cells(evil);
   unreadable.set_move_count(2);
@@ -399,6 +405,10 @@ TEST(HostileServerBot, TheBotsLogQuotesTheServerOnlyHarmlessly) {
   }));
   const auto quick = server.expect([](const auto& m) { return m.has_quick_match(); });
   ASSERT_TRUE(quick) << bot->output();
+  wire::ServerMessage notice;
+  notice.mutable_notice()->set_code(wire::ERROR_CODE_DATABASE_WAIT);
+  notice.mutable_notice()->set_text(evil);
+  server.send(notice);
   wire::ServerMessage goodbye;
   goodbye.mutable_goodbye()->set_reason(evil);
   server.send(goodbye);
@@ -411,6 +421,7 @@ TEST(HostileServerBot, TheBotsLogQuotesTheServerOnlyHarmlessly) {
   const std::string& out = bot->output();
   const std::string shown = safe_text(evil, width::kMessage);
   EXPECT_TRUE(has(out, "the server is going away: " + shown)) << out;
+  EXPECT_TRUE(has(out, "the server says: " + shown)) << out;
   EXPECT_TRUE(has(out, "could not get a game: " + shown)) << out;
   EXPECT_TRUE(has(out, "(ttt-server " + safe_text(evil, width::kShort) + ")")) << out;
   expect_no_forged_lines(out);

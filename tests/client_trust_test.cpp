@@ -123,5 +123,15 @@ TEST(ServerTrust, AChangedCertificateIsRefusedWithHowToCheckAndReset) {
   EXPECT_NE(changed.why.find(std::string("--fingerprint ") + kB), std::string::npos) << changed.why;
 }
 
+TEST(ServerTrust, AFingerprintANodeVouchedForDecidesAlone) {
+  EXPECT_EQ(judge_vouched("h", 2, {kA, false}, kA, "g:1").verdict, Verdict::kTrusted);
+  const auto refused = judge_vouched("h", 2, {kB, true}, kA, "g:1");
+  EXPECT_EQ(refused.verdict, Verdict::kRefused) << "not even a CA overrules the node's word";
+  EXPECT_NE(refused.why.find(std::string("the node at h:2 presented the certificate ") + kB +
+                             ", not " + kA + " that g:1 vouched for"),
+            std::string::npos)
+      << refused.why;
+}
+
 }  // namespace
 }  // namespace ttt::client

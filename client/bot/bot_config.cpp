@@ -26,8 +26,11 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   std::int64_t threads = config.threads;
   std::string level(to_string(config.bot.ai.level));
 
-  flags.add_string("--host", "", &connection.host, "HOST", "server to connect to");
-  flags.add_int("--port", "", &port, 1, 65535, "PORT", "server port");
+  flags.add_string("--host", "", &connection.host, "HOST[:PORT][,...]",
+                   "server to connect to; a lobby of several nodes as a list, tried in order "
+                   "(IPv6 as [ADDRESS]:PORT)");
+  flags.add_int("--port", "", &port, 1, 65535, "PORT",
+                "server port (for --host entries without one)");
   flags.add_string("--name", "", &config.name, "NAME",
                    "player name; with --count, bots are NAME-1, NAME-2, ... (default: bot, or "
                    "bot2, bot3, ... while other ttt programs of yours use it)");
@@ -107,6 +110,11 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
     args.result.error = std::move(error);
     return args;
   };
+  connection.port = static_cast<std::uint16_t>(port);
+  if (std::string error;
+      !apply_host_flag(connection.host, connection.port, connection.other_nodes, error)) {
+    return fail(error);
+  }
   const int ways = quick.has_value() + join.has_value() + create.has_value() + !challenge.empty() +
                    accept_challenges;
   if (ways > 1) {
@@ -157,7 +165,6 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   config.bot.size = static_cast<int>(size);
   config.bot.win_length = static_cast<int>(win_length);
   config.bot.game_id = static_cast<std::uint64_t>(join.value_or(0));
-  connection.port = static_cast<std::uint16_t>(port);
   config.bot.games = static_cast<int>(games);
   config.count = static_cast<int>(count);
   config.threads = static_cast<int>(threads);

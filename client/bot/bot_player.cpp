@@ -13,6 +13,7 @@
 #include "identity/token_file.hpp"
 #include "text/safe_text.hpp"
 #include "view/move_input.hpp"
+#include "view/node_text.hpp"
 
 namespace ttt::client {
 namespace {
@@ -54,6 +55,7 @@ BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
       on_done_(std::move(on_done)),
       rematch_timer_(io),
       retry_timer_(io),
+      enter_timer_(io),
       brain_(make_brain(options_)) {
   options_.connection.program = true;  // the server must know a program plays
 }
@@ -94,15 +96,16 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
     return;  // the room sends Joined with the game
   }
   // A game being played is lost; a queue place or an open game still waiting
-  // is simply asked for again below.
+  // is simply asked for again below, as is an entry a Redirect answered.
   if (game_ && in_progress(*game_)) error("lost its game when the connection dropped");
   if (restarted && entered_) spdlog::warn("{}: the server restarted; asking again", label_);
+  const bool had_game = game_.has_value();
   game_.reset();
   if (finishing_) {
     connection_->close();
     return;
   }
-  if (entered_ && options_.mode == BotMode::Join) {
+  if (entered_ && options_.mode == BotMode::Join && (had_game || !connection_->redirected())) {
     spdlog::warn("{}: back as a new player, but game {} can't be joined again", label_,
                  options_.game_id);
     finish();
@@ -146,6 +149,7 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
   done_ = true;
   rematch_timer_.cancel();
   retry_timer_.cancel();
+  enter_timer_.cancel();
   if (failed) {
     if (!failure_counted_) ++tally_.errors;  // one failure, one error
     if (player_id_ == 0) tally_.connect_failed = true;
@@ -164,6 +168,10 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
   on_done_();
 }
 
+void BotPlayer::on_redirected(const std::string& where, const std::string& reason) {
+  spdlog::info("{}: {}", label_, redirect_text(where, reason));
+}
+
 void BotPlayer::on_unknown_server(const std::string& where, const std::string& fingerprint,
                                   std::function<void(bool)> answer) {
   log_first_use_trust(where, fingerprint, options_.connection.known_servers);
@@ -177,6 +185,21 @@ std::uint32_t BotPlayer::send(wire::ClientMessage message, Request kind) {
 }
 
 // --- entering games -------------------------------------------------------------
+
+bool BotPlayer::enter_later() {
+  const auto now = std::chrono::steady_clock::now();
+  if (!enter_refused_since_) enter_refused_since_ = now;
+  if (now - *enter_refused_since_ >= options_.connection.retry) return false;
+  spdlog::info("{}: no game found now; asking again in {} ms", label_,
+               options_.enter_retry.count());
+  enter_timer_.expires_after(options_.enter_retry);
+  enter_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+    auto self = weak.lock();
+    if (ec || !self || self->finishing_ || self->game_) return;
+    self->enter();
+  });
+  return true;
+}
 
 void BotPlayer::enter() {
   entered_ = true;
@@ -237,6 +260,7 @@ void BotPlayer::finish() {
   finishing_ = true;
   rematch_timer_.cancel();
   retry_timer_.cancel();
+  enter_timer_.cancel();
   if (connection_ && connection_->connected() && game_) {
     wire::ClientMessage leave;
     leave.mutable_leave();
@@ -253,6 +277,7 @@ void BotPlayer::error(const std::string& what) {
 // --- server messages ------------------------------------------------------------
 
 void BotPlayer::on_message(const wire::ServerMessage& message) {
+  if (message.has_joined() || message.has_queued()) enter_refused_since_.reset();  // a node took it
   switch (message.body_case()) {
     case wire::ServerMessage::kError:
       on_error(message.error(), message.in_reply_to());
@@ -283,6 +308,9 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
       break;
     case wire::ServerMessage::kGoodbye:
       spdlog::info("{}: the server is going away: {}", label_, shown(message.goodbye().reason()));
+      break;
+    case wire::ServerMessage::kNotice:
+      spdlog::info("{}: {}", label_, notice_text(message.notice()));
       break;
     case wire::ServerMessage::kSecretRotated: {
       std::string failure;
@@ -317,6 +345,12 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
       spdlog::info("{}: {}", label_, shown(e.text()));
       return;
     }
+    if (const auto words = node_error_text(e.code())) {
+      // A node of a lobby drained, cut off, or without the seat it kept: the
+      // connection tries again (another node first).
+      spdlog::info("{}: {}", label_, *words);
+      return;
+    }
     error("the server closed the connection: " + shown(e.text()));
     failure_counted_ = true;
     return;
@@ -338,6 +372,20 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
   }
   if (e.code() == wire::ERROR_CODE_STORAGE && kind != Request::Enter) {
     retry_move_later();  // transient: the server took the move back and asks again
+    return;
+  }
+  if (e.code() == wire::ERROR_CODE_DATABASE_WAIT) {
+    spdlog::info("{}: {}", label_, *node_error_text(e.code()));  // a notice, not a refusal
+    return;
+  }
+  if (e.code() == wire::ERROR_CODE_RESERVATION_GONE && !game_) {
+    spdlog::info("{}: {}; asking again", label_, *node_error_text(e.code()));
+    enter();
+    return;
+  }
+  if (kind == Request::Enter &&
+      (e.code() == wire::ERROR_CODE_DRAINING || e.code() == wire::ERROR_CODE_CLUSTER_UNAVAILABLE) &&
+      enter_later()) {
     return;
   }
   if (kind == Request::Enter) {

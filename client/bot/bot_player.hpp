@@ -63,6 +63,11 @@ struct BotOptions {
   // After the server could not save a move (STORAGE), the pause before the
   // bot moves again: a failing disk is not hammered.
   std::chrono::milliseconds storage_retry{500};
+  // After a node refused to find a game for a while (DRAINING, or
+  // CLUSTER_UNAVAILABLE: the lobby's shared state out of reach), the pause
+  // before asking again; the bot asks for up to connection.retry, then
+  // counts an error and stops.
+  std::chrono::milliseconds enter_retry{1000};
 };
 
 // What a bot did. Errors: refused moves, fatal server errors, refused entry,
@@ -104,6 +109,8 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   // Trusts the server on first use and says so (once per server and run).
   void on_unknown_server(const std::string& where, const std::string& fingerprint,
                          std::function<void(bool)> answer) override;
+  // Logged at info ("moved to node HOST:PORT: REASON"): not an error.
+  void on_redirected(const std::string& where, const std::string& reason) override;
 
  private:
   enum class Request { Enter, Move, Resign, Rematch, Leave, Rotate, Answer };
@@ -133,6 +140,10 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   // The server could not save our move and took it back: move again later.
   void retry_move_later();
   void retry_move();
+  // A node could not find a game now (draining, or its shared state out of
+  // reach): asks again after a pause, for up to the retry period. False when
+  // that period is over (the refusal is then the bot's error).
+  bool enter_later();
   void count_result(const wire::GameState& state, wire::Side me);
   void after_game();
   void find_new_opponent();
@@ -150,6 +161,9 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   bool rotated_ = false;  // --rotate-secret was acted on
   boost::asio::steady_timer rematch_timer_;
   boost::asio::steady_timer retry_timer_;  // moving again after a STORAGE refusal
+  boost::asio::steady_timer enter_timer_;  // asking for a game again after a node refused
+  // When nodes began refusing to find a game (enter_later); none while they don't.
+  std::optional<std::chrono::steady_clock::time_point> enter_refused_since_;
 
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;

@@ -25,8 +25,11 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   std::int64_t size = config.size;
   std::int64_t win_length = config.win_length;
   std::string color = "auto";
-  flags.add_string("--host", "", &config.host, "HOST", "server to connect to");
-  flags.add_int("--port", "", &port, 1, 65535, "PORT", "server port");
+  flags.add_string("--host", "", &config.host, "HOST[:PORT][,...]",
+                   "server to connect to; a lobby of several nodes as a list, tried in order "
+                   "(IPv6 as [ADDRESS]:PORT)");
+  flags.add_int("--port", "", &port, 1, 65535, "PORT",
+                "server port (for --host entries without one)");
   flags.add_string("--name", "", &config.name, "NAME",
                    "your name in the lobby (default: your login name, or the login name "
                    "followed by 2, 3, ... while other ttt programs of yours use it)");
@@ -85,6 +88,10 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                                     : ColorChoice::Auto;
   // An empty name stays empty: the first free default name, settled when connecting.
   args.effective_config = flags.effective_config();
+  if (!apply_host_flag(config.host, config.port, config.other_nodes, args.result.error)) {
+    args.result.ok = false;
+    return args;
+  }
   if (config.local && config.ai) {
     args.result.ok = false;
     args.result.error = "--local and -a are two different offline modes: pick one";

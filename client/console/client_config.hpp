@@ -4,16 +4,21 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "console/terminal.hpp"
+#include "link/server_list.hpp"
 #include "trust/trust_flags.hpp"
 #include "ttt/cli/flags.hpp"
 
 namespace ttt::client {
 
 struct ClientConfig {
+  // The first address of --host (the lobby as the user names it: the token,
+  // secret and default name are kept under it) and the lobby's other nodes.
   std::string host = "localhost";
   std::uint16_t port = 7777;
+  std::vector<ServerAddress> other_nodes;
   std::string name;      // empty: the first free default identity of login_name()
   std::string play_bot;  // a level: start in a game against the server's bot
   int size = 3;          // board size for --play-bot, --local and -a

@@ -152,6 +152,9 @@ bool asks_for_a_place(CommandKind kind) noexcept {
 std::string place_again_text(const wire::ClientMessage& request) {
   if (request.has_quick_match()) return "Back in the quick-match queue.";
   if (request.has_create_game()) return "Opening your game again.";
+  if (request.has_join_game()) {
+    return "Joining game " + std::to_string(request.join_game().game_id()) + " again.";
+  }
   return "Watching game " + std::to_string(request.spectate().game_id()) + " again.";
 }
 

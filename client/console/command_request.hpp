@@ -28,7 +28,8 @@ bool awaits_reply(CommandKind kind) noexcept;
 bool asks_for_a_place(CommandKind kind) noexcept;
 
 // What the client says when it asks again for that place: "Back in the
-// quick-match queue.", "Opening your game again.", "Watching game 4 again.".
+// quick-match queue.", "Opening your game again.", "Joining game 4 again.",
+// "Watching game 4 again.".
 std::string place_again_text(const wire::ClientMessage& request);
 
 // Whether the command asks for the server's records (/top, /history, /replay).

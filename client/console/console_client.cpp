@@ -12,6 +12,7 @@
 #include "ttt/cli/invocation.hpp"
 #include "version.hpp"
 #include "view/move_input.hpp"
+#include "view/node_text.hpp"
 
 namespace ttt::client {
 namespace {
@@ -19,6 +20,12 @@ namespace {
 // The name the server holds for us, as shown.
 std::string name_of(const wire::Welcome& welcome) {
   return safe_text(welcome.name(), field_width::kName);
+}
+
+// Words of ours or the server's as a line of the console: a capital first.
+std::string sentence_case(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text;
 }
 
 }  // namespace
@@ -38,6 +45,7 @@ void ConsoleClient::start() {
   ConnectionOptions options;
   options.host = config_.host;
   options.port = config_.port;
+  options.other_nodes = config_.other_nodes;
   options.name = config_.name;
   options.client_version = std::string("ttt-client ") + kVersion;
   options.retry = config_.retry;
@@ -76,6 +84,13 @@ void ConsoleClient::quit() {
 // --- the connection -------------------------------------------------------------
 
 void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
+  // A request for a place that got no answer (a Redirect answered it, or the
+  // link dropped first) is asked again below when the Welcome brings no game.
+  std::optional<wire::ClientMessage> unanswered;
+  if (entry_request_ && awaiting_.count(entry_request_->first) > 0) {
+    unanswered = entry_request_->second;
+  }
+  entry_request_.reset();
   reconnecting_ = false;
   player_id_ = welcome.player_id();
   server_name_ = welcome.name();
@@ -86,10 +101,17 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   if (token_file_) token_file_->write(welcome.resume_token());
   on_welcome_secret(welcome);
   const bool restarted = connection_->server_restarted();
+  // A node that sent us here was said in one line (on_redirected): nothing
+  // more about connecting is said.
+  const bool redirected = connection_->redirected();
   if (welcome.game_id() != 0) {
-    resuming_ = true;  // the room sends Joined next
-    say(std::string(restarted ? "The server restarted" : "Reconnected as " + name_of(welcome)) +
-        ": back in game " + std::to_string(welcome.game_id()) + ".");
+    // The room sends Joined next: our game again, or (after a redirect) maybe
+    // a seat the node kept for us.
+    resuming_ = !redirected || (game_ && game_->game_id() == welcome.game_id());
+    if (!redirected) {
+      say(std::string(restarted ? "The server restarted" : "Reconnected as " + name_of(welcome)) +
+          ": back in game " + std::to_string(welcome.game_id()) + ".");
+    }
     // The reply to this comes after the room's Joined: until then, typed
     // moves wait for the game like moves typed after /join.
     wire::ClientMessage barrier;
@@ -101,19 +123,18 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
     const bool was_playing =
         game_ && !spectating_ && !is_over(*game_) && game_->status() != wire::GAME_STATUS_WAITING;
     const bool had_place = queued_ || spectating_ || (game_ && !was_playing && !is_over(*game_));
-    std::optional<wire::ClientMessage> again;
-    if (had_place && place_request_) again = place_request_;
+    std::optional<wire::ClientMessage> again = unanswered;
+    if (!again && had_place && place_request_) again = place_request_;
     if (was_playing) say("The server no longer holds your game: you are in the lobby.");
     if (restarted) say("The server restarted.");
     game_.reset();
     spectating_ = false;
     queued_ = false;
     pending_moves_.clear();
-    say(connected_line(config_.host + ":" + std::to_string(config_.port), welcome,
-                       welcomed_before_));
+    if (!redirected) say(connected_line(connection_->current_server(), welcome, welcomed_before_));
     if (again) {
-      say(place_again_text(*again));
-      send(*again, true);
+      if (!redirected) say(place_again_text(*again));
+      if (const std::uint32_t id = send(*again, true); id != 0) entry_request_.emplace(id, *again);
     }
     if (!config_.play_bot.empty() && !started_game_) {
       started_game_ = true;
@@ -190,6 +211,9 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
     case wire::ServerMessage::kGoodbye:
       say("The server is going away: " +
           safe_text(message.goodbye().reason(), field_width::kMessage));
+      break;
+    case wire::ServerMessage::kNotice:
+      say(sentence_case(notice_text(message.notice())));
       break;
     default:
       if (!on_players_message(message)) {
@@ -291,6 +315,9 @@ void ConsoleClient::execute(const Command& command) {
   if (id == 0) return;
   if (is_record_query(command.kind)) record_queries_[id] = command;
   if (asks_for_a_place(command.kind)) place_request_ = *request;  // asked again after a restart
+  if (asks_for_a_place(command.kind) || command.kind == CommandKind::Join) {
+    entry_request_.emplace(id, *request);  // asked again if a Redirect answers it
+  }
 }
 
 void ConsoleClient::type_move(const std::string& text) {
@@ -371,6 +398,8 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
           " --take-over there); this one stops.");
     } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
       say("The server no longer holds this session: signing in again as " + config_.name + ".");
+    } else if (const auto words = node_error_text(error.code())) {
+      say(sentence_case(*words) + ".");  // the connection tries again (another node first)
     } else {
       say("The server closed the connection: " + safe_text(error.text(), field_width::kMessage));
     }

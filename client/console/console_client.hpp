@@ -67,6 +67,8 @@ class ConsoleClient : public ConnectionEvents {
   void on_closed(const std::string& reason, bool failed) override;
   void on_unknown_server(const std::string& where, const std::string& fingerprint,
                          std::function<void(bool)> answer) override;
+  // One line: "Moved to node HOST:PORT: REASON".
+  void on_redirected(const std::string& where, const std::string& reason) override;
 
  private:
   void execute(const Command& command);
@@ -177,6 +179,9 @@ class ConsoleClient : public ConnectionEvents {
   // The last request that put us in a place (quick match, a game we opened,
   // a watched game): asked again when a reconnect didn't keep the place.
   std::optional<wire::ClientMessage> place_request_;
+  // The last request for a place or a game to join, with its id: asked again
+  // when it got no answer before a Welcome (a Redirect answered it).
+  std::optional<std::pair<std::uint32_t, wire::ClientMessage>> entry_request_;
   std::deque<std::string> pending_moves_;
   std::deque<std::string> held_lines_;  // typed before the link was up
   std::uint32_t move_request_ = 0;      // the move in flight, 0 = none

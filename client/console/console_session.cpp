@@ -11,6 +11,7 @@
 #include "identity/name_refusal.hpp"
 #include "text/safe_text.hpp"
 #include "view/move_input.hpp"
+#include "view/node_text.hpp"
 
 namespace ttt::client {
 namespace {
@@ -90,6 +91,12 @@ void ConsoleClient::on_unknown_server(const std::string& where, const std::strin
   trust_prompt_.ask(
       terminal_.interactive(), where, fingerprint, known_servers_,
       [this](const std::string& line) { say(line); }, std::move(answer));
+}
+
+void ConsoleClient::on_redirected(const std::string& where, const std::string& reason) {
+  std::string line = redirect_text(where, reason);
+  line[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(line[0])));
+  say(line);
 }
 
 void ConsoleClient::schedule_tick() {

@@ -10,6 +10,7 @@
 #include "view/board_name.hpp"
 #include "view/clock_text.hpp"
 #include "view/move_input.hpp"
+#include "view/node_text.hpp"
 #include "view/state_view.hpp"
 
 namespace ttt::client {
@@ -286,6 +287,10 @@ std::string error_text(const wire::Error& error) {
       return "This server keeps no game records (it runs without a database)";
     default:
       break;
+  }
+  if (auto words = node_error_text(error.code())) {
+    (*words)[0] = static_cast<char>(std::toupper(static_cast<unsigned char>((*words)[0])));
+    return *words;
   }
   std::string text = error.text().empty() ? "the server refused that"
                                           : safe_text(error.text(), field_width::kMessage);

@@ -1,6 +1,7 @@
 #include "link/connection.hpp"
 
 #include <spdlog/spdlog.h>
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
@@ -41,6 +42,7 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
     : executor_(std::move(executor)),
       options_(std::move(options)),
       events_(events),
+      redirect_limit_(options_.max_redirects, options_.redirect_window),
       reader_(options_.max_frame),
       wake_writer_(executor_),
       watchdog_(executor_),
@@ -51,13 +53,16 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       secret_(options_.secret),
       next_secret_(options_.next_secret) {
   if (options_.tls) tls_context_ = client_tls_context();
+  nodes_.push_back({options_.host, options_.port});
+  for (const ServerAddress& node : options_.other_nodes) {
+    if (std::find(nodes_.begin(), nodes_.end(), node) == nodes_.end()) nodes_.push_back(node);
+  }
+  attempt_.address = nodes_.front();
 }
 
 void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
 
-std::string Connection::where() const {
-  return options_.host + ":" + std::to_string(options_.port);
-}
+std::string Connection::where() const { return address_text(attempt_.address); }
 
 // --- the connection's life --------------------------------------------------------
 
@@ -65,30 +70,45 @@ asio::awaitable<void> Connection::run() {
   auto self = shared_from_this();
   milliseconds backoff = kFirstBackoff;
   std::optional<steady_clock::time_point> deadline;  // of the current run of retries
+  start_round();
   for (;;) {
     std::string reason;
     give_up_ = false;
     retry_now_ = false;
     asked_ = false;
+    attempt_ = next_attempt();
+    bool welcomed_here = false;
     if (auto stream = co_await open_link(reason)) {
       co_await serve(std::move(*stream));
       reason = reason_;
       // While someone decided whether to trust the server, it may have given
       // up waiting for our Hello: the next try goes straight through.
       if (asked_ && !welcomed_ && !give_up_ && !closing_) retry_now_ = true;
-      if (welcomed_) {
-        deadline.reset();  // a good link starts a fresh retry period after it
-        backoff = kFirstBackoff;
-      }
+      welcomed_here = welcomed_;
       welcomed_ = false;
     }
     if (closing_) {
       finish("closed", false);
       co_return;
     }
-    if (retry_now_) continue;
-    if (give_up_ || !ever_welcomed_) {
+    if (welcomed_here) {
+      deadline.reset();  // a good link starts a fresh retry period after it
+      backoff = kFirstBackoff;
+      start_round();
+    }
+    if (give_up_) {
       finish(ever_welcomed_ ? reason : "cannot connect to " + where() + ": " + reason, true);
+      co_return;
+    }
+    if (next_) continue;  // a Redirect: to the node it names, at once
+    if (retry_now_) {
+      next_ = attempt_;  // the same node again, at once
+      continue;
+    }
+    if (!ever_welcomed_) {
+      failures_.push_back(where() + ": " + reason);
+      if (!round_.empty()) continue;  // the first connect tries each node once
+      finish(cannot_connect_text(), true);
       co_return;
     }
     const auto now = steady_clock::now();
@@ -105,9 +125,14 @@ asio::awaitable<void> Connection::run() {
     }
     const auto left = std::chrono::duration_cast<milliseconds>(*deadline - now);
     events_.on_reconnecting(reason, left);
-    backoff_timer_.expires_after(std::min(backoff, left));
-    co_await backoff_timer_.async_wait(use_tuple);
-    backoff = std::min(backoff * 2, kMaxBackoff);
+    // Within a round the next node is tried at once; a new round (and the
+    // first try after a drop) waits its backoff.
+    if (welcomed_here || round_.empty()) {
+      backoff_timer_.expires_after(std::min(backoff, left));
+      co_await backoff_timer_.async_wait(use_tuple);
+      backoff = std::min(backoff * 2, kMaxBackoff);
+      if (round_.empty()) start_round();
+    }
   }
 }
 
@@ -134,7 +159,7 @@ asio::awaitable<std::optional<tls::Stream>> Connection::open_link(std::string& r
 asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reason) {
   stream.start_tls(tls_context_);
   SSL* ssl = stream.tls().native_handle();
-  expect_host(ssl, options_.host);
+  expect_host(ssl, attempt_.address.host);
   connect_timer_.expires_after(options_.connect_timeout);
   auto result = co_await (stream.handshake(asio::ssl::stream_base::client) ||
                           connect_timer_.async_wait(use_tuple));
@@ -155,12 +180,17 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
     co_return false;
   }
   const PresentedCertificate presented = presented_certificate(ssl);
-  const auto decision = judge_server(options_.host, options_.port, presented,
-                                     {options_.fingerprint, options_.known_servers});
+  const ServerAddress& node = attempt_.address;
+  const auto decision =
+      attempt_.vouched.empty()
+          ? judge_server(node.host, node.port, presented,
+                         {options_.fingerprint, options_.known_servers})
+          : judge_vouched(node.host, node.port, presented, attempt_.vouched, attempt_.vouched_by);
   switch (decision.verdict) {
     case TrustDecision::Verdict::kTrusted:
       spdlog::debug("{}: certificate {} trusted ({})", where(), presented.fingerprint,
                     decision.why);
+      if (!attempt_.vouched.empty()) remember_vouched(presented.fingerprint);
       co_return true;
     case TrustDecision::Verdict::kRefused:
       reason = decision.why;
@@ -177,7 +207,7 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
   if (!options_.known_servers.empty()) {
     std::string error;
     if (!KnownServers(options_.known_servers)
-             .remember(options_.host, options_.port, presented.fingerprint, error)) {
+             .remember(node.host, node.port, presented.fingerprint, error)) {
       spdlog::warn("could not remember the server's certificate: {}", error);
     }
   }
@@ -199,8 +229,8 @@ asio::awaitable<bool> Connection::ask_about(const std::string& fingerprint) {
 
 asio::awaitable<boost::system::error_code> Connection::resolve_and_connect(tcp::socket& socket) {
   tcp::resolver resolver(executor_);
-  auto [resolve_error, endpoints] =
-      co_await resolver.async_resolve(options_.host, std::to_string(options_.port), use_tuple);
+  auto [resolve_error, endpoints] = co_await resolver.async_resolve(
+      attempt_.address.host, std::to_string(attempt_.address.port), use_tuple);
   if (resolve_error) co_return resolve_error;
   auto [connect_error, endpoint] = co_await asio::async_connect(socket, endpoints, use_tuple);
   co_return connect_error;
@@ -223,6 +253,7 @@ asio::awaitable<void> Connection::serve(tls::Stream stream) {
   h->set_secret(secret_);
   h->set_bot(options_.program);
   h->set_take_over(options_.take_over);
+  h->set_reservation(attempt_.reservation);
   hello.set_request_id(next_request_id_++);
   enqueue(hello);
   try {
@@ -312,11 +343,18 @@ bool Connection::handle_frame(std::string_view body) {
       welcomed_ = ever_welcomed_ = true;
       {
         const std::string& instance = message.welcome().server_instance();
-        server_restarted_ = !server_instance_.empty() && instance != server_instance_;
+        const bool same_node = last_node_ == attempt_.address;
+        server_restarted_ = same_node && !server_instance_.empty() && instance != server_instance_;
         server_instance_ = instance;
+        redirected_ = attempt_.redirected;
+        last_node_ = attempt_.address;
+        failures_.clear();
       }
       events_.on_welcome(message.welcome());
       return true;
+    case wire::ServerMessage::kRedirect:
+      if (!closing_) follow(message.redirect());
+      return false;  // the node closes the link next
     case wire::ServerMessage::kGoodbye:
       set_reason("the server is going away: " +
                  safe_text(message.goodbye().reason(), field_width::kMessage));
@@ -332,41 +370,6 @@ bool Connection::handle_frame(std::string_view body) {
       break;
   }
   events_.on_message(message);
-  return true;
-}
-
-bool Connection::on_fatal(const wire::Error& error) {
-  set_reason("the server closed the connection: " + safe_text(error.text(), field_width::kMessage));
-  switch (error.code()) {
-    case wire::ERROR_CODE_BAD_RESUME_TOKEN:
-      // The server no longer knows us (the game ended, or it restarted without
-      // it): carry on as a new player.
-      token_.clear();
-      retry_now_ = true;
-      break;
-    case wire::ERROR_CODE_SERVER_FULL:
-    case wire::ERROR_CODE_TOO_MANY_CONNECTIONS:
-      // Full now: a player back from a lost link tries again; a new one is told.
-      give_up_ = !ever_welcomed_;
-      break;
-    case wire::ERROR_CODE_NAME_TAKEN:
-      if (!next_secret_.empty()) {
-        // A rotation the server may have stored: try its new secret once.
-        secret_ = std::exchange(next_secret_, "");
-        retry_now_ = true;
-        return false;  // nothing the owner needs to hear of
-      }
-      give_up_ = true;
-      break;
-    case wire::ERROR_CODE_HELLO_TIMEOUT:
-    case wire::ERROR_CODE_IDLE_TIMEOUT:
-    case wire::ERROR_CODE_SLOW_CONSUMER:
-    case wire::ERROR_CODE_SHUTTING_DOWN:
-      break;  // worth another try
-    default:  // replaced, a wrong version or a bad name, our own bug
-      give_up_ = true;
-      break;
-  }
   return true;
 }
 

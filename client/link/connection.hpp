@@ -9,6 +9,17 @@
 // coroutine share one socket; the writer drains a bounded queue with exactly
 // one write in flight.
 //
+// A lobby may be several nodes. The connection knows their addresses (the
+// first is the lobby as the user names it) and tries them in order; after a
+// lost link it tries the node it was on first, then the others in order,
+// round after round with backoff. A node may send it on to another
+// (Redirect): it follows at once, with the seat the node kept for it
+// (Hello.reservation) and the certificate the node vouched for, and tells
+// its owner in one line; a redirect that can't be right (no host, port 0, a
+// fingerprint that isn't one, a certificate other than the one vouched for)
+// or too many of them in a short time end the connection, never hang it
+// (connection_nodes.cpp).
+//
 // Used by ttt-client and ttt-bot. Everything runs on one executor (one
 // thread); the events are called on it.
 #pragma once
@@ -24,7 +35,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "link/redirect.hpp"
+#include "link/server_list.hpp"
 #include "ttt.pb.h"
 #include "ttt/tls/stream.hpp"
 #include "ttt/wire/frame.hpp"
@@ -32,8 +46,12 @@
 namespace ttt::client {
 
 struct ConnectionOptions {
+  // The first node: the lobby as the user names it (identity files are kept
+  // under this address whichever node serves).
   std::string host = "localhost";
   std::uint16_t port = 7777;
+  // The lobby's other nodes (--host A,B,...), tried after host:port, in order.
+  std::vector<ServerAddress> other_nodes;
   std::string name;            // the player's name in Hello
   std::string client_version;  // Hello.client, for the server's log
   std::string resume_token;    // from an earlier run: take that player back
@@ -57,6 +75,10 @@ struct ConnectionOptions {
   bool tls = true;                                   // false: plain TCP (--no-tls)
   std::string fingerprint;    // a pinned certificate (canonical "SHA256:..."), or empty
   std::string known_servers;  // servers trusted on first use; empty = remember none
+  // Redirects followed: more than max_redirects within redirect_window end
+  // the connection (nodes sending it round in circles).
+  std::size_t max_redirects = 5;
+  std::chrono::milliseconds redirect_window{30'000};
 };
 
 // What a Connection reports to its owner.
@@ -82,6 +104,15 @@ class ConnectionEvents {
   // May answer later (after asking someone). where is "host:port".
   virtual void on_unknown_server(const std::string& where, const std::string& fingerprint,
                                  std::function<void(bool)> answer) = 0;
+  // A node sent this connection on to another (Redirect), which it now
+  // connects to at once, without backoff; on_welcome follows from there (or
+  // on_reconnecting, if it can't be reached). where is the node it goes to
+  // ("host:port"), reason the server's one line through safe_text (may be
+  // empty). Not an error: the session goes on.
+  virtual void on_redirected(const std::string& where, const std::string& reason) {
+    static_cast<void>(where);
+    static_cast<void>(reason);
+  }
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -104,9 +135,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // True between a Welcome and the next drop.
   bool connected() const noexcept { return welcomed_ && !closing_; }
 
-  // True when the last Welcome came from a new start of the server (its
-  // server_instance changed since the Welcome before).
+  // True when the last Welcome came from a new start of the same node (the
+  // address of the Welcome before, a different server_instance). A Welcome
+  // from another node of the lobby is no restart.
   bool server_restarted() const noexcept { return server_restarted_; }
+
+  // True when the last Welcome came from a node a Redirect sent us to.
+  bool redirected() const noexcept { return redirected_; }
+
+  // The node of the current link, or of the one being tried: "host:port".
+  std::string current_server() const { return where(); }
 
   // Whether a seat in a game in progress is at stake: then a lost link is
   // retried for as long as the server may hold the seat (its grace, plus
@@ -140,7 +178,26 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   using tcp = boost::asio::ip::tcp;
 
+  // One try at one node, and what a Redirect gave for it.
+  struct Attempt {
+    ServerAddress address;
+    std::string vouched;      // the fingerprint a redirecting node vouched for; empty: none
+    std::string vouched_by;   // that node, "host:port"
+    std::string reservation;  // for Hello.reservation
+    bool redirected = false;  // a Redirect named this node
+  };
+
   boost::asio::awaitable<void> run();
+  // The nodes to try in a round: the one of the last Welcome first, then
+  // the lobby's in order.
+  void start_round();
+  // The next try: a Redirect's or a retry's first, else the round's next node.
+  Attempt next_attempt();
+  // A Redirect: checked and followed (next_), or refused (the connection
+  // gives up). The link ends either way.
+  void follow(const wire::Redirect& redirect);
+  // "cannot connect to A: REASON" (or to each of the nodes tried).
+  std::string cannot_connect_text() const;
   boost::asio::awaitable<std::optional<tls::Stream>> open_link(std::string& reason);
   boost::asio::awaitable<boost::system::error_code> resolve_and_connect(tcp::socket& socket);
   // TLS: the handshake and the check of the server's certificate (asking
@@ -148,6 +205,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // used.
   boost::asio::awaitable<bool> secure(tls::Stream& stream, std::string& reason);
   boost::asio::awaitable<bool> ask_about(const std::string& fingerprint);
+  // A vouched-for certificate is kept in known_servers for later links.
+  void remember_vouched(const std::string& fingerprint);
   boost::asio::awaitable<void> serve(tls::Stream stream);
   boost::asio::awaitable<void> read_loop();
   boost::asio::awaitable<void> write_loop();
@@ -168,6 +227,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::any_io_executor executor_;
   ConnectionOptions options_;
   ConnectionEvents& events_;
+  std::vector<ServerAddress> nodes_;        // host:port, then other_nodes
+  std::deque<ServerAddress> round_;         // the nodes left to try in this round
+  std::optional<Attempt> next_;             // to try before the round goes on
+  Attempt attempt_;                         // the current (or last) link's
+  std::optional<ServerAddress> last_node_;  // the node of the last Welcome
+  std::vector<std::string> failures_;       // "node: reason" of this first round
+  RedirectLimit redirect_limit_;
 
   std::shared_ptr<boost::asio::ssl::context> tls_context_;  // null with tls off
   std::optional<tls::Stream> stream_;
@@ -184,6 +250,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string next_secret_;
   std::string server_instance_;  // from the last Welcome
   bool server_restarted_ = false;
+  bool redirected_ = false;
   std::string reason_;  // why the current link ended
   std::chrono::steady_clock::time_point linked_at_{};
   std::chrono::steady_clock::time_point last_received_{};

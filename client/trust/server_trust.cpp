@@ -47,4 +47,17 @@ TrustDecision judge_server(const std::string& host, std::uint16_t port,
                                  presented.fingerprint + "."};
 }
 
+TrustDecision judge_vouched(const std::string& host, std::uint16_t port,
+                            const PresentedCertificate& presented, const std::string& vouched,
+                            const std::string& vouched_by) {
+  if (presented.fingerprint == vouched) return {Verdict::kTrusted, "vouched for by " + vouched_by};
+  return {Verdict::kRefused, "the node at " + server_key(host, port) +
+                                 " presented the certificate " + presented.fingerprint + ", not " +
+                                 vouched + " that " + vouched_by +
+                                 " vouched for when it sent this client there: refusing to "
+                                 "connect. Someone may be intercepting the connection, or the "
+                                 "nodes' certificates changed. " +
+                                 how_to_check() + "."};
+}
+
 }  // namespace ttt::client

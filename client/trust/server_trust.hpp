@@ -31,4 +31,13 @@ struct TrustDecision {
 TrustDecision judge_server(const std::string& host, std::uint16_t port,
                            const PresentedCertificate& presented, const TrustSettings& settings);
 
+// A node another node sent the client to (a Redirect) with the fingerprint
+// of its certificate: the node that redirects is trusted already, so its word
+// is the pin for this connection, and nothing else counts (neither
+// --fingerprint, a CA nor known_servers). vouched_by is that node
+// ("host:port"), for the message.
+TrustDecision judge_vouched(const std::string& host, std::uint16_t port,
+                            const PresentedCertificate& presented, const std::string& vouched,
+                            const std::string& vouched_by);
+
 }  // namespace ttt::client
