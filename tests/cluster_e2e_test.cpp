@@ -9,10 +9,14 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <thread>
 
 #include "client_support/child_process.hpp"
+#include "client_support/client_programs.hpp"
 #include "client_support/redis_scratch.hpp"
 #include "store/postgres.hpp"
 #include "support/postgres_scratch.hpp"
@@ -27,13 +31,13 @@ using namespace std::chrono_literals;
 // client here comes from 127.0.0.1).
 class Node {
  public:
-  Node(const std::string& postgres, const std::string& redis, std::vector<std::string> extra = {}) {
+  Node(const std::string& postgres, const std::string& redis, std::vector<std::string> extra = {},
+       bool tls = false) {
     std::vector<std::string> argv{bin_dir() + "/ttt-server",
                                   "--bind",
                                   "127.0.0.1",
                                   "--port",
                                   "0",
-                                  "--no-tls",
                                   "--postgres",
                                   postgres,
                                   "--redis",
@@ -50,6 +54,7 @@ class Node {
                                   "0",
                                   "--rate-limit",
                                   "0"};
+    if (!tls) argv.push_back("--no-tls");
     argv.insert(argv.end(), extra.begin(), extra.end());
     process_ = std::make_unique<ChildProcess>(argv);
     std::smatch m;
@@ -469,6 +474,113 @@ TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsB
             "5");
   one->process().kill(SIGKILL);
   PostgresScratch::admin("DROP OWNED BY " + role + "; DROP ROLE " + role);
+}
+
+// The whole story: three nodes over TLS (each its own self-signed
+// certificate), six ttt-bots spread over them by the order of their --host
+// lists and paired across nodes, one node killed mid-series and another
+// drained; every bot finishes its games with errors=0, and every game is in
+// PostgreSQL exactly once, finished.
+TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
+  std::vector<std::unique_ptr<TempDir>> dirs;
+  auto tls_node = [&](std::vector<std::string> extra) {
+    dirs.push_back(std::make_unique<TempDir>());
+    extra.insert(extra.begin(), {"--tls-dir", dirs.back()->path(), "--reconnect-grace", "60"});
+    auto n = std::make_shared<Node>(pg_->conninfo(), redis_->address(), extra, true);
+    nodes_.push_back(n);
+    return n;
+  };
+  auto a = tls_node({});
+  auto b = tls_node({"--drain-timeout", "3"});
+  auto c = tls_node({});
+  wait_for_each_other(3);
+  const std::string hosts[3] = {a->where(), b->where(), c->where()};
+  constexpr int kBots = 6;
+  constexpr int kGames = 6;
+  std::vector<std::unique_ptr<TempDir>> configs;
+  std::vector<std::unique_ptr<ChildProcess>> bots;
+  for (int i = 0; i < kBots; ++i) {
+    // Bot i starts at node i % 3, then tries the others in turn.
+    const std::string list = hosts[i % 3] + "," + hosts[(i + 1) % 3] + "," + hosts[(i + 2) % 3];
+    configs.push_back(std::make_unique<TempDir>());
+    bots.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{bin_dir() + "/ttt-bot", "--host", list, "--name",
+                                 "bot" + std::to_string(i + 1), "--games", std::to_string(kGames),
+                                 "--quick-match", "3", "--level", "medium", "--budget", "150",
+                                 "--retry", "60", "--log-level", "info"},
+        std::vector<std::string>{"XDG_CONFIG_HOME=" + configs.back()->path()}));
+  }
+  auto finished = [&] {
+    return std::stoi("0" + sql("SELECT COUNT(*) FROM games WHERE status <> 'in_progress'"));
+  };
+  // Mid-series: node A is killed outright...
+  for (int i = 0; i < 300 && finished() < 4; ++i) std::this_thread::sleep_for(100ms);
+  ASSERT_GE(finished(), 4) << "the bots play";
+  a->process().kill(SIGKILL);
+  // ...and once a few more games are done, node B is drained.
+  const int at_kill = finished();
+  for (int i = 0; i < 300 && finished() < at_kill + 4; ++i) std::this_thread::sleep_for(100ms);
+  ::kill(b->process().pid(), SIGTERM);
+  EXPECT_EQ(b->process().wait_exit(30s), 0) << "a drained node exits 0";
+  int total_games = 0;
+  for (int i = 0; i < kBots; ++i) {
+    const auto code = bots[i]->wait_exit(120s);
+    EXPECT_EQ(code, 0) << "bot" << i + 1 << ":\n" << bots[i]->output();
+    const auto summary = last_line_summary(bots[i]->output());
+    ASSERT_TRUE(summary) << bots[i]->output();
+    EXPECT_EQ(summary->errors, 0) << "bot" << i + 1 << ":\n" << bots[i]->output();
+    EXPECT_EQ(summary->games, kGames) << "bot" << i + 1;
+    total_games += summary->games;
+  }
+  // Every game once, finished, with its moves.
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM (SELECT room_id, round FROM games GROUP BY room_id, round "
+                "HAVING COUNT(*) > 1) twice"),
+            "0");
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'in_progress'"), "0");
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'aborted'"), "0");
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM games"), std::to_string(total_games / 2));
+  EXPECT_EQ(sql("SELECT COUNT(*) FROM games g WHERE g.reason IN ('line', 'board_full') AND "
+                "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) < 5"),
+            "0")
+      << "no game decided on the board without its moves";
+  EXPECT_NE(sql("SELECT COUNT(DISTINCT node) FROM games"), "1") << "games were played on several nodes";
+}
+
+// Figures for docs/scaling.md, opt in (--gtest_also_run_disabled_tests):
+// the time from a quick-match request to both players seated when they are
+// on different nodes (the request, the pairing in Redis, the seat kept at
+// the other node, the Redirect, the new connection and Hello there, both
+// seated), over TTT_PAIRS pairs (default 200).
+TEST_F(Nodes, DISABLED_QuickMatchAcrossNodesTimes) {
+  auto one = node({"--log-level", "warn"});
+  auto two = node({"--log-level", "warn"});
+  wait_for_each_other(2);
+  const char* env = std::getenv("TTT_PAIRS");
+  const int pairs = env ? std::max(1, std::atoi(env)) : 200;
+  std::vector<double> ms;
+  for (int i = 0; i < pairs; ++i) {
+    TestClient alice(one->port());
+    alice.hello("a" + std::to_string(i));
+    TestClient bob(two->port());
+    const auto welcome = bob.hello("b" + std::to_string(i));
+    alice.quick(3);
+    alice.expect([](const wire::ServerMessage& m) { return m.has_queued(); }, "Queued");
+    const auto start = std::chrono::steady_clock::now();
+    bob.quick(3);
+    const auto redirect = expect_redirect(bob);
+    wire::Welcome there_welcome;
+    auto there = follow(redirect, "b" + std::to_string(i), welcome.resume_token(), there_welcome);
+    there->expect_joined();
+    alice.expect_state(
+        [](const wire::GameState& s) { return s.status() == wire::GAME_STATUS_IN_PROGRESS; },
+        "both seated");
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+  }
+  std::sort(ms.begin(), ms.end());
+  auto at = [&](double q) { return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * ms.size()))]; };
+  std::printf("quick match across nodes: pairs=%zu p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f\n",
+              ms.size(), at(0.5), at(0.9), at(0.99), ms.back());
 }
 
 TEST(NodeFlags, NodesRefuseToStartWithoutWhatTheyShareAndSayWhy) {
