@@ -313,6 +313,9 @@ asio::awaitable<void> Server::housekeeping() {
     auto [ec] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
     if (ec) co_return;
     local_.log.flush();
+    // Several nodes: how many players this node holds, told in its heartbeat
+    // (a drain sends players to the least loaded node).
+    if (cluster_) cluster_->set_load(lobby_.stats().players);
     const std::size_t closed = listener_->accepted() - listener_->connections();
     trimming = closed >= closed_at_trim + kTrimAfterClosed || (trimming && closed > closed_at_trim);
     if (trimming) {

@@ -152,6 +152,26 @@ TEST(GameText, GameListShowsEveryGame) {
       << text;
 }
 
+TEST(GameText, GameListSaysWhichNodeHoldsAGameAndKeepsHostileNodeNamesHarmless) {
+  wire::GameList list;
+  wire::GameSummary* g = list.add_games();
+  g->set_game_id(3);
+  g->set_size(3);
+  g->set_x_name("alice");
+  g->set_status(wire::GAME_STATUS_WAITING);
+  g->set_node("b.example.net:7777");
+  wire::GameSummary* hostile = list.add_games();
+  hostile->set_game_id(4);
+  hostile->set_size(3);
+  hostile->set_status(wire::GAME_STATUS_WAITING);
+  hostile->set_node("evil\x1b[2J\u202e" + std::string(500, 'x'));
+  const std::string text = game_list_text(list);
+  EXPECT_NE(text.find("alice            -  at b.example.net:7777\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << "no escape reaches the terminal";
+  EXPECT_EQ(text.find("\u202e"), std::string::npos);
+  EXPECT_EQ(text.find(std::string(100, 'x')), std::string::npos) << "cut short";
+}
+
 TEST(GameText, GameListNamesTheWinLength) {
   wire::GameList list;
   wire::GameSummary* g = list.add_games();

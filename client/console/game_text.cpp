@@ -268,6 +268,8 @@ std::string game_list_text(const wire::GameList& list) {
     if (g.is_private()) line += "  private";
     if (g.vs_bot()) line += "  vs bot";
     if (g.spectators() > 0) line += "  " + std::to_string(g.spectators()) + " watching";
+    // Several nodes: where the game is held (joining it moves you there).
+    if (!g.node().empty()) line += "  at " + safe_text(g.node(), 64);
     text += line + "\n";
   }
   return text + "Join with /join ID, watch with /watch ID.";
