@@ -315,7 +315,11 @@ asio::awaitable<void> Server::housekeeping() {
     local_.log.flush();
     // Several nodes: how many players this node holds, told in its heartbeat
     // (a drain sends players to the least loaded node).
-    if (cluster_) cluster_->set_load(lobby_.stats().players);
+    if (cluster_) {
+      lobby_.share_presence();
+      cluster_->set_load(lobby_.stats().players);
+      nodes_alive_ = cluster_->nodes_alive();
+    }
     const std::size_t closed = listener_->accepted() - listener_->connections();
     trimming = closed >= closed_at_trim + kTrimAfterClosed || (trimming && closed > closed_at_trim);
     if (trimming) {
@@ -328,7 +332,11 @@ asio::awaitable<void> Server::housekeeping() {
 asio::awaitable<std::string> Server::metrics_page() {
   // The lobby's part is read where the lobby runs.
   const LobbyStats lobby = co_await asio::co_spawn(
-      logic_, [this]() -> asio::awaitable<LobbyStats> { co_return lobby_.stats(); },
+      logic_,
+      [this]() -> asio::awaitable<LobbyStats> {
+        if (cluster_) nodes_alive_ = cluster_->nodes_alive();
+        co_return lobby_.stats();
+      },
       asio::use_awaitable);
   metrics::Snapshot snapshot;
   snapshot.players_online = lobby.players_online;
@@ -341,6 +349,15 @@ asio::awaitable<std::string> Server::metrics_page() {
     snapshot.store = true;
     snapshot.store_queue = counters.queued;
     snapshot.store_failures = counters.failures;
+    snapshot.store_waiting = counters.waiting;
+  }
+  if (cluster_) {
+    snapshot.cluster = true;
+    snapshot.cluster_reachable = cluster_->available();
+    snapshot.draining = draining_;
+    snapshot.nodes_alive = nodes_alive_.load();
+    snapshot.redirects = lobby.redirects;
+    snapshot.games_adopted = lobby.games_adopted;
   }
   co_return metrics_.render(snapshot);
 }

@@ -143,6 +143,7 @@ class Server {
   std::unique_ptr<metrics::MetricsHttp> metrics_http_;  // null without --metrics
   std::atomic<bool> stopping_{false};
   std::atomic<bool> draining_{false};
+  std::atomic<std::size_t> nodes_alive_{0};  // as the logic executor last read it
 };
 
 }  // namespace ttt::server

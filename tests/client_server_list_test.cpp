@@ -147,6 +147,17 @@ TEST(RedirectLimit, MoreThanFiveWithinThirtySecondsIsOneTooMany) {
   EXPECT_TRUE(limit.allow(t0 + 45s)) << "older ones leave the window";
 }
 
+TEST(RedirectLimit, ARedirectToANodeThatCantBeReachedDoesNotCount) {
+  RedirectLimit limit(5, 30s);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_TRUE(limit.allow(t0 + i * 100ms)) << i;
+    limit.forgive();  // its node refused the connection
+  }
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(limit.allow(t0 + 3s)) << i;
+  EXPECT_FALSE(limit.allow(t0 + 3s)) << "redirects that did lead somewhere still count";
+}
+
 TEST(NodeText, TheWordsForRedirectsNoticesAndTheNewErrors) {
   EXPECT_EQ(redirect_text("b:7778", "node a is draining"),
             "moved to node b:7778: node a is draining");

@@ -20,6 +20,7 @@
 #include "client_support/redis_scratch.hpp"
 #include "store/postgres.hpp"
 #include "support/postgres_scratch.hpp"
+#include "support/http_get.hpp"
 #include "support/test_client.hpp"
 
 namespace ttt::testing {
@@ -55,6 +56,10 @@ class Node {
                                   "--rate-limit",
                                   "0"};
     if (!tls) argv.push_back("--no-tls");
+    // ./ttt test --tsan runs every server the tests start on several threads.
+    if (const char* threads = std::getenv("TTT_TEST_THREADS")) {
+      argv.insert(argv.end(), {"--threads", threads});
+    }
     argv.insert(argv.end(), extra.begin(), extra.end());
     process_ = std::make_unique<ChildProcess>(argv);
     std::smatch m;
@@ -199,6 +204,40 @@ TEST_F(Nodes, EveryNodeListsEveryNodesGamesWithTheNodeThatHoldsThem) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms) << "within a second or so";
 }
 
+TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeSaysWhereTheOtherIs) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  alice.quick(3);
+  alice.expect([](const wire::ServerMessage& s) { return s.has_queued(); }, "Queued");
+  TestClient bob(two->port());
+  bob.hello("bob");
+  bool seen = false;
+  for (int i = 0; i < 50 && !seen; ++i) {
+    bob.simple([](wire::ClientMessage& m) { m.mutable_list_players(); });
+    const auto list = bob.expect([](const wire::ServerMessage& s) { return s.has_player_list(); },
+                                 "the players");
+    for (const auto& p : list.player_list().players()) {
+      if (p.name() == "alice") {
+        seen = true;
+        EXPECT_EQ(p.activity(), wire::ACTIVITY_QUEUED);
+        EXPECT_EQ(p.size(), 3);
+      }
+    }
+    if (!seen) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(seen) << "bob, at node two, sees alice, at node one, in /who";
+  wire::ClientMessage challenge;
+  challenge.mutable_challenge()->set_name("alice");
+  bob.send(challenge);
+  const auto refused = bob.expect_error(wire::ERROR_CODE_PLAYER_OFFLINE);
+  EXPECT_NE(refused.text().find("another node of this lobby (" + one->where() + ")"),
+            std::string::npos)
+      << refused.text();
+}
+
 TEST_F(Nodes, JoiningAGameHeldElsewhereSendsThePlayerToASeatKeptThere) {
   auto one = node();
   auto two = node();
@@ -313,7 +352,7 @@ TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost)
   bob.reset();
   // Within 5 s its heartbeat expires; both players come back at once, to
   // two different nodes.
-  std::this_thread::sleep_for(5500ms);
+  std::this_thread::sleep_for(4000ms);
   auto hello_with = [](TestClient& c, const std::string& name, const std::string& token) {
     wire::ClientMessage hello;
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
@@ -401,8 +440,17 @@ TEST_F(Nodes, ADrainedNodeSendsLobbyPlayersAwayAtOnceAndHandsItsGameOverAtTheTim
 }
 
 TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAgain) {
-  auto one = node();
+  auto one = node({"--metrics", "127.0.0.1:0"});
   wait_for_each_other(1);
+  std::smatch m;
+  const std::string started = one->log();
+  ASSERT_TRUE(std::regex_search(started, m, std::regex("metrics over HTTP on .* \\(port ([0-9]+)\\)")))
+      << started;
+  const auto metrics_port = static_cast<std::uint16_t>(std::stoi(m[1]));
+  const auto page = http_get(metrics_port, "/metrics").body;
+  EXPECT_NE(page.find("ttt_cluster_nodes 1\n"), std::string::npos) << page;
+  EXPECT_NE(page.find("ttt_cluster_reachable 1\n"), std::string::npos) << page;
+  EXPECT_EQ(http_get(metrics_port, "/readyz").status, 200);
   TestClient alice(one->port());
   alice.hello("alice");
   TestClient bob(one->port());
@@ -421,6 +469,11 @@ TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAga
   EXPECT_NE(listing.text().find("can't be reached"), std::string::npos) << listing.text();
   carol.quick(3);
   carol.expect_error(wire::ERROR_CODE_CLUSTER_UNAVAILABLE);
+  const auto not_ready = http_get(metrics_port, "/readyz");
+  EXPECT_EQ(not_ready.status, 503);
+  EXPECT_NE(not_ready.body.find("Redis"), std::string::npos) << not_ready.body;
+  EXPECT_NE(http_get(metrics_port, "/metrics").body.find("ttt_cluster_reachable 0\n"),
+            std::string::npos);
   redis_->start();
   // Back: the node registers itself and its game again.
   bool listed = false;
@@ -433,6 +486,7 @@ TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAga
   carol.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
   carol.expect([](const wire::ServerMessage& s) { return s.has_game_list(); }, "the list again");
   play_out(alice, bob, game, {{0, 1}, {2, 2}}, 2);
+  EXPECT_EQ(http_get(metrics_port, "/readyz").status, 200);
 }
 
 TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsBack) {

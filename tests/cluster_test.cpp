@@ -207,7 +207,7 @@ TEST_F(Cluster, ANodeWhoseHeartbeatStopsIsGoneWithinFiveSeconds) {
   const auto killed = std::chrono::steady_clock::now();
   b->close();  // as a SIGKILL: no goodbye, the heartbeat just stops
   ASSERT_TRUE(run_until([&] { return !a->alive("nodeb"); }, 8s));
-  EXPECT_LT(std::chrono::steady_clock::now() - killed, 7s);
+  EXPECT_LT(std::chrono::steady_clock::now() - killed, 5s) << "the issue's bound";
 }
 
 TEST_F(Cluster, QuickMatchPairsAcrossNodesAtomicallyAndNeverWithOneself) {

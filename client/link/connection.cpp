@@ -86,6 +86,8 @@ asio::awaitable<void> Connection::run() {
       if (asked_ && !welcomed_ && !give_up_ && !closing_) retry_now_ = true;
       welcomed_here = welcomed_;
       welcomed_ = false;
+    } else if (attempt_.redirected) {
+      redirect_limit_.forgive();  // sent to a node that can't be reached: not a circle
     }
     if (closing_) {
       finish("closed", false);

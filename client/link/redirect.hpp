@@ -43,6 +43,13 @@ class RedirectLimit {
 
   // Counts a redirect at now; false when it is one too many.
   bool allow(std::chrono::steady_clock::time_point now);
+  // The last redirect counted led nowhere (its node could not be reached:
+  // gone since the sender last heard of it): it does not count. A client
+  // sent to unreachable nodes over and over waits its backoff each time and
+  // gives up with its retry period instead.
+  void forgive() {
+    if (!times_.empty()) times_.pop_back();
+  }
 
   std::size_t most() const noexcept { return most_; }
   std::chrono::milliseconds window() const noexcept { return window_; }

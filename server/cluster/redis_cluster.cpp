@@ -16,14 +16,16 @@ namespace {
 // Renews this node's heartbeat and returns every live node's (id, value),
 // forgetting those whose heartbeat has expired.
 constexpr const char* kBeat = R"lua(
-redis.call('SET', 'ttt:node:' .. ARGV[1], ARGV[2], 'PX', ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('SET', 'ttt:node:' .. ARGV[1], ARGV[2] .. '\t' .. string.format('%d', now), 'PX', ARGV[3])
 redis.call('SADD', 'ttt:nodes', ARGV[1])
 if ARGV[4] == '1' then
   redis.call('SET', 'ttt:draining:' .. ARGV[1], '1', 'PX', ARGV[3])
 else
   redis.call('DEL', 'ttt:draining:' .. ARGV[1])
 end
-local out = {}
+local out = {string.format('%d', now)}
 for _, id in ipairs(redis.call('SMEMBERS', 'ttt:nodes')) do
   local v = redis.call('GET', 'ttt:node:' .. id)
   if v then
@@ -136,12 +138,14 @@ RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, N
 RedisCluster::~RedisCluster() { close(); }
 
 void RedisCluster::start() {
-  events_->subscribe({kDirectoryChannel, "ttt:rpc:" + self_.id},
+  events_->subscribe({kDirectoryChannel, SharedPresence::kChannel, "ttt:rpc:" + self_.id},
                      [this](const std::string& channel, const std::string& payload) {
                        on_message(channel, payload);
                      });
   events_->on_state([this](bool up) {
-    if (up && directory_) directory_->resync();
+    if (!up) return;
+    if (directory_) directory_->resync();
+    presence_.resync();
   });
   commands_->on_state([this](bool up) { on_link(up); });
   commands_->start();
@@ -175,6 +179,7 @@ void RedisCluster::on_link(bool up) {
     spdlog::info("cluster: Redis is back; registering this node's players and games again");
     if (on_restored_) on_restored_();
     if (directory_) directory_->resync();
+    presence_.resync();
   }
 }
 
@@ -187,9 +192,15 @@ void RedisCluster::beat() {
         if (!result.ok() || result.value->type != RedisValue::Type::kArray) return;
         std::map<std::string, Known> live;
         const auto& e = result.value->elements;
-        for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+        std::int64_t now = 0;
+        if (e.empty() || !parse_number(e[0].text, now)) return;
+        for (std::size_t i = 1; i + 1 < e.size(); i += 2) {
           const auto parts = split_tabs(e[i + 1].text);
-          if (parts.size() < 5) continue;
+          std::int64_t beat = 0;
+          if (parts.size() < 6 || !parse_number(parts[5], beat)) continue;
+          // A heartbeat older than kStale (in Redis's clock: no skew between
+          // nodes) is a dead node, well before its key expires.
+          if (now - beat > kStale.count()) continue;
           Known known;
           known.info.id = e[i].text;
           known.info.host = parts[0];
@@ -215,6 +226,7 @@ void RedisCluster::beat() {
         if (!registry_ready_) {
           registry_ready_ = true;
           if (directory_) directory_->resync();  // now whose games are whose can be told
+          presence_.resync();
         }
       });
   heartbeat_.expires_after(kHeartbeatEvery);
@@ -339,6 +351,10 @@ void RedisCluster::on_message(const std::string& channel, const std::string& pay
       return;
     }
     if (directory_ && change.node() != self_.id) directory_->apply(change);
+    return;
+  }
+  if (channel == SharedPresence::kChannel) {
+    presence_.apply(payload);
     return;
   }
   node::NodeMessage message;

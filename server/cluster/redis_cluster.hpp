@@ -1,8 +1,9 @@
 // RedisCluster: the Cluster of several nodes, shared through Redis.
 //
 //   ttt:nodes                 set of node ids ever seen (pruned when dead)
-//   ttt:node:<id>             "host\tport\tfingerprint\tdraining\tplayers", PX 5 s,
-//                             renewed every second: the heartbeat; gone = dead
+//   ttt:node:<id>             "host\tport\tfingerprint\tdraining\tplayers\tbeat_ms", PX 5 s,
+//                             renewed every second: the heartbeat (beat_ms: Redis's
+//                             clock); older than 2.5 s, or gone, = dead
 //   ttt:draining:<id>         present while the node drains (same expiry)
 //   ttt:player:<account>      the node that holds the player
 //   ttt:token:<hash>          "account\tnode" of a resume token, PX its lifetime
@@ -23,6 +24,7 @@
 #include <unordered_map>
 
 #include "cluster/redis_client.hpp"
+#include "cluster/shared_presence.hpp"
 #include "lobby/cluster.hpp"
 
 namespace ttt::server::cluster {
@@ -33,6 +35,10 @@ class RedisCluster final : public Cluster {
  public:
   static constexpr std::chrono::milliseconds kHeartbeatEvery{1'000};
   static constexpr std::chrono::milliseconds kHeartbeatLife{5'000};
+  // A node whose last heartbeat (in Redis's clock) is older than this is
+  // dead for the others: about 3 s after it stops, well within the 5 s its
+  // key lives.
+  static constexpr std::chrono::milliseconds kStale{2'500};
   static constexpr std::chrono::milliseconds kRequestTimeout{3'000};
   static constexpr const char* kDirectoryChannel = "ttt:directory";
 
@@ -58,6 +64,8 @@ class RedisCluster final : public Cluster {
   // Whether the live nodes have been read at least once (before, nobody
   // can be told dead).
   bool registry_ready() const noexcept { return registry_ready_; }
+  // The live nodes as last read, this one included.
+  std::size_t nodes_alive() const { return live_.size(); }
   // How many players the node said it holds (for choosing the least loaded).
   void set_load(std::size_t players) { load_ = players; }
 
@@ -75,6 +83,12 @@ class RedisCluster final : public Cluster {
   void request_seat(const std::string& to, const SeatRequest& request, SeatDone done) override;
   void serve_seats(SeatHandler handler) override { seat_handler_ = std::move(handler); }
   void on_restored(std::function<void()> handler) override { on_restored_ = std::move(handler); }
+  void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) override {
+    presence_.publish(here);
+  }
+  std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const override {
+    return presence_.others();
+  }
   void set_draining(bool draining) override;
   void leave(std::function<void()> done) override;
 
@@ -94,6 +108,7 @@ class RedisCluster final : public Cluster {
   std::shared_ptr<RedisClient> commands_;
   std::shared_ptr<RedisClient> events_;
   SharedGameDirectory* directory_ = nullptr;
+  SharedPresence presence_{*this};
   boost::asio::steady_timer heartbeat_;
   std::map<std::string, Known> live_;  // the live nodes as last read, this one included
   std::size_t load_ = 0;

@@ -11,6 +11,15 @@ namespace {
 // KEYS: none (the keys are made from the arguments: one Redis, not a Redis
 // Cluster). ARGV: queue key, waiting key, entry, account.
 constexpr const char* kMatch = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+-- A node is alive if its heartbeat is fresh (as RedisCluster::kStale).
+local function alive(node)
+  local v = redis.call('GET', 'ttt:node:' .. node)
+  if not v then return false end
+  local beat = tonumber(string.match(v, '\t(%d+)$'))
+  return beat ~= nil and now - beat <= 2500
+end
 local old = redis.call('GET', ARGV[2])
 if old then
   local q, e = string.match(old, '^([^\n]*)\n(.*)$')
@@ -23,7 +32,7 @@ while true do
   local node, seat, account = string.match(e, '^([^\t]*)\t([^\t]*)\t([^\t]*)\t')
   if node then
     redis.call('DEL', 'ttt:waiting:' .. node .. ':' .. seat)
-    if account ~= ARGV[4] and redis.call('EXISTS', 'ttt:node:' .. node) == 1
+    if account ~= ARGV[4] and alive(node)
         and redis.call('EXISTS', 'ttt:draining:' .. node) == 0 then
       return e
     end

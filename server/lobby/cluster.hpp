@@ -11,8 +11,10 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ids.hpp"
@@ -104,6 +106,16 @@ class Cluster {
   // Who answers other nodes' seat requests at this node.
   using SeatHandler = std::function<void(const SeatRequest&, SeatDone reply)>;
   virtual void serve_seats(SeatHandler handler) = 0;
+
+  // /who among nodes: this node's players as /who shows them (by account),
+  // shared with the others; and the players the other live nodes hold, with
+  // the node of each. One node alone shares nothing.
+  virtual void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) {
+    (void)here;
+  }
+  virtual std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const {
+    return {};
+  }
 
   // The shared state came back after an outage: called so that the lobby
   // registers again what this node holds (players and games).

@@ -185,6 +185,8 @@ LobbyStats Lobby::stats() const {
   s.queued = links_.matchmaker.waiting();
   s.bots = bots_.size();
   s.games_finished = games_finished_;
+  s.redirects = redirects_;
+  s.games_adopted = games_adopted_;
   s.accounts = links_.accounts.size();
   s.bot_searches_waiting = bot_searches_.waiting();
   s.bot_searches_running = bot_searches_.running();

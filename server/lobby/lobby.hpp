@@ -102,6 +102,9 @@ struct LobbyStats {
   std::size_t players_away = 0;    // people whose connection dropped, their seat held
   // Rooms by state ("waiting", "playing", "finished") and board size.
   std::map<std::pair<std::string, int>, std::size_t> games;
+  // Several nodes: connections sent to another node, games taken over.
+  std::uint64_t redirects = 0;
+  std::uint64_t games_adopted = 0;
 };
 
 // What the database held at startup, beyond the accounts.
@@ -156,7 +159,10 @@ class Lobby final : public Gate, public RoomOwner {
   // back (false): every player in a game is told (a Notice).
   void database_waiting(bool waiting);
 
-  // --- several nodes (lobby_nodes.cpp, lobby_adopt.cpp)
+  // --- several nodes (lobby_nodes.cpp, lobby_adopt.cpp, lobby_presence.cpp)
+  // Shares this node's players as /who shows them with the other nodes
+  // (called every couple of seconds).
+  void share_presence();
   // Answers other nodes' seat requests from now on.
   void serve_other_nodes();
   // Drain: no new games or players; players in the lobby, queued, waiting
@@ -394,7 +400,9 @@ class Lobby final : public Gate, public RoomOwner {
   // --- several nodes
   static SingleNode single_node_;  // the cluster of a node alone
   bool draining_ = false;
-  bool handed_over_ = false;  // the drain ended: nothing more is taken from anyone
+  bool handed_over_ = false;
+  std::uint64_t redirects_ = 0;
+  std::uint64_t games_adopted_ = 0;  // the drain ended: nothing more is taken from anyone
   // Seats kept for players other nodes send here, by their code.
   struct Reservation {
     SeatRequest request;

@@ -67,6 +67,7 @@ void Lobby::adopt(const ClaimedGame& claimed, const std::string& from) {
     spdlog::error("cluster: game {} could not be taken over: {}", g.id, e.what());
     return;
   }
+  ++games_adopted_;
   for (std::size_t i = 0; i < 2; ++i) {
     const auto& player = claimed.players[i];
     if (!player || player->is_bot || claimed.token_hashes[i].empty()) continue;

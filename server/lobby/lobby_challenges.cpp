@@ -42,6 +42,17 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
   }
   LobbyPlayer* target = online_player(request.name());
   if (target == nullptr) {
+    const std::string key = name_key(request.name());
+    for (const auto& [node, presence] : cluster().others_presence()) {
+      if (name_key(presence.name()) != key) continue;
+      const auto there = cluster().node(node);
+      error(player, wire::ERROR_CODE_PLAYER_OFFLINE,
+            presence.name() + " is at another node of this lobby" +
+                (there ? " (" + there->host + ":" + std::to_string(there->port) + ")" : "") +
+                ": a challenge reaches the players of your node only",
+            request_id);
+      return;
+    }
     if (links_.accounts.find(name_key(request.name())) == nullptr) {
       error(player, wire::ERROR_CODE_NO_RECORD, "no player is called " + request.name(),
             request_id);

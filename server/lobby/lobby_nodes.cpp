@@ -210,6 +210,7 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
     }
   }
   if (!conn) return;
+  ++redirects_;
   spdlog::debug("sending a connection from {} to node {} ({})", connection.address, node.id,
                 reason);
   wire::ServerMessage message;
@@ -473,6 +474,7 @@ std::size_t Lobby::hand_over() {
       conn->deliver(make_outbound(std::move(message)));
       conn->close();
       ++sent;
+      ++redirects_;
     }
   }
   return sent;

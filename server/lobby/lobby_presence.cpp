@@ -2,6 +2,8 @@
 // the order of their names, each with what it is doing now. Worked out from
 // the players the lobby holds when asked, so it is never stale.
 #include <algorithm>
+#include <map>
+#include <unordered_set>
 #include <vector>
 
 #include "lobby/lobby.hpp"
@@ -52,6 +54,17 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
   return p;
 }
 
+void Lobby::share_presence() {
+  if (!cluster().shared()) return;
+  std::map<AccountId, wire::PlayerPresence> here;
+  for (const auto& [id, player] : players_) {
+    if (player->is_bot) continue;
+    if (player->connection == nullptr && !player->room) continue;
+    here.emplace(player->account, presence_of(*player));
+  }
+  cluster().share_presence(here);
+}
+
 void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
                          std::uint32_t request_id) {
   if (request.name().size() > kMaxNameBytes || request.after().size() > 4 * kMaxNameBytes) {
@@ -60,29 +73,39 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
     return;
   }
   // Online: connected, or away with a seat held. The server's own bots are
-  // not players anyone can challenge or chat with outside their game.
-  std::vector<const LobbyPlayer*> online;
+  // not players anyone can challenge or chat with outside their game. With
+  // several nodes, the other nodes' players too (as they last shared them).
+  std::vector<wire::PlayerPresence> online;
+  std::unordered_set<std::string> here;
   for (const auto& [id, candidate] : players_) {
     if (candidate->is_bot) continue;
     if (candidate->connection == nullptr && !candidate->room) continue;
     if (!contains_ignoring_ascii_case(candidate->name, request.name())) continue;
-    online.push_back(candidate.get());
+    online.push_back(presence_of(*candidate));
+    here.insert(candidate->name);
+  }
+  for (auto& [node, presence] : cluster().others_presence()) {
+    if (here.contains(presence.name())) continue;
+    if (!contains_ignoring_ascii_case(presence.name(), request.name())) continue;
+    online.push_back(std::move(presence));
   }
   std::sort(online.begin(), online.end(),
-            [](const LobbyPlayer* a, const LobbyPlayer* b) { return a->name < b->name; });
+            [](const wire::PlayerPresence& a, const wire::PlayerPresence& b) {
+              return a.name() < b.name();
+            });
   const std::uint32_t asked =
       request.page_size() == 0 ? config_.list_page_size : request.page_size();
   const std::size_t page_size =
       std::clamp<std::uint32_t>(asked, 1, std::max<std::uint32_t>(config_.list_page_max, 1));
   auto it = std::upper_bound(
       online.begin(), online.end(), request.after(),
-      [](const std::string& after, const LobbyPlayer* p) { return after < p->name; });
+      [](const std::string& after, const wire::PlayerPresence& p) { return after < p.name(); });
   if (request.after().empty()) it = online.begin();
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::PlayerList* list = message.mutable_player_list();
   for (; it != online.end() && static_cast<std::size_t>(list->players_size()) < page_size; ++it) {
-    *list->add_players() = presence_of(**it);
+    *list->add_players() = *it;
   }
   if (it != online.end()) list->set_next_after(list->players().rbegin()->name());
   list->set_total(static_cast<std::uint32_t>(online.size()));

@@ -187,6 +187,25 @@ std::string ServerMetrics::render(const Snapshot& s) const {
   page.family("ttt_store_failures_total", "counter", "Batches the database refused.");
   page.sample("ttt_store_failures_total", "", s.store_failures);
 
+  page.family("ttt_store_waiting", "gauge",
+              "1 while the database can't be reached and writes wait for it.");
+  page.sample("ttt_store_waiting", "", std::uint64_t{s.store_waiting ? 1u : 0u});
+
+  if (s.cluster) {
+    page.family("ttt_cluster_nodes", "gauge", "Live nodes of the lobby, this one included.");
+    page.sample("ttt_cluster_nodes", "", s.nodes_alive);
+    page.family("ttt_cluster_reachable", "gauge", "1 while the nodes' Redis answers.");
+    page.sample("ttt_cluster_reachable", "", std::uint64_t{s.cluster_reachable ? 1u : 0u});
+    page.family("ttt_cluster_draining", "gauge", "1 while this node drains.");
+    page.sample("ttt_cluster_draining", "", std::uint64_t{s.draining ? 1u : 0u});
+    page.family("ttt_cluster_redirects_total", "counter",
+                "Connections this node sent to another node.");
+    page.sample("ttt_cluster_redirects_total", "", s.redirects);
+    page.family("ttt_cluster_games_adopted_total", "counter",
+                "Games this node took over from a dead or drained node.");
+    page.sample("ttt_cluster_games_adopted_total", "", s.games_adopted);
+  }
+
   page.family("ttt_bot_searches", "gauge", "The server's bot searches, by state.");
   page.sample("ttt_bot_searches", "state=\"running\"", s.bot_searches_running);
   page.sample("ttt_bot_searches", "state=\"waiting\"", s.bot_searches_waiting);

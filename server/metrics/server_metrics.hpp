@@ -29,6 +29,14 @@ struct Snapshot {
   bool store = false;                // a database is kept
   std::size_t store_queue = 0;       // writes waiting for the writer thread
   std::uint64_t store_failures = 0;  // batches the database refused
+  bool store_waiting = false;        // the database can't be reached: writes wait
+  // Several nodes (--redis); all zero for a node alone.
+  bool cluster = false;
+  bool cluster_reachable = false;     // Redis answers
+  bool draining = false;
+  std::size_t nodes_alive = 0;        // this one included
+  std::uint64_t redirects = 0;        // connections sent to another node
+  std::uint64_t games_adopted = 0;    // games taken over from a dead or drained node
 };
 
 class ServerMetrics {
