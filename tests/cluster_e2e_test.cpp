@@ -136,6 +136,21 @@ class Nodes : public ::testing::Test {
   std::vector<std::shared_ptr<Node>> nodes_;
 };
 
+// Quick match for a 3x3 board, and the Queued that says the client waits.
+void queue_for_3x3(TestClient& client) {
+  client.quick(3);
+  client.expect([](const wire::ServerMessage& s) { return s.has_queued(); }, "Queued");
+}
+
+// Hello with a resume token (the name only for the log).
+void hello_with_token(TestClient& client, const std::string& name, const std::string& token) {
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name(name);
+  hello.mutable_hello()->set_resume_token(token);
+  client.send(hello);
+}
+
 wire::Redirect expect_redirect(TestClient& client, std::chrono::milliseconds timeout = 5s) {
   auto m = client.expect([](const wire::ServerMessage& s) { return s.has_redirect(); },
                          "a Redirect", timeout);
@@ -210,8 +225,7 @@ TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeSaysWhereTheOtherIs) {
   wait_for_each_other(2);
   TestClient alice(one->port());
   alice.hello("alice");
-  alice.quick(3);
-  alice.expect([](const wire::ServerMessage& s) { return s.has_queued(); }, "Queued");
+  queue_for_3x3(alice);
   TestClient bob(two->port());
   bob.hello("bob");
   bool seen = false;
@@ -281,8 +295,7 @@ TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {
   wait_for_each_other(2);
   TestClient alice(one->port());
   alice.hello("alice");
-  alice.quick(3);
-  alice.expect([](const wire::ServerMessage& s) { return s.has_queued(); }, "Queued");
+  queue_for_3x3(alice);
   TestClient bob(two->port());
   const auto bob_welcome = bob.hello("bob");
   bob.quick(3);
@@ -313,11 +326,7 @@ TEST_F(Nodes, AResumeTokenLeadsToTheNodeThatHoldsItsPlayer) {
   bob.expect_joined();
   alice.reset();  // away: her seat in the game is held at node one
   TestClient elsewhere(two->port());
-  wire::ClientMessage hello;
-  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
-  hello.mutable_hello()->set_name("alice");
-  hello.mutable_hello()->set_resume_token(welcome.resume_token());
-  elsewhere.send(hello);
+  hello_with_token(elsewhere, "alice", welcome.resume_token());
   const auto redirect = expect_redirect(elsewhere);
   EXPECT_EQ(redirect.port(), one->port());
   wire::Welcome back;
@@ -326,8 +335,7 @@ TEST_F(Nodes, AResumeTokenLeadsToTheNodeThatHoldsItsPlayer) {
   EXPECT_EQ(back.game_id(), game);
   // A token nobody issued is refused everywhere.
   TestClient stranger(two->port());
-  hello.mutable_hello()->set_resume_token(std::string(64, 'a'));
-  stranger.send(hello);
+  hello_with_token(stranger, "alice", std::string(64, 'a'));
   stranger.expect_error(wire::ERROR_CODE_BAD_RESUME_TOKEN);
 }
 
@@ -353,17 +361,10 @@ TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost)
   // Within 5 s its heartbeat expires; both players come back at once, to
   // two different nodes.
   std::this_thread::sleep_for(4000ms);
-  auto hello_with = [](TestClient& c, const std::string& name, const std::string& token) {
-    wire::ClientMessage hello;
-    hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
-    hello.mutable_hello()->set_name(name);
-    hello.mutable_hello()->set_resume_token(token);
-    c.send(hello);
-  };
   auto at_two = std::make_unique<TestClient>(two->port());
   auto at_three = std::make_unique<TestClient>(three->port());
-  hello_with(*at_two, "alice", alice_welcome.resume_token());
-  hello_with(*at_three, "bob", bob_welcome.resume_token());
+  hello_with_token(*at_two, "alice", alice_welcome.resume_token());
+  hello_with_token(*at_three, "bob", bob_welcome.resume_token());
   // Each is taken back where the game now is: one of them straight away,
   // the other after a redirect to the adopter.
   auto settle = [&](std::unique_ptr<TestClient>& c, const std::string& name) {

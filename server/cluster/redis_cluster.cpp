@@ -235,6 +235,13 @@ void RedisCluster::beat() {
   });
 }
 
+void RedisCluster::drop_fields(const char* hash, const std::vector<std::string>& fields) {
+  if (fields.empty()) return;
+  std::vector<std::string> args{"HDEL", hash};
+  args.insert(args.end(), fields.begin(), fields.end());
+  commands_->command(std::move(args), [](const RedisResult&) {});
+}
+
 bool RedisCluster::alive(const std::string& node) const {
   if (node == self_.id) return !left_;
   return live_.contains(node);

@@ -60,6 +60,9 @@ class RedisCluster final : public Cluster {
 
   // For the directory and the matchmaker.
   RedisClient& commands() { return *commands_; }
+  // Drops fields of a shared hash that a full read found stale (their node
+  // dead, or unreadable); nothing if there are none.
+  void drop_fields(const char* hash, const std::vector<std::string>& fields);
   bool alive(const std::string& node) const;
   // Whether the live nodes have been read at least once (before, nobody
   // can be told dead).

@@ -133,11 +133,7 @@ void SharedGameDirectory::resync() {
       others.emplace(listing.summary.game_id(), std::move(listing));
     }
     others_ = std::move(others);
-    if (!stale.empty()) {
-      std::vector<std::string> args{"HDEL", kGames};
-      args.insert(args.end(), stale.begin(), stale.end());
-      cluster_.commands().command(std::move(args), [](const RedisResult&) {});
-    }
+    cluster_.drop_fields(kGames, stale);
   });
 }
 

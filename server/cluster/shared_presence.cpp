@@ -117,11 +117,7 @@ void SharedPresence::resync() {
       others.emplace(static_cast<AccountId>(account), std::move(entry));
     }
     others_ = std::move(others);
-    if (!stale.empty()) {
-      std::vector<std::string> args{"HDEL", kHash};
-      args.insert(args.end(), stale.begin(), stale.end());
-      cluster_.commands().command(std::move(args), [](const RedisResult&) {});
-    }
+    cluster_.drop_fields(kHash, stale);
   });
 }
 

@@ -89,6 +89,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   bool waiting() const noexcept;
   // True from the moment both seats are filled until the game ends.
   bool in_progress() const noexcept;
+  // No write of the room's is waiting for the journal: everything it said
+  // has reached its players' queues.
+  bool settled() const noexcept { return writes_in_flight_ == 0; }
   // True if the player holds a seat (present or away).
   bool is_seated(SeatId player) const noexcept;
 

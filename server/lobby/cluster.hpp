@@ -31,6 +31,11 @@ struct NodeInfo {
   bool draining = false;    // takes no new games or players
 };
 
+// How clients reach a node: "host:port".
+inline std::string where_of(const NodeInfo& node) {
+  return node.host + ":" + std::to_string(node.port);
+}
+
 // Who holds a resume token: the account it was issued to and the node that
 // holds that player now.
 struct TokenHolder {

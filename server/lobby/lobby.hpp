@@ -342,6 +342,9 @@ class Lobby final : public Gate, public RoomOwner {
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // Draining, or a node that can't take players: sends a Hello elsewhere.
   bool send_away(Connection& connection, const LobbyPlayer* existing);
+  // Draining: a game here is over (and its end said): its players go on to
+  // another node.
+  void send_on_after_game(GameRoom& room);
   // The shared state is back: registers again the players held here.
   void register_again();
   // --- adoption (lobby_adopt.cpp)

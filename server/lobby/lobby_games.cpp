@@ -3,7 +3,6 @@
 // and what rooms tell the lobby.
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/post.hpp>
 #include <random>
 
 #include "game/bot_level_code.hpp"
@@ -407,29 +406,13 @@ void Lobby::left_room(GameRoom& room, SeatId id) {
 
 void Lobby::room_changed(GameRoom& room) {
   links_.directory.publish(listing_of(room));
-  if (!draining_ || room.in_progress() || room.waiting()) return;
-  // Draining, and this game is over: its players go on elsewhere (not from
-  // inside the room's own call).
-  boost::asio::post(links_.logic, [this, id = room.id()] {
-    auto over = find_room(id);
-    if (!over || over->in_progress()) return;
-    auto there = cluster().another_node();
-    if (!there) return;
-    std::vector<Connection*> players;
-    for (Connection* connection : connections_) {
-      if (connection->player && !connection->player->is_bot && connection->player->room == over) {
-        players.push_back(connection);
-      }
-    }
-    for (Connection* connection : players) {
-      if (connections_.contains(connection)) {
-        redirect(*connection, *there, "", 0, "this node is being drained");
-      }
-    }
-  });
+  if (draining_) send_on_after_game(room);
 }
 
-void Lobby::game_recorded(GameRoom&) { ++games_finished_; }
+void Lobby::game_recorded(GameRoom& room) {
+  ++games_finished_;
+  if (draining_) send_on_after_game(room);
+}
 
 void Lobby::decided_while_away(AccountId account, wire::AwayResult result) {
   // Bounded: a few results per player, and a bounded number of players (an

@@ -6,6 +6,8 @@
 // (SingleNode) none of this runs.
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
+
 #include "game/bot_level_code.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/lobby_connection.hpp"
@@ -18,10 +20,6 @@ namespace ttt::server {
 namespace {
 
 constexpr auto kReservationLife = std::chrono::seconds(10);
-
-std::string where_of(const NodeInfo& node) {
-  return node.host + ":" + std::to_string(node.port);
-}
 
 }  // namespace
 
@@ -409,84 +407,6 @@ void Lobby::reservation_lapsed(const std::string& code) {
                      lapsed.request.clock.initial_ms(),
                      lapsed.request.clock.increment_ms()};
   try_match(waiting->id, std::move(again), 0, 0);
-}
-
-// --- draining ---------------------------------------------------------------------
-
-std::size_t Lobby::games_in_progress() const {
-  std::size_t n = 0;
-  for (const auto& [id, room] : rooms_) n += room->in_progress() ? 1 : 0;
-  return n;
-}
-
-void Lobby::drain() {
-  if (draining_) return;
-  draining_ = true;
-  cluster().set_draining(true);
-  spdlog::info("draining: no new games here; players out of a game go to other nodes");
-  std::vector<Connection*> away;
-  for (Connection* connection : connections_) {
-    LobbyPlayer* player = connection->player;
-    if (player == nullptr || player->is_bot) continue;
-    const auto& room = player->room;
-    // Playing a game in progress: it plays on here.
-    if (room && room->in_progress() && room->is_seated(player->id)) continue;
-    away.push_back(connection);
-  }
-  for (Connection* connection : away) {
-    if (!connections_.contains(connection)) continue;
-    if (auto there = cluster().another_node()) {
-      redirect(*connection, *there, "", 0, "this node is being drained");
-    }
-  }
-}
-
-std::size_t Lobby::hand_over() {
-  freeze();
-  std::size_t sent = 0;
-  const std::vector<Connection*> all(connections_.begin(), connections_.end());
-  for (Connection* connection : all) {
-    if (!connections_.contains(connection) || connection->player == nullptr ||
-        connection->player->is_bot) {
-      continue;
-    }
-    auto there = cluster().another_node();
-    if (!there) break;
-    // The player's games were let go in the database: the node it goes to
-    // takes them over (adoption) when it arrives.
-    LobbyPlayer* player = connection->player;
-    if (auto hash = tokens_.hash_of(player->id)) {
-      cluster().hold(player->account, *hash, config_.token_lifetime, there->id);
-    }
-    tokens_.forget(player->id);
-    connection->player = nullptr;
-    player->connection = nullptr;
-    player->conn.reset();
-    if (auto conn = connection->participant()) {
-      wire::ServerMessage message;
-      wire::Redirect* r = message.mutable_redirect();
-      r->set_host(there->host);
-      r->set_port(there->port);
-      r->set_fingerprint(there->fingerprint);
-      r->set_reason("this node is going down for an upgrade; your game goes on at node " +
-                    where_of(*there));
-      conn->set_heartbeat(false);
-      conn->deliver(make_outbound(std::move(message)));
-      conn->close();
-      ++sent;
-      ++redirects_;
-    }
-  }
-  return sent;
-}
-
-void Lobby::register_again() {
-  for (const auto& [id, player] : players_) {
-    if (player->is_bot) continue;
-    if (auto hash = tokens_.hash_of(id)) {
-      cluster().hold(player->account, *hash, config_.token_lifetime);
-    }
-  }
 }
 
 }  // namespace ttt::server

@@ -358,20 +358,17 @@ std::optional<StoredPlayer> PostgresStore::one_player(const PgResult& rows) {
   return p;
 }
 
+// One account with its rated games counted and its name's key (one_player).
+#define TTT_ONE_PLAYER                                                                  \
+  TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "      \
+                     "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "
+
 std::optional<StoredPlayer> PostgresStore::player_by_key(const std::string& key) {
-  return one_player(db_.run(
-      TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
-                         "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "
-                         "WHERE p.name_key = $1",
-      {pg_param(key)}));
+  return one_player(db_.run(TTT_ONE_PLAYER "WHERE p.name_key = $1", {pg_param(key)}));
 }
 
 std::optional<StoredPlayer> PostgresStore::player_by_id(std::int64_t id) {
-  return one_player(db_.run(
-      TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
-                         "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "
-                         "WHERE p.id = $1",
-      {number(id)}));
+  return one_player(db_.run(TTT_ONE_PLAYER "WHERE p.id = $1", {number(id)}));
 }
 
 std::vector<GameRecord> PostgresStore::unfinished_games_of(std::int64_t player_id) {

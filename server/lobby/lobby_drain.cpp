@@ -1,0 +1,119 @@
+// The Lobby draining (SIGTERM on a node of several): no new games here;
+// players out of a game go to another node at once, and each game's players
+// when it is over; at the drain's end every player still here is sent on,
+// and the node that takes each adopts its game (lobby_adopt.cpp). Also: the
+// players held here registered again when Redis is back.
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+
+#include "lobby/lobby.hpp"
+#include "lobby/lobby_connection.hpp"
+#include "net/replies.hpp"
+
+namespace ttt::server {
+// --- draining ---------------------------------------------------------------------
+
+std::size_t Lobby::games_in_progress() const {
+  std::size_t n = 0;
+  for (const auto& [id, room] : rooms_) n += room->in_progress() ? 1 : 0;
+  return n;
+}
+
+void Lobby::send_on_after_game(GameRoom& room) {
+  if (room.in_progress() || room.waiting()) return;
+  // Not from inside the room's own call: posted, and checked again then (a
+  // rematch may have started; the game's last words may still wait for
+  // their write, and game_recorded comes when they don't).
+  boost::asio::post(links_.logic, [this, id = room.id()] {
+    auto over = find_room(id);
+    if (!over || over->in_progress() || !over->settled()) return;
+    auto there = cluster().another_node();
+    if (!there) return;
+    std::vector<Connection*> players;
+    for (Connection* connection : connections_) {
+      if (connection->player && !connection->player->is_bot && connection->player->room == over) {
+        players.push_back(connection);
+      }
+    }
+    for (Connection* connection : players) {
+      if (connections_.contains(connection)) {
+        redirect(*connection, *there, "", 0, "this node is being drained");
+      }
+    }
+  });
+}
+
+void Lobby::drain() {
+  if (draining_) return;
+  draining_ = true;
+  cluster().set_draining(true);
+  spdlog::info("draining: no new games here; players out of a game go to other nodes");
+  std::vector<Connection*> away;
+  for (Connection* connection : connections_) {
+    LobbyPlayer* player = connection->player;
+    if (player == nullptr || player->is_bot) continue;
+    const auto& room = player->room;
+    // Playing a game in progress: it plays on here. A game just over whose
+    // last words still wait for their write: its players go when they are
+    // said (send_on_after_game).
+    if (room && room->is_seated(player->id) && (room->in_progress() || !room->settled())) continue;
+    away.push_back(connection);
+  }
+  for (Connection* connection : away) {
+    if (!connections_.contains(connection)) continue;
+    if (auto there = cluster().another_node()) {
+      redirect(*connection, *there, "", 0, "this node is being drained");
+    }
+  }
+}
+
+std::size_t Lobby::hand_over() {
+  freeze();
+  std::size_t sent = 0;
+  const std::vector<Connection*> all(connections_.begin(), connections_.end());
+  for (Connection* connection : all) {
+    if (!connections_.contains(connection) || connection->player == nullptr ||
+        connection->player->is_bot) {
+      continue;
+    }
+    auto there = cluster().another_node();
+    if (!there) break;
+    // The player's games were let go in the database: the node it goes to
+    // takes them over (adoption) when it arrives.
+    LobbyPlayer* player = connection->player;
+    if (auto hash = tokens_.hash_of(player->id)) {
+      cluster().hold(player->account, *hash, config_.token_lifetime, there->id);
+    }
+    tokens_.forget(player->id);
+    connection->player = nullptr;
+    player->connection = nullptr;
+    player->conn.reset();
+    if (auto conn = connection->participant()) {
+      wire::ServerMessage message;
+      wire::Redirect* r = message.mutable_redirect();
+      r->set_host(there->host);
+      r->set_port(there->port);
+      r->set_fingerprint(there->fingerprint);
+      r->set_reason("this node is going down for an upgrade; your game goes on at node " +
+                    where_of(*there));
+      conn->set_heartbeat(false);
+      conn->deliver(make_outbound(std::move(message)));
+      conn->close();
+      ++sent;
+      ++redirects_;
+    }
+  }
+  return sent;
+}
+
+void Lobby::register_again() {
+  for (const auto& [id, player] : players_) {
+    if (player->is_bot) continue;
+    if (auto hash = tokens_.hash_of(id)) {
+      cluster().hold(player->account, *hash, config_.token_lifetime);
+    }
+  }
+}
+
+}  // namespace ttt::server
