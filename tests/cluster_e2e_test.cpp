@@ -219,6 +219,41 @@ TEST_F(Nodes, EveryNodeListsEveryNodesGamesWithTheNodeThatHoldsThem) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms) << "within a second or so";
 }
 
+TEST_F(Nodes, RequestsSentRightAfterHelloAreAnsweredInOrderOnceItIsAnswered) {
+  // A node asks the records and Redis before it answers a Hello; what the
+  // client sends meanwhile waits, and is handled in order afterwards.
+  auto one = node();
+  wait_for_each_other(1);
+  TestClient alice(one->port());
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name("alice");
+  alice.send(hello);
+  alice.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
+  alice.quick(3);
+  auto first = alice.receive();
+  ASSERT_TRUE(first && first->has_welcome()) << (first ? first->DebugString() : "nothing");
+  auto second = alice.receive();
+  ASSERT_TRUE(second && second->has_game_list()) << (second ? second->DebugString() : "nothing");
+  auto third = alice.receive();
+  ASSERT_TRUE(third && third->has_queued()) << (third ? third->DebugString() : "nothing");
+  // More than a Hello's worth of them is refused.
+  TestClient flood(one->port());
+  hello.mutable_hello()->set_name("flood");
+  hello.set_request_id(1);
+  std::string burst = wire::encode_frame(hello);  // one write: all of it arrives at once
+  for (int i = 0; i < 40; ++i) {
+    wire::ClientMessage list;
+    list.set_request_id(static_cast<std::uint32_t>(i + 2));
+    list.mutable_list_games();
+    burst += wire::encode_frame(list);
+  }
+  ASSERT_TRUE(flood.send_raw(burst));
+  const auto refused = flood.expect_error(wire::ERROR_CODE_RATE_LIMITED);
+  EXPECT_NE(refused.text().find("before the answer to Hello"), std::string::npos) << refused.text();
+  EXPECT_TRUE(flood.wait_closed(5s));
+}
+
 TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeSaysWhereTheOtherIs) {
   auto one = node();
   auto two = node();

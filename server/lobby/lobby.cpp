@@ -1,6 +1,7 @@
 #include "lobby/lobby.hpp"
 
 #include <spdlog/spdlog.h>
+#include <boost/asio/post.hpp>
 #include <unistd.h>
 
 #include <fstream>
@@ -63,10 +64,13 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
   if (handed_over_) return;  // the node is going: its players are on their way elsewhere
   if (connection.routing) {
-    if (auto conn = connection.participant()) {
-      conn->deliver(error_reply(wire::ERROR_CODE_HELLO_REQUIRED,
-                                "wait for the answer to Hello before sending anything else",
-                                message.request_id()));
+    if (connection.held.size() < Connection::kMaxHeld) {
+      connection.held.push_back(message);  // handled once Hello is answered
+    } else if (auto conn = connection.participant()) {
+      conn->deliver(error_reply(wire::ERROR_CODE_RATE_LIMITED,
+                                "too many requests before the answer to Hello",
+                                message.request_id(), true));
+      conn->close();
     }
     return;
   }
@@ -83,6 +87,30 @@ void Lobby::receive(Connection& connection, const wire::ClientMessage& message) 
     return;
   }
   dispatch(*connection.player, message);
+}
+
+void Lobby::replay_held(Connection& connection) {
+  // After the Hello's own answer: posted, never inside the call that ended
+  // the routing.
+  boost::asio::post(links_.logic, [this, weak = connection.weak_from_this()] {
+    auto open = still_open(weak);
+    if (!open || open->routing) return;  // routing again: replayed when that ends
+    if (open->player == nullptr) {  // refused or sent elsewhere: nothing more here
+      open->held.clear();
+      return;
+    }
+    auto held = std::move(open->held);
+    open->held.clear();
+    for (std::size_t i = 0; i < held.size(); ++i) {
+      if (!connections_.contains(open.get())) return;
+      if (open->routing) {  // a held message started routing again: the rest wait more
+        open->held.insert(open->held.end(), held.begin() + static_cast<std::ptrdiff_t>(i),
+                          held.end());
+        return;
+      }
+      open->receive(held[i]);
+    }
+  });
 }
 
 void Lobby::fault(Connection& connection, const char* what) {

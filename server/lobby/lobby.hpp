@@ -195,6 +195,9 @@ class Lobby final : public Gate, public RoomOwner {
   void closed(Connection& connection);
   // Handling a message threw: the connection ends as if it had dropped.
   void fault(Connection& connection, const char* what);
+  // The messages a connection sent while its Hello was being routed, now
+  // handled in order.
+  void replay_held(Connection& connection);
   // --- identity (lobby_identity.cpp)
   // routed: the other nodes were asked already (several nodes).
   void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,

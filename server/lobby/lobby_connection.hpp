@@ -3,6 +3,7 @@
 
 #include <exception>
 #include <memory>
+#include <vector>
 
 #include "lobby/lobby.hpp"
 
@@ -40,9 +41,17 @@ class Lobby::Connection final : public Inbox,
   const std::weak_ptr<Participant>& weak() const { return conn_; }
 
   LobbyPlayer* player = nullptr;  // set at Hello; null once detached
-  // Its Hello waits for an answer from the other nodes or the records: no
-  // other message is taken meanwhile.
+  // Its Hello waits for an answer from the other nodes or the records
+  // (several nodes): what the peer sends meanwhile is held (at most
+  // kMaxHeld messages) and handled, in order, once the Hello is answered.
+  static constexpr std::size_t kMaxHeld = 32;
   bool routing = false;
+  std::vector<wire::ClientMessage> held;
+  void begin_routing() { routing = true; }
+  void end_routing() {
+    routing = false;
+    if (!held.empty()) lobby_.replay_held(*this);
+  }
   const std::string address;      // where the connection comes from (net/peer_address.hpp)
   RateLimiter invite_failures;    // wrong invite codes this connection may still try
 

@@ -150,13 +150,13 @@ void Lobby::register_shared(Connection& connection, const wire::Hello& hello,
   account.secret_hash =
       hash_secret(account.salt, hello.secret().empty() ? *issued : hello.secret());
   const std::string key = name_key(account.name);
-  connection.routing = true;
+  connection.begin_routing();
   links_.accounts.create_written(
       std::move(account), [this, weak = connection.weak_from_this(), key, hello, request_id,
                            issued](bool ok) {
         auto open = still_open(weak);
         if (!open) return;
-        open->routing = false;
+        open->end_routing();
         const StoredPlayer* created = links_.accounts.find(key);
         if (!ok || created == nullptr) {
           if (auto conn = open->participant()) {

@@ -41,12 +41,12 @@ void Lobby::serve_other_nodes() {
 
 void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
                           std::uint32_t request_id) {
-  connection.routing = true;
+  connection.begin_routing();
   const std::string key = name_key(hello.name());
   auto resume = [this, weak = connection.weak_from_this(), hello, request_id] {
     auto open = still_open(weak);
     if (!open) return;
-    open->routing = false;
+    open->end_routing();
     this->hello(*open, hello, request_id, true);
   };
   links_.accounts.refresh(key, [this, weak = connection.weak_from_this(), key, hello, request_id,
@@ -54,7 +54,7 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
     auto open = still_open(weak);
     if (!open) return;
     if (!read_ok) {
-      open->routing = false;
+      open->end_routing();
       if (auto conn = open->participant()) {
         conn->deliver(error_reply(wire::ERROR_CODE_STORAGE,
                                   "the server can't read its records now: try again in a moment",
@@ -80,7 +80,7 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
       if (!again) return;
       if (answered && !node.empty() && node != cluster().self().id) {
         if (auto there = cluster().node(node)) {
-          again->routing = false;
+          again->end_routing();
           redirect(*again, *there, "", 0, "your player is at node " + where_of(*there));
           return;
         }
@@ -89,7 +89,7 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
           auto open = still_open(weak);
           if (!open) return;
           if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
-            open->routing = false;
+            open->end_routing();
             redirect(*open, *there, "", 0, "your game is at node " + where_of(*there));
             return;
           }
@@ -104,10 +104,10 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
 
 void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
                            std::uint32_t request_id) {
-  connection.routing = true;
+  connection.begin_routing();
   auto weak = connection.weak_from_this();
   auto refuse = [this, request_id](Connection& open, wire::ErrorCode code, std::string text) {
-    open.routing = false;
+    open.end_routing();
     if (code == wire::ERROR_CODE_BAD_RESUME_TOKEN) identity_failures_.failed(open.address);
     if (auto conn = open.participant()) {
       conn->deliver(error_reply(code, std::move(text), request_id, true));
@@ -130,7 +130,7 @@ void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
         }
         if (holder->node != cluster().self().id) {
           if (auto there = cluster().node(holder->node)) {
-            open->routing = false;
+            open->end_routing();
             redirect(*open, *there, "", 0, "your player is at node " + where_of(*there));
             return;
           }
@@ -151,7 +151,7 @@ void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
                                    refuse](const std::string& elsewhere) {
             auto open = still_open(weak);
             if (!open) return;
-            open->routing = false;
+            open->end_routing();
             if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
               redirect(*open, *there, "", 0, "your game is at node " + where_of(*there));
               return;
@@ -231,13 +231,13 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
   reservations_.erase(it);
   kept.expiry->cancel();
   if (kept.room) reserved_rooms_.erase(kept.room->id());
-  connection.routing = true;
+  connection.begin_routing();
   const AccountId account = kept.request.account;
   links_.accounts.refresh(account, [this, weak = connection.weak_from_this(), kept, hello,
                                     request_id](bool read_ok) {
     auto open = still_open(weak);
     if (!open) return;
-    open->routing = false;
+    open->end_routing();
     const StoredPlayer* stored = links_.accounts.get(kept.request.account);
     auto conn = open->participant();
     if (!read_ok || stored == nullptr || stored->is_bot) {
