@@ -96,45 +96,32 @@ asio::awaitable<void> LoadPlayer::send(const wire::ClientMessage& message) {
   if (ec && !stopping_ && !dropped_) counters_.error("write: " + ec.message());
 }
 
-asio::awaitable<void> LoadPlayer::read_loop_tls() {
-  while (!stopping_ && socket().is_open()) {
-    auto space = reader_.prepare();
-    auto [ec, n] = co_await stream_.read_some(asio::buffer(space.data(), space.size()));
-    if (ec) {
-      if (!stopping_ && !dropped_) counters_.error("read: " + tls::describe(ec));
-      co_return;
-    }
-    reader_.commit(n);
-    if (!co_await handle_frames()) co_return;
-  }
-}
-
 asio::awaitable<void> LoadPlayer::read_loop() {
-  if (stream_.is_tls()) {
-    co_await read_loop_tls();
-    co_return;
-  }
-  // As the server reads: wait until readable, then read what is there.
+  // As the server reads: wait until readable, then read what is there
+  // (over TLS, what OpenSSL received already is read without a wait).
   socket().non_blocking(true);
   while (!stopping_ && socket().is_open()) {
-    auto [wait_ec] = co_await socket().async_wait(tcp::socket::wait_read, use_tuple);
-    if (wait_ec) {
-      if (!stopping_ && !dropped_) counters_.error("read: " + wait_ec.message());
-      co_return;
+    if (!stream_.holds_input()) {
+      auto [wait_ec] = co_await socket().async_wait(tcp::socket::wait_read, use_tuple);
+      if (wait_ec) {
+        if (!stopping_ && !dropped_) counters_.error("read: " + wait_ec.message());
+        co_return;
+      }
     }
     for (;;) {
       auto space = reader_.prepare();
       boost::system::error_code ec;
-      const std::size_t n = socket().read_some(asio::buffer(space.data(), space.size()), ec);
+      const std::size_t n = stream_.read_now(asio::buffer(space.data(), space.size()), ec);
       if (ec == asio::error::would_block) break;
       if (ec) {
-        if (!stopping_ && !dropped_) counters_.error("read: " + ec.message());
+        if (!stopping_ && !dropped_) counters_.error("read: " + tls::describe(ec));
         co_return;
       }
       reader_.commit(n);
       if (!co_await handle_frames()) co_return;
-      if (n < space.size()) break;
+      if (n < space.size() && !stream_.holds_input()) break;
     }
+    // Records a TLS read made (an alert) go out with the next move.
   }
 }
 

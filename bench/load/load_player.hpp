@@ -73,7 +73,6 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   boost::asio::awaitable<bool> connect();
   boost::asio::awaitable<void> send(const wire::ClientMessage& message);
   boost::asio::awaitable<void> read_loop();
-  boost::asio::awaitable<void> read_loop_tls();
   // Handles the complete frames read so far; false when the connection ends.
   boost::asio::awaitable<bool> handle_frames();
   boost::asio::awaitable<void> on_server_message(const wire::ServerMessage& message);

@@ -224,30 +224,51 @@ void Session::send_now(const wire::ServerMessage& message) {
 void Session::enqueue(std::shared_ptr<const std::string> frame) {
   if (stopped_) return;
   std::size_t sent = 0;
-  if (queue_.empty() && !writing_ && linked_ && !stream_.is_tls()) {
+  if (queue_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
     // Nothing waits and no write is in flight: the socket takes the frame at
     // once when it can, without waking the writer (the usual case for a
-    // peer that keeps up). What it doesn't take goes to the writer. Plain
-    // TCP only: a TLS record must not stop half way, so the writer sends it.
+    // peer that keeps up). Over TLS the frame becomes a record at once and
+    // what the socket doesn't take of it stays with the stream, for the
+    // writer to finish (a record must not stop half way); over plain TCP
+    // what it doesn't take goes to the writer's queue.
     boost::system::error_code ec;
-    sent = socket().write_some(asio::buffer(*frame), ec);
+    const asio::const_buffer buffer = asio::buffer(*frame);
+    sent = stream_.write_now({&buffer, 1}, ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
       sent = 0;
     } else if (ec) {
       stop(ec.message());
       return;
-    } else if (sent == frame->size()) {
+    }
+    if (sent == frame->size()) {
+      if (stream_.pending_output() > 0) wake_writer_.cancel_one();
       return;
     }
   }
+  // Records the stream holds count as queued: they are this peer's backlog.
   if (queue_.size() >= limits_.max_queued_frames ||
-      queued_bytes_ + frame->size() > limits_.max_queued_bytes) {
+      queued_bytes_ + stream_.pending_output() + frame->size() > limits_.max_queued_bytes) {
     if (!closing_) drop_slow_consumer();
     return;
   }
   if (queue_.empty()) front_sent_ = sent;
   queued_bytes_ += frame->size() - sent;
   queue_.push_back(std::move(frame));
+  wake_writer_.cancel_one();
+}
+
+void Session::send_stream_output() {
+  // Records a TLS read made (an alert, an answer to a key update) go out
+  // behind whatever is already on its way.
+  if (stream_.pending_output() == 0 || !linked_) return;
+  if (!writing_ && queue_.empty()) {
+    boost::system::error_code ec;
+    if (stream_.flush_now(ec)) return;
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      stop(ec.message());
+      return;
+    }
+  }
   wake_writer_.cancel_one();
 }
 
@@ -276,6 +297,17 @@ asio::awaitable<void> Session::write_loop() {
   std::vector<std::shared_ptr<const std::string>> in_flight;
   std::vector<asio::const_buffer> buffers;
   while (!stopped_) {
+    if (linked_ && stream_.pending_output() > 0) {
+      // TLS records made already (by enqueue or a read) go first.
+      writing_ = true;
+      const auto ec = co_await stream_.flush();
+      writing_ = false;
+      if (ec) {
+        stop(ec.message());
+        co_return;
+      }
+      continue;
+    }
     if (queue_.empty() || !linked_) {
       if (closing_ && linked_) {
         // Everything is sent: end our half and let the watchdog or the peer
@@ -299,10 +331,22 @@ asio::awaitable<void> Session::write_loop() {
       in_flight.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
-    writing_ = true;
-    auto [ec, n] = co_await stream_.write(buffers);
-    writing_ = false;
-    queued_bytes_ -= std::min(bytes, queued_bytes_);
+    boost::system::error_code ec;
+    if (stream_.is_tls()) {
+      // The frames become records now; the stream counts them until sent.
+      stream_.encrypt(buffers, ec);
+      queued_bytes_ -= std::min(bytes, queued_bytes_);
+      if (!ec) {
+        writing_ = true;
+        ec = co_await stream_.flush();
+        writing_ = false;
+      }
+    } else {
+      writing_ = true;
+      std::tie(ec, std::ignore) = co_await stream_.write(buffers);
+      writing_ = false;
+      queued_bytes_ -= std::min(bytes, queued_bytes_);
+    }
     if (ec) {
       stop(ec.message());
       co_return;

@@ -84,11 +84,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // TLS is required. False once the session stopped.
   boost::asio::awaitable<bool> open_tls();
   enum class ReadResult { kDrained, kPaused, kStopped };
-  // Plain TCP: reads and handles whatever has arrived: until the socket is
-  // drained, the read budget is spent (paused), or the session stopped.
+  // Reads and handles whatever has arrived (plain, or TLS after the
+  // handshake): until the socket is drained, the read budget is spent
+  // (paused), or the session stopped.
   ReadResult read_available();
-  // TLS: one read (waiting for it), and its frames handled.
-  boost::asio::awaitable<ReadResult> read_tls();
   // Handles the whole frames the reader holds, arrived at `now`.
   void take_frames(std::chrono::steady_clock::time_point now);
   // Reserves from the read budget what the next read needs beyond the
@@ -110,6 +109,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   template <typename F>
   void to_logic(F&& f);
   void enqueue(std::shared_ptr<const std::string> frame);
+  // Sends (or hands the writer) the TLS records a read made.
+  void send_stream_output();
   // A message too large for the whole queue: the server's own error, logged
   // as such; the client gets a short Error instead and stays connected.
   void refuse_oversized(const Outbound& message);
@@ -147,7 +148,7 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   std::size_t front_sent_ = 0;  // bytes of the queue's first frame already sent
-  bool writing_ = false;        // the writer's async_write is in flight
+  bool writing_ = false;        // the writer's write (or TLS flush) is in flight
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_timer_;
   RateLimiter limiter_;
