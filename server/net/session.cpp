@@ -52,6 +52,8 @@ Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor
       linked_(tls_ == nullptr),
       gate_(gate),
       logic_(std::move(logic)),
+      own_io_(executor_.target<asio::io_context::executor_type>()),
+      logic_io_(logic_.target<asio::io_context::executor_type>()),
       limits_(limits),
       commons_(commons),
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
@@ -69,14 +71,28 @@ Session::~Session() {
   set_state(metrics::ConnectionState::kNone);
 }
 
+bool Session::on_thread(const asio::io_context::executor_type* io) noexcept {
+  return io != nullptr && io->running_in_this_thread();
+}
+
 template <typename F>
 void Session::to_logic(F&& f) {
+  // The inbox catches what handling a message throws; this is the net
+  // under it (e.g. opening the inbox failed).
+  if (on_thread(logic_io_)) {
+    // Where dispatch would run f at once, so do we, without wrapping it.
+    try {
+      f();
+    } catch (const std::exception& e) {
+      spdlog::error("connection {}: {}", peer_, e.what());
+      close();
+    }
+    return;
+  }
   asio::dispatch(logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
     try {
       f();
     } catch (const std::exception& e) {
-      // The inbox catches what handling a message throws; this is the net
-      // under it (e.g. opening the inbox failed).
       spdlog::error("connection {}: {}", self->peer_, e.what());
       self->close();
     }
@@ -156,9 +172,15 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     move_game_ = message.make_move().game_id();
     move_read_at_ = now;
   }
-  to_logic([self = shared_from_this(), m = std::move(message)] {
-    if (self->inbox_) self->inbox_->receive(m);
-  });
+  if (on_thread(logic_io_)) {
+    to_logic([this, &message] {
+      if (inbox_) inbox_->receive(message);
+    });
+  } else {
+    to_logic([self = shared_from_this(), m = std::move(message)] {
+      if (self->inbox_) self->inbox_->receive(m);
+    });
+  }
   return !closing_;  // a call made at once may have closed us
 }
 
@@ -167,6 +189,12 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
 void Session::deliver(const Outbound& message) {
   if (message.frame->size() > limits_.max_queued_bytes) {
     refuse_oversized(message);
+    return;
+  }
+  if (on_thread(own_io_)) {
+    // Where dispatch would run it at once (one thread), without wrapping it.
+    if (message.message) note_sent(*message.message);
+    enqueue(message.frame);
     return;
   }
   asio::dispatch(executor_, [self = shared_from_this(), message] {
@@ -221,7 +249,7 @@ void Session::send_now(const wire::ServerMessage& message) {
   enqueue(std::make_shared<const std::string>(wire::encode_frame(message)));
 }
 
-void Session::enqueue(std::shared_ptr<const std::string> frame) {
+void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped_) return;
   std::size_t sent = 0;
   if (queue_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
@@ -253,7 +281,7 @@ void Session::enqueue(std::shared_ptr<const std::string> frame) {
   }
   if (queue_.empty()) front_sent_ = sent;
   queued_bytes_ += frame->size() - sent;
-  queue_.push_back(std::move(frame));
+  queue_.push_back(frame);
   wake_writer_.cancel_one();
 }
 

@@ -108,7 +108,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // else queued. An exception f throws ends this session, not the server.
   template <typename F>
   void to_logic(F&& f);
-  void enqueue(std::shared_ptr<const std::string> frame);
+  // True when io is the io_context's executor (one thread) and the caller
+  // runs on it: where dispatch would run a function at once.
+  static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;
+  void enqueue(const std::shared_ptr<const std::string>& frame);
   // Sends (or hands the writer) the TLS records a read made.
   void send_stream_output();
   // A message too large for the whole queue: the server's own error, logged
@@ -139,6 +142,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   bool linked_ = false;  // frames may be written: plain TCP, or TLS after the handshake
   Gate& gate_;
   boost::asio::any_io_executor logic_;
+  // The io_context's executors behind executor_ and logic_ when they are
+  // that (one thread), else null (strands).
+  const boost::asio::io_context::executor_type* const own_io_;
+  const boost::asio::io_context::executor_type* const logic_io_;
   std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
   const SessionLimits& limits_;
   SessionCommons commons_;

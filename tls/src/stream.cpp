@@ -23,6 +23,13 @@ constexpr std::size_t kRecordBytes = 16 * 1024;
 // The most one receive from the socket takes at a time.
 constexpr std::size_t kReceiveBytes = 64 * 1024;
 
+// Clears the thread's OpenSSL error queue before a call whose failure we
+// read (SSL_get_error looks at the queue): in the usual case, where it is
+// empty already, only a look.
+void clear_errors() {
+  if (ERR_peek_error() != 0) ERR_clear_error();
+}
+
 // Scratch space of the calling thread, made on first use: what a receive
 // brings before OpenSSL takes it, and small writes gathered into a record.
 // Nothing is kept in them between calls.
@@ -73,8 +80,10 @@ struct Stream::Tls {
     // An empty `in` asks OpenSSL to retry (WANT_READ), not to see an end.
     BIO_set_mem_eof_return(in, -1);
     SSL_set_bio(ssl, in, out);
-    // An idle connection holds no 16 KiB record buffers.
-    SSL_set_mode(ssl, SSL_MODE_RELEASE_BUFFERS);
+    // OpenSSL's record buffers stay with their connection (no
+    // SSL_MODE_RELEASE_BUFFERS, which Asio's SSL stream set): giving them
+    // back after every record cost a malloc and a free of 16 KiB each way
+    // (docs/performance.md).
   }
   ~Tls() { SSL_free(ssl); }
   Tls(const Tls&) = delete;
@@ -152,7 +161,7 @@ asio::awaitable<error_code> Stream::handshake(asio::ssl::stream_base::handshake_
     SSL_set_accept_state(t.ssl);
   }
   for (;;) {
-    ERR_clear_error();
+    clear_errors();
     const int result = SSL_do_handshake(t.ssl);
     const bool wants_input = result != 1 && SSL_get_error(t.ssl, result) == SSL_ERROR_WANT_READ;
     const error_code failed = result == 1 || wants_input ? error_code{} : t.failure(result);
@@ -202,8 +211,14 @@ std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec) {
   ec.clear();
   if (!tls_) return socket_.read_some(buffer, ec);
   Tls& t = *tls_;
+  // Nothing held: what the socket has comes first (a read of nothing would
+  // only say so).
+  if (!holds_input()) {
+    t.receive(socket_, ec);
+    if (ec) return 0;
+  }
+  clear_errors();
   for (;;) {
-    ERR_clear_error();
     std::size_t n = 0;
     const int result = SSL_read_ex(t.ssl, buffer.data(), buffer.size(), &n);
     if (result == 1) {
@@ -239,7 +254,7 @@ void Stream::encrypt(std::span<const asio::const_buffer> buffers, error_code& ec
   Tls& t = *tls_;
   auto write_record = [&](const void* data, std::size_t size) {
     if (size == 0) return true;
-    ERR_clear_error();
+    clear_errors();
     std::size_t written = 0;
     const int result = SSL_write_ex(t.ssl, data, size, &written);
     if (result != 1) ec = t.failure(result);
