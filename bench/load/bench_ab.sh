@@ -10,8 +10,8 @@
 # starts it (--db none --rate-limit 0, no caps per address). One line a run:
 #   round C who transport moves_per_s p50_us p99_us server_cpu_us_per_move
 # (the server's user + system time over its whole life, warm-up included,
-# divided by the moves measured). Run it on a quiet machine, e.g. under
-# nice -n -5.
+# divided by the moves measured). Each run waits for the machine to be quiet
+# (no compiler, linker or ctest); run it under nice -n -5.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -64,6 +64,20 @@ start() {
   exit 1
 }
 
+# quiet: waits (up to 5 minutes, looking every 15 s) until no compiler, linker
+# or test run competes for the cores; says so on stderr when it gave up.
+quiet() {
+  local tries=0
+  while pgrep -x cc1plus >/dev/null || pgrep -x ld >/dev/null || pgrep -x ctest >/dev/null; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 20 ]; then
+      echo "bench_ab: the machine is still busy; measuring anyway" >&2
+      return 0
+    fi
+    sleep 15
+  done
+}
+
 # cpu_us PID: user + system time of a process so far, in microseconds.
 cpu_us() {
   awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000000 / hz) }' "/proc/$1/stat"
@@ -76,6 +90,7 @@ for round in $(seq "$rounds"); do
       for who in A B; do
         server="$a"
         [ "$who" = B ] && server="$b"
+        quiet
         start "$server" "$transport"
         tls_flag=()
         [ "$transport" = tls ] && tls_flag=(--tls)
@@ -87,6 +102,7 @@ for round in $(seq "$rounds"); do
         echo "$round $c $who $transport $moves $(field "$line" p50_us) $(field "$line" p99_us) $per_move"
       done
     done
+    quiet
     line="$("$bench" --baseline --connections "$c" --seconds "$seconds" | tail -n 1)"
     echo "$round $c relay plain $(field "$line" moves_per_s) $(field "$line" p50_us) $(field "$line" p99_us) -"
   done
