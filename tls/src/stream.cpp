@@ -20,8 +20,13 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // A TLS record carries at most 16 KiB of data.
 constexpr std::size_t kRecordBytes = 16 * 1024;
-// The most one receive from the socket takes at a time.
-constexpr std::size_t kReceiveBytes = 64 * 1024;
+// The most one receive from the socket takes at a time: a whole record at
+// most. OpenSSL is given more only when it asks for it, so the bytes a
+// connection holds for it stay within about this (as Asio's 17 KiB buffer).
+constexpr std::size_t kReceiveBytes = 16 * 1024 + 512;
+// The most a connection keeps allocated for records on their way out once
+// they are sent (a burst's larger buffer is given back).
+constexpr std::size_t kKeepOutputBytes = 16 * 1024 + 512;
 
 // Clears the thread's OpenSSL error queue before a call whose failure we
 // read (SSL_get_error looks at the queue): in the usual case, where it is
@@ -297,7 +302,11 @@ bool Stream::flush_now(error_code& ec) {
     if (ec) return false;
     t.sent += n;
   }
-  t.pending.clear();
+  if (t.pending.capacity() > kKeepOutputBytes) {
+    std::string().swap(t.pending);
+  } else {
+    t.pending.clear();
+  }
   t.sent = 0;
   return true;
 }
@@ -317,7 +326,7 @@ asio::awaitable<error_code> Stream::flush() {
     t.flushing = false;
     t.in_flight = 0;
     if (ec) co_return ec;
-    if (t.pending.empty()) {
+    if (t.pending.empty() && sending.capacity() <= kKeepOutputBytes) {
       sending.clear();
       t.pending.swap(sending);  // keeps the allocation
     }
