@@ -273,9 +273,11 @@ void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
       return;
     }
   }
-  // Records the stream holds count as queued: they are this peer's backlog.
+  // Records the stream holds count as queued: they are this peer's backlog
+  // (until it is dropped as a slow consumer, when only the Error may follow).
+  const std::size_t backlog = dropped_backlog_ ? 0 : stream_.pending_output();
   if (queue_.size() >= limits_.max_queued_frames ||
-      queued_bytes_ + stream_.pending_output() + frame->size() > limits_.max_queued_bytes) {
+      queued_bytes_ + backlog + frame->size() > limits_.max_queued_bytes) {
     if (!closing_) drop_slow_consumer();
     return;
   }
@@ -317,6 +319,9 @@ void Session::drop_slow_consumer() {
     queued_bytes_ = 0;
     front_sent_ = 0;
   }
+  // TLS records already made go out first (whole frames, in order); they no
+  // longer count against the queue, or the Error would find it full again.
+  dropped_backlog_ = true;
   fail(wire::ERROR_CODE_SLOW_CONSUMER, std::move(reason));
 }
 

@@ -156,6 +156,7 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::size_t queued_bytes_ = 0;
   std::size_t front_sent_ = 0;  // bytes of the queue's first frame already sent
   bool writing_ = false;        // the writer's write (or TLS flush) is in flight
+  bool dropped_backlog_ = false;  // a slow consumer: the stream's records no longer count
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_timer_;
   RateLimiter limiter_;
