@@ -77,26 +77,25 @@ bool Session::on_thread(const asio::io_context::executor_type* io) noexcept {
 
 template <typename F>
 void Session::to_logic(F&& f) {
-  // The inbox catches what handling a message throws; this is the net
-  // under it (e.g. opening the inbox failed).
-  if (on_thread(logic_io_)) {
-    // Where dispatch would run f at once, so do we, without wrapping it.
-    try {
-      f();
-    } catch (const std::exception& e) {
-      spdlog::error("connection {}: {}", peer_, e.what());
-      close();
-    }
+  if (on_thread(logic_io_)) {  // where dispatch would run f at once: no need to wrap it
+    guarded(f);
     return;
   }
   asio::dispatch(logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
-    try {
-      f();
-    } catch (const std::exception& e) {
-      spdlog::error("connection {}: {}", self->peer_, e.what());
-      self->close();
-    }
+    self->guarded(f);
   });
+}
+
+template <typename F>
+void Session::guarded(F& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    // The inbox catches what handling a message throws; this is the net
+    // under it (e.g. opening the inbox failed).
+    spdlog::error("connection {}: {}", peer_, e.what());
+    close();
+  }
 }
 
 void Session::start() {
@@ -284,21 +283,6 @@ void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (queue_.empty()) front_sent_ = sent;
   queued_bytes_ += frame->size() - sent;
   queue_.push_back(frame);
-  wake_writer_.cancel_one();
-}
-
-void Session::send_stream_output() {
-  // Records a TLS read made (an alert, an answer to a key update) go out
-  // behind whatever is already on its way.
-  if (stream_.pending_output() == 0 || !linked_) return;
-  if (!writing_ && queue_.empty()) {
-    boost::system::error_code ec;
-    if (stream_.flush_now(ec)) return;
-    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
-      stop(ec.message());
-      return;
-    }
-  }
   wake_writer_.cancel_one();
 }
 

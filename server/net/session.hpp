@@ -108,6 +108,9 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // else queued. An exception f throws ends this session, not the server.
   template <typename F>
   void to_logic(F&& f);
+  // Runs f; an exception it throws ends this session (logged once).
+  template <typename F>
+  void guarded(F& f);
   // True when io is the io_context's executor (one thread) and the caller
   // runs on it: where dispatch would run a function at once.
   static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;

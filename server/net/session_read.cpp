@@ -56,6 +56,21 @@ asio::awaitable<void> Session::read_loop() {
   }
 }
 
+void Session::send_stream_output() {
+  // Records a TLS read made (an alert, an answer to a key update) go out
+  // behind whatever is already on its way.
+  if (stream_.pending_output() == 0 || !linked_) return;
+  if (!writing_ && queue_.empty()) {
+    boost::system::error_code ec;
+    if (stream_.flush_now(ec)) return;
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      stop(ec.message());
+      return;
+    }
+  }
+  wake_writer_.cancel_one();
+}
+
 bool Session::reserve_read_space() {
   const std::size_t needed = reader_.capacity_needed();
   const std::size_t charged = needed > ReadBudget::kAllowance ? needed - ReadBudget::kAllowance : 0;
