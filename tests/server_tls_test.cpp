@@ -2,12 +2,20 @@
 // certificate and key from files, reloading them, and what a peer that
 // speaks the other transport is told. Real OpenSSL over loopback; the
 // certificates are made in temporary directories and go with them.
+#include <netinet/in.h>
+#include <openssl/ssl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
+#include <thread>
 
 #include "client_support/child_process.hpp"
 #include "client_support/test_certificates.hpp"
@@ -219,6 +227,197 @@ TEST(ServerTls, ReloadServesTheNewCertificateWithoutDroppingAnyone) {
   EXPECT_NE(error->find(before.cert + ": not a PEM certificate"), std::string::npos) << *error;
   TestClient later(server.port(), Transport::kTls);
   EXPECT_EQ(later.peer_fingerprint(), after.fingerprint);
+}
+
+
+// --- the server's records over TLS: made in memory, sent without waiting ---
+
+// A server where chat is unlimited and a connection may fall 64 KiB behind.
+server::ServerConfig tls_flood_config(const std::string& dir) {
+  auto config = tls_config(dir);
+  config.session.max_queued_bytes = 64 * 1024;
+  config.session.messages_per_second = 0;
+  config.lobby.chat_per_second = 1e9;
+  config.lobby.chat_burst = 1e9;
+  config.lobby.address_chat_per_second = 1e9;
+  config.lobby.address_chat_burst = 1e9;
+  return config;
+}
+
+TEST(ServerTls, ManyFramesInOneRecordAndOneFrameAcrossRecordsAreRead) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  TestClient client(server.port(), Transport::kTls);
+  wire::ClientMessage hello;
+  hello.set_request_id(1);
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name("records");
+  const std::string frame = wire::encode_frame(hello);
+  // The Hello cut in two records, the second sent a little later.
+  ASSERT_TRUE(client.send_raw(frame.substr(0, 3)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(client.send_raw(frame.substr(3)));
+  client.expect([](const wire::ServerMessage& m) { return m.has_welcome(); }, "the Welcome");
+  // Then three pings in a single record.
+  std::string pings;
+  for (std::uint64_t nonce = 1; nonce <= 3; ++nonce) {
+    wire::ClientMessage ping;
+    ping.set_request_id(static_cast<std::uint32_t>(10 + nonce));
+    ping.mutable_ping()->set_nonce(nonce);
+    pings += wire::encode_frame(ping);
+  }
+  ASSERT_TRUE(client.send_raw(pings));
+  for (std::uint64_t nonce = 1; nonce <= 3; ++nonce) {
+    const auto pong =
+        client.expect([](const wire::ServerMessage& m) { return m.has_pong(); }, "a pong");
+    EXPECT_EQ(pong.pong().nonce(), nonce);
+  }
+}
+
+// A TLS client over memory BIOs, so that the test decides what goes out in
+// one TCP send.
+class MemoryTlsClient {
+ public:
+  explicit MemoryTlsClient(std::uint16_t port) {
+    context_ = SSL_CTX_new(TLS_client_method());
+    ssl_ = SSL_new(context_);
+    in_ = BIO_new(BIO_s_mem());
+    out_ = BIO_new(BIO_s_mem());
+    BIO_set_mem_eof_return(in_, -1);
+    SSL_set_bio(ssl_, in_, out_);
+    SSL_set_connect_state(ssl_);
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+      ADD_FAILURE() << "connect failed";
+    }
+  }
+  ~MemoryTlsClient() {
+    SSL_free(ssl_);
+    SSL_CTX_free(context_);
+    ::close(fd_);
+  }
+  MemoryTlsClient(const MemoryTlsClient&) = delete;
+  MemoryTlsClient& operator=(const MemoryTlsClient&) = delete;
+
+  // The handshake up to its last flight, which stays unsent: true when done.
+  bool handshake_holding_the_last_flight() {
+    for (int round = 0; round < 10; ++round) {
+      if (SSL_do_handshake(ssl_) == 1) return true;
+      send_output();
+      if (!receive(std::chrono::seconds(3))) return false;
+    }
+    return false;
+  }
+  void write(const std::string& bytes) { SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size())); }
+  // Everything OpenSSL made since the last send, in one TCP send.
+  void send_output() {
+    char buffer[16384];
+    std::string all;
+    for (int n; (n = BIO_read(out_, buffer, sizeof buffer)) > 0;) all.append(buffer, n);
+    if (!all.empty()) ::send(fd_, all.data(), all.size(), MSG_NOSIGNAL);
+  }
+  // The next message from the server, within timeout.
+  std::optional<wire::ServerMessage> next(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      char buffer[16384];
+      const int n = SSL_read(ssl_, buffer, sizeof buffer);
+      if (n > 0) reader_.commit(copy_into_reader(buffer, n));
+      std::string_view body;
+      if (reader_.next(body) == wire::FrameReader::Status::kFrame) {
+        wire::ServerMessage message;
+        if (wire::parse_body(body, message)) return message;
+        return std::nullopt;
+      }
+      if (n > 0) continue;
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0 || !receive(left)) return std::nullopt;
+    }
+  }
+
+ private:
+  std::size_t copy_into_reader(const char* data, int n) {
+    const auto space = reader_.prepare();
+    const std::size_t take = std::min(space.size(), static_cast<std::size_t>(n));
+    std::memcpy(space.data(), data, take);
+    return take;
+  }
+  bool receive(std::chrono::milliseconds timeout) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(timeout.count())) <= 0) return false;
+    char buffer[16384];
+    const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+    if (n <= 0) return false;
+    BIO_write(in_, buffer, static_cast<int>(n));
+    return true;
+  }
+
+  SSL_CTX* context_ = nullptr;
+  SSL* ssl_ = nullptr;
+  BIO* in_ = nullptr;
+  BIO* out_ = nullptr;
+  int fd_ = -1;
+  wire::FrameReader reader_{1 << 20};
+};
+
+TEST(ServerTls, AHelloSentWithTheHandshakesLastFlightIsAnswered) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  MemoryTlsClient client(server.port());
+  ASSERT_TRUE(client.handshake_holding_the_last_flight());
+  wire::ClientMessage hello;
+  hello.set_request_id(1);
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name("eager");
+  client.write(wire::encode_frame(hello));
+  // The client's Finished and its Hello arrive together: the server has the
+  // Hello before it waits for the socket again.
+  client.send_output();
+  std::optional<wire::ServerMessage> answer;
+  while ((answer = client.next(std::chrono::seconds(3))) && !answer->has_welcome()) {
+  }
+  ASSERT_TRUE(answer) << "no Welcome";
+  EXPECT_EQ(answer->welcome().name(), "eager");
+}
+
+TEST(ServerTls, AClientThatFallsTooFarBehindIsToldWhyBeforeItIsClosed) {
+  TempDir dir;
+  auto config = tls_flood_config(dir.path());
+  config.session.close_linger = std::chrono::milliseconds(30'000);
+  config.session.socket_send_buffer = 16 * 1024;
+  TestServer server(config);
+  TestClient sleeper(server.port(), Transport::kTls);
+  TestClient talker(server.port(), Transport::kTls);
+  sleeper.set_receive_buffer(4096);
+  sleeper.hello("sleeper");
+  talker.hello("talker");
+  sleeper.create(3);
+  const auto game = sleeper.expect_joined().state().game_id();
+  talker.join(game);
+  talker.expect_joined();
+  // 2 MB of chat: far more than the sleeper's 64 KiB queue and the sockets'
+  // buffers hold. The talker reads its own echoes, so only the sleeper falls
+  // behind.
+  wire::ClientMessage chat;
+  chat.mutable_chat()->set_text(std::string(200, 'z'));
+  for (int batch = 0; batch < 100; ++batch) {
+    for (int i = 0; i < 100; ++i) talker.send(chat);
+    for (int i = 0; i < 100; ++i) {
+      talker.expect([](const wire::ServerMessage& r) { return r.has_chat(); }, "an echo");
+    }
+  }
+  // The sleeper wakes up: behind the records already on their way comes the
+  // reason, whole.
+  const auto error = sleeper.expect_error(wire::ERROR_CODE_SLOW_CONSUMER, 10s);
+  EXPECT_TRUE(error.fatal());
+  EXPECT_TRUE(sleeper.wait_closed());
+  TestClient after(server.port(), Transport::kTls);
+  EXPECT_EQ(after.hello("after").name(), "after");
 }
 
 }  // namespace

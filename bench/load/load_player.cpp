@@ -6,6 +6,11 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include <google/protobuf/arena.h>
+
+#include <cstddef>
+#include <tuple>
+
 #include "ttt/tls/tls_errors.hpp"
 
 namespace ttt::bench {
@@ -41,6 +46,7 @@ void LoadPlayer::stop() {
 
 asio::awaitable<bool> LoadPlayer::connect() {
   stream_ = tls::Stream(tcp::socket(io_));
+  unsent_.clear();
   reader_ = wire::FrameReader(1 << 20);
   auto [ec] = co_await socket().async_connect(options_.endpoint, use_tuple);
   if (ec) {
@@ -48,6 +54,7 @@ asio::awaitable<bool> LoadPlayer::connect() {
     co_return false;
   }
   socket().set_option(tcp::no_delay(true));
+  socket().non_blocking(true);  // sends and reads never wait: see send() and read_loop()
   if (options_.tls) {
     stream_.start_tls(options_.tls);
     if (const auto failed = co_await stream_.handshake(asio::ssl::stream_base::client)) {
@@ -68,12 +75,13 @@ asio::awaitable<void> LoadPlayer::run() {
     hello.mutable_hello()->set_name(name_);
     hello.mutable_hello()->set_client("ttt-bench");
     if (options_.secret) hello.mutable_hello()->set_secret(*options_.secret);
-    co_await send(hello);
+    send(hello);
     if (!options_.idle) {
       wire::ClientMessage quick;
       quick.mutable_quick_match()->set_size(options_.size);
-      co_await send(quick);
+      send(quick);
     }
+    co_await finish_sends();
   }
   co_await read_loop();
   if (!dropped_ || stopping_) co_return;
@@ -84,96 +92,111 @@ asio::awaitable<void> LoadPlayer::run() {
   wire::ClientMessage hello;
   hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
   hello.mutable_hello()->set_resume_token(token_);
-  co_await send(hello);
+  send(hello);
+  co_await finish_sends();
   co_await read_loop();
 }
 
-asio::awaitable<void> LoadPlayer::send(const wire::ClientMessage& message) {
+void LoadPlayer::send(const wire::ClientMessage& message) {
+  // Written at once when the socket takes it (a move's frame nearly always
+  // does); the rest waits for finish_sends(), behind which later frames queue.
   out_.clear();
   wire::append_frame(message, out_);
+  if (!unsent_.empty()) {
+    unsent_ += out_;
+    return;
+  }
+  boost::system::error_code ec;
   const asio::const_buffer buffer = asio::buffer(out_);
-  auto [ec, n] = co_await stream_.write(std::span<const asio::const_buffer>(&buffer, 1));
+  const std::size_t n = stream_.write_now(std::span<const asio::const_buffer>(&buffer, 1), ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    ec.clear();
+  } else if (ec) {
+    if (!stopping_ && !dropped_) counters_.error("write: " + ec.message());
+    return;
+  }
+  unsent_.append(out_, n, std::string::npos);
+}
+
+asio::awaitable<void> LoadPlayer::finish_sends() {
+  boost::system::error_code ec;
+  if (!unsent_.empty()) {
+    std::tie(ec, std::ignore) =
+        co_await asio::async_write(socket(), asio::buffer(unsent_), use_tuple);
+    unsent_.clear();
+  }
+  if (!ec && stream_.pending_output() > 0) ec = co_await stream_.flush();
   if (ec && !stopping_ && !dropped_) counters_.error("write: " + ec.message());
 }
 
-asio::awaitable<void> LoadPlayer::read_loop_tls() {
-  while (!stopping_ && socket().is_open()) {
-    auto space = reader_.prepare();
-    auto [ec, n] = co_await stream_.read_some(asio::buffer(space.data(), space.size()));
-    if (ec) {
-      if (!stopping_ && !dropped_) counters_.error("read: " + tls::describe(ec));
-      co_return;
-    }
-    reader_.commit(n);
-    if (!co_await handle_frames()) co_return;
-  }
-}
-
 asio::awaitable<void> LoadPlayer::read_loop() {
-  if (stream_.is_tls()) {
-    co_await read_loop_tls();
-    co_return;
-  }
-  // As the server reads: wait until readable, then read what is there.
-  socket().non_blocking(true);
+  // As the server reads: wait until readable, then read what is there
+  // (over TLS, what OpenSSL received already is read without a wait).
   while (!stopping_ && socket().is_open()) {
-    auto [wait_ec] = co_await socket().async_wait(tcp::socket::wait_read, use_tuple);
-    if (wait_ec) {
-      if (!stopping_ && !dropped_) counters_.error("read: " + wait_ec.message());
-      co_return;
+    if (!stream_.holds_input()) {
+      auto [wait_ec] = co_await socket().async_wait(tcp::socket::wait_read, use_tuple);
+      if (wait_ec) {
+        if (!stopping_ && !dropped_) counters_.error("read: " + wait_ec.message());
+        co_return;
+      }
     }
     for (;;) {
       auto space = reader_.prepare();
       boost::system::error_code ec;
-      const std::size_t n = socket().read_some(asio::buffer(space.data(), space.size()), ec);
+      const std::size_t n = stream_.read_now(asio::buffer(space.data(), space.size()), ec);
       if (ec == asio::error::would_block) break;
       if (ec) {
-        if (!stopping_ && !dropped_) counters_.error("read: " + ec.message());
+        if (!stopping_ && !dropped_) counters_.error("read: " + tls::describe(ec));
         co_return;
       }
       reader_.commit(n);
-      if (!co_await handle_frames()) co_return;
-      if (n < space.size()) break;
+      const bool more = handle_frames();
+      if (!unsent_.empty() || stream_.pending_output() > 0) co_await finish_sends();
+      if (!more) co_return;
+      if (n < space.size() && !stream_.holds_input()) break;
     }
   }
 }
 
-asio::awaitable<bool> LoadPlayer::handle_frames() {
+bool LoadPlayer::handle_frames() {
+  // The frames of one read parse into one arena, on the stack while they fit.
+  alignas(std::max_align_t) char block[4096];
+  google::protobuf::Arena arena(block, sizeof block);
   std::string_view body;
   for (;;) {
     const auto status = reader_.next(body);
-    if (status == wire::FrameReader::Status::kNeedMore) co_return true;
+    if (status == wire::FrameReader::Status::kNeedMore) return true;
     if (status == wire::FrameReader::Status::kTooLarge) {
       counters_.error("oversized frame");
-      co_return false;
+      return false;
     }
     if (options_.target == Target::Relay) {
-      co_await on_relayed_frame(body);
+      on_relayed_frame(body);
       continue;
     }
-    wire::ServerMessage message;
-    if (!wire::parse_body(body, message)) {
+    auto* message = google::protobuf::Arena::CreateMessage<wire::ServerMessage>(&arena);
+    if (!wire::parse_body(body, *message)) {
       counters_.error("unparsable frame");
-      co_return false;
+      return false;
     }
-    co_await on_server_message(message);
-    if (!socket().is_open()) co_return false;
+    on_server_message(*message);
+    if (!socket().is_open()) return false;
   }
 }
 
-asio::awaitable<void> LoadPlayer::on_server_message(const wire::ServerMessage& m) {
+void LoadPlayer::on_server_message(const wire::ServerMessage& m) {
   switch (m.body_case()) {
     case wire::ServerMessage::kWelcome:
       player_id_ = m.welcome().player_id();
       token_ = m.welcome().resume_token();
       if (options_.secret && !m.welcome().secret().empty()) *options_.secret = m.welcome().secret();
       break;
-    case wire::ServerMessage::kJoined: co_await on_state(m.joined().state()); break;
-    case wire::ServerMessage::kState: co_await on_state(m.state()); break;
+    case wire::ServerMessage::kJoined: on_state(m.joined().state()); break;
+    case wire::ServerMessage::kState: on_state(m.state()); break;
     case wire::ServerMessage::kPing: {
       wire::ClientMessage pong;
       pong.mutable_pong()->set_nonce(m.ping().nonce());
-      co_await send(pong);
+      send(pong);
       break;
     }
     case wire::ServerMessage::kError:
@@ -184,11 +207,11 @@ asio::awaitable<void> LoadPlayer::on_server_message(const wire::ServerMessage& m
   }
 }
 
-asio::awaitable<void> LoadPlayer::on_state(const wire::GameState& s) {
+void LoadPlayer::on_state(const wire::GameState& s) {
   const wire::Side side = s.x().player_id() == player_id_   ? wire::SIDE_X
                           : s.o().player_id() == player_id_ ? wire::SIDE_O
                                                             : wire::SIDE_NONE;
-  if (side == wire::SIDE_NONE || s.status() == wire::GAME_STATUS_WAITING) co_return;
+  if (side == wire::SIDE_NONE || s.status() == wire::GAME_STATUS_WAITING) return;
   game_id_ = s.game_id();
   if (!started_) {
     started_ = true;
@@ -207,31 +230,31 @@ asio::awaitable<void> LoadPlayer::on_state(const wire::GameState& s) {
         dropped_ = true;  // vanish without a word
         boost::system::error_code ignored;
         socket().close(ignored);
-        co_return;
+        return;
       }
       pending_count_ = s.move_count();
-      co_await play_random_move(s.cells(), s.size());
+      play_random_move(s.cells(), s.size());
     }
-    co_return;
+    return;
   }
-  if (!is_over(s) || s.round() == rematch_round_) co_return;
+  if (!is_over(s) || s.round() == rematch_round_) return;
   rematch_round_ = s.round();
   if (side == wire::SIDE_X && counters_.measuring) ++counters_.games;
   wire::ClientMessage next;
   if (options_.drop_after_moves > 0) {
     next.mutable_leave();  // churn: one game per cycle
-    co_await send(next);
+    send(next);
     stop();
-    co_return;
+    return;
   }
   next.mutable_rematch();
-  co_await send(next);
+  send(next);
 }
 
-asio::awaitable<void> LoadPlayer::play_random_move(const std::string& cells, int size) {
+void LoadPlayer::play_random_move(const std::string& cells, int size) {
   int empty = 0;
   for (char c : cells) empty += c == 'E';
-  if (empty == 0) co_return;
+  if (empty == 0) return;
   int pick = static_cast<int>(rng_() % static_cast<std::uint64_t>(empty));
   int index = 0;
   for (; index < static_cast<int>(cells.size()); ++index) {
@@ -243,10 +266,10 @@ asio::awaitable<void> LoadPlayer::play_random_move(const std::string& cells, int
   move.mutable_make_move()->set_col(index % size);
   sent_at_ = std::chrono::steady_clock::now();
   ++own_moves_;
-  co_await send(move);
+  send(move);
 }
 
-asio::awaitable<void> LoadPlayer::on_relayed_frame(std::string_view body) {
+void LoadPlayer::on_relayed_frame(std::string_view body) {
   if (!started_) {
     started_ = true;
     ++counters_.started;
@@ -256,12 +279,12 @@ asio::awaitable<void> LoadPlayer::on_relayed_frame(std::string_view body) {
     wire::ClientMessage message;
     if (!wire::parse_body(body, message) || !message.has_make_move()) {
       counters_.error("relay: not a move");
-      co_return;
+      return;
     }
     const Player mover = relay_game_.to_move();
     if (relay_game_.play(mover, message.make_move().row(), message.make_move().col())) {
       counters_.error("relay: illegal move");
-      co_return;
+      return;
     }
     if (mover == relay_side_ && pending_count_) {
       if (counters_.measuring) {
@@ -279,7 +302,7 @@ asio::awaitable<void> LoadPlayer::on_relayed_frame(std::string_view body) {
   }
   if (relay_game_.to_move() == relay_side_ && !pending_count_) {
     pending_count_ = static_cast<std::uint32_t>(relay_game_.moves().size());
-    co_await play_random_move(relay_game_.board().to_string(), options_.size);
+    play_random_move(relay_game_.board().to_string(), options_.size);
   }
 }
 

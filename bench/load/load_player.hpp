@@ -71,15 +71,17 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
 
  private:
   boost::asio::awaitable<bool> connect();
-  boost::asio::awaitable<void> send(const wire::ClientMessage& message);
+  // Sends a message, as far as the socket takes it now; finish_sends() waits
+  // for the rest.
+  void send(const wire::ClientMessage& message);
+  boost::asio::awaitable<void> finish_sends();
   boost::asio::awaitable<void> read_loop();
-  boost::asio::awaitable<void> read_loop_tls();
   // Handles the complete frames read so far; false when the connection ends.
-  boost::asio::awaitable<bool> handle_frames();
-  boost::asio::awaitable<void> on_server_message(const wire::ServerMessage& message);
-  boost::asio::awaitable<void> on_state(const wire::GameState& state);
-  boost::asio::awaitable<void> on_relayed_frame(std::string_view body);
-  boost::asio::awaitable<void> play_random_move(const std::string& cells, int size);
+  bool handle_frames();
+  void on_server_message(const wire::ServerMessage& message);
+  void on_state(const wire::GameState& state);
+  void on_relayed_frame(std::string_view body);
+  void play_random_move(const std::string& cells, int size);
 
   boost::asio::io_context& io_;
   PlayerOptions options_;
@@ -90,6 +92,7 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   boost::asio::ip::tcp::socket& socket() noexcept { return stream_.socket(); }
   wire::FrameReader reader_;
   std::string out_;
+  std::string unsent_;  // plain TCP: bytes of frames the socket hasn't taken yet
 
   std::uint64_t player_id_ = 0;
   std::uint64_t game_id_ = 1;  // the relay has no ids: a small one, as a server's would be

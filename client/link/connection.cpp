@@ -160,7 +160,7 @@ asio::awaitable<std::optional<tls::Stream>> Connection::open_link(std::string& r
 
 asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reason) {
   stream.start_tls(tls_context_);
-  SSL* ssl = stream.tls().native_handle();
+  SSL* ssl = stream.native_handle();
   expect_host(ssl, attempt_.address.host);
   connect_timer_.expires_after(options_.connect_timeout);
   auto result = co_await (stream.handshake(asio::ssl::stream_base::client) ||

@@ -303,9 +303,11 @@ void GameRoom::start_round() {
 }
 
 void GameRoom::begin_round() {
-  note(fmt::format("game {} round {} starts: {} (X) vs {} (O), {}x{}, {} in a row", id_, round_,
-                   seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size,
-                   game_.win_length()));
+  if (spdlog::should_log(spdlog::level::info)) {  // not formatted for nothing, once a game
+    note(fmt::format("game {} round {} starts: {} (X) vs {} (O), {}x{}, {} in a row", id_, round_,
+                     seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size,
+                     game_.win_length()));
+  }
   GameStart start;
   start.room = id_;
   start.round = round_;
@@ -342,9 +344,11 @@ void GameRoom::conclude(const GameResult& result) {
   const wire::GameStatus status = !result.winner                ? wire::GAME_STATUS_DRAW
                                   : *result.winner == Player::X ? wire::GAME_STATUS_X_WON
                                                                 : wire::GAME_STATUS_O_WON;
-  note(fmt::format("game {} over: {} after {} moves", id_,
-                   wire::result_text(status, result.reason, game_.winning_line()),
-                   game_.moves().size()));
+  if (spdlog::should_log(spdlog::level::info)) {
+    note(fmt::format("game {} over: {} after {} moves", id_,
+                     wire::result_text(status, result.reason, game_.winning_line()),
+                     game_.moves().size()));
+  }
   links_.owner.room_changed(*this);
 }
 

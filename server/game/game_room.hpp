@@ -155,6 +155,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::array<AccountId, 2> seated_accounts() const noexcept;
   wire::GameStatus status() const noexcept;
   wire::GameState state() const;
+  // The same, written into s (a message in an arena, say).
+  void fill_state(wire::GameState& s) const;
 
   const PlayerRef& player(Player side) const noexcept {
     return seats_[side == Player::X ? 0 : 1].player;

@@ -27,6 +27,11 @@ void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInf
 
 wire::GameState GameRoom::state() const {
   wire::GameState s;
+  fill_state(s);
+  return s;
+}
+
+void GameRoom::fill_state(wire::GameState& s) const {
   s.set_game_id(id_);
   s.set_size(settings_.size);
   s.set_win_length(game_.win_length());
@@ -71,7 +76,6 @@ wire::GameState GameRoom::state() const {
       if (auto line = game_.winning_line()) *s.mutable_winning_line() = wire::wire_line_of(*line);
     }
   }
-  return s;
 }
 
 wire::GameSummary GameRoom::summary() const {
@@ -117,9 +121,10 @@ void GameRoom::broadcast(const Outbound& message) {
 }
 
 void GameRoom::broadcast_state() {
-  wire::ServerMessage message;
-  *message.mutable_state() = state();
-  broadcast(make_outbound(std::move(message)));
+  // Built in place and encoded once for both players and every spectator.
+  OutboundBuilder out;
+  fill_state(*out.message().mutable_state());
+  broadcast(out.finish());
 }
 
 void GameRoom::send_joined(const PlayerRef& player, wire::Side side, std::uint32_t request_id) {

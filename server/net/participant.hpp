@@ -20,6 +20,23 @@ struct Outbound {
 // Encodes message once for any number of recipients.
 Outbound make_outbound(wire::ServerMessage message);
 
+// Builds a message in place, in memory that goes with its frame: one
+// allocation for the message and its parts (a protobuf arena) and the frame,
+// for the messages sent most (a game's state after every move).
+class OutboundBuilder {
+ public:
+  OutboundBuilder();
+  // The message to fill; finish() encodes it.
+  wire::ServerMessage& message() noexcept { return *message_; }
+  // Encodes the message once; the builder is spent.
+  Outbound finish();
+
+ private:
+  struct Held;
+  std::shared_ptr<Held> held_;
+  wire::ServerMessage* message_;
+};
+
 class Participant {
  public:
   virtual ~Participant() = default;

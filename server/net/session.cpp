@@ -52,6 +52,8 @@ Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor
       linked_(tls_ == nullptr),
       gate_(gate),
       logic_(std::move(logic)),
+      own_io_(executor_.target<asio::io_context::executor_type>()),
+      logic_io_(logic_.target<asio::io_context::executor_type>()),
       limits_(limits),
       commons_(commons),
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
@@ -69,18 +71,31 @@ Session::~Session() {
   set_state(metrics::ConnectionState::kNone);
 }
 
+bool Session::on_thread(const asio::io_context::executor_type* io) noexcept {
+  return io != nullptr && io->running_in_this_thread();
+}
+
 template <typename F>
 void Session::to_logic(F&& f) {
+  if (on_thread(logic_io_)) {  // where dispatch would run f at once: no need to wrap it
+    guarded(f);
+    return;
+  }
   asio::dispatch(logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
-    try {
-      f();
-    } catch (const std::exception& e) {
-      // The inbox catches what handling a message throws; this is the net
-      // under it (e.g. opening the inbox failed).
-      spdlog::error("connection {}: {}", self->peer_, e.what());
-      self->close();
-    }
+    self->guarded(f);
   });
+}
+
+template <typename F>
+void Session::guarded(F& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    // The inbox catches what handling a message throws; this is the net
+    // under it (e.g. opening the inbox failed).
+    spdlog::error("connection {}: {}", peer_, e.what());
+    close();
+  }
 }
 
 void Session::start() {
@@ -156,9 +171,15 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     move_game_ = message.make_move().game_id();
     move_read_at_ = now;
   }
-  to_logic([self = shared_from_this(), m = std::move(message)] {
-    if (self->inbox_) self->inbox_->receive(m);
-  });
+  if (on_thread(logic_io_)) {
+    to_logic([this, &message] {
+      if (inbox_) inbox_->receive(message);
+    });
+  } else {
+    to_logic([self = shared_from_this(), m = std::move(message)] {
+      if (self->inbox_) self->inbox_->receive(m);
+    });
+  }
   return !closing_;  // a call made at once may have closed us
 }
 
@@ -167,6 +188,12 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
 void Session::deliver(const Outbound& message) {
   if (message.frame->size() > limits_.max_queued_bytes) {
     refuse_oversized(message);
+    return;
+  }
+  if (on_thread(own_io_)) {
+    // Where dispatch would run it at once (one thread), without wrapping it.
+    if (message.message) note_sent(*message.message);
+    enqueue(message.frame);
     return;
   }
   asio::dispatch(executor_, [self = shared_from_this(), message] {
@@ -221,33 +248,41 @@ void Session::send_now(const wire::ServerMessage& message) {
   enqueue(std::make_shared<const std::string>(wire::encode_frame(message)));
 }
 
-void Session::enqueue(std::shared_ptr<const std::string> frame) {
+void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped_) return;
   std::size_t sent = 0;
-  if (queue_.empty() && !writing_ && linked_ && !stream_.is_tls()) {
+  if (queue_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
     // Nothing waits and no write is in flight: the socket takes the frame at
     // once when it can, without waking the writer (the usual case for a
-    // peer that keeps up). What it doesn't take goes to the writer. Plain
-    // TCP only: a TLS record must not stop half way, so the writer sends it.
+    // peer that keeps up). Over TLS the frame becomes a record at once and
+    // what the socket doesn't take of it stays with the stream, for the
+    // writer to finish (a record must not stop half way); over plain TCP
+    // what it doesn't take goes to the writer's queue.
     boost::system::error_code ec;
-    sent = socket().write_some(asio::buffer(*frame), ec);
+    const asio::const_buffer buffer = asio::buffer(*frame);
+    sent = stream_.write_now({&buffer, 1}, ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
       sent = 0;
     } else if (ec) {
       stop(ec.message());
       return;
-    } else if (sent == frame->size()) {
+    }
+    if (sent == frame->size()) {
+      if (stream_.pending_output() > 0) wake_writer_.cancel_one();
       return;
     }
   }
+  // Records the stream holds count as queued: they are this peer's backlog
+  // (until it is dropped as a slow consumer, when only the Error may follow).
+  const std::size_t backlog = dropped_backlog_ ? 0 : stream_.pending_output();
   if (queue_.size() >= limits_.max_queued_frames ||
-      queued_bytes_ + frame->size() > limits_.max_queued_bytes) {
+      queued_bytes_ + backlog + frame->size() > limits_.max_queued_bytes) {
     if (!closing_) drop_slow_consumer();
     return;
   }
   if (queue_.empty()) front_sent_ = sent;
   queued_bytes_ += frame->size() - sent;
-  queue_.push_back(std::move(frame));
+  queue_.push_back(frame);
   wake_writer_.cancel_one();
 }
 
@@ -268,6 +303,9 @@ void Session::drop_slow_consumer() {
     queued_bytes_ = 0;
     front_sent_ = 0;
   }
+  // TLS records already made go out first (whole frames, in order); they no
+  // longer count against the queue, or the Error would find it full again.
+  dropped_backlog_ = true;
   fail(wire::ERROR_CODE_SLOW_CONSUMER, std::move(reason));
 }
 
@@ -276,6 +314,17 @@ asio::awaitable<void> Session::write_loop() {
   std::vector<std::shared_ptr<const std::string>> in_flight;
   std::vector<asio::const_buffer> buffers;
   while (!stopped_) {
+    if (linked_ && stream_.pending_output() > 0) {
+      // TLS records made already (by enqueue or a read) go first.
+      writing_ = true;
+      const auto ec = co_await stream_.flush();
+      writing_ = false;
+      if (ec) {
+        stop(ec.message());
+        co_return;
+      }
+      continue;
+    }
     if (queue_.empty() || !linked_) {
       if (closing_ && linked_) {
         // Everything is sent: end our half and let the watchdog or the peer
@@ -299,10 +348,22 @@ asio::awaitable<void> Session::write_loop() {
       in_flight.push_back(std::move(queue_.front()));
       queue_.pop_front();
     }
-    writing_ = true;
-    auto [ec, n] = co_await stream_.write(buffers);
-    writing_ = false;
-    queued_bytes_ -= std::min(bytes, queued_bytes_);
+    boost::system::error_code ec;
+    if (stream_.is_tls()) {
+      // The frames become records now; the stream counts them until sent.
+      stream_.encrypt(buffers, ec);
+      queued_bytes_ -= std::min(bytes, queued_bytes_);
+      if (!ec) {
+        writing_ = true;
+        ec = co_await stream_.flush();
+        writing_ = false;
+      }
+    } else {
+      writing_ = true;
+      std::tie(ec, std::ignore) = co_await stream_.write(buffers);
+      writing_ = false;
+      queued_bytes_ -= std::min(bytes, queued_bytes_);
+    }
     if (ec) {
       stop(ec.message());
       co_return;

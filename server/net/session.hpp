@@ -84,11 +84,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // TLS is required. False once the session stopped.
   boost::asio::awaitable<bool> open_tls();
   enum class ReadResult { kDrained, kPaused, kStopped };
-  // Plain TCP: reads and handles whatever has arrived: until the socket is
-  // drained, the read budget is spent (paused), or the session stopped.
+  // Reads and handles whatever has arrived (plain, or TLS after the
+  // handshake): until the socket is drained, the read budget is spent
+  // (paused), or the session stopped.
   ReadResult read_available();
-  // TLS: one read (waiting for it), and its frames handled.
-  boost::asio::awaitable<ReadResult> read_tls();
   // Handles the whole frames the reader holds, arrived at `now`.
   void take_frames(std::chrono::steady_clock::time_point now);
   // Reserves from the read budget what the next read needs beyond the
@@ -109,7 +108,15 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // else queued. An exception f throws ends this session, not the server.
   template <typename F>
   void to_logic(F&& f);
-  void enqueue(std::shared_ptr<const std::string> frame);
+  // Runs f; an exception it throws ends this session (logged once).
+  template <typename F>
+  void guarded(F& f);
+  // True when io is the io_context's executor (one thread) and the caller
+  // runs on it: where dispatch would run a function at once.
+  static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;
+  void enqueue(const std::shared_ptr<const std::string>& frame);
+  // Sends (or hands the writer) the TLS records a read made.
+  void send_stream_output();
   // A message too large for the whole queue: the server's own error, logged
   // as such; the client gets a short Error instead and stays connected.
   void refuse_oversized(const Outbound& message);
@@ -138,6 +145,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   bool linked_ = false;  // frames may be written: plain TCP, or TLS after the handshake
   Gate& gate_;
   boost::asio::any_io_executor logic_;
+  // The io_context's executors behind executor_ and logic_ when they are
+  // that (one thread), else null (strands).
+  const boost::asio::io_context::executor_type* const own_io_;
+  const boost::asio::io_context::executor_type* const logic_io_;
   std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
   const SessionLimits& limits_;
   SessionCommons commons_;
@@ -147,7 +158,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
   std::size_t front_sent_ = 0;  // bytes of the queue's first frame already sent
-  bool writing_ = false;        // the writer's async_write is in flight
+  bool writing_ = false;        // the writer's write (or TLS flush) is in flight
+  bool dropped_backlog_ = false;  // a slow consumer: the stream's records no longer count
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_timer_;
   RateLimiter limiter_;

@@ -1,6 +1,6 @@
-// Session, continued: reading. Plain TCP waits for data and reads what is
-// there; TLS makes the handshake on the server's one port, then reads through
-// OpenSSL. Both draw on the shared read budget and cut frames the same way
+// Session, continued: reading. TLS makes the handshake on the server's one
+// port; then plain TCP and TLS alike wait for data and read what is there
+// (TLS through OpenSSL's records in memory). Both draw on the shared read budget and cut frames the same way
 // (session.cpp holds the rest).
 #include <spdlog/spdlog.h>
 
@@ -35,24 +35,40 @@ asio::awaitable<void> Session::read_loop() {
       // slowed down by TCP itself) and ask again shortly.
       budget_wait.expires_after(kBudgetRetry);
       co_await budget_wait.async_wait(use_tuple);
-    } else if (!stream_.is_tls()) {
+    } else if (!stream_.holds_input()) {
       // Wait for data first, then read what is there: no read that comes
-      // back empty, and no buffer held while the peer is idle. (TLS reads
-      // at once: what OpenSSL holds already would not wake a wait.)
+      // back empty, and no buffer held while the peer is idle. (What TLS
+      // received already would not wake a wait: it is read at once.)
       auto [wait_ec] = co_await socket().async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
       if (wait_ec) {
         stop(wait_ec.message());
         co_return;
       }
     }
-    const ReadResult result = stream_.is_tls() ? co_await read_tls() : read_available();
+    const ReadResult result = read_available();
     if (result == ReadResult::kStopped) co_return;
+    send_stream_output();
     const bool now_paused = result == ReadResult::kPaused;
     if (now_paused && !paused && commons_.metrics) {
       commons_.metrics->limit_hits.at("read_budget").add();
     }
     paused = now_paused;
   }
+}
+
+void Session::send_stream_output() {
+  // Records a TLS read made (an alert, an answer to a key update) go out
+  // behind whatever is already on its way.
+  if (stream_.pending_output() == 0 || !linked_) return;
+  if (!writing_ && queue_.empty()) {
+    boost::system::error_code ec;
+    if (stream_.flush_now(ec)) return;
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      stop(ec.message());
+      return;
+    }
+  }
+  wake_writer_.cancel_one();
 }
 
 bool Session::reserve_read_space() {
@@ -80,7 +96,7 @@ Session::ReadResult Session::read_available() {
     }
     const std::span<char> space = reader_.prepare();
     boost::system::error_code ec;
-    const std::size_t n = socket().read_some(asio::buffer(space.data(), space.size()), ec);
+    const std::size_t n = stream_.read_now(asio::buffer(space.data(), space.size()), ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
       // Drained: an idle connection keeps no read buffer.
       reader_.shrink();
@@ -88,7 +104,12 @@ Session::ReadResult Session::read_available() {
       return ReadResult::kDrained;
     }
     if (ec) {
-      stop(ec == asio::error::eof ? "closed by peer" : ec.message());
+      if (!writing_) {
+        boost::system::error_code ignored;
+        stream_.flush_now(ignored);  // TLS: the alert that says why, if the socket takes it
+      }
+      stop(ec == asio::error::eof || tls::closed_without_notify(ec) ? "closed by peer"
+                                                                    : tls::describe(ec));
       return ReadResult::kStopped;
     }
     if (closing_) continue;  // drain the peer until it closes or the linger ends
@@ -104,7 +125,7 @@ Session::ReadResult Session::read_available() {
     take_frames(steady_clock::now());
     return_read_space();
     if (stopped_) return ReadResult::kStopped;
-    if (n < space.size()) {
+    if (n < space.size() && !stream_.holds_input()) {
       reader_.shrink();
       return_read_space();
       return ReadResult::kDrained;  // drained: wait for more
@@ -159,25 +180,6 @@ asio::awaitable<bool> Session::open_tls() {
   const auto& ec = opening.error;
   stop(ec == asio::error::eof ? "closed by peer" : "TLS handshake failed: " + tls::describe(ec));
   co_return false;
-}
-
-asio::awaitable<Session::ReadResult> Session::read_tls() {
-  if (!reserve_read_space()) co_return ReadResult::kPaused;
-  const std::span<char> space = reader_.prepare();
-  auto [ec, n] = co_await stream_.read_some(asio::buffer(space.data(), space.size()));
-  if (stopped_) co_return ReadResult::kStopped;
-  if (ec) {
-    stop(ec == asio::error::eof || tls::closed_without_notify(ec) ? "closed by peer"
-                                                                  : tls::describe(ec));
-    co_return ReadResult::kStopped;
-  }
-  if (closing_)
-    co_return ReadResult::kDrained;  // drain the peer until it closes or the linger ends
-  reader_.commit(n);
-  take_frames(steady_clock::now());
-  if (n < space.size()) reader_.shrink();
-  return_read_space();
-  co_return stopped_ ? ReadResult::kStopped : ReadResult::kDrained;
 }
 
 }  // namespace ttt::server

@@ -1,20 +1,53 @@
 #include "ttt/tls/stream.hpp"
 
+#include <openssl/bio.h>
+#include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include <boost/asio/as_tuple.hpp>
-#include <boost/asio/ssl.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <stdexcept>
+#include <utility>
 
 namespace ttt::tls {
 namespace {
 
 namespace asio = boost::asio;
+using boost::system::error_code;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // A TLS record carries at most 16 KiB of data.
 constexpr std::size_t kRecordBytes = 16 * 1024;
+// The most one receive from the socket takes at a time: a whole record at
+// most. OpenSSL is given more only when it asks for it, so the bytes a
+// connection holds for it stay within about this (as Asio's 17 KiB buffer).
+constexpr std::size_t kReceiveBytes = 16 * 1024 + 512;
+// The most a connection keeps allocated for records on their way out once
+// they are sent (a burst's larger buffer is given back).
+constexpr std::size_t kKeepOutputBytes = 16 * 1024 + 512;
+
+// Clears the thread's OpenSSL error queue before a call whose failure we
+// read (SSL_get_error looks at the queue): in the usual case, where it is
+// empty already, only a look.
+void clear_errors() {
+  if (ERR_peek_error() != 0) ERR_clear_error();
+}
+
+// Scratch space of the calling thread, made on first use: what a receive
+// brings before OpenSSL takes it, and small writes gathered into a record.
+// Nothing is kept in them between calls.
+char* receive_space() {
+  thread_local std::unique_ptr<char[]> space;
+  if (!space) space = std::make_unique<char[]>(kReceiveBytes);
+  return space.get();
+}
+
+std::string& gather_space() {
+  thread_local std::string space;
+  return space;
+}
 
 }  // namespace
 
@@ -25,52 +58,280 @@ void harden(asio::ssl::context& context) {
   SSL_CTX* native = context.native_handle();
   SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
   SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION);
-  // OpenSSL's record buffers stay with their connection (no
-  // SSL_MODE_RELEASE_BUFFERS): giving them back after every record cost the
-  // server about a fifth of its time per move (docs/performance.md).
 }
+
+// OpenSSL's connection over two memory BIOs: what came from the socket goes
+// into `in`, the records OpenSSL makes come out of `out` into `pending`.
+struct Stream::Tls {
+  std::shared_ptr<asio::ssl::context> context;
+  SSL* ssl = nullptr;
+  BIO* in = nullptr;   // owned by ssl
+  BIO* out = nullptr;  // owned by ssl
+  std::string pending;       // records made, not yet taken by the socket
+  std::size_t sent = 0;      // bytes of pending already sent
+  std::size_t in_flight = 0; // bytes a flush() is sending (moved out of pending)
+  bool flushing = false;
+
+  explicit Tls(std::shared_ptr<asio::ssl::context> c) : context(std::move(c)) {
+    ssl = SSL_new(context->native_handle());
+    in = BIO_new(BIO_s_mem());
+    out = BIO_new(BIO_s_mem());
+    if (ssl == nullptr || in == nullptr || out == nullptr) {
+      BIO_free(in);
+      BIO_free(out);
+      SSL_free(ssl);
+      throw std::runtime_error("TLS: out of memory for a connection");
+    }
+    // An empty `in` asks OpenSSL to retry (WANT_READ), not to see an end.
+    BIO_set_mem_eof_return(in, -1);
+    SSL_set_bio(ssl, in, out);
+    // OpenSSL's record buffers stay with their connection (no
+    // SSL_MODE_RELEASE_BUFFERS, which Asio's SSL stream set): giving them
+    // back after every record cost a malloc and a free of 16 KiB each way
+    // (docs/performance.md).
+  }
+  ~Tls() { SSL_free(ssl); }
+  Tls(const Tls&) = delete;
+  Tls& operator=(const Tls&) = delete;
+
+  std::size_t unsent() const noexcept { return pending.size() - sent; }
+
+  // Moves what OpenSSL wrote into `out` to the end of pending.
+  void take_output() {
+    const std::size_t n = BIO_ctrl_pending(out);
+    if (n == 0) return;
+    if (sent == pending.size()) {
+      pending.clear();
+      sent = 0;
+    }
+    const std::size_t at = pending.size();
+    pending.resize(at + n);
+    const int got = BIO_read(out, pending.data() + at, static_cast<int>(n));
+    pending.resize(at + static_cast<std::size_t>(std::max(got, 0)));
+  }
+
+  // An OpenSSL call's failure as an error code, as Asio's SSL stream words
+  // it (tls_errors.hpp reads these).
+  error_code failure(int result) const {
+    const int kind = SSL_get_error(ssl, result);
+    const auto code = static_cast<int>(ERR_get_error());
+    switch (kind) {
+      case SSL_ERROR_ZERO_RETURN:
+        return asio::error::eof;
+      case SSL_ERROR_SSL:
+        return {code, asio::error::get_ssl_category()};
+      case SSL_ERROR_SYSCALL:
+        if (code == 0) return asio::ssl::error::unspecified_system_error;
+        return {code, asio::error::get_ssl_category()};
+      default:
+        return {code != 0 ? code : kind, asio::error::get_ssl_category()};
+    }
+  }
+
+  // The socket ended: a close, if TLS said so first; else a cut.
+  error_code ended() const {
+    return (SSL_get_shutdown(ssl) & SSL_RECEIVED_SHUTDOWN) != 0
+               ? error_code(asio::error::eof)
+               : error_code(asio::ssl::error::stream_truncated);
+  }
+
+  // Gives OpenSSL what the (non-blocking) socket has now.
+  void receive(tcp::socket& socket, error_code& ec) {
+    char* space = receive_space();
+    const std::size_t n = socket.read_some(asio::buffer(space, kReceiveBytes), ec);
+    if (ec == asio::error::eof) ec = ended();
+    if (ec) return;
+    BIO_write(in, space, static_cast<int>(n));
+  }
+};
 
 Stream::Stream(tcp::socket socket) : socket_(std::move(socket)) {}
+Stream::Stream(Stream&&) noexcept = default;
+Stream& Stream::operator=(Stream&&) noexcept = default;
+Stream::~Stream() = default;
 
 void Stream::start_tls(std::shared_ptr<asio::ssl::context> context) {
-  context_ = std::move(context);
-  tls_ = std::make_unique<asio::ssl::stream<tcp::socket>>(std::move(socket_), *context_);
+  tls_ = std::make_unique<Tls>(std::move(context));
+  error_code ignored;
+  socket_.non_blocking(true, ignored);
 }
 
-asio::awaitable<boost::system::error_code> Stream::handshake(
-    asio::ssl::stream_base::handshake_type side) {
-  auto [ec] = co_await tls_->async_handshake(side, use_tuple);
-  co_return ec;
+SSL* Stream::native_handle() noexcept { return tls_ ? tls_->ssl : nullptr; }
+
+asio::awaitable<error_code> Stream::handshake(asio::ssl::stream_base::handshake_type side) {
+  Tls& t = *tls_;
+  if (side == asio::ssl::stream_base::client) {
+    SSL_set_connect_state(t.ssl);
+  } else {
+    SSL_set_accept_state(t.ssl);
+  }
+  for (;;) {
+    clear_errors();
+    const int result = SSL_do_handshake(t.ssl);
+    const bool wants_input = result != 1 && SSL_get_error(t.ssl, result) == SSL_ERROR_WANT_READ;
+    const error_code failed = result == 1 || wants_input ? error_code{} : t.failure(result);
+    t.take_output();
+    // Our flight first (or the alert that says why we stop).
+    const error_code sent = co_await flush();
+    if (result == 1) co_return sent;
+    if (!wants_input) co_return failed;
+    if (sent) co_return sent;
+    error_code ec;
+    t.receive(socket_, ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, use_tuple);
+      if (wait_ec) co_return wait_ec;
+    } else if (ec) {
+      co_return ec;
+    }
+  }
 }
 
 asio::awaitable<Stream::Result> Stream::read_some(asio::mutable_buffer buffer) {
-  if (tls_) co_return co_await tls_->async_read_some(buffer, use_tuple);
-  co_return co_await socket_.async_read_some(buffer, use_tuple);
+  if (!tls_) co_return co_await socket_.async_read_some(buffer, use_tuple);
+  for (;;) {
+    error_code ec;
+    const std::size_t n = read_now(buffer, ec);
+    // What reading made (an alert, say) goes out now if the socket takes
+    // it, else with the next write.
+    if (tls_->unsent() > 0 && !tls_->flushing) {
+      error_code ignored;
+      flush_now(ignored);
+    }
+    if (ec != asio::error::would_block && ec != asio::error::try_again) co_return Result{ec, n};
+    auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, use_tuple);
+    if (wait_ec) co_return Result{wait_ec, 0};
+  }
 }
 
 asio::awaitable<Stream::Result> Stream::write(std::span<const asio::const_buffer> buffers) {
   if (!tls_) co_return co_await asio::async_write(socket_, buffers, use_tuple);
-  std::size_t total = 0;
-  std::size_t next = 0;    // the first buffer not yet gathered
-  std::size_t offset = 0;  // bytes of it already gathered
-  while (next < buffers.size()) {
-    gathered_.clear();
-    while (next < buffers.size() && gathered_.size() < kRecordBytes) {
-      const auto* data = static_cast<const char*>(buffers[next].data()) + offset;
-      const std::size_t size = buffers[next].size() - offset;
-      const std::size_t take = std::min(size, kRecordBytes - gathered_.size());
-      gathered_.append(data, take);
-      offset += take;
-      if (offset == buffers[next].size()) {
-        ++next;
-        offset = 0;
+  error_code ec;
+  encrypt(buffers, ec);
+  if (!ec) ec = co_await flush();
+  co_return Result{ec, ec ? 0 : asio::buffer_size(buffers)};
+}
+
+std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec) {
+  ec.clear();
+  if (!tls_) return socket_.read_some(buffer, ec);
+  Tls& t = *tls_;
+  // Nothing held: what the socket has comes first (a read of nothing would
+  // only say so).
+  if (!holds_input()) {
+    t.receive(socket_, ec);
+    if (ec) return 0;
+  }
+  clear_errors();
+  for (;;) {
+    std::size_t n = 0;
+    const int result = SSL_read_ex(t.ssl, buffer.data(), buffer.size(), &n);
+    if (result == 1) {
+      t.take_output();
+      return n;
+    }
+    const bool wants_input = SSL_get_error(t.ssl, result) == SSL_ERROR_WANT_READ;
+    if (!wants_input) ec = t.failure(result);
+    t.take_output();
+    if (ec) return 0;
+    t.receive(socket_, ec);
+    if (ec) return 0;
+  }
+}
+
+bool Stream::holds_input() const noexcept {
+  return tls_ && (SSL_has_pending(tls_->ssl) != 0 || BIO_ctrl_pending(tls_->in) > 0);
+}
+
+std::size_t Stream::write_now(std::span<const asio::const_buffer> buffers, error_code& ec) {
+  ec.clear();
+  if (!tls_) return socket_.write_some(buffers, ec);
+  encrypt(buffers, ec);
+  if (ec) return 0;
+  flush_now(ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) ec.clear();
+  return ec ? 0 : asio::buffer_size(buffers);
+}
+
+void Stream::encrypt(std::span<const asio::const_buffer> buffers, error_code& ec) {
+  ec.clear();
+  if (!tls_) return;
+  Tls& t = *tls_;
+  auto write_record = [&](const void* data, std::size_t size) {
+    if (size == 0) return true;
+    clear_errors();
+    std::size_t written = 0;
+    const int result = SSL_write_ex(t.ssl, data, size, &written);
+    if (result != 1) ec = t.failure(result);
+    t.take_output();
+    return !ec;
+  };
+  if (buffers.size() == 1) {
+    write_record(buffers[0].data(), buffers[0].size());
+    return;
+  }
+  std::string& gathered = gather_space();
+  gathered.clear();
+  for (const auto& buffer : buffers) {
+    const auto* data = static_cast<const char*>(buffer.data());
+    std::size_t size = buffer.size();
+    while (size > 0) {
+      const std::size_t take = std::min(size, kRecordBytes - gathered.size());
+      gathered.append(data, take);
+      data += take;
+      size -= take;
+      if (gathered.size() == kRecordBytes) {
+        if (!write_record(gathered.data(), gathered.size())) return;
+        gathered.clear();
       }
     }
-    auto [ec, n] = co_await asio::async_write(*tls_, asio::buffer(gathered_), use_tuple);
-    total += n;
-    if (ec) co_return Result{ec, total};
   }
-  co_return Result{boost::system::error_code{}, total};
+  write_record(gathered.data(), gathered.size());
+}
+
+std::size_t Stream::pending_output() const noexcept {
+  return tls_ ? tls_->unsent() + tls_->in_flight : 0;
+}
+
+bool Stream::flush_now(error_code& ec) {
+  ec.clear();
+  if (!tls_) return true;
+  Tls& t = *tls_;
+  while (t.unsent() > 0) {
+    const std::size_t n = socket_.write_some(asio::buffer(t.pending) + t.sent, ec);
+    if (ec) return false;
+    t.sent += n;
+  }
+  if (t.pending.capacity() > kKeepOutputBytes) {
+    std::string().swap(t.pending);
+  } else {
+    t.pending.clear();
+  }
+  t.sent = 0;
+  return true;
+}
+
+asio::awaitable<error_code> Stream::flush() {
+  if (!tls_) co_return error_code{};
+  Tls& t = *tls_;
+  while (t.unsent() > 0) {
+    // The bytes in flight leave pending, so that records made meanwhile (a
+    // read's alert) are added behind them, never under the write.
+    std::string sending = std::move(t.pending);
+    const std::size_t from = std::exchange(t.sent, 0);
+    t.pending.clear();
+    t.in_flight = sending.size() - from;
+    t.flushing = true;
+    auto [ec, n] = co_await asio::async_write(socket_, asio::buffer(sending) + from, use_tuple);
+    t.flushing = false;
+    t.in_flight = 0;
+    if (ec) co_return ec;
+    if (t.pending.empty() && sending.capacity() <= kKeepOutputBytes) {
+      sending.clear();
+      t.pending.swap(sending);  // keeps the allocation
+    }
+  }
+  co_return error_code{};
 }
 
 }  // namespace ttt::tls

@@ -1,13 +1,15 @@
-// Stream: one connection's bytes, plain TCP or TLS over it (Asio SSL on
-// OpenSSL). The server's sessions, the clients' links and the load tool read
-// and write through it, so that the same code speaks both.
+// Stream: one connection's bytes, plain TCP or TLS over it (OpenSSL, its
+// records made and read in memory). The server's sessions, the clients' links
+// and the load tool read and write through it, so that the same code speaks
+// both.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
-#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/ssl/stream_base.hpp>
+#include <openssl/ssl.h>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -32,20 +34,25 @@ class Stream {
 
   // Plain TCP until start_tls().
   explicit Stream(tcp::socket socket);
+  Stream(Stream&&) noexcept;
+  Stream& operator=(Stream&&) noexcept;
+  ~Stream();
 
   // From now on TLS, with the context's settings (the stream keeps it
-  // alive). Call before any byte is read or written; then handshake().
+  // alive). Call before any byte is read or written; then handshake(). The
+  // socket becomes non-blocking (OpenSSL never waits on it).
   void start_tls(std::shared_ptr<boost::asio::ssl::context> context);
 
   bool is_tls() const noexcept { return tls_ != nullptr; }
 
   // The TCP socket under it (for options, waits, shutdown and close).
-  tcp::socket& socket() noexcept { return tls_ ? tls_->next_layer() : socket_; }
+  tcp::socket& socket() noexcept { return socket_; }
 
-  // The TLS stream; only when is_tls().
-  boost::asio::ssl::stream<tcp::socket>& tls() noexcept { return *tls_; }
+  // OpenSSL's connection (e.g. for the host name to expect, or the
+  // certificate shown); only when is_tls().
+  SSL* native_handle() noexcept;
 
-  // The TLS handshake, as client or server.
+  // The TLS handshake, as client or server. Cancellable as any socket wait.
   boost::asio::awaitable<boost::system::error_code> handshake(
       boost::asio::ssl::stream_base::handshake_type side);
 
@@ -54,13 +61,46 @@ class Stream {
 
   // Writes all of buffers. Over TLS they are gathered into records of up to
   // 16 KiB first, so that many small frames cost one record, not one each.
+  // At most one write() or flush() at a time.
   boost::asio::awaitable<Result> write(std::span<const boost::asio::const_buffer> buffers);
 
+  // --- Without waiting: for a non-blocking socket (the server's sessions). ---
+
+  // Reads what is there now: would_block when nothing is. Over TLS a read
+  // may make records of its own to send (an alert): see pending_output().
+  std::size_t read_now(boost::asio::mutable_buffer buffer, boost::system::error_code& ec);
+
+  // TLS: bytes received from the socket that read_now() has not given out
+  // yet. A wait for the socket to be readable would not see them.
+  bool holds_input() const noexcept;
+
+  // Sends buffers as far as the socket takes them now; returns how many of
+  // their bytes it took. Over TLS every byte is taken, made into records at
+  // once; what the socket doesn't take of those stays pending_output().
+  // Not while a write() or flush() is in flight.
+  std::size_t write_now(std::span<const boost::asio::const_buffer> buffers,
+                        boost::system::error_code& ec);
+
+  // TLS: makes buffers into records (gathered into up to 16 KiB each) to be
+  // sent by flush_now() or flush(). Plain TCP: nothing to do.
+  void encrypt(std::span<const boost::asio::const_buffer> buffers, boost::system::error_code& ec);
+
+  // TLS: bytes of records made but not yet taken by the socket, those of a
+  // flush() in flight included.
+  std::size_t pending_output() const noexcept;
+
+  // Sends what the socket takes now of the pending records; true when none
+  // is left. Not while a flush() is in flight.
+  bool flush_now(boost::system::error_code& ec);
+
+  // Sends every pending record, waiting as needed.
+  boost::asio::awaitable<boost::system::error_code> flush();
+
  private:
+  struct Tls;
+
   tcp::socket socket_;
-  std::shared_ptr<boost::asio::ssl::context> context_;
-  std::unique_ptr<boost::asio::ssl::stream<tcp::socket>> tls_;
-  std::string gathered_;  // TLS: the bytes of the record being written
+  std::unique_ptr<Tls> tls_;
 };
 
 }  // namespace ttt::tls
