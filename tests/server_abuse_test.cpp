@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 #include <chrono>
@@ -50,11 +51,32 @@ void abandon_a_bot_game(std::uint16_t port, int i) {
 }
 
 // A logger that keeps what the server logs, for the duration of a test.
+// The log's lines in memory; read under the sink's own lock, since the
+// server's threads write while the test reads.
+class TextSink final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  std::string text() {
+    std::lock_guard lock(mutex_);
+    return text_;
+  }
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t line;
+    formatter_->format(msg, line);
+    text_.append(line.data(), line.size());
+  }
+  void flush_() override {}
+
+ private:
+  std::string text_;
+};
+
 class CapturedLog {
  public:
-  explicit CapturedLog(spdlog::level::level_enum level) : previous_(spdlog::default_logger()) {
-    auto logger = std::make_shared<spdlog::logger>(
-        "captured", std::make_shared<spdlog::sinks::ostream_sink_mt>(text_));
+  explicit CapturedLog(spdlog::level::level_enum level)
+      : previous_(spdlog::default_logger()), sink_(std::make_shared<TextSink>()) {
+    auto logger = std::make_shared<spdlog::logger>("captured", sink_);
     logger->set_level(level);
     spdlog::set_default_logger(logger);
     spdlog::set_level(level);
@@ -63,11 +85,11 @@ class CapturedLog {
     spdlog::set_default_logger(previous_);
     spdlog::set_level(spdlog::level::warn);
   }
-  std::string text() const { return text_.str(); }
+  std::string text() const { return sink_->text(); }
 
  private:
   std::shared_ptr<spdlog::logger> previous_;
-  std::ostringstream text_;
+  std::shared_ptr<TextSink> sink_;
 };
 
 std::size_t lines_with(const std::string& text, const std::string& what) {
