@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <regex>
+#include <set>
 #include <thread>
 
 #include "client_support/child_process.hpp"
@@ -603,6 +604,28 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
   auto finished = [&] {
     return std::stoi("0" + sql("SELECT COUNT(*) FROM games WHERE status <> 'in_progress'"));
   };
+  // /list from each node shows the same games, wherever they are held.
+  auto listed_at = [](const Node& n) {
+    TestClient viewer(n.port(), Transport::kTls);
+    viewer.hello("viewer" + std::to_string(n.port()));
+    viewer.simple([](wire::ClientMessage& m) { m.mutable_list_games()->set_page_size(100); });
+    std::set<std::pair<std::uint64_t, std::string>> games;
+    const auto list = viewer.expect([](const wire::ServerMessage& m) { return m.has_game_list(); },
+                                    "the list");
+    for (const auto& g : list.game_list().games()) games.emplace(g.game_id(), g.node());
+    return games;
+  };
+  bool same = false;
+  std::set<std::pair<std::uint64_t, std::string>> seen;
+  for (int i = 0; i < 40 && !same; ++i) {
+    seen = listed_at(*a);
+    same = !seen.empty() && seen == listed_at(*b) && seen == listed_at(*c);
+    if (!same) std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(same) << "every node lists every node's games";
+  for (const auto& [id, where] : seen) {
+    EXPECT_TRUE(where == hosts[0] || where == hosts[1] || where == hosts[2]) << id << " " << where;
+  }
   // Mid-series: node A is killed outright...
   for (int i = 0; i < 300 && finished() < 4; ++i) std::this_thread::sleep_for(100ms);
   ASSERT_GE(finished(), 4) << "the bots play";

@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -287,6 +289,67 @@ TEST_F(StoreTest, WriterCommitsJobsInGroupsAndReportsInOrder) {
   ASSERT_EQ(completed.size(), 500u);
   for (int i = 0; i < 500; ++i) EXPECT_EQ(completed[i], i);
   EXPECT_EQ(SqliteStore(path()).game(1)->moves.size(), 500u);
+}
+
+// A database that can go away: while away, a transaction can't begin and
+// the store says it is unreachable (as PostgreSQL's does when its
+// connection is lost).
+class AwayStore final : public SqliteStore {
+ public:
+  AwayStore(const std::string& path, std::shared_ptr<std::atomic<bool>> away)
+      : SqliteStore(path), away_(std::move(away)) {}
+  void begin() override {
+    if (*away_) throw StoreError("the database can't be reached (test)");
+    SqliteStore::begin();
+  }
+  bool reachable() override { return !*away_; }
+
+ private:
+  std::shared_ptr<std::atomic<bool>> away_;
+};
+
+TEST_F(StoreTest, WhileTheDatabaseIsAwayWritesWaitBoundedAndLandWhenItIsBack) {
+  boost::asio::io_context io;
+  auto away = std::make_shared<std::atomic<bool>>(false);
+  auto store = std::make_unique<AwayStore>(path(), away);
+  store->save_player(player(1, "alice"));
+  store->save_player(player(2, "bob"));
+  store->begin_game(game(1, 1, 2));
+  std::vector<std::optional<std::string>> results(5);
+  std::vector<bool> waiting;
+  {
+    StoreWriter writer(std::move(store), io.get_executor(), nullptr, 3);
+    writer.on_waiting([&waiting](bool w) { waiting.push_back(w); });
+    *away = true;
+    for (int i = 0; i < 5; ++i) {
+      writer.submit([i](Store& s) { s.add_move(1, i, {i % 3, i / 3, i}); },
+                    [&results, i](const std::optional<std::string>& error) {
+                      results[i] = error.value_or("ok");
+                    });
+      if (i == 0) {
+        // The first batch meets the lost database and waits.
+        for (int t = 0; t < 200 && !writer.counters().waiting; ++t) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        ASSERT_TRUE(writer.counters().waiting);
+      }
+    }
+    io.poll();
+    // Three wait behind the first; the fifth finds them: refused at once.
+    EXPECT_FALSE(results[0]) << "no answer while the database is away";
+    ASSERT_TRUE(results[4]);
+    EXPECT_NE(results[4]->find("writes wait for it already"), std::string::npos) << *results[4];
+    *away = false;  // back: the waiting batch commits, then the rest
+    writer.flush();
+  }
+  io.restart();
+  io.run();
+  EXPECT_EQ(results[0], "ok");
+  EXPECT_EQ(results[1], "ok");
+  EXPECT_EQ(results[2], "ok");
+  EXPECT_EQ(results[3], "ok");
+  EXPECT_EQ(SqliteStore(path()).game(1)->moves.size(), 4u) << "nothing that waited is lost";
+  EXPECT_EQ(waiting, (std::vector<bool>{true, false})) << "told it waits, and that it is back";
 }
 
 TEST_F(StoreTest, AFailedWriteIsRefusedAloneAndLosesNothingElse) {

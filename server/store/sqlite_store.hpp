@@ -11,7 +11,7 @@
 
 namespace ttt::server {
 
-class SqliteStore final : public Store {
+class SqliteStore : public Store {
  public:
   // Opens or creates the database (a new file readable by its owner only,
   // and so its journal files), checks it and migrates it to kSchemaVersion. Throws StoreError with

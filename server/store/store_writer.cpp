@@ -17,10 +17,11 @@ std::unique_ptr<Store> with_logging_ready(std::unique_ptr<Store> store) {
 }  // namespace
 
 StoreWriter::StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions,
-                         metrics::Histogram* commit_seconds)
+                         metrics::Histogram* commit_seconds, std::size_t max_queued)
     : store_(with_logging_ready(std::move(store))),
       completions_(std::move(completions)),
       commit_seconds_(commit_seconds),
+      max_queued_(max_queued),
       thread_([this] { run(); }) {}
 
 StoreWriter::~StoreWriter() {
@@ -35,6 +36,19 @@ StoreWriter::~StoreWriter() {
 void StoreWriter::submit(Job job, Done done) {
   {
     std::lock_guard lock(mutex_);
+    if (queue_.size() >= max_queued_) {
+      // The database has been away long enough for this many writes to
+      // wait: refuse the new one at once (a move is taken back, its player
+      // told STORAGE) rather than hold without end.
+      ++counters_.failures;
+      if (done) {
+        boost::asio::post(completions_, [done = std::move(done), max_queued = max_queued_] {
+          done(std::string("the database is away and ") + std::to_string(max_queued) +
+               " writes wait for it already");
+        });
+      }
+      return;
+    }
     queue_.push_back({std::move(job), std::move(done)});
   }
   wake_.notify_one();

@@ -7,9 +7,10 @@
 // batches that fail nowhere go without them). A batch that fails because
 // the database can't be reached (PostgreSQL away) is neither refused nor
 // split: it waits and is written again when the database is back, so that
-// nothing is lost and nothing acknowledged is undone (jobs keep queuing
-// meanwhile: players can't run far ahead, as each move waits for its own
-// commit). Completions are posted to the given executor in submission order.
+// nothing is lost and nothing acknowledged is undone. Jobs keep queuing
+// meanwhile (players can't run far ahead, as each move waits for its own
+// commit), up to a bound; past it new ones are refused at once.
+// Completions are posted to the given executor in submission order.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
@@ -30,6 +31,10 @@ namespace ttt::server {
 
 class StoreWriter {
  public:
+  // Jobs that may wait at once (while the database is away) by default;
+  // past the bound a new job is refused at once, its done told why.
+  static constexpr std::size_t kMaxQueued = 100'000;
+
   // Runs on the writer thread, inside a transaction; possibly twice (the
   // first run rolled back), so it touches nothing but the store and what it
   // alone reads into.
@@ -39,7 +44,7 @@ class StoreWriter {
 
   // commit_seconds, if given, gets the time each batch took to commit.
   StoreWriter(std::unique_ptr<Store> store, boost::asio::any_io_executor completions,
-              metrics::Histogram* commit_seconds = nullptr);
+              metrics::Histogram* commit_seconds = nullptr, std::size_t max_queued = kMaxQueued);
   // Finishes every queued job, then joins.
   ~StoreWriter();
 
@@ -101,6 +106,7 @@ class StoreWriter {
   bool stopping_ = false;
   Counters counters_;
   std::function<void(bool)> on_waiting_;
+  std::size_t max_queued_;
   std::thread thread_;
 };
 
