@@ -181,8 +181,10 @@ TEST(AddressLimits, AnAddressRegistersSoManyNewNamesAnHour) {
   EXPECT_NE(error.text().find("3 new names within the hour: try again in"), std::string::npos)
       << error.text();
   // A name it has is still its own, and other addresses register as before.
+  // (Taking the session over: with several threads the name's last
+  // connection may not be closed at the server yet.)
   TestClient back(server.port(), "127.0.0.1", "127.0.0.2");
-  EXPECT_EQ(back.hello("new-1").name(), "new-1");
+  EXPECT_EQ(back.hello("new-1", "", true).name(), "new-1");
   two_players_finish_a_game(server.port(), "names");
 }
 
