@@ -135,6 +135,11 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                     "game go to other nodes) and lets games in progress finish for this long, "
                     "then hands the rest to other nodes and exits");
 
+  flags.add_seconds("--orphan-sweep", &config.orphan_sweep, 3600,
+                    "with --redis: how often this node looks for games in progress that no live "
+                    "node holds and none of whose players came back; one found twice in a row is "
+                    "taken over here (its players then have --reconnect-grace), 0 = never");
+
   ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
   args.effective_config = flags.effective_config();

@@ -33,6 +33,9 @@ struct ServerConfig {
   std::string redis;
   std::string advertise;
   std::chrono::milliseconds drain_timeout{10 * 60 * 1000};
+  // How often a node looks for games in progress no live node holds (a game
+  // found twice in a row is taken over).
+  std::chrono::milliseconds orphan_sweep{30'000};
   TlsConfig tls;
   LobbyConfig lobby;
   SessionLimits session;

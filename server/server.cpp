@@ -174,8 +174,19 @@ void Server::join_cluster() {
     cluster_->start();
     shared_directory_->start();
   });
+  if (config_.orphan_sweep.count() > 0) asio::co_spawn(logic_, sweep_orphans(), asio::detached);
   spdlog::info("node {} of the lobby shared through Redis {}, reached at {}:{}", self.id,
                config_.redis, self.host, self.port);
+}
+
+asio::awaitable<void> Server::sweep_orphans() {
+  asio::steady_timer timer(logic_);
+  while (!stopping_) {
+    timer.expires_after(config_.orphan_sweep);
+    auto [ec] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (ec || stopping_) co_return;
+    lobby_.sweep_orphans();
+  }
 }
 
 std::string Server::node_id() const { return cluster_ ? cluster_->self().id : std::string(); }

@@ -112,6 +112,8 @@ class Server {
   // Redis) once the port is known.
   void join_cluster();
   boost::asio::awaitable<void> run_drain();
+  // Several nodes: the orphan sweep, every --orphan-sweep.
+  boost::asio::awaitable<void> sweep_orphans();
   // After shutdown: waits (bounded) for the sessions to close, then stops.
   boost::asio::awaitable<void> wait_for_sessions();
   // Now and then: the log's held-back counts, and memory that a wave of

@@ -337,7 +337,7 @@ INSTANTIATE_TEST_SUITE_P(
         HostileRedirect{"BadFingerprint", "127.0.0.1", 7777, "SHA256:x\x1b[2J",
                         "its fingerprint 'SHA256:x^[[2J' is not a SHA-256 fingerprint (SHA256: "
                         "and 43 base64 characters)"}),
-    [](const auto& info) { return std::string(info.param.kind); });
+    [](const auto& test) { return std::string(test.param.kind); });
 
 TEST(ConnectionRedirect, NodesThatSendItRoundInCirclesAreLeftAfterFiveRedirects) {
   TempDir dir;

@@ -437,6 +437,33 @@ TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost)
       << "no move lost, none applied twice";
 }
 
+TEST_F(Nodes, AKilledNodesGameNobodyComesBackForIsTakenOverAndEndsAfterTheGrace) {
+  auto one = node({"--reconnect-grace", "2", "--orphan-sweep", "1"});
+  auto two = node({"--reconnect-grace", "2", "--orphan-sweep", "1"});
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  TestClient bob(one->port());
+  bob.hello("bob");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+  play_out(alice, bob, game, {{1, 1}, {0, 0}});
+  const std::string record = sql("SELECT id FROM games WHERE room_id = " + std::to_string(game));
+  one->process().kill(SIGKILL);
+  // Nobody comes back: the other node finds the game twice with no holder,
+  // takes it over, and its players' grace runs out there.
+  std::string status = "in_progress";
+  for (int i = 0; i < 150 && status == "in_progress"; ++i) {
+    std::this_thread::sleep_for(100ms);
+    status = sql("SELECT status FROM games WHERE id = " + record);
+  }
+  EXPECT_NE(status, "in_progress") << "the game ends, not held by a dead node for ever";
+  EXPECT_EQ(sql("SELECT node FROM games WHERE id = " + record), two->id());
+  EXPECT_NE(two->log().find("took over game " + record), std::string::npos);
+}
+
 TEST_F(Nodes, ADrainedNodeSendsLobbyPlayersAwayAtOnceAndHandsItsGameOverAtTheTimeout) {
   auto one = node({"--drain-timeout", "2"});
   auto two = node();
@@ -479,11 +506,12 @@ TEST_F(Nodes, ADrainedNodeSendsLobbyPlayersAwayAtOnceAndHandsItsGameOverAtTheTim
 TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAgain) {
   auto one = node({"--metrics", "127.0.0.1:0"});
   wait_for_each_other(1);
-  std::smatch m;
+  std::smatch found;
   const std::string started = one->log();
-  ASSERT_TRUE(std::regex_search(started, m, std::regex("metrics over HTTP on .* \\(port ([0-9]+)\\)")))
+  ASSERT_TRUE(
+      std::regex_search(started, found, std::regex("metrics over HTTP on .* \\(port ([0-9]+)\\)")))
       << started;
-  const auto metrics_port = static_cast<std::uint16_t>(std::stoi(m[1]));
+  const auto metrics_port = static_cast<std::uint16_t>(std::stoi(found[1]));
   const auto page = http_get(metrics_port, "/metrics").body;
   EXPECT_NE(page.find("ttt_cluster_nodes 1\n"), std::string::npos) << page;
   EXPECT_NE(page.find("ttt_cluster_reachable 1\n"), std::string::npos) << page;

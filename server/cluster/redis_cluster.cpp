@@ -254,6 +254,14 @@ std::optional<NodeInfo> RedisCluster::node(const std::string& id) const {
   return it->second.info;
 }
 
+std::vector<std::string> RedisCluster::live_nodes() const {
+  std::vector<std::string> ids{self_.id};
+  for (const auto& [id, known] : live_) {
+    if (id != self_.id) ids.push_back(id);
+  }
+  return ids;
+}
+
 std::optional<NodeInfo> RedisCluster::another_node() const {
   const Known* best = nullptr;
   for (const auto& [id, known] : live_) {

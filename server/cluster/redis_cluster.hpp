@@ -78,6 +78,7 @@ class RedisCluster final : public Cluster {
   bool available() const override { return commands_->up(); }
   std::optional<NodeInfo> node(const std::string& id) const override;
   std::optional<NodeInfo> another_node() const override;
+  std::vector<std::string> live_nodes() const override;
   void hold(AccountId account, const std::string& token_hash,
             std::chrono::milliseconds token_lifetime, const std::string& to) override;
   void release(AccountId account, const std::string& token_hash) override;

@@ -85,6 +85,8 @@ class Cluster {
   // A live node by id (this one included), or nullopt if it is dead or
   // unknown.
   virtual std::optional<NodeInfo> node(const std::string& id) const = 0;
+  // The ids of the live nodes, this one included.
+  virtual std::vector<std::string> live_nodes() const { return {self().id}; }
   // A live node other than this one that takes players (for a drain), the
   // least loaded first; nullopt if none.
   virtual std::optional<NodeInfo> another_node() const = 0;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ids.hpp"
@@ -40,6 +41,10 @@ class GameHolders {
   // node did (or it could not be written).
   using Claimed = std::function<void(std::optional<ClaimedGame>)>;
   virtual void claim(RecordId game, const std::string& from, Claimed done) = 0;
+
+  // Games in progress none of the live nodes holds: (record, holder).
+  using Orphans = std::function<void(std::vector<std::pair<RecordId, std::string>>)>;
+  virtual void orphans(const std::vector<std::string>& live_nodes, Orphans done) = 0;
 
   // Every game in progress this node holds is held by nobody now.
   virtual void release_all(std::function<void(bool ok)> done) = 0;

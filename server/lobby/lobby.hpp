@@ -177,6 +177,11 @@ class Lobby final : public Gate, public RoomOwner {
   // hand_over() then sends every player still here to another node, whose
   // node adopts their games. Returns how many were sent.
   void freeze() { handed_over_ = true; }
+  // Several nodes: takes over the games in progress that no live node has
+  // held since the last sweep (their node died or let them go, and none of
+  // their players came back): restored here with their players away, they
+  // end as any game whose players don't return. Called now and then.
+  void sweep_orphans();
   std::size_t hand_over();
 
   // RoomOwner
@@ -417,6 +422,7 @@ class Lobby final : public Gate, public RoomOwner {
   };
   std::unordered_map<std::string, Reservation> reservations_;
   std::unordered_set<GameId> reserved_rooms_;  // a free seat kept for someone
+  std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep
 };
 
 }  // namespace ttt::server

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <memory>
+#include <unordered_set>
 
 #include "lobby/lobby.hpp"
 
@@ -52,6 +53,24 @@ void Lobby::adopt_games_of(AccountId account, Adopted done, bool again) {
                               adopt_games_of(account, done, true);
                             });
     }
+  });
+}
+
+void Lobby::sweep_orphans() {
+  if (links_.holders == nullptr || !cluster().shared() || draining_ || !cluster().available()) {
+    return;
+  }
+  links_.holders->orphans(cluster().live_nodes(), [this](auto games) {
+    std::unordered_set<RecordId> now;
+    for (const auto& [id, from] : games) {
+      now.insert(id);
+      // Orphaned at the last sweep too: nobody came back for it meanwhile.
+      if (!orphans_seen_.contains(id)) continue;
+      links_.holders->claim(id, from, [this, from = from](std::optional<ClaimedGame> claimed) {
+        if (claimed) adopt(*claimed, from);
+      });
+    }
+    orphans_seen_ = std::move(now);
   });
 }
 

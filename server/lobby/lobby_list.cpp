@@ -14,7 +14,7 @@
 namespace ttt::server {
 
 Listing Lobby::listing_of(const GameRoom& room) {
-  return Listing{room.summary(), room.seated_accounts()};
+  return Listing{room.summary(), room.seated_accounts(), {}};
 }
 
 void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,

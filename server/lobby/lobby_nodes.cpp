@@ -86,11 +86,11 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
         }
         // Its node is gone: its games come here (or go where another node took them).
         adopt_games_of(id, [this, weak, resume](const std::string& elsewhere) {
-          auto open = still_open(weak);
-          if (!open) return;
+          auto adopted = still_open(weak);
+          if (!adopted) return;
           if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
-            open->end_routing();
-            redirect(*open, *there, "", 0, "your game is at node " + where_of(*there));
+            adopted->end_routing();
+            redirect(*adopted, *there, "", 0, "your game is at node " + where_of(*there));
             return;
           }
           resume();
@@ -149,24 +149,24 @@ void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
           }
           adopt_games_of(account, [this, weak, account, hello, request_id,
                                    refuse](const std::string& elsewhere) {
-            auto open = still_open(weak);
-            if (!open) return;
-            open->end_routing();
+            auto adopted = still_open(weak);
+            if (!adopted) return;
+            adopted->end_routing();
             if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
-              redirect(*open, *there, "", 0, "your game is at node " + where_of(*there));
+              redirect(*adopted, *there, "", 0, "your game is at node " + where_of(*there));
               return;
             }
             const StoredPlayer* stored = links_.accounts.get(account);
             if (stored == nullptr || stored->is_bot) {
-              refuse(*open, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
+              refuse(*adopted, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
               return;
             }
             if (LobbyPlayer* held = player_of(seat_of(account))) {
-              take_back(*open, *held, hello, request_id);
+              take_back(*adopted, *held, hello, request_id);
               return;
             }
-            if (send_away(*open, nullptr)) return;
-            enter(*open, *stored, hello, request_id, true, "");
+            if (send_away(*adopted, nullptr)) return;
+            enter(*adopted, *stored, hello, request_id, true, "");
           });
         });
       });

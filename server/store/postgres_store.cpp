@@ -382,6 +382,21 @@ std::vector<GameRecord> PostgresStore::unfinished_games_of(std::int64_t player_i
   return games;
 }
 
+std::vector<std::pair<std::int64_t, std::string>> PostgresStore::orphaned_games(
+    const std::vector<std::string>& live_nodes, int limit) {
+  // The live nodes as one text parameter: a PostgreSQL array literal of
+  // node ids (hex: nothing to quote).
+  std::string live = "{";
+  for (std::size_t i = 0; i < live_nodes.size(); ++i) live += (i ? "," : "") + live_nodes[i];
+  live += "}";
+  auto rows = db_.run("SELECT id, node FROM games WHERE status = 'in_progress' AND "
+                      "NOT (node = ANY($1::text[])) ORDER BY id LIMIT $2",
+                      {pg_param(live), number(limit)});
+  std::vector<std::pair<std::int64_t, std::string>> games;
+  for (int i = 0; i < rows.rows(); ++i) games.emplace_back(rows.integer(i, 0), rows.text(i, 1));
+  return games;
+}
+
 bool PostgresStore::claim_game(std::int64_t game_id, const std::string& from,
                                const std::string& to) {
   if (refusing_) throw StoreError("writes refused (test hook)");

@@ -79,6 +79,8 @@ class PostgresStore final : public Store {
   std::optional<StoredPlayer> player_by_key(const std::string& key) override;
   std::optional<StoredPlayer> player_by_id(std::int64_t id) override;
   std::vector<GameRecord> unfinished_games_of(std::int64_t player_id) override;
+  std::vector<std::pair<std::int64_t, std::string>> orphaned_games(
+      const std::vector<std::string>& live_nodes, int limit) override;
   bool claim_game(std::int64_t game_id, const std::string& from, const std::string& to) override;
   void release_games(const std::string& node) override;
   std::optional<std::string> token_hash(std::int64_t player_id) override;

@@ -18,6 +18,10 @@ std::optional<StoredPlayer> Store::player_by_id(std::int64_t) { only_shared("rea
 std::vector<GameRecord> Store::unfinished_games_of(std::int64_t) {
   only_shared("reading a player's games in progress");
 }
+std::vector<std::pair<std::int64_t, std::string>> Store::orphaned_games(
+    const std::vector<std::string>&, int) {
+  only_shared("looking for games nobody holds");
+}
 bool Store::claim_game(std::int64_t, const std::string&, const std::string&) {
   only_shared("taking over a game");
 }

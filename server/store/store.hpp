@@ -87,6 +87,10 @@ class Store {
   virtual std::optional<StoredPlayer> player_by_id(std::int64_t id);
   // The player's games in progress, with their moves and holders.
   virtual std::vector<GameRecord> unfinished_games_of(std::int64_t player_id);
+  // Games in progress held by none of the live nodes (their node died, or
+  // let them go), as (game id, holder), at most `limit` of them.
+  virtual std::vector<std::pair<std::int64_t, std::string>> orphaned_games(
+      const std::vector<std::string>& live_nodes, int limit);
   // The game in progress passes from node `from` (empty: none) to `to`;
   // false if another node took it first (exactly one claim of the same
   // holder wins).

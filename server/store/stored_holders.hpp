@@ -16,6 +16,7 @@ class StoredHolders final : public GameHolders {
 
   void games_of(AccountId account, Found done) override;
   void claim(RecordId game, const std::string& from, Claimed done) override;
+  void orphans(const std::vector<std::string>& live_nodes, Orphans done) override;
   void release_all(std::function<void(bool ok)> done) override;
 
  private:
