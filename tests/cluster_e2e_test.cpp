@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <regex>
 #include <set>
 #include <thread>
@@ -632,28 +633,35 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
   auto finished = [&] {
     return std::stoi("0" + sql("SELECT COUNT(*) FROM games WHERE status <> 'in_progress'"));
   };
-  // /list from each node shows the same games, wherever they are held.
-  auto listed_at = [](const Node& n) {
-    TestClient viewer(n.port(), Transport::kTls);
-    viewer.hello("viewer" + std::to_string(n.port()));
-    viewer.simple([](wire::ClientMessage& m) { m.mutable_list_games()->set_page_size(100); });
-    std::set<std::pair<std::uint64_t, std::string>> games;
-    const auto list = viewer.expect([](const wire::ServerMessage& m) { return m.has_game_list(); },
-                                    "the list");
-    for (const auto& g : list.game_list().games()) games.emplace(g.game_id(), g.node());
-    return games;
-  };
-  bool same = false;
-  std::set<std::pair<std::uint64_t, std::string>> seen;
-  for (int i = 0; i < 40 && !same; ++i) {
-    seen = listed_at(*a);
-    same = !seen.empty() && seen == listed_at(*b) && seen == listed_at(*c);
-    if (!same) std::this_thread::sleep_for(50ms);
+  // /list from each node shows every node's games, each with where it is
+  // held: a game waiting for an opponent is opened at each node (beside the
+  // bots' games, which come and go).
+  std::vector<std::unique_ptr<TestClient>> hosts_of_open_games;
+  std::map<std::uint64_t, std::string> opened;  // game id -> where it is held
+  for (const auto* n : {a.get(), b.get(), c.get()}) {
+    hosts_of_open_games.push_back(std::make_unique<TestClient>(n->port(), Transport::kTls));
+    hosts_of_open_games.back()->hello("host" + std::to_string(n->port()));
+    hosts_of_open_games.back()->create(4);  // 4x4: the bots' quick match (3x3) never joins it
+    opened[hosts_of_open_games.back()->expect_joined().state().game_id()] = n->where();
   }
-  EXPECT_TRUE(same) << "every node lists every node's games";
-  for (const auto& [id, where] : seen) {
-    EXPECT_TRUE(where == hosts[0] || where == hosts[1] || where == hosts[2]) << id << " " << where;
+  for (const auto* n : {a.get(), b.get(), c.get()}) {
+    TestClient viewer(n->port(), Transport::kTls);
+    viewer.hello("viewer" + std::to_string(n->port()));
+    std::map<std::uint64_t, std::string> seen;
+    for (int i = 0; i < 30 && seen != opened; ++i) {
+      if (i > 0) std::this_thread::sleep_for(100ms);
+      viewer.simple([](wire::ClientMessage& m) {
+        m.mutable_list_games()->set_size(4);
+        m.mutable_list_games()->set_page_size(100);
+      });
+      const auto list = viewer.expect(
+          [](const wire::ServerMessage& m) { return m.has_game_list(); }, "the list");
+      seen.clear();
+      for (const auto& g : list.game_list().games()) seen[g.game_id()] = g.node();
+    }
+    EXPECT_EQ(seen, opened) << "node " << n->where() << " lists every node's games";
   }
+  hosts_of_open_games.clear();
   // Mid-series: node A is killed outright...
   for (int i = 0; i < 300 && finished() < 4; ++i) std::this_thread::sleep_for(100ms);
   ASSERT_GE(finished(), 4) << "the bots play";
