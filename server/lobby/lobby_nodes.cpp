@@ -74,8 +74,7 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
       resume();  // held here
       return;
     }
-    cluster().find_player(id, [this, weak, id, request_id, resume](const std::string& node,
-                                                                   bool answered) {
+    cluster().find_player(id, [this, weak, id, resume](const std::string& node, bool answered) {
       auto again = still_open(weak);
       if (!again) return;
       if (answered && !node.empty() && node != cluster().self().id) {
