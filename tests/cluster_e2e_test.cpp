@@ -1,8 +1,9 @@
 // Several ttt-server nodes end to end (issue 18), each a real process,
 // sharing a real redis-server of the test's own and a PostgreSQL schema of
 // the test's own: the game list of every node from any node, joining a game
-// held elsewhere and quick match across nodes (a Redirect with a seat kept),
-// a token leading to its node, a killed node's game adopted by exactly one
+// held elsewhere (by its id, or a private game's invite code alone) and
+// quick match across nodes (a Redirect with a seat kept), a token leading to
+// its node, a killed node's game adopted by exactly one
 // node, a drained node handing its games over, Redis lost and back, and the
 // flags' errors. Clients speak the protocol (TestClient) so every message
 // is checked.
@@ -10,6 +11,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -324,6 +326,46 @@ TEST_F(Nodes, JoiningAGameHeldElsewhereSendsThePlayerToASeatKeptThere) {
   EXPECT_EQ(sql("SELECT COUNT(*) FROM moves m JOIN games g ON g.id = m.game_id WHERE g.room_id = " +
                 std::to_string(game)),
             "5");
+}
+
+TEST_F(Nodes, APrivateGamesInviteCodeAloneFindsItFromAnotherNodeAndAWrongOneIsCountedThere) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  alice.hello("alice");
+  alice.create(3, /*is_private=*/true);
+  const auto joined_alice = alice.expect_joined();
+  const auto game = joined_alice.state().game_id();
+  const std::string code = joined_alice.invite_code();
+  ASSERT_FALSE(code.empty());
+  std::this_thread::sleep_for(300ms);  // the listing reaches node two
+  TestClient eve(two->port());
+  eve.hello("eve");
+  // The game's id with a wrong code: refused at node two, no redirect.
+  eve.join(game, "AAAA-AAAA-AAAA");
+  EXPECT_NE(eve.expect_error(wire::ERROR_CODE_WRONG_INVITE_CODE).text().find("private"),
+            std::string::npos);
+  eve.spectate(game);
+  eve.expect_error(wire::ERROR_CODE_WRONG_INVITE_CODE);
+  eve.join(0, "BBBB-BBBB-BBBB");
+  eve.expect_error(wire::ERROR_CODE_WRONG_INVITE_CODE);
+  // The code alone, typed in lower case without dashes, from node two.
+  TestClient bob(two->port());
+  const auto bob_welcome = bob.hello("bob");
+  std::string typed;
+  for (char c : code) {
+    if (c != '-') typed += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  bob.join(0, typed);
+  const wire::Redirect redirect = expect_redirect(bob);
+  EXPECT_EQ(redirect.port(), one->port());
+  EXPECT_EQ(redirect.game_id(), game);
+  wire::Welcome again;
+  auto bob_there = follow(redirect, "bob", bob_welcome.resume_token(), again);
+  EXPECT_EQ(bob_there->expect_joined().state().game_id(), game);
+  auto state = play_out(alice, *bob_there, game, {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}});
+  EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
 }
 
 TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {

@@ -95,6 +95,20 @@ TEST(GameDirectory, APrivateGameIsListedToItsPlayersOnly) {
   EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{2}));
 }
 
+TEST(GameDirectory, APrivateGameIsFoundByItsInviteKeyAndNothingByAnEmptyOne) {
+  LocalGameDirectory directory;
+  Listing secret = game(1, 3, "alice", "", wire::GAME_STATUS_WAITING, true, true);
+  secret.invite_key = "k1";
+  directory.publish(secret);
+  directory.publish(game(2, 3, "carol"));  // public: no key
+  ASSERT_TRUE(directory.find_by_invite("k1").has_value());
+  EXPECT_EQ(directory.find_by_invite("k1")->summary.game_id(), 1u);
+  EXPECT_FALSE(directory.find_by_invite("k2").has_value());
+  EXPECT_FALSE(directory.find_by_invite("").has_value()) << "a public game has no key to match";
+  directory.withdraw(1);
+  EXPECT_FALSE(directory.find_by_invite("k1").has_value());
+}
+
 TEST(GameDirectory, AFullPageOfLongestNamesIsAFewKilobytes) {
   // The longest names there are (32 bytes of 4-byte characters), 100 to a
   // page (the server's cap): what a page can weigh, whatever other players do.

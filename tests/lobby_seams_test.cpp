@@ -140,6 +140,9 @@ class RecordingDirectory final : public GameDirectory {
   }
   std::size_t size() const override { return inner_.size(); }
   std::optional<Listing> find(GameId game) const override { return inner_.find(game); }
+  std::optional<Listing> find_by_invite(const std::string& invite_key) const override {
+    return inner_.find_by_invite(invite_key);
+  }
 
   std::vector<GameId> published;
   std::vector<GameId> withdrawn;

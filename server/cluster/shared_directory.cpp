@@ -21,6 +21,7 @@ node::Listing to_message(const Listing& listing) {
   m.set_x_account(number(listing.players[0]));
   m.set_o_account(number(listing.players[1]));
   m.set_node(listing.node);
+  m.set_invite_key(listing.invite_key);
   return m;
 }
 
@@ -29,6 +30,7 @@ Listing from_message(const node::Listing& m) {
   listing.summary = m.summary();
   listing.players = {static_cast<AccountId>(m.x_account()), static_cast<AccountId>(m.o_account())};
   listing.node = m.node();
+  listing.invite_key = m.invite_key();
   return listing;
 }
 
@@ -156,6 +158,14 @@ std::optional<Listing> SharedGameDirectory::find(GameId game) const {
     return it->second;
   }
   return std::nullopt;
+}
+
+std::optional<Listing> SharedGameDirectory::find_by_invite(const std::string& invite_key) const {
+  if (auto mine = with_invite(own_, invite_key)) return mine;
+  if (!cluster_.available()) return std::nullopt;
+  auto theirs = with_invite(others_, invite_key);
+  if (theirs && !cluster_.alive(theirs->node)) return std::nullopt;
+  return theirs;
 }
 
 bool SharedGameDirectory::complete() const { return cluster_.available(); }

@@ -37,6 +37,7 @@ class SharedGameDirectory final : public GameDirectory {
   ListPage list(const ListQuery& query) const override;
   std::size_t size() const override;
   std::optional<Listing> find(GameId game) const override;
+  std::optional<Listing> find_by_invite(const std::string& invite_key) const override;
   bool complete() const override;
 
   // A change another node published.

@@ -36,6 +36,19 @@ std::optional<Listing> LocalGameDirectory::find(GameId game) const {
   return it->second;
 }
 
+std::optional<Listing> LocalGameDirectory::find_by_invite(const std::string& invite_key) const {
+  return with_invite(games_, invite_key);
+}
+
+std::optional<Listing> with_invite(const std::map<GameId, Listing>& games,
+                                   const std::string& invite_key) {
+  if (invite_key.empty()) return std::nullopt;
+  for (const auto& [id, listing] : games) {
+    if (listing.invite_key == invite_key) return listing;
+  }
+  return std::nullopt;
+}
+
 ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
                  const std::function<bool(const Listing&)>& shown) {
   ListPage page;

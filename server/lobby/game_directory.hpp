@@ -25,6 +25,9 @@ struct Listing {
   wire::GameSummary summary;
   std::array<AccountId, 2> players{};  // AccountId{} for a free seat or a bot
   std::string node;  // the node that holds the game; empty: this one (one node alone)
+  // A private game's invite code as invite_key() makes it (a digest: the
+  // code itself never leaves its node); empty for a public game.
+  std::string invite_key;
 };
 
 // What a player asks the list for (ListGames): filters, the page's start and
@@ -61,6 +64,8 @@ class GameDirectory {
   virtual std::size_t size() const = 0;
   // One game's listing, wherever it is held; nullopt if it is not listed.
   virtual std::optional<Listing> find(GameId game) const = 0;
+  // The private game whose invite_key is this one, wherever it is held.
+  virtual std::optional<Listing> find_by_invite(const std::string& invite_key) const = 0;
   // Whether the list can be given now (a shared directory may be cut off
   // from the other nodes; then list() holds this node's games only).
   virtual bool complete() const { return true; }
@@ -74,6 +79,10 @@ bool matches(const Listing& listing, const ListQuery& query);
 ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
                  const std::function<bool(const Listing&)>& shown = {});
 
+// The listing of `games` with this invite key (never a match for an empty key).
+std::optional<Listing> with_invite(const std::map<GameId, Listing>& games,
+                                   const std::string& invite_key);
+
 // The directory of one server process.
 class LocalGameDirectory final : public GameDirectory {
  public:
@@ -82,6 +91,7 @@ class LocalGameDirectory final : public GameDirectory {
   ListPage list(const ListQuery& query) const override;
   std::size_t size() const override { return games_.size(); }
   std::optional<Listing> find(GameId game) const override;
+  std::optional<Listing> find_by_invite(const std::string& invite_key) const override;
 
  private:
   std::map<GameId, Listing> games_;

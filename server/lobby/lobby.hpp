@@ -242,6 +242,11 @@ class Lobby final : public Gate, public RoomOwner {
   bool may_try_invite(LobbyPlayer& player, std::uint32_t request_id);
   // A wrong invite code: one try less for the connection and the address.
   void invite_failed(LobbyPlayer& player);
+  // Whether the code opens the listed game (another node's): a public game
+  // needs none; a private one's is checked here against the listing's key,
+  // a wrong one counted as for a game of this node (the holder checks again).
+  bool invite_admits(LobbyPlayer& player, const Listing& listing, std::string_view code,
+                     std::uint32_t request_id);
   std::string new_invite_code();
 
   // --- the players online (lobby_presence.cpp)

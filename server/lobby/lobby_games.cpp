@@ -146,19 +146,26 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
 void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id) {
   GameId id = join.game_id();
   const std::string code = normalize_invite_code(join.invite_code());
-  if (id == 0) {
+  const bool by_code = id == 0;
+  if (by_code) {
     if (!may_try_invite(player, request_id)) return;
-    auto invite = invites_.find(code);
-    if (code.empty() || invite == invites_.end()) {
+    if (auto invite = invites_.find(code); !code.empty() && invite != invites_.end()) {
+      id = invite->second;
+    } else if (auto listing = cluster().shared()
+                                  ? links_.directory.find_by_invite(invite_key(code))
+                                  : std::nullopt) {
+      id = listing->summary.game_id();  // a private game another node holds
+    } else {
       invite_failed(player);
       error(player, wire::ERROR_CODE_WRONG_INVITE_CODE, "no game has that invite code", request_id);
       return;
     }
-    id = invite->second;
   }
   auto room = find_room(id);
   if (!room && cluster().shared()) {
     if (auto listing = links_.directory.find(id); listing && listing->node != cluster().self().id) {
+      // A code found the game already; a game id alone needs the right code.
+      if (!by_code && !invite_admits(player, *listing, join.invite_code(), request_id)) return;
       if (!can_enter(player, request_id)) return;
       SeatRequest seat;
       seat.kind = SeatRequest::Kind::kJoin;
@@ -179,7 +186,7 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     return;
   }
   // A code found the room already; a game id alone needs the right code.
-  if (room->settings().is_private && join.game_id() != 0) {
+  if (room->settings().is_private && !by_code) {
     if (!may_try_invite(player, request_id)) return;
     if (code != normalize_invite_code(room->settings().invite_code)) {
       invite_failed(player);
@@ -208,6 +215,7 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
   if (!room && cluster().shared()) {
     if (auto listing = links_.directory.find(spectate.game_id());
         listing && listing->node != cluster().self().id) {
+      if (!invite_admits(player, *listing, spectate.invite_code(), request_id)) return;
       if (!can_enter(player, request_id)) return;
       SeatRequest seat;
       seat.kind = SeatRequest::Kind::kWatch;

@@ -14,7 +14,8 @@
 namespace ttt::server {
 
 Listing Lobby::listing_of(const GameRoom& room) {
-  return Listing{room.summary(), room.seated_accounts(), {}};
+  return Listing{room.summary(), room.seated_accounts(), {},
+                 invite_key(room.settings().invite_code)};
 }
 
 void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,
@@ -75,6 +76,21 @@ void Lobby::invite_failed(LobbyPlayer& player) {
     connection->invite_failures.allow(now);
   }
   if (!player.address.empty()) invite_failures_.allow(player.address, now);
+}
+
+bool Lobby::invite_admits(LobbyPlayer& player, const Listing& listing, std::string_view code,
+                          std::uint32_t request_id) {
+  if (!listing.summary.is_private()) return true;
+  if (!may_try_invite(player, request_id)) return false;
+  if (listing.invite_key.empty() || !equal_constant_time(invite_key(code), listing.invite_key)) {
+    invite_failed(player);
+    error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
+          "game " + std::to_string(listing.summary.game_id()) +
+              " is private: a matching invite code is needed",
+          request_id);
+    return false;
+  }
+  return true;
 }
 
 std::string Lobby::new_invite_code() {

@@ -105,6 +105,11 @@ std::string hash_secret(std::string_view salt, std::string_view secret) {
   return sha256_hex(salted);
 }
 
+std::string invite_key(std::string_view typed) {
+  const std::string code = normalize_invite_code(typed);
+  return code.empty() ? std::string{} : sha256_hex("ttt invite " + code);
+}
+
 bool equal_constant_time(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
   unsigned char diff = 0;

@@ -33,6 +33,11 @@ std::string normalize_invite_code(std::string_view typed);
 // other lengths, from older servers, are returned as they are).
 std::string display_invite_code(std::string_view code);
 
+// A private game's invite code as the nodes of one lobby share it (in the
+// game directory): the SHA-256 of the normalized code, so that the code
+// itself never leaves the node that made it. Empty for an empty code.
+std::string invite_key(std::string_view typed);
+
 // A player secret a client may choose: kMinSecret..kMaxSecret characters of
 // [0-9A-Za-z_-] (at least 128 bits when random hex).
 inline constexpr std::size_t kMinSecret = 32;
