@@ -368,6 +368,67 @@ TEST_F(Nodes, APrivateGamesInviteCodeAloneFindsItFromAnotherNodeAndAWrongOneIsCo
   EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
 }
 
+// Each name's (rating, games) on a node's leaderboard, and one name's profile there.
+std::map<std::string, std::pair<double, std::uint64_t>> board_at(TestClient& asker) {
+  wire::ClientMessage ask;
+  ask.mutable_get_leaderboard()->set_limit(100);
+  asker.send(ask);
+  const auto reply =
+      asker.expect([](const wire::ServerMessage& m) { return m.has_leaderboard(); }, "board");
+  std::map<std::string, std::pair<double, std::uint64_t>> board;
+  for (const auto& e : reply.leaderboard().entries()) board[e.name()] = {e.rating(), e.games()};
+  return board;
+}
+
+wire::Profile profile_at(TestClient& asker, const std::string& name) {
+  wire::ClientMessage ask;
+  ask.mutable_get_profile()->set_name(name);
+  asker.send(ask);
+  return asker
+      .expect([](const wire::ServerMessage& m) { return m.has_profile() || m.has_error(); },
+              "profile")
+      .profile();
+}
+
+TEST_F(Nodes, EveryNodesLeaderboardAndProfilesFollowTheResultsAnotherNodeCommits) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  // Node two started before these accounts existed, and never sees their players.
+  TestClient alice(one->port());
+  alice.hello("alice");
+  TestClient bob(one->port());
+  bob.hello("bob");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+  const auto state = play_out(alice, bob, game, {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}});
+  ASSERT_EQ(state.status(), wire::GAME_STATUS_X_WON);
+  TestClient here(one->port());
+  here.hello("here");
+  TestClient there(two->port());
+  there.hello("there");
+  std::map<std::string, std::pair<double, std::uint64_t>> at_one, at_two;
+  for (int i = 0; i < 50; ++i) {
+    at_one = board_at(here);
+    at_two = board_at(there);
+    if (at_one.contains("alice") && at_one == at_two) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_TRUE(at_one.contains("alice") && at_one.contains("bob"));
+  EXPECT_EQ(at_one["alice"].second, 1u);
+  EXPECT_GT(at_one["alice"].first, at_one["bob"].first) << "the winner gained";
+  EXPECT_EQ(at_two, at_one) << "node two's leaderboard is node one's";
+  const wire::Profile alice_there = profile_at(there, "alice");
+  EXPECT_EQ(alice_there.name(), "alice");
+  EXPECT_EQ(alice_there.games(), 1u);
+  EXPECT_EQ(alice_there.wins(), 1u);
+  EXPECT_EQ(alice_there.rank(), 1u);
+  EXPECT_EQ(alice_there.ranked(), 2u);
+  EXPECT_EQ(profile_at(there, "bob").losses(), 1u);
+}
+
 TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {
   auto one = node();
   auto two = node();

@@ -134,5 +134,48 @@ TEST_F(RatingRules, ProvisionalAccountsComeAfterEstablishedOnesOnTheLeaderboard)
   EXPECT_EQ(board.front().name, "champion");
 }
 
+TEST_F(RatingRules, ResultsAreToldAsFiguresAndAnotherNodesFiguresAreTakenWithoutSecrets) {
+  std::vector<StoredPlayer> told;
+  accounts_.on_figures([&told](const StoredPlayer& p) { told.push_back(p); });
+  x_wins(alice_, bob_);
+  ASSERT_EQ(told.size(), 2u) << "both players' figures, once the result is committed";
+  EXPECT_EQ(told[0].name, "alice");
+  EXPECT_EQ(told[0].wins, 1);
+  EXPECT_EQ(told[0].rating, rating(alice_));
+  EXPECT_EQ(told[1].losses, 1);
+  // Another node's result for bob: taken as it is, his secret kept.
+  StoredPlayer bob = *accounts_.get(bob_);
+  const std::string secret = bob.secret_hash;
+  bob.rating = 1100;
+  bob.games_played = 7;
+  bob.losses = 7;
+  bob.secret_hash = "from elsewhere";
+  accounts_.take_figures(bob);
+  EXPECT_EQ(rating(bob_), 1100);
+  EXPECT_EQ(accounts_.get(bob_)->games_played, 7);
+  EXPECT_EQ(accounts_.get(bob_)->secret_hash, secret);
+  // An account made at another node: known by name here, without a secret.
+  StoredPlayer dave;
+  dave.id = 99;
+  dave.name = "dave";
+  dave.games_played = 1;
+  dave.wins = 1;
+  dave.salt = "salt";
+  dave.secret_hash = "hash";
+  accounts_.take_figures(dave);
+  const StoredPlayer* known = accounts_.find(name_key("dave"));
+  ASSERT_NE(known, nullptr);
+  EXPECT_EQ(known->wins, 1);
+  EXPECT_TRUE(known->secret_hash.empty()) << "read from the records when dave arrives";
+  EXPECT_EQ(accounts_.leaderboard(10).size(), 3u);
+  // Another account under a name this node knows as someone else's: not taken.
+  StoredPlayer impostor;
+  impostor.id = 100;
+  impostor.name = "alice";
+  accounts_.take_figures(impostor);
+  EXPECT_EQ(accounts_.get(AccountId{100}), nullptr);
+  EXPECT_EQ(account_id(*accounts_.find(name_key("alice"))), alice_);
+}
+
 }  // namespace
 }  // namespace ttt::server

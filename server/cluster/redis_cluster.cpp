@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 #include <charconv>
+#include <cmath>
 
 #include "cluster/shared_directory.hpp"
 #include "lobby/secrets.hpp"
@@ -138,7 +139,8 @@ RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, N
 RedisCluster::~RedisCluster() { close(); }
 
 void RedisCluster::start() {
-  events_->subscribe({kDirectoryChannel, SharedPresence::kChannel, "ttt:rpc:" + self_.id},
+  events_->subscribe({kDirectoryChannel, SharedPresence::kChannel, kFiguresChannel,
+                      "ttt:rpc:" + self_.id},
                      [this](const std::string& channel, const std::string& payload) {
                        on_message(channel, payload);
                      });
@@ -354,6 +356,24 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
                      });
 }
 
+void RedisCluster::share_figures(const StoredPlayer& account) {
+  if (!available()) return;  // read again by every node when it can hear the others (on_restored)
+  node::AccountFigures figures;
+  figures.set_account(static_cast<std::uint64_t>(account.id));
+  figures.set_name(account.name);
+  figures.set_name_key(account.key);
+  figures.set_is_bot(account.is_bot);
+  figures.set_rating(account.rating);
+  figures.set_games_played(account.games_played);
+  figures.set_wins(account.wins);
+  figures.set_losses(account.losses);
+  figures.set_draws(account.draws);
+  figures.set_rated_games(account.rated_games);
+  figures.set_node(self_.id);
+  commands_->command({"PUBLISH", kFiguresChannel, figures.SerializeAsString()},
+                     [](const RedisResult&) {});
+}
+
 void RedisCluster::on_message(const std::string& channel, const std::string& payload) {
   if (payload.size() > kMaxNodeMessage) {
     spdlog::warn("cluster: a {}-byte message on {} is too large; dropped", payload.size(), channel);
@@ -370,6 +390,28 @@ void RedisCluster::on_message(const std::string& channel, const std::string& pay
   }
   if (channel == SharedPresence::kChannel) {
     presence_.apply(payload);
+    return;
+  }
+  if (channel == kFiguresChannel) {
+    node::AccountFigures figures;
+    if (!figures.ParseFromString(payload) || figures.account() == 0 || figures.name().empty() ||
+        !std::isfinite(figures.rating())) {
+      spdlog::warn("cluster: an unreadable account's figures; dropped");
+      return;
+    }
+    if (!figures_handler_ || figures.node() == self_.id) return;
+    StoredPlayer account;
+    account.id = static_cast<std::int64_t>(figures.account());
+    account.name = figures.name();
+    account.key = figures.name_key();
+    account.is_bot = figures.is_bot();
+    account.rating = figures.rating();
+    account.games_played = figures.games_played();
+    account.wins = figures.wins();
+    account.losses = figures.losses();
+    account.draws = figures.draws();
+    account.rated_games = figures.rated_games();
+    figures_handler_(account);
     return;
   }
   node::NodeMessage message;

@@ -41,6 +41,7 @@ class RedisCluster final : public Cluster {
   static constexpr std::chrono::milliseconds kStale{2'500};
   static constexpr std::chrono::milliseconds kRequestTimeout{3'000};
   static constexpr const char* kDirectoryChannel = "ttt:directory";
+  static constexpr const char* kFiguresChannel = "ttt:figures";
 
   // self: this node as clients reach it (its id is made here when empty).
   RedisCluster(boost::asio::any_io_executor executor, RedisAddress redis, NodeInfo self);
@@ -93,6 +94,10 @@ class RedisCluster final : public Cluster {
   std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const override {
     return presence_.others();
   }
+  void share_figures(const StoredPlayer& account) override;
+  void on_figures(std::function<void(const StoredPlayer&)> handler) override {
+    figures_handler_ = std::move(handler);
+  }
   void set_draining(bool draining) override;
   void leave(std::function<void()> done) override;
 
@@ -121,6 +126,7 @@ class RedisCluster final : public Cluster {
   bool was_down_ = false;  // the shared state was lost since the last registration
   SeatHandler seat_handler_;
   std::function<void()> on_restored_;
+  std::function<void(const StoredPlayer&)> figures_handler_;
   // Requests waiting for their reply.
   struct Waiting {
     SeatDone done;

@@ -89,6 +89,18 @@ class AccountStore : public RatingBook, public BlockBook {
   // An account as the records hold it now (read along with a game this
   // node takes over).
   virtual void keep(const StoredPlayer& account) { (void)account; }
+  // Several nodes: `listener` hears an account's figures (rating and
+  // counts) each time a change to them is committed here (a game's result,
+  // a new account), to tell the other nodes.
+  using FiguresListener = std::function<void(const StoredPlayer&)>;
+  virtual void on_figures(FiguresListener listener) { (void)listener; }
+  // The figures another node committed for an account, taken as they are
+  // (never its secret); an account not known here yet is added, and its
+  // secret is read when its player arrives (refresh).
+  virtual void take_figures(const StoredPlayer& figures) { (void)figures; }
+  // Several nodes: reads every account's figures again (after the nodes
+  // could not hear each other for a while).
+  virtual void refresh_figures() {}
   // The names of the accounts `who` blocks, in name order.
   virtual std::vector<std::string> blocked_names(AccountId who) const = 0;
   // Blocks (or unblocks) `whom` for `who`, kept with the account.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ids.hpp"
+#include "store/records.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server {
@@ -123,6 +124,12 @@ class Cluster {
   virtual std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const {
     return {};
   }
+
+  // Accounts' figures among nodes: an account's rating and counts as this
+  // node committed them, told to the others; and whom to tell of the
+  // figures the others commit. One node alone shares nothing.
+  virtual void share_figures(const StoredPlayer& account) { (void)account; }
+  virtual void on_figures(std::function<void(const StoredPlayer&)> handler) { (void)handler; }
 
   // The shared state came back after an outage: called so that the lobby
   // registers again what this node holds (players and games).

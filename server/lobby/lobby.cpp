@@ -43,7 +43,11 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       identity_failures_(config_.identity_failures),
       instance_(random_hex(16)) {}
 
-Lobby::~Lobby() = default;
+Lobby::~Lobby() {
+  // The accounts and the cluster outlive the lobby: nothing of it is called after.
+  links_.accounts.on_figures({});
+  cluster().on_figures({});
+}
 
 SingleNode Lobby::single_node_;
 

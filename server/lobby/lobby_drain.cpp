@@ -108,6 +108,7 @@ std::size_t Lobby::hand_over() {
 }
 
 void Lobby::register_again() {
+  links_.accounts.refresh_figures();  // the results other nodes committed meanwhile
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
     if (auto hash = tokens_.hash_of(id)) {

@@ -35,6 +35,13 @@ void Lobby::serve_other_nodes() {
   cluster().serve_seats(
       [this](const SeatRequest& request, Cluster::SeatDone reply) { seat_request(request, reply); });
   cluster().on_restored([this] { register_again(); });
+  // Every node's leaderboard and profiles follow the results the others commit.
+  links_.accounts.on_figures([this](const StoredPlayer& account) {
+    cluster().share_figures(account);
+  });
+  cluster().on_figures([this](const StoredPlayer& account) {
+    links_.accounts.take_figures(account);
+  });
 }
 
 // --- Hello ----------------------------------------------------------------------

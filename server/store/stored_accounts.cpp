@@ -114,6 +114,8 @@ void StoredAccounts::create_written(StoredPlayer account, std::function<void(boo
                       if (auto it = by_key_.find(key); it != by_key_.end() && it->second == id) {
                         by_key_.erase(it);
                       }
+                    } else {
+                      tell_figures(id);
                     }
                     done(!failure);
                   });
@@ -158,6 +160,42 @@ void StoredAccounts::keep(const StoredPlayer& account) {
     known.rated_games = account.rated_games;
   }
   by_key_.try_emplace(account.key.empty() ? key_(account.name) : account.key, id);
+}
+
+void StoredAccounts::take_figures(const StoredPlayer& figures) {
+  const AccountId id = account_id(figures);
+  auto [it, added] = accounts_.try_emplace(id, figures);
+  StoredPlayer& known = it->second;
+  if (added) {
+    // Its secret is read when its player arrives here (refresh).
+    known.salt.clear();
+    known.secret_hash.clear();
+    if (known.key.empty()) known.key = key_(known.name);
+    // A name another account holds here: the records will tell which is right.
+    if (!by_key_.try_emplace(known.key, id).second) accounts_.erase(it);
+    return;
+  }
+  known.rating = figures.rating;
+  known.games_played = figures.games_played;
+  known.wins = figures.wins;
+  known.losses = figures.losses;
+  known.draws = figures.draws;
+  known.rated_games = figures.rated_games;
+}
+
+void StoredAccounts::refresh_figures() {
+  if (!writer_ || !shared_) return;
+  auto loaded = std::make_shared<std::vector<StoredPlayer>>();
+  writer_->submit([loaded](Store& s) { *loaded = s.load_players(); },
+                  [this, loaded](const std::optional<std::string>& failure) {
+                    if (failure) return;  // heard again with the next change
+                    for (const StoredPlayer& account : *loaded) take_figures(account);
+                  });
+}
+
+void StoredAccounts::tell_figures(AccountId account) const {
+  if (!figures_listener_) return;
+  if (auto it = accounts_.find(account); it != accounts_.end()) figures_listener_(it->second);
 }
 
 void StoredAccounts::change_secret(AccountId account, std::string salt, std::string secret_hash,
@@ -317,6 +355,8 @@ void StoredAccounts::settled(const Settlement& settlement, bool ok) {
   if (!ok) return;
   apply(settlement.x);
   apply(settlement.o);
+  tell_figures(static_cast<AccountId>(settlement.x.player_id));
+  tell_figures(static_cast<AccountId>(settlement.o.player_id));
   if (settlement.rated) {
     remember_pairing(settlement.x.player_id, settlement.o.player_id, now_ms_());
   }

@@ -59,6 +59,9 @@ class StoredAccounts final : public AccountStore {
   void refresh(const std::string& key, Refreshed done) override;
   void refresh(AccountId account, Refreshed done) override;
   void keep(const StoredPlayer& account) override;
+  void on_figures(FiguresListener listener) override { figures_listener_ = std::move(listener); }
+  void take_figures(const StoredPlayer& figures) override;
+  void refresh_figures() override;
   std::vector<std::string> blocked_names(AccountId who) const override;
   void set_blocked(AccountId who, AccountId whom, bool blocked) override;
 
@@ -78,6 +81,8 @@ class StoredAccounts final : public AccountStore {
   // Adds (sign +1) or removes (-1) a rating change in flight.
   void hold(const PlayerResult& result, double sign);
   void apply(const PlayerResult& result);
+  // Tells the listener (several nodes) the account's figures now.
+  void tell_figures(AccountId account) const;
   // The rated games a and b played together within the repeat window
   // (forgetting older ones), and one more.
   int pairing_count(std::int64_t a, std::int64_t b, std::int64_t now);
@@ -97,6 +102,7 @@ class StoredAccounts final : public AccountStore {
   std::function<std::int64_t()> now_ms_;
   std::int64_t next_id_ = 1;
   IdSource* ids_ = nullptr;  // null: counting on from next_id_
+  FiguresListener figures_listener_;
   bool shared_ = false;
 };
 
