@@ -178,6 +178,17 @@ std::unique_ptr<TestClient> follow(const wire::Redirect& redirect, const std::st
   return there;
 }
 
+// alice and bob say Hello, alice opens a 3x3 game and bob takes its seat; its id.
+std::uint64_t seat_pair(TestClient& alice, TestClient& bob) {
+  alice.hello("alice");
+  bob.hello("bob");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  bob.join(game);
+  bob.expect_joined();
+  return game;
+}
+
 // Plays the moves in turn (x first) until the game ends; returns the final state.
 wire::GameState play_out(TestClient& x, TestClient& o, std::uint64_t game,
                          const std::vector<std::pair<int, int>>& moves, int first_ply = 0) {
@@ -396,13 +407,8 @@ TEST_F(Nodes, EveryNodesLeaderboardAndProfilesFollowTheResultsAnotherNodeCommits
   wait_for_each_other(2);
   // Node two started before these accounts existed, and never sees their players.
   TestClient alice(one->port());
-  alice.hello("alice");
   TestClient bob(one->port());
-  bob.hello("bob");
-  alice.create(3);
-  const auto game = alice.expect_joined().state().game_id();
-  bob.join(game);
-  bob.expect_joined();
+  const auto game = seat_pair(alice, bob);
   const auto state = play_out(alice, bob, game, {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}});
   ASSERT_EQ(state.status(), wire::GAME_STATUS_X_WON);
   TestClient here(one->port());
@@ -546,13 +552,8 @@ TEST_F(Nodes, AKilledNodesGameNobodyComesBackForIsTakenOverAndEndsAfterTheGrace)
   auto two = node({"--reconnect-grace", "2", "--orphan-sweep", "1"});
   wait_for_each_other(2);
   TestClient alice(one->port());
-  alice.hello("alice");
   TestClient bob(one->port());
-  bob.hello("bob");
-  alice.create(3);
-  const auto game = alice.expect_joined().state().game_id();
-  bob.join(game);
-  bob.expect_joined();
+  const auto game = seat_pair(alice, bob);
   play_out(alice, bob, game, {{1, 1}, {0, 0}});
   const std::string record = sql("SELECT id FROM games WHERE room_id = " + std::to_string(game));
   one->process().kill(SIGKILL);
@@ -621,13 +622,8 @@ TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAga
   EXPECT_NE(page.find("ttt_cluster_reachable 1\n"), std::string::npos) << page;
   EXPECT_EQ(http_get(metrics_port, "/readyz").status, 200);
   TestClient alice(one->port());
-  alice.hello("alice");
   TestClient bob(one->port());
-  bob.hello("bob");
-  alice.create(3);
-  const auto game = alice.expect_joined().state().game_id();
-  bob.join(game);
-  bob.expect_joined();
+  const auto game = seat_pair(alice, bob);
   redis_->stop();
   std::this_thread::sleep_for(500ms);
   play_out(alice, bob, game, {{0, 0}, {1, 1}});  // play goes on
@@ -668,13 +664,8 @@ TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsB
                                     redis_->address());
   wait_for_each_other(1);
   TestClient alice(one->port());
-  alice.hello("alice");
   TestClient bob(one->port());
-  bob.hello("bob");
-  alice.create(3);
-  const auto game = alice.expect_joined().state().game_id();
-  bob.join(game);
-  bob.expect_joined();
+  const auto game = seat_pair(alice, bob);
   play_out(alice, bob, game, {{0, 0}, {1, 1}});
   PostgresScratch::admin("ALTER ROLE " + role + " NOLOGIN; SELECT pg_terminate_backend(pid) FROM "
                          "pg_stat_activity WHERE usename = '" + role + "'");

@@ -19,6 +19,16 @@ std::int64_t system_now_ms() {
       .count();
 }
 
+// An account's rating and counts, from another copy of it.
+void copy_figures(StoredPlayer& to, const StoredPlayer& from) {
+  to.rating = from.rating;
+  to.games_played = from.games_played;
+  to.wins = from.wins;
+  to.losses = from.losses;
+  to.draws = from.draws;
+  to.rated_games = from.rated_games;
+}
+
 }  // namespace
 
 StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
@@ -152,12 +162,7 @@ void StoredAccounts::keep(const StoredPlayer& account) {
     StoredPlayer& known = it->second;
     known.salt = account.salt;
     known.secret_hash = account.secret_hash;
-    known.rating = account.rating;
-    known.games_played = account.games_played;
-    known.wins = account.wins;
-    known.losses = account.losses;
-    known.draws = account.draws;
-    known.rated_games = account.rated_games;
+    copy_figures(known, account);
   }
   by_key_.try_emplace(account.key.empty() ? key_(account.name) : account.key, id);
 }
@@ -175,12 +180,7 @@ void StoredAccounts::take_figures(const StoredPlayer& figures) {
     if (!by_key_.try_emplace(known.key, id).second) accounts_.erase(it);
     return;
   }
-  known.rating = figures.rating;
-  known.games_played = figures.games_played;
-  known.wins = figures.wins;
-  known.losses = figures.losses;
-  known.draws = figures.draws;
-  known.rated_games = figures.rated_games;
+  copy_figures(known, figures);
 }
 
 void StoredAccounts::refresh_figures() {
