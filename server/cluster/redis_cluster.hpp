@@ -9,6 +9,8 @@
 //   ttt:token:<hash>          "account\tnode" of a resume token, PX its lifetime
 //   ttt:account-token:<acc>   the account's current token hash (an older one is dropped)
 //   ttt:rpc:<id>              the node's channel: seat requests and replies
+//   ttt:figures               channel: an account's rating and counts, each time a node
+//                             commits a change to them (node::AccountFigures)
 //   (the directory and the queues: shared_directory.hpp, shared_matchmaker.hpp)
 //
 // Two connections: one for commands, one subscribed to this node's channel
