@@ -269,7 +269,7 @@ TEST_F(Nodes, RequestsSentRightAfterHelloAreAnsweredInOrderOnceItIsAnswered) {
   EXPECT_TRUE(flood.wait_closed(5s));
 }
 
-TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeSaysWhereTheOtherIs) {
+TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeReachesThemThere) {
   auto one = node();
   auto two = node();
   wait_for_each_other(2);
@@ -277,7 +277,7 @@ TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeSaysWhereTheOtherIs) {
   alice.hello("alice");
   queue_for_3x3(alice);
   TestClient bob(two->port());
-  bob.hello("bob");
+  const auto bob_welcome = bob.hello("bob");
   bool seen = false;
   for (int i = 0; i < 50 && !seen; ++i) {
     bob.simple([](wire::ClientMessage& m) { m.mutable_list_players(); });
@@ -293,13 +293,45 @@ TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeSaysWhereTheOtherIs) {
     if (!seen) std::this_thread::sleep_for(100ms);
   }
   EXPECT_TRUE(seen) << "bob, at node two, sees alice, at node one, in /who";
+  // bob's challenge is made where alice is: bob is sent there and it stands.
   wire::ClientMessage challenge;
   challenge.mutable_challenge()->set_name("alice");
+  challenge.mutable_challenge()->set_size(4);
   bob.send(challenge);
-  const auto refused = bob.expect_error(wire::ERROR_CODE_PLAYER_OFFLINE);
-  EXPECT_NE(refused.text().find("another node of this lobby (" + one->where() + ")"),
-            std::string::npos)
-      << refused.text();
+  const wire::Redirect redirect = expect_redirect(bob);
+  EXPECT_EQ(redirect.port(), one->port());
+  EXPECT_EQ(redirect.game_id(), 0u);
+  EXPECT_NE(redirect.reason().find("alice is at node"), std::string::npos) << redirect.reason();
+  wire::Welcome again;
+  auto bob_there = follow(redirect, "bob", bob_welcome.resume_token(), again);
+  const auto sent = bob_there->expect(
+      [](const wire::ServerMessage& m) { return m.has_challenge_sent(); }, "challenge sent");
+  EXPECT_EQ(sent.challenge_sent().settings().name(), "alice");
+  const auto offer = alice.expect(
+      [](const wire::ServerMessage& m) { return m.has_challenge_offer(); }, "the challenge");
+  EXPECT_EQ(offer.challenge_offer().from(), "bob");
+  EXPECT_EQ(offer.challenge_offer().settings().size(), 4);
+  wire::ClientMessage accept;
+  accept.mutable_answer_challenge()->set_challenge_id(offer.challenge_offer().challenge_id());
+  accept.mutable_answer_challenge()->set_accept(true);
+  alice.send(accept);
+  const auto game = bob_there->expect_joined().state().game_id();
+  EXPECT_EQ(alice.expect_joined().state().game_id(), game);
+  const auto first = alice.expect_state(
+      [](const wire::GameState& st) { return st.size() == 4 && !st.o().name().empty(); },
+      "the started game");
+  EXPECT_EQ(first.x().name(), "bob") << "the challenger plays X";
+  // A challenge the other node refuses comes back as its refusal, nobody moved.
+  TestClient carol(two->port());
+  carol.hello("carol");
+  wire::ClientMessage busy;
+  busy.mutable_challenge()->set_name("alice");
+  carol.send(busy);
+  EXPECT_NE(carol.expect_error(wire::ERROR_CODE_PLAYER_BUSY).text().find("playing a game"),
+            std::string::npos);
+  carol.simple([](wire::ClientMessage& m) { m.mutable_list_players(); });
+  carol.expect([](const wire::ServerMessage& m) { return m.has_player_list(); },
+               "carol is still at node two");
 }
 
 TEST_F(Nodes, JoiningAGameHeldElsewhereSendsThePlayerToASeatKeptThere) {

@@ -95,6 +95,7 @@ node::SeatRequest to_message(const SeatRequest& r) {
   m.set_size(r.size);
   m.set_win_length(r.win_length);
   *m.mutable_clock() = r.clock;
+  if (r.kind == SeatRequest::Kind::kChallenge) *m.mutable_challenge() = r.challenge;
   return m;
 }
 
@@ -106,6 +107,10 @@ SeatRequest from_message(const node::SeatRequest& m) {
       break;
     case node::SeatRequest::KIND_PAIR:
       r.kind = SeatRequest::Kind::kPair;
+      break;
+    case node::SeatRequest::KIND_CHALLENGE:
+      r.kind = SeatRequest::Kind::kChallenge;
+      r.challenge = m.challenge();
       break;
     default:
       r.kind = SeatRequest::Kind::kJoin;

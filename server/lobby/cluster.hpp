@@ -50,6 +50,7 @@ struct SeatRequest {
     kJoin,      // a free seat of game `game` (JoinGame)
     kWatch,     // a place among game `game`'s spectators (Spectate)
     kPair,      // quick match: a game with `waiting`, who waits at that node
+    kChallenge,  // a challenge to `challenge.name()`, online at that node
   };
   Kind kind = Kind::kJoin;
   GameId game = 0;
@@ -63,6 +64,8 @@ struct SeatRequest {
   int size = 3;
   int win_length = 3;
   wire::ClockSettings clock;
+  // kChallenge: the challenge as the challenger made it (rules resolved).
+  wire::Challenge challenge;
 };
 
 // A node's answer: a reservation (the seat is kept 10 s), or why not.

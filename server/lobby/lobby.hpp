@@ -257,6 +257,13 @@ class Lobby final : public Gate, public RoomOwner {
 
   // --- challenges and blocks (lobby_challenges.cpp)
   void challenge(LobbyPlayer& player, const wire::Challenge& request, std::uint32_t request_id);
+  // Why `target` takes no challenge from account `from` now (busy, not
+  // taking challenges, blocking it), or nullopt.
+  std::optional<std::pair<wire::ErrorCode, std::string>> challenge_refusal(
+      const LobbyPlayer& target, AccountId from) const;
+  // Several nodes: a challenge to a player at another node, made there.
+  void challenge_elsewhere(LobbyPlayer& player, const std::string& node, wire::Challenge settings,
+                           std::uint32_t request_id);
   void answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& answer,
                         std::uint32_t request_id);
   void challenge_settings(LobbyPlayer& player, const wire::ChallengeSettings& settings,

@@ -45,12 +45,8 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
     const std::string key = name_key(request.name());
     for (const auto& [node, presence] : cluster().others_presence()) {
       if (name_key(presence.name()) != key) continue;
-      const auto there = cluster().node(node);
-      error(player, wire::ERROR_CODE_PLAYER_OFFLINE,
-            presence.name() + " is at another node of this lobby" +
-                (there ? " (" + there->host + ":" + std::to_string(there->port) + ")" : "") +
-                ": a challenge reaches the players of your node only",
-            request_id);
+      settings.set_name(presence.name());
+      challenge_elsewhere(player, node, settings, request_id);
       return;
     }
     if (links_.accounts.find(name_key(request.name())) == nullptr) {
@@ -72,19 +68,8 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
           "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
     return;
   }
-  if (target->room && target->room->is_seated(target->id)) {
-    error(player, wire::ERROR_CODE_PLAYER_BUSY,
-          "busy: " + target->name +
-              (target->room->waiting() ? " waits for an opponent in a game of theirs"
-                                       : " is playing a game") +
-              "; try again when it is over",
-          request_id);
-    return;
-  }
-  // A block is not told as such: it reads as any refusal.
-  if (target->refuses_challenges || links_.accounts.blocks(target->account, player.account)) {
-    error(player, wire::ERROR_CODE_CHALLENGE_REFUSED,
-          "refused: " + target->name + " is not taking challenges", request_id);
+  if (auto why = challenge_refusal(*target, player.account)) {
+    error(player, why->first, why->second, request_id);
     return;
   }
   std::size_t mine = 0;
@@ -131,6 +116,48 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
   o->set_expires_in_ms(ms_until(pending.expires));
   reply(*target, std::move(offer));
   spdlog::debug("challenge {}: {} challenges {}", id, player.name, target->name);
+}
+
+std::optional<std::pair<wire::ErrorCode, std::string>> Lobby::challenge_refusal(
+    const LobbyPlayer& target, AccountId from) const {
+  if (target.room && target.room->is_seated(target.id)) {
+    return std::pair{wire::ERROR_CODE_PLAYER_BUSY,
+                     "busy: " + target.name +
+                         (target.room->waiting() ? " waits for an opponent in a game of theirs"
+                                                 : " is playing a game") +
+                         "; try again when it is over"};
+  }
+  // A block is not told as such: it reads as any refusal.
+  if (target.refuses_challenges || links_.accounts.blocks(target.account, from)) {
+    return std::pair{wire::ERROR_CODE_CHALLENGE_REFUSED,
+                     "refused: " + target.name + " is not taking challenges"};
+  }
+  return std::nullopt;
+}
+
+void Lobby::challenge_elsewhere(LobbyPlayer& player, const std::string& node,
+                                wire::Challenge settings, std::uint32_t request_id) {
+  if (name_key(settings.name()) == name_key(player.name)) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST, "you can't challenge yourself", request_id);
+    return;
+  }
+  if (player.room && player.room->is_seated(player.id)) {
+    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
+          "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
+    return;
+  }
+  if (draining_ || shutting_down_) {
+    error(player, wire::ERROR_CODE_DRAINING, "this node is being drained: challenge again soon",
+          request_id);
+    return;
+  }
+  // The challenge is made where the challenged player is: that node checks
+  // it (online, free, taking challenges, not blocking this player) and keeps
+  // a place for the challenger, who is sent there and challenges on arrival.
+  SeatRequest request;
+  request.kind = SeatRequest::Kind::kChallenge;
+  request.challenge = std::move(settings);
+  seat_elsewhere(player, node, std::move(request), request_id);
 }
 
 void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& answer,

@@ -276,6 +276,10 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
     }
     LobbyPlayer* player = open->player;
     if (player == nullptr) return;
+    if (kept.request.kind == SeatRequest::Kind::kChallenge) {
+      challenge(*player, kept.request.challenge, 0);  // made here, as if asked here
+      return;
+    }
     if (!placed) {
       error(*player, wire::ERROR_CODE_RESERVATION_GONE,
             "the game you were sent to is no longer there", 0);
@@ -297,8 +301,10 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
   request.account = player.account;
   request.name = player.name;
   request.program = player.program;
+  const std::string challenged =
+      request.kind == SeatRequest::Kind::kChallenge ? request.challenge.name() : "";
   cluster().request_seat(
-      to, request, [this, id = player.id, to, request_id](const SeatReply& answer) {
+      to, request, [this, id = player.id, to, request_id, challenged](const SeatReply& answer) {
         LobbyPlayer* asker = player_of(id);
         if (asker == nullptr || asker->connection == nullptr) return;
         if (answer.reservation.empty()) {
@@ -314,8 +320,11 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
           return;
         }
         redirect(*static_cast<Connection*>(asker->connection), *there, answer.reservation,
-                 answer.game, "game " + std::to_string(answer.game) + " is at node " +
-                                  where_of(*there));
+                 answer.game,
+                 challenged.empty()
+                     ? "game " + std::to_string(answer.game) + " is at node " + where_of(*there)
+                     : challenged + " is at node " + where_of(*there) +
+                           ": your challenge is made there");
       });
 }
 
@@ -353,6 +362,22 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
     waiting->room = room;
     took_seat(*waiting);
     room->seat(waiting->ref(), wire::SIDE_X, 0);
+  } else if (request.kind == SeatRequest::Kind::kChallenge) {
+    // No seat: a place for the challenger to arrive and challenge from
+    // (checked again then, as any challenge).
+    LobbyPlayer* target = online_player(request.challenge.name());
+    if (target == nullptr) {
+      refuse(wire::ERROR_CODE_PLAYER_OFFLINE, "not online now: " + request.challenge.name());
+      return;
+    }
+    if (target->account == request.account) {
+      refuse(wire::ERROR_CODE_BAD_REQUEST, "you can't challenge yourself");
+      return;
+    }
+    if (auto why = challenge_refusal(*target, request.account)) {
+      refuse(why->first, why->second);
+      return;
+    }
   } else {
     room = find_room(request.game);
     if (!room) {
@@ -383,9 +408,9 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
   expiry->async_wait([this, code](boost::system::error_code ec) {
     if (!ec) reservation_lapsed(code);
   });
-  if (request.kind != SeatRequest::Kind::kWatch) reserved_rooms_.insert(room->id());
+  if (room && request.kind != SeatRequest::Kind::kWatch) reserved_rooms_.insert(room->id());
   reservations_[code] = Reservation{request, room, expiry};
-  reply(SeatReply{code, room->id(), wire::ERROR_CODE_UNSPECIFIED, ""});
+  reply(SeatReply{code, room ? room->id() : 0, wire::ERROR_CODE_UNSPECIFIED, ""});
 }
 
 void Lobby::reservation_lapsed(const std::string& code) {
