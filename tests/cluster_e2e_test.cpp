@@ -467,6 +467,40 @@ TEST_F(Nodes, EveryNodesLeaderboardAndProfilesFollowTheResultsAnotherNodeCommits
   EXPECT_EQ(profile_at(there, "bob").losses(), 1u);
 }
 
+TEST_F(Nodes, APlayersBlocksFollowItToAnotherNode) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(two->port());
+  alice.hello("alice");
+  {
+    TestClient bob(one->port());
+    bob.hello("bob");
+    wire::ClientMessage block;
+    block.mutable_block()->set_name("alice");
+    block.mutable_block()->set_blocked(true);
+    bob.send(block);
+    const auto list =
+        bob.expect([](const wire::ServerMessage& m) { return m.has_block_list(); }, "blocks");
+    ASSERT_EQ(list.block_list().names_size(), 1);
+  }
+  std::this_thread::sleep_for(500ms);  // node one lets bob go; his block is committed
+  // Node two started before bob blocked anyone; bob arrives there.
+  TestClient bob(two->port());
+  bob.hello("bob");
+  wire::ClientMessage challenge;
+  challenge.mutable_challenge()->set_name("bob");
+  alice.send(challenge);
+  alice.expect_error(wire::ERROR_CODE_CHALLENGE_REFUSED);
+  wire::ClientMessage ask;
+  ask.mutable_block();  // no name: the list
+  bob.send(ask);
+  const auto list =
+      bob.expect([](const wire::ServerMessage& m) { return m.has_block_list(); }, "blocks");
+  ASSERT_EQ(list.block_list().names_size(), 1);
+  EXPECT_EQ(list.block_list().names(0), "alice");
+}
+
 TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {
   auto one = node();
   auto two = node();

@@ -371,6 +371,14 @@ std::optional<StoredPlayer> PostgresStore::player_by_id(std::int64_t id) {
   return one_player(db_.run(TTT_ONE_PLAYER "WHERE p.id = $1", {number(id)}));
 }
 
+std::vector<std::int64_t> PostgresStore::blocked_by(std::int64_t player_id) {
+  auto rows = db_.run("SELECT blocked_id FROM blocks WHERE player_id = $1 ORDER BY blocked_id",
+                      {number(player_id)});
+  std::vector<std::int64_t> blocked;
+  for (int i = 0; i < rows.rows(); ++i) blocked.push_back(rows.integer(i, 0));
+  return blocked;
+}
+
 std::vector<GameRecord> PostgresStore::unfinished_games_of(std::int64_t player_id) {
   auto games = games_with_moves(db_.run(
       TTT_GAME_COLUMNS "WHERE g.status = 'in_progress' AND (g.x_player = $1 OR g.o_player = $1) "

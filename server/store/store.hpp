@@ -103,6 +103,9 @@ class Store {
   virtual void ensure_player(const StoredPlayer& player);
   // The hash of the player's resume token, if it has one.
   virtual std::optional<std::string> token_hash(std::int64_t player_id);
+  // The accounts the player blocks (read with the account when its player
+  // arrives at a node: it may have blocked them at another).
+  virtual std::vector<std::int64_t> blocked_by(std::int64_t player_id);
 
   // False once the connection to the database is lost (PostgreSQL): the
   // writer then waits for it and writes the batch again, instead of refusing

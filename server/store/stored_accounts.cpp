@@ -146,12 +146,27 @@ void StoredAccounts::reread(std::function<std::optional<StoredPlayer>(Store&)> r
     done(true);
     return;
   }
-  auto found = std::make_shared<std::optional<StoredPlayer>>();
-  writer_->submit([found, read = std::move(read)](Store& s) { *found = read(s); },
-                  [this, found, done = std::move(done)](const std::optional<std::string>& failure) {
-                    if (!failure && *found) keep(**found);
-                    done(!failure);
-                  });
+  struct Read {
+    std::optional<StoredPlayer> account;
+    std::vector<std::int64_t> blocked;  // whom it blocks
+  };
+  auto found = std::make_shared<Read>();
+  writer_->submit(
+      [found, read = std::move(read)](Store& s) {
+        found->account = read(s);
+        if (found->account) found->blocked = s.blocked_by(found->account->id);
+      },
+      [this, found, done = std::move(done)](const std::optional<std::string>& failure) {
+        if (!failure && found->account) {
+          keep(*found->account);
+          // Its blocks as the records hold them: it may have changed them elsewhere.
+          std::set<AccountId>& blocks = blocks_[account_id(*found->account)];
+          blocks.clear();
+          for (std::int64_t whom : found->blocked) blocks.insert(static_cast<AccountId>(whom));
+          if (blocks.empty()) blocks_.erase(account_id(*found->account));
+        }
+        done(!failure);
+      });
 }
 
 void StoredAccounts::keep(const StoredPlayer& account) {
