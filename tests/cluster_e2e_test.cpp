@@ -59,6 +59,15 @@ class Node {
                                   "0",
                                   "--rate-limit",
                                   "0"};
+    // A flag in `extra` replaces its default above (each a flag and its value).
+    for (std::size_t i = 1; i + 1 < argv.size();) {
+      if (std::find(extra.begin(), extra.end(), argv[i]) != extra.end()) {
+        argv.erase(argv.begin() + static_cast<std::ptrdiff_t>(i),
+                   argv.begin() + static_cast<std::ptrdiff_t>(i) + 2);
+      } else {
+        i += 2;
+      }
+    }
     if (!tls) argv.push_back("--no-tls");
     // ./ttt test --tsan runs every server the tests start on several threads.
     if (const char* threads = std::getenv("TTT_TEST_THREADS")) {
@@ -499,6 +508,29 @@ TEST_F(Nodes, APlayersBlocksFollowItToAnotherNode) {
       bob.expect([](const wire::ServerMessage& m) { return m.has_block_list(); }, "blocks");
   ASSERT_EQ(list.block_list().names_size(), 1);
   EXPECT_EQ(list.block_list().names(0), "alice");
+}
+
+TEST_F(Nodes, NewNamesPerAddressAreCountedByEveryNodeTogether) {
+  auto one = node({"--max-new-names-per-address", "2"});
+  auto two = node({"--max-new-names-per-address", "2"});
+  wait_for_each_other(2);
+  {
+    TestClient first(one->port());
+    first.hello("first");
+    TestClient second(two->port());
+    second.hello("second");
+  }
+  // Each node has let one through; the lobby has let two.
+  TestClient third(one->port());
+  wire::ClientMessage hello;
+  hello.mutable_hello()->set_name("third");
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  third.send(hello);
+  const auto refused = third.expect_error(wire::ERROR_CODE_TOO_MANY_NEW_NAMES);
+  EXPECT_NE(refused.text().find("this lobby's nodes"), std::string::npos) << refused.text();
+  // A name this address has already is welcome anywhere.
+  TestClient again(two->port());
+  EXPECT_EQ(again.hello("first").name(), "first");
 }
 
 TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <charconv>
 #include <cmath>
@@ -48,6 +49,19 @@ redis.call('SET', 'ttt:account-token:' .. ARGV[1], ARGV[2], 'PX', ARGV[4])
 redis.call('SET', 'ttt:token:' .. ARGV[2], ARGV[1] .. '\t' .. ARGV[3], 'PX', ARGV[4])
 redis.call('SET', 'ttt:player:' .. ARGV[1], ARGV[3])
 return 1
+)lua";
+
+// One more use of the limit ARGV[1] by address ARGV[2] (at most ARGV[3]
+// within ARGV[4] ms from the first): {1, 0} allowed, or {0, ms left}.
+constexpr const char* kAllowance = R"lua(
+local key = 'ttt:limit:' .. ARGV[1] .. ':' .. ARGV[2]
+local used = redis.call('INCR', key)
+if used == 1 then redis.call('PEXPIRE', key, ARGV[4]) end
+if used > tonumber(ARGV[3]) then
+  redis.call('DECR', key)
+  return {0, redis.call('PTTL', key)}
+end
+return {1, 0}
 )lua";
 
 // The player leaves node ARGV[3] (unless another node holds it by now).
@@ -359,6 +373,26 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
                                                     : "the nodes can't reach each other now "
                                                       "(Redis): try again"});
                      });
+}
+
+void RedisCluster::take_allowance(const std::string& kind, const std::string& address,
+                                  std::size_t most, std::chrono::milliseconds window,
+                                  AllowanceDone done) {
+  if (!available()) {
+    done(true, {});
+    return;
+  }
+  commands_->command(
+      {"EVAL", kAllowance, "0", kind, address, std::to_string(most), ms(window)},
+      [done = std::move(done)](const RedisResult& result) {
+        const RedisValue* v = result.ok() ? &*result.value : nullptr;
+        if (v == nullptr || v->type != RedisValue::Type::kArray || v->elements.size() != 2) {
+          done(true, {});  // not answered: the node's own limit still holds
+          return;
+        }
+        done(v->elements[0].integer == 1,
+             std::chrono::milliseconds(std::max<long long>(v->elements[1].integer, 0)));
+      });
 }
 
 void RedisCluster::share_figures(const StoredPlayer& account) {

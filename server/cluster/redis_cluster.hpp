@@ -9,6 +9,7 @@
 //   ttt:token:<hash>          "account\tnode" of a resume token, PX its lifetime
 //   ttt:account-token:<acc>   the account's current token hash (an older one is dropped)
 //   ttt:rpc:<id>              the node's channel: seat requests and replies
+//   ttt:limit:<kind>:<addr>   uses of a limit per address by every node, PX its window
 //   ttt:figures               channel: an account's rating and counts, each time a node
 //                             commits a change to them (node::AccountFigures)
 //   (the directory and the queues: shared_directory.hpp, shared_matchmaker.hpp)
@@ -96,6 +97,8 @@ class RedisCluster final : public Cluster {
   std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const override {
     return presence_.others();
   }
+  void take_allowance(const std::string& kind, const std::string& address, std::size_t most,
+                      std::chrono::milliseconds window, AllowanceDone done) override;
   void share_figures(const StoredPlayer& account) override;
   void on_figures(std::function<void(const StoredPlayer&)> handler) override {
     figures_handler_ = std::move(handler);

@@ -128,6 +128,22 @@ class Cluster {
     return {};
   }
 
+  // A limit per address that every node shares: one more use of `kind`
+  // (e.g. "names") by `address` within a window of `window` that starts
+  // with its first use, at most `most`; done(allowed, wait until the window
+  // ends) on the logic executor. One node alone, or a shared state that
+  // can't answer, allows: each node's own limit holds in any case.
+  using AllowanceDone = std::function<void(bool allowed, std::chrono::milliseconds wait)>;
+  virtual void take_allowance(const std::string& kind, const std::string& address,
+                              std::size_t most, std::chrono::milliseconds window,
+                              AllowanceDone done) {
+    (void)kind;
+    (void)address;
+    (void)most;
+    (void)window;
+    done(true, {});
+  }
+
   // Accounts' figures among nodes: an account's rating and counts as this
   // node committed them, told to the others; and whom to tell of the
   // figures the others commit. One node alone shares nothing.

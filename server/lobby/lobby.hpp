@@ -223,8 +223,11 @@ class Lobby final : public Gate, public RoomOwner {
   // made here and returned in `issued` when the client chose none.
   const StoredPlayer& register_account(const std::string& name, const std::string& chosen,
                                        std::string& issued, const std::string& address);
-  // Several nodes: a new name's account, written before its Welcome.
+  // Several nodes: a new name, counted against its address by every node
+  // together, and its account written before its Welcome.
   void register_shared(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  void write_shared_account(Connection& connection, const wire::Hello& hello,
+                            std::uint32_t request_id);
   void rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
                      std::uint32_t request_id);
   void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,

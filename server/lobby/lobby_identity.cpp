@@ -139,6 +139,39 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
 
 void Lobby::register_shared(Connection& connection, const wire::Hello& hello,
                             std::uint32_t request_id) {
+  if (config_.new_names_per_hour == 0 || connection.address.empty()) {
+    write_shared_account(connection, hello, request_id);
+    return;
+  }
+  // The new names per address are counted by every node together (this
+  // node's own count has let this one through already).
+  connection.begin_routing();
+  cluster().take_allowance(
+      "names", connection.address, config_.new_names_per_hour, std::chrono::hours(1),
+      [this, weak = connection.weak_from_this(), hello, request_id](
+          bool allowed, std::chrono::milliseconds wait) {
+        auto open = still_open(weak);
+        if (!open) return;
+        open->end_routing();
+        if (allowed) {
+          write_shared_account(*open, hello, request_id);
+          return;
+        }
+        const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(wait).count() + 1;
+        if (auto conn = open->participant()) {
+          conn->deliver(error_reply(
+              wire::ERROR_CODE_TOO_MANY_NEW_NAMES,
+              "your address has registered " + std::to_string(config_.new_names_per_hour) +
+                  " new names within the hour on this lobby's nodes: try again in " +
+                  std::to_string(minutes) + " min, or use a name you already have",
+              request_id, true));
+          conn->close();
+        }
+      });
+}
+
+void Lobby::write_shared_account(Connection& connection, const wire::Hello& hello,
+                                 std::uint32_t request_id) {
   // Several nodes: Welcome only once the account is written, so that any
   // node this player is sent to can read it, and a name another node took
   // at the same moment is refused here rather than lost later.
