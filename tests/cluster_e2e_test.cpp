@@ -533,6 +533,55 @@ TEST_F(Nodes, NewNamesPerAddressAreCountedByEveryNodeTogether) {
   EXPECT_EQ(again.hello("first").name(), "first");
 }
 
+// Plays the server's bot (the first free cell each turn) to the end of the game.
+void play_the_bot(TestClient& player) {
+  player.create(3, false, true, wire::BOT_LEVEL_PERFECT);
+  const auto joined = player.expect_joined();
+  const auto game = joined.state().game_id();
+  const wire::Side me = joined.side();
+  for (int turn = 0; turn < 9; ++turn) {
+    const auto state = player.expect_state(
+        [me](const wire::GameState& st) { return is_over(st) || st.to_move() == me; }, "my turn");
+    if (is_over(state)) return;
+    const auto free = state.cells().find('E');
+    ASSERT_NE(free, std::string::npos);
+    const auto played = state.move_count() + 1;
+    player.move(static_cast<int>(free) / 3, static_cast<int>(free) % 3, game);
+    player.expect_state([played](const wire::GameState& st) { return st.move_count() >= played; },
+                        "my move");
+  }
+}
+
+TEST_F(Nodes, TheBotsFiguresOnEveryNodeAreTheLobbysAfterGamesAtEach) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  // The house bot's account is one for the lobby; it plays at both nodes.
+  TestClient alice(one->port());
+  alice.hello("alice");
+  TestClient bob(two->port());
+  bob.hello("bob");
+  std::thread at_two([&bob] { play_the_bot(bob); });
+  play_the_bot(alice);
+  at_two.join();
+  std::map<std::string, std::pair<double, std::uint64_t>> at_one, at_two_board;
+  std::string bot;
+  for (int i = 0; i < 50; ++i) {
+    at_one = board_at(alice);
+    at_two_board = board_at(bob);
+    bot.clear();
+    for (const auto& [name, figures] : at_one) {
+      if (name != "alice" && name != "bob") bot = name;
+    }
+    if (!bot.empty() && at_one[bot].second == 2 && at_two_board[bot].second == 2) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_FALSE(bot.empty()) << "the bot is on the leaderboard";
+  EXPECT_EQ(at_one[bot].second, 2u) << "both games, whichever node committed them";
+  EXPECT_EQ(at_two_board[bot].second, 2u);
+  EXPECT_EQ(sql("SELECT games_played FROM players WHERE name = '" + bot + "'"), "2");
+}
+
 TEST_F(Nodes, QuickMatchPairsPlayersWaitingOnDifferentNodes) {
   auto one = node();
   auto two = node();

@@ -154,6 +154,12 @@ TEST_F(RatingRules, ResultsAreToldAsFiguresAndAnotherNodesFiguresAreTakenWithout
   EXPECT_EQ(rating(bob_), 1100);
   EXPECT_EQ(accounts_.get(bob_)->games_played, 7);
   EXPECT_EQ(accounts_.get(bob_)->secret_hash, secret);
+  // Figures older than those known here (fewer games) are not taken.
+  bob.rating = 1300;
+  bob.games_played = 6;
+  accounts_.take_figures(bob);
+  EXPECT_EQ(rating(bob_), 1100);
+  EXPECT_EQ(accounts_.get(bob_)->games_played, 7);
   // An account made at another node: known by name here, without a secret.
   StoredPlayer dave;
   dave.id = 99;

@@ -18,6 +18,8 @@
 #include "store/game_export.hpp"
 #include "store/postgres.hpp"
 #include "store/postgres_store.hpp"
+#include "store/stored_accounts.hpp"
+#include "lobby/text_rules.hpp"
 #include "store/sqlite_store.hpp"
 #include "store/store_writer.hpp"
 #include "support/postgres_scratch.hpp"
@@ -280,6 +282,70 @@ TEST_F(PostgresStoreTest, TheWriterRefusesAFailedWriteAloneAndKeepsTheRest) {
   ASSERT_EQ(moves.size(), 200u);
   EXPECT_EQ(moves[0].row, 1);
   EXPECT_EQ(moves[1].row, 0);
+}
+
+// Two nodes settle results of one account at the same moment (the server's
+// bots play at every node): each tells the figures the database holds after
+// its own result, so whichever is told last, every node ends with both.
+TEST_F(PostgresStoreTest, FiguresToldByNodesSettlingAtOnceAddUpToTheDatabases) {
+  std::vector<StoredPlayer> players;
+  {
+    PostgresStore setup(conninfo());
+    for (const auto& p : {player(1, "bot"), player(2, "alice"), player(3, "bob")}) {
+      setup.save_player(p);
+      players.push_back(p);
+    }
+  }
+  boost::asio::io_context io;
+  server::StoreWriter writer_a(std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode),
+                               io.get_executor());
+  server::StoreWriter writer_b(std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode),
+                               io.get_executor());
+  server::StoredAccounts a(&writer_a, server::name_key, players);
+  server::StoredAccounts b(&writer_b, server::name_key, players);
+  a.share(nullptr);
+  b.share(nullptr);
+  std::vector<StoredPlayer> told_by_a, told_by_b;
+  a.on_figures([&](const StoredPlayer& p) { told_by_a.push_back(p); });
+  b.on_figures([&](const StoredPlayer& p) { told_by_b.push_back(p); });
+  const server::AccountId bot{1}, alice{2}, bob{3};
+  const server::GameResult bot_wins{Player::X, wire::END_REASON_LINE};
+  // Both results are committed before either node hears of the other's.
+  auto settle = [](server::StoredAccounts& node, server::StoreWriter& writer, server::AccountId o,
+                   const server::GameResult& result) {
+    const auto s = node.settle(server::AccountId{1}, o, result, false, 5);
+    ASSERT_TRUE(s);
+    writer.submit(
+        [s](Store& store) {
+          store.add_result(s->x);
+          store.add_result(s->o);
+        },
+        [&node, s](const std::optional<std::string>& failure) { node.settled(*s, !failure); });
+  };
+  settle(a, writer_a, alice, bot_wins);
+  settle(b, writer_b, bob, bot_wins);
+  writer_a.flush();
+  writer_b.flush();
+  for (int i = 0; i < 500 && (told_by_a.size() < 2 || told_by_b.size() < 2); ++i) {
+    io.restart();
+    if (io.poll() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_EQ(told_by_a.size(), 2u);
+  ASSERT_EQ(told_by_b.size(), 2u);
+  for (const auto& p : told_by_b) a.take_figures(p);
+  for (const auto& p : told_by_a) b.take_figures(p);
+  PostgresStore check(conninfo(), PostgresStore::Use::kReader);
+  const auto stored = check.figures_of(1);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->games_played, 2);
+  EXPECT_EQ(stored->wins, 2);
+  for (const server::StoredAccounts* node : {&a, &b}) {
+    EXPECT_EQ(node->get(bot)->games_played, 2) << "both results, at either node";
+    EXPECT_EQ(node->get(bot)->wins, 2);
+    EXPECT_EQ(node->get(bot)->rating, stored->rating);
+  }
+  EXPECT_EQ(a.get(bob)->losses, 1) << "bob's result, told by the other node";
+  EXPECT_EQ(b.get(alice)->losses, 1);
 }
 
 // Nodes that start together on a new database make its schema once.

@@ -371,6 +371,12 @@ std::optional<StoredPlayer> PostgresStore::player_by_id(std::int64_t id) {
   return one_player(db_.run(TTT_ONE_PLAYER "WHERE p.id = $1", {number(id)}));
 }
 
+std::optional<StoredPlayer> PostgresStore::figures_of(std::int64_t player_id) {
+  auto rows = db_.run(TTT_PLAYER_COLUMNS "FROM players WHERE id = $1", {number(player_id)});
+  if (rows.rows() == 0) return std::nullopt;
+  return player_from(PgRow{rows, 0});
+}
+
 std::vector<std::int64_t> PostgresStore::blocked_by(std::int64_t player_id) {
   auto rows = db_.run("SELECT blocked_id FROM blocks WHERE player_id = $1 ORDER BY blocked_id",
                       {number(player_id)});

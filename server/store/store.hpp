@@ -103,6 +103,9 @@ class Store {
   virtual void ensure_player(const StoredPlayer& player);
   // The hash of the player's resume token, if it has one.
   virtual std::optional<std::string> token_hash(std::int64_t player_id);
+  // One account's rating and counts as committed (rated_games not counted:
+  // a read by its key, cheap enough for every game's end).
+  virtual std::optional<StoredPlayer> figures_of(std::int64_t player_id);
   // The accounts the player blocks (read with the account when its player
   // arrives at a node: it may have blocked them at another).
   virtual std::vector<std::int64_t> blocked_by(std::int64_t player_id);

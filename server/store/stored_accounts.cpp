@@ -69,6 +69,7 @@ std::vector<std::string> StoredAccounts::blocked_names(AccountId who) const {
 }
 
 void StoredAccounts::set_blocked(AccountId who, AccountId whom, bool blocked) {
+  if (shared_) block_changes_[who] = ++block_change_count_;
   if (blocked) {
     blocks_[who].insert(whom);
   } else if (auto it = blocks_.find(who); it != blocks_.end()) {
@@ -156,14 +157,22 @@ void StoredAccounts::reread(std::function<std::optional<StoredPlayer>(Store&)> r
         found->account = read(s);
         if (found->account) found->blocked = s.blocked_by(found->account->id);
       },
-      [this, found, done = std::move(done)](const std::optional<std::string>& failure) {
+      [this, found, begun = block_change_count_,
+       done = std::move(done)](const std::optional<std::string>& failure) {
         if (!failure && found->account) {
           keep(*found->account);
-          // Its blocks as the records hold them: it may have changed them elsewhere.
-          std::set<AccountId>& blocks = blocks_[account_id(*found->account)];
+          const AccountId id = account_id(*found->account);
+          // Its blocks as the records hold them (it may have changed them at
+          // another node), unless it changed them here since the read began.
+          if (const auto changed = block_changes_.find(id);
+              changed != block_changes_.end() && changed->second > begun) {
+            done(true);
+            return;
+          }
+          std::set<AccountId>& blocks = blocks_[id];
           blocks.clear();
           for (std::int64_t whom : found->blocked) blocks.insert(static_cast<AccountId>(whom));
-          if (blocks.empty()) blocks_.erase(account_id(*found->account));
+          if (blocks.empty()) blocks_.erase(id);
         }
         done(!failure);
       });
@@ -195,6 +204,8 @@ void StoredAccounts::take_figures(const StoredPlayer& figures) {
     if (!by_key_.try_emplace(known.key, id).second) accounts_.erase(it);
     return;
   }
+  // Results only add games: figures with fewer are older than these.
+  if (figures.games_played < known.games_played) return;
   copy_figures(known, figures);
 }
 
@@ -206,6 +217,28 @@ void StoredAccounts::refresh_figures() {
                     if (failure) return;  // heard again with the next change
                     for (const StoredPlayer& account : *loaded) take_figures(account);
                   });
+}
+
+void StoredAccounts::reread_figures(AccountId account) {
+  if (!figures_listener_ || !accounts_.contains(account)) return;
+  if (!writer_ || !shared_) {
+    tell_figures(account);  // nothing to read: these are the figures
+    return;
+  }
+  auto found = std::make_shared<std::optional<StoredPlayer>>();
+  writer_->submit(
+      [found, id = static_cast<std::int64_t>(number(account))](Store& s) {
+        *found = s.figures_of(id);
+      },
+      [this, found, account](const std::optional<std::string>& failure) {
+        if (failure || !*found) return;  // the next result tells them
+        const auto it = accounts_.find(account);
+        if (it == accounts_.end()) return;
+        const std::int64_t rated_games = it->second.rated_games;  // not read: counted here
+        copy_figures(it->second, **found);
+        it->second.rated_games = rated_games;
+        tell_figures(account);
+      });
 }
 
 void StoredAccounts::tell_figures(AccountId account) const {
@@ -370,8 +403,8 @@ void StoredAccounts::settled(const Settlement& settlement, bool ok) {
   if (!ok) return;
   apply(settlement.x);
   apply(settlement.o);
-  tell_figures(static_cast<AccountId>(settlement.x.player_id));
-  tell_figures(static_cast<AccountId>(settlement.o.player_id));
+  reread_figures(static_cast<AccountId>(settlement.x.player_id));
+  reread_figures(static_cast<AccountId>(settlement.o.player_id));
   if (settlement.rated) {
     remember_pairing(settlement.x.player_id, settlement.o.player_id, now_ms_());
   }

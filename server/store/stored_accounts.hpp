@@ -83,6 +83,10 @@ class StoredAccounts final : public AccountStore {
   void apply(const PlayerResult& result);
   // Tells the listener (several nodes) the account's figures now.
   void tell_figures(AccountId account) const;
+  // Several nodes: reads the account's figures as committed (another node
+  // may have added results to them meanwhile: the server's bots play at
+  // every node at once), takes them and tells them.
+  void reread_figures(AccountId account);
   // The rated games a and b played together within the repeat window
   // (forgetting older ones), and one more.
   int pairing_count(std::int64_t a, std::int64_t b, std::int64_t now);
@@ -99,6 +103,10 @@ class StoredAccounts final : public AccountStore {
   // by (smaller id, larger id).
   std::map<std::pair<std::int64_t, std::int64_t>, std::deque<std::int64_t>> pairings_;
   std::unordered_map<AccountId, std::set<AccountId>> blocks_;  // who -> whom
+  // The number of the last change of blocks made here, by who: a read of
+  // someone's blocks begun before one of theirs does not undo it.
+  std::unordered_map<AccountId, std::uint64_t> block_changes_;
+  std::uint64_t block_change_count_ = 0;
   std::function<std::int64_t()> now_ms_;
   std::int64_t next_id_ = 1;
   IdSource* ids_ = nullptr;  // null: counting on from next_id_
