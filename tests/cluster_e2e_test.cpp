@@ -402,6 +402,13 @@ TEST_F(Nodes, APrivateGamesInviteCodeAloneFindsItFromAnotherNodeAndAWrongOneIsCo
   eve.expect_error(wire::ERROR_CODE_WRONG_INVITE_CODE);
   eve.join(0, "BBBB-BBBB-BBBB");
   eve.expect_error(wire::ERROR_CODE_WRONG_INVITE_CODE);
+  // Those were counted here, as for a game of this node: 5 wrong codes, then a wait.
+  for (int i = 0; i < 2; ++i) {
+    eve.join(game, "CCCC-CCCC-CCCC");
+    eve.expect_error(wire::ERROR_CODE_WRONG_INVITE_CODE);
+  }
+  eve.join(game, code);
+  eve.expect_error(wire::ERROR_CODE_RATE_LIMITED);
   // The code alone, typed in lower case without dashes, from node two.
   TestClient bob(two->port());
   const auto bob_welcome = bob.hello("bob");
@@ -485,15 +492,27 @@ TEST_F(Nodes, APlayersBlocksFollowItToAnotherNode) {
   {
     TestClient bob(one->port());
     bob.hello("bob");
-    wire::ClientMessage block;
-    block.mutable_block()->set_name("alice");
-    block.mutable_block()->set_blocked(true);
-    bob.send(block);
-    const auto list =
-        bob.expect([](const wire::ServerMessage& m) { return m.has_block_list(); }, "blocks");
-    ASSERT_EQ(list.block_list().names_size(), 1);
+    // Node one knows alice once her new account's figures reach it.
+    bool blocked = false;
+    for (int i = 0; i < 50 && !blocked; ++i) {
+      wire::ClientMessage block;
+      block.mutable_block()->set_name("alice");
+      block.mutable_block()->set_blocked(true);
+      bob.send(block);
+      const auto answer = bob.expect(
+          [](const wire::ServerMessage& m) { return m.has_block_list() || m.has_error(); },
+          "blocks");
+      blocked = answer.has_block_list() && answer.block_list().names_size() == 1;
+      if (!blocked) std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_TRUE(blocked);
   }
-  std::this_thread::sleep_for(500ms);  // node one lets bob go; his block is committed
+  // Node one lets bob go (nobody holds him now), his block committed by then.
+  const std::string held = "EXISTS ttt:player:" + sql("SELECT id FROM players WHERE name = 'bob'");
+  for (int i = 0; i < 50 && redis_->cli(held) != "0"; ++i) std::this_thread::sleep_for(100ms);
+  for (int i = 0; i < 50 && sql("SELECT COUNT(*) FROM blocks") != "1"; ++i) {
+    std::this_thread::sleep_for(100ms);
+  }
   // Node two started before bob blocked anyone; bob arrives there.
   TestClient bob(two->port());
   bob.hello("bob");

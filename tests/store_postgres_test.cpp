@@ -297,10 +297,11 @@ TEST_F(PostgresStoreTest, FiguresToldByNodesSettlingAtOnceAddUpToTheDatabases) {
     }
   }
   boost::asio::io_context io;
-  server::StoreWriter writer_a(std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode),
-                               io.get_executor());
-  server::StoreWriter writer_b(std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode),
-                               io.get_executor());
+  auto node_store = [this] {
+    return std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode);
+  };
+  server::StoreWriter writer_a(node_store(), io.get_executor());
+  server::StoreWriter writer_b(node_store(), io.get_executor());
   server::StoredAccounts a(&writer_a, server::name_key, players);
   server::StoredAccounts b(&writer_b, server::name_key, players);
   a.share(nullptr);

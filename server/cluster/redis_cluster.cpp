@@ -357,7 +357,7 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
     SeatDone late = std::move(it->second.done);
     waiting_.erase(it);
     late(SeatReply{{}, 0, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
-                   "the node holding that game did not answer in time: try again"});
+                   "the other node did not answer in time: try again"});
   });
   waiting_.emplace(id, Waiting{std::move(done), std::move(timeout)});
   commands_->command({"PUBLISH", "ttt:rpc:" + to, message.SerializeAsString()},
@@ -369,7 +369,7 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
                        it->second.timeout->cancel();
                        waiting_.erase(it);
                        failed(SeatReply{{}, 0, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
-                                        result.ok() ? "the node holding that game is gone"
+                                        result.ok() ? "the other node is gone: try again"
                                                     : "the nodes can't reach each other now "
                                                       "(Redis): try again"});
                      });

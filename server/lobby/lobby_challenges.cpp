@@ -146,9 +146,8 @@ void Lobby::challenge_elsewhere(LobbyPlayer& player, const std::string& node,
           "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
     return;
   }
-  if (draining_ || shutting_down_) {
-    error(player, wire::ERROR_CODE_DRAINING, "this node is being drained: challenge again soon",
-          request_id);
+  if (shutting_down_) {
+    error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
     return;
   }
   // The challenge is made where the challenged player is: that node checks

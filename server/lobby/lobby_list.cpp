@@ -80,9 +80,10 @@ void Lobby::invite_failed(LobbyPlayer& player) {
 
 bool Lobby::invite_admits(LobbyPlayer& player, const Listing& listing, std::string_view code,
                           std::uint32_t request_id) {
-  if (!listing.summary.is_private()) return true;
+  // A node from before invite keys lists none: its own check decides.
+  if (!listing.summary.is_private() || listing.invite_key.empty()) return true;
   if (!may_try_invite(player, request_id)) return false;
-  if (listing.invite_key.empty() || !equal_constant_time(invite_key(code), listing.invite_key)) {
+  if (!equal_constant_time(invite_key(code), listing.invite_key)) {
     invite_failed(player);
     error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
           "game " + std::to_string(listing.summary.game_id()) +

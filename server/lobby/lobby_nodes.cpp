@@ -307,6 +307,17 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
       to, request, [this, id = player.id, to, request_id, challenged](const SeatReply& answer) {
         LobbyPlayer* asker = player_of(id);
         if (asker == nullptr || asker->connection == nullptr) return;
+        if (!answer.reservation.empty() && asker->room && asker->room->is_seated(asker->id)) {
+          // Seated here meanwhile (paired, or a challenge accepted): that
+          // game goes on; the place kept there lapses.
+          error(*asker, wire::ERROR_CODE_ALREADY_IN_GAME,
+                "you are in game " + std::to_string(asker->room->id()) +
+                    " now: " + (challenged.empty() ? "the other game was left alone"
+                                                   : "the challenge to " + challenged +
+                                                         " was not made"),
+                request_id);
+          return;
+        }
         if (answer.reservation.empty()) {
           error(*asker, answer.code == wire::ERROR_CODE_UNSPECIFIED ? wire::ERROR_CODE_UNKNOWN_GAME
                                                                     : answer.code,
@@ -315,8 +326,8 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
         }
         auto there = cluster().node(to);
         if (!there) {
-          error(*asker, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
-                "the node holding that game is gone: try again", request_id);
+          error(*asker, wire::ERROR_CODE_CLUSTER_UNAVAILABLE, "the other node is gone: try again",
+                request_id);
           return;
         }
         redirect(*static_cast<Connection*>(asker->connection), *there, answer.reservation,
@@ -333,7 +344,11 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
     reply(SeatReply{{}, 0, code, std::move(text)});
   };
   if (shutting_down_ || draining_) {
-    refuse(wire::ERROR_CODE_DRAINING, "that game's node is being drained: try another game");
+    refuse(wire::ERROR_CODE_DRAINING,
+           request.kind == SeatRequest::Kind::kChallenge
+               ? "the node " + request.challenge.name() +
+                     " is at is being drained: challenge again soon"
+               : "that game's node is being drained: try another game");
     return;
   }
   std::shared_ptr<GameRoom> room;

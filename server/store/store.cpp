@@ -16,7 +16,9 @@ std::optional<StoredPlayer> Store::player_by_key(const std::string&) {
 }
 std::optional<StoredPlayer> Store::player_by_id(std::int64_t) { only_shared("reading one account"); }
 std::vector<std::int64_t> Store::blocked_by(std::int64_t) { only_shared("reading one's blocks"); }
-std::optional<StoredPlayer> Store::figures_of(std::int64_t) { only_shared("reading one's figures"); }
+std::optional<StoredPlayer> Store::figures_of(std::int64_t) {
+  only_shared("reading one's figures");
+}
 std::vector<GameRecord> Store::unfinished_games_of(std::int64_t) {
   only_shared("reading a player's games in progress");
 }
