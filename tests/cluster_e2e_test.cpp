@@ -820,6 +820,32 @@ TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAga
   EXPECT_EQ(http_get(metrics_port, "/readyz").status, 200);
 }
 
+TEST_F(Nodes, AResultCommittedWhileRedisWasAwayReachesTheOtherNodesWhenItIsBack) {
+  auto one = node();
+  auto two = node();
+  wait_for_each_other(2);
+  TestClient alice(one->port());
+  TestClient bob(one->port());
+  const auto game = seat_pair(alice, bob);
+  redis_->stop();
+  std::this_thread::sleep_for(500ms);
+  const auto state = play_out(alice, bob, game, {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}});
+  ASSERT_EQ(state.status(), wire::GAME_STATUS_X_WON);
+  for (int i = 0; i < 50 && sql("SELECT wins FROM players WHERE name = 'alice'") != "1"; ++i) {
+    std::this_thread::sleep_for(100ms);
+  }
+  redis_->start();
+  TestClient there(two->port());
+  there.hello("there");
+  std::map<std::string, std::pair<double, std::uint64_t>> board;
+  for (int i = 0; i < 100 && board["alice"].second != 1; ++i) {
+    std::this_thread::sleep_for(100ms);
+    board = board_at(there);
+  }
+  EXPECT_EQ(board["alice"].second, 1u) << "node two heard of the game node one ended meanwhile";
+  EXPECT_EQ(board["bob"].second, 1u);
+}
+
 TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsBack) {
   // The node logs in as a role of this test's own, so that the test can
   // take the database away from it alone: no new login, and its sessions ended.

@@ -164,9 +164,18 @@ void RedisCluster::start() {
                        on_message(channel, payload);
                      });
   events_->on_state([this](bool up) {
-    if (!up) return;
+    if (!up) {
+      events_lost_ = true;
+      return;
+    }
     if (directory_) directory_->resync();
     presence_.resync();
+    if (events_lost_) {
+      // What was published meanwhile was not heard: the lobby reads again
+      // what it can't have heard (accounts' figures) and registers again.
+      events_lost_ = false;
+      if (on_restored_) on_restored_();
+    }
   });
   commands_->on_state([this](bool up) { on_link(up); });
   commands_->start();
@@ -201,6 +210,10 @@ void RedisCluster::on_link(bool up) {
     if (on_restored_) on_restored_();
     if (directory_) directory_->resync();
     presence_.resync();
+    // The figures committed here while Redis was away, told now.
+    auto unshared = std::move(unshared_figures_);
+    unshared_figures_.clear();
+    for (const auto& [id, account] : unshared) share_figures(account);
   }
 }
 
@@ -396,7 +409,14 @@ void RedisCluster::take_allowance(const std::string& kind, const std::string& ad
 }
 
 void RedisCluster::share_figures(const StoredPlayer& account) {
-  if (!available()) return;  // read again by every node when it can hear the others (on_restored)
+  if (!available()) {
+    // Told when Redis is back (the latest figures of each account; figures
+    // are read again anyway by a node that was cut off).
+    if (unshared_figures_.size() < kMaxUnsharedFigures || unshared_figures_.contains(account.id)) {
+      unshared_figures_[account.id] = account;
+    }
+    return;
+  }
   node::AccountFigures figures;
   figures.set_account(static_cast<std::uint64_t>(account.id));
   figures.set_name(account.name);

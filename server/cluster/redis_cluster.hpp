@@ -45,6 +45,8 @@ class RedisCluster final : public Cluster {
   static constexpr std::chrono::milliseconds kRequestTimeout{3'000};
   static constexpr const char* kDirectoryChannel = "ttt:directory";
   static constexpr const char* kFiguresChannel = "ttt:figures";
+  // Accounts whose figures wait for Redis to be told, at most.
+  static constexpr std::size_t kMaxUnsharedFigures = 100'000;
 
   // self: this node as clients reach it (its id is made here when empty).
   RedisCluster(boost::asio::any_io_executor executor, RedisAddress redis, NodeInfo self);
@@ -132,6 +134,8 @@ class RedisCluster final : public Cluster {
   SeatHandler seat_handler_;
   std::function<void()> on_restored_;
   std::function<void(const StoredPlayer&)> figures_handler_;
+  std::map<std::int64_t, StoredPlayer> unshared_figures_;  // by account, while Redis is away
+  bool events_lost_ = false;  // the subscription was lost since it was last made
   // Requests waiting for their reply.
   struct Waiting {
     SeatDone done;
