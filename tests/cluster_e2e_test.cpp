@@ -125,6 +125,33 @@ class Nodes : public ::testing::Test {
     }
   }
 
+  // Games that ended, in PostgreSQL.
+  int finished_games() {
+    return std::stoi("0" + sql("SELECT COUNT(*) FROM games WHERE status <> 'in_progress'"));
+  }
+
+  // Every game played (`total` players' games, two a game) is in PostgreSQL
+  // once, finished, with its moves, and the games were spread over nodes.
+  void expect_every_game_once(int total) {
+    EXPECT_EQ(sql("SELECT COUNT(*) FROM (SELECT room_id, round FROM games GROUP BY room_id, "
+                  "round HAVING COUNT(*) > 1) twice"),
+              "0");
+    EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'in_progress'"), "0");
+    EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'aborted'"), "0");
+    // A bot left without an opponent (every other finished its series)
+    // plays the server's bot (--bot-fallback): that game is one bot's only.
+    const int house = std::stoi("0" + sql("SELECT COUNT(*) FROM games g WHERE EXISTS (SELECT 1 "
+                                          "FROM players p WHERE p.is_bot <> 0 AND p.id IN "
+                                          "(g.x_player, g.o_player))"));
+    EXPECT_EQ(sql("SELECT COUNT(*) FROM games"), std::to_string((total + house) / 2));
+    EXPECT_EQ(sql("SELECT COUNT(*) FROM games g WHERE g.reason IN ('line', 'board_full') AND "
+                  "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) < 5"),
+              "0")
+        << "no game decided on the board without its moves";
+    EXPECT_NE(sql("SELECT COUNT(DISTINCT node) FROM games"), "1")
+        << "games were played on several nodes";
+  }
+
   // Waits until every node sees all of them alive (their heartbeats).
   void wait_for_each_other(std::size_t count) {
     for (int i = 0; i < 100; ++i) {
@@ -887,11 +914,57 @@ TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsB
 // lists and paired across nodes, one node killed mid-series and another
 // drained; every bot finishes its games with errors=0, and every game is in
 // PostgreSQL exactly once, finished.
+// ttt-bots playing quick-match series (3x3) over a lobby's nodes: bot i
+// starts at hosts[i % 3] and tries the others in turn.
+class BotSeries {
+ public:
+  BotSeries(const std::vector<std::string>& hosts, int bots, int games, bool tls)
+      : games_(games) {
+    for (int i = 0; i < bots; ++i) {
+      std::string list;
+      for (std::size_t k = 0; k < hosts.size(); ++k) {
+        list += (k == 0 ? "" : ",") + hosts[(static_cast<std::size_t>(i) + k) % hosts.size()];
+      }
+      configs_.push_back(std::make_unique<TempDir>());
+      std::vector<std::string> argv{bin_dir() + "/ttt-bot", "--host", list, "--name",
+                                    "bot" + std::to_string(i + 1), "--games",
+                                    std::to_string(games), "--quick-match", "3", "--level",
+                                    "medium", "--budget", "150", "--retry", "60", "--log-level",
+                                    "info"};
+      if (!tls) argv.push_back("--no-tls");
+      bots_.push_back(std::make_unique<ChildProcess>(
+          argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + configs_.back()->path()}));
+    }
+  }
+
+  // Each bot ends with exit 0, `errors=0` and all its games; the games played in all.
+  int expect_all_played() {
+    int total = 0;
+    for (std::size_t i = 0; i < bots_.size(); ++i) {
+      const auto code = bots_[i]->wait_exit(120s);
+      EXPECT_EQ(code, 0) << "bot" << i + 1 << ":\n" << bots_[i]->output();
+      const auto summary = last_line_summary(bots_[i]->output());
+      EXPECT_TRUE(summary) << bots_[i]->output();
+      if (!summary) continue;
+      EXPECT_EQ(summary->errors, 0) << "bot" << i + 1 << ":\n" << bots_[i]->output();
+      EXPECT_EQ(summary->games, games_) << "bot" << i + 1;
+      total += summary->games;
+    }
+    return total;
+  }
+
+ private:
+  int games_;
+  std::vector<std::unique_ptr<TempDir>> configs_;
+  std::vector<std::unique_ptr<ChildProcess>> bots_;
+};
+
 TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
   std::vector<std::unique_ptr<TempDir>> dirs;
   auto tls_node = [&](std::vector<std::string> extra) {
     dirs.push_back(std::make_unique<TempDir>());
-    extra.insert(extra.begin(), {"--tls-dir", dirs.back()->path(), "--reconnect-grace", "60"});
+    extra.insert(extra.begin(), {"--tls-dir", dirs.back()->path(), "--reconnect-grace", "60",
+                                 "--bot-fallback", "2"});
     auto n = std::make_shared<Node>(pg_->conninfo(), redis_->address(), extra, true);
     nodes_.push_back(n);
     return n;
@@ -900,25 +973,11 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
   auto b = tls_node({"--drain-timeout", "3"});
   auto c = tls_node({});
   wait_for_each_other(3);
-  const std::string hosts[3] = {a->where(), b->where(), c->where()};
+  // A series long enough to go on through the kill and the drain (a game
+  // of 3x3 between bots takes a few milliseconds).
   constexpr int kBots = 6;
-  constexpr int kGames = 6;
-  std::vector<std::unique_ptr<TempDir>> configs;
-  std::vector<std::unique_ptr<ChildProcess>> bots;
-  for (int i = 0; i < kBots; ++i) {
-    // Bot i starts at node i % 3, then tries the others in turn.
-    const std::string list = hosts[i % 3] + "," + hosts[(i + 1) % 3] + "," + hosts[(i + 2) % 3];
-    configs.push_back(std::make_unique<TempDir>());
-    bots.push_back(std::make_unique<ChildProcess>(
-        std::vector<std::string>{bin_dir() + "/ttt-bot", "--host", list, "--name",
-                                 "bot" + std::to_string(i + 1), "--games", std::to_string(kGames),
-                                 "--quick-match", "3", "--level", "medium", "--budget", "150",
-                                 "--retry", "60", "--log-level", "info"},
-        std::vector<std::string>{"XDG_CONFIG_HOME=" + configs.back()->path()}));
-  }
-  auto finished = [&] {
-    return std::stoi("0" + sql("SELECT COUNT(*) FROM games WHERE status <> 'in_progress'"));
-  };
+  constexpr int kGames = 60;
+  BotSeries bots({a->where(), b->where(), c->where()}, kBots, kGames, true);
   // /list from each node shows every node's games, each with where it is
   // held: a game waiting for an opponent is opened at each node (beside the
   // bots' games, which come and go).
@@ -949,36 +1008,19 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
   }
   hosts_of_open_games.clear();
   // Mid-series: node A is killed outright...
-  for (int i = 0; i < 300 && finished() < 4; ++i) std::this_thread::sleep_for(100ms);
-  ASSERT_GE(finished(), 4) << "the bots play";
+  for (int i = 0; i < 300 && finished_games() < 4; ++i) std::this_thread::sleep_for(100ms);
+  ASSERT_GE(finished_games(), 4) << "the bots play";
+  EXPECT_LT(finished_games(), kBots * kGames / 2) << "the series goes on through the kill";
   a->process().kill(SIGKILL);
   // ...and once a few more games are done, node B is drained.
-  const int at_kill = finished();
-  for (int i = 0; i < 300 && finished() < at_kill + 4; ++i) std::this_thread::sleep_for(100ms);
+  const int at_kill = finished_games();
+  for (int i = 0; i < 300 && finished_games() < at_kill + 4; ++i) {
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_LT(finished_games(), kBots * kGames / 2) << "the series goes on through the drain";
   ::kill(b->process().pid(), SIGTERM);
   EXPECT_EQ(b->process().wait_exit(30s), 0) << "a drained node exits 0";
-  int total_games = 0;
-  for (int i = 0; i < kBots; ++i) {
-    const auto code = bots[i]->wait_exit(120s);
-    EXPECT_EQ(code, 0) << "bot" << i + 1 << ":\n" << bots[i]->output();
-    const auto summary = last_line_summary(bots[i]->output());
-    ASSERT_TRUE(summary) << bots[i]->output();
-    EXPECT_EQ(summary->errors, 0) << "bot" << i + 1 << ":\n" << bots[i]->output();
-    EXPECT_EQ(summary->games, kGames) << "bot" << i + 1;
-    total_games += summary->games;
-  }
-  // Every game once, finished, with its moves.
-  EXPECT_EQ(sql("SELECT COUNT(*) FROM (SELECT room_id, round FROM games GROUP BY room_id, round "
-                "HAVING COUNT(*) > 1) twice"),
-            "0");
-  EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'in_progress'"), "0");
-  EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'aborted'"), "0");
-  EXPECT_EQ(sql("SELECT COUNT(*) FROM games"), std::to_string(total_games / 2));
-  EXPECT_EQ(sql("SELECT COUNT(*) FROM games g WHERE g.reason IN ('line', 'board_full') AND "
-                "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) < 5"),
-            "0")
-      << "no game decided on the board without its moves";
-  EXPECT_NE(sql("SELECT COUNT(DISTINCT node) FROM games"), "1") << "games were played on several nodes";
+  expect_every_game_once(bots.expect_all_played());
 }
 
 // Figures for docs/scaling.md, opt in (--gtest_also_run_disabled_tests):
