@@ -973,8 +973,8 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
   auto b = tls_node({"--drain-timeout", "3"});
   auto c = tls_node({});
   wait_for_each_other(3);
-  // A series long enough to go on through the kill and the drain (a game
-  // of 3x3 between bots takes a few milliseconds).
+  // A series long enough to go on through the kill (a game of 3x3 between
+  // bots takes a few milliseconds).
   constexpr int kBots = 6;
   constexpr int kGames = 60;
   BotSeries bots({a->where(), b->where(), c->where()}, kBots, kGames, true);
@@ -1017,7 +1017,9 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
   for (int i = 0; i < 300 && finished_games() < at_kill + 4; ++i) {
     std::this_thread::sleep_for(100ms);
   }
-  EXPECT_LT(finished_games(), kBots * kGames / 2) << "the series goes on through the drain";
+  // (The series may be over by now on a fast machine: the drain then finds
+  // players in the lobby only; a drain with a game in progress is
+  // ADrainedNodeSendsLobbyPlayersAwayAtOnceAndHandsItsGameOverAtTheTimeout.)
   ::kill(b->process().pid(), SIGTERM);
   EXPECT_EQ(b->process().wait_exit(30s), 0) << "a drained node exits 0";
   expect_every_game_once(bots.expect_all_played());
