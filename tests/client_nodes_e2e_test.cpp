@@ -10,6 +10,7 @@
 
 #include "client_support/client_programs.hpp"
 #include "client_support/fake_server.hpp"
+#include "client_support/scripted_games.hpp"
 #include "client_support/test_certificates.hpp"
 
 namespace ttt::testing {
@@ -22,36 +23,6 @@ bool is_quick(const wire::ClientMessage& m) { return m.has_quick_match(); }
 bool is_move(const wire::ClientMessage& m) { return m.has_make_move(); }
 
 std::string where(const FakeServer& node) { return "127.0.0.1:" + std::to_string(node.port()); }
-
-// Game 7 on 3x3 just begun: player 1 `name` (X, to move) against "rival".
-wire::GameState fresh_game(const std::string& name) {
-  wire::GameState s;
-  s.set_game_id(7);
-  s.set_size(3);
-  s.set_cells(std::string(9, 'E'));
-  s.set_status(wire::GAME_STATUS_IN_PROGRESS);
-  s.set_to_move(wire::SIDE_X);
-  s.set_round(1);
-  for (auto [info, id, who] : {std::tuple{s.mutable_x(), 1, name}, {s.mutable_o(), 2, "rival"}}) {
-    info->set_player_id(static_cast<std::uint64_t>(id));
-    info->set_name(who);
-    info->set_connected(true);
-    info->set_rating(1200);
-  }
-  return s;
-}
-
-// The game after X's move, which O answers by resigning.
-wire::GameState won_by_resignation(wire::GameState s, const wire::MakeMove& move) {
-  s.mutable_cells()->at(static_cast<std::size_t>(move.row() * 3 + move.col())) = 'X';
-  s.set_move_count(1);
-  s.mutable_last_move()->set_row(move.row());
-  s.mutable_last_move()->set_col(move.col());
-  s.set_status(wire::GAME_STATUS_X_WON);
-  s.set_end_reason(wire::END_REASON_RESIGNATION);
-  s.set_to_move(wire::SIDE_NONE);
-  return s;
-}
 
 void seat(FakeServer& node, const wire::GameState& game, std::uint32_t in_reply_to) {
   wire::ServerMessage joined;

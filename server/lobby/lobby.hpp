@@ -260,6 +260,11 @@ class Lobby final : public Gate, public RoomOwner {
 
   // --- challenges and blocks (lobby_challenges.cpp)
   void challenge(LobbyPlayer& player, const wire::Challenge& request, std::uint32_t request_id);
+  // Whether the player sits in a game now (ALREADY_IN_GAME replied then).
+  bool seated_now(LobbyPlayer& player, std::uint32_t request_id);
+  // Whether the player may challenge `name`: not itself, not seated in a
+  // game (replied if not).
+  bool may_challenge(LobbyPlayer& player, std::string_view name, std::uint32_t request_id);
   // Why `target` takes no challenge from account `from` now (busy, not
   // taking challenges, blocking it), or nullopt.
   std::optional<std::pair<wire::ErrorCode, std::string>> challenge_refusal(

@@ -59,15 +59,7 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
     return;
   }
   settings.set_name(target->name);
-  if (target == &player) {
-    error(player, wire::ERROR_CODE_BAD_REQUEST, "you can't challenge yourself", request_id);
-    return;
-  }
-  if (player.room && player.room->is_seated(player.id)) {
-    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
-          "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
-    return;
-  }
+  if (!may_challenge(player, target->name, request_id)) return;
   if (auto why = challenge_refusal(*target, player.account)) {
     error(player, why->first, why->second, request_id);
     return;
@@ -135,17 +127,24 @@ std::optional<std::pair<wire::ErrorCode, std::string>> Lobby::challenge_refusal(
   return std::nullopt;
 }
 
+bool Lobby::seated_now(LobbyPlayer& player, std::uint32_t request_id) {
+  if (!player.room || !player.room->is_seated(player.id)) return false;
+  error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
+        "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
+  return true;
+}
+
+bool Lobby::may_challenge(LobbyPlayer& player, std::string_view name, std::uint32_t request_id) {
+  if (name_key(name) == name_key(player.name)) {
+    error(player, wire::ERROR_CODE_BAD_REQUEST, "you can't challenge yourself", request_id);
+    return false;
+  }
+  return !seated_now(player, request_id);
+}
+
 void Lobby::challenge_elsewhere(LobbyPlayer& player, const std::string& node,
                                 wire::Challenge settings, std::uint32_t request_id) {
-  if (name_key(settings.name()) == name_key(player.name)) {
-    error(player, wire::ERROR_CODE_BAD_REQUEST, "you can't challenge yourself", request_id);
-    return;
-  }
-  if (player.room && player.room->is_seated(player.id)) {
-    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
-          "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
-    return;
-  }
+  if (!may_challenge(player, settings.name(), request_id)) return;
   if (shutting_down_) {
     error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
     return;
@@ -190,11 +189,7 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
     end_challenge(id, wire::CHALLENGE_END_WITHDRAWN);
     return;
   }
-  if (player.room && player.room->is_seated(player.id)) {
-    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
-          "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
-    return;
-  }
+  if (seated_now(player, request_id)) return;
   if (shutting_down_) {
     error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
     return;
