@@ -41,7 +41,7 @@ trap cleanup EXIT
 metrics_port=$((20000 + RANDOM % 20000))
 transport_flags=(--no-tls)
 [ "$transport" = tls ] && transport_flags=(--tls-dir "$tmp/tls")
-valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" --dump-instr=no \
+valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" --dump-instr=no --compress-strings=no \
   --collect-atstart=yes \
   "$server" --bind 127.0.0.1 --port 0 --log-level warn --db none --rate-limit 0 \
   --max-connections 20000 --max-games-per-address 0 --max-bot-games-per-address 0 \

@@ -8,7 +8,10 @@
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 namespace ttt::tls {
@@ -28,9 +31,12 @@ constexpr std::size_t kReceiveBytes = 16 * 1024 + 512;
 // they are sent (a burst's larger buffer is given back).
 constexpr std::size_t kKeepOutputBytes = 16 * 1024 + 512;
 
-// Clears the thread's OpenSSL error queue before a call whose failure we
-// read (SSL_get_error looks at the queue): in the usual case, where it is
-// empty already, only a look.
+// Clears the thread's OpenSSL error queue before a handshake step, whose
+// failure we word from it (SSL_get_error looks at the queue): in the usual
+// case, where it is empty already, only a look. A record read or written
+// does without (the look costs about 200 instructions, a few per cent of a
+// move): whether it stopped for want of input is read from the connection
+// itself (Tls::wants_input), and a failure empties the queue after it.
 void clear_errors() {
   if (ERR_peek_error() != 0) ERR_clear_error();
 }
@@ -58,33 +64,42 @@ void harden(asio::ssl::context& context) {
   SSL_CTX* native = context.native_handle();
   SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
   SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION);
+  SSL_CTX_set_ciphersuites(native, "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256");
 }
 
-// OpenSSL's connection over two memory BIOs: what came from the socket goes
-// into `in`, the records OpenSSL makes come out of `out` into `pending`.
+// OpenSSL's connection over a BIO of ours (below): what came from the socket
+// is read by OpenSSL straight from where the receive put it, and the records
+// it makes are written straight to the end of `pending`. Memory BIOs did the
+// same with two more copies and their bookkeeping around every record
+// (about 1,500 instructions a move, docs/performance.md).
 struct Stream::Tls {
   std::shared_ptr<asio::ssl::context> context;
   SSL* ssl = nullptr;
-  BIO* in = nullptr;   // owned by ssl
-  BIO* out = nullptr;  // owned by ssl
   std::string pending;       // records made, not yet taken by the socket
   std::size_t sent = 0;      // bytes of pending already sent
   std::size_t in_flight = 0; // bytes a flush() is sending (moved out of pending)
   bool flushing = false;
+  // Received bytes OpenSSL has not read yet: those of the last receive
+  // (in the thread's scratch space) during one OpenSSL call, and what it
+  // left of them, kept here until it asks again.
+  std::string_view fresh;
+  std::string held;
+  std::size_t held_at = 0;
 
   explicit Tls(std::shared_ptr<asio::ssl::context> c) : context(std::move(c)) {
     ssl = SSL_new(context->native_handle());
-    in = BIO_new(BIO_s_mem());
-    out = BIO_new(BIO_s_mem());
-    if (ssl == nullptr || in == nullptr || out == nullptr) {
-      BIO_free(in);
-      BIO_free(out);
+    BIO* bio = BIO_new(bio_method());
+    if (ssl == nullptr || bio == nullptr) {
+      BIO_free(bio);
       SSL_free(ssl);
       throw std::runtime_error("TLS: out of memory for a connection");
     }
-    // An empty `in` asks OpenSSL to retry (WANT_READ), not to see an end.
-    BIO_set_mem_eof_return(in, -1);
-    SSL_set_bio(ssl, in, out);
+    BIO_set_data(bio, this);
+    BIO_set_init(bio, 1);
+    SSL_set_bio(ssl, bio, bio);  // one BIO both ways: ssl owns its one reference
+    // OpenSSL takes what arrived in one read, not a record's header and
+    // then its body.
+    SSL_set_read_ahead(ssl, 1);
     // OpenSSL's record buffers stay with their connection (no
     // SSL_MODE_RELEASE_BUFFERS, which Asio's SSL stream set): giving them
     // back after every record cost a malloc and a free of 16 KiB each way
@@ -95,26 +110,31 @@ struct Stream::Tls {
   Tls& operator=(const Tls&) = delete;
 
   std::size_t unsent() const noexcept { return pending.size() - sent; }
+  bool holds_input() const noexcept { return held_at < held.size() || !fresh.empty(); }
 
-  // Moves what OpenSSL wrote into `out` to the end of pending.
-  void take_output() {
-    const std::size_t n = BIO_ctrl_pending(out);
-    if (n == 0) return;
-    if (sent == pending.size()) {
-      pending.clear();
-      sent = 0;
+  // After an OpenSSL call: what it left of the last receive is kept (the
+  // scratch space is the thread's, reused by the next receive anywhere).
+  void keep_rest() {
+    if (fresh.empty()) return;
+    if (held_at == held.size()) {
+      held.clear();
+      held_at = 0;
     }
-    const std::size_t at = pending.size();
-    pending.resize(at + n);
-    const int got = BIO_read(out, pending.data() + at, static_cast<int>(n));
-    pending.resize(at + static_cast<std::size_t>(std::max(got, 0)));
+    held.append(fresh);
+    fresh = {};
   }
 
+  // Whether the last call stopped only because OpenSSL wants more of what
+  // the socket brings (what SSL_get_error says as SSL_ERROR_WANT_READ, read
+  // without the error queue): it was reading, and our BIO said "nothing now".
+  bool wants_input() const { return SSL_want_read(ssl) && BIO_should_read(SSL_get_rbio(ssl)); }
+
   // An OpenSSL call's failure as an error code, as Asio's SSL stream words
-  // it (tls_errors.hpp reads these).
+  // it (tls_errors.hpp reads these). The thread's error queue is left empty.
   error_code failure(int result) const {
     const int kind = SSL_get_error(ssl, result);
     const auto code = static_cast<int>(ERR_get_error());
+    ERR_clear_error();
     switch (kind) {
       case SSL_ERROR_ZERO_RETURN:
         return asio::error::eof;
@@ -135,13 +155,79 @@ struct Stream::Tls {
                : error_code(asio::ssl::error::stream_truncated);
   }
 
-  // Gives OpenSSL what the (non-blocking) socket has now.
+  // Gives OpenSSL what the (non-blocking) socket has now, for its next
+  // call (keep_rest() after it).
   void receive(tcp::socket& socket, error_code& ec) {
+    keep_rest();
     char* space = receive_space();
     const std::size_t n = socket.read_some(asio::buffer(space, kReceiveBytes), ec);
     if (ec == asio::error::eof) ec = ended();
     if (ec) return;
-    BIO_write(in, space, static_cast<int>(n));
+    fresh = std::string_view(space, n);
+  }
+
+  // --- The BIO: OpenSSL's reads and writes. ---
+
+  static int bio_read(BIO* bio, char* data, std::size_t size, std::size_t* taken) {
+    auto& t = *static_cast<Tls*>(BIO_get_data(bio));
+    BIO_clear_retry_flags(bio);
+    std::string_view from = t.held_at < t.held.size()
+                                ? std::string_view(t.held).substr(t.held_at)
+                                : t.fresh;
+    const std::size_t n = std::min(size, from.size());
+    if (n == 0) {
+      BIO_set_retry_read(bio);  // nothing now: OpenSSL says WANT_READ
+      *taken = 0;
+      return 0;
+    }
+    std::memcpy(data, from.data(), n);
+    if (t.held_at < t.held.size()) {
+      t.held_at += n;
+      if (t.held_at == t.held.size()) {
+        t.held.clear();
+        t.held_at = 0;
+      }
+    } else {
+      t.fresh.remove_prefix(n);
+    }
+    *taken = n;
+    return 1;
+  }
+
+  static int bio_write(BIO* bio, const char* data, std::size_t size, std::size_t* written) {
+    auto& t = *static_cast<Tls*>(BIO_get_data(bio));
+    BIO_clear_retry_flags(bio);
+    if (t.sent == t.pending.size()) {
+      t.pending.clear();
+      t.sent = 0;
+    }
+    t.pending.append(data, size);
+    *written = size;
+    return 1;
+  }
+
+  static long bio_ctrl(BIO* bio, int command, long, void*) {
+    const auto* t = static_cast<const Tls*>(BIO_get_data(bio));
+    switch (command) {
+      case BIO_CTRL_FLUSH:
+        return 1;  // records go out with the stream's flush
+      case BIO_CTRL_PENDING:
+        return t != nullptr && t->holds_input() ? 1 : 0;
+      default:
+        return 0;  // not supported (kernel TLS and the like: asked, and told no)
+    }
+  }
+
+  static BIO_METHOD* bio_method() {
+    static BIO_METHOD* const method = [] {
+      BIO_METHOD* m = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "ttt stream");
+      if (m == nullptr || BIO_meth_set_read_ex(m, bio_read) != 1 ||
+          BIO_meth_set_write_ex(m, bio_write) != 1 || BIO_meth_set_ctrl(m, bio_ctrl) != 1) {
+        throw std::runtime_error("TLS: cannot make OpenSSL's BIO method");
+      }
+      return m;
+    }();
+    return method;
   }
 };
 
@@ -170,7 +256,7 @@ asio::awaitable<error_code> Stream::handshake(asio::ssl::stream_base::handshake_
     const int result = SSL_do_handshake(t.ssl);
     const bool wants_input = result != 1 && SSL_get_error(t.ssl, result) == SSL_ERROR_WANT_READ;
     const error_code failed = result == 1 || wants_input ? error_code{} : t.failure(result);
-    t.take_output();
+    t.keep_rest();
     // Our flight first (or the alert that says why we stop).
     const error_code sent = co_await flush();
     if (result == 1) co_return sent;
@@ -222,17 +308,15 @@ std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec) {
     t.receive(socket_, ec);
     if (ec) return 0;
   }
-  clear_errors();
   for (;;) {
     std::size_t n = 0;
     const int result = SSL_read_ex(t.ssl, buffer.data(), buffer.size(), &n);
     if (result == 1) {
-      t.take_output();
+      t.keep_rest();
       return n;
     }
-    const bool wants_input = SSL_get_error(t.ssl, result) == SSL_ERROR_WANT_READ;
-    if (!wants_input) ec = t.failure(result);
-    t.take_output();
+    if (!t.wants_input()) ec = t.failure(result);
+    t.keep_rest();
     if (ec) return 0;
     t.receive(socket_, ec);
     if (ec) return 0;
@@ -240,7 +324,7 @@ std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec) {
 }
 
 bool Stream::holds_input() const noexcept {
-  return tls_ && (SSL_has_pending(tls_->ssl) != 0 || BIO_ctrl_pending(tls_->in) > 0);
+  return tls_ && (SSL_has_pending(tls_->ssl) != 0 || tls_->holds_input());
 }
 
 std::size_t Stream::write_now(std::span<const asio::const_buffer> buffers, error_code& ec) {
@@ -259,11 +343,9 @@ void Stream::encrypt(std::span<const asio::const_buffer> buffers, error_code& ec
   Tls& t = *tls_;
   auto write_record = [&](const void* data, std::size_t size) {
     if (size == 0) return true;
-    clear_errors();
     std::size_t written = 0;
     const int result = SSL_write_ex(t.ssl, data, size, &written);
     if (result != 1) ec = t.failure(result);
-    t.take_output();
     return !ec;
   };
   if (buffers.size() == 1) {

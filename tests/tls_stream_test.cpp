@@ -1,0 +1,299 @@
+// tls::Stream over real loopback sockets: OpenSSL reads straight from what a
+// receive brought and writes its records straight to the stream's output
+// (tls/src/stream.cpp). These tests move enough bytes, in big and small
+// pieces, that OpenSSL cannot take every receive whole (what it leaves is
+// kept for its next read), and check every byte arrives once, in order.
+#include <gtest/gtest.h>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <unistd.h>
+
+#include "client_support/test_certificates.hpp"
+#include "ttt/tls/stream.hpp"
+
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using boost::system::error_code;
+using ttt::tls::Stream;
+
+// A connected pair of TLS streams over loopback, the server's certificate
+// from a test CA, both handshakes made.
+class StreamPair : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("ttt-tls-stream-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(dir_);
+    ca_.emplace(dir_.string());
+    const auto files = ca_->issue(dir_.string(), "server", {"127.0.0.1"});
+    server_context_ = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
+    ttt::tls::harden(*server_context_);
+    server_context_->use_certificate_chain_file(files.cert);
+    server_context_->use_private_key_file(files.key, asio::ssl::context::pem);
+    client_context_ = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+    ttt::tls::harden(*client_context_);
+    client_context_->load_verify_file(ca_->cert_file());
+    client_context_->set_verify_mode(asio::ssl::verify_peer);
+  }
+
+  void TearDown() override {
+    ca_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+
+  // Connects a client socket to a server socket over loopback.
+  std::pair<tcp::socket, tcp::socket> connected() {
+    tcp::acceptor acceptor(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+    tcp::socket client(io_);
+    client.connect(acceptor.local_endpoint());
+    tcp::socket server = acceptor.accept();
+    return {std::move(server), std::move(client)};
+  }
+
+  // Both handshakes, run to the end; the errors they gave.
+  std::pair<error_code, error_code> handshake(Stream& server, Stream& client) {
+    server.start_tls(server_context_);
+    client.start_tls(client_context_);
+    std::optional<error_code> server_ec, client_ec;
+    asio::co_spawn(
+        io_,
+        [&]() -> asio::awaitable<void> {
+          server_ec = co_await server.handshake(asio::ssl::stream_base::server);
+        },
+        asio::detached);
+    asio::co_spawn(
+        io_,
+        [&]() -> asio::awaitable<void> {
+          client_ec = co_await client.handshake(asio::ssl::stream_base::client);
+        },
+        asio::detached);
+    run_until([&] { return server_ec && client_ec; });
+    EXPECT_TRUE(server_ec && client_ec) << "a handshake never finished";
+    return {server_ec.value_or(asio::error::timed_out), client_ec.value_or(asio::error::timed_out)};
+  }
+
+  // Runs the io_context until done() or 20 s (a bound, never a timing check).
+  template <typename Done>
+  void run_until(Done done) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    io_.restart();
+    while (!done() && std::chrono::steady_clock::now() < give_up) {
+      io_.run_for(std::chrono::milliseconds(20));
+      io_.restart();
+    }
+  }
+
+  static std::string pattern(std::size_t size) {
+    std::string bytes(size, '\0');
+    std::uint32_t x = 2463534242u;
+    for (auto& c : bytes) {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+      c = static_cast<char>(x);
+    }
+    return bytes;
+  }
+
+  asio::io_context io_;
+  std::filesystem::path dir_;
+  std::optional<ttt::testing::TestCa> ca_;
+  std::shared_ptr<asio::ssl::context> server_context_;
+  std::shared_ptr<asio::ssl::context> client_context_;
+};
+
+TEST_F(StreamPair, FourMebibytesInBigWritesArriveWholeAndInOrder) {
+  auto [server_socket, client_socket] = connected();
+  Stream server(std::move(server_socket));
+  Stream client(std::move(client_socket));
+  const auto [server_ec, client_ec] = handshake(server, client);
+  ASSERT_FALSE(server_ec) << server_ec.message();
+  ASSERT_FALSE(client_ec) << client_ec.message();
+
+  const std::string sent = pattern(4 << 20);
+  std::string received;
+  bool written = false;
+  error_code write_ec, read_ec;
+  asio::co_spawn(
+      io_,
+      [&]() -> asio::awaitable<void> {
+        // Pieces of sizes that cut records anywhere: 100 KiB and odd rests.
+        for (std::size_t at = 0; at < sent.size();) {
+          const std::size_t n = std::min<std::size_t>(sent.size() - at, 100'003);
+          const asio::const_buffer piece(sent.data() + at, n);
+          auto [ec, _] = co_await server.write(std::span(&piece, 1));
+          if (ec) {
+            write_ec = ec;
+            break;
+          }
+          at += n;
+        }
+        written = true;
+      },
+      asio::detached);
+  asio::co_spawn(
+      io_,
+      [&]() -> asio::awaitable<void> {
+        // Reads of a size unrelated to the records' (a record never fits).
+        char buffer[7'001];
+        while (received.size() < sent.size()) {
+          auto [ec, n] = co_await client.read_some(asio::buffer(buffer));
+          if (ec) {
+            read_ec = ec;
+            break;
+          }
+          received.append(buffer, n);
+        }
+      },
+      asio::detached);
+  run_until([&] { return (written && received.size() >= sent.size()) || write_ec || read_ec; });
+  ASSERT_FALSE(write_ec) << write_ec.message();
+  ASSERT_FALSE(read_ec) << read_ec.message();
+  ASSERT_EQ(received.size(), sent.size());
+  EXPECT_TRUE(received == sent) << "the bytes arrived changed or out of order";
+}
+
+TEST_F(StreamPair, ManySmallRecordsWrittenAtOnceAreReadWithoutWaiting) {
+  auto [server_socket, client_socket] = connected();
+  Stream server(std::move(server_socket));
+  Stream client(std::move(client_socket));
+  const auto [server_ec, client_ec] = handshake(server, client);
+  ASSERT_FALSE(server_ec) << server_ec.message();
+  ASSERT_FALSE(client_ec) << client_ec.message();
+
+  // 20,000 frames of 37 bytes, each its own record, made without waiting
+  // (as the server's sessions send states).
+  std::string sent;
+  for (int i = 0; i < 20'000; ++i) {
+    std::string frame = pattern(37);
+    frame[0] = static_cast<char>(i);
+    frame[1] = static_cast<char>(i >> 8);
+    const asio::const_buffer piece(frame.data(), frame.size());
+    error_code ec;
+    ASSERT_EQ(server.write_now(std::span(&piece, 1), ec), frame.size());
+    ASSERT_FALSE(ec) << ec.message();
+    sent += frame;
+  }
+  bool flushed = false;
+  error_code flush_ec;
+  asio::co_spawn(
+      io_,
+      [&]() -> asio::awaitable<void> {
+        flush_ec = co_await server.flush();
+        flushed = true;
+      },
+      asio::detached);
+
+  // The client reads what is there without waiting, and waits for the
+  // socket only when the stream holds nothing more.
+  std::string received;
+  char buffer[1'000];
+  run_until([&] {
+    for (;;) {
+      error_code ec;
+      const std::size_t n = client.read_now(asio::buffer(buffer), ec);
+      if (ec == asio::error::would_block) break;
+      if (ec) {
+        ADD_FAILURE() << ec.message();
+        return true;
+      }
+      received.append(buffer, n);
+    }
+    return flushed && received.size() >= sent.size();
+  });
+  ASSERT_FALSE(flush_ec) << flush_ec.message();
+  EXPECT_FALSE(client.holds_input());
+  ASSERT_EQ(received.size(), sent.size());
+  EXPECT_TRUE(received == sent) << "the bytes arrived changed or out of order";
+}
+
+TEST_F(StreamPair, ACutConnectionIsReadAsTruncatedNotAsAnEnd) {
+  auto [server_socket, client_socket] = connected();
+  Stream server(std::move(server_socket));
+  Stream client(std::move(client_socket));
+  const auto [server_ec, client_ec] = handshake(server, client);
+  ASSERT_FALSE(server_ec) << server_ec.message();
+  ASSERT_FALSE(client_ec) << client_ec.message();
+
+  server.socket().close();  // no close_notify: a cut, as an attacker's
+  std::optional<error_code> read_ec;
+  asio::co_spawn(
+      io_,
+      [&]() -> asio::awaitable<void> {
+        char buffer[100];
+        auto [ec, n] = co_await client.read_some(asio::buffer(buffer));
+        read_ec = ec;
+      },
+      asio::detached);
+  run_until([&] { return read_ec.has_value(); });
+  ASSERT_TRUE(read_ec.has_value());
+  EXPECT_EQ(*read_ec, asio::ssl::error::stream_truncated) << read_ec->message();
+}
+
+TEST_F(StreamPair, BytesThatAreNotTlsFailTheHandshakeAtOnce) {
+  auto [server_socket, client_socket] = connected();
+  Stream server(std::move(server_socket));
+  server.start_tls(server_context_);
+  // A plain ttt frame instead of a ClientHello.
+  asio::write(client_socket, asio::buffer(std::string("\0\0\0\x05hello", 9)));
+  std::optional<error_code> server_ec;
+  asio::co_spawn(
+      io_,
+      [&]() -> asio::awaitable<void> {
+        server_ec = co_await server.handshake(asio::ssl::stream_base::server);
+      },
+      asio::detached);
+  run_until([&] { return server_ec.has_value(); });
+  ASSERT_TRUE(server_ec.has_value()) << "the handshake hung";
+  EXPECT_TRUE(*server_ec) << "garbage was taken for a handshake";
+  EXPECT_EQ(server_ec->category(), asio::error::get_ssl_category()) << server_ec->message();
+}
+
+TEST_F(StreamPair, AnErrorLeftByOtherCodeDoesNotEndAHealthyConnection) {
+  auto [server_socket, client_socket] = connected();
+  Stream server(std::move(server_socket));
+  Stream client(std::move(client_socket));
+  const auto [server_ec, client_ec] = handshake(server, client);
+  ASSERT_FALSE(server_ec) << server_ec.message();
+  ASSERT_FALSE(client_ec) << client_ec.message();
+
+  // Something else on this thread failed in OpenSSL and left its error.
+  ERR_raise(ERR_LIB_SSL, SSL_R_BAD_PACKET_LENGTH);
+  error_code ec;
+  char buffer[100];
+  EXPECT_EQ(client.read_now(asio::buffer(buffer), ec), 0u);
+  EXPECT_EQ(ec, asio::error::would_block) << ec.message();
+  const std::string frame = "still fine";
+  const asio::const_buffer piece(frame.data(), frame.size());
+  EXPECT_EQ(server.write_now(std::span(&piece, 1), ec), frame.size());
+  EXPECT_FALSE(ec) << ec.message();
+  std::string received;
+  run_until([&] {
+    error_code read_ec;
+    const std::size_t n = client.read_now(asio::buffer(buffer), read_ec);
+    if (!read_ec) received.append(buffer, n);
+    return received.size() >= frame.size() ||
+           (read_ec && read_ec != asio::error::would_block);
+  });
+  EXPECT_EQ(received, frame);
+  ERR_clear_error();
+}
+
+}  // namespace
