@@ -206,13 +206,16 @@ struct Stream::Tls {
     return 1;
   }
 
+  // OpenSSL asks this about ten times a record (mostly whether the BIO
+  // does kernel TLS): the answer comes without looking at the connection.
   static long bio_ctrl(BIO* bio, int command, long, void*) {
-    const auto* t = static_cast<const Tls*>(BIO_get_data(bio));
     switch (command) {
       case BIO_CTRL_FLUSH:
         return 1;  // records go out with the stream's flush
-      case BIO_CTRL_PENDING:
+      case BIO_CTRL_PENDING: {
+        const auto* t = static_cast<const Tls*>(BIO_get_data(bio));
         return t != nullptr && t->holds_input() ? 1 : 0;
+      }
       default:
         return 0;  // not supported (kernel TLS and the like: asked, and told no)
     }
