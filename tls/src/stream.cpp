@@ -30,6 +30,9 @@ constexpr std::size_t kReceiveBytes = 16 * 1024 + 512;
 // The most a connection keeps allocated for records on their way out once
 // they are sent (a burst's larger buffer is given back).
 constexpr std::size_t kKeepOutputBytes = 16 * 1024 + 512;
+// The most a connection keeps allocated for received bytes OpenSSL left
+// (they are rare: see Tls::keep_rest).
+constexpr std::size_t kKeepHeldBytes = 1024;
 
 // Clears the thread's OpenSSL error queue before a handshake step, whose
 // failure we word from it (SSL_get_error looks at the queue): in the usual
@@ -116,12 +119,20 @@ struct Stream::Tls {
   // scratch space is the thread's, reused by the next receive anywhere).
   void keep_rest() {
     if (fresh.empty()) return;
-    if (held_at == held.size()) {
-      held.clear();
-      held_at = 0;
-    }
+    if (held_at == held.size()) drop_held();
     held.append(fresh);
     fresh = {};
+  }
+
+  // Everything held was read: a rest of a big receive (up to 16.5 KiB, when
+  // OpenSSL's buffer was nearly full) is not kept allocated for nothing.
+  void drop_held() {
+    if (held.capacity() > kKeepHeldBytes) {
+      std::string().swap(held);
+    } else {
+      held.clear();
+    }
+    held_at = 0;
   }
 
   // Whether the last call stopped only because OpenSSL wants more of what
@@ -183,10 +194,7 @@ struct Stream::Tls {
     std::memcpy(data, from.data(), n);
     if (t.held_at < t.held.size()) {
       t.held_at += n;
-      if (t.held_at == t.held.size()) {
-        t.held.clear();
-        t.held_at = 0;
-      }
+      if (t.held_at == t.held.size()) t.drop_held();
     } else {
       t.fresh.remove_prefix(n);
     }
