@@ -5,6 +5,9 @@
 // kept for its next read), and check every byte arrives once, in order.
 #include <gtest/gtest.h>
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <unistd.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
@@ -13,13 +16,10 @@
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <openssl/err.h>
-#include <openssl/ssl.h>
 #include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <unistd.h>
 
 #include "client_support/test_certificates.hpp"
 #include "ttt/tls/stream.hpp"
@@ -289,8 +289,7 @@ TEST_F(StreamPair, AnErrorLeftByOtherCodeDoesNotEndAHealthyConnection) {
     error_code read_ec;
     const std::size_t n = client.read_now(asio::buffer(buffer), read_ec);
     if (!read_ec) received.append(buffer, n);
-    return received.size() >= frame.size() ||
-           (read_ec && read_ec != asio::error::would_block);
+    return received.size() >= frame.size() || (read_ec && read_ec != asio::error::would_block);
   });
   EXPECT_EQ(received, frame);
   ERR_clear_error();

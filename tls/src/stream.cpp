@@ -4,11 +4,11 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include <algorithm>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
@@ -67,7 +67,12 @@ void harden(asio::ssl::context& context) {
   SSL_CTX* native = context.native_handle();
   SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
   SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION);
-  SSL_CTX_set_ciphersuites(native, "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256");
+  // TLS 1.3's suites, AES-128-GCM first: the one every TLS 1.3 peer has,
+  // and the cheapest a record on a CPU with AES instructions
+  // (docs/performance.md). The defaults, in another order, so never refused.
+  SSL_CTX_set_ciphersuites(native,
+                           "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:"
+                           "TLS_CHACHA20_POLY1305_SHA256");
 }
 
 // OpenSSL's connection over a BIO of ours (below): what came from the socket
@@ -78,9 +83,9 @@ void harden(asio::ssl::context& context) {
 struct Stream::Tls {
   std::shared_ptr<asio::ssl::context> context;
   SSL* ssl = nullptr;
-  std::string pending;       // records made, not yet taken by the socket
-  std::size_t sent = 0;      // bytes of pending already sent
-  std::size_t in_flight = 0; // bytes a flush() is sending (moved out of pending)
+  std::string pending;        // records made, not yet taken by the socket
+  std::size_t sent = 0;       // bytes of pending already sent
+  std::size_t in_flight = 0;  // bytes a flush() is sending (moved out of pending)
   bool flushing = false;
   // Received bytes OpenSSL has not read yet: those of the last receive
   // (in the thread's scratch space) during one OpenSSL call, and what it
@@ -182,9 +187,8 @@ struct Stream::Tls {
   static int bio_read(BIO* bio, char* data, std::size_t size, std::size_t* taken) {
     auto& t = *static_cast<Tls*>(BIO_get_data(bio));
     BIO_clear_retry_flags(bio);
-    std::string_view from = t.held_at < t.held.size()
-                                ? std::string_view(t.held).substr(t.held_at)
-                                : t.fresh;
+    std::string_view from =
+        t.held_at < t.held.size() ? std::string_view(t.held).substr(t.held_at) : t.fresh;
     const std::size_t n = std::min(size, from.size());
     if (n == 0) {
       BIO_set_retry_read(bio);  // nothing now: OpenSSL says WANT_READ
