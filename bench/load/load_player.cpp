@@ -277,27 +277,39 @@ void LoadPlayer::on_relayed_frame(std::string_view body) {
     relay_first_ = relay_side_ == Player::X;
   } else {
     wire::ClientMessage message;
-    if (!wire::parse_body(body, message) || !message.has_make_move()) {
-      counters_.error("relay: not a move");
+    if (!wire::parse_body(body, message) || (!message.has_make_move() && !message.has_rematch())) {
+      counters_.error("relay: neither a move nor a rematch");
       return;
     }
-    const Player mover = relay_game_.to_move();
-    if (relay_game_.play(mover, message.make_move().row(), message.make_move().col())) {
-      counters_.error("relay: illegal move");
-      return;
-    }
-    if (mover == relay_side_ && pending_count_) {
-      if (counters_.measuring) {
-        counters_.latency.record(std::chrono::steady_clock::now() - sent_at_);
-        ++counters_.moves;
-      }
-      pending_count_.reset();
-    }
-    if (relay_game_.over()) {
-      // As after a rematch: a new game with sides swapped.
-      if (relay_first_ && counters_.measuring) ++counters_.games;
+    if (message.has_rematch()) {
+      // The same messages a game ends with at a server: each player asks
+      // for a rematch, and the next game (sides swapped) starts once both
+      // have.
+      if (!relay_game_.over() || ++relay_rematches_ < 2) return;
+      relay_rematches_ = 0;
       relay_game_ = Game(options_.size);
       relay_side_ = opponent(relay_side_);
+    } else {
+      const Player mover = relay_game_.to_move();
+      if (relay_game_.over() || relay_game_.play(mover, message.make_move().row(),
+                                                 message.make_move().col())) {
+        counters_.error("relay: illegal move");
+        return;
+      }
+      if (mover == relay_side_ && pending_count_) {
+        if (counters_.measuring) {
+          counters_.latency.record(std::chrono::steady_clock::now() - sent_at_);
+          ++counters_.moves;
+        }
+        pending_count_.reset();
+      }
+      if (relay_game_.over()) {
+        if (relay_first_ && counters_.measuring) ++counters_.games;
+        wire::ClientMessage next;
+        next.mutable_rematch();
+        send(next);
+        return;
+      }
     }
   }
   if (relay_game_.to_move() == relay_side_ && !pending_count_) {

@@ -109,6 +109,9 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   Game relay_game_{3};
   Player relay_side_ = Player::X;
   bool relay_first_ = false;
+  // Rematch frames seen since the relayed game ended (its own echoed and the
+  // opponent's): the next game starts at two, as a server's does.
+  int relay_rematches_ = 0;
 };
 
 }  // namespace ttt::bench
