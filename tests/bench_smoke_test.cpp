@@ -46,8 +46,7 @@ BenchLine run_bench(std::vector<std::string> args) {
 // A ttt-server as ./ttt bench starts it; stopped with the test.
 class BenchServer {
  public:
-  explicit BenchServer(std::vector<std::string> transport)
-      : server_(argv(std::move(transport))) {
+  explicit BenchServer(std::vector<std::string> transport) : server_(argv(std::move(transport))) {
     EXPECT_TRUE(server_.wait_for_text("listening on port", 20s)) << server_.output();
     static const std::regex listening(R"(listening on port (\d+))");
     std::smatch m;
@@ -94,8 +93,7 @@ TEST(BenchSmoke, TheRelayCarriesWholeGamesAndTheirRematchesWithoutAnError) {
 TEST(BenchSmoke, APlainServerIsPlayedWithoutAnError) {
   BenchServer server({"--no-tls"});
   ASSERT_FALSE(server.port().empty());
-  const BenchLine b =
-      run_bench({"--port", server.port(), "--connections", "4", "--seconds", "1"});
+  const BenchLine b = run_bench({"--port", server.port(), "--connections", "4", "--seconds", "1"});
   EXPECT_EQ(b.errors, 0u);
   EXPECT_GT(b.moves_per_s, 0u);
   EXPECT_GE(b.games, 2u);
