@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "cluster/cluster_scripts.hpp"
 #include "cluster/shared_directory.hpp"
 #include "lobby/secrets.hpp"
 #include "node.pb.h"
@@ -14,66 +15,6 @@
 namespace ttt::server::cluster {
 namespace asio = boost::asio;
 namespace {
-
-// Renews this node's heartbeat and returns every live node's (id, value),
-// forgetting those whose heartbeat has expired.
-constexpr const char* kBeat = R"lua(
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('SET', 'ttt:node:' .. ARGV[1], ARGV[2] .. '\t' .. string.format('%d', now), 'PX', ARGV[3])
-redis.call('SADD', 'ttt:nodes', ARGV[1])
-if ARGV[4] == '1' then
-  redis.call('SET', 'ttt:draining:' .. ARGV[1], '1', 'PX', ARGV[3])
-else
-  redis.call('DEL', 'ttt:draining:' .. ARGV[1])
-end
-local out = {string.format('%d', now)}
-for _, id in ipairs(redis.call('SMEMBERS', 'ttt:nodes')) do
-  local v = redis.call('GET', 'ttt:node:' .. id)
-  if v then
-    table.insert(out, id)
-    table.insert(out, v)
-  else
-    redis.call('SREM', 'ttt:nodes', id)
-  end
-end
-return out
-)lua";
-
-// The account's token is now ARGV[2], held by node ARGV[3]; its previous
-// token stops working.
-constexpr const char* kHold = R"lua(
-local old = redis.call('GET', 'ttt:account-token:' .. ARGV[1])
-if old and old ~= ARGV[2] then redis.call('DEL', 'ttt:token:' .. old) end
-redis.call('SET', 'ttt:account-token:' .. ARGV[1], ARGV[2], 'PX', ARGV[4])
-redis.call('SET', 'ttt:token:' .. ARGV[2], ARGV[1] .. '\t' .. ARGV[3], 'PX', ARGV[4])
-redis.call('SET', 'ttt:player:' .. ARGV[1], ARGV[3])
-return 1
-)lua";
-
-// One more use of the limit ARGV[1] by address ARGV[2] (at most ARGV[3]
-// within ARGV[4] ms from the first): {1, 0} allowed, or {0, ms left}.
-constexpr const char* kAllowance = R"lua(
-local key = 'ttt:limit:' .. ARGV[1] .. ':' .. ARGV[2]
-local used = redis.call('INCR', key)
-if used == 1 then redis.call('PEXPIRE', key, ARGV[4]) end
-if used > tonumber(ARGV[3]) then
-  redis.call('DECR', key)
-  return {0, redis.call('PTTL', key)}
-end
-return {1, 0}
-)lua";
-
-// The player leaves node ARGV[3] (unless another node holds it by now).
-constexpr const char* kRelease = R"lua(
-if redis.call('GET', 'ttt:player:' .. ARGV[1]) ~= ARGV[3] then return 0 end
-redis.call('DEL', 'ttt:player:' .. ARGV[1])
-if redis.call('GET', 'ttt:account-token:' .. ARGV[1]) == ARGV[2] then
-  redis.call('DEL', 'ttt:account-token:' .. ARGV[1])
-  redis.call('DEL', 'ttt:token:' .. ARGV[2])
-end
-return 1
-)lua";
 
 constexpr std::size_t kMaxNodeMessage = 64 * 1024;
 
@@ -220,7 +161,7 @@ void RedisCluster::on_link(bool up) {
 void RedisCluster::beat() {
   if (left_) return;
   commands_->command(
-      {"EVAL", kBeat, "0", self_.id, heartbeat_value(), ms(kHeartbeatLife),
+      {"EVAL", scripts::kBeat, "0", self_.id, heartbeat_value(), ms(kHeartbeatLife),
        self_.draining ? "1" : "0"},
       [this](const RedisResult& result) {
         if (!result.ok() || result.value->type != RedisValue::Type::kArray) return;
@@ -308,7 +249,7 @@ std::optional<NodeInfo> RedisCluster::another_node() const {
 
 void RedisCluster::hold(AccountId account, const std::string& token_hash,
                         std::chrono::milliseconds token_lifetime, const std::string& to) {
-  commands_->command({"EVAL", kHold, "0", std::to_string(number(account)), token_hash,
+  commands_->command({"EVAL", scripts::kHold, "0", std::to_string(number(account)), token_hash,
                       to.empty() ? self_.id : to, ms(token_lifetime)},
                      [account](const RedisResult& result) {
                        if (!result.ok()) {
@@ -320,7 +261,7 @@ void RedisCluster::hold(AccountId account, const std::string& token_hash,
 
 void RedisCluster::release(AccountId account, const std::string& token_hash) {
   commands_->command(
-      {"EVAL", kRelease, "0", std::to_string(number(account)), token_hash, self_.id},
+      {"EVAL", scripts::kRelease, "0", std::to_string(number(account)), token_hash, self_.id},
       [](const RedisResult&) {});
 }
 
@@ -396,7 +337,7 @@ void RedisCluster::take_allowance(const std::string& kind, const std::string& ad
     return;
   }
   commands_->command(
-      {"EVAL", kAllowance, "0", kind, address, std::to_string(most), ms(window)},
+      {"EVAL", scripts::kAllowance, "0", kind, address, std::to_string(most), ms(window)},
       [done = std::move(done)](const RedisResult& result) {
         const RedisValue* v = result.ok() ? &*result.value : nullptr;
         if (v == nullptr || v->type != RedisValue::Type::kArray || v->elements.size() != 2) {
