@@ -229,7 +229,6 @@ TEST(ServerTls, ReloadServesTheNewCertificateWithoutDroppingAnyone) {
   EXPECT_EQ(later.peer_fingerprint(), after.fingerprint);
 }
 
-
 // --- the server's records over TLS: made in memory, sent without waiting ---
 
 // A server where chat is unlimited and a connection may fall 64 KiB behind.
@@ -312,13 +311,22 @@ class MemoryTlsClient {
     }
     return false;
   }
-  void write(const std::string& bytes) { SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size())); }
-  // Everything OpenSSL made since the last send, in one TCP send.
+  void write(const std::string& bytes) {
+    SSL_write(ssl_, bytes.data(), static_cast<int>(bytes.size()));
+  }
+  // Everything OpenSSL made since the last send (and what send_part() kept
+  // back), in one TCP send.
   void send_output() {
-    char buffer[16384];
-    std::string all;
-    for (int n; (n = BIO_read(out_, buffer, sizeof buffer)) > 0;) all.append(buffer, n);
-    if (!all.empty()) ::send(fd_, all.data(), all.size(), MSG_NOSIGNAL);
+    take_output();
+    if (!unsent_.empty()) ::send(fd_, unsent_.data(), unsent_.size(), MSG_NOSIGNAL);
+    unsent_.clear();
+  }
+  // The first n bytes of it only; the rest waits for send_output().
+  void send_part(std::size_t n) {
+    take_output();
+    n = std::min(n, unsent_.size());
+    ::send(fd_, unsent_.data(), n, MSG_NOSIGNAL);
+    unsent_.erase(0, n);
   }
   // The next message from the server, within timeout.
   std::optional<wire::ServerMessage> next(std::chrono::milliseconds timeout) {
@@ -341,6 +349,10 @@ class MemoryTlsClient {
   }
 
  private:
+  void take_output() {
+    char buffer[16384];
+    for (int n; (n = BIO_read(out_, buffer, sizeof buffer)) > 0;) unsent_.append(buffer, n);
+  }
   std::size_t copy_into_reader(const char* data, int n) {
     const auto space = reader_.prepare();
     const std::size_t take = std::min(space.size(), static_cast<std::size_t>(n));
@@ -362,6 +374,7 @@ class MemoryTlsClient {
   BIO* in_ = nullptr;
   BIO* out_ = nullptr;
   int fd_ = -1;
+  std::string unsent_;
   wire::FrameReader reader_{1 << 20};
 };
 
@@ -383,6 +396,31 @@ TEST(ServerTls, AHelloSentWithTheHandshakesLastFlightIsAnswered) {
   }
   ASSERT_TRUE(answer) << "no Welcome";
   EXPECT_EQ(answer->welcome().name(), "eager");
+}
+
+TEST(ServerTls, PartOfARecordWaitsForItsRestWhileTheServerServesOthers) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  MemoryTlsClient slow(server.port());
+  ASSERT_TRUE(slow.handshake_holding_the_last_flight());
+  slow.send_output();  // the handshake's last flight
+  wire::ClientMessage hello;
+  hello.set_request_id(1);
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_name("trickle");
+  slow.write(wire::encode_frame(hello));
+  // Three bytes of the record's five-byte header: OpenSSL holds them, and
+  // the server must wait on the socket for the rest, not spin on them.
+  slow.send_part(3);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  TestClient other(server.port(), Transport::kTls);
+  other.hello("other");  // answered: the server's thread is free
+  slow.send_output();
+  std::optional<wire::ServerMessage> answer;
+  while ((answer = slow.next(std::chrono::seconds(3))) && !answer->has_welcome()) {
+  }
+  ASSERT_TRUE(answer) << "no Welcome once the record was whole";
+  EXPECT_EQ(answer->welcome().name(), "trickle");
 }
 
 TEST(ServerTls, AClientThatFallsTooFarBehindIsToldWhyBeforeItIsClosed) {

@@ -7,6 +7,7 @@
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <poll.h>
 #include <unistd.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -30,6 +31,12 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using boost::system::error_code;
 using ttt::tls::Stream;
+
+// Whether the (non-blocking) socket has something to read within 5 s.
+bool readable(tcp::socket& socket) {
+  pollfd p{socket.native_handle(), POLLIN, 0};
+  return ::poll(&p, 1, 5000) == 1;
+}
 
 // A connected pair of TLS streams over loopback, the server's certificate
 // from a test CA, both handshakes made.
@@ -264,6 +271,37 @@ TEST_F(StreamPair, BytesThatAreNotTlsFailTheHandshakeAtOnce) {
   ASSERT_TRUE(server_ec.has_value()) << "the handshake hung";
   EXPECT_TRUE(*server_ec) << "garbage was taken for a handshake";
   EXPECT_EQ(server_ec->category(), asio::error::get_ssl_category()) << server_ec->message();
+}
+
+TEST_F(StreamPair, PartOfARecordIsNoInputToReadUntilTheRestArrives) {
+  auto [server_socket, client_socket] = connected();
+  Stream server(std::move(server_socket));
+  Stream client(std::move(client_socket));
+  const auto [server_ec, client_ec] = handshake(server, client);
+  ASSERT_FALSE(server_ec) << server_ec.message();
+  ASSERT_FALSE(client_ec) << client_ec.message();
+
+  // An application-data record's header (32 bytes to follow) and 3 of them:
+  // OpenSSL keeps these and counts them as pending, but they are nothing to
+  // read, and a reader must wait on the socket (not read again and again).
+  client.socket().non_blocking(false);
+  asio::write(client.socket(), asio::buffer(std::string("\x17\x03\x03\x00\x20"
+                                                        "abc",
+                                                        8)));
+  ASSERT_TRUE(readable(server.socket()));
+  char buffer[100];
+  error_code ec;
+  for (int i = 0; i < 10 && !ec; ++i) server.read_now(asio::buffer(buffer), ec);
+  EXPECT_EQ(ec, asio::error::would_block) << ec.message();
+  EXPECT_FALSE(server.holds_input());
+  // The rest arrives (not a real record: it fails, at once, as an error).
+  asio::write(client.socket(), asio::buffer(std::string(29, 'x')));
+  ASSERT_TRUE(readable(server.socket()));
+  ec.clear();
+  for (int i = 0; i < 10 && (!ec || ec == asio::error::would_block); ++i) {
+    server.read_now(asio::buffer(buffer), ec);
+  }
+  EXPECT_TRUE(ec && ec != asio::error::would_block) << ec.message();
 }
 
 TEST_F(StreamPair, AnErrorLeftByOtherCodeDoesNotEndAHealthyConnection) {

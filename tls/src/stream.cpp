@@ -93,6 +93,11 @@ struct Stream::Tls {
   std::string_view fresh;
   std::string held;
   std::size_t held_at = 0;
+  // OpenSSL asked for more than it has and the socket had nothing: what it
+  // holds (part of a record) is no input to read until more arrives. (It
+  // counts such a part as pending: a reader that trusted SSL_has_pending
+  // alone would read again and again without ever waiting.)
+  bool starved = false;
 
   explicit Tls(std::shared_ptr<asio::ssl::context> c) : context(std::move(c)) {
     ssl = SSL_new(context->native_handle());
@@ -177,8 +182,10 @@ struct Stream::Tls {
     keep_rest();
     char* space = receive_space();
     const std::size_t n = socket.read_some(asio::buffer(space, kReceiveBytes), ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) starved = true;
     if (ec == asio::error::eof) ec = ended();
     if (ec) return;
+    starved = false;
     fresh = std::string_view(space, n);
   }
 
@@ -339,7 +346,7 @@ std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec) {
 }
 
 bool Stream::holds_input() const noexcept {
-  return tls_ && (SSL_has_pending(tls_->ssl) != 0 || tls_->holds_input());
+  return tls_ && (tls_->holds_input() || (!tls_->starved && SSL_has_pending(tls_->ssl) != 0));
 }
 
 std::size_t Stream::write_now(std::span<const asio::const_buffer> buffers, error_code& ec) {

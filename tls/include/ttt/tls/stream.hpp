@@ -70,8 +70,10 @@ class Stream {
   // may make records of its own to send (an alert): see pending_output().
   std::size_t read_now(boost::asio::mutable_buffer buffer, boost::system::error_code& ec);
 
-  // TLS: bytes received from the socket that read_now() has not given out
-  // yet. A wait for the socket to be readable would not see them.
+  // TLS: bytes received from the socket that read_now() may give out (or
+  // fail on) without more from the socket: a wait for the socket to be
+  // readable would not see them. Part of a record is not such input: after
+  // read_now() said would_block, a caller waits on the socket.
   bool holds_input() const noexcept;
 
   // Sends buffers as far as the socket takes them now; returns how many of
