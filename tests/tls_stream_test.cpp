@@ -304,6 +304,54 @@ TEST_F(StreamPair, PartOfARecordIsNoInputToReadUntilTheRestArrives) {
   EXPECT_TRUE(ec && ec != asio::error::would_block) << ec.message();
 }
 
+TEST_F(StreamPair, AnErrorLeftByOtherCodeNeitherHidesAPeersCloseNorNamesAFailure) {
+  {
+    auto [server_socket, client_socket] = connected();
+    Stream server(std::move(server_socket));
+    Stream client(std::move(client_socket));
+    const auto [server_ec, client_ec] = handshake(server, client);
+    ASSERT_FALSE(server_ec) << server_ec.message();
+    ASSERT_FALSE(client_ec) << client_ec.message();
+    // The client closes cleanly (close_notify) while an old error sits in
+    // the server thread's queue: the server reads an end, not an error.
+    ASSERT_EQ(SSL_shutdown(client.native_handle()), 0);
+    error_code ec;
+    ASSERT_TRUE(client.flush_now(ec)) << ec.message();
+    ASSERT_TRUE(readable(server.socket()));
+    ERR_raise(ERR_LIB_SSL, SSL_R_BAD_PACKET_LENGTH);
+    char buffer[100];
+    for (int i = 0; i < 10 && (!ec || ec == asio::error::would_block); ++i) {
+      server.read_now(asio::buffer(buffer), ec);
+    }
+    EXPECT_EQ(ec, asio::error::eof) << ec.message();
+    EXPECT_EQ(ERR_peek_error(), 0u) << "the queue was left with errors";
+  }
+  {
+    auto [server_socket, client_socket] = connected();
+    Stream server(std::move(server_socket));
+    Stream client(std::move(client_socket));
+    const auto [server_ec, client_ec] = handshake(server, client);
+    ASSERT_FALSE(server_ec) << server_ec.message();
+    ASSERT_FALSE(client_ec) << client_ec.message();
+    // A forged record: the failure is named by its own error, not the old one.
+    client.socket().non_blocking(false);
+    asio::write(client.socket(),
+                asio::buffer(std::string("\x17\x03\x03\x00\x20", 5) + std::string(32, 'x')));
+    ASSERT_TRUE(readable(server.socket()));
+    ERR_raise(ERR_LIB_SSL, SSL_R_BAD_PACKET_LENGTH);
+    error_code ec;
+    char buffer[100];
+    for (int i = 0; i < 10 && (!ec || ec == asio::error::would_block); ++i) {
+      server.read_now(asio::buffer(buffer), ec);
+    }
+    ASSERT_EQ(ec.category(), asio::error::get_ssl_category()) << ec.message();
+    EXPECT_EQ(ERR_GET_REASON(static_cast<unsigned long>(ec.value())),
+              SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC)
+        << ec.message();
+    EXPECT_EQ(ERR_peek_error(), 0u) << "the queue was left with errors";
+  }
+}
+
 TEST_F(StreamPair, AnErrorLeftByOtherCodeDoesNotEndAHealthyConnection) {
   auto [server_socket, client_socket] = connected();
   Stream server(std::move(server_socket));

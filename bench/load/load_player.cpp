@@ -191,8 +191,12 @@ void LoadPlayer::on_server_message(const wire::ServerMessage& m) {
       token_ = m.welcome().resume_token();
       if (options_.secret && !m.welcome().secret().empty()) *options_.secret = m.welcome().secret();
       break;
-    case wire::ServerMessage::kJoined: on_state(m.joined().state()); break;
-    case wire::ServerMessage::kState: on_state(m.state()); break;
+    case wire::ServerMessage::kJoined:
+      on_state(m.joined().state());
+      break;
+    case wire::ServerMessage::kState:
+      on_state(m.state());
+      break;
     case wire::ServerMessage::kPing: {
       wire::ClientMessage pong;
       pong.mutable_pong()->set_nonce(m.ping().nonce());
@@ -202,8 +206,11 @@ void LoadPlayer::on_server_message(const wire::ServerMessage& m) {
     case wire::ServerMessage::kError:
       counters_.error("server: " + wire::ErrorCode_Name(m.error().code()) + " " + m.error().text());
       break;
-    case wire::ServerMessage::kGoodbye: stop(); break;
-    default: break;
+    case wire::ServerMessage::kGoodbye:
+      stop();
+      break;
+    default:
+      break;
   }
 }
 
@@ -285,14 +292,18 @@ void LoadPlayer::on_relayed_frame(std::string_view body) {
       // The same messages a game ends with at a server: each player asks
       // for a rematch, and the next game (sides swapped) starts once both
       // have.
-      if (!relay_game_.over() || ++relay_rematches_ < 2) return;
+      if (!relay_game_.over()) {
+        counters_.error("relay: a rematch during a game");
+        return;
+      }
+      if (++relay_rematches_ < 2) return;
       relay_rematches_ = 0;
       relay_game_ = Game(options_.size);
       relay_side_ = opponent(relay_side_);
     } else {
       const Player mover = relay_game_.to_move();
-      if (relay_game_.over() || relay_game_.play(mover, message.make_move().row(),
-                                                 message.make_move().col())) {
+      if (relay_game_.over() ||
+          relay_game_.play(mover, message.make_move().row(), message.make_move().col())) {
         counters_.error("relay: illegal move");
         return;
       }

@@ -66,7 +66,8 @@ void harden(asio::ssl::context& context) {
                       asio::ssl::context::no_tlsv1_1 | asio::ssl::context::no_compression);
   SSL_CTX* native = context.native_handle();
   SSL_CTX_set_min_proto_version(native, TLS1_2_VERSION);
-  SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION);
+  // A server picks by its own order (below), whatever a client prefers.
+  SSL_CTX_set_options(native, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
   // TLS 1.3's suites, AES-128-GCM first: the one every TLS 1.3 peer has,
   // and the cheapest a record on a CPU with AES instructions
   // (docs/performance.md). The defaults, in another order, so never refused.
@@ -151,22 +152,19 @@ struct Stream::Tls {
   bool wants_input() const { return SSL_want_read(ssl) && BIO_should_read(SSL_get_rbio(ssl)); }
 
   // An OpenSSL call's failure as an error code, as Asio's SSL stream words
-  // it (tls_errors.hpp reads these). The thread's error queue is left empty.
+  // it (tls_errors.hpp reads these). The error is the newest in the thread's
+  // queue (this call's: others' older ones may sit under it, as records are
+  // read and written without emptying the queue first); the queue is then
+  // emptied, and the kind of failure read without it, so that nothing left
+  // there by other code turns a peer's close_notify into an error.
   error_code failure(int result) const {
-    const int kind = SSL_get_error(ssl, result);
-    const auto code = static_cast<int>(ERR_get_error());
+    const unsigned long newest = ERR_peek_last_error();
     ERR_clear_error();
-    switch (kind) {
-      case SSL_ERROR_ZERO_RETURN:
-        return asio::error::eof;
-      case SSL_ERROR_SSL:
-        return {code, asio::error::get_ssl_category()};
-      case SSL_ERROR_SYSCALL:
-        if (code == 0) return asio::ssl::error::unspecified_system_error;
-        return {code, asio::error::get_ssl_category()};
-      default:
-        return {code != 0 ? code : kind, asio::error::get_ssl_category()};
-    }
+    const int kind = SSL_get_error(ssl, result);
+    if (kind == SSL_ERROR_ZERO_RETURN) return asio::error::eof;
+    if (newest != 0) return {static_cast<int>(newest), asio::error::get_ssl_category()};
+    if (kind == SSL_ERROR_SYSCALL) return asio::ssl::error::unspecified_system_error;
+    return {kind, asio::error::get_ssl_category()};
   }
 
   // The socket ended: a close, if TLS said so first; else a cut.
@@ -278,6 +276,7 @@ asio::awaitable<error_code> Stream::handshake(asio::ssl::stream_base::handshake_
     const int result = SSL_do_handshake(t.ssl);
     const bool wants_input = result != 1 && SSL_get_error(t.ssl, result) == SSL_ERROR_WANT_READ;
     const error_code failed = result == 1 || wants_input ? error_code{} : t.failure(result);
+    if (result == 1) clear_errors();  // what OpenSSL left on the way, kept from the records' reads
     t.keep_rest();
     // Our flight first (or the alert that says why we stop).
     const error_code sent = co_await flush();
