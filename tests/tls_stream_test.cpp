@@ -96,6 +96,16 @@ class StreamPair : public ::testing::Test {
     return {server_ec.value_or(asio::error::timed_out), client_ec.value_or(asio::error::timed_out)};
   }
 
+  // A new pair, connected and both handshakes made: server_ and client_.
+  void open_pair() {
+    auto [server_socket, client_socket] = connected();
+    server_.emplace(std::move(server_socket));
+    client_.emplace(std::move(client_socket));
+    const auto [server_ec, client_ec] = handshake(*server_, *client_);
+    ASSERT_FALSE(server_ec) << server_ec.message();
+    ASSERT_FALSE(client_ec) << client_ec.message();
+  }
+
   // Runs the io_context until done() or 20 s (a bound, never a timing check).
   template <typename Done>
   void run_until(Done done) {
@@ -124,15 +134,14 @@ class StreamPair : public ::testing::Test {
   std::optional<ttt::testing::TestCa> ca_;
   std::shared_ptr<asio::ssl::context> server_context_;
   std::shared_ptr<asio::ssl::context> client_context_;
+  std::optional<Stream> server_;  // open_pair()'s (before io_ goes)
+  std::optional<Stream> client_;
 };
 
 TEST_F(StreamPair, FourMebibytesInBigWritesArriveWholeAndInOrder) {
-  auto [server_socket, client_socket] = connected();
-  Stream server(std::move(server_socket));
-  Stream client(std::move(client_socket));
-  const auto [server_ec, client_ec] = handshake(server, client);
-  ASSERT_FALSE(server_ec) << server_ec.message();
-  ASSERT_FALSE(client_ec) << client_ec.message();
+  ASSERT_NO_FATAL_FAILURE(open_pair());
+  Stream& server = *server_;
+  Stream& client = *client_;
 
   const std::string sent = pattern(4 << 20);
   std::string received;
@@ -178,12 +187,9 @@ TEST_F(StreamPair, FourMebibytesInBigWritesArriveWholeAndInOrder) {
 }
 
 TEST_F(StreamPair, ManySmallRecordsWrittenAtOnceAreReadWithoutWaiting) {
-  auto [server_socket, client_socket] = connected();
-  Stream server(std::move(server_socket));
-  Stream client(std::move(client_socket));
-  const auto [server_ec, client_ec] = handshake(server, client);
-  ASSERT_FALSE(server_ec) << server_ec.message();
-  ASSERT_FALSE(client_ec) << client_ec.message();
+  ASSERT_NO_FATAL_FAILURE(open_pair());
+  Stream& server = *server_;
+  Stream& client = *client_;
 
   // 20,000 frames of 37 bytes, each its own record, made without waiting
   // (as the server's sessions send states).
@@ -232,12 +238,9 @@ TEST_F(StreamPair, ManySmallRecordsWrittenAtOnceAreReadWithoutWaiting) {
 }
 
 TEST_F(StreamPair, ACutConnectionIsReadAsTruncatedNotAsAnEnd) {
-  auto [server_socket, client_socket] = connected();
-  Stream server(std::move(server_socket));
-  Stream client(std::move(client_socket));
-  const auto [server_ec, client_ec] = handshake(server, client);
-  ASSERT_FALSE(server_ec) << server_ec.message();
-  ASSERT_FALSE(client_ec) << client_ec.message();
+  ASSERT_NO_FATAL_FAILURE(open_pair());
+  Stream& server = *server_;
+  Stream& client = *client_;
 
   server.socket().close();  // no close_notify: a cut, as an attacker's
   std::optional<error_code> read_ec;
@@ -274,12 +277,9 @@ TEST_F(StreamPair, BytesThatAreNotTlsFailTheHandshakeAtOnce) {
 }
 
 TEST_F(StreamPair, PartOfARecordIsNoInputToReadUntilTheRestArrives) {
-  auto [server_socket, client_socket] = connected();
-  Stream server(std::move(server_socket));
-  Stream client(std::move(client_socket));
-  const auto [server_ec, client_ec] = handshake(server, client);
-  ASSERT_FALSE(server_ec) << server_ec.message();
-  ASSERT_FALSE(client_ec) << client_ec.message();
+  ASSERT_NO_FATAL_FAILURE(open_pair());
+  Stream& server = *server_;
+  Stream& client = *client_;
 
   // An application-data record's header (32 bytes to follow) and 3 of them:
   // OpenSSL keeps these and counts them as pending, but they are nothing to
@@ -306,12 +306,9 @@ TEST_F(StreamPair, PartOfARecordIsNoInputToReadUntilTheRestArrives) {
 
 TEST_F(StreamPair, AnErrorLeftByOtherCodeNeitherHidesAPeersCloseNorNamesAFailure) {
   {
-    auto [server_socket, client_socket] = connected();
-    Stream server(std::move(server_socket));
-    Stream client(std::move(client_socket));
-    const auto [server_ec, client_ec] = handshake(server, client);
-    ASSERT_FALSE(server_ec) << server_ec.message();
-    ASSERT_FALSE(client_ec) << client_ec.message();
+    ASSERT_NO_FATAL_FAILURE(open_pair());
+    Stream& server = *server_;
+    Stream& client = *client_;
     // The client closes cleanly (close_notify) while an old error sits in
     // the server thread's queue: the server reads an end, not an error.
     ASSERT_EQ(SSL_shutdown(client.native_handle()), 0);
@@ -327,12 +324,9 @@ TEST_F(StreamPair, AnErrorLeftByOtherCodeNeitherHidesAPeersCloseNorNamesAFailure
     EXPECT_EQ(ERR_peek_error(), 0u) << "the queue was left with errors";
   }
   {
-    auto [server_socket, client_socket] = connected();
-    Stream server(std::move(server_socket));
-    Stream client(std::move(client_socket));
-    const auto [server_ec, client_ec] = handshake(server, client);
-    ASSERT_FALSE(server_ec) << server_ec.message();
-    ASSERT_FALSE(client_ec) << client_ec.message();
+    ASSERT_NO_FATAL_FAILURE(open_pair());
+    Stream& server = *server_;
+    Stream& client = *client_;
     // A forged record: the failure is named by its own error, not the old one.
     client.socket().non_blocking(false);
     asio::write(client.socket(),
@@ -353,12 +347,9 @@ TEST_F(StreamPair, AnErrorLeftByOtherCodeNeitherHidesAPeersCloseNorNamesAFailure
 }
 
 TEST_F(StreamPair, AnErrorLeftByOtherCodeDoesNotEndAHealthyConnection) {
-  auto [server_socket, client_socket] = connected();
-  Stream server(std::move(server_socket));
-  Stream client(std::move(client_socket));
-  const auto [server_ec, client_ec] = handshake(server, client);
-  ASSERT_FALSE(server_ec) << server_ec.message();
-  ASSERT_FALSE(client_ec) << client_ec.message();
+  ASSERT_NO_FATAL_FAILURE(open_pair());
+  Stream& server = *server_;
+  Stream& client = *client_;
 
   // Something else on this thread failed in OpenSSL and left its error.
   ERR_raise(ERR_LIB_SSL, SSL_R_BAD_PACKET_LENGTH);
