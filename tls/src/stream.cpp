@@ -124,13 +124,17 @@ struct Stream::Tls {
   Tls& operator=(const Tls&) = delete;
 
   std::size_t unsent() const noexcept { return pending.size() - sent; }
-  bool holds_input() const noexcept { return held_at < held.size() || !fresh.empty(); }
+
+  // What OpenSSL reads next: the rest of what it left before, else the
+  // last receive's bytes.
+  std::string_view unread() const noexcept {
+    return held_at < held.size() ? std::string_view(held).substr(held_at) : fresh;
+  }
+  bool holds_input() const noexcept { return !unread().empty(); }
 
   // After an OpenSSL call: what it left of the last receive is kept (the
   // scratch space is the thread's, reused by the next receive anywhere).
   void keep_rest() {
-    if (fresh.empty()) return;
-    if (held_at == held.size()) drop_held();
     held.append(fresh);
     fresh = {};
   }
@@ -192,8 +196,7 @@ struct Stream::Tls {
   static int bio_read(BIO* bio, char* data, std::size_t size, std::size_t* taken) {
     auto& t = *static_cast<Tls*>(BIO_get_data(bio));
     BIO_clear_retry_flags(bio);
-    std::string_view from =
-        t.held_at < t.held.size() ? std::string_view(t.held).substr(t.held_at) : t.fresh;
+    const std::string_view from = t.unread();
     const std::size_t n = std::min(size, from.size());
     if (n == 0) {
       BIO_set_retry_read(bio);  // nothing now: OpenSSL says WANT_READ
@@ -274,7 +277,7 @@ asio::awaitable<error_code> Stream::handshake(asio::ssl::stream_base::handshake_
   for (;;) {
     clear_errors();
     const int result = SSL_do_handshake(t.ssl);
-    const bool wants_input = result != 1 && SSL_get_error(t.ssl, result) == SSL_ERROR_WANT_READ;
+    const bool wants_input = result != 1 && t.wants_input();
     const error_code failed = result == 1 || wants_input ? error_code{} : t.failure(result);
     if (result == 1) clear_errors();  // what OpenSSL left on the way, kept from the records' reads
     t.keep_rest();
