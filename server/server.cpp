@@ -16,6 +16,7 @@
 #include "net/memory_trim.hpp"
 #include "lobby/text_rules.hpp"
 #include "store/open_store.hpp"
+#include "ttt/count_text.hpp"
 
 namespace ttt::server {
 namespace asio = boost::asio;
@@ -88,8 +89,9 @@ Server::Opened Server::open_records(const ServerConfig& config, asio::any_io_exe
   opened.state.max_room_id = store->max_room_id();
   opened.max_record = store->max_game_id();
   opened.where = store->where();
-  spdlog::info("database {}: {} players, {} games in progress", opened.where,
-               opened.players.size(), opened.state.unfinished_games.size());
+  spdlog::info("database {}: {}, {} in progress", opened.where,
+               count_text(opened.players.size(), "player", "players"),
+               count_text(opened.state.unfinished_games.size(), "game", "games"));
   opened.writer =
       std::make_unique<StoreWriter>(std::move(store), std::move(completions), commit_seconds);
   return opened;
@@ -233,8 +235,8 @@ asio::awaitable<void> Server::run_drain() {
     if (!released) spdlog::error("draining: the games in progress could not be let go");
   }
   const std::size_t sent = lobby_.hand_over();
-  spdlog::info("drained: {} games in progress handed over, {} players sent to other nodes", left,
-               sent);
+  spdlog::info("drained: {} in progress handed over, {} sent to other nodes",
+               count_text(left, "game", "games"), count_text(sent, "player", "players"));
   bool gone = false;
   cluster_->leave([&gone] { gone = true; });
   for (int i = 0; i < 100 && !gone; ++i) {

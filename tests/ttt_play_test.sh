@@ -69,9 +69,12 @@ check "a game under way (the bot answered b2)" $? "$(cat "$scratch/quit.out")"
 
 # Meanwhile, a second play: the database is taken, so a throwaway game.
 out="$(printf '%s' "$every_cell" | "$TTT" play 2>&1)"; code=$?
-[ "$code" -eq 0 ] && grep -q 'another ./ttt play is running: this game is not kept' <<<"$out" \
-  && grep -q '^Game over: ' <<<"$out"
-check "a second play at the same time gets a throwaway server and says so" $? "$out"
+# The client says it when the game starts and again as its last line (a
+# full screen would have hidden a line said before it).
+[ "$code" -eq 0 ] && grep -q '^Game over: ' <<<"$out" \
+  && [ "$(grep -c 'another ./ttt play is running: this game is not kept' <<<"$out")" -eq 2 ] \
+  && tail -n 1 <<<"$out" | grep -q 'another ./ttt play is running: this game is not kept'
+check "a second play at the same time gets a throwaway server and says so, first and last" $? "$out"
 
 printf '/quit\n' >&3
 exec 3>&-

@@ -20,7 +20,7 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   std::optional<std::int64_t> seed;
   std::int64_t win_length = 0;
   const std::string sizes = "a board size from 3 to " + std::to_string(Board::kMaxSize);
-  std::int64_t games = config.bot.games;
+  std::optional<std::int64_t> games;
   std::int64_t count = config.count;
   std::int64_t budget = config.bot.ai.budget.count();
   std::int64_t threads = config.threads;
@@ -77,8 +77,9 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   flags.add_int("--engine-grace", "", &grace, 0, 600'000, "MS",
                 "how long past its time per move (--budget) an engine may take before the bot "
                 "resigns for it");
-  flags.add_int("--games", "", &games, 1, 1'000'000, "N",
-                "games to play in a row (rematches, or new opponents in quick match)");
+  flags.add_optional_int("--games", &games, 1, 1'000'000, "N",
+                         "games to play in a row (rematches; in quick match whoever waits next); "
+                         "default 1, with --accept-challenges no limit: it plays until stopped");
   flags.add_int("--count", "", &count, 1, 10'000, "C", "bots to run at once in this process");
   flags.add_int("--budget", "", &budget, 0, 60'000, "MS",
                 "thinking time per move (an engine's INFO timeout_turn, within the server's "
@@ -165,7 +166,7 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   config.bot.size = static_cast<int>(size);
   config.bot.win_length = static_cast<int>(win_length);
   config.bot.game_id = static_cast<std::uint64_t>(join.value_or(0));
-  config.bot.games = static_cast<int>(games);
+  config.bot.games = static_cast<int>(games.value_or(accept_challenges ? 0 : 1));
   config.count = static_cast<int>(count);
   config.threads = static_cast<int>(threads);
   config.bot.ai.level = *parse_level(level);

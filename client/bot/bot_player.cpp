@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <iostream>
+#include <utility>
 
 #include "bot/first_use_notice.hpp"
 #include "engine/ai_brain.hpp"
@@ -56,6 +57,7 @@ BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
       rematch_timer_(io),
       retry_timer_(io),
       enter_timer_(io),
+      waiting_timer_(io),
       brain_(make_brain(options_)) {
   options_.connection.program = true;  // the server must know a program plays
 }
@@ -150,6 +152,7 @@ void BotPlayer::on_closed(const std::string& reason, bool failed) {
   rematch_timer_.cancel();
   retry_timer_.cancel();
   enter_timer_.cancel();
+  stop_waiting();
   if (failed) {
     if (!failure_counted_) ++tally_.errors;  // one failure, one error
     if (player_id_ == 0) tally_.connect_failed = true;
@@ -235,7 +238,7 @@ void BotPlayer::enter() {
       m.mutable_challenge()->mutable_clock()->set_increment_ms(options_.clock_increment_ms);
       break;
     case BotMode::AcceptChallenges:
-      spdlog::info("{}: waiting for challenges", label_);
+      start_waiting("challenges (/challenge " + options_.connection.name + ")");
       return;  // nothing to ask: the challenges come
   }
   send(std::move(m), Request::Enter);
@@ -261,6 +264,7 @@ void BotPlayer::finish() {
   rematch_timer_.cancel();
   retry_timer_.cancel();
   enter_timer_.cancel();
+  stop_waiting();
   if (connection_ && connection_->connected() && game_) {
     wire::ClientMessage leave;
     leave.mutable_leave();
@@ -293,6 +297,7 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
         // Whoever wants to play this bot needs the game's id.
         std::cout << label_ << ": waiting for an opponent in game " << game_->game_id()
                   << std::endl;
+        start_waiting("an opponent in game " + std::to_string(game_->game_id()));
       }
       on_state(message.joined().state());
       break;
@@ -301,7 +306,20 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
       break;
     case wire::ServerMessage::kLeft:
       game_.reset();
+      if (pending_challenge_ != 0 && !finishing_) {
+        // Out of the finished game: the challenge that came meanwhile is taken.
+        moving_on_ = false;
+        wire::ClientMessage accept;
+        accept.mutable_answer_challenge()->set_challenge_id(std::exchange(pending_challenge_, 0));
+        accept.mutable_answer_challenge()->set_accept(true);
+        send(std::move(accept), Request::Answer);
+        break;
+      }
       if (moving_on_ && !finishing_) enter();
+      break;
+    case wire::ServerMessage::kQueued:
+      start_waiting("an opponent in quick match (" + std::to_string(options_.size) + "x" +
+                    std::to_string(options_.size) + ")");
       break;
     case wire::ServerMessage::kOpponent:
       if (message.opponent().left() && game_ && is_over(*game_)) find_new_opponent();
@@ -368,6 +386,11 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
     // The opponent left or went away meanwhile; OpponentStatus and timers deal with it.
     spdlog::debug("{}: {}", label_, shown(e.text()));
     if (kind == Request::Leave && moving_on_ && !finishing_) enter();
+    // A challenge taken too late: back to waiting for the next.
+    if (kind == Request::Answer && options_.mode == BotMode::AcceptChallenges && !game_ &&
+        !finishing_) {
+      enter();
+    }
     return;
   }
   if (e.code() == wire::ERROR_CODE_STORAGE && kind != Request::Enter) {
@@ -407,6 +430,7 @@ void BotPlayer::on_state(const wire::GameState& state) {
   }
   if (in_progress(state)) {
     rematch_timer_.cancel();
+    stop_waiting();
     if (state.to_move() == me) think(state, wire::player_of(me));
     return;
   }
@@ -435,13 +459,24 @@ void BotPlayer::count_result(const wire::GameState& state, wire::Side me) {
   } else {
     ++tally_.losses;
   }
-  spdlog::info("{}: game {} round {} over ({} of {})", label_, state.game_id(), state.round(),
-               tally_.games, options_.games);
+  if (options_.games > 0) {
+    spdlog::info("{}: game {} round {} over ({} of {})", label_, state.game_id(), state.round(),
+                 tally_.games, options_.games);
+  } else {
+    spdlog::info("{}: game {} round {} over ({} so far)", label_, state.game_id(), state.round(),
+                 tally_.games);
+  }
 }
 
 void BotPlayer::after_game() {
-  if (tally_.games >= options_.games || finishing_) {
+  if ((options_.games > 0 && tally_.games >= options_.games) || finishing_) {
     finish();
+    return;
+  }
+  if (options_.mode == BotMode::QuickMatch) {
+    // Back to the queue: whoever waits there plays next, and with nobody
+    // else there the same two meet again.
+    find_new_opponent();
     return;
   }
   wire::ClientMessage rematch;
@@ -453,6 +488,37 @@ void BotPlayer::after_game() {
     if (ec || !self) return;
     spdlog::info("{}: no rematch; looking for another opponent", self->label_);
     self->find_new_opponent();
+  });
+}
+
+// --- waiting -------------------------------------------------------------------
+
+void BotPlayer::start_waiting(std::string what) {
+  waiting_for_ = std::move(what);
+  if (waiting_since_) return;  // the count goes on
+  waiting_since_ = std::chrono::steady_clock::now();
+  if (options_.mode == BotMode::AcceptChallenges) {
+    std::cout << label_ << ": waiting for " << waiting_for_ << std::endl;
+  }
+  schedule_waiting_notice();
+}
+
+void BotPlayer::stop_waiting() {
+  waiting_since_.reset();
+  waiting_timer_.cancel();
+}
+
+void BotPlayer::schedule_waiting_notice() {
+  if (options_.waiting_notice.count() <= 0) return;
+  waiting_timer_.expires_after(options_.waiting_notice);
+  waiting_timer_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+    auto self = weak.lock();
+    if (ec || !self || !self->waiting_since_ || self->finishing_) return;
+    const auto waited = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::steady_clock::now() - *self->waiting_since_);
+    std::cout << self->label_ << ": still waiting for " << self->waiting_for_ << " ("
+              << waited.count() << " s so far)" << std::endl;
+    self->schedule_waiting_notice();
   });
 }
 

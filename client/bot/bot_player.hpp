@@ -1,7 +1,9 @@
 // BotPlayer: one AI player that joins a server through the protocol like any
 // client (quick match, a game id, or a game of its own), plays a number of
-// games in a row (asking for and accepting rematches, finding a new opponent
-// when one leaves) and keeps the tally. Its moves come from a Brain: ttt's AI,
+// games in a row (in quick match back to the queue after each game, so that
+// whoever waits plays next; otherwise asking for and accepting rematches,
+// finding a new opponent when one leaves) and keeps the tally. While it waits
+// for an opponent it says so on stdout every 30 s. Its moves come from a Brain: ttt's AI,
 // or an outside engine over the Gomocup protocol (--engine). Searches run on
 // a separate executor (a thread pool), one at a time, and their moves are
 // posted back, so I/O never waits on them; a move is sent only if the
@@ -48,7 +50,7 @@ struct BotOptions {
   // QuickMatch, Create, Challenge: a Fischer clock (initial 0: none).
   std::uint32_t clock_initial_ms = 0;
   std::uint32_t clock_increment_ms = 0;
-  int games = 1;  // games to play in a row
+  int games = 1;  // games to play in a row; 0: no limit (until stopped)
   // Ask for rated games (RATED_YES); otherwise the server's default for a
   // program (Hello.bot): unrated.
   bool rated = false;
@@ -68,6 +70,9 @@ struct BotOptions {
   // before asking again; the bot asks for up to connection.retry, then
   // counts an error and stops.
   std::chrono::milliseconds enter_retry{1000};
+  // While it waits for an opponent (a queue, its open game, challenges), a
+  // line on stdout this often.
+  std::chrono::milliseconds waiting_notice{30'000};
 };
 
 // What a bot did. Errors: refused moves, fatal server errors, refused entry,
@@ -145,6 +150,11 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   // that period is over (the refusal is then the bot's error).
   bool enter_later();
   void count_result(const wire::GameState& state, wire::Side me);
+  // Waiting for an opponent (what for, e.g. "an opponent in quick match
+  // (3x3)"): a line every options_.waiting_notice until a game starts.
+  void start_waiting(std::string what);
+  void stop_waiting();
+  void schedule_waiting_notice();
   void after_game();
   void find_new_opponent();
   void finish();
@@ -162,6 +172,12 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   boost::asio::steady_timer rematch_timer_;
   boost::asio::steady_timer retry_timer_;  // moving again after a STORAGE refusal
   boost::asio::steady_timer enter_timer_;  // asking for a game again after a node refused
+  boost::asio::steady_timer waiting_timer_;  // the waiting line
+  std::optional<std::chrono::steady_clock::time_point> waiting_since_;
+  std::string waiting_for_;  // what it waits for, in words
+  // A challenge that came while the bot sat in a finished game: accepted
+  // once it has left that game.
+  std::uint64_t pending_challenge_ = 0;
   // When nodes began refusing to find a game (enter_later); none while they don't.
   std::optional<std::chrono::steady_clock::time_point> enter_refused_since_;
 

@@ -25,7 +25,7 @@ std::string paint(std::string_view text, std::string_view color, RenderStyle sty
 // The three characters of one cell: " X ", "[X]" for the last move, "*X*" on
 // the winning line.
 std::string cell_text(Cell cell, bool last, bool on_line, RenderStyle style) {
-  const char mark = mark_of(cell);
+  const char mark = style.compact && cell == Cell::Empty ? '.' : mark_of(cell);
   std::string body(1, mark);
   if (cell == Cell::X) body = paint(body, kXColor, style);
   if (cell == Cell::O) body = paint(body, kOColor, style);
@@ -70,6 +70,22 @@ std::string render_board(const BoardView& view, RenderStyle style) {
   const int label_width = size >= 10 ? 2 : 1;
   const std::vector<bool> on_line = line_mask(view);
   std::string out = column_header(size, label_width, style);
+  if (style.compact) {
+    for (int row = 0; row < size; ++row) {
+      std::string label = std::to_string(row + 1);
+      label.insert(0, static_cast<std::size_t>(label_width) - label.size(), ' ');
+      out += paint(label, kLabelColor, style) + "  ";  // each mark under its letter
+      for (int col = 0; col < size; ++col) {
+        const bool last = view.last_move && *view.last_move == Move{row, col};
+        out += cell_text(view.board.at(row, col), last,
+                         on_line[static_cast<std::size_t>(row * size + col)], style);
+        if (col + 1 < size) out += " ";
+      }
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      out += "\n";
+    }
+    return out;
+  }
   out += separator(size, label_width);
   for (int row = 0; row < size; ++row) {
     std::string label = std::to_string(row + 1);

@@ -1,7 +1,8 @@
 // Draws a board as text: column letters above, row numbers beside (the move
 // syntax's labels), the last move in brackets and a winning line's cells
 // starred. With colour, marks and highlights also get ANSI colours; the
-// layout is the same either way.
+// layout is the same either way. Compact, the borders are left out: a row
+// a line, an empty cell a '.'.
 #pragma once
 
 #include <optional>
@@ -18,7 +19,8 @@ struct BoardView {
 };
 
 struct RenderStyle {
-  bool color = false;  // ANSI escape codes
+  bool color = false;    // ANSI escape codes
+  bool compact = false;  // a row a line, no borders ("1  X [O]  . "): for short screens
 };
 
 // The board as lines of text, each ending in '\n'.

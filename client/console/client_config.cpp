@@ -11,12 +11,6 @@
 
 namespace ttt::client {
 
-std::string login_name() {
-  if (const char* user = std::getenv("USER"); user != nullptr && user[0] != '\0') return user;
-  if (const char* login = ::getlogin(); login != nullptr && login[0] != '\0') return login;
-  return "player";
-}
-
 ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config) {
   cli::Flags flags(cli::invocation_name("ttt-client"),
                    "The ttt console client: play on a lobby server, or offline with --local or "
@@ -44,6 +38,10 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_seconds("--retry", &config.retry, 86400,
                     "after a lost connection, keep reconnecting this long (longer while the server "
                     "may hold your seat in a game), 0 = never");
+  flags.add_seconds("--restart-wait", &config.restart_wait, 86400,
+                    "in a game, after a lost connection, keep reconnecting at least this long: a "
+                    "server that restarts within it gives the game back (0 = only as long as the "
+                    "server holds the seat)");
   flags.add_seconds("--connect-timeout", &config.connect_timeout, 600,
                     "give up on a connection attempt after this long");
   flags.add_string("--token-file", "", &config.token_file, "FILE",
@@ -71,6 +69,9 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_bool("--own-server", "", &config.own_server,
                  "the server stops when this client exits (./ttt play starts one so): leaving "
                  "mid-game says whether the game is kept, not that a seat is held");
+  flags.add_string("--notice", "", &config.notice, "TEXT",
+                   "a line to show when the client starts and again when it ends (./ttt play "
+                   "says so when its game is not kept)");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   add_trust_flags(flags, config.trust);

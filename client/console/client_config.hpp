@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "console/terminal.hpp"
+#include "identity/name_claim.hpp"
 #include "link/server_list.hpp"
 #include "trust/trust_flags.hpp"
 #include "ttt/cli/flags.hpp"
@@ -24,6 +25,9 @@ struct ClientConfig {
   int size = 3;          // board size for --play-bot, --local and -a
   int win_length = 0;    // and its win length; 0 = the size (whole lines)
   std::chrono::milliseconds retry{30'000};
+  // In a game in progress, how long at least to keep reconnecting: a server
+  // restarted within it restores the game. 0: as long as the seat is held.
+  std::chrono::milliseconds restart_wait{300'000};
   std::chrono::milliseconds connect_timeout{5'000};
   std::string token_file;  // default: default_token_path(host, port, name)
   bool no_token_file = false;
@@ -41,6 +45,9 @@ struct ClientConfig {
   // play): leaving mid-game keeps the game (with a token file) or ends it,
   // no seat is held.
   bool own_server = false;
+  // A line said first, and again last (it stays on the screen after the
+  // client is gone): ./ttt play says that its game is not kept.
+  std::string notice;
   TrustFlags trust;  // --no-tls, --fingerprint, --known-servers
 };
 
@@ -57,8 +64,5 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
 // stdout), one that can draw (TERM set and not "dumb"), unless --plain.
 bool full_screen_wanted(const ClientConfig& config, bool stdin_tty, bool stdout_tty,
                         const char* term) noexcept;
-
-// The login name: $USER, else getlogin(), else "player".
-std::string login_name();
 
 }  // namespace ttt::client

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <vector>
 
+#include "console/text_table.hpp"
+#include "text/display_width.hpp"
 #include "ttt/board.hpp"
 #include "ttt/cli/flags.hpp"
 
@@ -388,57 +390,68 @@ CommandParse parse_command(std::string_view line) {
   return fail("Unknown command /" + std::string(name) + " (see /help)");
 }
 
-std::string help_text() {
-  return "Moves: a cell like b2 (column letter, row number from 1) or ROW COL like 2 2.\n"
-         "  A move typed before your turn is played when your turn comes.\n"
-         "Lobby:\n"
-         "  /list [open] [SIZE [k K]] [rated|unrated] [name TEXT]\n"
-         "                                    the games on the server, a page at a time\n"
-         "                                    (open: waiting for a player; name: a player's)\n"
-         "  /list next                        the next page of that list\n"
-         "  /create SIZE [k K] [clock M+S] [private] [bot LEVEL] [rated|unrated]\n"
-         "                                    a new game (LEVEL: random easy medium hard "
-         "perfect);\n"
-         "                                    k K: K in a row wins (3 to SIZE, e.g. /create 15 "
-         "k 5);\n"
-         "                                    without it only a whole line wins;\n"
-         "                                    clock M+S: M minutes each for the game, S seconds\n"
-         "                                    more a move (e.g. 3+2); without it a move timeout\n"
-         "                                    rated: the result changes both ratings (default:\n"
-         "                                    rated between people, unrated against the bot)\n"
-         "  /join ID [CODE]                   join a game (CODE for a private one)\n"
-         "  /quick SIZE [k K] [clock M+S]     play the next player who wants that game\n"
-         "  /watch ID [CODE]                  spectate a game\n"
-         "Players:\n"
-         "  /who [NAME]                       who is online and what each is doing (/who next)\n"
-         "  /challenge NAME [SIZE] [k K] [clock M+S] [rated|unrated]\n"
-         "                                    invite NAME to a game (it stands 60 s)\n"
-         "  /accept [ID], /decline [ID]       answer a challenge (the latest without ID)\n"
-         "  /challenges on|off                take challenges, or refuse them all\n"
-         "  /block NAME, /unblock NAME        no challenges or chat from NAME; /block lists\n"
-         "In a game:\n"
-         "  /resign                           give up the game\n"
-         "  /draw                             offer a draw, or accept your opponent's offer\n"
-         "  /decline                          decline your opponent's draw offer or rematch\n"
-         "                                    (with no offer: the latest challenge)\n"
-         "  /rematch                          ask for (or accept) a rematch; sides swap\n"
-         "  /leave                            back to the lobby (resigns a game in progress)\n"
-         "  (on a terminal /resign and /leave in a game in progress ask to confirm)\n"
-         "  /say TEXT                         chat with everyone in the game\n"
-         "  /spectators on|off                hear the spectators' chat too (off at first)\n"
-         "  /mute NAME, /unmute NAME          hide (or show again) what NAME says; /mute lists\n"
-         "You:\n"
-         "  /me                               your name, rating, games, wins, losses, draws, "
-         "rank\n"
-         "Records (on a server with a database):\n"
-         "  /top [N]                          the N best-rated players (default 10)\n"
-         "  /history [NAME]                   recent finished games of NAME, or yours\n"
-         "  /replay ID                        step through a finished game (ID from /history);\n"
-         "                                    on a terminal Enter shows the next move, q stops\n"
-         "Any time:\n"
-         "  /secret rotate                    replace the secret that owns your name\n"
-         "  /help                             this text\n"
-         "  /quit                             leave the client\n";
+std::string help_text(std::size_t width) {
+  using Rows = std::vector<std::pair<std::string, std::string>>;
+  struct Section {
+    const char* title;
+    Rows rows;
+    const char* after = nullptr;  // a note below the rows
+  };
+  const std::vector<Section> sections = {
+      {"Lobby:",
+       {{"/list [open] [SIZE [k K]] [rated|unrated] [name TEXT]",
+         "the games on the server, a page at a time (open: waiting for a player; name: a "
+         "player's)"},
+        {"/list next", "the next page of that list"},
+        {"/create SIZE [k K] [clock M+S] [private] [bot LEVEL] [rated|unrated]",
+         "a new game (LEVEL: random easy medium hard perfect); k K: K in a row wins (3 to SIZE, "
+         "e.g. /create 15 k 5), without it only a whole line wins; clock M+S: M minutes each for "
+         "the game, S seconds more a move (e.g. 3+2), without it a move timeout; rated: the "
+         "result changes both ratings (default: rated between people, unrated against the bot)"},
+        {"/join ID [CODE]", "join a game (CODE for a private one)"},
+        {"/quick SIZE [k K] [clock M+S]", "play the next player who wants that game"},
+        {"/watch ID [CODE]", "spectate a game"}}},
+      {"Players:",
+       {{"/who [NAME]", "who is online and what each is doing (/who next)"},
+        {"/challenge NAME [SIZE] [k K] [clock M+S] [rated|unrated]",
+         "invite NAME to a game (it stands 60 s)"},
+        {"/accept [ID], /decline [ID]", "answer a challenge (the latest without ID)"},
+        {"/challenges on|off", "take challenges, or refuse them all"},
+        {"/block NAME, /unblock NAME", "no challenges or chat from NAME; /block lists"},
+        {"/mute NAME, /unmute NAME",
+         "hide (or show again) NAME's chat and challenges here (a muted player's challenges "
+         "are declined); /mute lists"}}},
+      {"In a game:",
+       {{"/resign", "give up the game"},
+        {"/draw", "offer a draw, or accept your opponent's offer"},
+        {"/decline",
+         "decline your opponent's draw offer or rematch (with no offer: the latest challenge)"},
+        {"/rematch", "ask for (or accept) a rematch; sides swap"},
+        {"/leave", "back to the lobby (resigns a game in progress)"},
+        {"/say TEXT", "chat with everyone in the game"},
+        {"/spectators on|off", "hear the spectators' chat too (off at first)"}},
+       "(on a terminal /resign and /leave in a game in progress ask to confirm)"},
+      {"You:", {{"/me", "your name, rating, games, wins, losses, draws, rank"}}},
+      {"Records (on a server with a database):",
+       {{"/top [N]", "the N best-rated players (default 10)"},
+        {"/history [NAME]", "recent finished games of NAME, or yours"},
+        {"/replay ID",
+         "step through a finished game (ID from /history); on a terminal Enter shows the next "
+         "move, q stops"}}},
+      {"Any time:",
+       {{"/secret rotate", "replace the secret that owns your name"},
+        {"/help", "this text"},
+        {"/quit", "leave the client (while it reconnects too; so does Ctrl-C)"}}},
+  };
+  std::string text = wrap_text(
+      "Moves: a cell like b2 (column letter, row number from 1) or ROW COL like 2 2.\n"
+      "  A move typed before your turn is played when your turn comes.\n",
+      width);
+  for (const Section& section : sections) {
+    text += std::string(section.title) + "\n" + two_columns(section.rows, 2, 34, width);
+    if (section.after != nullptr) text += wrap_text("  " + std::string(section.after) + "\n", width);
+  }
+  return text;
 }
 
 }  // namespace ttt::client

@@ -89,7 +89,9 @@ bool is_command(std::string_view line) noexcept;
 // asks for K in a row to win instead of the whole line.
 CommandParse parse_command(std::string_view line);
 
-// The /help text: every command and the move syntax, one per line.
-std::string help_text();
+// The /help text: every command and the move syntax, a command a line
+// (its description wrapping under itself) at most width columns wide (0:
+// no limit).
+std::string help_text(std::size_t width = 0);
 
 }  // namespace ttt::client

@@ -51,6 +51,7 @@ void ConsoleClient::start() {
   options.retry = config_.retry;
   options.connect_timeout = config_.connect_timeout;
   options.take_over = config_.take_over;
+  options.restart_wait = config_.restart_wait;
   apply_trust_flags(config_.trust, options);
   known_servers_ = options.known_servers;
   if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
@@ -58,6 +59,7 @@ void ConsoleClient::start() {
                      ? default_secret_path(config_.host, config_.port, config_.name)
                      : config_.secret_file;
   load_secret(options);
+  if (!config_.notice.empty()) say(safe_text(config_.notice, field_width::kMessage));
   if (terminal_.interactive())
     say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
   connection_ = std::make_shared<Connection>(io_.get_executor(), std::move(options), *this);
@@ -73,7 +75,12 @@ void ConsoleClient::quit() {
   if (mid_game && connection_ && connection_->connected()) {
     say(mid_game_goodbye(cli::invocation_name("ttt-client"), config_.own_server,
                          token_file_ != nullptr));
+  } else if (reconnecting_ && game_ && in_progress(*game_)) {
+    say(gave_up_text(cli::invocation_name("ttt-client"), config_.own_server, mid_game));
   }
+  // The note the client was started with is said again last: it stays on
+  // the screen after the client is gone.
+  if (!config_.notice.empty()) say(safe_text(config_.notice, field_width::kMessage));
   if (connection_) {
     connection_->close();
   } else {
@@ -134,6 +141,10 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
     if (!redirected) say(connected_line(connection_->current_server(), welcome, welcomed_before_));
     if (again) {
       if (!redirected) say(place_again_text(*again));
+      // Its Joined is the place said just now: no second line about it.
+      rejoining_game_ = again->has_spectate()    ? again->spectate().game_id()
+                        : again->has_join_game() ? again->join_game().game_id()
+                                                 : 0;
       if (const std::uint32_t id = send(*again, true); id != 0) entry_request_.emplace(id, *again);
     }
     if (!config_.play_bot.empty() && !started_game_) {
@@ -149,6 +160,8 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   const std::string away = away_results_text(welcome);
   if (!away.empty()) say(away);
   welcomed_before_ = true;
+  connection_->set_seat_at_stake(holds_seat());
+  connection_->set_in_game(game_ && in_progress(*game_));
   while (!held_lines_.empty() && connection_->connected()) {
     const std::string line = std::move(held_lines_.front());
     held_lines_.pop_front();
@@ -222,6 +235,7 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
   }
   play_pending();
   connection_->set_seat_at_stake(holds_seat());
+  connection_->set_in_game(game_ && in_progress(*game_));
   update_prompt();
   finish_if_input_done();
 }
@@ -300,7 +314,7 @@ std::uint32_t ConsoleClient::send(wire::ClientMessage message, bool awaits_reply
 void ConsoleClient::execute(const Command& command) {
   if (execute_extra(command) || execute_players(command)) return;
   if (command.kind == CommandKind::Help) {
-    terminal_.print(help_text());
+    pager_.show(help_text(screen_width()));  // longer than a screen: a page at a time
     return;
   }
   if (command.kind == CommandKind::Quit) {
@@ -400,9 +414,9 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
       say("The server no longer holds this session: signing in again as " + config_.name + ".");
     } else if (const auto words = node_error_text(error.code())) {
       say(sentence_case(*words) + ".");  // the connection tries again (another node first)
-    } else {
-      say("The server closed the connection: " + safe_text(error.text(), field_width::kMessage));
     }
+    // Anything else is said once, by the connection's reason: in the line
+    // that says it reconnects, or in the error it ends with.
     return;
   }
   if (in_reply_to != 0 && in_reply_to == move_request_) move_request_ = 0;
@@ -418,8 +432,9 @@ void ConsoleClient::on_joined(const wire::Joined& joined) {
   move_request_ = 0;
   if (resumed) check_offline_moves(joined.state());
   const std::string id = std::to_string(joined.state().game_id());
+  const bool said = std::exchange(rejoining_game_, 0) == joined.state().game_id();
   if (spectating_) {
-    say("Watching game " + id + ".");
+    if (!said) say("Watching game " + id + ".");  // else "Watching game N again." said it
   } else {
     say(std::string(resumed ? "Back in game " : "You play ") +
         (resumed ? id + " as " + side_name(my_side()) : side_name(my_side()) + " in game " + id) +
@@ -445,9 +460,16 @@ void ConsoleClient::on_state(const wire::GameState& state) {
     say("Rematch: round " + std::to_string(state.round()) + ", you play " + side_name(my_side()) +
         ".");
   }
+  if (before.status() == wire::GAME_STATUS_WAITING && state.status() != before.status() &&
+      state.round() == before.round() && seated()) {
+    say(joined_game_text(state, my_side()));  // someone took the free seat
+  }
   if (board_changed(before, state)) {
     // Say the other side's move in words too: easier to follow than a redrawn board.
-    show_state(state, move_headline(before, state, spectating_ ? wire::SIDE_SPECTATOR : my_side()));
+    // A screen that draws the game says our own moves too (placed with the
+    // cursor or the mouse, they are typed nowhere).
+    show_state(state, move_headline(before, state, spectating_ ? wire::SIDE_SPECTATOR : my_side(),
+                                    terminal_.draws_game()));
   } else {
     // Only what is new: the turn line after the board still stands.
     const std::string news =
@@ -461,8 +483,14 @@ void ConsoleClient::on_state(const wire::GameState& state) {
 void ConsoleClient::show_state(const wire::GameState& state, const std::string& headline) {
   const bool with_result = is_over(state) && board_of(state) && announced_end_ != round_key(state);
   if (with_result) announced_end_ = round_key(state);
+  RenderStyle style{terminal_.color()};
+  // A board with its borders taller than the screen is drawn without them.
+  constexpr std::size_t kLinesAround = 5;  // the players line, headline, result, turn line
+  style.compact = terminal_.interactive() &&
+                  2 * static_cast<std::size_t>(std::max(state.size(), 0)) + 2 + kLinesAround >
+                      terminal_.size().rows;
   terminal_.print(state_text(state, spectating_ ? wire::SIDE_SPECTATOR : my_side(), headline,
-                             RenderStyle{terminal_.color()}, with_result, !terminal_.draws_game()));
+                             style, with_result, !terminal_.draws_game()));
 }
 
 // --- helpers --------------------------------------------------------------------
@@ -479,6 +507,10 @@ bool ConsoleClient::my_turn() const noexcept {
 
 void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n"); }
 
+std::size_t ConsoleClient::screen_width() const {
+  return terminal_.interactive() ? terminal_.size().columns : 0;
+}
+
 void ConsoleClient::update_prompt() {
   terminal_.show_game(game_ ? &*game_ : nullptr, spectating_ ? wire::SIDE_SPECTATOR : my_side());
   if (pager_.waiting()) {
@@ -488,7 +520,7 @@ void ConsoleClient::update_prompt() {
   if (reconnecting_) {
     const auto left = reconnect_deadline_ - std::chrono::steady_clock::now();
     terminal_.set_prompt(
-        reconnecting_prompt(std::chrono::duration_cast<std::chrono::milliseconds>(left)));
+        reconnecting_prompt(std::chrono::duration_cast<std::chrono::milliseconds>(left), true));
     return;
   }
   terminal_.set_prompt(clocks_prompt() +

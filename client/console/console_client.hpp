@@ -140,9 +140,17 @@ class ConsoleClient : public ConnectionEvents {
   bool execute_players(const Command& command);
   // Handles those server messages; false if the message is not one.
   bool on_players_message(const wire::ServerMessage& message);
-  // Both Fischer clocks as they run now, for the prompt ("X 2:58 O 3:00 | "),
-  // or "" without a running clock.
+  // The game's clocks as they run now, for the prompt: both Fischer clocks
+  // ("X 2:58 O 3:00 | "), or the mover's move limit ("X 52 s | "), and an
+  // away player's seat ("O away 25 s | "); "" when nothing runs.
   std::string clocks_prompt() const;
+  // On our turn, the time left on our clock (the move limit or the Fischer
+  // clock) as it runs now; none without a clock or out of turn.
+  std::optional<std::chrono::milliseconds> my_time_left() const;
+  // Once a turn, when our time left reaches kTimeWarning: a line and a bell.
+  void warn_of_time();
+  // The columns text for the screen may take (0 for a script: no limit).
+  std::size_t screen_width() const;
   // A terminal that keeps the lobby's lists on screen: asks for them every
   // few seconds out of a game (tick), and hands the answers over. True when
   // the message was such an answer.
@@ -162,6 +170,10 @@ class ConsoleClient : public ConnectionEvents {
   GameListQuery list_query_;
   MuteList mutes_;
   std::map<std::uint64_t, wire::ChallengeOffer> challenges_received_;  // standing, by id
+  // Challenges of muted players, declined unseen: their ends are not said.
+  static constexpr std::size_t kMaxMutedChallenges = 1024;
+  std::set<std::uint64_t> muted_challenges_;
+  std::map<std::uint32_t, Command> block_requests_;  // /block, /unblock in flight
   std::string who_filter_;                                             // the name /who filters by
   std::string who_next_;         // where /who next starts; empty: no next page
   std::uint32_t who_shown_ = 0;  // players shown of this /who so far
@@ -206,6 +218,10 @@ class ConsoleClient : public ConnectionEvents {
   std::optional<Command> confirming_;  // /resign or /leave waiting for y
   std::chrono::steady_clock::time_point move_sent_at_{};
   bool move_wait_said_ = false;
+  // The turn (round, moves) whose low time was said (warn_of_time).
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> time_warned_;
+  // A place asked for again after a reconnect: its Joined says no more.
+  std::uint64_t rejoining_game_ = 0;
   std::array<std::chrono::steady_clock::time_point, 2> away_until_{};  // X, O: seat held until
   std::array<long, 2> away_announced_{-1, -1};
   int exit_code_ = 0;

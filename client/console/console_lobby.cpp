@@ -1,11 +1,13 @@
 // ConsoleClient's lobby extras: the secret that owns the player's name (made
 // here before the first Hello, rotated with /secret rotate), the game list a
-// page at a time (/list, /list next), mutes (/mute, /unmute), and whether the
+// page at a time (/list, /list next), mutes (/mute, /unmute: a muted
+// player's chat is hidden and challenges declined unseen), and whether the
 // player hears the spectators' chat (/spectators on|off).
 #include <spdlog/spdlog.h>
 
 #include "console/console_client.hpp"
 #include "console/game_text.hpp"
+#include "text/display_width.hpp"
 #include "text/safe_text.hpp"
 
 namespace ttt::client {
@@ -117,8 +119,8 @@ bool ConsoleClient::execute_extra(const Command& command) {
         if (!names.empty()) line.back() = '.';
         say(line);
       } else if (mutes_.mute(command.text)) {
-        say("Muted " + command.text + ": what they say is hidden until /unmute " + command.text +
-            ".");
+        say("Muted " + command.text + ": their chat is hidden and their challenges declined unseen, " +
+            "until /unmute " + command.text + ".");
       } else {
         say(command.text + " is muted already.");
       }
@@ -140,7 +142,8 @@ bool ConsoleClient::execute_extra(const Command& command) {
 
 void ConsoleClient::on_game_list(const wire::GameList& list) {
   const std::string footer = list_query_.on_page(list);
-  pager_.show(game_list_text(list) + "\n" + (footer.empty() ? "" : footer + "\n"));
+  pager_.show(game_list_text(list, screen_width()) + "\n" +
+              (footer.empty() ? "" : wrap_text(footer, screen_width()) + "\n"));
   // A /list typed while this page was on its way goes now (and the next
   // after its page).
   while (auto waiting = list_query_.take_waiting()) execute_extra(*waiting);
@@ -166,10 +169,10 @@ void ConsoleClient::on_chat_settings(const wire::ChatSettings& settings) {
 void ConsoleClient::on_record(const wire::ServerMessage& message, const Command& query) {
   switch (message.body_case()) {
     case wire::ServerMessage::kLeaderboard:
-      pager_.show(leaderboard_text(message.leaderboard()) + "\n");
+      pager_.show(leaderboard_text(message.leaderboard(), screen_width()) + "\n");
       break;
     case wire::ServerMessage::kHistory:
-      pager_.show(history_text(message.history(), TimeZone::Local) + "\n");
+      pager_.show(history_text(message.history(), TimeZone::Local, screen_width()) + "\n");
       break;
     case wire::ServerMessage::kReplay:
       pager_.show_replay(message.replay().game(), RenderStyle{terminal_.color()}, TimeZone::Local);

@@ -22,17 +22,23 @@ using std::chrono::steady_clock;
 
 // A move without an answer this long is said to be waiting.
 constexpr milliseconds kMoveAnswerWait{2'000};
-// Countdowns are said every this many seconds (and at 5 s).
+// Countdowns are said every this many seconds in their last minute (and at
+// 5 s), once a minute before.
 constexpr long kCountdownStep = 10;
+// Our time to move this low: a line and a bell, once a turn.
+constexpr milliseconds kTimeWarning{10'000};
 
 milliseconds until(steady_clock::time_point end, steady_clock::time_point now) {
   return end > now ? duration_cast<milliseconds>(end - now) : milliseconds(0);
 }
 
-// Which countdown mark `left` has reached: one per 10 s, and one at 5 s.
+// Which countdown mark `left` has reached: one per 10 s in the last
+// minute, one at 5 s, one per minute before.
 long countdown_mark(milliseconds left) {
   const long seconds = static_cast<long>((left.count() + 999) / 1000);
   if (seconds <= 5) return 0;
+  constexpr long kMinute = 60;
+  if (seconds > kMinute) return kMinute / kCountdownStep + (seconds - kMinute + kMinute - 1) / kMinute;
   return (seconds + kCountdownStep - 1) / kCountdownStep;
 }
 
@@ -56,7 +62,10 @@ void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left
   const auto now = steady_clock::now();
   if (!reconnecting_) {
     const bool seat = holds_seat();
-    say(connection_lost_text(reason, left, seat ? connection_->server_grace() : milliseconds(0)));
+    const bool restarts = game_ && in_progress(*game_) && config_.restart_wait.count() > 0 &&
+                          config_.retry.count() > 0;
+    say(connection_lost_text(reason, left, seat ? connection_->server_grace() : milliseconds(0),
+                             restarts, terminal_.interactive()));
     if (seat && !pending_moves_.empty()) {
       say("Your moves typed so far wait for the connection.");
     }
@@ -120,10 +129,11 @@ void ConsoleClient::tick() {
       say(reconnect_countdown_text(left));
     }
     if (terminal_.interactive() && !pager_.waiting()) {
-      terminal_.set_prompt(reconnecting_prompt(left));
+      terminal_.set_prompt(reconnecting_prompt(left, true));
     }
     return;
   }
+  warn_of_time();
   if (move_request_ != 0 && !move_wait_said_ && now - move_sent_at_ >= kMoveAnswerWait) {
     move_wait_said_ = true;
     say("(Your move is sent; no answer from the server yet: the connection may be slow or "
@@ -140,6 +150,16 @@ void ConsoleClient::tick() {
       say(away_countdown_text(*game_, side, left));
     }
   }
+}
+
+void ConsoleClient::warn_of_time() {
+  const auto left = my_time_left();
+  if (!left || *left > kTimeWarning) return;
+  const std::pair<std::uint32_t, std::uint32_t> turn{game_->round(), game_->move_count()};
+  if (time_warned_ == turn) return;
+  time_warned_ = turn;
+  terminal_.bell();
+  say(time_warning_text(*left, has_chess_clock(*game_)));
 }
 
 bool ConsoleClient::holds_seat() const noexcept {

@@ -5,6 +5,7 @@
 #define NCURSES_NOMACROS  // move(), erase(): functions, not macros over std::move
 #include <curses.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cwchar>
@@ -18,6 +19,7 @@ namespace ttt::client {
 namespace {
 
 constexpr std::size_t kLogLines = 2000;  // kept for scrolling back
+constexpr std::size_t kLinesKept = 8;    // left on the terminal after the full screen
 constexpr int kCtrlD = 4;
 constexpr int kEscape = 27;
 
@@ -70,6 +72,16 @@ void FullScreen::restore() {
   if (!active_) return;
   active_ = false;
   endwin();
+  // The terminal gets its own screen back, and the last lines said stay on
+  // it: the goodbye, why the client stopped, what it said about the game.
+  std::string tail;
+  const std::size_t from = log_.size() > kLinesKept ? log_.size() - kLinesKept : 0;
+  for (std::size_t i = from; i < log_.size(); ++i) tail += log_[i] + "\n";
+  for (std::string_view rest = tail; !rest.empty();) {
+    const ssize_t n = ::write(1, rest.data(), rest.size());
+    if (n <= 0) break;
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
 }
 
 void FullScreen::on_resize() {
@@ -269,8 +281,8 @@ void FullScreen::bell() {
 
 ScreenSize FullScreen::size() const {
   // Long lists scroll in the log (PgUp, PgDn) rather than wait a screenful
-  // at a time: the pager never stops.
-  return ScreenSize{100'000, static_cast<std::size_t>(std::max(layout_.width, 20))};
+  // at a time: the pager never stops. Text is laid out for the log's width.
+  return ScreenSize{100'000, static_cast<std::size_t>(std::max(layout_.width - 1, 20))};
 }
 
 void FullScreen::set_prompt(std::string prompt) {

@@ -6,11 +6,14 @@
 #include <curses.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "console/full_screen.hpp"
 #include "console/game_text.hpp"
+#include "console/text_table.hpp"
 #include "console/players_text.hpp"
+#include "console/session_text.hpp"
 #include "text/display_width.hpp"
 #include "view/board_name.hpp"
 #include "view/clock_text.hpp"
@@ -23,54 +26,9 @@ constexpr short kPairX = 1;
 constexpr short kPairO = 2;
 constexpr short kPairWin = 3;
 
-// The byte length of the UTF-8 sequence a lead byte starts (1 for anything
-// else: the text is safe_text's, valid UTF-8).
-std::size_t sequence_length(unsigned char lead) {
-  if (lead >= 0xF0) return 4;
-  if (lead >= 0xE0) return 3;
-  if (lead >= 0xC0) return 2;
-  return 1;
-}
-
-char32_t code_point(std::string_view bytes) {
-  const auto b0 = static_cast<unsigned char>(bytes[0]);
-  if (bytes.size() == 1) return b0;
-  char32_t c = b0 & (0xFF >> (bytes.size() + 1));
-  for (std::size_t i = 1; i < bytes.size(); ++i) {
-    c = (c << 6) | (static_cast<unsigned char>(bytes[i]) & 0x3F);
-  }
-  return c;
-}
-
-// text cut into pieces of at most width display columns (one piece at
-// least, even for an empty line), between words where a piece has a space.
+// text cut into pieces of at most width display columns, between words.
 std::vector<std::string> wrapped(const std::string& text, int width) {
-  std::vector<std::string> pieces(1);
-  int used = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n =
-        std::min(sequence_length(static_cast<unsigned char>(text[i])), text.size() - i);
-    const std::string_view one(text.data() + i, n);
-    const int w = static_cast<int>(code_point_width(code_point(one)));
-    if (used + w > width && used > 0) {
-      std::string rest;
-      const std::size_t space = pieces.back().rfind(' ');
-      if (one != " " && space != std::string::npos && space > 0) {
-        rest = pieces.back().substr(space + 1);  // the word being cut moves down whole
-        pieces.back().erase(space);
-      }
-      pieces.push_back(std::move(rest));
-      used = static_cast<int>(display_width(pieces.back()));
-      if (one == " " && pieces.back().empty()) {  // a break between words eats the space
-        i += n;
-        continue;
-      }
-    }
-    pieces.back().append(one);
-    used += w;
-    i += n;
-  }
-  return pieces;
+  return wrap_words(text, static_cast<std::size_t>(std::max(width, 1)));
 }
 
 }  // namespace
@@ -78,7 +36,7 @@ std::vector<std::string> wrapped(const std::string& text, int width) {
 void FullScreen::put(int line, int column, const std::string& text, int width, int attributes) {
   if (width <= 0 || line < 0 || line >= LINES || column < 0 || column >= COLS) return;
   width = std::min(width, COLS - column);
-  const std::string shown = wrapped(text, width).front();
+  const std::string shown = cut_to_width(text, static_cast<std::size_t>(width));
   if (attributes != 0) attron(attributes);
   mvaddstr(line, column, shown.c_str());
   if (attributes != 0) attroff(attributes);
@@ -164,39 +122,61 @@ void FullScreen::draw_panel() {
   }
   title += s.rated() ? ", rated" : ", unrated";
   put(top, left, title, width, A_BOLD);
-  // The clocks run on from the state: the mover's time since it came.
+  // The clocks and the away players' seats run on from the state: the time
+  // since it came.
   const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(
                          std::chrono::steady_clock::now() - game_at_)
                          .count();
   const bool running = s.status() == wire::GAME_STATUS_IN_PROGRESS;
-  auto live = [&](wire::Side side, std::uint32_t ms) -> std::uint32_t {
-    if (!running || s.to_move() != side) return ms;
+  auto left_of = [&](std::uint32_t ms) -> std::uint32_t {
     return since >= ms ? 0 : ms - static_cast<std::uint32_t>(since);
   };
+  auto live = [&](wire::Side side, std::uint32_t ms) -> std::uint32_t {
+    return running && s.to_move() == side ? left_of(ms) : ms;
+  };
+  std::array<std::string, 2> names;
+  std::array<std::string, 2> times;
   for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
+    const std::size_t i = side == wire::SIDE_X ? 0 : 1;
     const wire::PlayerInfo& p = info_of(s, side);
-    std::string line = side_name(side) + "  " + seat_name(p);
+    std::string line = (running && s.to_move() == side ? "> " : "  ") + side_name(side) + "  " +
+                       seat_name(p);
     if (p.player_id() != 0 && p.rating() > 0) line += " (" + rating_text(p.rating()) + ")";
     if (side == me_) line += " you";
-    if (p.player_id() != 0 && !p.connected()) line += " [away]";
-    std::string time;
-    if (has_chess_clock(s)) {
-      time = clock_face(live(side, side == wire::SIDE_X ? s.x_clock_ms() : s.o_clock_ms()));
-    } else if (running && s.to_move() == side && s.move_time_left_ms() > 0) {
-      time = std::to_string((live(side, s.move_time_left_ms()) + 999) / 1000) + " s";
+    if (p.player_id() != 0 && !p.connected()) {
+      line += p.away_ms_left() > 0 && running
+                  ? " [away, " + whole_seconds(std::chrono::milliseconds(left_of(p.away_ms_left()))) +
+                        " left]"
+                  : " [away]";
     }
+    names[i] = std::move(line);
+    if (has_chess_clock(s)) {
+      times[i] = clock_face(live(side, side == wire::SIDE_X ? s.x_clock_ms() : s.o_clock_ms()));
+    } else if (running && s.to_move() == side && s.move_time_left_ms() > 0) {
+      times[i] = whole_seconds(std::chrono::milliseconds(live(side, s.move_time_left_ms())));
+    }
+  }
+  // The clocks stand right after the longer name, in one column.
+  const int time_width = 8;
+  const int name_width = std::min(
+      static_cast<int>(std::max(display_width(names[0]), display_width(names[1]))),
+      std::max(width - time_width - 2, 1));
+  for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
+    const std::size_t i = side == wire::SIDE_X ? 0 : 1;
     const int attributes = (running && s.to_move() == side ? A_BOLD : 0) |
                            (color_pairs_ ? COLOR_PAIR(side == wire::SIDE_X ? kPairX : kPairO) : 0);
-    const int y = top + (side == wire::SIDE_X ? 2 : 3);
-    put(y, left, (running && s.to_move() == side ? "> " : "  ") + line, width - 10, attributes);
-    if (!time.empty()) put(y, left + width - 9, time, 9, attributes);
+    const int y = top + 2 + static_cast<int>(i);
+    put(y, left, names[i], name_width, attributes);
+    if (!times[i].empty()) put(y, left + name_width + 2, times[i], time_width, attributes);
   }
   std::vector<std::string> status;
+  const bool player = me_ == wire::SIDE_X || me_ == wire::SIDE_O;
   if (is_over(s)) {
     status.push_back(game_over_line(s));
     const std::string personal = personal_result(s, me_);
     if (!personal.empty()) status.push_back(personal);
-    status.push_back("/rematch to play again, /leave for the lobby.");
+    status.push_back(player ? "/rematch to play again, /leave for the lobby."
+                            : "/leave for the lobby.");
   } else if (s.status() == wire::GAME_STATUS_WAITING) {
     status.push_back("Waiting for an opponent to join game " + std::to_string(s.game_id()) + ".");
   } else if (s.to_move() == me_) {
@@ -205,38 +185,59 @@ void FullScreen::draw_panel() {
     const wire::Side mover = s.to_move();
     status.push_back(seat_name(info_of(s, mover)) + " (" + side_name(mover) + ") to move.");
   }
-  if (s.draw_offered_by() != wire::SIDE_NONE) {
-    status.push_back(s.draw_offered_by() == me_ ? "You offered a draw."
-                                                : "A draw is offered: /draw or /decline.");
+  const wire::Side draw = s.draw_offered_by();
+  if (draw == wire::SIDE_X || draw == wire::SIDE_O) {
+    // Only the other player can take it: spectators are told who offers.
+    status.push_back(draw == me_    ? "You offered a draw."
+                     : player       ? "A draw is offered: /draw or /decline."
+                                    : seat_name(info_of(s, draw)) + " (" + side_name(draw) +
+                                          ") offers a draw.");
   }
-  if (s.rematch_requested_by() != wire::SIDE_NONE && s.rematch_requested_by() != me_) {
-    status.push_back("A rematch is asked: /rematch or /decline.");
+  const wire::Side rematch = s.rematch_requested_by();
+  if ((rematch == wire::SIDE_X || rematch == wire::SIDE_O) && rematch != me_) {
+    status.push_back(player ? "A rematch is asked: /rematch or /decline."
+                            : seat_name(info_of(s, rematch)) + " (" + side_name(rematch) +
+                                  ") asks for a rematch.");
   }
   if (s.spectators() > 0) status.push_back(std::to_string(s.spectators()) + " watching");
-  for (std::size_t i = 0; i < status.size() && 5 + static_cast<int>(i) < layout_.panel_height;
-       ++i) {
-    put(top + 5 + static_cast<int>(i), left, status[i], width, i == 0 && is_over(s) ? A_BOLD : 0);
+  // Each line wrapped between words, as many as the panel has room for.
+  int y = top + 5;
+  for (std::size_t i = 0; i < status.size(); ++i) {
+    for (const std::string& piece : wrapped(status[i], width)) {
+      if (y >= top + layout_.panel_height) return;
+      put(y++, left, piece, width, i == 0 && is_over(s) ? A_BOLD : 0);
+    }
   }
 }
 
 void FullScreen::draw_lobby() {
   const int half = layout_.panel_width / 2;
   const int lines = layout_.panel_height;
-  put(0, 0, "Games (updated live; /create, /quick, /join ID)", half - 1, A_BOLD);
-  put(0, half, "Players online (/challenge NAME)", layout_.panel_width - half, A_BOLD);
+  const int games_width = half - 1;
+  const int players_width = layout_.panel_width - half;
+  put(0, 0, "Games (/create, /quick, /join ID)", games_width, A_BOLD);
+  put(0, half, "Players online (/challenge NAME)", players_width, A_BOLD);
+  // Each list laid out for its column (tables drop what does not fit, long
+  // lines wrap between words); what is below the panel is left out.
   auto column = [&](const std::string& text, int left, int width) {
     int y = 1;
     std::size_t start = 0;
     while (start < text.size() && y < lines) {
       std::size_t end = text.find('\n', start);
       if (end == std::string::npos) end = text.size();
-      put(y++, left, text.substr(start, end - start), width);
+      for (const std::string& piece : wrapped(text.substr(start, end - start), width)) {
+        if (y >= lines) break;
+        put(y++, left, piece, width);
+      }
       start = end + 1;
     }
   };
-  column(lobby_games_ ? game_list_text(*lobby_games_) : "(asking the server...)", 0, half - 1);
-  column(lobby_players_ ? player_list_text(*lobby_players_) : "(asking the server...)", half,
-         layout_.panel_width - half);
+  const auto wide = [](int width) { return static_cast<std::size_t>(std::max(width, 1)); };
+  column(lobby_games_ ? game_list_text(*lobby_games_, wide(games_width)) : "(asking the server...)",
+         0, games_width);
+  column(lobby_players_ ? player_list_text(*lobby_players_, wide(players_width))
+                        : "(asking the server...)",
+         half, players_width);
   mvhline(lines, 0, ACS_HLINE, COLS);
 }
 
@@ -270,24 +271,34 @@ void FullScreen::draw_input() {
 }
 
 void FullScreen::draw_help() {
-  static const char* const kLines[] = {
-      "Keys",
-      "  arrows or h j k l   move the cursor on the board",
-      "  Enter or space      place your mark on the cursor's cell",
-      "  a mouse click       place your mark on the cell clicked",
-      "  b2, 2 2             type a cell and Enter (columns h..l: ROW COL)",
-      "  /command            any command of the line mode (/help lists them)",
-      "  PgUp, PgDn          scroll the messages",
-      "  Esc                 clear the input line",
-      "  ?                   this help (? or Esc closes it)",
+  static const std::pair<const char*, const char*> kKeys[] = {
+      {"arrows or h j k l", "move the cursor on the board"},
+      {"Enter or space", "place your mark on the cursor's cell"},
+      {"a mouse click", "place your mark on the cell clicked"},
+      {"b2, 2 2", "type a cell and Enter (from column h on: ROW COL)"},
+      {"/command", "any command of the line mode (/help lists them)"},
+      {"PgUp, PgDn", "scroll the messages"},
+      {"Esc", "clear the input line"},
+      {"?", "this help (? or Esc closes it)"},
   };
-  const int height = static_cast<int>(std::size(kLines)) + 2;
-  const int width = std::min(COLS - 2, 72);
+  const int width = std::min(COLS - 2, 76);
+  std::vector<std::string> lines{"Keys"};
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const auto& [keys, what] : kKeys) rows.emplace_back(keys, what);
+  const std::string table = two_columns(rows, 2, 20, static_cast<std::size_t>(std::max(width - 4, 10)));
+  for (std::size_t start = 0; start < table.size();) {
+    const std::size_t end = table.find('\n', start);
+    lines.push_back(table.substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  const int height = std::min(static_cast<int>(lines.size()) + 2, LINES);
   const int top = std::max(0, (LINES - height) / 2);
   const int left = std::max(0, (COLS - width) / 2);
   for (int i = 0; i < height; ++i) put(top + i, left, std::string(width, ' '), width, A_REVERSE);
-  for (int i = 0; i < static_cast<int>(std::size(kLines)); ++i) {
-    put(top + 1 + i, left + 2, kLines[i], width - 4, A_REVERSE | (i == 0 ? A_BOLD : 0));
+  for (int i = 0; i < static_cast<int>(lines.size()) && i < height - 2; ++i) {
+    put(top + 1 + i, left + 2, lines[static_cast<std::size_t>(i)], width - 4,
+        A_REVERSE | (i == 0 ? A_BOLD : 0));
   }
 }
 

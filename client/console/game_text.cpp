@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "console/session_text.hpp"
+#include "console/text_table.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
 #include "ttt/wire/result_words.hpp"
@@ -170,8 +171,18 @@ std::string connected_line(const std::string& server, const wire::Welcome& welco
          safe_text(welcome.name(), field_width::kName) + rating + ". Type /help for commands.";
 }
 
+std::string joined_game_text(const wire::GameState& state, wire::Side me) {
+  const wire::Side them = other_side(me);
+  std::string text = seat_text(state, them, true) + " joined game " +
+                     std::to_string(state.game_id()) + ": the game begins";
+  if (in_progress(state)) {
+    text += state.to_move() == me ? ", your move" : ", " + side_name(state.to_move()) + " to move";
+  }
+  return text + ".";
+}
+
 std::string move_headline(const wire::GameState& before, const wire::GameState& after,
-                          wire::Side me) {
+                          wire::Side me, bool own_moves) {
   const auto board = board_of(after);
   const auto last = last_move_of(after);
   if (!board || !last || after.move_count() != before.move_count() + 1 ||
@@ -182,7 +193,9 @@ std::string move_headline(const wire::GameState& before, const wire::GameState& 
   const Cell mark = board->at(last->row, last->col);
   if (mark == Cell::Empty) return "";
   const wire::Side mover = mark == Cell::X ? wire::SIDE_X : wire::SIDE_O;
-  if (mover == me) return "";
+  if (mover == me) {
+    return own_moves ? "You (" + side_name(me) + ") played " + cell_name(*last) + "." : "";
+  }
   return seat_name(info_of(after, mover)) + " (" + side_name(mover) + ") played " +
          cell_name(*last) + ".";
 }
@@ -250,29 +263,35 @@ std::string state_text(const wire::GameState& state, wire::Side me, const std::s
   return text + turn_line(state, me) + "\n";
 }
 
-std::string game_list_text(const wire::GameList& list) {
-  if (list.games().empty()) return "No games yet: /create 3 starts one, /quick 3 finds a player.";
-  constexpr std::size_t kNameColumn = 16;  // longer names are cut
+std::string game_list_text(const wire::GameList& list, std::size_t width) {
+  if (list.games().empty()) {
+    return wrap_text("No games yet: /create 3 starts one, /quick 3 finds a player.", width);
+  }
+  constexpr std::size_t kListName = 16;  // longer names are cut
   const auto name = [](const std::string& raw) {
-    return pad_right(raw.empty() ? "-" : safe_text(raw, kNameColumn), kNameColumn);
+    return raw.empty() ? std::string("-") : safe_text(raw, kListName);
   };
-  std::string text = "   id  board              status       X                O\n";
+  TextTable table({{"id", 9, 0, true, false, 0, 5},
+                   {"board", 5, 5, false, false, 2, 17},
+                   {"status", 6, 0, false, false, 2, 11},
+                   {"X", 8, 6, false, false, 2, kListName},
+                   {"O", 7, 6, false, false, 1, kListName},
+                   {"", 1, 10, false, true, 2, 0, true}});
   for (const wire::GameSummary& g : list.games()) {
     const char* status = g.status() == wire::GAME_STATUS_WAITING       ? "waiting"
                          : g.status() == wire::GAME_STATUS_IN_PROGRESS ? "playing"
                                                                        : "over";
-    std::string line = pad_left(std::to_string(g.game_id()), 5) + "  " +
-                       pad_right(board_name(g.size(), g.win_length()), 17) + "  " +
-                       pad_right(status, 12) + " " + name(g.x_name()) + " " + name(g.o_name());
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    if (g.is_private()) line += "  private";
-    if (g.vs_bot()) line += "  vs bot";
-    if (g.spectators() > 0) line += "  " + std::to_string(g.spectators()) + " watching";
+    std::string notes;
+    auto note = [&notes](const std::string& text) { notes += (notes.empty() ? "" : "  ") + text; };
+    if (g.is_private()) note("private");
+    if (g.vs_bot()) note("vs bot");
+    if (g.spectators() > 0) note(std::to_string(g.spectators()) + " watching");
     // Several nodes: where the game is held (joining it moves you there).
-    if (!g.node().empty()) line += "  at " + safe_text(g.node(), 64);
-    text += line + "\n";
+    if (!g.node().empty()) note("at " + safe_text(g.node(), 64));
+    table.add_row({std::to_string(g.game_id()), board_name(g.size(), g.win_length()), status,
+                   name(g.x_name()), name(g.o_name()), notes});
   }
-  return text + "Join with /join ID, watch with /watch ID.";
+  return table.render(width) + wrap_text("Join with /join ID, watch with /watch ID.", width);
 }
 
 std::string error_text(const wire::Error& error) {

@@ -54,9 +54,14 @@ std::string connected_line(const std::string& server, const wire::Welcome& welco
 
 // The other side's move in words, for the board drawn after it: "bob (O)
 // played b2." when `after` is `before` plus one move by someone other than
-// `me` (every move, for a spectator: me SIDE_SPECTATOR); else empty.
+// `me` (every move, for a spectator: me SIDE_SPECTATOR); with own_moves our
+// moves too ("You (X) played b2."); else empty.
 std::string move_headline(const wire::GameState& before, const wire::GameState& after,
-                          wire::Side me);
+                          wire::Side me, bool own_moves = false);
+
+// Someone took the free seat of our waiting game (me: our side): "bob (O,
+// 1184) joined game 5: the game begins, X to move."
+std::string joined_game_text(const wire::GameState& state, wire::Side me);
 
 // A chat line: "[alice (X)] good game", "[carol (watching)] hi"; the name
 // and the text made safe to show (field_width::kName, kChat).
@@ -80,8 +85,11 @@ std::string state_text(const wire::GameState& state, wire::Side me, const std::s
                        RenderStyle style, bool with_result, bool with_board = true);
 
 // The lobby's game list, one game per line, or a hint when it is empty.
-// Names are made safe to show and cut to their column (16 wide).
-std::string game_list_text(const wire::GameList& list);
+// Names are made safe to show and cut to their column (16 wide). At most
+// width columns wide (0: no limit): the notes (private, vs bot, watching,
+// the node) go first, then names and the board are cut short, then the
+// board and the status are left out; the id and both names stay.
+std::string game_list_text(const wire::GameList& list, std::size_t width = 0);
 
 // A server refusal as one line for the player (the server's text made safe
 // to show, at most field_width::kMessage columns).

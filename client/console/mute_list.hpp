@@ -1,5 +1,6 @@
-// MuteList: the names whose chat ttt-client hides (/mute NAME), compared as
-// the server compares names (ASCII letters in any case). For this run only.
+// MuteList: the names whose chat ttt-client hides and whose challenges it
+// declines unseen (/mute NAME), compared as the server compares names
+// (ASCII letters in any case). For this run only.
 #pragma once
 
 #include <set>

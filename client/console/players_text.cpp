@@ -5,6 +5,7 @@
 
 #include "console/game_text.hpp"
 #include "console/session_text.hpp"
+#include "console/text_table.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
 #include "view/board_name.hpp"
@@ -38,13 +39,22 @@ std::string activity_text(const wire::PlayerPresence& p) {
   const std::string board = board_with_clock(p.size(), p.win_length(), p.clock());
   const std::string game =
       p.game_id() != 0 ? "game " + std::to_string(p.game_id()) : std::string("a private game");
+  // The server's own bots are named so that no player can take their names.
+  const std::string opponent =
+      p.opponent().empty()
+          ? std::string()
+          : (p.opponent_server_bot() ? "the server's " : "") + name_of(p.opponent());
   switch (p.activity()) {
     case wire::ACTIVITY_QUEUED:
       return "waiting in quick match for a " + board + " game";
     case wire::ACTIVITY_WAITING:
       return "waiting for an opponent in " + game + " (" + board + ")";
     case wire::ACTIVITY_PLAYING:
-      return "playing " + game + " against " + name_of(p.opponent()) + " (" + board + ")";
+      return "playing " + game + (opponent.empty() ? "" : " against " + opponent) + " (" + board +
+             ")";
+    case wire::ACTIVITY_FINISHED:
+      return "just finished " + game + (opponent.empty() ? "" : " against " + opponent) + " (" +
+             board + ")";
     case wire::ACTIVITY_WATCHING:
       return "watching " + game + " (" + safe_text(p.opponent(), 2 * field_width::kName + 4) + ")";
     default:
@@ -52,16 +62,19 @@ std::string activity_text(const wire::PlayerPresence& p) {
   }
 }
 
-std::string player_list_text(const wire::PlayerList& list) {
+std::string player_list_text(const wire::PlayerList& list, std::size_t width) {
   if (list.players().empty()) return "Nobody else is online.";
-  std::string text = pad_right("name", kNameColumn) + "  rating  doing";
+  TextTable table({{"name", 9, 8, false, false, 0, kNameColumn},
+                   {"rating", 6, 0, true, false, 2, 6},
+                   {"doing", 8, 12, false, true, 2, 0}});
   for (const wire::PlayerPresence& p : list.players()) {
     std::string name = safe_text(p.name(), kNameColumn);
     if (p.is_bot()) name += " (bot)";
     if (p.away()) name += " [away]";
-    text += "\n" + pad_right(name, kNameColumn) + "  " + pad_left(rating_text(p.rating()), 6) +
-            "  " + activity_text(p);
+    table.add_row({name, rating_text(p.rating()), activity_text(p)});
   }
+  std::string text = table.render(width);
+  text.pop_back();  // the last line's '\n'
   return text;
 }
 
@@ -110,6 +123,30 @@ std::string block_list_text(const wire::BlockList& list) {
     text += (i == 0 ? " " : ", ") + name_of(list.names(i));
   }
   return text + ".";
+}
+
+std::string block_answer_text(const wire::BlockList& list, const std::string& name, bool blocked) {
+  const std::string who = name_of(name);
+  const auto key = [](std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  std::string others;
+  bool listed = false;
+  for (const std::string& n : list.names()) {
+    if (key(n) == key(name)) {
+      listed = true;
+    } else {
+      others += (others.empty() ? "" : ", ") + name_of(n);
+    }
+  }
+  const std::string all = listed ? who + (others.empty() ? "" : ", " + others) : others;
+  if (blocked && listed) {
+    return who + " is blocked: no challenges or chat from " + who + " (blocked: " + all + ").";
+  }
+  if (listed) return who + " is still blocked (blocked: " + all + ").";
+  return who + " is not blocked " +
+         (others.empty() ? std::string("(nobody is).") : "(blocked: " + others + ").");
 }
 
 }  // namespace ttt::client

@@ -15,13 +15,17 @@ namespace ttt::client {
 std::string challenge_settings_text(const wire::Challenge& settings, bool rated);
 
 // The /who page: a header and one row a player (name, rating, what it is
-// doing), e.g. "alice             1216  playing game 3 against bob".
-std::string player_list_text(const wire::PlayerList& list);
+// doing), e.g. "alice             1216  playing game 3 against bob". At
+// most width columns wide (0: no limit): what a player is doing wraps
+// under itself, names are cut short, then the rating is left out.
+std::string player_list_text(const wire::PlayerList& list, std::size_t width = 0);
 
 // What a player online is doing: "in the lobby", "waiting in quick match
 // for a 3x3 game", "waiting for an opponent in game 5 (4x4)", "playing game
-// 3 against bob", "watching game 3 (alice vs bob)"; a private game's id is
-// not shown.
+// 3 against bob", "just finished game 3 against bob (3x3)" (seated in a
+// game that is over), "watching game 3 (alice vs bob)"; a private game's id
+// is not shown, and an opponent who is one of the server's bots is "the
+// server's bot (hard)".
 std::string activity_text(const wire::PlayerPresence& player);
 
 // "bob (1216) challenges you to a 3x3 game, clock 3+2: /accept or /decline
@@ -36,7 +40,14 @@ std::string challenge_sent_text(const wire::ChallengeSent& sent);
 // withdrew her challenge (offline, or in another game).", ...
 std::string challenge_ended_text(const wire::ChallengeEnded& ended, const std::string& me);
 
-// "Blocked: bob, carol." or "Nobody is blocked."
+// "Blocked (no challenges or chat from them): bob, carol." or "Nobody is
+// blocked."
 std::string block_list_text(const wire::BlockList& list);
+
+// The answer to /block NAME (blocked) or /unblock NAME, naming whom it was
+// about: "bob is blocked: no challenges or chat from bob (blocked: bob,
+// carol).", "bob is not blocked (nobody is).", "bob is not blocked (still
+// blocked: carol)." The name as typed is made safe to show.
+std::string block_answer_text(const wire::BlockList& list, const std::string& name, bool blocked);
 
 }  // namespace ttt::client

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "console/game_text.hpp"
+#include "console/text_table.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
 #include "ttt/wire/convert.hpp"
@@ -12,27 +13,6 @@
 
 namespace ttt::client {
 namespace {
-
-// A table column: its width in terminal columns, right-aligned or not, and
-// the spaces before it.
-struct Column {
-  std::size_t width;
-  bool right = false;
-  std::size_t gap = 1;
-};
-
-// One row of a table: each cell padded to its column by display width (a
-// wider cell pushes the rest along), without trailing spaces.
-std::string row_text(const std::vector<Column>& columns, const std::vector<std::string>& cells) {
-  std::string line;
-  for (std::size_t i = 0; i < columns.size() && i < cells.size(); ++i) {
-    if (i > 0) line.append(columns[i].gap, ' ');
-    line += columns[i].right ? pad_left(cells[i], columns[i].width)
-                             : pad_right(cells[i], columns[i].width);
-  }
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  return line;
-}
 
 constexpr std::size_t kNameColumn = 18;  // names in tables; longer ones are cut
 
@@ -66,19 +46,26 @@ std::string time_text(std::uint64_t unix_ms, TimeZone zone) {
   return text;
 }
 
-std::string leaderboard_text(const wire::Leaderboard& board) {
+std::string leaderboard_text(const wire::Leaderboard& board, std::size_t width) {
   if (board.entries().empty()) return "Nobody has finished a game on this server yet.";
-  const std::vector<Column> row = {
-      {4, true}, {kNameColumn, false, 2}, {7, true}, {6, true}, {5, true}, {5, true}, {5, true}};
-  std::string text = row_text(row, {"rank", "name", "rating", "games", "W", "L", "D"});
+  TextTable table({{"rank", 9, 0, true, false, 0, 4},
+                   {"name", 9, 8, false, false, 2, kNameColumn},
+                   {"rating", 8, 0, true, false, 1, 7},
+                   {"games", 6, 0, true, false, 1, 6},
+                   {"W", 4, 0, true, false, 1, 5},
+                   {"L", 4, 0, true, false, 1, 5},
+                   {"D", 4, 0, true, false, 1, 5},
+                   {"", 3, 8, false, true, 2, 0}});
   int rank = 0;
   for (const wire::LeaderboardEntry& e : board.entries()) {
-    text += "\n" +
-            row_text(row, {std::to_string(++rank), column_name(e.name()), rating_text(e.rating()),
-                           std::to_string(e.games()), std::to_string(e.wins()),
-                           std::to_string(e.losses()), std::to_string(e.draws())});
-    if (e.provisional()) text += "  provisional";
+    std::string note = e.server_bot() ? "the server's bot" : "";
+    if (e.provisional()) note += std::string(note.empty() ? "" : ", ") + "provisional";
+    table.add_row({std::to_string(++rank), column_name(e.name()), rating_text(e.rating()),
+                   std::to_string(e.games()), std::to_string(e.wins()), std::to_string(e.losses()),
+                   std::to_string(e.draws()), note});
   }
+  std::string text = table.render(width);
+  text.pop_back();  // the last line's '\n'
   return text;
 }
 
@@ -90,22 +77,25 @@ std::string record_result_text(const wire::GameRecord& record) {
   return wire::result_text(record.status(), record.end_reason(), line);
 }
 
-std::string history_text(const wire::History& history, TimeZone zone) {
+std::string history_text(const wire::History& history, TimeZone zone, std::size_t width) {
   const std::string name = safe_text(history.name(), field_width::kName);
   if (history.games().empty()) return name + " has no finished games yet.";
-  const std::vector<Column> row = {
-      {6, true}, {16, false, 2}, {17, false, 2}, {kNameColumn, false, 2}, {kNameColumn}, {32},
-      {7},       {5, true}};
-  std::string text = "Recent games of " + name + ", newest first:\n";
-  text += row_text(row, {"record", "ended", "board", "X", "O", "result", "rated", "moves"}) + "\n";
+  TextTable table({{"record", 9, 0, true, false, 0, 6},
+                   {"ended", 5, 0, false, false, 2, 16, true},
+                   {"board", 6, 5, false, false, 2, 17, true},
+                   {"X", 8, 8, false, false, 2, kNameColumn},
+                   {"O", 8, 8, false, false, 1, kNameColumn},
+                   {"result", 7, 12, false, false, 1, 32},
+                   {"rated", 3, 0, false, false, 1, 7, true},
+                   {"moves", 4, 0, true, false, 1, 5, true}});
   for (const wire::GameRecord& g : history.games()) {
-    const std::string size = board_name(g.size(), g.win_length());
-    text += row_text(row, {std::to_string(g.record_id()), time_text(g.ended_ms(), zone), size,
-                           column_name(g.x_name()), column_name(g.o_name()), record_result_text(g),
-                           g.rated() ? "rated" : "unrated", std::to_string(g.move_count())}) +
-            "\n";
+    table.add_row({std::to_string(g.record_id()), time_text(g.ended_ms(), zone),
+                   board_name(g.size(), g.win_length()), column_name(g.x_name()),
+                   column_name(g.o_name()), record_result_text(g), g.rated() ? "rated" : "unrated",
+                   std::to_string(g.move_count())});
   }
-  return text + "Step through one with /replay RECORD.";
+  return wrap_text("Recent games of " + name + ", newest first:", width) + "\n" +
+         table.render(width) + "Step through one with /replay RECORD.";
 }
 
 std::string record_error_text(const wire::Error& error, const Command& query) {

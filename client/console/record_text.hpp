@@ -21,9 +21,11 @@ std::string time_text(std::uint64_t unix_ms, TimeZone zone);
 
 // The table /top prints, best first: rank, name, rating (rounded), games,
 // wins, losses, draws, and "provisional" after a rating the server does not
-// count as established yet (too few rated games); or a sentence when nobody
-// has finished a game.
-std::string leaderboard_text(const wire::Leaderboard& board);
+// count as established yet (too few rated games) and "the server's bot"
+// after one of the server's own bots; or a sentence when nobody has
+// finished a game. At most width columns wide (0: no limit): the columns
+// of least use are left out first (TextTable).
+std::string leaderboard_text(const wire::Leaderboard& board, std::size_t width = 0);
 
 // A finished game's result and why, in the words of the `Game over:` line
 // without its prefix (wire::result_text): "X wins (anti-diagonal)", "O wins
@@ -33,8 +35,9 @@ std::string record_result_text(const wire::GameRecord& record);
 
 // The list /history prints, newest first: record id, when it ended, size,
 // X vs O, result and why, rated or not, and the number of moves; or a
-// sentence when the player has no finished games.
-std::string history_text(const wire::History& history, TimeZone zone);
+// sentence when the player has no finished games. At most width columns
+// wide (0: no limit): rated, moves, board and end time are left out first.
+std::string history_text(const wire::History& history, TimeZone zone, std::size_t width = 0);
 
 // A refused /top, /history or /replay (query is the command that asked) as
 // one line: what was asked and why there is no answer (NO_RECORD,

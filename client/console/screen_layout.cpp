@@ -1,6 +1,7 @@
 #include "console/screen_layout.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace ttt::client {
 namespace {
@@ -69,9 +70,12 @@ ScreenLayout layout_screen(int lines, int columns, int board_size) {
   board.label_width = board_size > 9 ? 2 : 1;
   board.top = 0;
   board.left = 1;
-  for (bool bordered : {true, false}) {
+  // Bordered cells with a blank line above the log if they fit, else
+  // compact cells, and on a short screen without the blank line (a 19x19
+  // board fits 80x24 so).
+  for (const auto [bordered, gap] : {std::pair{true, 1}, std::pair{false, 1}, std::pair{false, 0}}) {
     board.bordered = bordered;
-    const int used_lines = std::max(board.lines(), kPanelLines) + 1 + kLogMinLines + 1;
+    const int used_lines = std::max(board.lines(), kPanelLines) + gap + kLogMinLines + 1;
     const int used_columns = board.left + board.columns() + 3 + kPanelMinWidth;
     if (used_lines <= lines && used_columns <= columns) {
       layout.board = board;
@@ -79,12 +83,12 @@ ScreenLayout layout_screen(int lines, int columns, int board_size) {
       layout.panel_left = board.left + board.columns() + 3;
       layout.panel_width = columns - layout.panel_left;
       layout.panel_height = kPanelLines;
-      layout.log_top = std::max(board.lines(), kPanelLines) + 1;
+      layout.log_top = std::max(board.lines(), kPanelLines) + gap;
       layout.log_height = lines - 1 - layout.log_top;
       return layout;
     }
   }
-  return too_small(board.lines() + kLogMinLines + 2,
+  return too_small(board.lines() + kLogMinLines + 1,
                    board.left + board.columns() + 3 + kPanelMinWidth);
 }
 

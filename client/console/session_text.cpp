@@ -1,5 +1,6 @@
 #include "console/session_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "console/game_text.hpp"
@@ -14,11 +15,48 @@ std::string named(const wire::GameState& state, wire::Side side) {
   return seat_name(info_of(state, side)) + " (" + side_name(side) + ")";
 }
 
-// "1205 -> 1189 (-16)"
-std::string change_text(double before, double after) {
+// "2nd", "11th", "23rd"
+std::string ordinal(std::uint32_t n) {
+  const char* suffix = "th";
+  if (n % 100 < 11 || n % 100 > 13) {
+    suffix = n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  }
+  return std::to_string(n) + suffix;
+}
+
+// Why a rating moved less than the result alone would move it, from the
+// player's side (about_me) or a spectator's; empty when there is no note
+// and the change is not a rounded zero.
+std::string rating_note_text(const wire::PlayerInfo& p, const std::string& opponent, bool about_me,
+                             long change) {
+  switch (p.rating_note()) {
+    case wire::RATING_NOTE_REPEAT: {
+      const std::uint32_t n = p.repeat_game();
+      const std::string nth = n > 1 ? ordinal(n) + " " : "repeated ";
+      const std::string game = std::string(about_me ? "your " : "their ") + nth +
+                               "rated game against each other within 24 hours";
+      if (change == 0 || n >= 5) return game + ": from the 5th on they move no rating";
+      return game + " counts 1/" + std::to_string(1u << std::min<std::uint32_t>(n - 1, 3));
+    }
+    case wire::RATING_NOTE_PROVISIONAL_OPPONENT:
+      return opponent + "'s rating is provisional: an established rating does not move against it";
+    case wire::RATING_NOTE_TOO_SHORT:
+      return "the game ended before both players moved";
+    default:
+      return change == 0 ? "the result the ratings expected" : "";
+  }
+}
+
+// "1205 -> 1189 (-16)", with why it moved less when it did:
+// "1205 -> 1205 (+0: ...)".
+std::string change_text(double before, double after, const std::string& why = "") {
   const long change = std::lround(after) - std::lround(before);
   return rating_text(before) + " -> " + rating_text(after) + " (" + (change >= 0 ? "+" : "") +
-         std::to_string(change) + ")";
+         std::to_string(change) + (why.empty() ? "" : ": " + why) + ")";
+}
+
+long rounded_change(const wire::PlayerInfo& p) {
+  return std::lround(p.rating()) - std::lround(p.rating_before());
 }
 
 const char* kind_text(wire::OfferKind kind) {
@@ -36,22 +74,46 @@ std::string whole_seconds(std::chrono::milliseconds ms) {
   return std::to_string((count + 999) / 1000) + " s";
 }
 
+std::string wait_text(std::chrono::milliseconds ms) {
+  const long long seconds = (std::max<long long>(ms.count(), 0) + 999) / 1000;
+  if (seconds <= 90) return std::to_string(seconds) + " s";
+  const long long minutes = seconds / 60;
+  return std::to_string(minutes) + " min" +
+         (seconds % 60 == 0 ? "" : " " + std::to_string(seconds % 60) + " s");
+}
+
+std::string countdown_text(std::chrono::milliseconds ms) {
+  const long long seconds = (std::max<long long>(ms.count(), 0) + 999) / 1000;
+  if (seconds < 60) return std::to_string(seconds) + " s";
+  const long long rest = seconds % 60;
+  return std::to_string(seconds / 60) + ":" + (rest < 10 ? "0" : "") + std::to_string(rest);
+}
+
 std::string connection_lost_text(const std::string& reason, std::chrono::milliseconds left,
-                                 std::chrono::milliseconds seat_grace) {
-  std::string text =
-      "Connection lost (" + reason + "); reconnecting for up to " + whole_seconds(left);
+                                 std::chrono::milliseconds seat_grace, bool restarts,
+                                 bool give_up_hint) {
+  std::string text = "Connection lost (" + reason + "); reconnecting for up to " + wait_text(left);
+  std::string why;
   if (seat_grace.count() > 0) {
-    text += " (the server holds your seat " + whole_seconds(seat_grace) + " after it notices)";
+    why = "the server holds your seat " + whole_seconds(seat_grace) + " after it notices";
   }
-  return text + "...";
+  if (restarts) why += (why.empty() ? "" : "; ") + std::string("a restarted server gives the game back");
+  if (!why.empty()) text += " (" + why + ")";
+  return text + "..." + (give_up_hint ? " Ctrl-C or /quit gives up." : "");
 }
 
 std::string reconnect_countdown_text(std::chrono::milliseconds left) {
-  return "Still reconnecting: " + whole_seconds(left) + " left.";
+  return "Still reconnecting: " + wait_text(left) + " left.";
 }
 
-std::string reconnecting_prompt(std::chrono::milliseconds left) {
-  return "reconnecting (" + whole_seconds(left) + " left)> ";
+std::string reconnecting_prompt(std::chrono::milliseconds left, bool give_up_hint) {
+  return "reconnecting (" + countdown_text(left) + " left" +
+         (give_up_hint ? "; Ctrl-C gives up" : "") + ")> ";
+}
+
+std::string time_warning_text(std::chrono::milliseconds left, bool fischer) {
+  return whole_seconds(left) + (fischer ? " left on your clock" : " left to move") +
+         ": the game is lost when it runs out.";
 }
 
 std::string offer_ended_text(const wire::OfferEnded& ended, const wire::GameState& state,
@@ -83,14 +145,18 @@ std::string rating_change_text(const wire::GameState& state, wire::Side me) {
   if (me == wire::SIDE_X || me == wire::SIDE_O) {
     const wire::PlayerInfo& mine = info_of(state, me);
     if (mine.rating_before() <= 0) return "";
-    return "Your rating: " + change_text(mine.rating_before(), mine.rating()) + ".";
+    const std::string why =
+        rating_note_text(mine, seat_name(info_of(state, other_side(me))), true, rounded_change(mine));
+    return "Your rating: " + change_text(mine.rating_before(), mine.rating(), why) + ".";
   }
   std::string text;
   for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
     const wire::PlayerInfo& p = info_of(state, side);
     if (p.rating_before() <= 0) continue;
+    const std::string why =
+        rating_note_text(p, seat_name(info_of(state, other_side(side))), false, rounded_change(p));
     text += (text.empty() ? "Ratings: " : ", ") + seat_name(p) + " " +
-            change_text(p.rating_before(), p.rating());
+            change_text(p.rating_before(), p.rating(), why);
   }
   return text.empty() ? "" : text + ".";
 }
@@ -161,6 +227,12 @@ std::string opponent_named_text(const wire::OpponentStatus& status, const wire::
            " (then the game is lost by disconnect).";
   }
   return named(state, opponent) + " is back.";
+}
+
+std::string gave_up_text(const std::string& command, bool own_server, bool seated) {
+  if (own_server || !seated) return "Stopped reconnecting.";
+  return "Stopped reconnecting: if the server still holds your game, run " + command +
+         " again to take it back.";
 }
 
 std::string mid_game_goodbye(const std::string& command, bool own_server, bool token_kept) {

@@ -14,14 +14,29 @@ namespace ttt::client {
 
 // "Connection lost (REASON); reconnecting for up to 45 s (the server holds
 // your seat 30 s after it notices)...". seat_grace 0: no seat at stake.
+// restarts: in a game a restarted server gives back, said too ("...; a
+// restarted server gives the game back"). On a terminal (give_up_hint):
+// " Ctrl-C or /quit gives up." after it.
 std::string connection_lost_text(const std::string& reason, std::chrono::milliseconds left,
-                                 std::chrono::milliseconds seat_grace);
+                                 std::chrono::milliseconds seat_grace, bool restarts = false,
+                                 bool give_up_hint = false);
 
-// "Still reconnecting: 30 s left." (whole seconds, rounded up).
+// "Still reconnecting: 30 s left.", "Still reconnecting: 4 min left."
 std::string reconnect_countdown_text(std::chrono::milliseconds left);
 
-// The prompt while reconnecting: "reconnecting (30 s left)> ".
-std::string reconnecting_prompt(std::chrono::milliseconds left);
+// The prompt while reconnecting: "reconnecting (30 s left)> ", "reconnecting
+// (4:32 left; Ctrl-C gives up)> " (give_up_hint).
+std::string reconnecting_prompt(std::chrono::milliseconds left, bool give_up_hint = false);
+
+// A wait in words, rounded up: "45 s" up to 90 s, then "5 min" or "4 min 30 s".
+std::string wait_text(std::chrono::milliseconds ms);
+
+// A clock face for a countdown: "45 s" under a minute, "4:32" from one.
+std::string countdown_text(std::chrono::milliseconds ms);
+
+// The line at kTimeWarning on our turn: "10 s left to move: the game is
+// lost when it runs out." (fischer: "10 s left on your clock: ...").
+std::string time_warning_text(std::chrono::milliseconds left, bool fischer);
 
 // How a draw offer or rematch request ended, from `me`'s point of view
 // (SIDE_SPECTATOR for a spectator), the players named from state: "bob
@@ -33,6 +48,12 @@ std::string offer_ended_text(const wire::OfferEnded& ended, const wire::GameStat
 // After a rated game: "Your rating: 1205 -> 1189 (-16)." for a player,
 // "Ratings: alice 1205 -> 1189 (-16), bob 1195 -> 1211 (+16)." for a
 // spectator; empty when the state carries no change (unrated, not over).
+// A change smaller than the result alone would make says why: "1205 ->
+// 1205 (+0: your 5th rated game against each other within 24 hours: from
+// the 5th on they move no rating)", "(+4: your 3rd rated game against each
+// other within 24 hours counts 1/4)", "(+0: bob's rating is provisional:
+// an established rating does not move against it)", "(+0: the game ended
+// before both players moved)", "(+0: the result the ratings expected)".
 std::string rating_change_text(const wire::GameState& state, wire::Side me);
 
 // One line per game decided while the player was away: "While you were
@@ -74,5 +95,10 @@ std::string whole_seconds(std::chrono::milliseconds ms);
 // client) the game is kept when a token file lets the next run take it back,
 // else it ends here.
 std::string mid_game_goodbye(const std::string& command, bool own_server, bool token_kept);
+
+// /quit or Ctrl-C while reconnecting in a game: "Stopped reconnecting: if
+// the server still holds your game, run ./ttt client again to take it back."
+// (own_server: the server stopped with this client: "Stopped reconnecting.")
+std::string gave_up_text(const std::string& command, bool own_server, bool seated);
 
 }  // namespace ttt::client

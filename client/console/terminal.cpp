@@ -9,6 +9,29 @@
 #include "text/display_width.hpp"
 
 namespace ttt::client {
+namespace {
+
+// Lines wider than the screen broken between words (continuation lines as
+// indented as their line); lines with escape codes (a coloured board) stay
+// as they are.
+std::string fit_to_screen(std::string_view text, std::size_t columns) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    if (line.find('\x1b') != std::string_view::npos) {
+      out.append(line);
+    } else {
+      out += wrap_text(line, columns);
+    }
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+}  // namespace
 
 bool use_color(ColorChoice choice, bool stdout_is_tty, const char* no_color_env) noexcept {
   const bool no_color = no_color_env != nullptr && no_color_env[0] != '\0';
@@ -96,7 +119,7 @@ void Terminal::print(std::string_view text) {
     return;
   }
   std::string out = "\r\x1b[K";
-  out.append(text);
+  out.append(fit_to_screen(text, size().columns));
   write_out(out);
   redraw_input();
 }

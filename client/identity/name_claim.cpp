@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -26,6 +28,24 @@ bool still_linked(int fd, const std::string& path) {
 }
 
 }  // namespace
+
+std::string login_name() {
+  if (const char* user = std::getenv("USER"); user != nullptr && user[0] != '\0') return user;
+  if (const char* login = ::getlogin(); login != nullptr && login[0] != '\0') return login;
+  return "player";
+}
+
+std::string bot_name_base(const std::string& login) {
+  // Room in the server's 32 bytes for "-bot", a default name's number and
+  // --count's "-N".
+  constexpr std::size_t kLoginBytes = 16;
+  std::string base;
+  for (const char c : login) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(c)) != 0 && (c & 0x80) == 0;
+    if ((plain || c == '.' || c == '_' || c == '-') && base.size() < kLoginBytes) base += c;
+  }
+  return (base.empty() ? std::string("player") : base) + "-bot";
+}
 
 std::unique_ptr<NameClaim> NameClaim::try_claim(const std::string& lock_path, std::string& error) {
   error.clear();

@@ -40,6 +40,14 @@ class NameClaim {
   std::string path_;
 };
 
+// The login name: $USER, else getlogin(), else "player".
+std::string login_name();
+
+// The base of ttt-bot's default names: whose bots they are, "alice-bot"
+// for the login alice (the login cut to keep room for the numbers a name
+// gets), so that nobody takes them for someone else's or the server's own.
+std::string bot_name_base(const std::string& login);
+
 // The lock file of a name on a server: config_file_path("locks", ...); empty
 // without a config dir.
 std::string name_lock_path(const std::string& host, std::uint16_t port, const std::string& name);

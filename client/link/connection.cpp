@@ -117,9 +117,11 @@ asio::awaitable<void> Connection::run() {
     const milliseconds period = retry_period();
     if (!deadline) deadline = now + period;
     if (now >= *deadline) {
+      const bool restart = in_game_ && period == options_.restart_wait && period > options_.retry;
       finish("lost the server at " + where() + " (" + reason + ") and could not reconnect within " +
                  seconds_text(period) +
-                 (seat_at_stake_ && period > options_.retry
+                 (restart ? ", as long as a restarted server could still restore the game"
+                  : seat_at_stake_ && period > options_.retry
                       ? ", as long as the server could still hold your seat"
                       : ""),
              true);
@@ -472,11 +474,14 @@ asio::awaitable<void> Connection::keepalive() {
 }
 
 milliseconds Connection::retry_period() const noexcept {
-  if (!seat_at_stake_ || options_.retry.count() == 0 || grace_.count() == 0) return options_.retry;
+  if (options_.retry.count() == 0) return options_.retry;
+  milliseconds period = options_.retry;
+  if (in_game_) period = std::max(period, options_.restart_wait);
+  if (!seat_at_stake_ || grace_.count() == 0) return period;
   const milliseconds notice = heartbeat_timeout_.count() > 0
                                   ? heartbeat_timeout_
                                   : options_.keepalive + options_.answer_timeout;
-  return std::max(options_.retry, grace_ + notice + options_.seat_margin);
+  return std::max(period, grace_ + notice + options_.seat_margin);
 }
 
 }  // namespace ttt::client

@@ -70,6 +70,10 @@ struct ConnectionOptions {
   // Beyond the server's grace and heartbeat timeout, how much longer to try
   // while a seat is at stake.
   std::chrono::milliseconds seat_margin{5'000};
+  // While in a game in progress (set_in_game), how long at least to keep
+  // trying: a server restarted within it restores the game and holds its
+  // seats for its grace again. 0: only retry and the seat.
+  std::chrono::milliseconds restart_wait{0};
   std::size_t max_queued_frames = 256;               // more waiting means the server is not reading
   std::size_t max_frame = 4 << 20;                   // the largest server frame accepted
   bool tls = true;                                   // false: plain TCP (--no-tls)
@@ -152,7 +156,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // than the retry period; a retry period of 0 still means never.
   void set_seat_at_stake(bool at_stake) noexcept { seat_at_stake_ = at_stake; }
 
-  // How long a lost link is retried now (see set_seat_at_stake).
+  // Whether the owner is in a game in progress (seated or watching): then a
+  // lost link is retried for restart_wait at least (a retry period of 0
+  // still means never).
+  void set_in_game(bool in_game) noexcept { in_game_ = in_game; }
+
+  // How long a lost link is retried now (see set_seat_at_stake, set_in_game).
   std::chrono::milliseconds retry_period() const noexcept;
 
   // The server's settings from the last Welcome (0 when it sent none).
@@ -260,6 +269,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::chrono::milliseconds heartbeat_{0};          // ping a server silent this long...
   std::chrono::milliseconds heartbeat_timeout_{0};  // ...and give it up after this
   bool seat_at_stake_ = false;
+  bool in_game_ = false;
   bool welcomed_ = false;       // the current link got its Welcome
   bool ever_welcomed_ = false;  // some link got a Welcome
   bool give_up_ = false;        // the last link ended in a way retrying can't fix

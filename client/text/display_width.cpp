@@ -94,6 +94,81 @@ std::size_t screen_rows(std::string_view text, std::size_t columns) {
   return rows;
 }
 
+std::string cut_to_width(std::string_view text, std::size_t width) {
+  if (display_width(text) <= width) return std::string(text);
+  const std::size_t room = width >= 2 ? width - 1 : width;  // the ellipsis takes one
+  std::string out;
+  std::size_t used = 0;
+  const auto length = static_cast<std::int32_t>(std::min<std::size_t>(text.size(), INT32_MAX));
+  std::int32_t i = 0;
+  while (i < length) {
+    const std::int32_t start = i;
+    UChar32 c = 0;
+    U8_NEXT(text.data(), i, length, c);
+    const std::size_t w = code_point_width(c < 0 ? kReplacementCodePoint : static_cast<char32_t>(c));
+    if (used + w > room) break;
+    out.append(text.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(i - start)));
+    used += w;
+  }
+  if (width >= 2) out += "\xE2\x80\xA6";  // …
+  return out;
+}
+
+std::vector<std::string> wrap_words(std::string_view line, std::size_t width, std::size_t indent) {
+  std::vector<std::string> pieces(1);
+  if (width == 0) {
+    pieces.back() = std::string(line);
+    return pieces;
+  }
+  if (indent >= width) indent = width > 1 ? width / 2 : 0;
+  std::size_t used = 0;
+  const auto length = static_cast<std::int32_t>(std::min<std::size_t>(line.size(), INT32_MAX));
+  std::int32_t i = 0;
+  while (i < length) {
+    const std::int32_t start = i;
+    UChar32 c = 0;
+    U8_NEXT(line.data(), i, length, c);
+    const std::string_view one =
+        line.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(i - start));
+    const std::size_t w = code_point_width(c < 0 ? kReplacementCodePoint : static_cast<char32_t>(c));
+    const std::size_t floor = pieces.size() > 1 ? indent : 0;  // the piece's own indent
+    if (used + w > width && used > floor) {
+      std::string rest;
+      std::string& last = pieces.back();
+      const std::size_t space = last.rfind(' ');
+      if (one != " " && space != std::string::npos && space > floor &&
+          last.find_first_not_of(' ', floor) < space) {
+        rest = last.substr(space + 1);  // the word being cut moves down whole
+        last.erase(space);
+      }
+      while (!last.empty() && last.back() == ' ') last.pop_back();
+      pieces.push_back(std::string(indent, ' ') + rest);
+      used = display_width(pieces.back());
+      if (one == " ") continue;  // a break between words eats the space
+    }
+    pieces.back().append(one);
+    used += w;
+  }
+  return pieces;
+}
+
+std::string wrap_text(std::string_view text, std::size_t width) {
+  std::string out;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    const std::string_view line = text.substr(0, end);
+    const std::size_t lead = std::min(line.find_first_not_of(' '), line.size());
+    for (const std::string& piece : wrap_words(line, width, lead)) {
+      if (!out.empty() && out.back() != '\n') out += '\n';
+      out += piece;
+    }
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
 bool locale_is_utf8(const char* lc_all, const char* lc_ctype, const char* lang) noexcept {
   for (const char* value : {lc_all, lc_ctype, lang}) {
     if (value == nullptr || value[0] == '\0') continue;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ttt::client {
 
@@ -28,6 +29,23 @@ std::string pad_left(std::string_view text, std::size_t width);
 // The terminal rows text takes on a screen `columns` wide, each of its lines
 // at least one row, long lines wrapping (columns 0 counts one row a line).
 std::size_t screen_rows(std::string_view text, std::size_t columns);
+
+// text cut to at most width columns, at a character's edge; a text that
+// had to be cut ends in "…" (when width leaves room for it).
+std::string cut_to_width(std::string_view text, std::size_t width);
+
+// One line (no '\n') broken into pieces of at most width columns, between
+// words wherever a piece holds a space (a word wider than width is cut
+// where it must be); the pieces after the first start with `indent` spaces
+// (kept below width). At least one piece, even for an empty line; spaces
+// where a line breaks are dropped. width 0: the line as it is.
+std::vector<std::string> wrap_words(std::string_view line, std::size_t width,
+                                    std::size_t indent = 0);
+
+// Every line of text (lines end in '\n'; the last may not) wrapped as
+// wrap_words does, continuation lines indented as far as their line's own
+// leading spaces; the result's lines each end in '\n' where text's did.
+std::string wrap_text(std::string_view text, std::size_t width);
 
 // Whether the locale the environment names (the first set of LC_ALL,
 // LC_CTYPE and LANG, as the C library picks it) uses UTF-8. Null or empty

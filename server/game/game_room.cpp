@@ -5,6 +5,7 @@
 #include "net/replies.hpp"
 #include "ttt/wire/convert.hpp"
 #include "ttt/wire/result_words.hpp"
+#include "ttt/count_text.hpp"
 
 namespace ttt::server {
 namespace {
@@ -345,9 +346,9 @@ void GameRoom::conclude(const GameResult& result) {
                                   : *result.winner == Player::X ? wire::GAME_STATUS_X_WON
                                                                 : wire::GAME_STATUS_O_WON;
   if (spdlog::should_log(spdlog::level::info)) {
-    note(fmt::format("game {} over: {} after {} moves", id_,
+    note(fmt::format("game {} over: {} after {}", id_,
                      wire::result_text(status, result.reason, game_.winning_line()),
-                     game_.moves().size()));
+                     count_text(game_.moves().size(), "move", "moves")));
   }
   links_.owner.room_changed(*this);
 }
@@ -366,9 +367,15 @@ void GameRoom::finish(GameResult result) {
 GameEnding GameRoom::ending(const GameResult& result) {
   GameEnding e{result, std::nullopt};
   ratings_before_ = ratings_;
+  rating_notes_ = {};
+  repeat_game_ = 0;
   if (result.reason != wire::END_REASON_ABORTED) {
     e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
                                          settings_.rated, static_cast<int>(game_.moves().size()));
+    if (e.settlement) {
+      rating_notes_ = {e.settlement->x_note, e.settlement->o_note};
+      repeat_game_ = e.settlement->repeat_game;
+    }
   }
   refresh_ratings();  // what players see at the end is what will be stored
   return e;
@@ -412,8 +419,9 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   for (Seat& seat : seats_) {
     if (!seat.player.is_bot) hold_seat(seat, grace);
   }
-  spdlog::info("game {} round {} restored after {} moves: {} (X) vs {} (O)", id_, round_,
-               moves.size(), seats_[0].player.name, seats_[1].player.name);
+  spdlog::info("game {} round {} restored after {}: {} (X) vs {} (O)", id_, round_,
+               count_text(moves.size(), "move", "moves"), seats_[0].player.name,
+               seats_[1].player.name);
   refresh_ratings();
   if (chess_.enabled()) {
     chess_.set_left(Player::X, clock_left[0]);

@@ -250,6 +250,9 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::array<Seat, 2> seats_;               // [0] = X, [1] = O
   std::array<double, 2> ratings_{};         // of the seated accounts, as last read
   std::array<double, 2> ratings_before_{};  // as they were when the game ended
+  // Why each rating moved less than the result alone would (final state).
+  std::array<wire::RatingNote, 2> rating_notes_{};
+  int repeat_game_ = 0;
   std::array<std::string, 2> last_names_;   // who sat last, for the spectators' goodbye
   std::map<SeatId, PlayerRef> spectators_;
   Game game_;

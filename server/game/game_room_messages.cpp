@@ -50,6 +50,10 @@ void GameRoom::fill_state(wire::GameState& s) const {
     // The change a rated game made, shown with its result.
     if (result_ && settings_.rated && result_->reason != wire::END_REASON_ABORTED) {
       info.set_rating_before(ratings_before_[static_cast<std::size_t>(i)]);
+      info.set_rating_note(rating_notes_[static_cast<std::size_t>(i)]);
+      if (rating_notes_[static_cast<std::size_t>(i)] == wire::RATING_NOTE_REPEAT) {
+        info.set_repeat_game(static_cast<std::uint32_t>(repeat_game_));
+      }
     }
   }
   if (!game_.moves().empty()) {

@@ -17,6 +17,11 @@ struct Settlement {
   PlayerResult x;
   PlayerResult o;
   bool rated = false;  // the game counted as rated (it may still have moved nobody)
+  // Why each side's rating moved less than the result alone would move it,
+  // and with RATING_NOTE_REPEAT the pair's n-th rated game in the window.
+  wire::RatingNote x_note = wire::RATING_NOTE_NONE;
+  wire::RatingNote o_note = wire::RATING_NOTE_NONE;
+  int repeat_game = 0;
 };
 
 class RatingBook {

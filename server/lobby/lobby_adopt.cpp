@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "lobby/lobby.hpp"
+#include "ttt/count_text.hpp"
 
 namespace ttt::server {
 
@@ -94,8 +95,8 @@ void Lobby::adopt(const ClaimedGame& claimed, const std::string& from) {
     tokens_.restore(seat_of(id), claimed.token_hashes[i]);
     cluster().hold(id, claimed.token_hashes[i], config_.token_lifetime);
   }
-  spdlog::info("cluster: took over game {} (room {}, {} vs {}, {} moves) from {}", g.id, g.room_id,
-               g.x_name, g.o_name, g.moves.size(),
+  spdlog::info("cluster: took over game {} (room {}, {} vs {}, {}) from {}", g.id, g.room_id,
+               g.x_name, g.o_name, count_text(g.moves.size(), "move", "moves"),
                from.empty() ? std::string("a drained node") : "node " + from);
 }
 

@@ -48,8 +48,11 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
   } else if (room->waiting()) {
     p.set_activity(wire::ACTIVITY_WAITING);
   } else {
-    p.set_activity(wire::ACTIVITY_PLAYING);
-    p.set_opponent(x.id == player.id ? o.name : x.name);
+    // Playing only while the game is on; seated after it, a rematch may follow.
+    p.set_activity(room->in_progress() ? wire::ACTIVITY_PLAYING : wire::ACTIVITY_FINISHED);
+    const PlayerRef& opponent = x.id == player.id ? o : x;
+    p.set_opponent(opponent.name);
+    p.set_opponent_server_bot(opponent.is_bot);
   }
   return p;
 }

@@ -58,6 +58,7 @@ void Lobby::leaderboard(LobbyPlayer& player, const wire::GetLeaderboard& request
     entry->set_losses(static_cast<std::uint64_t>(p.losses));
     entry->set_draws(static_cast<std::uint64_t>(p.draws));
     entry->set_provisional(is_provisional(p));
+    entry->set_server_bot(p.is_bot);
   }
   reply(player, std::move(message));
 }

@@ -11,6 +11,7 @@
 
 #include "game/bot_level_code.hpp"
 #include "lobby/lobby.hpp"
+#include "ttt/count_text.hpp"
 
 namespace ttt::server {
 
@@ -77,8 +78,9 @@ void Lobby::restore(const StoredState& state) {
     tokens_.restore(seat_of(static_cast<AccountId>(account)), hash);
   }
   if (!state.unfinished_games.empty()) {
-    spdlog::info("restored {} games in progress; their players have {} ms to come back",
-                 state.unfinished_games.size(), config_.reconnect_grace.count());
+    spdlog::info("restored {} in progress; their players have {} ms to come back",
+                 count_text(state.unfinished_games.size(), "game", "games"),
+                 config_.reconnect_grace.count());
   }
 }
 

@@ -380,11 +380,23 @@ std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
     double o_change = change.o - o->rating;
     // An established rating is not moved by a newcomer, nor by the same
     // opponent again and again.
-    if (is_provisional(*x) && !is_provisional(*o)) o_change = 0;
-    if (is_provisional(*o) && !is_provisional(*x)) x_change = 0;
-    const double weight = repeat_weight(pairing_count(x->id, o->id, now_ms_()) + 1);
+    const bool o_held = is_provisional(*x) && !is_provisional(*o);
+    const bool x_held = is_provisional(*o) && !is_provisional(*x);
+    if (o_held) o_change = 0;
+    if (x_held) x_change = 0;
+    const int nth = pairing_count(x->id, o->id, now_ms_()) + 1;
+    const double weight = repeat_weight(nth);
     settlement.x.rating_change = x_change * weight;
     settlement.o.rating_change = o_change * weight;
+    // Why a rating moved less, for the players to read.
+    if (nth > 1) {
+      settlement.x_note = settlement.o_note = wire::RATING_NOTE_REPEAT;
+      settlement.repeat_game = nth;
+    }
+    if (x_held) settlement.x_note = wire::RATING_NOTE_PROVISIONAL_OPPONENT;
+    if (o_held) settlement.o_note = wire::RATING_NOTE_PROVISIONAL_OPPONENT;
+  } else if (rated && x->id != o->id) {
+    settlement.x_note = settlement.o_note = wire::RATING_NOTE_TOO_SHORT;
   }
   for (auto [player, s] :
        {std::pair{&settlement.x, score}, std::pair{&settlement.o, 1.0 - score}}) {
