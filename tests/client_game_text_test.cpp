@@ -147,7 +147,7 @@ TEST(GameText, GameListShowsEveryGame) {
   g->set_status(wire::GAME_STATUS_WAITING);
   g->set_is_private(true);
   const std::string text = game_list_text(list);
-  EXPECT_NE(text.find("    7  4x4                waiting      alice            -  private"),
+  EXPECT_NE(text.find("    7  4x4                waiting      alice            -                 private"),
             std::string::npos)
       << text;
 }
@@ -166,7 +166,9 @@ TEST(GameText, GameListSaysWhichNodeHoldsAGameAndKeepsHostileNodeNamesHarmless) 
   hostile->set_status(wire::GAME_STATUS_WAITING);
   hostile->set_node("evil\x1b[2J\u202e" + std::string(500, 'x'));
   const std::string text = game_list_text(list);
-  EXPECT_NE(text.find("alice            -  at b.example.net:7777\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("alice            -                 at b.example.net:7777\n"),
+            std::string::npos)
+      << text;
   EXPECT_EQ(text.find('\x1b'), std::string::npos) << "no escape reaches the terminal";
   EXPECT_EQ(text.find("\u202e"), std::string::npos);
   EXPECT_EQ(text.find(std::string(100, 'x')), std::string::npos) << "cut short";

@@ -1,8 +1,8 @@
 // BotPlayer and challenges: a bot started with --challenge NAME challenges
 // that player (again after each series of rematches); one started with
 // --accept-challenges takes the challenges of anyone (or of the names given
-// with --from; one that comes while it sits in a finished game once it has
-// left it) and declines the others, until stopped or --games are played. A challenge that ends without a
+// with --from) and declines the others, leaving each game once it is over to
+// wait for the next, until stopped or --games are played. A challenge that ends without a
 // game ends the challenging bot's run, said on stderr and counted an error.
 #include <spdlog/spdlog.h>
 
@@ -47,21 +47,11 @@ bool BotPlayer::on_challenge_message(const wire::ServerMessage& message) {
     case wire::ServerMessage::kChallengeOffer: {
       const wire::ChallengeOffer& offer = message.challenge_offer();
       const auto& from = options_.accept_from;
-      const bool welcome =
-          options_.mode == BotMode::AcceptChallenges && !finishing_ &&
+      const bool wanted =
+          options_.mode == BotMode::AcceptChallenges && !game_ && !finishing_ &&
           (from.empty() || std::any_of(from.begin(), from.end(), [&](const std::string& name) {
              return same_name(name, offer.from());
            }));
-      if (welcome && game_ && is_over(*game_) && pending_challenge_ == 0) {
-        // Still seated in the game just over: leave it, then accept.
-        spdlog::info("{}: accepts challenge {} from {} once out of game {}", label_,
-                     offer.challenge_id(), shown_name(offer.from()), game_->game_id());
-        pending_challenge_ = offer.challenge_id();
-        rematch_timer_.cancel();
-        find_new_opponent();
-        return true;
-      }
-      const bool wanted = welcome && !game_;
       spdlog::info("{}: {} challenge {} from {}", label_, wanted ? "accepts" : "declines",
                    offer.challenge_id(), shown_name(offer.from()));
       wire::ClientMessage answer;

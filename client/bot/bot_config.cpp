@@ -13,6 +13,8 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    "AI players that join a ttt server like any client. When done, prints\n"
                    "`bot summary: games=N wins=W losses=L draws=D errors=E` as the last line.");
   ConnectionOptions& connection = config.bot.connection;
+  // In a game, a server restarted within 5 min gives the game back.
+  if (connection.restart_wait.count() == 0) connection.restart_wait = std::chrono::minutes(5);
   std::int64_t port = connection.port;
   std::optional<std::int64_t> quick;
   std::optional<std::int64_t> join;
@@ -94,6 +96,13 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                     "give up on a connection attempt after this long");
   flags.add_seconds("--rematch-wait", &config.bot.rematch_wait, 3600,
                     "how long to wait for the opponent to agree to a rematch");
+  flags.add_seconds("--waiting-notice", &config.bot.waiting_notice, 3600,
+                    "while waiting for an opponent (quick match, its open game, challenges), "
+                    "say so on stdout this often (0 = never)");
+  flags.add_seconds("--restart-wait", &connection.restart_wait, 86400,
+                    "in a game, after a lost connection, keep reconnecting at least this long: a "
+                    "server that restarts within it gives the game back (0 = only as long as the "
+                    "server holds the seat)");
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   add_trust_flags(flags, config.trust);

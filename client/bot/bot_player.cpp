@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
 #include <iostream>
-#include <utility>
 
 #include "bot/first_use_notice.hpp"
 #include "engine/ai_brain.hpp"
@@ -306,15 +305,6 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
       break;
     case wire::ServerMessage::kLeft:
       game_.reset();
-      if (pending_challenge_ != 0 && !finishing_) {
-        // Out of the finished game: the challenge that came meanwhile is taken.
-        moving_on_ = false;
-        wire::ClientMessage accept;
-        accept.mutable_answer_challenge()->set_challenge_id(std::exchange(pending_challenge_, 0));
-        accept.mutable_answer_challenge()->set_accept(true);
-        send(std::move(accept), Request::Answer);
-        break;
-      }
       if (moving_on_ && !finishing_) enter();
       break;
     case wire::ServerMessage::kQueued:
@@ -344,8 +334,10 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
       on_challenge_message(message);  // queued, chat, lists: nothing to do
       break;
   }
-  // A seat in a game in progress is retried for as long as the server may hold it.
+  // A seat in a game in progress is retried for as long as the server may
+  // hold it, or a restarted server give it back.
   connection_->set_seat_at_stake(game_ && in_progress(*game_));
+  connection_->set_in_game(game_ && in_progress(*game_));
   if (message.in_reply_to() != 0) requests_.erase(message.in_reply_to());
 }
 
@@ -473,9 +465,11 @@ void BotPlayer::after_game() {
     finish();
     return;
   }
-  if (options_.mode == BotMode::QuickMatch) {
+  if (options_.mode == BotMode::QuickMatch || options_.mode == BotMode::AcceptChallenges) {
     // Back to the queue: whoever waits there plays next, and with nobody
-    // else there the same two meet again.
+    // else there the same two meet again. A bot that takes challenges
+    // leaves the game to be free for the next (a player seated in a game
+    // can't be challenged).
     find_new_opponent();
     return;
   }

@@ -1,7 +1,8 @@
 // BotPlayer: one AI player that joins a server through the protocol like any
 // client (quick match, a game id, or a game of its own), plays a number of
 // games in a row (in quick match back to the queue after each game, so that
-// whoever waits plays next; otherwise asking for and accepting rematches,
+// whoever waits plays next; taking challenges, free for the next after each
+// game; otherwise asking for and accepting rematches,
 // finding a new opponent when one leaves) and keeps the tally. While it waits
 // for an opponent it says so on stdout every 30 s. Its moves come from a Brain: ttt's AI,
 // or an outside engine over the Gomocup protocol (--engine). Searches run on
@@ -175,9 +176,6 @@ class BotPlayer : public ConnectionEvents, public std::enable_shared_from_this<B
   boost::asio::steady_timer waiting_timer_;  // the waiting line
   std::optional<std::chrono::steady_clock::time_point> waiting_since_;
   std::string waiting_for_;  // what it waits for, in words
-  // A challenge that came while the bot sat in a finished game: accepted
-  // once it has left that game.
-  std::uint64_t pending_challenge_ = 0;
   // When nodes began refusing to find a game (enter_later); none while they don't.
   std::optional<std::chrono::steady_clock::time_point> enter_refused_since_;
 

@@ -6,7 +6,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 
 #include "console/console_client.hpp"
@@ -17,18 +16,6 @@
 #include "view/state_view.hpp"
 
 namespace ttt::client {
-namespace {
-
-// ASCII letters without case, as the server compares names it knows.
-bool same_name_as(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-}  // namespace
-
 bool ConsoleClient::execute_players(const Command& command) {
   wire::ClientMessage m;
   switch (command.kind) {

@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
 #include "client_support/loopback_trust.hpp"
 
 namespace ttt::testing {
@@ -80,6 +84,51 @@ std::string Tmux::format(const std::string& format) {
 std::string Tmux::buffers() { return run({"list-buffers", "-F", "#{buffer_name}"}).output; }
 
 void Tmux::type(const std::string& keys) { run({"send-keys", "-t", "ttt", keys, "Enter"}); }
+
+void Tmux::press(const std::vector<std::string>& keys) {
+  std::vector<std::string> args{"send-keys", "-t", "ttt"};
+  args.insert(args.end(), keys.begin(), keys.end());
+  run(args);
+}
+
+bool Tmux::record() {
+  return run({"pipe-pane", "-o", "-t", "ttt", "cat >> " + dir_.path() + "/pane.out"}).exit_code ==
+         0;
+}
+
+std::string Tmux::recorded() {
+  std::ifstream in(dir_.path() + "/pane.out", std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> Tmux::wrapped_lines() {
+  // -J joins the lines tmux wrapped; without it they stay apart.
+  auto lines = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = std::min(text.find('\n', start), text.size());
+      std::string line = text.substr(start, end - start);
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out.push_back(std::move(line));
+      start = end + 1;
+    }
+    return out;
+  };
+  const auto apart = lines(run({"capture-pane", "-p", "-S", "-", "-t", "ttt"}).output);
+  const auto joined = lines(screen());
+  std::vector<std::string> wrapped;
+  std::size_t a = 0;
+  for (const std::string& line : joined) {
+    std::string rebuilt = a < apart.size() ? apart[a++] : "";
+    // A joined line longer than its first piece was wrapped by tmux.
+    if (rebuilt.size() < line.size()) {
+      wrapped.push_back(line);
+      while (a < apart.size() && rebuilt.size() < line.size()) rebuilt += apart[a++];
+    }
+  }
+  return wrapped;
+}
 
 bool Tmux::wait_screen(const std::function<bool(const std::string&)>& pred,
                        std::chrono::milliseconds timeout) {

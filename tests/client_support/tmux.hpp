@@ -55,6 +55,17 @@ class Tmux {
 
   // Types keys (tmux key names or text) and Enter.
   void type(const std::string& keys);
+  // Presses keys (tmux key names or text) without Enter.
+  void press(const std::vector<std::string>& keys);
+
+  // Everything the pane's program writes from now on, byte for byte (the
+  // bell, escape sequences), copied to a file of the tmux's own folder.
+  bool record();
+  std::string recorded();
+
+  // The lines tmux had to wrap because they were wider than the pane (the
+  // program did not fit its text to the screen), history included.
+  std::vector<std::string> wrapped_lines();
 
   bool wait_screen(const std::function<bool(const std::string&)>& pred,
                    std::chrono::milliseconds timeout);
