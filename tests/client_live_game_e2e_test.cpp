@@ -128,6 +128,21 @@ TEST(LiveGame, WhatTheClientSaysLastStaysAfterTheFullScreenCloses) {
                                                             << after;
 }
 
+TEST(LiveGame, WhyTheClientStoppedStaysAfterTheFullScreenCloses) {
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
+  auto server = std::make_unique<ServerProcess>(std::vector<std::string>{"--move-timeout", "0"});
+  TempDir config;
+  Tmux tmux;
+  ASSERT_TRUE(tmux.start_full_screen(server->port(), config, "--name alice --retry 1", 80, 24));
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Players online"); }, 10s))
+      << tmux.visible();
+  server.reset();  // gone for good
+  ASSERT_TRUE(tmux.wait_exit(15s)) << tmux.visible();
+  const std::string after = tmux.visible();
+  EXPECT_TRUE(has(after, "Connection lost (")) << "the last lines said:\n" << after;
+  EXPECT_TRUE(has(after, "could not reconnect within 1 s")) << "and why it stopped:\n" << after;
+}
+
 TEST(LiveGame, TheLobbyAndTheKeysFitEightyByTwentyFour) {
   if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
   ServerProcess server({"--move-timeout", "0"});
@@ -318,6 +333,30 @@ TEST(LiveGameE2E, ThreeBotsInQuickMatchTakeTurnsAndTheOneWhoWaitsSaysSo) {
     if (has(bot->output(), "still waiting for an opponent in quick match (3x3)")) ++waited;
   }
   EXPECT_GE(waited, 1) << "one of three waits while the others play, and says so";
+}
+
+TEST(LiveGameE2E, TheServerCountsOneGameAndOneMoveInTheSingular) {
+  TempDir data;
+  const std::string db = data.path() + "/ttt.db";
+  auto server = std::make_unique<ServerProcess>(std::vector<std::string>{"--db", db});
+  const std::uint16_t port = server->port();
+  TempDir config;
+  auto alice = start_client(port, config, {"--name", "alice"});
+  auto bob = start_client(port, config, {"--name", "bob"});
+  ASSERT_TRUE(step(*alice, "/create 3", *alice, "You play X in game 1."));
+  ASSERT_TRUE(step(*bob, "/join 1", *bob, "You play O in game 1."));
+  ASSERT_TRUE(step(*alice, "a1", *bob, "alice (X) played a1."));
+  alice->kill(SIGKILL);
+  bob->kill(SIGKILL);
+  server->process().kill(SIGKILL);
+  server = std::make_unique<ServerProcess>(std::vector<std::string>{"--db", db, "--log-level", "info"},
+                                           port);
+  ASSERT_TRUE(server->process().wait_for_text("restored 1 game in progress", 10s))
+      << server->process().output();
+  const std::string& log = server->process().output();
+  EXPECT_TRUE(has(log, "restored after 1 move:")) << log;
+  EXPECT_TRUE(has(log, ", 1 game in progress")) << log;
+  EXPECT_FALSE(has(log, "1 games") || has(log, "1 moves")) << log;
 }
 
 TEST(LiveGameE2E, DefaultBotNamesSayWhoseTheyAre) {

@@ -87,8 +87,9 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
   // RatingBook
   double rating(AccountId) const override { return 1200.0; }
   std::optional<Settlement> settle(AccountId, AccountId, const GameResult&, bool, int) override {
-    return std::nullopt;
+    return settlement;
   }
+  std::optional<Settlement> settlement;  // what settle answers
   void settled(const Settlement&, bool) override {}
 
   void complete(Done done) {
@@ -199,6 +200,27 @@ TEST_F(GameRoomTest, WinIsAnnouncedWithTheLineAndReported) {
   EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_DIAGONAL);
   ASSERT_EQ(observer.results.size(), 1u);
   EXPECT_EQ(observer.results[0].winner, Player::X);
+}
+
+TEST_F(GameRoomTest, TheFinalStateSaysWhyARatingMovedLess) {
+  RoomSettings settings;
+  settings.rated = true;
+  auto room = make_room(settings);
+  Settlement held;
+  held.rated = true;
+  held.x_note = held.o_note = wire::RATING_NOTE_REPEAT;
+  held.repeat_game = 5;
+  observer.settlement = held;
+  room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
+  room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
+  const int moves[][2] = {{0, 0}, {1, 0}, {1, 1}, {2, 0}, {2, 2}};
+  for (int i = 0; i < 5; ++i) room->move(SeatId{i % 2 == 0 ? 1u : 2u}, moves[i][0], moves[i][1], 0);
+  const auto s = bob->last_state();
+  ASSERT_EQ(s.status(), wire::GAME_STATUS_X_WON);
+  for (const wire::PlayerInfo& p : {s.x(), s.o()}) {
+    EXPECT_EQ(p.rating_note(), wire::RATING_NOTE_REPEAT);
+    EXPECT_EQ(p.repeat_game(), 5u);
+  }
 }
 
 TEST_F(GameRoomTest, AGameOfKInARowIsWonByARunAndTheStateSaysSo) {

@@ -1217,6 +1217,32 @@ TEST_F(LobbyTest, WhoListsThePlayersOnlineWithWhatEachIsDoing) {
   EXPECT_EQ(found.players(0).name(), "dave");
 }
 
+TEST_F(LobbyTest, WhoSaysPlayingOnlyWhileTheGameIsInProgress) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  quick(alice, 3);
+  quick(bob, 3);
+  auto activity_of = [&](const std::string& name) {
+    wire::ClientMessage who;
+    who.mutable_list_players()->set_name(name);
+    send(alice, who);
+    return last_of(*alice, wire::ServerMessage::kPlayerList)->player_list().players(0);
+  };
+  EXPECT_EQ(activity_of("bob").activity(), wire::ACTIVITY_PLAYING);
+  wire::ClientMessage resign;
+  resign.mutable_resign();
+  send(bob, resign);
+  // Over: still seated (a rematch may follow), no longer playing.
+  EXPECT_EQ(activity_of("bob").activity(), wire::ACTIVITY_FINISHED);
+  EXPECT_EQ(activity_of("bob").opponent(), "alice");
+  wire::ClientMessage leave;
+  leave.mutable_leave();
+  send(alice, leave);
+  const wire::PlayerPresence after = activity_of("bob");
+  EXPECT_EQ(after.activity(), wire::ACTIVITY_FINISHED);
+  EXPECT_EQ(after.opponent(), "") << "the opponent left";
+}
+
 TEST_F(LobbyTest, WhoMarksProgramsAndLeavesOutTheServersBots) {
   auto human = player("human", "10.0.0.1");
   auto program = connect("10.0.0.2");
@@ -1236,6 +1262,7 @@ TEST_F(LobbyTest, WhoMarksProgramsAndLeavesOutTheServersBots) {
   ASSERT_EQ(list.players_size(), 2);
   EXPECT_EQ(list.players(0).name(), "human");
   EXPECT_EQ(list.players(0).opponent(), "bot (perfect)");
+  EXPECT_TRUE(list.players(0).opponent_server_bot());
   EXPECT_EQ(list.players(1).name(), "robo");
   EXPECT_TRUE(list.players(1).is_bot());
 }

@@ -414,9 +414,13 @@ void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to
       say("The server no longer holds this session: signing in again as " + config_.name + ".");
     } else if (const auto words = node_error_text(error.code())) {
       say(sentence_case(*words) + ".");  // the connection tries again (another node first)
+    } else if (welcomed_before_) {
+      // Said here; the error the client may end with does not say it again.
+      // (Before any Welcome, that error says it: "cannot connect to ...".)
+      fatal_said_ =
+          "the server closed the connection: " + safe_text(error.text(), field_width::kMessage);
+      say(sentence_case(fatal_said_));
     }
-    // Anything else is said once, by the connection's reason: in the line
-    // that says it reconnects, or in the error it ends with.
     return;
   }
   if (in_reply_to != 0 && in_reply_to == move_request_) move_request_ = 0;
@@ -460,7 +464,7 @@ void ConsoleClient::on_state(const wire::GameState& state) {
     say("Rematch: round " + std::to_string(state.round()) + ", you play " + side_name(my_side()) +
         ".");
   }
-  if (before.status() == wire::GAME_STATUS_WAITING && state.status() != before.status() &&
+  if (before.status() == wire::GAME_STATUS_WAITING && in_progress(state) &&
       state.round() == before.round() && seated()) {
     say(joined_game_text(state, my_side()));  // someone took the free seat
   }

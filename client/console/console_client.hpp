@@ -210,6 +210,7 @@ class ConsoleClient : public ConnectionEvents {
   bool quitting_ = false;
   bool name_refused_ = false;    // the server said NAME_TAKEN
   bool session_active_ = false;  // the server said SESSION_ACTIVE
+  std::string fatal_said_;       // a fatal error's words, said already
   boost::asio::steady_timer tick_timer_;
   std::chrono::steady_clock::time_point reconnect_deadline_{};
   long reconnect_announced_ = -1;  // the last countdown said, in tens of seconds

@@ -83,6 +83,11 @@ void ConsoleClient::on_closed(const std::string& reason, bool failed) {
     exit_code_ = name_refused_ || session_active_ ? kExitNameRefused
                  : untrusted                      ? kExitUntrusted
                                                   : kExitLost;
+    if (!session_active_ && !name_refused_ && !untrusted && reason == fatal_said_) {
+      terminal_.restore();  // the reason was the last line said: once is enough
+      io_.stop();
+      return;
+    }
     terminal_.print_error("ttt-client: " +
                           (session_active_
                                ? config_.name +
