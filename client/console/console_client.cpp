@@ -487,14 +487,8 @@ void ConsoleClient::on_state(const wire::GameState& state) {
 void ConsoleClient::show_state(const wire::GameState& state, const std::string& headline) {
   const bool with_result = is_over(state) && board_of(state) && announced_end_ != round_key(state);
   if (with_result) announced_end_ = round_key(state);
-  RenderStyle style{terminal_.color()};
-  // A board with its borders taller than the screen is drawn without them.
-  constexpr std::size_t kLinesAround = 5;  // the players line, headline, result, turn line
-  style.compact = terminal_.interactive() &&
-                  2 * static_cast<std::size_t>(std::max(state.size(), 0)) + 2 + kLinesAround >
-                      terminal_.size().rows;
   terminal_.print(state_text(state, spectating_ ? wire::SIDE_SPECTATOR : my_side(), headline,
-                             style, with_result, !terminal_.draws_game()));
+                             board_style(state.size()), with_result, !terminal_.draws_game()));
 }
 
 // --- helpers --------------------------------------------------------------------
@@ -510,6 +504,16 @@ bool ConsoleClient::my_turn() const noexcept {
 }
 
 void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n"); }
+
+RenderStyle ConsoleClient::board_style(int size) const {
+  RenderStyle style{terminal_.color()};
+  // A board with its borders taller than the screen is drawn without them.
+  constexpr std::size_t kLinesAround = 5;  // the players line, headline, result, turn line
+  style.compact = terminal_.interactive() &&
+                  2 * static_cast<std::size_t>(std::max(size, 0)) + 2 + kLinesAround >
+                      terminal_.size().rows;
+  return style;
+}
 
 std::size_t ConsoleClient::screen_width() const {
   return terminal_.interactive() ? terminal_.size().columns : 0;

@@ -151,6 +151,9 @@ class ConsoleClient : public ConnectionEvents {
   void warn_of_time();
   // The columns text for the screen may take (0 for a script: no limit).
   std::size_t screen_width() const;
+  // How boards are drawn: coloured as the terminal is, compact when a
+  // size x size board with its borders would not fit the screen's height.
+  RenderStyle board_style(int size) const;
   // A terminal that keeps the lobby's lists on screen: asks for them every
   // few seconds out of a game (tick), and hands the answers over. True when
   // the message was such an answer.

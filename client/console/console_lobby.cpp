@@ -175,7 +175,8 @@ void ConsoleClient::on_record(const wire::ServerMessage& message, const Command&
       pager_.show(history_text(message.history(), TimeZone::Local, screen_width()) + "\n");
       break;
     case wire::ServerMessage::kReplay:
-      pager_.show_replay(message.replay().game(), RenderStyle{terminal_.color()}, TimeZone::Local);
+      pager_.show_replay(message.replay().game(), board_style(message.replay().game().size()),
+                         TimeZone::Local);
       break;
     case wire::ServerMessage::kProfile:
       say(profile_text(message.profile()));
