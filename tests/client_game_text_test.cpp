@@ -147,8 +147,10 @@ TEST(GameText, GameListShowsEveryGame) {
   g->set_status(wire::GAME_STATUS_WAITING);
   g->set_is_private(true);
   const std::string text = game_list_text(list);
-  EXPECT_NE(text.find("    7  4x4                waiting      alice            -                 private"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "    7  4x4                waiting      alice            -                 private"),
+      std::string::npos)
       << text;
 }
 

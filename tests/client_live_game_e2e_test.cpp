@@ -108,9 +108,8 @@ TEST(LiveGame, WhatTheClientSaysLastStaysAfterTheFullScreenCloses) {
   TempDir config;
   Tmux tmux;
   const std::string notice = "ttt: another ./ttt play is running: this game is not kept";
-  ASSERT_TRUE(tmux.start_full_screen(server.port(), config,
-                                     "--name alice --play-bot random --notice '" + notice + "'",
-                                     80, 24));
+  ASSERT_TRUE(tmux.start_full_screen(
+      server.port(), config, "--name alice --play-bot random --notice '" + notice + "'", 80, 24));
   // Said when the game starts, on the full screen.
   ASSERT_TRUE(tmux.wait_screen(
       [&](const std::string&) {
@@ -125,7 +124,7 @@ TEST(LiveGame, WhatTheClientSaysLastStaysAfterTheFullScreenCloses) {
   EXPECT_TRUE(has(after, "Your seat is held for a while")) << after;
   EXPECT_TRUE(has(after, notice)) << after;
   EXPECT_FALSE(has(after, "Your turn (X): move the cursor")) << "the full screen is gone:\n"
-                                                            << after;
+                                                             << after;
 }
 
 TEST(LiveGame, WhyTheClientStoppedStaysAfterTheFullScreenCloses) {
@@ -149,8 +148,8 @@ TEST(LiveGame, TheLobbyAndTheKeysFitEightyByTwentyFour) {
   TempDir config;
   Tmux tmux;
   ASSERT_TRUE(tmux.start_full_screen(server.port(), config, "--name alice", 80, 24));
-  ASSERT_TRUE(
-      tmux.wait_screen([](const std::string& s) { return has(s, "/quick 3 finds a player."); }, 10s))
+  ASSERT_TRUE(tmux.wait_screen(
+      [](const std::string& s) { return has(s, "/quick 3 finds a player."); }, 10s))
       << tmux.visible();
   auto bob = start_client(server.port(), config, {"--name", "bartholomew"});
   ASSERT_TRUE(step(*bob, "/create 3", *bob, "You play X in game 1."));
@@ -196,8 +195,8 @@ TEST(LiveGame, HelpAndHistoryFitEightyColumnsInTheLineMode) {
       << tmux.screen();
   tmux.type("/help");
   // Longer than the screen: a page at a time.
-  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "more: Enter for line"); },
-                               10s))
+  ASSERT_TRUE(
+      tmux.wait_screen([](const std::string& s) { return has(s, "more: Enter for line"); }, 10s))
       << tmux.screen();
   tmux.type("");
   ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "/quit"); }, 10s))
@@ -218,13 +217,15 @@ TEST(LiveGame, SpectatorsAreToldOfADrawOfferButNotOfferedIt) {
   auto bob = start_client(server.port(), config, {"--name", "bob"});
   ASSERT_TRUE(step(*alice, "/create 3", *alice, "You play X in game 1."));
   // The one who waits hears who came.
-  ASSERT_TRUE(step(*bob, "/join 1", *alice, "bob (O, 1200) joined game 1: the game begins, your move."));
+  ASSERT_TRUE(
+      step(*bob, "/join 1", *alice, "bob (O, 1200) joined game 1: the game begins, your move."));
   Tmux tmux;
   ASSERT_TRUE(tmux.start_full_screen(server.port(), config, "--name carol", 80, 24));
   ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Players online"); }, 10s))
       << tmux.visible();
   tmux.type("/watch 1");
-  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "alice (X) to move."); }, 10s))
+  ASSERT_TRUE(
+      tmux.wait_screen([](const std::string& s) { return has(s, "alice (X) to move."); }, 10s))
       << tmux.visible();
   bob->write("/draw\n");
   ASSERT_TRUE(
@@ -288,21 +289,25 @@ TEST(LiveGameE2E, TheNoTlsRefusalIsSaidOnce) {
 TEST(LiveGameE2E, ABotThatTakesChallengesStaysUntilStopped) {
   ServerProcess server({"--move-timeout", "0"});
   TempDir config;
-  auto taker = start_bot(server.port(), config,
-                         {"--name", "taker", "--accept-challenges", "--budget", "5"});
+  auto taker =
+      start_bot(server.port(), config, {"--name", "taker", "--accept-challenges", "--budget", "5"});
   ASSERT_TRUE(taker->wait_for_text("taker: waiting for challenges", 10s)) << taker->output();
   auto alice = start_client(server.port(), config, {"--name", "alice"});
   for (const char* game : {"1", "2"}) {
-    ASSERT_TRUE(step(*alice, "/challenge taker", *alice,
-                     std::string("You play X in game ") + game + "."));
+    ASSERT_TRUE(
+        step(*alice, "/challenge taker", *alice, std::string("You play X in game ") + game + "."));
     alice->write("a1\nb1\nc1\na2\nb2\nc2\na3\nb3\nc3\n");
     ASSERT_TRUE(alice->wait_for_text("Game over:", 20s, alice->output().rfind("You play X")))
         << alice->output();
     ASSERT_TRUE(step(*alice, "/leave", *alice, "You are in the lobby"));
     // Out of the game over, it waits for the next challenge.
-    ASSERT_TRUE(taker->wait_for([&](const std::string& out) {
-      return count_of(out, "taker: waiting for challenges") >= static_cast<std::size_t>(game[0] - '0') + 1;
-    }, 10s)) << taker->output();
+    ASSERT_TRUE(taker->wait_for(
+        [&](const std::string& out) {
+          return count_of(out, "taker: waiting for challenges") >=
+                 static_cast<std::size_t>(game[0] - '0') + 1;
+        },
+        10s))
+        << taker->output();
   }
   EXPECT_FALSE(taker->wait_exit(1s)) << "it stays until stopped:\n" << taker->output();
   taker->kill(SIGTERM);
@@ -349,8 +354,8 @@ TEST(LiveGameE2E, TheServerCountsOneGameAndOneMoveInTheSingular) {
   alice->kill(SIGKILL);
   bob->kill(SIGKILL);
   server->process().kill(SIGKILL);
-  server = std::make_unique<ServerProcess>(std::vector<std::string>{"--db", db, "--log-level", "info"},
-                                           port);
+  server = std::make_unique<ServerProcess>(
+      std::vector<std::string>{"--db", db, "--log-level", "info"}, port);
   ASSERT_TRUE(server->process().wait_for_text("restored 1 game in progress", 10s))
       << server->process().output();
   const std::string& log = server->process().output();

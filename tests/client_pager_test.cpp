@@ -85,8 +85,8 @@ TEST_F(PagerTest, WrappedLinesCountAsTheRowsTheyTake) {
   const std::string out = take_output();
   // The terminal's lines are broken to its width where the screen would
   // have wrapped them.
-  EXPECT_TRUE(has(out, std::string(10, 'c') + "\n" + std::string(10, 'c') + "\n" +
-                           std::string(5, 'c') + "\n"))
+  EXPECT_TRUE(has(
+      out, std::string(10, 'c') + "\n" + std::string(10, 'c') + "\n" + std::string(5, 'c') + "\n"))
       << out;
   EXPECT_FALSE(has(out, std::string(5, 'd'))) << "three lines fill nine rows:\n" << out;
 }

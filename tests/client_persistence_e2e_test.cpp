@@ -346,7 +346,8 @@ TEST_F(ClientPersistenceTest, TopHistoryAndReplayShowAFinishedGame) {
   EXPECT_TRUE(std::regex_search(out, std::regex(R"(\n   [12]  bot \(random\) +\d+      1 )")))
       << out;
   // The server's own bot is marked so, and only it.
-  EXPECT_TRUE(std::regex_search(out, std::regex(R"(\n   [12]  bot \(random\) [^\n]*the server's bot)")))
+  EXPECT_TRUE(
+      std::regex_search(out, std::regex(R"(\n   [12]  bot \(random\) [^\n]*the server's bot)")))
       << out;
   EXPECT_FALSE(std::regex_search(out, std::regex(R"(\n   [12]  tester [^\n]*server's)"))) << out;
   EXPECT_NE(out.find("Recent games of tester, newest first:"), std::string::npos) << out;

@@ -37,9 +37,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 ::testing::AssertionResult fits(const std::string& text, std::size_t width) {
   for (const std::string& line : lines_of(text)) {
     if (display_width(line) > width) {
-      return ::testing::AssertionFailure() << display_width(line) << " columns: '" << line
-                                           << "' in:\n"
-                                           << text;
+      return ::testing::AssertionFailure()
+             << display_width(line) << " columns: '" << line << "' in:\n"
+             << text;
     }
   }
   return ::testing::AssertionSuccess();
@@ -51,7 +51,8 @@ bool has(const std::string& text, std::string_view what) {
 
 TEST(WrapWords, BreaksBetweenWordsAndIndentsWhatFollows) {
   const auto pieces = wrap_words("the quick brown fox jumps over the lazy dog", 16, 2);
-  EXPECT_EQ(pieces, (std::vector<std::string>{"the quick brown", "  fox jumps over", "  the lazy dog"}));
+  EXPECT_EQ(pieces,
+            (std::vector<std::string>{"the quick brown", "  fox jumps over", "  the lazy dog"}));
   // A word wider than the line is cut where it must be.
   EXPECT_EQ(wrap_words("abcdefghij", 4), (std::vector<std::string>{"abcd", "efgh", "ij"}));
   EXPECT_EQ(wrap_words("", 10), (std::vector<std::string>{""}));
@@ -183,8 +184,9 @@ TEST(ScreenFit, HelpWrapsEachDescriptionUnderItselfAt80Columns) {
     const auto first = line.find_first_not_of(' ');
     joined += (first == std::string::npos ? "" : line.substr(first)) + " ";
   }
-  EXPECT_TRUE(has(joined, "rated: the result changes both ratings (default: rated between people, "
-                          "unrated against the bot)"))
+  EXPECT_TRUE(has(joined,
+                  "rated: the result changes both ratings (default: rated between people, "
+                  "unrated against the bot)"))
       << help;
   EXPECT_TRUE(has(help, "/mute NAME, /unmute NAME")) << help;
 }
@@ -213,8 +215,8 @@ TEST(ScreenFit, A19x19BoardFitsAnEightyByTwentyFourScreen) {
   EXPECT_GE(layout.panel_width, 30);
   // The line mode draws it without borders when the screen is short.
   Board board(19);
-  const std::string compact = render_board(BoardView{board, std::nullopt, std::nullopt},
-                                           RenderStyle{false, true});
+  const std::string compact =
+      render_board(BoardView{board, std::nullopt, std::nullopt}, RenderStyle{false, true});
   EXPECT_EQ(lines_of(compact).size(), 21u);  // the letters, 19 rows, the end
   EXPECT_TRUE(fits(compact, 80)) << compact;
   EXPECT_TRUE(has(compact, "   a   b   c")) << compact;
@@ -230,10 +232,11 @@ TEST(LiveGameText, CountdownsAndTheLowTimeWarning) {
   EXPECT_EQ(countdown_text(milliseconds(9'001)), "10 s");
   EXPECT_EQ(reconnecting_prompt(milliseconds(272'000), true),
             "reconnecting (4:32 left; Ctrl-C gives up)> ");
-  EXPECT_EQ(connection_lost_text("refused", milliseconds(300'000), milliseconds(30'000), true, true),
-            "Connection lost (refused); reconnecting for up to 5 min (the server holds your seat "
-            "30 s after it notices; a restarted server gives the game back)... Ctrl-C or /quit "
-            "gives up.");
+  EXPECT_EQ(
+      connection_lost_text("refused", milliseconds(300'000), milliseconds(30'000), true, true),
+      "Connection lost (refused); reconnecting for up to 5 min (the server holds your seat "
+      "30 s after it notices; a restarted server gives the game back)... Ctrl-C or /quit "
+      "gives up.");
   EXPECT_EQ(time_warning_text(milliseconds(9'500), false),
             "10 s left to move: the game is lost when it runs out.");
   EXPECT_EQ(count_text(1, "game", "games"), "1 game");

@@ -87,28 +87,28 @@ TEST_F(RatingRules, AGameEndedBeforeBothPlayersMovedChangesNoRating) {
 }
 
 TEST_F(RatingRules, ASettlementSaysWhyARatingMovedLess) {
-  const auto first = accounts_.settle(alice_, bob_, GameResult{Player::X, wire::END_REASON_LINE},
-                                      true, 5);
+  const auto first =
+      accounts_.settle(alice_, bob_, GameResult{Player::X, wire::END_REASON_LINE}, true, 5);
   ASSERT_TRUE(first);
   EXPECT_EQ(first->x_note, wire::RATING_NOTE_NONE);
   accounts_.settled(*first, true);
   for (int nth = 2; nth <= 5; ++nth) {
-    const auto again = accounts_.settle(alice_, bob_, GameResult{Player::X, wire::END_REASON_LINE},
-                                        true, 5);
+    const auto again =
+        accounts_.settle(alice_, bob_, GameResult{Player::X, wire::END_REASON_LINE}, true, 5);
     ASSERT_TRUE(again);
     EXPECT_EQ(again->x_note, wire::RATING_NOTE_REPEAT);
     EXPECT_EQ(again->o_note, wire::RATING_NOTE_REPEAT);
     EXPECT_EQ(again->repeat_game, nth);
     accounts_.settled(*again, true);
   }
-  const auto short_game = accounts_.settle(
-      alice_, bob_, GameResult{Player::O, wire::END_REASON_RESIGNATION}, true, 1);
+  const auto short_game =
+      accounts_.settle(alice_, bob_, GameResult{Player::O, wire::END_REASON_RESIGNATION}, true, 1);
   ASSERT_TRUE(short_game);
   EXPECT_EQ(short_game->x_note, wire::RATING_NOTE_TOO_SHORT);
   const AccountId champion = add("champion", kProvisionalGames, 1500);
   const AccountId fresh = add("fresh");
-  const auto newcomer = accounts_.settle(champion, fresh, GameResult{Player::X, wire::END_REASON_LINE},
-                                         true, 5);
+  const auto newcomer =
+      accounts_.settle(champion, fresh, GameResult{Player::X, wire::END_REASON_LINE}, true, 5);
   ASSERT_TRUE(newcomer);
   EXPECT_EQ(newcomer->x_note, wire::RATING_NOTE_PROVISIONAL_OPPONENT) << "the champion's held";
   EXPECT_EQ(newcomer->o_note, wire::RATING_NOTE_NONE) << "the newcomer's moves";

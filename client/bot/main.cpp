@@ -37,9 +37,9 @@ int search_threads(const BotConfig& config) {
 BotTally run_bots(const BotConfig& config) {
   // The bots' name (with --count, NAME-1, NAME-2, ...), held while they run.
   std::string warning;
-  const ttt::client::ClaimedName claimed = ttt::client::claim_name(
-      config.bot.connection.host, config.bot.connection.port, config.name,
-      ttt::client::bot_name_base(ttt::client::login_name()), warning);
+  const ttt::client::ClaimedName claimed =
+      ttt::client::claim_name(config.bot.connection.host, config.bot.connection.port, config.name,
+                              ttt::client::bot_name_base(ttt::client::login_name()), warning);
   if (!warning.empty()) spdlog::warn("the default name is not kept for later runs: {}", warning);
   spdlog::info("playing as {}", claimed.name);
   const std::string& name = claimed.name;

@@ -449,7 +449,8 @@ std::string help_text(std::size_t width) {
       width);
   for (const Section& section : sections) {
     text += std::string(section.title) + "\n" + two_columns(section.rows, 2, 34, width);
-    if (section.after != nullptr) text += wrap_text("  " + std::string(section.after) + "\n", width);
+    if (section.after != nullptr)
+      text += wrap_text("  " + std::string(section.after) + "\n", width);
   }
   return text;
 }

@@ -509,9 +509,9 @@ RenderStyle ConsoleClient::board_style(int size) const {
   RenderStyle style{terminal_.color()};
   // A board with its borders taller than the screen is drawn without them.
   constexpr std::size_t kLinesAround = 5;  // the players line, headline, result, turn line
-  style.compact = terminal_.interactive() &&
-                  2 * static_cast<std::size_t>(std::max(size, 0)) + 2 + kLinesAround >
-                      terminal_.size().rows;
+  style.compact =
+      terminal_.interactive() &&
+      2 * static_cast<std::size_t>(std::max(size, 0)) + 2 + kLinesAround > terminal_.size().rows;
   return style;
 }
 

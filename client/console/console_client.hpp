@@ -176,7 +176,7 @@ class ConsoleClient : public ConnectionEvents {
   // Challenges of muted players, declined unseen: their ends are not said.
   static constexpr std::size_t kMaxMutedChallenges = 1024;
   std::set<std::uint64_t> muted_challenges_;
-  std::map<std::uint32_t, Command> block_requests_;  // /block, /unblock in flight
+  std::map<std::uint32_t, Command> block_requests_;                    // /block, /unblock in flight
   std::string who_filter_;                                             // the name /who filters by
   std::string who_next_;         // where /who next starts; empty: no next page
   std::uint32_t who_shown_ = 0;  // players shown of this /who so far

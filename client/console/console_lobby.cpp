@@ -119,8 +119,9 @@ bool ConsoleClient::execute_extra(const Command& command) {
         if (!names.empty()) line.back() = '.';
         say(line);
       } else if (mutes_.mute(command.text)) {
-        say("Muted " + command.text + ": their chat is hidden and their challenges declined unseen, " +
-            "until /unmute " + command.text + ".");
+        say("Muted " + command.text +
+            ": their chat is hidden and their challenges declined unseen, " + "until /unmute " +
+            command.text + ".");
       } else {
         say(command.text + " is muted already.");
       }

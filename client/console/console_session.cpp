@@ -38,7 +38,8 @@ long countdown_mark(milliseconds left) {
   const long seconds = static_cast<long>((left.count() + 999) / 1000);
   if (seconds <= 5) return 0;
   constexpr long kMinute = 60;
-  if (seconds > kMinute) return kMinute / kCountdownStep + (seconds - kMinute + kMinute - 1) / kMinute;
+  if (seconds > kMinute)
+    return kMinute / kCountdownStep + (seconds - kMinute + kMinute - 1) / kMinute;
   return (seconds + kCountdownStep - 1) / kCountdownStep;
 }
 

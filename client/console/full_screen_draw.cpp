@@ -11,9 +11,9 @@
 
 #include "console/full_screen.hpp"
 #include "console/game_text.hpp"
-#include "console/text_table.hpp"
 #include "console/players_text.hpp"
 #include "console/session_text.hpp"
+#include "console/text_table.hpp"
 #include "text/display_width.hpp"
 #include "view/board_name.hpp"
 #include "view/clock_text.hpp"
@@ -139,13 +139,14 @@ void FullScreen::draw_panel() {
   for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
     const std::size_t i = side == wire::SIDE_X ? 0 : 1;
     const wire::PlayerInfo& p = info_of(s, side);
-    std::string line = (running && s.to_move() == side ? "> " : "  ") + side_name(side) + "  " +
-                       seat_name(p);
+    std::string line =
+        (running && s.to_move() == side ? "> " : "  ") + side_name(side) + "  " + seat_name(p);
     if (p.player_id() != 0 && p.rating() > 0) line += " (" + rating_text(p.rating()) + ")";
     if (side == me_) line += " you";
     if (p.player_id() != 0 && !p.connected()) {
       line += p.away_ms_left() > 0 && running
-                  ? " [away, " + whole_seconds(std::chrono::milliseconds(left_of(p.away_ms_left()))) +
+                  ? " [away, " +
+                        whole_seconds(std::chrono::milliseconds(left_of(p.away_ms_left()))) +
                         " left]"
                   : " [away]";
     }
@@ -158,9 +159,9 @@ void FullScreen::draw_panel() {
   }
   // The clocks stand right after the longer name, in one column.
   const int time_width = 8;
-  const int name_width = std::min(
-      static_cast<int>(std::max(display_width(names[0]), display_width(names[1]))),
-      std::max(width - time_width - 2, 1));
+  const int name_width =
+      std::min(static_cast<int>(std::max(display_width(names[0]), display_width(names[1]))),
+               std::max(width - time_width - 2, 1));
   for (const wire::Side side : {wire::SIDE_X, wire::SIDE_O}) {
     const std::size_t i = side == wire::SIDE_X ? 0 : 1;
     const int attributes = (running && s.to_move() == side ? A_BOLD : 0) |
@@ -188,10 +189,10 @@ void FullScreen::draw_panel() {
   const wire::Side draw = s.draw_offered_by();
   if (draw == wire::SIDE_X || draw == wire::SIDE_O) {
     // Only the other player can take it: spectators are told who offers.
-    status.push_back(draw == me_    ? "You offered a draw."
-                     : player       ? "A draw is offered: /draw or /decline."
-                                    : seat_name(info_of(s, draw)) + " (" + side_name(draw) +
-                                          ") offers a draw.");
+    status.push_back(draw == me_ ? "You offered a draw."
+                     : player    ? "A draw is offered: /draw or /decline."
+                                 : seat_name(info_of(s, draw)) + " (" + side_name(draw) +
+                                    ") offers a draw.");
   }
   const wire::Side rematch = s.rematch_requested_by();
   if ((rematch == wire::SIDE_X || rematch == wire::SIDE_O) && rematch != me_) {
@@ -285,7 +286,8 @@ void FullScreen::draw_help() {
   std::vector<std::string> lines{"Keys"};
   std::vector<std::pair<std::string, std::string>> rows;
   for (const auto& [keys, what] : kKeys) rows.emplace_back(keys, what);
-  const std::string table = two_columns(rows, 2, 20, static_cast<std::size_t>(std::max(width - 4, 10)));
+  const std::string table =
+      two_columns(rows, 2, 20, static_cast<std::size_t>(std::max(width - 4, 10)));
   for (std::size_t start = 0; start < table.size();) {
     const std::size_t end = table.find('\n', start);
     lines.push_back(table.substr(start, end - start));

@@ -73,7 +73,8 @@ ScreenLayout layout_screen(int lines, int columns, int board_size) {
   // Bordered cells with a blank line above the log if they fit, else
   // compact cells, and on a short screen without the blank line (a 19x19
   // board fits 80x24 so).
-  for (const auto& [bordered, gap] : {std::pair{true, 1}, std::pair{false, 1}, std::pair{false, 0}}) {
+  for (const auto& [bordered, gap] :
+       {std::pair{true, 1}, std::pair{false, 1}, std::pair{false, 0}}) {
     board.bordered = bordered;
     const int used_lines = std::max(board.lines(), kPanelLines) + gap + kLogMinLines + 1;
     const int used_columns = board.left + board.columns() + 3 + kPanelMinWidth;

@@ -97,7 +97,8 @@ std::string connection_lost_text(const std::string& reason, std::chrono::millise
   if (seat_grace.count() > 0) {
     why = "the server holds your seat " + whole_seconds(seat_grace) + " after it notices";
   }
-  if (restarts) why += (why.empty() ? "" : "; ") + std::string("a restarted server gives the game back");
+  if (restarts)
+    why += (why.empty() ? "" : "; ") + std::string("a restarted server gives the game back");
   if (!why.empty()) text += " (" + why + ")";
   return text + "..." + (give_up_hint ? " Ctrl-C or /quit gives up." : "");
 }
@@ -145,8 +146,8 @@ std::string rating_change_text(const wire::GameState& state, wire::Side me) {
   if (me == wire::SIDE_X || me == wire::SIDE_O) {
     const wire::PlayerInfo& mine = info_of(state, me);
     if (mine.rating_before() <= 0) return "";
-    const std::string why =
-        rating_note_text(mine, seat_name(info_of(state, other_side(me))), true, rounded_change(mine));
+    const std::string why = rating_note_text(mine, seat_name(info_of(state, other_side(me))), true,
+                                             rounded_change(mine));
     return "Your rating: " + change_text(mine.rating_before(), mine.rating(), why) + ".";
   }
   std::string text;

@@ -112,7 +112,7 @@ std::string TextTable::render(std::size_t width) const {
 
 std::string two_columns(const std::vector<std::pair<std::string, std::string>>& rows,
                         std::size_t indent, std::size_t key_width, std::size_t width) {
-  std::size_t at = indent + key_width;  // where descriptions start
+  std::size_t at = indent + key_width;                               // where descriptions start
   if (width != 0 && at + 20 > width) at = std::min(at, indent + 4);  // narrow: under the key
   std::string out;
   for (const auto& [key, what] : rows) {

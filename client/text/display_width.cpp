@@ -105,7 +105,8 @@ std::string cut_to_width(std::string_view text, std::size_t width) {
     const std::int32_t start = i;
     UChar32 c = 0;
     U8_NEXT(text.data(), i, length, c);
-    const std::size_t w = code_point_width(c < 0 ? kReplacementCodePoint : static_cast<char32_t>(c));
+    const std::size_t w =
+        code_point_width(c < 0 ? kReplacementCodePoint : static_cast<char32_t>(c));
     if (used + w > room) break;
     out.append(text.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(i - start)));
     used += w;
@@ -130,7 +131,8 @@ std::vector<std::string> wrap_words(std::string_view line, std::size_t width, st
     U8_NEXT(line.data(), i, length, c);
     const std::string_view one =
         line.substr(static_cast<std::size_t>(start), static_cast<std::size_t>(i - start));
-    const std::size_t w = code_point_width(c < 0 ? kReplacementCodePoint : static_cast<char32_t>(c));
+    const std::size_t w =
+        code_point_width(c < 0 ? kReplacementCodePoint : static_cast<char32_t>(c));
     const std::size_t floor = pieces.size() > 1 ? indent : 0;  // the piece's own indent
     if (used + w > width && used > floor) {
       std::string rest;

@@ -3,9 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include "net/replies.hpp"
+#include "ttt/count_text.hpp"
 #include "ttt/wire/convert.hpp"
 #include "ttt/wire/result_words.hpp"
-#include "ttt/count_text.hpp"
 
 namespace ttt::server {
 namespace {
