@@ -10,6 +10,7 @@
 
 #include "client_support/client_programs.hpp"
 #include "client_support/loopback_trust.hpp"
+#include "identity/name_claim.hpp"
 #include "support/test_client.hpp"
 
 namespace ttt::testing {
@@ -84,7 +85,9 @@ TEST(DefaultNames, BotsStartedAtOnceWithoutANameAllPlayAndALaterRunTakesItsNameB
   EXPECT_EQ(games, 12);  // six players, two games each
   // Five processes, five default names; which one the --count run got
   // depends on who started first.
-  EXPECT_EQ(held, (std::set<std::string>{"bot", "bot2", "bot3", "bot4", "bot5"}));
+  // Default names say whose bots they are: the login, then -bot.
+  const std::string base = client::bot_name_base(client::login_name());
+  EXPECT_EQ(held, (std::set<std::string>{base, base + "2", base + "3", base + "4", base + "5"}));
   const std::string count_base = held_name(bots.back()->output());
 
   const auto first = games_by_name(server.port());
@@ -100,8 +103,8 @@ TEST(DefaultNames, BotsStartedAtOnceWithoutANameAllPlayAndALaterRunTakesItsNameB
   EXPECT_EQ(files_in(config.path() + "/ttt/locks"), 0u) << "every claim released";
 
   // Later, alone: the lowest free default name, its secret accepted, so the
-  // same player(s) as the run that held "bot" before.
-  const bool count_had_bot = count_base == "bot";
+  // same player(s) as the run that held the first default name before.
+  const bool count_had_bot = count_base == base;
   auto later =
       start_bot(server.port(), config,
                 bot_args(count_had_bot ? std::vector<std::string>{"--games", "1", "--count", "2"}
@@ -114,8 +117,8 @@ TEST(DefaultNames, BotsStartedAtOnceWithoutANameAllPlayAndALaterRunTakesItsNameB
   if (partner) {
     ASSERT_EQ(partner->wait_exit(30s), 0) << partner->output();
   }
-  EXPECT_EQ(held_name(later->output()), "bot") << later->output();
-  EXPECT_EQ(games_by_name(server.port()).at(count_had_bot ? "bot-1" : "bot"), 3u)
+  EXPECT_EQ(held_name(later->output()), base) << later->output();
+  EXPECT_EQ(games_by_name(server.port()).at(count_had_bot ? base + "-1" : base), 3u)
       << "the same player as before";
 }
 

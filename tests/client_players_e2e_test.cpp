@@ -64,14 +64,17 @@ TEST(PlayersE2E, ADeclinedChallengeABlockAndClearAnswers) {
   ASSERT_TRUE(step(*carol, "/challenge bob", *bob, "carol (1200) challenges you"));
   ASSERT_TRUE(step(*bob, "/decline", *carol, "bob declined your challenge."));
   EXPECT_TRUE(bob->wait_for_text("You declined carol's challenge.", 5s)) << bob->output();
-  ASSERT_TRUE(
-      step(*bob, "/block carol", *bob, "Blocked (no challenges or chat from them): carol."));
+  ASSERT_TRUE(step(*bob, "/block carol", *bob,
+                   "carol is blocked: no challenges or chat from carol (blocked: carol)."));
   EXPECT_TRUE(step(*carol, "/challenge bob", *carol, "Refused: bob is not taking challenges"));
   EXPECT_TRUE(step(*carol, "/challenge nobody", *carol, "No player is called nobody"));
   EXPECT_TRUE(step(*carol, "/challenge carol", *carol, "You can't challenge yourself"));
   EXPECT_TRUE(step(*carol, "/accept", *carol, "No challenge to you stands"));
   EXPECT_TRUE(step(*carol, "/quick 3 clock 9x", *carol, "A clock is M+S"));
-  ASSERT_TRUE(step(*bob, "/unblock carol", *bob, "Nobody is blocked."));
+  ASSERT_TRUE(step(*bob, "/unblock carol", *bob, "carol is not blocked (nobody is)."));
+  // Asked about someone who was not blocked, the answer still names them.
+  ASSERT_TRUE(step(*bob, "/unblock dave", *bob, "dave is not blocked (nobody is)."));
+  ASSERT_TRUE(step(*bob, "/block", *bob, "Nobody is blocked."));
   for (auto* who : {bob.get(), carol.get()}) {
     who->write("/quit\n");
     EXPECT_EQ(who->wait_exit(10s), 0) << who->output();

@@ -315,6 +315,7 @@ void ConsoleClient::execute(const Command& command) {
   if (execute_extra(command) || execute_players(command)) return;
   if (command.kind == CommandKind::Help) {
     pager_.show(help_text(screen_width()));  // longer than a screen: a page at a time
+    update_prompt();
     return;
   }
   if (command.kind == CommandKind::Quit) {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "console/game_text.hpp"
+#include "text/display_width.hpp"
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
 
@@ -76,7 +77,9 @@ void FullScreen::restore() {
   // it: the goodbye, why the client stopped, what it said about the game.
   std::string tail;
   const std::size_t from = log_.size() > kLinesKept ? log_.size() - kLinesKept : 0;
-  for (std::size_t i = from; i < log_.size(); ++i) tail += log_[i] + "\n";
+  for (std::size_t i = from; i < log_.size(); ++i) {
+    tail += wrap_text(log_[i], static_cast<std::size_t>(std::max(layout_.width, 0))) + "\n";
+  }
   for (std::string_view rest = tail; !rest.empty();) {
     const ssize_t n = ::write(1, rest.data(), rest.size());
     if (n <= 0) break;
