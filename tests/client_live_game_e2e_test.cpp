@@ -103,6 +103,41 @@ TEST(LiveGame, TheMoveLimitCountsDownNextToTheNamesInFullScreen) {
   EXPECT_TRUE(tmux.wait_exit(5s)) << tmux.visible();
 }
 
+// bob, seated against alice (who runs in tmux, full screen or not), drops
+// without a word: alice's screen counts his seat down.
+void expect_the_away_seat_counting_down(bool full_screen) {
+  ServerProcess server({"--move-timeout", "0", "--reconnect-grace", "20"});
+  TempDir config;
+  Tmux tmux;
+  const std::string flags = "--name alice";
+  ASSERT_TRUE(full_screen ? tmux.start_full_screen(server.port(), config, flags, 80, 24)
+                          : tmux.start_client(server.port(), config, flags, 80, 24));
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Connected to"); }, 10s))
+      << tmux.visible();
+  tmux.type("/create 3");
+  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Waiting for an opponent"); },
+                               10s))
+      << tmux.visible();
+  auto bob = start_client(server.port(), config, {"--name", "bob"});
+  ASSERT_TRUE(step(*bob, "/join 1", *bob, "You play O in game 1."));
+  bob->kill(SIGKILL);
+  // The panel's line for bob, or the prompt.
+  expect_counting_down(tmux, full_screen ? std::regex(R"(bob \(1200\) \[away, (\d+) s left\])")
+                                         : std::regex(R"(O away (\d+) s \| your move)"));
+  tmux.type("/quit");
+  EXPECT_TRUE(tmux.wait_exit(5s)) << tmux.visible();
+}
+
+TEST(LiveGame, TheAwayOpponentsSeatCountsDownInFullScreen) {
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
+  expect_the_away_seat_counting_down(true);
+}
+
+TEST(LiveGame, TheAwayOpponentsSeatCountsDownInTheLineMode) {
+  if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
+  expect_the_away_seat_counting_down(false);
+}
+
 TEST(LiveGame, WhatTheClientSaysLastStaysAfterTheFullScreenCloses) {
   if (!Tmux::available()) GTEST_SKIP() << "tmux is not installed";
   ServerProcess server({"--move-timeout", "0"});

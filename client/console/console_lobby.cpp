@@ -7,6 +7,8 @@
 
 #include "console/console_client.hpp"
 #include "console/game_text.hpp"
+#include "console/record_text.hpp"
+#include "console/session_text.hpp"
 #include "text/display_width.hpp"
 #include "text/safe_text.hpp"
 
