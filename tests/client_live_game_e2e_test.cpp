@@ -115,8 +115,8 @@ void expect_the_away_seat_counting_down(bool full_screen) {
   ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Connected to"); }, 10s))
       << tmux.visible();
   tmux.type("/create 3");
-  ASSERT_TRUE(tmux.wait_screen([](const std::string& s) { return has(s, "Waiting for an opponent"); },
-                               10s))
+  ASSERT_TRUE(
+      tmux.wait_screen([](const std::string& s) { return has(s, "Waiting for an opponent"); }, 10s))
       << tmux.visible();
   auto bob = start_client(server.port(), config, {"--name", "bob"});
   ASSERT_TRUE(step(*bob, "/join 1", *bob, "You play O in game 1."));
@@ -366,10 +366,10 @@ TEST(LiveGameE2E, ThreeBotsInQuickMatchTakeTurnsAndTheOneWhoWaitsSaysSo) {
   // Five in a row on 15x15, 50 ms a move: a game takes a second or more, so
   // the third is in the queue before the first game ends.
   auto bot = [&](const char* name) {
-    bots.push_back(start_bot(server.port(), config,
-                             {"--name", name, "--quick-match", "15", "--win", "5", "--level",
-                              "hard", "--games", "2", "--budget", "50", "--waiting-notice",
-                              "0.2"}));
+    bots.push_back(
+        start_bot(server.port(), config,
+                  {"--name", name, "--quick-match", "15", "--win", "5", "--level", "hard",
+                   "--games", "2", "--budget", "50", "--waiting-notice", "0.2"}));
   };
   // The first waits alone, and says so while it does.
   bot("cat");
