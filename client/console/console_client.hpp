@@ -108,7 +108,6 @@ class ConsoleClient : public ConnectionEvents {
   void on_offer_ended(const wire::OfferEnded& ended);
   bool holds_seat() const noexcept;
 
-  bool in_game() const noexcept { return game_.has_value(); }
   bool seated() const noexcept;
   bool my_turn() const noexcept;
   wire::Side my_side() const noexcept;
