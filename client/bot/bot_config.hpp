@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "bot/bot_player.hpp"
+#include "bot/bot_options.hpp"
 #include "trust/trust_flags.hpp"
 #include "ttt/cli/flags.hpp"
 
