@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "bot/first_use_notice.hpp"
+#include "engine/ai_brain.hpp"
+#include "engine/engine_brain.hpp"
 #include "text/safe_text.hpp"
 #include "view/node_text.hpp"
 #include "view/state_view.hpp"
@@ -14,6 +16,14 @@ namespace {
 
 // Server text as the bot logs it: one harmless line (no forged log lines).
 std::string shown(const std::string& text) { return safe_text(text, field_width::kMessage); }
+
+std::shared_ptr<Brain> make_brain(const BotOptions& options) {
+  if (options.engine.empty()) return std::make_shared<AiBrain>(options.ai);
+  EngineOptions engine;
+  engine.command = options.engine;
+  engine.grace = options.engine_grace;
+  return std::make_shared<EngineBrain>(std::move(engine));
+}
 
 }  // namespace
 
@@ -26,7 +36,7 @@ BotPlayer::BotPlayer(std::string label, boost::asio::any_io_executor io,
       on_done_(std::move(on_done)),
       secret_(label_, options_.secret_path, options_.rotate_secret),
       entry_(io, label_, options_),
-      moves_(*this, io, std::move(compute), label_, options_),
+      moves_(*this, io, std::move(compute), make_brain(options_), label_, options_),
       series_(io, label_, options_.games, options_.mode),
       challenges_(label_, options_, std::cerr),
       waiting_(io, label_, options_.waiting_notice, std::cout) {

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 
-#include "engine/ai_brain.hpp"
-#include "engine/engine_brain.hpp"
 #include "text/safe_text.hpp"
 #include "ttt/wire/convert.hpp"
 #include "view/move_input.hpp"
@@ -17,25 +15,17 @@ namespace {
 // The margin an engine leaves on the server's move clock: the round trip.
 constexpr std::chrono::milliseconds kClockMargin{500};
 
-std::shared_ptr<Brain> make_brain(const BotOptions& options) {
-  if (options.engine.empty()) return std::make_shared<AiBrain>(options.ai);
-  EngineOptions engine;
-  engine.command = options.engine;
-  engine.grace = options.engine_grace;
-  return std::make_shared<EngineBrain>(std::move(engine));
-}
-
 }  // namespace
 
 MoveSearch::MoveSearch(Owner& owner, boost::asio::any_io_executor io,
-                       boost::asio::any_io_executor compute, std::string label,
-                       const BotOptions& options)
+                       boost::asio::any_io_executor compute, std::shared_ptr<Brain> brain,
+                       std::string label, const BotOptions& options)
     : owner_(owner),
       io_(io),
       compute_(std::move(compute)),
       label_(std::move(label)),
       options_(options),
-      brain_(make_brain(options)),
+      brain_(std::move(brain)),
       retry_timer_(io) {}
 
 MoveSearch::Position MoveSearch::position_of(const wire::GameState& state) noexcept {

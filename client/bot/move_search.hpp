@@ -40,11 +40,11 @@ class MoveSearch {
     virtual void brain_failed(const std::string& why, bool current) = 0;
   };
 
-  // Searches run on compute and report back on io; label names the bot in
-  // its log; the options (engine, time per move, pauses) are read as they
-  // are.
+  // brain's searches run on compute and report back on io; label names the
+  // bot in its log; the options (engine, time per move, pauses) are read as
+  // they are.
   MoveSearch(Owner& owner, boost::asio::any_io_executor io, boost::asio::any_io_executor compute,
-             std::string label, const BotOptions& options);
+             std::shared_ptr<Brain> brain, std::string label, const BotOptions& options);
 
   // The bot's turn in state: a search of the position, unless one is
   // running (the position is looked at again when it ends) or this
