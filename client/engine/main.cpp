@@ -9,6 +9,7 @@
 #include "engine/engine_loop.hpp"
 #include "ttt/cli/flags.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "ttt/cli/program.hpp"
 
 int main(int argc, char** argv) {
   ttt::client::EngineLoopOptions options;
@@ -28,20 +29,9 @@ int main(int argc, char** argv) {
   flags.add_optional_int("--seed", &seed_flag, 0, INT64_MAX, "N",
                          "seed for the AI's choices, for repeatable games (default: random)",
                          "a whole number");
-  const auto parsed = flags.parse(argc, argv);
-  if (!parsed.ok) {
-    std::fprintf(stderr, "ttt-engine: %s\n(see %s --help)\n", parsed.error.c_str(),
-                 ttt::cli::invocation_name("ttt-engine").c_str());
-    return 2;
-  }
-  if (parsed.help) {
-    std::fputs(flags.usage().c_str(), stdout);
-    return 0;
-  }
-  if (parsed.print_config) {
-    std::fputs(flags.effective_config().c_str(), stdout);
-    return 0;
-  }
+  const ttt::cli::CommandLine command_line{flags.parse(argc, argv), flags.usage(),
+                                           flags.effective_config()};
+  if (const auto done = ttt::cli::answer_command_line("ttt-engine", command_line)) return *done;
   const std::uint64_t seed =
       seed_flag ? static_cast<std::uint64_t>(*seed_flag) : std::random_device{}();
   options.ai.level = *ttt::parse_level(level);
