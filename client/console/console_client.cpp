@@ -293,7 +293,7 @@ void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left
 
 void ConsoleClient::on_closed(const std::string& reason, bool failed) {
   if (failed) {
-    const bool untrusted = !trust_prompt_.refusal().empty();
+    const bool untrusted = !trust_question_.refusal().empty();
     exit_code_ = name_refused_ || session_active_ ? kExitNameRefused
                  : untrusted                      ? kExitUntrusted
                                                   : kExitLost;
@@ -309,7 +309,7 @@ void ConsoleClient::on_closed(const std::string& reason, bool failed) {
                                      " is connected from another terminal; `--take-over` moves the "
                                      "session here"
                            : name_refused_ ? secret_.refusal_text(config_.name, server)
-                           : untrusted     ? trust_prompt_.refusal()
+                           : untrusted     ? trust_question_.refusal()
                                            : reason));
   }
   io_.stop();
@@ -317,7 +317,7 @@ void ConsoleClient::on_closed(const std::string& reason, bool failed) {
 
 void ConsoleClient::on_unknown_server(const std::string& where, const std::string& fingerprint,
                                       std::function<void(bool)> answer) {
-  trust_prompt_.ask(
+  trust_question_.ask(
       terminal_.interactive(), where, fingerprint, known_servers_,
       [this](const std::string& line) { say(line); }, std::move(answer));
 }
@@ -335,7 +335,7 @@ void ConsoleClient::tell_stakes() {
 
 void ConsoleClient::on_line(const std::string& line) {
   if (quitting_) return;
-  if (trust_prompt_.take(line, [this](const std::string& text) { say(text); })) return;
+  if (trust_question_.take(line, [this](const std::string& text) { say(text); })) return;
   if (give_up_.waiting()) {
     if (const auto confirmed = give_up_.answer(line)) carry_out(*confirmed);
     return;

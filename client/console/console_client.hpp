@@ -3,7 +3,7 @@
 // server message to the part it is for, and keeps what spans them: the
 // link coming and going, lines typed before it is up, the replies a script
 // waits for before it ends, the prompt. The parts: CurrentGame (the game
-// sat in or watched), GameCommentary (the game told as it goes), MoveQueue
+// sat in or watched), GameCommentary (the game told as it goes), TypedMoves
 // (moves typed ahead or while the link is down), GameClocks, Absences,
 // Reconnecting, GiveUpConfirmation, PlaceRequests (places asked for again
 // after a reconnect), LobbyLists (/list, /who), LobbyPanel (the full
@@ -32,7 +32,6 @@
 #include "console/give_up_confirmation.hpp"
 #include "console/lobby_lists.hpp"
 #include "console/lobby_panel.hpp"
-#include "console/move_queue.hpp"
 #include "console/name_secret.hpp"
 #include "console/other_players.hpp"
 #include "console/pager.hpp"
@@ -41,7 +40,8 @@
 #include "console/record_queries.hpp"
 #include "console/request_sender.hpp"
 #include "console/terminal.hpp"
-#include "console/trust_prompt.hpp"
+#include "console/trust_question.hpp"
+#include "console/typed_moves.hpp"
 #include "identity/name_claim.hpp"
 #include "identity/token_file.hpp"
 #include "link/connection.hpp"
@@ -123,12 +123,12 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   std::shared_ptr<Connection> connection_;
   std::unique_ptr<NameClaim> name_claim_;  // keeps other programs of ours off the name
   std::unique_ptr<TokenFile> token_file_;
-  TrustPrompt trust_prompt_;
+  TrustQuestion trust_question_;
   std::string known_servers_;  // where trusted servers are remembered
   Pager pager_;                // long lists and replays, a screenful or a move per Enter
   CurrentGame game_;
   GameCommentary commentary_;
-  MoveQueue moves_;
+  TypedMoves moves_;
   GameClocks clocks_;
   Absences absences_;
   Reconnecting reconnecting_;

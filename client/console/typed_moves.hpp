@@ -1,4 +1,4 @@
-// MoveQueue: the moves the player typed and the server has not taken yet.
+// TypedMoves: the moves the player typed and the server has not taken yet.
 // Moves typed before the player's turn wait for it (a script can type a
 // whole game ahead) and go one at a time, each checked against the board
 // first; one is in flight until the server answers, and one unanswered for
@@ -19,12 +19,12 @@
 
 namespace ttt::client {
 
-class MoveQueue {
+class TypedMoves {
  public:
   using time_point = std::chrono::steady_clock::time_point;
 
   // Moves for `game` (read as it is now) go to sender.
-  MoveQueue(Terminal& terminal, const CurrentGame& game, RequestSender& sender)
+  TypedMoves(Terminal& terminal, const CurrentGame& game, RequestSender& sender)
       : terminal_(terminal), game_(game), sender_(sender) {}
 
   // A move typed with the link up. Out of a game it waits when one is on

@@ -1,11 +1,11 @@
-#include "console/move_queue.hpp"
+#include "console/typed_moves.hpp"
 
 #include "view/move_input.hpp"
 #include "view/state_view.hpp"
 
 namespace ttt::client {
 
-bool MoveQueue::type(const std::string& text, bool game_coming) {
+bool TypedMoves::type(const std::string& text, bool game_coming) {
   const wire::GameState* game = game_.state();
   if (!game) {
     if (game_coming) {
@@ -41,7 +41,7 @@ bool MoveQueue::type(const std::string& text, bool game_coming) {
   return true;
 }
 
-void MoveQueue::type_while_down(const std::string& text) {
+void TypedMoves::type_while_down(const std::string& text) {
   const wire::GameState& game = *game_.state();
   const MoveParse parsed = parse_move(text, game.size());
   if (!parsed.move) {
@@ -59,7 +59,7 @@ void MoveQueue::type_while_down(const std::string& text) {
       " is pending: it is sent when the connection is back, if the position is unchanged)");
 }
 
-void MoveQueue::play() {
+void TypedMoves::play() {
   while (game_.state() && !game_.watching() && game_.in_progress() && game_.my_turn() &&
          in_flight_ == 0 && !waiting_.empty()) {
     const wire::GameState& game = *game_.state();
@@ -88,7 +88,7 @@ void MoveQueue::play() {
   }
 }
 
-void MoveQueue::check_after_resume(const wire::GameState& state) {
+void TypedMoves::check_after_resume(const wire::GameState& state) {
   const auto typed_at = std::exchange(typed_down_at_, std::nullopt);
   if (!typed_at || waiting_.empty()) return;
   if (typed_at->first == state.round() && typed_at->second == state.move_count()) {
@@ -102,16 +102,16 @@ void MoveQueue::check_after_resume(const wire::GameState& state) {
       " (the position changed while you were disconnected; look at the board and move again).");
 }
 
-void MoveQueue::refused(std::uint32_t request) noexcept {
+void TypedMoves::refused(std::uint32_t request) noexcept {
   if (request != 0 && request == in_flight_) in_flight_ = 0;
 }
 
-void MoveQueue::tick(time_point now) {
+void TypedMoves::tick(time_point now) {
   if (in_flight_ == 0 || wait_said_ || now - sent_at_ < kAnswerWait) return;
   wait_said_ = true;
   say("(Your move is sent; no answer from the server yet: the connection may be slow or down.)");
 }
 
-void MoveQueue::say(const std::string& line) { terminal_.print(line + "\n"); }
+void TypedMoves::say(const std::string& line) { terminal_.print(line + "\n"); }
 
 }  // namespace ttt::client

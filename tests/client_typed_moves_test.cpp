@@ -1,10 +1,10 @@
-// MoveQueue: moves typed ahead wait for the player's turn and go one at a
+// TypedMoves: moves typed ahead wait for the player's turn and go one at a
 // time, each checked first; a move unanswered is said to wait; moves typed
 // while the link is down go only if the position stands.
 #include <gtest/gtest.h>
 
 #include "client_support/console_parts.hpp"
-#include "console/move_queue.hpp"
+#include "console/typed_moves.hpp"
 
 namespace ttt::client {
 namespace {
@@ -16,9 +16,9 @@ using testing::has;
 using testing::joined;
 using testing::Screen;
 
-class MoveQueueTest : public ::testing::Test {
+class TypedMovesTest : public ::testing::Test {
  protected:
-  MoveQueueTest() { game_.set_player(1); }  // alice, X
+  TypedMovesTest() { game_.set_player(1); }  // alice, X
 
   void play_as_x(const wire::GameState& state) {
     game_.join(joined(state, wire::SIDE_X), std::chrono::steady_clock::now());
@@ -32,10 +32,10 @@ class MoveQueueTest : public ::testing::Test {
   Screen screen_{true, {24, 200}};  // wide: no line is wrapped
   FakeSender sender_;
   CurrentGame game_;
-  MoveQueue moves_{screen_.terminal(), game_, sender_};
+  TypedMoves moves_{screen_.terminal(), game_, sender_};
 };
 
-TEST_F(MoveQueueTest, AMoveOnOurTurnGoesAtOnce) {
+TEST_F(TypedMovesTest, AMoveOnOurTurnGoesAtOnce) {
   play_as_x(game_in_progress());
   EXPECT_TRUE(moves_.type("b2", false));
   ASSERT_EQ(sender_.sent.size(), 1u);
@@ -46,7 +46,7 @@ TEST_F(MoveQueueTest, AMoveOnOurTurnGoesAtOnce) {
   EXPECT_TRUE(moves_.empty());
 }
 
-TEST_F(MoveQueueTest, MovesTypedAheadWaitForTheTurnAndGoOneAtATime) {
+TEST_F(TypedMovesTest, MovesTypedAheadWaitForTheTurnAndGoOneAtATime) {
   play_as_x(after_move(game_in_progress(), 4));  // O to move
   EXPECT_TRUE(moves_.type("a1", false));
   EXPECT_TRUE(has(screen_.take(), "(a1 will be played on your turn)"));
@@ -62,21 +62,21 @@ TEST_F(MoveQueueTest, MovesTypedAheadWaitForTheTurnAndGoOneAtATime) {
   EXPECT_FALSE(moves_.empty());
 }
 
-TEST_F(MoveQueueTest, AMoveIntoATakenCellIsRefusedAtOnce) {
+TEST_F(TypedMovesTest, AMoveIntoATakenCellIsRefusedAtOnce) {
   play_as_x(after_move(game_in_progress(), 4));
   EXPECT_FALSE(moves_.type("b2", false));
   EXPECT_TRUE(has(screen_.take(), "That cell is already taken"));
   EXPECT_TRUE(moves_.empty());
 }
 
-TEST_F(MoveQueueTest, TextThatIsNoCellIsRefusedWithTheBoardsLabels) {
+TEST_F(TypedMovesTest, TextThatIsNoCellIsRefusedWithTheBoardsLabels) {
   play_as_x(game_in_progress());
   EXPECT_FALSE(moves_.type("z9", false));
   EXPECT_FALSE(screen_.take().empty());
   EXPECT_TRUE(sender_.sent.empty());
 }
 
-TEST_F(MoveQueueTest, OutOfAGameAMoveWaitsOnlyForAGameOnItsWay) {
+TEST_F(TypedMovesTest, OutOfAGameAMoveWaitsOnlyForAGameOnItsWay) {
   EXPECT_FALSE(moves_.type("a1", false));
   EXPECT_TRUE(has(screen_.take(), "You are not in a game: /create 3, /quick 3 or /join ID first"));
   EXPECT_TRUE(moves_.empty());
@@ -90,7 +90,7 @@ TEST_F(MoveQueueTest, OutOfAGameAMoveWaitsOnlyForAGameOnItsWay) {
   EXPECT_EQ(move_sent(0), "0 0");
 }
 
-TEST_F(MoveQueueTest, WatchersAndFinishedGamesTakeNoMoves) {
+TEST_F(TypedMovesTest, WatchersAndFinishedGamesTakeNoMoves) {
   game_.join(joined(game_in_progress(), wire::SIDE_SPECTATOR), std::chrono::steady_clock::now());
   EXPECT_FALSE(moves_.type("a1", false));
   EXPECT_TRUE(has(screen_.take(), "You are watching this game: spectators can't move"));
@@ -103,7 +103,7 @@ TEST_F(MoveQueueTest, WatchersAndFinishedGamesTakeNoMoves) {
   EXPECT_TRUE(sender_.sent.empty());
 }
 
-TEST_F(MoveQueueTest, AMoveTypedAheadThatIsNoLongerLegalIsSaidAndDropped) {
+TEST_F(TypedMovesTest, AMoveTypedAheadThatIsNoLongerLegalIsSaidAndDropped) {
   play_as_x(after_move(game_in_progress(), 4));
   moves_.type("a1", false);
   game_.update(after_move(after_move(game_in_progress(), 4), 0), std::chrono::steady_clock::now());
@@ -114,7 +114,7 @@ TEST_F(MoveQueueTest, AMoveTypedAheadThatIsNoLongerLegalIsSaidAndDropped) {
   EXPECT_TRUE(moves_.empty());
 }
 
-TEST_F(MoveQueueTest, ARefusedMoveLetsTheNextGo) {
+TEST_F(TypedMovesTest, ARefusedMoveLetsTheNextGo) {
   play_as_x(game_in_progress());
   moves_.type("a1", false);
   moves_.type("a2", false);
@@ -127,7 +127,7 @@ TEST_F(MoveQueueTest, ARefusedMoveLetsTheNextGo) {
   EXPECT_EQ(move_sent(1), "1 0");
 }
 
-TEST_F(MoveQueueTest, WithoutAConnectionTheMoveWaits) {
+TEST_F(TypedMovesTest, WithoutAConnectionTheMoveWaits) {
   play_as_x(game_in_progress());
   sender_.connected = false;
   moves_.type("a1", false);
@@ -139,21 +139,21 @@ TEST_F(MoveQueueTest, WithoutAConnectionTheMoveWaits) {
   EXPECT_EQ(move_sent(0), "0 0");
 }
 
-TEST_F(MoveQueueTest, AnUnansweredMoveIsSaidToWaitOnce) {
+TEST_F(TypedMovesTest, AnUnansweredMoveIsSaidToWaitOnce) {
   play_as_x(game_in_progress());
   moves_.type("a1", false);
   screen_.take();
   const auto now = std::chrono::steady_clock::now();
-  moves_.tick(now + MoveQueue::kAnswerWait + std::chrono::seconds(1));
+  moves_.tick(now + TypedMoves::kAnswerWait + std::chrono::seconds(1));
   EXPECT_TRUE(has(screen_.take(), "(Your move is sent; no answer from the server yet"));
-  moves_.tick(now + MoveQueue::kAnswerWait + std::chrono::seconds(2));
+  moves_.tick(now + TypedMoves::kAnswerWait + std::chrono::seconds(2));
   EXPECT_EQ(screen_.take(), "");
   moves_.forget_in_flight();
   moves_.tick(now + std::chrono::seconds(10));
   EXPECT_EQ(screen_.take(), "");
 }
 
-TEST_F(MoveQueueTest, MovesTypedWhileDownGoIfThePositionStands) {
+TEST_F(TypedMovesTest, MovesTypedWhileDownGoIfThePositionStands) {
   play_as_x(game_in_progress());
   moves_.type_while_down("b2");
   EXPECT_TRUE(has(screen_.take(), "(b2 is pending: it is sent when the connection is back"));
@@ -164,7 +164,7 @@ TEST_F(MoveQueueTest, MovesTypedWhileDownGoIfThePositionStands) {
   EXPECT_EQ(move_sent(0), "1 1");
 }
 
-TEST_F(MoveQueueTest, MovesTypedWhileDownAreDroppedIfThePositionChanged) {
+TEST_F(TypedMovesTest, MovesTypedWhileDownAreDroppedIfThePositionChanged) {
   play_as_x(after_move(game_in_progress(), 4));
   moves_.type_while_down("a1");
   moves_.type_while_down("c3");
