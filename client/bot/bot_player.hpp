@@ -48,7 +48,6 @@ class BotPlayer : public ConnectionEvents,
   const BotTally& tally() const noexcept { return series_.tally(); }
   // The brain this bot plays with (for checking it before connecting).
   Brain& brain() noexcept { return moves_.brain(); }
-  bool done() const noexcept { return done_; }
 
   // ConnectionEvents
   void on_welcome(const wire::Welcome& welcome) override;
