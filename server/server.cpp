@@ -127,10 +127,14 @@ Server::Server(ServerConfig config)
              cluster_ ? SharedParts{shared_directory_.get(), shared_matchmaker_.get(),
                                     cluster_.get(), room_ids_.get(), holders_.get()}
                       : SharedParts{}),
-      listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
-                                           config_.session,
-                                           SessionCommons{read_budget_, local_.log, &metrics_},
-                                           slots_, config_.threads > 1, tls_.get())) {
+      web_(config_.web ? std::make_unique<WebServer>(
+                             lobby_, logic_, config_.session,
+                             SessionCommons{read_budget_, local_.log, &metrics_}, config_.web_settings)
+                       : nullptr),
+      listener_(std::make_unique<Listener>(
+          io_, config_.bind, config_.port, lobby_, logic_, config_.session,
+          SessionCommons{read_budget_, local_.log, &metrics_, web_.get()}, slots_,
+          config_.threads > 1, tls_.get())) {
   opened_.players = {};
   opened_.pairings = {};
   opened_.blocks = {};

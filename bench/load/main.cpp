@@ -22,6 +22,7 @@
 #include "load/stats_query.hpp"
 #include "ttt/cli/flags.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "ttt/tls/alpn.hpp"
 #include "ttt/tls/stream.hpp"
 
 namespace {
@@ -51,6 +52,7 @@ struct BenchConfig {
 std::shared_ptr<asio::ssl::context> client_tls() {
   auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
   ttt::tls::harden(*context);
+  ttt::tls::offer_ttt_protocol(*context);
   context->set_verify_mode(asio::ssl::verify_none);
   return context;
 }
