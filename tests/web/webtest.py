@@ -438,3 +438,62 @@ def png_pixels(data):
         rows.append(bytes(line))
         previous = line
     return width, height, channels, rows
+
+
+# --- flows every test uses ----------------------------------------------------
+
+def sign_in(driver, name):
+    """On a page showing the name form: signs in as name and waits for the lobby."""
+    eventually(lambda: visible(driver, "signin"), 10, "the name form")
+    driver.execute_script(
+        "document.getElementById('signin-name').value = arguments[0];"
+        "document.getElementById('signin-form').requestSubmit();", name)
+    eventually(lambda: visible(driver, "lobby") or visible(driver, "game"), 10, f"{name} signed in")
+
+
+def game_id(driver):
+    """The number of the game the page shows."""
+    title = eventually(lambda: visible(driver, "game") and text_of(driver, "game-title"), 10,
+                       "a game on the page")
+    return int(re.match(r"Game (\d+)", title).group(1))
+
+
+def create_game(driver, size=3, private=False, clock=""):
+    driver.execute_script(
+        "const s = document.getElementById('ng-size'); s.value = arguments[0];"
+        "s.dispatchEvent(new Event('change'));"
+        "document.getElementById('ng-clock').value = arguments[1];", str(size), clock)
+    click(driver, "create-private" if private else "create-open")
+    return game_id(driver)
+
+
+def join_from_list(driver, game):
+    """Finds the game in the lobby's list (refreshing) and joins it."""
+    def joined():
+        if visible(driver, "game"):
+            return True
+        click(driver, "games-refresh")
+        time.sleep(0.2)
+        return driver.execute_script(
+            "for (const tr of document.querySelectorAll('#games-table tbody tr')) {"
+            "  if (tr.cells[0].textContent === String(arguments[0])) {"
+            "    const b = [...tr.querySelectorAll('button')].find(b => b.textContent === 'Join');"
+            "    if (b) { b.click(); return true; } } } return false;", game)
+    eventually(joined, 10, f"game {game} in the list")
+    eventually(lambda: visible(driver, "game") and game_id(driver) == game, 10, f"joined game {game}")
+
+
+def play(driver, cell_name, expect_moves):
+    """Waits for the turn, plays cell_name, and waits for it on the board."""
+    wait_my_move(driver)
+    click_cell(driver, cell_name)
+    eventually(lambda: sum(1 for c in cells(driver) if c) >= expect_moves, 10,
+               f"{cell_name} on the board")
+
+
+def shot(driver, name):
+    """A screenshot under the test's output folder (the build tree); its path."""
+    os.makedirs(OUTPUT_DIR, exist_ok=True)
+    path = os.path.join(OUTPUT_DIR, name)
+    driver.save_screenshot(path)
+    return path
