@@ -315,8 +315,9 @@ def http_get(port, path, headers=None, tls=False, host="127.0.0.1"):
         data += chunk
     sock.close()
     head, _, body = data.partition(b"\r\n\r\n")
-    if not head:
-        return 0, {}, b""
+    if not head.startswith(b"HTTP/1."):
+        return 0, {}, data  # not an HTTP answer
+
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
     status = int(status_line.split()[1])
     parsed = {}
