@@ -41,7 +41,8 @@ def main():
     w.play(dana, "a2", 3)
     w.play(dana, "a3", 5)
     w.eventually(lambda: "You won." in w.notes(dana), 10, "dana's win over ttt-client")
-    out, _ = client.communicate(timeout=20)
+    out = client.stdout.read()  # to its end: the client leaves once the game is over
+    client.wait(timeout=10)
     assert "Game over: X wins" in out, out
     assert "You lost." in out, out
     # The console client prints the game's watch link at the end.

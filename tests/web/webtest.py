@@ -213,6 +213,9 @@ class Browser:
         self.service_process = service.process
         on_cleanup(lambda p=self.service_process: _kill_group(p))
         self.driver = webdriver.Remote(service.service_url, options=options)
+        # Chromium's DevTools commands through chromedriver (for the viewport).
+        self.driver.command_executor._commands["executeCdpCommand"] = (
+            "POST", "/session/$sessionId/goog/cdp/execute")
         on_cleanup(self.quit)
         self.driver.set_page_load_timeout(20)
         self.windows = {}
@@ -238,6 +241,11 @@ class Browser:
 
     def js(self, script, *args):
         return self.driver.execute_script(script, *args)
+
+
+def cdp(driver, command, params):
+    """A DevTools command (Emulation.* and the like) through chromedriver."""
+    return driver.execute("executeCdpCommand", {"cmd": command, "params": params})["value"]
 
 
 # --- what a page shows --------------------------------------------------------
