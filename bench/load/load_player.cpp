@@ -43,6 +43,7 @@ LoadPlayer::LoadPlayer(asio::io_context& io, PlayerOptions options, LoadCounters
 void LoadPlayer::stop() {
   stopping_ = true;
   if (web_wake_ != nullptr) web_wake_->cancel();
+  if (pace_) pace_->cancel();
   boost::system::error_code ignored;
   socket().close(ignored);
 }
@@ -336,6 +337,19 @@ void LoadPlayer::on_state(const wire::GameState& s) {
 }
 
 void LoadPlayer::play_random_move(const std::string& cells, int size) {
+  if (options_.move_delay.count() > 0) {
+    if (!pace_) pace_ = std::make_unique<asio::steady_timer>(io_);
+    pace_->expires_after(options_.move_delay);
+    pace_->async_wait([self = shared_from_this(), cells, size](boost::system::error_code ec) {
+      if (ec || self->stopping_) return;
+      self->send_random_move(cells, size);
+    });
+    return;
+  }
+  send_random_move(cells, size);
+}
+
+void LoadPlayer::send_random_move(const std::string& cells, int size) {
   int empty = 0;
   for (char c : cells) empty += c == 'E';
   if (empty == 0) return;

@@ -67,6 +67,9 @@ struct PlayerOptions {
   // --web: speak to the server's web side, as a browser's page does: a
   // WebSocket to /ws, one binary protobuf message per WebSocket message.
   bool web = false;
+  // Each move waits this long first (0: none): an offered load the same
+  // for every run, whatever the client's own speed (--web compares so).
+  std::chrono::microseconds move_delay{0};
 };
 
 class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
@@ -91,6 +94,7 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   void on_state(const wire::GameState& state);
   void on_relayed_frame(std::string_view body);
   void play_random_move(const std::string& cells, int size);
+  void send_random_move(const std::string& cells, int size);
 
   boost::asio::io_context& io_;
   PlayerOptions options_;
@@ -104,6 +108,7 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   std::deque<std::string> web_out_;
   bool web_writing_ = false;
   boost::asio::steady_timer* web_wake_ = nullptr;  // the writer's, while it waits
+  std::unique_ptr<boost::asio::steady_timer> pace_;  // move_delay's
   boost::beast::flat_buffer web_in_;
   boost::asio::ip::tcp::socket& socket() noexcept {
     return ws_ ? ws_->next_layer().socket() : stream_.socket();

@@ -45,6 +45,7 @@ struct BenchConfig {
   bool tls = false;
   bool handshakes = false;
   bool web = false;
+  std::int64_t pace = 2000;  // --web: moves a second offered in all; 0 = as fast as answered
   std::string stats_token;  // the server's --stats-token (its memory counters need it)
 };
 
@@ -193,6 +194,10 @@ int run_web_comparison(const BenchConfig& c, tcp::endpoint endpoint) {
       base.endpoint = endpoint;
       base.size = static_cast<int>(c.size);
       base.web = web;
+      if (c.pace > 0) {
+        // Each game offers pace / games moves a second: its two players alternate.
+        base.move_delay = std::chrono::microseconds(c.connections / 2 * 1'000'000 / c.pace);
+      }
       BenchConfig phase = c;
       const std::string prefix = std::string(web ? "web" : "tcp") + std::to_string(round);
       auto players = spawn_players(io, phase, base, counters, prefix);
@@ -230,9 +235,10 @@ int run_web_comparison(const BenchConfig& c, tcp::endpoint endpoint) {
   const double web_per_move = totals[1].moves > 0 ? totals[1].cpu_us / totals[1].moves : 0;
   const double ratio = tcp_per_move > 0 ? web_per_move / tcp_per_move : 0;
   std::printf(
-      "web: connections=%lld tcp_moves_per_s=%.0f web_moves_per_s=%.0f tcp_cpu_us_per_move=%.2f "
+      "web: connections=%lld pace=%lld tcp_moves_per_s=%.0f web_moves_per_s=%.0f tcp_cpu_us_per_move=%.2f "
       "web_cpu_us_per_move=%.2f ratio=%.2f target=1.50 %s errors=%llu\n",
-      static_cast<long long>(c.connections), totals[0].moves / seconds, totals[1].moves / seconds,
+      static_cast<long long>(c.connections), static_cast<long long>(c.pace),
+      totals[0].moves / seconds, totals[1].moves / seconds,
       tcp_per_move, web_per_move, ratio, ratio > 0 && ratio <= 1.5 ? "met" : "NOT_MET",
       static_cast<unsigned long long>(totals[0].errors + totals[1].errors));
   return totals[0].moves > 0 && totals[1].moves > 0 && totals[0].errors + totals[1].errors == 0 ? 0
@@ -396,6 +402,10 @@ int main(int argc, char** argv) {
   flags.add_bool("--web", "", &c.web,
                  "compare the server's CPU per move over its web side (WebSocket) with TCP, in "
                  "one run: rounds of each, --seconds in all (needs --stats-token; plain TCP)");
+  flags.add_int("--pace", "", &c.pace, 0, 1'000'000, "N",
+                "with --web: moves a second offered in all, the same for both (each move waits "
+                "its share first), so CPU per move compares at one load; 0 = as fast as the "
+                "server answers");
   flags.add_int("--seed", "", &c.seed, 0, INT64_MAX, "N", "random seed for the moves");
   flags.add_string("--stats-token", "", &c.stats_token, "TOKEN",
                    "the server's --stats-token, for its memory and connection counters "

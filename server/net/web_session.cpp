@@ -62,7 +62,6 @@ WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebS
       logic_io_(logic_.target<asio::io_context::executor_type>()),
       limits_(server.limits()),
       commons_(server.commons()),
-      wake_writer_(executor_),
       watchdog_timer_(executor_),
       limiter_(limits_.messages_per_second, limits_.message_burst),
       started_at_(steady_clock::now()),
@@ -146,9 +145,7 @@ asio::awaitable<void> WebSession::run(Request request, bool extra_bytes) {
   }
   open_ = true;
   to_logic([self] { self->inbox_ = self->gate_.open(self, self->address_); });
-  asio::co_spawn(executor_, write_loop(), [self](std::exception_ptr e) {
-    if (e) self->stop("internal error in the writer");
-  });
+  write_next();
   co_await read_loop();
 }
 
@@ -331,7 +328,7 @@ void WebSession::enqueue(const std::shared_ptr<const std::string>& frame) {
   }
   queued_bytes_ += frame->size();
   queue_.push_back(frame);
-  wake_writer_.cancel_one();
+  write_next();
 }
 
 void WebSession::drop_slow_consumer() {
@@ -342,31 +339,38 @@ void WebSession::drop_slow_consumer() {
   fail(wire::ERROR_CODE_SLOW_CONSUMER, std::move(reason));
 }
 
-asio::awaitable<void> WebSession::write_loop() {
-  auto self = shared_from_this();
-  while (!stopped_) {
-    if (queue_.empty()) {
-      if (closing_) {
-        // Everything is sent: the closing handshake (the watchdog ends it
-        // if the browser never answers).
-        co_await ws_.async_close(websocket::close_code::normal, use_tuple);
-        co_return;
-      }
-      wake_writer_.expires_at(steady_clock::time_point::max());
-      co_await wake_writer_.async_wait(use_tuple);
-      continue;
+void WebSession::write_next() {
+  if (writing_ || stopped_ || !open_) return;
+  if (queue_.empty()) {
+    if (closing_) {
+      // Everything is sent: the closing handshake (the watchdog ends it if
+      // the browser never answers).
+      writing_ = true;
+      ws_.async_close(websocket::close_code::normal,
+                      [self = shared_from_this()](const boost::system::error_code&) {});
     }
-    // The frame's 4-byte length is the TCP framing's: the WebSocket frames
-    // the body itself.
-    const std::shared_ptr<const std::string> frame = std::move(queue_.front());
-    queue_.pop_front();
-    auto [ec, n] = co_await ws_.async_write(asio::buffer(*frame) + wire::kFrameHeaderSize, use_tuple);
-    queued_bytes_ -= std::min(frame->size(), queued_bytes_);
-    if (ec) {
-      stop(expected_end(ec) ? std::string("closed by peer") : "write: " + ec.message());
-      co_return;
-    }
+    return;
   }
+  writing_ = true;
+  in_flight_ = std::move(queue_.front());
+  queue_.pop_front();
+  // The frame's 4-byte length is the TCP framing's: the WebSocket frames
+  // the body itself.
+  ws_.async_write(asio::buffer(*in_flight_) + wire::kFrameHeaderSize,
+                  [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+                    self->written(ec);
+                  });
+}
+
+void WebSession::written(const boost::system::error_code& ec) {
+  writing_ = false;
+  queued_bytes_ -= std::min(in_flight_->size(), queued_bytes_);
+  in_flight_.reset();
+  if (ec) {
+    stop(expected_end(ec) ? std::string("closed by peer") : "write: " + ec.message());
+    return;
+  }
+  write_next();
 }
 
 // --- deadlines and closing ------------------------------------------------------
@@ -458,8 +462,8 @@ void WebSession::begin_close(std::string reason) {
   set_state(metrics::ConnectionState::kClosing);
   close_reason_ = std::move(reason);
   close_deadline_ = steady_clock::now() + limits_.close_linger;
-  wake_writer_.cancel();
   watchdog_timer_.cancel();
+  write_next();
 }
 
 void WebSession::stop(std::string reason) {
@@ -469,7 +473,6 @@ void WebSession::stop(std::string reason) {
   set_state(metrics::ConnectionState::kClosing);
   if (close_reason_.empty()) close_reason_ = std::move(reason);
   ws_.next_layer().close();
-  wake_writer_.cancel();
   watchdog_timer_.cancel();
   queue_.clear();
   queued_bytes_ = 0;

@@ -7,8 +7,8 @@
 // message rate, the shared read budget, the bounded send queue (a browser
 // that stops reading is dropped as a slow consumer), the idle and heartbeat
 // deadlines; the connection slot taken when it was accepted is held until
-// it ends. A reader, a writer (exactly one write in flight) and a watchdog
-// coroutine keep it alive, as in Session.
+// it ends. A reader and a watchdog coroutine keep it alive, as in Session;
+// writes follow one another from the queue, exactly one in flight.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -53,7 +53,11 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
  private:
   boost::asio::awaitable<void> run(Request request, bool extra_bytes);
   boost::asio::awaitable<void> read_loop();
-  boost::asio::awaitable<void> write_loop();
+  // Writes the queue's next message (one write in flight); from enqueue when
+  // the writer is idle, and from each write's completion. Plain callbacks,
+  // not a coroutine woken by a timer: a move's state costs one post less.
+  void write_next();
+  void written(const boost::system::error_code& ec);
   boost::asio::awaitable<void> watchdog();
   std::chrono::steady_clock::time_point check_silence(std::chrono::steady_clock::time_point now);
   // Reserves from the read budget what the next chunk needs beyond the
@@ -94,7 +98,8 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   std::deque<std::shared_ptr<const std::string>> queue_;  // frames (4-byte length + body)
   std::size_t queued_bytes_ = 0;
   bool open_ = false;  // the upgrade is answered: messages may be written
-  boost::asio::steady_timer wake_writer_;
+  bool writing_ = false;  // a write (or the closing handshake) is in flight
+  std::shared_ptr<const std::string> in_flight_;  // the message being written
   boost::asio::steady_timer watchdog_timer_;
   RateLimiter limiter_;
   RateLimiter rate_warnings_{1.0, 1.0};
