@@ -68,8 +68,22 @@ def main():
     carol.execute_script("document.getElementById('replay-next').click();")
     assert "X a1" in w.text_of(carol, "replay-status")
 
+    # Once both players have left (the room closes), the watch link shows
+    # the game's replay.
+    for key in ("alice", "bob"):
+        page = browser.use(key)
+        page.execute_script("window.confirm = () => true; document.getElementById('leave').click();")
+        w.eventually(lambda: w.visible(page, "lobby"), 10, f"{key} back in the lobby")
+    carol = browser.use("carol")
+    w.eventually(lambda: "left; back in the lobby" in w.notes(carol), 10, "carol told the players left")
+    browser.open("dave", server.url("dave.localhost", f"/game/{game}"))
+    dave = browser.use("dave")
+    w.eventually(lambda: w.visible(dave, "replay"), 10, "the replay from the watch link")
+    assert f"Replay of game {game}" in w.text_of(dave, "replay-title")
+    assert "Move 5 of 5" in w.text_of(dave, "replay-status")
+
     # Nothing a player typed became an element, a script or a style anywhere.
-    for key in ("alice", "bob", "carol"):
+    for key in ("alice", "bob", "carol", "dave"):
         page = browser.use(key)
         assert w.foreign_elements(page) == [], (key, w.foreign_elements(page))
         assert page.title == "ttt", page.title

@@ -581,6 +581,7 @@ function leaveGameView(text = "") {
   app.game = null;
   if (app.link) app.link.seated = false;
   if (text) note(text);
+  if (app.replay && !$("replay").hidden) return; // a replay being watched stays
   if (location.pathname !== "/") history.replaceState(null, "", "/");
   show("lobby");
   refreshLobby();
@@ -810,6 +811,12 @@ $("replay-close").addEventListener("click", () => {
   app.replay = null;
   if (app.game) show("game");
   else leaveGameView();
+});
+document.addEventListener("keydown", (e) => {
+  // In a replay, the arrow keys step through the moves.
+  if ($("replay").hidden || e.target.closest("input, select, textarea")) return;
+  if (e.key === "ArrowLeft" && !e.target.closest(".board")) replayTo(app.replay.ply - 1);
+  if (e.key === "ArrowRight" && !e.target.closest(".board")) replayTo(app.replay.ply + 1);
 });
 
 // --- messages from the server ---------------------------------------------------
