@@ -100,3 +100,9 @@ export function seconds(ms) {
 export function errorWords(error) {
   return error.text || error.code;
 }
+
+// A rating change: "+16", "-16".
+export function signed(x) {
+  const r = Math.round(x);
+  return r >= 0 ? `+${r}` : String(r);
+}
