@@ -178,13 +178,16 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     config.lobby.web_url.pop_back();
   }
   if (args.result.ok && !config.lobby.web_url.empty() &&
-      config.lobby.web_url.rfind("http://", 0) != 0 && config.lobby.web_url.rfind("https://", 0) != 0) {
+      config.lobby.web_url.rfind("http://", 0) != 0 &&
+      config.lobby.web_url.rfind("https://", 0) != 0) {
     args.result.ok = false;
-    args.result.error = "--web-url: '" + config.lobby.web_url + "' does not start with https:// or http://";
+    args.result.error =
+        "--web-url: '" + config.lobby.web_url + "' does not start with https:// or http://";
   }
   if (args.result.ok && !config.web && (!web_origins.empty() || !config.lobby.web_url.empty())) {
     args.result.ok = false;
-    args.result.error = "--web off: --web-origin and --web-url are the web client's; leave them out";
+    args.result.error =
+        "--web off: --web-origin and --web-url are the web client's; leave them out";
   }
   if (config.tls.cert_file.empty() != config.tls.key_file.empty()) {
     args.result.ok = false;

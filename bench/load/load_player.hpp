@@ -107,7 +107,7 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   std::unique_ptr<boost::beast::websocket::stream<tls::AsyncStream>> ws_;
   std::deque<std::string> web_out_;
   bool web_writing_ = false;
-  boost::asio::steady_timer* web_wake_ = nullptr;  // the writer's, while it waits
+  boost::asio::steady_timer* web_wake_ = nullptr;    // the writer's, while it waits
   std::unique_ptr<boost::asio::steady_timer> pace_;  // move_delay's
   boost::beast::flat_buffer web_in_;
   boost::asio::ip::tcp::socket& socket() noexcept {

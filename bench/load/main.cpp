@@ -208,7 +208,8 @@ int run_web_comparison(const BenchConfig& c, tcp::endpoint endpoint) {
       }
       const auto before = stats_while_running(io, endpoint, c.stats_token);
       counters.measuring = true;
-      run_measured(io, counters, std::chrono::seconds(std::max<std::int64_t>(1, c.seconds / kRounds)),
+      run_measured(io, counters,
+                   std::chrono::seconds(std::max<std::int64_t>(1, c.seconds / kRounds)),
                    web ? "web" : "tcp");
       counters.measuring = false;
       const auto after = stats_while_running(io, endpoint, c.stats_token);
@@ -230,19 +231,21 @@ int run_web_comparison(const BenchConfig& c, tcp::endpoint endpoint) {
       t.errors += counters.errors;
     }
   }
-  const double seconds = static_cast<double>(std::max<std::int64_t>(1, c.seconds / kRounds) * kRounds);
+  const double seconds =
+      static_cast<double>(std::max<std::int64_t>(1, c.seconds / kRounds) * kRounds);
   const double tcp_per_move = totals[0].moves > 0 ? totals[0].cpu_us / totals[0].moves : 0;
   const double web_per_move = totals[1].moves > 0 ? totals[1].cpu_us / totals[1].moves : 0;
   const double ratio = tcp_per_move > 0 ? web_per_move / tcp_per_move : 0;
   std::printf(
-      "web: connections=%lld pace=%lld tcp_moves_per_s=%.0f web_moves_per_s=%.0f tcp_cpu_us_per_move=%.2f "
+      "web: connections=%lld pace=%lld tcp_moves_per_s=%.0f web_moves_per_s=%.0f "
+      "tcp_cpu_us_per_move=%.2f "
       "web_cpu_us_per_move=%.2f ratio=%.2f target=1.50 %s errors=%llu\n",
       static_cast<long long>(c.connections), static_cast<long long>(c.pace),
-      totals[0].moves / seconds, totals[1].moves / seconds,
-      tcp_per_move, web_per_move, ratio, ratio > 0 && ratio <= 1.5 ? "met" : "NOT_MET",
+      totals[0].moves / seconds, totals[1].moves / seconds, tcp_per_move, web_per_move, ratio,
+      ratio > 0 && ratio <= 1.5 ? "met" : "NOT_MET",
       static_cast<unsigned long long>(totals[0].errors + totals[1].errors));
   return totals[0].moves > 0 && totals[1].moves > 0 && totals[0].errors + totals[1].errors == 0 ? 0
-                                                                                             : 1;
+                                                                                                : 1;
 }
 
 int run_handshakes(const BenchConfig& c, tcp::endpoint endpoint) {

@@ -1,5 +1,5 @@
-#include <sys/resource.h>
 #include "lobby/lobby.hpp"
+#include <sys/resource.h>
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>

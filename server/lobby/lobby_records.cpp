@@ -123,9 +123,9 @@ void Lobby::history(LobbyPlayer& player, const wire::GetHistory& request,
 void Lobby::replay(LobbyPlayer& player, const wire::GetReplay& request,
                    std::uint32_t request_id) {
   if (!has_records(player, request_id)) return;
-  auto answer = [this, asker = player.id, request_id, record = request.record_id(),
-                 room = request.game_id()](
-                    bool read_ok, std::optional<GameRecord> game) {
+  auto answer =
+      [this, asker = player.id, request_id, record = request.record_id(), room = request.game_id()](
+          bool read_ok, std::optional<GameRecord> game) {
         LobbyPlayer* asking = player_of(asker);
         if (asking == nullptr) return;
         // A private game is not found by its room (its link needs the code,

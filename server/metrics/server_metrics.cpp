@@ -153,10 +153,12 @@ std::string ServerMetrics::render(const Snapshot& s) const {
 
   page.family("ttt_web_connections", "gauge",
               "Browsers' HTTP connections open on the game port, before any WebSocket.");
-  page.sample("ttt_web_connections", "", std::to_string(std::max<std::int64_t>(0, web_connections.value())));
+  page.sample("ttt_web_connections", "",
+              std::to_string(std::max<std::int64_t>(0, web_connections.value())));
   page.family("ttt_web_sessions", "gauge",
               "Browsers' WebSocket sessions open (counted in ttt_connections too).");
-  page.sample("ttt_web_sessions", "", std::to_string(std::max<std::int64_t>(0, web_sessions.value())));
+  page.sample("ttt_web_sessions", "",
+              std::to_string(std::max<std::int64_t>(0, web_sessions.value())));
   page.labeled("ttt_web_requests_total", "counter", "HTTP requests for the web client, by result.",
                web_requests);
   page.labeled("ttt_web_upgrades_total", "counter",

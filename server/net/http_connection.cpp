@@ -31,8 +31,8 @@ std::string remote_of(tls::Stream& stream) {
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
-WebResponse plain_answer(http::status status, std::string text, const http::request_header<>& request,
-                         bool keep_alive) {
+WebResponse plain_answer(http::status status, std::string text,
+                         const http::request_header<>& request, bool keep_alive) {
   WebResponse response(status, request.version());
   response.set(http::field::server, "ttt-server");
   response.set(http::field::content_type, "text/plain; charset=utf-8");
@@ -46,8 +46,8 @@ WebResponse plain_answer(http::status status, std::string text, const http::requ
 
 }  // namespace
 
-HttpConnection::HttpConnection(tls::Stream stream, std::string received,
-                               std::shared_ptr<void> slot, WebServer& server)
+HttpConnection::HttpConnection(tls::Stream stream, std::string received, std::shared_ptr<void> slot,
+                               WebServer& server)
     : stream_(std::move(stream)),
       buffer_(kHeaderLimit + 1024),
       slot_(std::move(slot)),
@@ -66,15 +66,16 @@ HttpConnection::~HttpConnection() {
 }
 
 void HttpConnection::start() {
-  asio::co_spawn(stream_.get_executor(), serve(), [self = shared_from_this()](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      spdlog::error("web connection {} failed: {}", self->peer_, ex.what());
-      self->stream_.close();
-    }
-  });
+  asio::co_spawn(stream_.get_executor(), serve(),
+                 [self = shared_from_this()](std::exception_ptr e) {
+                   if (!e) return;
+                   try {
+                     std::rethrow_exception(e);
+                   } catch (const std::exception& ex) {
+                     spdlog::error("web connection {} failed: {}", self->peer_, ex.what());
+                     self->stream_.close();
+                   }
+                 });
 }
 
 void HttpConnection::arm(steady_clock::duration after) {
@@ -94,8 +95,8 @@ asio::awaitable<void> HttpConnection::serve() {
     parser.body_limit(0);
     // The first request has the Hello deadline (a connection that says
     // nothing is dropped as any other); later ones the keep-alive wait.
-    const auto wait =
-        served == 0 ? steady_clock::duration(limits.hello_timeout) : steady_clock::duration(kKeepAlive);
+    const auto wait = served == 0 ? steady_clock::duration(limits.hello_timeout)
+                                  : steady_clock::duration(kKeepAlive);
     arm(std::min(wait, steady_clock::duration(limits.hello_timeout)));
     auto [ec, n] = co_await http::async_read(stream_, buffer_, parser, use_tuple);
     disarm();
@@ -104,9 +105,11 @@ asio::awaitable<void> HttpConnection::serve() {
       if (ec != http::error::end_of_stream && ec != asio::error::operation_aborted &&
           ec != asio::error::eof && ec != asio::error::bad_descriptor &&
           ec != asio::error::connection_reset) {
-        if (auto* metrics = server_.commons().metrics) metrics->web_requests.at("bad_request").add();
-        auto response = plain_answer(http::status::bad_request, "bad request: " + ec.message() + "\n",
-                                     http::request_header<>(), false);
+        if (auto* metrics = server_.commons().metrics)
+          metrics->web_requests.at("bad_request").add();
+        auto response =
+            plain_answer(http::status::bad_request, "bad request: " + ec.message() + "\n",
+                         http::request_header<>(), false);
         arm(std::chrono::seconds(2));
         co_await http::async_write(stream_, response, use_tuple);
         disarm();
@@ -133,13 +136,13 @@ asio::awaitable<bool> HttpConnection::answer(const Request& request) {
   const web::WebAsset* asset = nullptr;
   if (request.method() != http::verb::get && request.method() != http::verb::head) {
     if (metrics) metrics->web_requests.at("bad_request").add();
-    response = plain_answer(http::status::method_not_allowed, "only GET and HEAD\n", request,
-                            keep_alive);
+    response =
+        plain_answer(http::status::method_not_allowed, "only GET and HEAD\n", request, keep_alive);
     response.set(http::field::allow, "GET, HEAD");
   } else if (path == "/ws") {
     if (metrics) metrics->web_requests.at("bad_request").add();
-    response = plain_answer(http::status::upgrade_required, "/ws is a WebSocket\n", request,
-                            keep_alive);
+    response =
+        plain_answer(http::status::upgrade_required, "/ws is a WebSocket\n", request, keep_alive);
   } else if ((asset = server_.site().find(path)) == nullptr) {
     if (metrics) metrics->web_requests.at("not_found").add();
     response = plain_answer(http::status::not_found, "not found\n", request, keep_alive);
@@ -179,13 +182,13 @@ asio::awaitable<void> HttpConnection::upgrade(Request request) {
     const bool foreign = path == "/ws";
     if (metrics) metrics->web_upgrades.at(foreign ? "foreign_origin" : "not_found").add();
     if (foreign) {
-      spdlog::info("web connection {}: WebSocket refused: Origin '{}' is not this server's",
-                   peer_, std::string(origin.substr(0, 200)));
+      spdlog::info("web connection {}: WebSocket refused: Origin '{}' is not this server's", peer_,
+                   std::string(origin.substr(0, 200)));
     }
-    auto response = plain_answer(foreign ? http::status::forbidden : http::status::not_found,
-                                 foreign ? "this page's Origin may not open the game's WebSocket\n"
-                                         : "not found\n",
-                                 request, false);
+    auto response = plain_answer(
+        foreign ? http::status::forbidden : http::status::not_found,
+        foreign ? "this page's Origin may not open the game's WebSocket\n" : "not found\n", request,
+        false);
     arm(std::chrono::seconds(2));
     co_await http::async_write(stream_, response, use_tuple);
     disarm();

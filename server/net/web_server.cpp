@@ -40,10 +40,9 @@ bool WebServer::origin_allowed(std::string_view origin, std::string_view host, b
     const std::string own = std::string(tls ? "https://" : "http://") + std::string(host);
     if (same_text_ignoring_case(origin, own)) return true;
   }
-  return std::any_of(settings_.origins.begin(), settings_.origins.end(),
-                     [&](const std::string& allowed) {
-                       return same_text_ignoring_case(origin, allowed);
-                     });
+  return std::any_of(
+      settings_.origins.begin(), settings_.origins.end(),
+      [&](const std::string& allowed) { return same_text_ignoring_case(origin, allowed); });
 }
 
 }  // namespace ttt::server

@@ -88,9 +88,8 @@ void WebSession::to_logic(F&& f) {
     guarded(f);
     return;
   }
-  asio::dispatch(logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
-    self->guarded(f);
-  });
+  asio::dispatch(
+      logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { self->guarded(f); });
 }
 
 template <typename F>
@@ -133,8 +132,9 @@ asio::awaitable<void> WebSession::run(Request request, bool extra_bytes) {
   timeouts.idle_timeout = websocket::stream_base::none();
   timeouts.keep_alive_pings = false;
   ws_.set_option(timeouts);
-  ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& response) { response.set(beast::http::field::server, "ttt-server"); }));
+  ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+    response.set(beast::http::field::server, "ttt-server");
+  }));
   ws_.binary(true);
   ws_.read_message_max(limits_.max_frame + kReadChunk);
   auto [ec] = co_await ws_.async_accept(request, use_tuple);
@@ -187,12 +187,13 @@ asio::awaitable<void> WebSession::read_loop() {
       stop(expected_end(ec) ? std::string("closed by peer") : "read: " + ec.message());
       co_return;
     }
-    const std::size_t limit = hello_ ? limits_.max_frame : std::min(limits_.max_hello_frame, limits_.max_frame);
+    const std::size_t limit =
+        hello_ ? limits_.max_frame : std::min(limits_.max_hello_frame, limits_.max_frame);
     if (!closing_ && buffer_.size() > limit) {
       refused_frame("too_large");
-      fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
-           "message of more than " + std::to_string(limit) + " bytes (the limit" +
-               (hello_ ? "" : " before Hello") + ")");
+      fail(wire::ERROR_CODE_FRAME_TOO_LARGE, "message of more than " + std::to_string(limit) +
+                                                 " bytes (the limit" +
+                                                 (hello_ ? "" : " before Hello") + ")");
     }
     if (closing_) {
       buffer_.consume(buffer_.size());  // drain the peer until it closes or the linger ends

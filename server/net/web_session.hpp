@@ -94,10 +94,10 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   SessionCommons commons_;
   std::size_t reserved_ = 0;  // bytes of the read budget this session holds
 
-  boost::beast::flat_buffer buffer_;  // the message being read
+  boost::beast::flat_buffer buffer_;                      // the message being read
   std::deque<std::shared_ptr<const std::string>> queue_;  // frames (4-byte length + body)
   std::size_t queued_bytes_ = 0;
-  bool open_ = false;  // the upgrade is answered: messages may be written
+  bool open_ = false;     // the upgrade is answered: messages may be written
   bool writing_ = false;  // a write (or the closing handshake) is in flight
   std::shared_ptr<const std::string> in_flight_;  // the message being written
   boost::asio::steady_timer watchdog_timer_;

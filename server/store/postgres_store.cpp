@@ -469,10 +469,11 @@ std::optional<GameRecord> PostgresStore::game(std::int64_t id) {
 }
 
 std::optional<GameRecord> PostgresStore::last_game_of_room(std::int64_t room_id) {
-  auto games = games_with_moves(db_.run(
-      TTT_GAME_COLUMNS "WHERE g.room_id = $1 AND g.status != 'in_progress' ORDER BY g.round DESC "
-                       "LIMIT 1",
-      {number(room_id)}));
+  auto games = games_with_moves(
+      db_.run(TTT_GAME_COLUMNS
+              "WHERE g.room_id = $1 AND g.status != 'in_progress' ORDER BY g.round DESC "
+              "LIMIT 1",
+              {number(room_id)}));
   if (games.empty()) return std::nullopt;
   return std::move(games.front());
 }

@@ -359,7 +359,9 @@ void StoredAccounts::replay_of_room(std::uint64_t room_id, ReplayDone done) {
   }
   auto game = std::make_shared<std::optional<GameRecord>>();
   writer_->submit(
-      [game, room_id](Store& s) { *game = s.last_game_of_room(static_cast<std::int64_t>(room_id)); },
+      [game, room_id](Store& s) {
+        *game = s.last_game_of_room(static_cast<std::int64_t>(room_id));
+      },
       [game, done = std::move(done)](const std::optional<std::string>& failure) {
         done(!failure, failure ? std::nullopt : std::move(*game));
       });

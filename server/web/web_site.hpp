@@ -18,7 +18,7 @@ namespace ttt::server::web {
 struct WebAsset {
   std::string_view type;  // Content-Type
   std::string_view body;
-  std::string etag;       // a quoted hash of the body
+  std::string etag;  // a quoted hash of the body
 };
 
 class WebSite {

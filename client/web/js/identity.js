@@ -4,15 +4,15 @@
 // saved before the first Hello), and the last Welcome's resume token.
 // Storage is per origin: one server, one identity. No cookies.
 
-const KEY = "ttt.identity";
+const KEY = 'ttt.identity';
 // Every name this browser used here and its secret: switching names never
 // loses one.
-const SECRETS = "ttt.secrets";
+const SECRETS = 'ttt.secrets';
 
 function secrets() {
   try {
-    const all = JSON.parse(localStorage.getItem(SECRETS) || "{}");
-    return all && typeof all === "object" ? all : {};
+    const all = JSON.parse(localStorage.getItem(SECRETS) || '{}');
+    return all && typeof all === 'object' ? all : {};
   } catch {
     return {};
   }
@@ -21,13 +21,13 @@ function secrets() {
 // The secret this browser keeps for name, or "".
 export function secretOf(name) {
   const s = secrets()[name];
-  return typeof s === "string" ? s : "";
+  return typeof s === 'string' ? s : '';
 }
 
 export function newSecret() {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export function loadIdentity() {
@@ -35,8 +35,8 @@ export function loadIdentity() {
     const raw = localStorage.getItem(KEY);
     if (!raw) return null;
     const id = JSON.parse(raw);
-    if (typeof id.name !== "string" || typeof id.secret !== "string") return null;
-    return { name: id.name, secret: id.secret, token: typeof id.token === "string" ? id.token : "" };
+    if (typeof id.name !== 'string' || typeof id.secret !== 'string') return null;
+    return {name: id.name, secret: id.secret, token: typeof id.token === 'string' ? id.token : ''};
   } catch {
     return null;
   }
@@ -44,7 +44,10 @@ export function loadIdentity() {
 
 export function saveIdentity(identity) {
   try {
-    localStorage.setItem(KEY, JSON.stringify({ name: identity.name, secret: identity.secret, token: identity.token || "" }));
+    localStorage.setItem(
+        KEY,
+        JSON.stringify(
+            {name: identity.name, secret: identity.secret, token: identity.token || ''}));
     const all = secrets();
     all[identity.name] = identity.secret;
     localStorage.setItem(SECRETS, JSON.stringify(all));

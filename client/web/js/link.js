@@ -7,23 +7,23 @@
 // for 30 s, or for as long as the server may still hold the player's seat
 // when that is longer, saying so as ttt-client does.
 
-import { decodeMessage, encodeMessage } from "./wire.js";
+import {decodeMessage, encodeMessage} from './wire.js';
 
 const PROTOCOL_VERSION = 1;
 const RETRY_MS = 30000;
 // Errors after which trying again can't help.
 const FINAL_ERRORS = new Set([
-  "ERROR_CODE_REPLACED",
-  "ERROR_CODE_VERSION_UNSUPPORTED",
-  "ERROR_CODE_NAME_TAKEN",
-  "ERROR_CODE_SESSION_ACTIVE",
-  "ERROR_CODE_BAD_FRAME",
-  "ERROR_CODE_FRAME_TOO_LARGE",
-  "ERROR_CODE_HELLO_REQUIRED",
-  "ERROR_CODE_INTERNAL",
-  "ERROR_CODE_TOO_MANY_NEW_NAMES",
-  "ERROR_CODE_IDENTITY_LOCKED",
-  "ERROR_CODE_TLS_REQUIRED",
+  'ERROR_CODE_REPLACED',
+  'ERROR_CODE_VERSION_UNSUPPORTED',
+  'ERROR_CODE_NAME_TAKEN',
+  'ERROR_CODE_SESSION_ACTIVE',
+  'ERROR_CODE_BAD_FRAME',
+  'ERROR_CODE_FRAME_TOO_LARGE',
+  'ERROR_CODE_HELLO_REQUIRED',
+  'ERROR_CODE_INTERNAL',
+  'ERROR_CODE_TOO_MANY_NEW_NAMES',
+  'ERROR_CODE_IDENTITY_LOCKED',
+  'ERROR_CODE_TLS_REQUIRED',
 ]);
 
 export class Link {
@@ -36,9 +36,9 @@ export class Link {
     this.socket = null;
     this.nextRequest = 1;
     this.welcome = null;
-    this.established = false; // a Welcome came on some link
+    this.established = false;  // a Welcome came on some link
     this.connected = false;
-    this.seated = false; // a player in a game in progress (the app says)
+    this.seated = false;  // a player in a game in progress (the app says)
     this.lostAt = 0;
     this.retryUntil = 0;
     this.backoff = 200;
@@ -51,7 +51,7 @@ export class Link {
   }
 
   url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     return `${scheme}//${location.host}/ws`;
   }
 
@@ -62,14 +62,14 @@ export class Link {
   open() {
     if (this.closedForGood) return;
     const socket = new WebSocket(this.url());
-    socket.binaryType = "arraybuffer";
+    socket.binaryType = 'arraybuffer';
     this.socket = socket;
     socket.onopen = () => {
       if (socket !== this.socket) return;
       this.lastHeard = Date.now();
       const hello = {
         protocol_version: PROTOCOL_VERSION,
-        client: "ttt-web 0.1.0",
+        client: 'ttt-web 0.1.0',
       };
       if (this.identity.token) {
         hello.resume_token = this.identity.token;
@@ -79,14 +79,14 @@ export class Link {
         hello.secret = this.identity.secret;
         this.usedToken = false;
       }
-      this.sendNow({ hello });
+      this.sendNow({hello});
     };
     socket.onmessage = (event) => {
       if (socket !== this.socket) return;
       this.lastHeard = Date.now();
       let message;
       try {
-        message = decodeMessage("ServerMessage", new Uint8Array(event.data));
+        message = decodeMessage('ServerMessage', new Uint8Array(event.data));
       } catch (e) {
         this.events.onNote(`The server sent a message the page can't read (${e.message}).`);
         return;
@@ -95,18 +95,19 @@ export class Link {
     };
     socket.onclose = (event) => {
       if (socket !== this.socket) return;
-      this.dropped(event.reason || (event.code === 1006 ? "connection closed" : `closed (${event.code})`));
+      this.dropped(
+          event.reason || (event.code === 1006 ? 'connection closed' : `closed (${event.code})`));
     };
     socket.onerror = () => {};
   }
 
   receive(message) {
-    if (message.body === "ping") {
-      this.sendNow({ pong: { nonce: message.ping.nonce } });
+    if (message.body === 'ping') {
+      this.sendNow({pong: {nonce: message.ping.nonce}});
       return;
     }
-    if (message.body === "pong") return;
-    if (message.body === "welcome") {
+    if (message.body === 'pong') return;
+    if (message.body === 'welcome') {
       const resumedFrom = this.lostAt;
       this.welcome = message.welcome;
       this.connected = true;
@@ -115,20 +116,28 @@ export class Link {
       this.clearTimers();
       this.startHeartbeat();
       this.identity.token = message.welcome.resume_token;
-      const info = { reconnected: resumedFrom > 0 || this.established, byToken: this.usedToken };
+      const info = {reconnected: resumedFrom > 0 || this.established, byToken: this.usedToken};
       this.established = true;
       this.events.onStatus(true);
       this.events.onWelcome(message.welcome, info);
       return;
     }
-    if (message.body === "error") {
+    if (message.body === 'error') {
       const code = message.error.code;
-      if (code === "ERROR_CODE_BAD_RESUME_TOKEN") {
+      if (code === 'ERROR_CODE_BAD_RESUME_TOKEN') {
         // The server no longer knows the session: the name and its secret.
-        this.identity.token = "";
-        this.events.onNote(`The server no longer holds this session: signing in again as ${this.identity.name}.`);
+        this.identity.token = '';
+        this.events.onNote(
+            `The server no longer holds this session: signing in again as ${this.identity.name}.`);
         this.usedToken = false;
-        this.sendNow({ hello: { protocol_version: PROTOCOL_VERSION, client: "ttt-web 0.1.0", name: this.identity.name, secret: this.identity.secret } });
+        this.sendNow({
+          hello: {
+            protocol_version: PROTOCOL_VERSION,
+            client: 'ttt-web 0.1.0',
+            name: this.identity.name,
+            secret: this.identity.secret
+          }
+        });
         return;
       }
       if (message.error.fatal && FINAL_ERRORS.has(code)) {
@@ -139,7 +148,7 @@ export class Link {
         return;
       }
     }
-    if (message.body === "goodbye") {
+    if (message.body === 'goodbye') {
       this.events.onNote(`The server says goodbye: ${message.goodbye.reason}`);
     }
     this.events.onMessage(message);
@@ -149,14 +158,14 @@ export class Link {
   send(body) {
     if (!this.connected) return 0;
     const id = this.nextRequest++;
-    this.sendNow({ request_id: id, ...body });
+    this.sendNow({request_id: id, ...body});
     return id;
   }
 
   sendNow(message) {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-    socket.send(encodeMessage("ClientMessage", message));
+    socket.send(encodeMessage('ClientMessage', message));
     return true;
   }
 
@@ -175,7 +184,7 @@ export class Link {
         this.dropped(`no answer for ${Math.round(silent / 1000)} s`);
       } else if (silent >= every && Date.now() - this.lastPing >= every) {
         this.lastPing = Date.now();
-        this.sendNow({ ping: { nonce: Date.now() } });
+        this.sendNow({ping: {nonce: Date.now()}});
       }
     }, 250);
   }
@@ -207,10 +216,12 @@ export class Link {
       const period = this.retryPeriod();
       this.retryUntil = this.lostAt + period;
       const w = this.welcome;
-      const seat = this.seated && w
-        ? ` (the server holds your seat ${Math.round((w.reconnect_grace_ms || 0) / 1000)} s after it notices)`
-        : "";
-      this.events.onNote(`Connection lost (${reason}); reconnecting for up to ${Math.round(period / 1000)} s${seat}...`);
+      const seat = this.seated && w ?
+          ` (the server holds your seat ${
+              Math.round((w.reconnect_grace_ms || 0) / 1000)} s after it notices)` :
+          '';
+      this.events.onNote(`Connection lost (${reason}); reconnecting for up to ${
+          Math.round(period / 1000)} s${seat}...`);
       this.scheduleReminders();
     }
     if (Date.now() >= this.retryUntil) {
@@ -232,15 +243,18 @@ export class Link {
       const next = s > 10 ? 10000 : s > 5 ? (s - 5) * 1000 : 0;
       if (next > 0) this.later(remind, next);
     };
-    const first = this.retryUntil - Date.now() > 15000 ? 10000 : Math.max(0, this.retryUntil - Date.now() - 5000);
+    const first = this.retryUntil - Date.now() > 15000 ?
+        10000 :
+        Math.max(0, this.retryUntil - Date.now() - 5000);
     if (first > 0) this.later(remind, first);
   }
 
   giveUp(reason) {
     this.closedForGood = true;
-    const seat = this.seated ? ", as long as the server could still hold your seat" : "";
+    const seat = this.seated ? ', as long as the server could still hold your seat' : '';
     const period = Math.round((this.retryUntil - this.lostAt) / 1000);
-    this.events.onLost(`lost the server at ${location.host} (${reason}) and could not reconnect within ${period} s${seat}`);
+    this.events.onLost(`lost the server at ${location.host} (${
+        reason}) and could not reconnect within ${period} s${seat}`);
     this.shutdown();
   }
 
@@ -264,7 +278,7 @@ export class Link {
     if (this.heartbeat) clearInterval(this.heartbeat);
     const socket = this.socket;
     this.socket = null;
-    if (socket) socket.close(1000, "bye");
+    if (socket) socket.close(1000, 'bye');
     this.connected = false;
   }
 

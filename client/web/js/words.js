@@ -21,17 +21,18 @@ export function parseCell(text, size) {
     return null;
   }
   if (row < 0 || col < 0 || row >= size || col >= size) return null;
-  return { row, col };
+  return {row, col};
 }
 
 export function boardName(size, winLength) {
-  return !winLength || winLength === size ? `${size}x${size}` : `${size}x${size}, ${winLength} in a row`;
+  return !winLength || winLength === size ? `${size}x${size}` :
+                                            `${size}x${size}, ${winLength} in a row`;
 }
 
 export function clockName(clock) {
-  if (!clock || !clock.initial_ms) return "";
+  if (!clock || !clock.initial_ms) return '';
   const minutes = clock.initial_ms / 60000;
-  const base = minutes >= 1 ? `${+minutes.toFixed(2)} min` : `${clock.initial_ms / 1000} s`;
+  const base = minutes >= 1 ? `${+ minutes.toFixed(2)} min` : `${clock.initial_ms / 1000} s`;
   return clock.increment_ms ? `${base} + ${clock.increment_ms / 1000} s` : base;
 }
 
@@ -42,54 +43,59 @@ export function clockText(ms) {
   const total = Math.floor(m / 1000);
   const h = Math.floor(total / 3600);
   const min = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(min).padStart(2, "0")}:${s}` : `${min}:${s}`;
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(min).padStart(2, '0')}:${s}` : `${min}:${s}`;
 }
 
 function lineName(line, size) {
-  if (!line) return "a line";
+  if (!line) return 'a line';
   const kind = line.kind;
   if (line.length && line.start) {
     return `${line.length} in a row from ${cellName(line.start.row, line.start.col)}`;
   }
-  if (kind === "LINE_KIND_ROW") return `row ${line.index + 1}`;
-  if (kind === "LINE_KIND_COLUMN") return `column ${String.fromCharCode(97 + line.index)}`;
-  if (kind === "LINE_KIND_DIAGONAL") return "the diagonal a1-" + cellName(size - 1, size - 1);
-  if (kind === "LINE_KIND_ANTI_DIAGONAL") return "the diagonal " + cellName(0, size - 1) + "-" + cellName(size - 1, 0);
-  return "a line";
+  if (kind === 'LINE_KIND_ROW') return `row ${line.index + 1}`;
+  if (kind === 'LINE_KIND_COLUMN') return `column ${String.fromCharCode(97 + line.index)}`;
+  if (kind === 'LINE_KIND_DIAGONAL') return 'the diagonal a1-' + cellName(size - 1, size - 1);
+  if (kind === 'LINE_KIND_ANTI_DIAGONAL')
+    return 'the diagonal ' + cellName(0, size - 1) + '-' + cellName(size - 1, 0);
+  return 'a line';
 }
 
 // "X wins (row 2)", "draw (agreed)": the result as ttt-client's `Game over:` says it.
 export function resultText(status, reason, line, size) {
-  if (status === "GAME_STATUS_X_WON" || status === "GAME_STATUS_O_WON") {
-    const xWon = status === "GAME_STATUS_X_WON";
-    const loser = xWon ? "O" : "X";
-    let why = "";
-    if (reason === "END_REASON_LINE") why = lineName(line, size);
-    else if (reason === "END_REASON_RESIGNATION") why = `${loser} resigned`;
-    else if (reason === "END_REASON_TIMEOUT") why = `${loser} ran out of time`;
-    else if (reason === "END_REASON_DISCONNECT") why = `${loser} disconnected`;
-    return `${xWon ? "X" : "O"} wins${why ? ` (${why})` : ""}`;
+  if (status === 'GAME_STATUS_X_WON' || status === 'GAME_STATUS_O_WON') {
+    const xWon = status === 'GAME_STATUS_X_WON';
+    const loser = xWon ? 'O' : 'X';
+    let why = '';
+    if (reason === 'END_REASON_LINE')
+      why = lineName(line, size);
+    else if (reason === 'END_REASON_RESIGNATION')
+      why = `${loser} resigned`;
+    else if (reason === 'END_REASON_TIMEOUT')
+      why = `${loser} ran out of time`;
+    else if (reason === 'END_REASON_DISCONNECT')
+      why = `${loser} disconnected`;
+    return `${xWon ? 'X' : 'O'} wins${why ? ` (${why})` : ''}`;
   }
-  if (status === "GAME_STATUS_DRAW") {
-    if (reason === "END_REASON_DRAW_AGREED") return "draw (agreed)";
-    if (reason === "END_REASON_ABORTED") return "no result (the server shut down)";
-    if (reason === "END_REASON_TIMEOUT_NO_WIN") {
-      return "draw (time ran out, and the other side could no longer win)";
+  if (status === 'GAME_STATUS_DRAW') {
+    if (reason === 'END_REASON_DRAW_AGREED') return 'draw (agreed)';
+    if (reason === 'END_REASON_ABORTED') return 'no result (the server shut down)';
+    if (reason === 'END_REASON_TIMEOUT_NO_WIN') {
+      return 'draw (time ran out, and the other side could no longer win)';
     }
-    return "draw";
+    return 'draw';
   }
-  if (status === "GAME_STATUS_WAITING") return "waiting for an opponent";
-  return "in progress";
+  if (status === 'GAME_STATUS_WAITING') return 'waiting for an opponent';
+  return 'in progress';
 }
 
 export function isOver(status) {
-  return status === "GAME_STATUS_X_WON" || status === "GAME_STATUS_O_WON" ||
-    status === "GAME_STATUS_DRAW";
+  return status === 'GAME_STATUS_X_WON' || status === 'GAME_STATUS_O_WON' ||
+      status === 'GAME_STATUS_DRAW';
 }
 
 export function sideLetter(side) {
-  return side === "SIDE_X" ? "X" : side === "SIDE_O" ? "O" : "";
+  return side === 'SIDE_X' ? 'X' : side === 'SIDE_O' ? 'O' : '';
 }
 
 export function seconds(ms) {

@@ -180,8 +180,7 @@ class AsyncStream {
 // Beast's WebSocket closes its next layer through these (found by ADL).
 inline void beast_close_socket(AsyncStream& stream) { stream.close(); }
 
-inline void teardown(boost::beast::role_type, AsyncStream& stream,
-                     boost::system::error_code& ec) {
+inline void teardown(boost::beast::role_type, AsyncStream& stream, boost::system::error_code& ec) {
   ec = {};
   stream.close();
 }
@@ -189,8 +188,9 @@ inline void teardown(boost::beast::role_type, AsyncStream& stream,
 template <typename Handler>
 void async_teardown(boost::beast::role_type, AsyncStream& stream, Handler&& handler) {
   stream.close();
-  boost::asio::post(stream.get_executor(),
-                    [h = std::forward<Handler>(handler)]() mutable { h(boost::system::error_code{}); });
+  boost::asio::post(stream.get_executor(), [h = std::forward<Handler>(handler)]() mutable {
+    h(boost::system::error_code{});
+  });
 }
 
 }  // namespace ttt::tls
