@@ -48,7 +48,34 @@ def main():
     w.play(browser.use("hal"), "b2", 4)
     w.play(browser.use("gina"), "a3", 5)
     w.eventually(lambda: "You won." in w.notes(browser.use("gina")), 10, "gina's win")
-    print(f"game {game} survived a reload and a server crash")
+
+    # Back in the lobby, hal finds gina among the players online and
+    # challenges her; the challenge pops up on her page and she accepts.
+    for key in ("gina", "hal"):
+        page = browser.use(key)
+        page.execute_script("window.confirm = () => true; document.getElementById('leave').click();")
+        w.eventually(lambda: w.visible(page, "lobby"), 10, f"{key} in the lobby")
+    hal = browser.use("hal")
+    hal.execute_script("document.querySelector('.tabs button[data-tab=players]').click();")
+    w.eventually(lambda: hal.execute_script(
+        "const b = [...document.querySelectorAll('#players-table tr')]"
+        "  .find(tr => tr.cells[0] && tr.cells[0].textContent === 'gina');"
+        "if (!b) { document.getElementById('players-refresh').click(); return false; }"
+        "[...b.querySelectorAll('button')].find(x => x.textContent === 'Challenge').click(); return true;"), 10, "gina in /who")
+    w.eventually(lambda: hal.execute_script("return document.getElementById('challenge-form').open"),
+                 5, "the challenge form")
+    hal.execute_script("document.querySelector('#challenge-form button[value=send]').click();")
+    gina = browser.use("gina")
+    w.eventually(lambda: gina.execute_script("return document.getElementById('challenge-offer').open"),
+                 10, "the challenge popping up on gina's page")
+    assert "hal" in w.text_of(gina, "challenge-offer-text"), w.text_of(gina, "challenge-offer-text")
+    gina.execute_script("document.getElementById('challenge-accept').click();")
+    w.eventually(lambda: w.visible(gina, "game") and w.game_id(gina) != game, 10,
+                 "the challenge's game on gina's page")
+    hal = browser.use("hal")
+    w.eventually(lambda: w.visible(hal, "game") and "X (you)" in w.text_of(hal, "player-x"), 10,
+                 "hal playing X, as challenger")
+    print(f"game {game} survived a reload and a server crash; a challenge was taken")
 
 
 w.run(main, 110)
