@@ -58,7 +58,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& WebSite::secur
   // the same host); nothing else may be loaded, framed or submitted.
   static const std::vector<std::pair<std::string_view, std::string_view>> headers{
       {"Content-Security-Policy",
-       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
        "frame-ancestors 'none'"},
       {"X-Content-Type-Options", "nosniff"},
