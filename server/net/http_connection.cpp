@@ -129,7 +129,8 @@ asio::awaitable<void> HttpConnection::serve() {
 
 asio::awaitable<bool> HttpConnection::answer(const Request& request) {
   auto* metrics = server_.commons().metrics;
-  const bool keep_alive = request.keep_alive();
+  const bool keep_alive =
+      request.keep_alive() && steady_clock::now() - started_at_ < kMaxLifetime;
   const std::string_view target(request.target().data(), request.target().size());
   const std::string_view path = target.substr(0, target.find('?'));
   WebResponse response;

@@ -1,7 +1,8 @@
 // HttpConnection: a browser's connection on the game port, before (or
 // instead of) a WebSocket. It answers GET and HEAD of the web client's
 // files (net/web_server.hpp's site) with keep-alive, each request within a
-// deadline and a small header limit, at most kMaxRequests per connection;
+// deadline and a small header limit, at most kMaxRequests per connection
+// and for at most kMaxLifetime;
 // a WebSocket upgrade of /ws from an allowed Origin becomes a WebSession
 // on the same connection and slot. Anything else gets 4xx and, where the
 // request can't be trusted, the connection closes.
@@ -28,6 +29,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   static constexpr std::uint32_t kHeaderLimit = 8 * 1024;
   // How long a kept-alive connection may wait for its next request.
   static constexpr std::chrono::seconds kKeepAlive{15};
+  // How long a connection may stay HTTP (a browser loads the page in
+  // seconds; the WebSocket is a connection of its own): the slot it holds
+  // comes back within this, whatever the peer sends.
+  static constexpr std::chrono::seconds kMaxLifetime{120};
 
   HttpConnection(tls::Stream stream, std::string received, std::shared_ptr<void> slot,
                  WebServer& server);
@@ -53,6 +58,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   WebServer& server_;
   boost::asio::steady_timer deadline_;
   std::string peer_;
+  std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
   bool upgraded_ = false;
 };
 

@@ -232,6 +232,7 @@ export function updateMe() {
                    .replace(/[^A-Za-z0-9._-]/g, '_');
   const a = $('download-secret');
   a.download = file;
+  if (a.href.startsWith('blob:')) URL.revokeObjectURL(a.href);
   a.href = URL.createObjectURL(new Blob([secret + '\n'], {type: 'text/plain'}));
   $('client-command').textContent =
       `ttt-client --host ${location.hostname} --port ${
