@@ -201,7 +201,7 @@ asio::awaitable<void> HttpConnection::upgrade(Request request) {
   disarm();
   if (metrics) metrics->web_upgrades.at("ok").add();
   // The rest of the buffer (nothing, from a browser) is the WebSocket's.
-  auto session = std::make_shared<WebSession>(std::move(stream_), std::move(slot_), server_);
+  auto session = std::make_shared<WebSession>(std::move(stream_), std::move(slot_), server_, peer_);
   session->start(std::move(request), std::move(buffer_));
 }
 

@@ -26,13 +26,6 @@ using std::chrono::steady_clock;
 constexpr std::size_t kReadChunk = 2048;
 constexpr auto kWebBudgetRetry = std::chrono::milliseconds(20);
 
-std::string web_peer_of(tls::AsyncStream& stream) {
-  boost::system::error_code ec;
-  const auto endpoint = stream.socket().remote_endpoint(ec);
-  if (ec) return "unknown peer";
-  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-}
-
 std::string web_address_of(tls::AsyncStream& stream) {
   boost::system::error_code ec;
   const auto endpoint = stream.socket().remote_endpoint(ec);
@@ -52,7 +45,8 @@ bool expected_end(const boost::system::error_code& ec) {
 
 }  // namespace
 
-WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server)
+WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
+                       std::string peer)
     : executor_(stream.get_executor()),
       ws_(std::move(stream)),
       server_(server),
@@ -67,7 +61,7 @@ WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebS
       started_at_(steady_clock::now()),
       last_received_(started_at_),
       slot_(std::move(slot)),
-      peer_(web_peer_of(ws_.next_layer())),
+      peer_(std::move(peer)),
       address_(web_address_of(ws_.next_layer())) {
   if (commons_.metrics) commons_.metrics->web_sessions.add(1);
 }

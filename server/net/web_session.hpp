@@ -38,7 +38,9 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
  public:
   using Request = boost::beast::http::request<boost::beast::http::empty_body>;
 
-  WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server);
+  // peer: "ADDRESS:PORT" for the log.
+  WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
+             std::string peer);
   ~WebSession() override;
 
   // Answers the upgrade (101), opens the inbox and starts the coroutines.
