@@ -179,6 +179,11 @@ asio::awaitable<void> HttpConnection::upgrade(Request request) {
   const std::string_view origin(request[http::field::origin].data(),
                                 request[http::field::origin].size());
   const std::string_view host(request[http::field::host].data(), request[http::field::host].size());
+  if (buffer_.size() > 0) {
+    // Bytes sent before the 101 (a browser waits for it): not a WebSocket client.
+    if (metrics) metrics->web_requests.at("bad_request").add();
+    co_return;
+  }
   if (path != "/ws" || !server_.origin_allowed(origin, host, stream_.stream().is_tls())) {
     const bool foreign = path == "/ws";
     if (metrics) metrics->web_upgrades.at(foreign ? "foreign_origin" : "not_found").add();
@@ -200,9 +205,8 @@ asio::awaitable<void> HttpConnection::upgrade(Request request) {
   upgraded_ = true;
   disarm();
   if (metrics) metrics->web_upgrades.at("ok").add();
-  // The rest of the buffer (nothing, from a browser) is the WebSocket's.
   auto session = std::make_shared<WebSession>(std::move(stream_), std::move(slot_), server_, peer_);
-  session->start(std::move(request), std::move(buffer_));
+  session->start(std::move(request));
 }
 
 }  // namespace ttt::server

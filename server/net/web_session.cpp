@@ -96,7 +96,7 @@ void WebSession::guarded(F& f) {
   }
 }
 
-void WebSession::start(Request request, beast::flat_buffer rest) {
+void WebSession::start(Request request) {
   set_state(metrics::ConnectionState::kHello);
   auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
     if (!e) return;
@@ -108,16 +108,11 @@ void WebSession::start(Request request, beast::flat_buffer rest) {
     }
   };
   asio::co_spawn(executor_, watchdog(), on_exception);
-  asio::co_spawn(executor_, run(std::move(request), rest.size() > 0), on_exception);
+  asio::co_spawn(executor_, run(std::move(request)), on_exception);
 }
 
-asio::awaitable<void> WebSession::run(Request request, bool extra_bytes) {
+asio::awaitable<void> WebSession::run(Request request) {
   auto self = shared_from_this();
-  if (extra_bytes) {
-    // A client that sends before the server's 101 is not a browser.
-    stop("bytes sent before the WebSocket upgrade was answered");
-    co_return;
-  }
   // Deadlines are the watchdog's; messages are binary protobuf; no
   // compression (a CPU cost, and secrets beside chat would invite
   // compression oracles).
@@ -131,6 +126,14 @@ asio::awaitable<void> WebSession::run(Request request, bool extra_bytes) {
   }));
   ws_.binary(true);
   ws_.read_message_max(limits_.max_frame + kReadChunk);
+  // WebSocket pings and pongs count against the message rate too: Beast
+  // answers a ping by itself, so a peer flooding them is closed instead.
+  ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
+    if (kind == websocket::frame_type::close || stopped_ || closing_) return;
+    if (limiter_.allow()) return;
+    refused_frame("rate_limited");
+    fail(wire::ERROR_CODE_RATE_LIMITED, "too many WebSocket pings and pongs");
+  });
   auto [ec] = co_await ws_.async_accept(request, use_tuple);
   if (stopped_) co_return;
   if (ec) {

@@ -44,8 +44,7 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   ~WebSession() override;
 
   // Answers the upgrade (101), opens the inbox and starts the coroutines.
-  // `rest`: bytes that came after the request (none from a browser).
-  void start(Request request, boost::beast::flat_buffer rest);
+  void start(Request request);
 
   // Participant: safe from any thread.
   void deliver(const Outbound& message) override;
@@ -53,7 +52,7 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   void set_heartbeat(bool on) override;
 
  private:
-  boost::asio::awaitable<void> run(Request request, bool extra_bytes);
+  boost::asio::awaitable<void> run(Request request);
   boost::asio::awaitable<void> read_loop();
   // Writes the queue's next message (one write in flight); from enqueue when
   // the writer is idle, and from each write's completion. Plain callbacks,
