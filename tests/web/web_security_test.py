@@ -61,9 +61,15 @@ def first_error(sock):
     return None
 
 
-HELLO = bytes([0x12, 0x0B, 0x08, 0x01, 0x12, 0x07]) + b"sec-one"  # ClientMessage{hello{1, "sec-one"}}
+def hello(name):
+    """ClientMessage{hello{protocol_version 1, name}} (a short ASCII name)."""
+    body = bytes([0x08, 0x01, 0x12, len(name)]) + name.encode()
+    return bytes([0x12, len(body)]) + body
 
-ERROR_BAD_FRAME, ERROR_FRAME_TOO_LARGE, ERROR_HELLO_REQUIRED = 1, 2, 3
+
+HELLO = hello("sec-one")
+
+ERROR_BAD_FRAME, ERROR_FRAME_TOO_LARGE, ERROR_HELLO_REQUIRED, ERROR_RATE_LIMITED = 1, 2, 3, 23
 
 
 def main():
@@ -117,6 +123,27 @@ def main():
     assert opcode == 2 and payload[0] == 0x12, payload[:8]  # ServerMessage{welcome}
     sock.close()
 
+    # WebSocket pings count against the message rate (--rate-limit 200, bursts
+    # of 400): a flood of them is told RATE_LIMITED and closed.
+    status, sock = w.ws_upgrade(port)
+    w.ws_send(sock, hello("sec-pinger"))
+    opcode, payload = w.ws_recv(sock)
+    assert opcode == 2 and payload[0] == 0x12, payload[:8]  # a Welcome
+    for _ in range(1000):
+        try:
+            w.ws_send(sock, b"x", opcode=9)
+        except OSError:
+            break
+    codes = []
+    for _ in range(1200):
+        opcode, payload = w.ws_recv(sock)
+        if opcode is None:
+            break
+        if opcode == 2:
+            codes.append(error_code(payload))
+    assert ERROR_RATE_LIMITED in codes, codes
+    sock.close()
+
     # A flood of WebSockets from one address is capped like TCP connections
     # (--max-connections-per-ip 4): the fifth is refused, the others live.
     held = []
@@ -126,9 +153,10 @@ def main():
         held.append(sock)
     refused = [w.ws_upgrade(port)[0] for _ in range(3)]
     assert all(s != 101 for s in refused), refused
-    for sock in held:
-        w.ws_send(sock, HELLO)
-        assert w.ws_recv(sock)[0] == 2
+    for n, sock in enumerate(held):
+        w.ws_send(sock, hello(f"sec-held-{n}"))
+        opcode, payload = w.ws_recv(sock)
+        assert opcode == 2 and payload[0] == 0x12, payload[:8]
     held.pop().close()
     w.eventually(lambda: w.ws_upgrade(port)[0] == 101, 5, "a place once one closed")
     for sock in held:
