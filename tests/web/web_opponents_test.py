@@ -18,7 +18,8 @@ def console_client(server, name):
          "--no-tls", "--name", name, "--no-token-file",
          "--secret-file", os.path.join(folder, f"{name}.secret")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True, env=dict(os.environ, NO_COLOR="1"))
+        start_new_session=True,
+        env=dict(os.environ, NO_COLOR="1", XDG_CONFIG_HOME=os.path.join(folder, "config")))
     w.on_cleanup(lambda: w._kill_group(process))
     return process
 

@@ -100,6 +100,32 @@ def eventually(predicate, timeout=10.0, what="a condition", interval=0.05):
         time.sleep(interval)
 
 
+def _kill_users_of(folder, timeout=5.0):
+    """Kills every process whose command line names folder (a Chromium
+    process that left the browser's process group, e.g. its crash handler)
+    and waits until none is left, so the folder can be removed."""
+    end = time.monotonic() + timeout
+    while True:
+        found = []
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    if folder.encode() in f.read():
+                        found.append(int(pid))
+            except OSError:
+                continue
+        if not found or time.monotonic() >= end:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05)
+
+
 def _kill_group(process):
     if process.poll() is None:
         try:
@@ -168,7 +194,17 @@ class Server:
         self.start()
 
 
-class Browser:
+def Browser(width=1280, height=800):
+    """Headless Chromium (a _Browser), started again once if it exits while
+    starting (a busy machine)."""
+    try:
+        return _Browser(width, height)
+    except Exception as e:
+        print(f"Chromium did not start ({str(e).splitlines()[0]}): once more", file=sys.stderr)
+        return _Browser(width, height)
+
+
+class _Browser:
     """Headless Chromium through chromedriver, with a profile, HOME and
     TMPDIR of its own inside the scratch folder."""
 
@@ -177,6 +213,7 @@ class Browser:
         from selenium.webdriver.chrome.service import Service
 
         self.home = tempfile.mkdtemp(prefix="chromium-", dir=scratch())
+        on_cleanup(lambda home=self.home: _kill_users_of(home))
         profile = os.path.join(self.home, "profile")
         tmp = os.path.join(self.home, "tmp")
         os.makedirs(tmp)
@@ -212,7 +249,17 @@ class Browser:
         self.service = service  # its __del__ would stop chromedriver
         self.service_process = service.process
         on_cleanup(lambda p=self.service_process: _kill_group(p))
-        self.driver = webdriver.Remote(service.service_url, options=options)
+        try:
+            self.driver = webdriver.Remote(service.service_url, options=options)
+        except Exception:
+            # What Chromium said before it went, for the test's output.
+            for log in ("chromedriver.log", "profile/chrome_debug.log"):
+                try:
+                    with open(os.path.join(self.home, log), errors="replace") as f:
+                        print(f"--- {log} (end) ---\n" + f.read()[-4000:], file=sys.stderr)
+                except OSError:
+                    pass
+            raise
         # Chromium's DevTools commands through chromedriver (for the viewport).
         self.driver.command_executor._commands["executeCdpCommand"] = (
             "POST", "/session/$sessionId/goog/cdp/execute")
@@ -226,6 +273,7 @@ class Browser:
         except Exception:
             pass
         _kill_group(self.service_process)
+        _kill_users_of(self.home)
 
     def open(self, key, url):
         """Opens url in a window of its own, named key (the first window is reused)."""
