@@ -94,7 +94,32 @@ def main():
     w.eventually(lambda: seconds_shown("player-o") < 60 or "Your move" in w.text_of(erin, "game-status"),
                  10, "O's clock running for the bot")
 
-    # 4. A flag falls: a server whose move clock is 2 s; the page shows it
+    # 4. Quick match: dana waits in the queue (and sees she does), erin asks
+    # for the same game, and they are paired.
+    def quick_match(page):
+        page.execute_script("window.confirm = () => true; document.getElementById('leave').click();")
+        w.eventually(lambda: w.visible(page, "lobby"), 10, "back in the lobby")
+        page.execute_script(
+            "const s = document.getElementById('ng-size'); s.value = '5';"
+            "s.dispatchEvent(new Event('change'));"
+            "document.getElementById('ng-clock').value = '';"
+            "document.getElementById('quick-match').click();")
+
+    dana = browser.use("dana")
+    quick_match(dana)
+    w.eventually(lambda: w.visible(dana, "queue") and
+                 "Waiting for a quick match: 5x5" in w.text_of(dana, "queue-text"), 10,
+                 "dana in the queue")
+    quick_match(browser.use("erin"))
+    dana = browser.use("dana")
+    w.eventually(lambda: w.visible(dana, "game") and "5x5" in w.text_of(dana, "game-title"), 10,
+                 "dana paired by quick match")
+    paired = w.game_id(dana)
+    erin = browser.use("erin")
+    w.eventually(lambda: w.visible(erin, "game") and w.game_id(erin) == paired, 10,
+                 "erin in the same game")
+
+    # 5. A flag falls: a server whose move clock is 2 s; the page shows it
     # counting, then the loss on time.
     fast = w.Server("--move-timeout", "2", "--max-connections-per-ip", "0")
     browser.open("fred", fast.url("fred.localhost", "/?play-bot=random&name=fred"))

@@ -36,7 +36,7 @@ def scratch():
     """The test's own temporary folder (removed at exit)."""
     global _scratch
     if _scratch is None:
-        _scratch = tempfile.mkdtemp(prefix="ttt-web-")
+        _scratch = tempfile.mkdtemp(prefix="w")  # short: Chromium's socket paths live under it
     return _scratch
 
 
@@ -212,11 +212,19 @@ class _Browser:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
 
-        self.home = tempfile.mkdtemp(prefix="chromium-", dir=scratch())
+        self.home = tempfile.mkdtemp(prefix="b", dir=scratch())
         on_cleanup(lambda home=self.home: _kill_users_of(home))
         profile = os.path.join(self.home, "profile")
-        tmp = os.path.join(self.home, "tmp")
-        os.makedirs(tmp)
+        # Chromium's TMPDIR holds a UNIX socket (.../org.chromium.Chromium.XXXXXX/
+        # SingletonSocket): its path must stay under the 107 bytes sockets
+        # take, or Chromium exits at start. Inside the scratch folder when
+        # that fits, else a short folder of its own in /tmp.
+        tmp = os.path.join(self.home, "t")
+        if len(tmp) + len("/org.chromium.Chromium.XXXXXX/SingletonSocket") > 100:
+            tmp = tempfile.mkdtemp(prefix="tttc", dir="/tmp")
+            on_cleanup(lambda folder=tmp: shutil.rmtree(folder, ignore_errors=True))
+        else:
+            os.makedirs(tmp)
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
         for flag in ["--headless=new", "--disable-gpu", "--disable-quic", "--no-first-run",

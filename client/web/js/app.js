@@ -162,6 +162,7 @@ function onMessage(m) {
       showGameList(m.game_list);
       break;
     case 'joined':
+      $('queue').hidden = true;
       enterGame(m.joined);
       break;
     case 'state':
@@ -169,14 +170,16 @@ function onMessage(m) {
       break;
     case 'queued': {
       const q = m.queued;
-      note(`Waiting for a quick match: ${boardName(q.size, q.win_length)}${
+      const text = `Waiting for a quick match: ${boardName(q.size, q.win_length)}${
           clockName(q.clock) ? `, ${clockName(q.clock)}` : ''}${
-          q.bot_fallback_s ?
-              ` (a bot steps in after ${q.bot_fallback_s} s)` :
-              ''}. Leave the queue with Leave in the game view, or start another game.`);
+          q.bot_fallback_s ? ` (a bot steps in after ${q.bot_fallback_s} s)` : ''}.`;
+      note(text);
+      $('queue-text').textContent = text;
+      $('queue').hidden = false;
       break;
     }
     case 'left':
+      $('queue').hidden = true;
       if (m.left.reason === 'LEFT_REASON_PLAYERS_LEFT') {
         leaveGameView(`${m.left.players.join(' and ') || 'The players'} left; back in the lobby.`);
       } else if (app.game && app.game.id === m.left.game_id) {
@@ -378,5 +381,11 @@ async function main() {
   else
     askName();
 }
+
+$('queue-cancel').addEventListener('click', () => {
+  send({leave: {}});
+  $('queue').hidden = true;
+  note('You left the quick-match queue.');
+});
 
 main();
