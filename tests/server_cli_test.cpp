@@ -35,7 +35,8 @@ TEST(ServerCli, HelpListsEveryFlagAndExitsZero) {
                            "--read-buffer-budget", "--bot-game-grace", "--bot-queue",
                            "--max-spectators", "--max-games-per-address",
                            "--max-bot-games-per-address", "--token-lifetime", "--stats-token",
-                           "--send-queue", "--web", "--web-origin", "--web-url"}) {
+                           "--send-queue", "--web", "--web-origin", "--web-url",
+                           "--web-trusted-proxy"}) {
     EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
   }
 }
@@ -49,6 +50,7 @@ TEST(ServerCli, BadFlagsAreOneLineErrorsWithExitCodeTwo) {
                                         {"--web", "maybe"},
                                         {"--web-origin", "ttt.example.org"},
                                         {"--web-url", "ftp://ttt.example.org"},
+                                        {"--web-trusted-proxy", "proxy.example.org"},
                                         {"--web", "off", "--web-url", "https://ttt.example.org"},
                                         {"--config"},
                                         {"extra"}}) {

@@ -202,10 +202,27 @@ asio::awaitable<void> HttpConnection::upgrade(Request request) {
     stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
     co_return;
   }
+  boost::system::error_code no_peer;
+  const auto peer = stream_.socket().remote_endpoint(no_peer);
+  const auto forwarded = request["X-Forwarded-For"];
+  const std::optional<std::string> address =
+      no_peer ? std::optional<std::string>("unknown")
+              : server_.client_address(peer.address(),
+                                       std::string_view(forwarded.data(), forwarded.size()));
+  if (!address) {
+    if (metrics) metrics->web_requests.at("bad_request").add();
+    auto response = plain_answer(http::status::bad_request,
+                                 "X-Forwarded-For names no address\n", request, false);
+    arm(std::chrono::seconds(2));
+    co_await http::async_write(stream_, response, use_tuple);
+    disarm();
+    co_return;
+  }
   upgraded_ = true;
   disarm();
   if (metrics) metrics->web_upgrades.at("ok").add();
-  auto session = std::make_shared<WebSession>(std::move(stream_), std::move(slot_), server_, peer_);
+  auto session = std::make_shared<WebSession>(std::move(stream_), std::move(slot_), server_, peer_,
+                                              *address);
   session->start(std::move(request));
 }
 

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "net/http_connection.hpp"
+#include "net/peer_address.hpp"
 
 namespace ttt::server {
 namespace {
@@ -43,6 +44,21 @@ bool WebServer::origin_allowed(std::string_view origin, std::string_view host, b
   return std::any_of(
       settings_.origins.begin(), settings_.origins.end(),
       [&](const std::string& allowed) { return same_text_ignoring_case(origin, allowed); });
+}
+
+std::optional<std::string> WebServer::client_address(const boost::asio::ip::address& peer,
+                                                     std::string_view forwarded_for) const {
+  const bool trusted = std::find(settings_.trusted_proxies.begin(), settings_.trusted_proxies.end(),
+                                 peer) != settings_.trusted_proxies.end();
+  if (!trusted || forwarded_for.empty()) return address_key(peer);
+  std::string_view last = forwarded_for.substr(forwarded_for.rfind(',') + 1);
+  while (!last.empty() && last.front() == ' ') last.remove_prefix(1);
+  while (!last.empty() && last.back() == ' ') last.remove_suffix(1);
+  if (last.size() > 2 && last.front() == '[' && last.back() == ']') last = last.substr(1, last.size() - 2);
+  boost::system::error_code ec;
+  const auto address = boost::asio::ip::make_address(std::string(last), ec);
+  if (ec) return std::nullopt;
+  return address_key(address);
 }
 
 }  // namespace ttt::server

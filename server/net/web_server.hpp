@@ -7,6 +7,8 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +23,10 @@ struct WebSettings {
   // Origins besides the page's own (the Host it was asked for) that may
   // open /ws, e.g. "https://ttt.example.org" behind a proxy (--web-origin).
   std::vector<std::string> origins;
+  // Reverse proxies whose X-Forwarded-For is believed (--web-trusted-proxy):
+  // a WebSocket they forward counts, for the lobby's limits per address,
+  // as the browser's address, not the proxy's.
+  std::vector<boost::asio::ip::address> trusted_proxies;
 };
 
 class WebServer : public WebEntrance {
@@ -36,6 +42,13 @@ class WebServer : public WebEntrance {
   // is another site's page trying to play as its visitor (cross-site
   // WebSocket hijacking).
   bool origin_allowed(std::string_view origin, std::string_view host, bool tls) const;
+
+  // The address key a WebSocket from peer counts by: the peer's, or, when
+  // the peer is a trusted proxy, the last address of its X-Forwarded-For
+  // (the one the proxy itself saw). nullopt: a trusted proxy's header that
+  // names no address (the upgrade is refused).
+  std::optional<std::string> client_address(const boost::asio::ip::address& peer,
+                                            std::string_view forwarded_for) const;
 
   Gate& gate() noexcept { return gate_; }
   const boost::asio::any_io_executor& logic() const noexcept { return logic_; }

@@ -7,7 +7,6 @@
 #include <boost/asio/post.hpp>
 #include <boost/beast/websocket/error.hpp>
 
-#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "net/use_tuple.hpp"
 #include "net/web_server.hpp"
@@ -26,12 +25,6 @@ using std::chrono::steady_clock;
 constexpr std::size_t kReadChunk = 2048;
 constexpr auto kWebBudgetRetry = std::chrono::milliseconds(20);
 
-std::string web_address_of(tls::AsyncStream& stream) {
-  boost::system::error_code ec;
-  const auto endpoint = stream.socket().remote_endpoint(ec);
-  return ec ? std::string("unknown") : address_key(endpoint.address());
-}
-
 std::string web_kind_of(const wire::ServerMessage& message) {
   const auto* field = wire::ServerMessage::descriptor()->FindFieldByNumber(message.body_case());
   return field ? field->name() : "message";
@@ -46,7 +39,7 @@ bool expected_end(const boost::system::error_code& ec) {
 }  // namespace
 
 WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
-                       std::string peer)
+                       std::string peer, std::string address)
     : executor_(stream.get_executor()),
       ws_(std::move(stream)),
       server_(server),
@@ -62,7 +55,7 @@ WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebS
       last_received_(started_at_),
       slot_(std::move(slot)),
       peer_(std::move(peer)),
-      address_(web_address_of(ws_.next_layer())) {
+      address_(std::move(address)) {
   if (commons_.metrics) commons_.metrics->web_sessions.add(1);
 }
 

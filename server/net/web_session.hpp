@@ -38,9 +38,11 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
  public:
   using Request = boost::beast::http::request<boost::beast::http::empty_body>;
 
-  // peer: "ADDRESS:PORT" for the log.
+  // peer: "ADDRESS:PORT" for the log; address: the key the lobby's limits
+  // per address count it by (net/peer_address.hpp; behind a trusted proxy,
+  // the browser's, from X-Forwarded-For).
   WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
-             std::string peer);
+             std::string peer, std::string address);
   ~WebSession() override;
 
   // Answers the upgrade (101), opens the inbox and starts the coroutines.

@@ -70,6 +70,7 @@ def hello(name):
 HELLO = hello("sec-one")
 
 ERROR_BAD_FRAME, ERROR_FRAME_TOO_LARGE, ERROR_HELLO_REQUIRED, ERROR_RATE_LIMITED = 1, 2, 3, 23
+ERROR_TOO_MANY_NEW_NAMES = 16
 
 
 def main():
@@ -187,6 +188,31 @@ def main():
     data = ttt.recv(4096)
     assert len(data) > 4 and data[:2] == b"\x00\x00", data[:8]
     ttt.close()
+
+    # Behind a trusted reverse proxy, the lobby's limits per address count the
+    # browser's address from X-Forwarded-For (here: one new name an hour).
+    proxied = w.Server("--web-trusted-proxy", "127.0.0.1", "--max-new-names-per-address", "1")
+
+    def new_name(forwarded_for, name):
+        status, sock = w.ws_upgrade(proxied.port, headers={"X-Forwarded-For": forwarded_for})
+        if status != 101:
+            return status
+        w.ws_send(sock, hello(name))
+        opcode, payload = w.ws_recv(sock)
+        sock.close()
+        return "welcome" if opcode == 2 and payload[0] == 0x12 else error_code(payload)
+    assert new_name("198.51.100.7, 203.0.113.5", "proxied-a") == "welcome"
+    assert new_name("203.0.113.5", "proxied-b") == ERROR_TOO_MANY_NEW_NAMES
+    assert new_name("203.0.113.6", "proxied-c") == "welcome"
+    assert new_name("not an address", "proxied-d") == 400
+    # A peer that is not a trusted proxy is counted by its own address.
+    plain = w.Server("--max-new-names-per-address", "1")
+    status, sock = w.ws_upgrade(plain.port, headers={"X-Forwarded-For": "203.0.113.9"})
+    w.ws_send(sock, hello("direct-a"))
+    assert w.ws_recv(sock)[1][0] == 0x12
+    status, sock = w.ws_upgrade(plain.port, headers={"X-Forwarded-For": "203.0.113.10"})
+    w.ws_send(sock, hello("direct-b"))
+    assert error_code(w.ws_recv(sock)[1]) == ERROR_TOO_MANY_NEW_NAMES
 
     # --web off: the port speaks ttt only (an HTTP request is a bad frame).
     off = w.Server("--web", "off")

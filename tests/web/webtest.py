@@ -391,7 +391,7 @@ def http_get(port, path, headers=None, tls=False, host="127.0.0.1"):
     return status, parsed, body
 
 
-def ws_upgrade(port, origin=None, host="127.0.0.1"):
+def ws_upgrade(port, origin=None, host="127.0.0.1", headers=None):
     """Opens a WebSocket to /ws; returns (status, socket) (the socket open
     when status is 101)."""
     sock = socket.create_connection((host, port), timeout=5)
@@ -400,6 +400,8 @@ def ws_upgrade(port, origin=None, host="127.0.0.1"):
              "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13"]
     if origin is not None:
         lines.append(f"Origin: {origin}")
+    for k, v in (headers or {}).items():
+        lines.append(f"{k}: {v}")
     try:
         sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
         data = b""
