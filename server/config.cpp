@@ -124,6 +124,23 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                  "print the TLS certificate's fingerprint (SHA256:...) and exit; give the "
                  "same flags as a normal start");
 
+  std::string web = config.web ? "on" : "off";
+  flags.add_choice("--web", "", &web, {"on", "off"},
+                   "serve the web client on the game port: browsers play and watch at "
+                   "https://HOST:PORT/ (http:// with --no-tls); docs/web.md");
+  std::string web_origins;
+  flags.add_string("--web-origin", "", &web_origins, "URL[,URL...]",
+                   "other origins whose pages may open the game's WebSocket besides the page's "
+                   "own, e.g. https://ttt.example.org behind a reverse proxy (docs/hosting.md)");
+  std::string trusted_proxies;
+  flags.add_string("--web-trusted-proxy", "", &trusted_proxies, "ADDR[,ADDR...]",
+                   "reverse proxies in front of the web client whose X-Forwarded-For is "
+                   "believed: the browsers they forward count by their own addresses for the "
+                   "limits per address, not the proxy's (docs/hosting.md)");
+  flags.add_string("--web-url", "", &config.lobby.web_url, "URL",
+                   "the web client's public address when a reverse proxy serves it, e.g. "
+                   "https://ttt.example.org: the clients' watch links start with it");
+
   flags.add_string("--redis", "", &config.redis, "HOST:PORT",
                    "run as one node of a lobby of several: the Redis the nodes share (the game "
                    "list, quick-match queues, who is where, heartbeats); needs --postgres");
@@ -145,6 +162,55 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   args.effective_config = flags.effective_config();
   config.port = static_cast<std::uint16_t>(port);
   config.tls.enabled = !no_tls;
+  config.web = web == "on";
+  config.lobby.web_client = config.web;
+  config.tls.http = config.web;
+  config.web_settings.origins.clear();
+  for (std::size_t start = 0; start <= web_origins.size() && !web_origins.empty();) {
+    const std::size_t comma = std::min(web_origins.find(',', start), web_origins.size());
+    std::string origin = web_origins.substr(start, comma - start);
+    while (!origin.empty() && origin.back() == '/') origin.pop_back();
+    if (origin.rfind("http://", 0) != 0 && origin.rfind("https://", 0) != 0) {
+      args.result.ok = false;
+      args.result.error = "--web-origin: '" + origin +
+                          "' is not an origin (https://HOST or https://HOST:PORT, no path)";
+      break;
+    }
+    config.web_settings.origins.push_back(std::move(origin));
+    start = comma + 1;
+  }
+  config.web_settings.trusted_proxies.clear();
+  for (std::size_t start = 0; args.result.ok && !trusted_proxies.empty() &&
+                              start <= trusted_proxies.size();) {
+    const std::size_t comma = std::min(trusted_proxies.find(',', start), trusted_proxies.size());
+    const std::string text = trusted_proxies.substr(start, comma - start);
+    boost::system::error_code bad;
+    const auto proxy = boost::asio::ip::make_address(text, bad);
+    if (bad) {
+      args.result.ok = false;
+      args.result.error = "--web-trusted-proxy: '" + text + "' is not an IP address";
+      break;
+    }
+    config.web_settings.trusted_proxies.push_back(proxy);
+    start = comma + 1;
+  }
+  while (!config.lobby.web_url.empty() && config.lobby.web_url.back() == '/') {
+    config.lobby.web_url.pop_back();
+  }
+  if (args.result.ok && !config.lobby.web_url.empty() &&
+      config.lobby.web_url.rfind("http://", 0) != 0 &&
+      config.lobby.web_url.rfind("https://", 0) != 0) {
+    args.result.ok = false;
+    args.result.error =
+        "--web-url: '" + config.lobby.web_url + "' does not start with https:// or http://";
+  }
+  if (args.result.ok && !config.web &&
+      (!web_origins.empty() || !config.lobby.web_url.empty() || !trusted_proxies.empty())) {
+    args.result.ok = false;
+    args.result.error =
+        "--web off: --web-origin, --web-trusted-proxy and --web-url are the web client's; leave "
+        "them out";
+  }
   if (config.tls.cert_file.empty() != config.tls.key_file.empty()) {
     args.result.ok = false;
     args.result.error = config.tls.cert_file.empty() ? "--tls-key needs --tls-cert too"

@@ -6,6 +6,7 @@
 
 #include "lobby/lobby.hpp"
 #include "net/session.hpp"
+#include "net/web_server.hpp"
 #include "tls/tls_identity.hpp"
 #include "ttt/cli/flags.hpp"
 
@@ -37,6 +38,9 @@ struct ServerConfig {
   // found twice in a row is taken over).
   std::chrono::milliseconds orphan_sweep{30'000};
   TlsConfig tls;
+  // The web client on the game port (--web on|off, --web-origin): on by default.
+  bool web = true;
+  WebSettings web_settings;
   LobbyConfig lobby;
   SessionLimits session;
 };

@@ -110,11 +110,11 @@ Server::Server(ServerConfig config)
       opened_(open_records(config_, logic_, &metrics_.store_commit_seconds)),
       cluster_(config_.redis.empty() ? nullptr
                                      : std::make_unique<cluster::RedisCluster>(
-                                           logic_, redis_of(config_),
-                                           NodeInfo{})),
+                                           logic_, redis_of(config_), NodeInfo{})),
       shared_directory_(cluster_ ? std::make_unique<cluster::SharedGameDirectory>(logic_, *cluster_)
                                  : nullptr),
-      shared_matchmaker_(cluster_ ? std::make_unique<cluster::SharedMatchmaker>(*cluster_) : nullptr),
+      shared_matchmaker_(cluster_ ? std::make_unique<cluster::SharedMatchmaker>(*cluster_)
+                                  : nullptr),
       room_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kRoom)
                          : nullptr),
       game_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kGame)
@@ -129,10 +129,15 @@ Server::Server(ServerConfig config)
              cluster_ ? SharedParts{shared_directory_.get(), shared_matchmaker_.get(),
                                     cluster_.get(), room_ids_.get(), holders_.get()}
                       : SharedParts{}),
-      listener_(std::make_unique<Listener>(io_, config_.bind, config_.port, lobby_, logic_,
-                                           config_.session,
-                                           SessionCommons{read_budget_, local_.log, &metrics_},
-                                           slots_, config_.threads > 1, tls_.get())) {
+      web_(config_.web
+               ? std::make_unique<WebServer>(lobby_, logic_, config_.session,
+                                             SessionCommons{read_budget_, local_.log, &metrics_},
+                                             config_.web_settings)
+               : nullptr),
+      listener_(std::make_unique<Listener>(
+          io_, config_.bind, config_.port, lobby_, logic_, config_.session,
+          SessionCommons{read_budget_, local_.log, &metrics_, web_.get()}, slots_,
+          config_.threads > 1, tls_.get())) {
   opened_.players = {};
   opened_.pairings = {};
   opened_.blocks = {};

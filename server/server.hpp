@@ -22,6 +22,7 @@
 #include "net/connection_slots.hpp"
 #include "net/listener.hpp"
 #include "net/read_budget.hpp"
+#include "net/web_server.hpp"
 #include "store/sequence_ids.hpp"
 #include "store/store_writer.hpp"
 #include "store/stored_holders.hpp"
@@ -141,6 +142,7 @@ class Server {
   std::unique_ptr<StoredHolders> holders_;
   LocalLobby local_;
   Lobby& lobby_ = local_.lobby;
+  std::unique_ptr<WebServer> web_;  // null with --web off
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<metrics::MetricsHttp> metrics_http_;  // null without --metrics
   std::atomic<bool> stopping_{false};

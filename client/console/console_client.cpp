@@ -101,6 +101,8 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   reconnecting_ = false;
   player_id_ = welcome.player_id();
   server_name_ = welcome.name();
+  web_client_ = welcome.web_client();
+  web_url_ = safe_text(welcome.web_url(), 200);
   awaiting_.clear();
   record_queries_.clear();
   pager_.clear();
@@ -439,7 +441,12 @@ void ConsoleClient::on_joined(const wire::Joined& joined) {
   const std::string id = std::to_string(joined.state().game_id());
   const bool said = std::exchange(rejoining_game_, 0) == joined.state().game_id();
   if (spectating_) {
-    if (!said) say("Watching game " + id + ".");  // else "Watching game N again." said it
+    if (!said) {  // else "Watching game N again." said it
+      say("Watching game " + id + ".");
+      if (!watch_link(joined.state().game_id()).empty()) {
+        say("In a browser: " + watch_link(joined.state().game_id()));
+      }
+    }
   } else {
     say(std::string(resumed ? "Back in game " : "You play ") +
         (resumed ? id + " as " + side_name(my_side()) : side_name(my_side()) + " in game " + id) +
@@ -490,6 +497,18 @@ void ConsoleClient::show_state(const wire::GameState& state, const std::string& 
   if (with_result) announced_end_ = round_key(state);
   terminal_.print(state_text(state, spectating_ ? wire::SIDE_SPECTATOR : my_side(), headline,
                              board_style(state.size()), with_result, !terminal_.draws_game()));
+  if (with_result && !watch_link(state.game_id()).empty()) {
+    say("Watch or replay it in a browser: " + watch_link(state.game_id()));
+  }
+}
+
+std::string ConsoleClient::watch_link(std::uint64_t game_id) const {
+  if (!web_client_) return "";
+  if (!web_url_.empty()) return web_url_ + "/game/" + std::to_string(game_id);
+  const bool ipv6 = config_.host.find(':') != std::string::npos;
+  return std::string(config_.trust.no_tls ? "http://" : "https://") + (ipv6 ? "[" : "") +
+         config_.host + (ipv6 ? "]" : "") + ":" + std::to_string(config_.port) + "/game/" +
+         std::to_string(game_id);
 }
 
 // --- helpers --------------------------------------------------------------------

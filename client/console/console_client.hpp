@@ -162,6 +162,11 @@ class ConsoleClient : public ConnectionEvents {
 
   boost::asio::io_context& io_;
   ClientConfig config_;
+  // The server's web client (Welcome): watch links are printed when it has one.
+  bool web_client_ = false;
+  std::string web_url_;
+  // "https://HOST:PORT/game/ID" (or the server's --web-url), "" without a web client.
+  std::string watch_link(std::uint64_t game_id) const;
   Terminal& terminal_;
   std::shared_ptr<Connection> connection_;
   std::unique_ptr<NameClaim> name_claim_;  // keeps other programs of ours off the name

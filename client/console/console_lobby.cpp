@@ -145,8 +145,14 @@ bool ConsoleClient::execute_extra(const Command& command) {
 
 void ConsoleClient::on_game_list(const wire::GameList& list) {
   const std::string footer = list_query_.on_page(list);
+  const std::string link = watch_link(0);
+  const std::string browser =
+      link.empty() ? ""
+                   : wrap_text("In a browser: " + link.substr(0, link.size() - 1) + "ID",
+                               screen_width()) +
+                         "\n";
   pager_.show(game_list_text(list, screen_width()) + "\n" +
-              (footer.empty() ? "" : wrap_text(footer, screen_width()) + "\n"));
+              (footer.empty() ? "" : wrap_text(footer, screen_width()) + "\n") + browser);
   // A /list typed while this page was on its way goes now (and the next
   // after its page).
   while (auto waiting = list_query_.take_waiting()) execute_extra(*waiting);

@@ -69,6 +69,12 @@ class AccountStore : public RatingBook, public BlockBook {
   // is nullopt if there is no such record.
   using ReplayDone = std::function<void(bool read_ok, std::optional<GameRecord>)>;
   virtual void replay(RecordId record, ReplayDone done) = 0;
+  // The last finished round of a room (a watch link's game), as replay().
+  // Without kept games: no record.
+  virtual void replay_of_room(std::uint64_t room_id, ReplayDone done) {
+    (void)room_id;
+    done(true, std::nullopt);
+  }
 
   // How many accounts are known.
   virtual std::size_t size() const = 0;

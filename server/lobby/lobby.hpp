@@ -74,6 +74,10 @@ struct LobbyConfig {
   std::size_t new_names_per_hour = 30;
   std::size_t identity_failures = 10;
   std::chrono::milliseconds challenge_lifetime{60'000};  // a challenge stands this long
+  // The web client on the game port (--web on), and its public address
+  // when a proxy is in front (--web-url), told to clients in Welcome.
+  bool web_client = false;
+  std::string web_url;
   std::uint32_t list_page_size = 50;                     // games per page by default...
   std::uint32_t list_page_max = 100;                     // ...and at most
   std::string stats_token;  // GetStats with it gets the operator counters; empty = nobody

@@ -285,6 +285,8 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   if (player.room) w->set_game_id(player.room->id());
   w->set_reconnect_grace_ms(static_cast<std::uint32_t>(config_.reconnect_grace.count()));
   w->set_move_timeout_ms(static_cast<std::uint32_t>(config_.move_timeout.count()));
+  w->set_web_client(config_.web_client);
+  w->set_web_url(config_.web_url);
   if (config_.heartbeat_timeout.count() > 0) {
     w->set_heartbeat_timeout_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count()));
     w->set_heartbeat_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count() / 3));

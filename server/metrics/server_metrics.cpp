@@ -1,5 +1,6 @@
 #include "metrics/server_metrics.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ttt::server::metrics {
@@ -149,6 +150,20 @@ std::string ServerMetrics::render(const Snapshot& s) const {
   page.labeled("ttt_tls_handshakes_total", "counter",
                "New connections to a TLS server by outcome (plain_client: told TLS_REQUIRED).",
                tls_handshakes);
+
+  page.family("ttt_web_connections", "gauge",
+              "Browsers' HTTP connections open on the game port, before any WebSocket.");
+  page.sample("ttt_web_connections", "",
+              std::to_string(std::max<std::int64_t>(0, web_connections.value())));
+  page.family("ttt_web_sessions", "gauge",
+              "Browsers' WebSocket sessions open (counted in ttt_connections too).");
+  page.sample("ttt_web_sessions", "",
+              std::to_string(std::max<std::int64_t>(0, web_sessions.value())));
+  page.labeled("ttt_web_requests_total", "counter", "HTTP requests for the web client, by result.",
+               web_requests);
+  page.labeled("ttt_web_upgrades_total", "counter",
+               "WebSocket upgrades, by result (foreign_origin: another site's page, refused).",
+               web_upgrades);
 
   page.family("ttt_players_online", "gauge", "Players connected past Hello (bots excluded).");
   page.sample("ttt_players_online", "", s.players_online);

@@ -68,6 +68,11 @@ class ServerMetrics {
   Histogram move_reply_seconds{latency_buckets()};    // a move read -> its state queued
   Histogram store_commit_seconds{latency_buckets()};  // one batch written and synced
   Counter store_commits;
+  // The web client (--web on): browsers' connections apart from the others.
+  Gauge web_connections;  // HTTP connections open (before any upgrade)
+  Gauge web_sessions;     // WebSocket sessions open (also in ttt_connections)
+  LabeledCounters web_requests{"result", {"ok", "not_modified", "not_found", "bad_request"}};
+  LabeledCounters web_upgrades{"result", {"ok", "foreign_origin", "not_found"}};
 
  private:
   const std::string version_;

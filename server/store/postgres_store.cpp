@@ -468,6 +468,16 @@ std::optional<GameRecord> PostgresStore::game(std::int64_t id) {
   return std::move(games.front());
 }
 
+std::optional<GameRecord> PostgresStore::last_game_of_room(std::int64_t room_id) {
+  auto games = games_with_moves(
+      db_.run(TTT_GAME_COLUMNS
+              "WHERE g.room_id = $1 AND g.status != 'in_progress' ORDER BY g.round DESC "
+              "LIMIT 1",
+              {number(room_id)}));
+  if (games.empty()) return std::nullopt;
+  return std::move(games.front());
+}
+
 std::vector<GameRecord> PostgresStore::finished_games() {
   return games_with_moves(
       db_.exec(TTT_GAME_COLUMNS "WHERE g.status != 'in_progress' ORDER BY g.id"));

@@ -352,6 +352,21 @@ void StoredAccounts::replay(RecordId record, ReplayDone done) {
                   });
 }
 
+void StoredAccounts::replay_of_room(std::uint64_t room_id, ReplayDone done) {
+  if (!writer_) {
+    done(false, std::nullopt);
+    return;
+  }
+  auto game = std::make_shared<std::optional<GameRecord>>();
+  writer_->submit(
+      [game, room_id](Store& s) {
+        *game = s.last_game_of_room(static_cast<std::int64_t>(room_id));
+      },
+      [game, done = std::move(done)](const std::optional<std::string>& failure) {
+        done(!failure, failure ? std::nullopt : std::move(*game));
+      });
+}
+
 // --- the rating book ------------------------------------------------------------
 
 double StoredAccounts::rating(AccountId account) const {

@@ -55,6 +55,7 @@ class StoredAccounts final : public AccountStore {
   bool keeps_games() const override { return writer_ != nullptr; }
   void history(AccountId account, int limit, HistoryDone done) override;
   void replay(RecordId record, ReplayDone done) override;
+  void replay_of_room(std::uint64_t room_id, ReplayDone done) override;
   std::size_t size() const override { return accounts_.size(); }
   void refresh(const std::string& key, Refreshed done) override;
   void refresh(AccountId account, Refreshed done) override;
