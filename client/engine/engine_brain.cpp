@@ -152,15 +152,30 @@ std::optional<std::string> EngineBrain::answer(Clock::time_point deadline,
   }
 }
 
-bool EngineBrain::expect_ok(const std::string& command, std::string& why) {
-  if (!send(command, why)) return false;
-  const auto line = answer(Clock::now() + options_.start_timeout, command, why);
-  if (!line) {
-    if (why.starts_with("gave no answer")) {
-      why += " within " + std::to_string(options_.start_timeout.count()) + " ms";
-    }
-    return false;
+std::optional<std::string> EngineBrain::setup_answer(const std::string& command,
+                                                     std::string& why) {
+  if (!send(command, why)) return std::nullopt;
+  std::string silent;
+  auto line = answer(Clock::now() + kResendAfter, command, silent);
+  if (line) return line;
+  if (!silent.starts_with("gave no answer")) {
+    why = silent;
+    return std::nullopt;
   }
+  // Dropped, most likely: say it again (a second answer is skipped later).
+  spdlog::debug("{} said nothing to {} within {} ms: sending it again", name(), command,
+                kResendAfter.count());
+  if (!send(command, why)) return std::nullopt;
+  line = answer(Clock::now() + options_.start_timeout, command, why);
+  if (!line && why.starts_with("gave no answer")) {
+    why += " within " + std::to_string((kResendAfter + options_.start_timeout).count()) + " ms";
+  }
+  return line;
+}
+
+bool EngineBrain::expect_ok(const std::string& command, std::string& why) {
+  const auto line = setup_answer(command, why);
+  if (!line) return false;
   const Answer a = pbrain::parse_answer(*line);
   if (a.kind == Answer::Kind::Ok) return true;
   why = "answered " + quoted(*line) + " to " + command + " where OK was due";
@@ -243,14 +258,8 @@ bool EngineBrain::new_game(const Turn& turn, std::string& why) {
     }
   }
   if (!started) {
-    if (!send(start, why)) return false;
-    const auto line = answer(Clock::now() + options_.start_timeout, start, why);
-    if (!line) {
-      if (why.starts_with("gave no answer")) {
-        why += " within " + std::to_string(options_.start_timeout.count()) + " ms";
-      }
-      return false;
-    }
+    const auto line = setup_answer(start, why);
+    if (!line) return false;
     const Answer a = pbrain::parse_answer(*line);
     if (a.kind == Answer::Kind::Error || a.kind == Answer::Kind::Unknown) {
       why =

@@ -96,6 +96,13 @@ class RunBoard {
   // and ::waiter).
   int mover_sum(Player p) const noexcept { return totals_.mover_sum[index(p)]; }
   int waiter_sum(Player p) const noexcept { return totals_.waiter_sum[index(p)]; }
+  // The same before the last move played on this board (now if none).
+  int previous_mover_sum(Player p) const noexcept {
+    return (undos_.empty() ? totals_ : undos_.back().totals).mover_sum[index(p)];
+  }
+  int previous_waiter_sum(Player p) const noexcept {
+    return (undos_.empty() ? totals_ : undos_.back().totals).waiter_sum[index(p)];
+  }
 
   // Marks an empty cell for the side to move and passes the turn. True iff
   // the move completes a win (undo it before going on).

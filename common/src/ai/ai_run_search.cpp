@@ -22,9 +22,22 @@ constexpr int kTempo = 12;
 // Margins of the shallow prunings, per ply of depth left.
 constexpr int kFutilityMargin = 90;
 constexpr int kRazorMargin = 160;
-// Quiet moves searched at depth 1, 2, 3 of a node that is not on the
-// principal variation before the rest are skipped.
-constexpr int kLateMoves[4] = {0, 5, 8, 13};
+// Moves searched at a node below the root's replies before the rest are
+// skipped, by depth left: fewer where neither side has a four or an open
+// three to play.
+struct MoveCounts {
+  std::array<std::array<std::uint8_t, 65>, 2> count{};  // [quiet][depth]
+  MoveCounts() {
+    for (int d = 0; d <= 64; ++d) {
+      count[1][d] = static_cast<std::uint8_t>(std::clamp(std::lround(5 * std::sqrt(d) - 2), 1L, 8L));
+      count[0][d] = static_cast<std::uint8_t>(std::clamp(std::lround(15 * std::sqrt(d) - 12), 3L, 32L));
+    }
+  }
+};
+const MoveCounts& move_counts() {
+  static const MoveCounts counts;
+  return counts;
+}
 // History scores are kept below this, so that they order the quiet moves
 // without outranking a threat.
 constexpr int kHistoryCap = 400;
@@ -211,17 +224,19 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   int best = -kInfinity;
   int best_move = -1;
   int searched = 0;
-  for (int i = 0; i < count; ++i) {
+  const bool quiet_node = board_.threat_count(me, Threat::OpenFour) == 0 &&
+                          !threatened && board_.threat_count(them, Threat::Five) == 0;
+  const int most = settings_.selective && ply >= 2 && !threatened
+                       ? move_counts().count[quiet_node][std::min(depth, 64)]
+                       : count;
+  // A node losing so far searches on: a pruned move may be the defence.
+  for (int i = 0; i < count && (searched < most || best <= -kWinThreshold); ++i) {
     // Selection sort, one step at a time: most nodes cut off early.
     std::swap(moves[i], *std::max_element(moves + i, moves + count, [](auto& a, auto& b) {
       return a.key < b.key;
     }));
     const int cell = moves[i].cell;
     const bool is_quiet = !threatened && quiet(cell);
-    if (!pv && settings_.selective && is_quiet && depth <= 3 && searched >= kLateMoves[depth] &&
-        best > -kWinThreshold) {
-      continue;
-    }
     board_.play(cell);  // cannot complete a line: there was no five to make
     int score;
     if (searched == 0) {
@@ -379,8 +394,13 @@ int run_move_value(const RunBoard& board, int cell) noexcept {
 }
 
 int run_evaluate(const RunBoard& board) noexcept {
+  // The mean of the position now and before the last move, both for the side
+  // to move: a pattern count swings with whoever moved last.
   const Player me = board.to_move();
-  return board.mover_sum(me) - board.waiter_sum(opponent(me)) + kTempo;
+  const Player them = opponent(me);
+  const int now = board.mover_sum(me) - board.waiter_sum(them);
+  const int before = board.previous_mover_sum(me) - board.previous_waiter_sum(them);
+  return (now + before) / 2 + kTempo;
 }
 
 std::vector<int> run_candidates(const RunBoard& board) {
