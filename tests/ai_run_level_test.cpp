@@ -283,9 +283,12 @@ TEST(RunLevels, HardStopsVcfsThatMediumDoesNot) {
   for (std::size_t i = 0; i < internal::ai::kVcfThreats.size(); ++i) {
     const Board start = internal::ai::from_rows(internal::ai::kVcfThreats[i], 5);
     EXPECT_FALSE(vcf_after_answer(Level::Hard, start)) << i;
-    EXPECT_TRUE(vcf_after_answer(Level::Medium, start)) << i;
-    EXPECT_EQ(play_out(Level::Medium, Player::O, start, 20), Player::X) << i;
   }
+  // Medium has no threat search: it leaves the VCF of the first position
+  // (it finds the second's defence by its evaluation) and loses.
+  const Board start = internal::ai::from_rows(internal::ai::kVcfThreats[0], 5);
+  EXPECT_TRUE(vcf_after_answer(Level::Medium, start));
+  EXPECT_EQ(play_out(Level::Medium, Player::O, start, 20), Player::X);
 }
 
 TEST(RunLevels, PerfectConvertsVctsThatHardDoesNot) {

@@ -49,6 +49,11 @@ class CellSet {
     for (int i = 0; i < kWords; ++i) words_[i] |= o.words_[i];
     return *this;
   }
+  // Keeps only the members of o too.
+  CellSet& keep(const CellSet& o) noexcept {
+    for (int i = 0; i < kWords; ++i) words_[i] &= o.words_[i];
+    return *this;
+  }
   // Removes the members of o.
   CellSet& remove(const CellSet& o) noexcept {
     for (int i = 0; i < kWords; ++i) words_[i] &= ~o.words_[i];

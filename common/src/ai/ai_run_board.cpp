@@ -103,6 +103,24 @@ RunBoard::RunBoard(const Board& board, bool exact)
   if (to_move_ == Player::O) hash_ ^= kZobrist.side;
 }
 
+CellSet RunBoard::defences() const {
+  const int them = 1 - index(to_move_);
+  CellSet region = totals_.fours[them];
+  totals_.open_fours[them].for_each([&](int t) {
+    CellSet near;
+    near.set(t);
+    for (int d = 0; d < 4; ++d) {
+      if (shape_[them][t][d] < Shape::Four) continue;
+      const int line = g_->line[t][d];
+      const int at = g_->place[t][d];
+      const int last = std::min<int>(g_->length[line] - 1, at + reach_);
+      for (int i = std::max(0, at - reach_); i <= last; ++i) near.set(g_->line_cells[line][i]);
+    }
+    region.keep(near);
+  });
+  return region |= totals_.fours[1 - them];
+}
+
 void RunBoard::save(int cell) {
   SavedCell& s = saved_.emplace_back();
   s.shape[0] = shape_[0][cell];

@@ -92,6 +92,14 @@ class RunBoard {
   // Empty cells within two cells of a mark (in a 5×5 square).
   const CellSet& candidates() const noexcept { return totals_.candidates; }
 
+  // The moves that can keep the opponent, who has an open-four cell, from
+  // making an open four: the side to move's fours, and those cells where the
+  // opponent makes a four that lie, for every open-four cell of it, on one
+  // of that cell's four-making lines within the reach of it (or are it). Any
+  // other move loses to an open four (docs/ai.md). Precondition: the
+  // opponent has an open-four cell.
+  CellSet defences() const;
+
   // Sums over the empty cells of p's pattern worth (PatternTables::mover
   // and ::waiter).
   int mover_sum(Player p) const noexcept { return totals_.mover_sum[index(p)]; }

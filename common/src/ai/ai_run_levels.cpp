@@ -15,12 +15,14 @@ namespace {
 
 using Clock = SearchLimits::Clock;
 
-// Noise on Medium's scores: about an open two's worth.
-constexpr int kMediumNoise = 24;
+// Noise on Medium's scores: about the worth of the move.
+constexpr int kMediumNoise = 80;
 // The opponent's VCF a defence must stop, in fours before the winning move.
 constexpr int kDefenceFours = 8;
-// The opponent's VCT a defence must stop, in threats before the win.
+// The opponent's VCT a defence must stop, in threats before the win: with a
+// node cap (the tests' and the benchmarks' searches), and to the clock.
 constexpr int kDefenceThreats = 3;
+constexpr int kClockDefenceThreats = 5;
 // Perfect's VCT: threats before the win, and the VCF tried at each step.
 constexpr int kVctThreats = 5;
 constexpr int kVctFours = 4;
@@ -36,8 +38,8 @@ struct Style {
   std::size_t vct_checks;  // and against its VCT
 };
 
-constexpr Style kPerfect{true, 64, 0, 0, true, 8, 64, 24};
-constexpr Style kHard{false, 4, 8, 16, false, 0, 24, 0};
+constexpr Style kPerfect{true, 64, 0, 0, true, 8, 64, 40};
+constexpr Style kHard{false, 3, 8, 16, false, 0, 24, 0};
 
 // The search table's salt for searches to the clock: one per variant of the
 // game and level, kept from move to move so that what a search learnt is
@@ -88,7 +90,13 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   SearchLimits limits = run_limits(turn);
   const SearchResult result = run_iterative_deepening(
       board, moves, limits, SearchTable::for_this_thread(),
-      {.max_depth = 2, .width = 12, .selective = false, .exact_top = 1 << 10, .quiescence = 0});
+      {.max_depth = 2,
+       .width = 12,
+       .selective = false,
+       .exact_top = 1 << 10,
+       .quiescence = 0,
+       .narrow_defences = false,
+       .threat_terms = false});
   if (result.moves.empty()) return moves.front();
   int best_cell = -1;
   long best_score = 0;
@@ -208,10 +216,15 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
     });
     if (vct) return vct->first;
     if (moves.size() > 1) {
-      moves = stop_threat(board, moves, spending, limits, style.vct_checks,
-                          spending.capped() ? 0.25 : 0.12,
+      moves = stop_threat(board, moves, spending, limits,
+                          spending.capped() ? std::min<std::size_t>(style.vct_checks, 24)
+                                            : style.vct_checks,
+                          spending.capped() ? 0.25 : 0.3,
                           [&](const RunBoard& b, SearchLimits& share) {
-                            return find_vct(b, share, table, kDefenceThreats, kVctFours);
+                            return find_vct(b, share, table,
+                                            spending.capped() ? kDefenceThreats
+                                                              : kClockDefenceThreats,
+                                            kVctFours);
                           });
     }
   }
@@ -219,9 +232,12 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
   if (style.root_width > 0 && static_cast<int>(moves.size()) > style.root_width) {
     moves.resize(style.root_width);
   }
-  RunSearchSettings settings{
-      .max_depth = style.max_depth, .width = style.width, .selective = style.selective,
-      .quiescence = style.quiescence};
+  RunSearchSettings settings{.max_depth = style.max_depth,
+                             .width = style.width,
+                             .selective = style.selective,
+                             .quiescence = style.quiescence,
+                             .narrow_defences = style.selective,
+                             .threat_terms = style.selective};
   settings.soft_deadline = spending.soft_deadline();
   if (!spending.capped()) {
     settings.table_salt = variant_salt(board, turn.options.level);

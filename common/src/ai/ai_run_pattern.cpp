@@ -50,14 +50,18 @@ constexpr Threat classify(const Counts& c) {
 }
 
 // Per direction, by Shape: None, One, Two, OpenTwo, Three, OpenThree, Four,
-// OpenFour, Five.
-constexpr int kEvalShape[kShapeCount] = {0, 1, 3, 7, 6, 20, 18, 70, 200};
+// OpenFour, Five. The evaluation's worths (mover: the side to move's cells,
+// waiter: the other side's) were fitted by least squares to Rapfi's
+// evaluations of 400 middle-game positions (docs/ai.md); open fours and
+// fives, which the search settles, keep set values.
+constexpr int kMoverShape[kShapeCount] = {0, 0, 1, 14, 15, 14, 31, 70, 200};
+constexpr int kWaiterShape[kShapeCount] = {0, 0, 0, 16, 9, 18, 33, 70, 200};
 constexpr int kAttackShape[kShapeCount] = {0, 2, 6, 20, 18, 70, 90, 1200, 10000};
 constexpr int kDefenceShape[kShapeCount] = {0, 1, 4, 14, 12, 55, 60, 900, 8000};
 
 // Extra worth of a threat class, on top of its shapes (same order as Threat).
-constexpr int kMoverBonus[kThreatCount] = {0, 0, 0, 6, 4, 0, 10, 90, 0, 10, 140, 200, 0};
-constexpr int kWaiterBonus[kThreatCount] = {0, 0, 0, 4, 3, 0, 8, 60, 0, 8, 100, 60, 0};
+constexpr int kMoverBonus[kThreatCount] = {0, -12, -7, -17, -4, 19, 13, 60, 15, 18, 100, 200, 0};
+constexpr int kWaiterBonus[kThreatCount] = {0, -13, 2, -18, 4, 18, 18, 40, 14, 20, 60, 60, 0};
 constexpr int kAttackBonus[kThreatCount] = {0, 0, 0, 30, 20, 0, 60, 1500, 0, 40, 2500, 4000, 0};
 constexpr int kDefenceBonus[kThreatCount] = {0, 0, 0, 20, 15, 0, 40, 900, 0, 30, 1600, 2500, 0};
 
@@ -72,8 +76,8 @@ constexpr PatternTables build() {
   PatternTables t;
   for (int code = 0; code < kPatternCodes; ++code) {
     t.threat[code] = classify(count_shapes(code));
-    t.mover[code] = sum_of(code, kEvalShape, kMoverBonus);
-    t.waiter[code] = sum_of(code, kEvalShape, kWaiterBonus);
+    t.mover[code] = sum_of(code, kMoverShape, kMoverBonus);
+    t.waiter[code] = sum_of(code, kWaiterShape, kWaiterBonus);
     t.attack[code] = sum_of(code, kAttackShape, kAttackBonus);
     t.defence[code] = sum_of(code, kDefenceShape, kDefenceBonus);
   }

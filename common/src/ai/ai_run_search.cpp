@@ -18,7 +18,11 @@ constexpr int kInfinity = kWinScore + 1;
 constexpr int kMaxPly = 160;
 
 // The side to move's edge for having the move, in evaluation units.
-constexpr int kTempo = 12;
+constexpr int kTempo = 80;
+// What the evaluation adds for threats the sums of patterns understate.
+constexpr int kFourThreeEdge = 600;
+constexpr int kDoubleThreeEdge = 400;
+constexpr int kOpenThreeCost = 120;
 // Margins of the shallow prunings, per ply of depth left.
 constexpr int kFutilityMargin = 90;
 constexpr int kRazorMargin = 160;
@@ -116,6 +120,7 @@ class RunSearcher {
   int sel_depth() const noexcept { return sel_depth_; }
 
  private:
+  int evaluate() const noexcept { return run_evaluate(board_, settings_.threat_terms); }
   int pvs(int depth, int ply, int alpha, int beta, bool pv);
   int quiesce(int ply, int alpha, int beta, int fours, int last_four);
   int generate(int ply, int tt_move, bool threatened, MoveEntry* moves) const;
@@ -176,7 +181,7 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   const int against = board_.threat_count(them, Threat::Five);
   if (against >= 2) return -win_in(ply + 2);
   if (board_.empties() == 0) return 0;
-  if (ply >= kMaxPly - 4) return run_evaluate(board_);
+  if (ply >= kMaxPly - 4) return evaluate();
   if (against == 1) {  // the block is forced and costs no depth
     const int block = board_.wins(them).first();
     board_.play(block);
@@ -208,7 +213,7 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   // only fours and the blocks of the opponent's fours help.
   const bool threatened = board_.threat_count(them, Threat::OpenFour) > 0;
   if (!pv && !threatened && settings_.selective && depth <= 3) {
-    const int eval = run_evaluate(board_);
+    const int eval = evaluate();
     if (eval - kFutilityMargin * depth >= beta) return eval;
     if (depth <= 2 && eval + kRazorMargin * depth <= alpha) {
       const int q = quiesce(ply, alpha, alpha + 1, settings_.quiescence, -1);
@@ -219,7 +224,8 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
 
   MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
   const int count = generate(ply, tt_move, threatened, moves);
-  if (count == 0) return run_evaluate(board_);
+  // No move stops the opponent's open four: it makes it, and five after.
+  if (count == 0) return threatened ? -win_in(ply + 4) : evaluate();
   const int alpha_in = alpha;
   int best = -kInfinity;
   int best_move = -1;
@@ -245,7 +251,7 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
       int r = 0;
       if (settings_.selective && depth >= 3 && searched >= 2) {
         r = reductions()(depth, searched);
-        if (!is_quiet) r = r / 2;
+        if (!is_quiet) r = 0;
         if (pv) r = std::max(0, r - 1);
         r = std::min(r, depth - 1);
       }
@@ -272,7 +278,7 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
       }
     }
   }
-  if (searched == 0) return run_evaluate(board_);
+  if (searched == 0) return evaluate();
   const Bound bound = best <= alpha_in ? Bound::Upper : best >= beta ? Bound::Lower : Bound::Exact;
   table_.store({key, to_table(best, ply), static_cast<std::uint8_t>(std::min(depth, 255)), bound,
                 static_cast<std::uint16_t>(best_move + 1)});
@@ -295,7 +301,7 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
   const int against = board_.threat_count(them, Threat::Five);
   if (against >= 2) return -win_in(ply + 2);
   if (board_.empties() == 0) return 0;
-  if (ply >= kMaxPly - 4) return run_evaluate(board_);
+  if (ply >= kMaxPly - 4) return evaluate();
   if (against == 1) {
     const int block = board_.wins(them).first();
     board_.play(block);
@@ -304,7 +310,7 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
     return score;
   }
   if (board_.threat_count(me, Threat::OpenFour) > 0) return win_in(ply + 3);
-  const int stand = run_evaluate(board_);
+  const int stand = evaluate();
   if (stand >= beta || fours <= 0) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);
@@ -353,7 +359,11 @@ int RunSearcher::generate(int ply, int tt_move, bool threatened, MoveEntry* move
     moves[count++] = {key, cell};
   };
   if (threatened) {
-    (board_.fours(me) | board_.fours(opponent(me))).for_each(add);
+    if (settings_.narrow_defences) {
+      board_.defences().for_each(add);
+    } else {
+      (board_.fours(me) | board_.fours(opponent(me))).for_each(add);
+    }
   } else {
     board_.candidates().for_each(add);
   }
@@ -393,14 +403,31 @@ int run_move_value(const RunBoard& board, int cell) noexcept {
   return t.attack[board.code(me, cell)] + t.defence[board.code(opponent(me), cell)];
 }
 
-int run_evaluate(const RunBoard& board) noexcept {
+int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
   // The mean of the position now and before the last move, both for the side
   // to move: a pattern count swings with whoever moved last.
   const Player me = board.to_move();
   const Player them = opponent(me);
   const int now = board.mover_sum(me) - board.waiter_sum(them);
   const int before = board.previous_mover_sum(me) - board.previous_waiter_sum(them);
-  return (now + before) / 2 + kTempo;
+  int eval = (now + before) / 2 + kTempo;
+  if (!threat_terms) return eval;
+  // Threats the patterns' sums understate: a four-three or a double three of
+  // the side to move that the opponent cannot meet with a four of its own
+  // nearly always wins; an open three of the opponent costs the move.
+  const int their_fours = board.fours(them).any() ? 1 : 0;
+  if (their_fours == 0) {
+    if (board.threat_count(me, Threat::FourThree) > 0) {
+      eval += kFourThreeEdge;
+    } else if (board.threat_count(me, Threat::DoubleThree) > 0 &&
+               board.threat_count(them, Threat::OpenFour) == 0) {
+      eval += kDoubleThreeEdge;
+    }
+  }
+  if (board.threat_count(them, Threat::OpenFour) > 0 && !board.fours(me).any()) {
+    eval -= kOpenThreeCost;
+  }
+  return eval;
 }
 
 std::vector<int> run_candidates(const RunBoard& board) {
@@ -412,7 +439,10 @@ std::vector<int> run_candidates(const RunBoard& board) {
     return cells;
   }
   if (board.open_fours(them).any()) {
-    (board.fours(me) | board.fours(them)).for_each([&](int cell) { cells.push_back(cell); });
+    CellSet defences = board.defences();
+    // Nothing stops the open four: delay it where the threats are.
+    if (!defences.any()) defences = board.fours(me) | board.fours(them);
+    defences.for_each([&](int cell) { cells.push_back(cell); });
   } else {
     board.candidates().for_each([&](int cell) { cells.push_back(cell); });
   }

@@ -31,6 +31,11 @@ struct RunSearchSettings {
   bool selective = true;   // late move reductions, pruning of late quiet moves
   int exact_top = 1;       // how many of the best root moves get exact scores
   int quiescence = 8;      // fours the quiescence search may play in a row
+  // Against an open three, only the moves that can stop it (RunBoard::
+  // defences) rather than every four of either side.
+  bool narrow_defences = true;
+  // The evaluation's threat terms (run_evaluate).
+  bool threat_terms = true;
   // No iteration starts after this (the limits' deadline still ends one).
   SearchLimits::Clock::time_point soft_deadline = SearchLimits::Clock::time_point::max();
   // The salt of the table's keys; 0: a fresh generation (nothing stored by
@@ -59,8 +64,11 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
 // opponent, fives and open fours far above everything else.
 int run_move_value(const RunBoard& board, int cell) noexcept;
 
-// The static evaluation for the side to move (well inside ±kWinThreshold).
-int run_evaluate(const RunBoard& board) noexcept;
+// The static evaluation for the side to move (well inside ±kWinThreshold):
+// the patterns' worth, and with threat_terms what the patterns understate
+// (a four-three or double three the opponent can't meet, an open three of
+// the opponent's).
+int run_evaluate(const RunBoard& board, bool threat_terms = true) noexcept;
 
 // The moves worth a look, best first by run_move_value: the block of the
 // opponent's five; when the opponent threatens an open four, our fours and

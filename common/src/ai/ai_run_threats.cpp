@@ -163,7 +163,7 @@ bool ThreatSearch::defended(int threats, int vcf_fours) {
   // Not a threat: the attack has nothing the defender must answer.
   if (!board_.open_fours(attacker_).any()) return false;
   // Any other defence lets the attacker make an open four (see the header).
-  const CellSet defences = board_.fours(attacker_) | board_.fours(defender_);
+  const CellSet defences = board_.defences();
   bool all_lose = true;
   defences.for_each([&](int cell) {
     if (!all_lose || aborted_) return;
