@@ -96,7 +96,8 @@ int medium_cell(Turn& turn, const RunBoard& board) {
        .exact_top = 1 << 10,
        .quiescence = 0,
        .narrow_defences = false,
-       .threat_terms = false});
+       .threat_terms = false,
+       .extend_defences = false});
   if (result.moves.empty()) return moves.front();
   int best_cell = -1;
   long best_score = 0;
@@ -237,7 +238,8 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
                              .selective = style.selective,
                              .quiescence = style.quiescence,
                              .narrow_defences = style.selective,
-                             .threat_terms = style.selective};
+                             .threat_terms = style.selective,
+                             .extend_defences = style.selective};
   settings.soft_deadline = spending.soft_deadline();
   if (!spending.capped()) {
     settings.table_salt = variant_salt(board, turn.options.level);

@@ -244,23 +244,26 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
     const int cell = moves[i].cell;
     const bool is_quiet = !threatened && quiet(cell);
     board_.play(cell);  // cannot complete a line: there was no five to make
+    // The answer to an open three is forced, as the block of a four is: it
+    // costs no depth when the settings extend it.
+    const int next = threatened && settings_.extend_defences ? depth : depth - 1;
     int score;
     if (searched == 0) {
-      score = -pvs(depth - 1, ply + 1, -beta, -alpha, pv);
+      score = -pvs(next, ply + 1, -beta, -alpha, pv);
     } else {
       int r = 0;
       if (settings_.selective && depth >= 3 && searched >= 2) {
         r = reductions()(depth, searched);
         if (!is_quiet) r = 0;
         if (pv) r = std::max(0, r - 1);
-        r = std::min(r, depth - 1);
+        r = std::min(r, next);
       }
-      score = -pvs(depth - 1 - r, ply + 1, -alpha - 1, -alpha, false);
+      score = -pvs(next - r, ply + 1, -alpha - 1, -alpha, false);
       if (score > alpha && r > 0 && !aborted_) {
-        score = -pvs(depth - 1, ply + 1, -alpha - 1, -alpha, false);
+        score = -pvs(next, ply + 1, -alpha - 1, -alpha, false);
       }
       if (pv && score > alpha && score < beta && !aborted_) {
-        score = -pvs(depth - 1, ply + 1, -beta, -alpha, true);
+        score = -pvs(next, ply + 1, -beta, -alpha, true);
       }
     }
     board_.undo(cell);
