@@ -84,7 +84,9 @@ constexpr PatternTables build() {
   return t;
 }
 
-constexpr PatternTables kTables = build();
+// Built when the program starts (too many steps for a constant expression
+// in every compiler).
+const PatternTables kTables = build();
 
 }  // namespace
 

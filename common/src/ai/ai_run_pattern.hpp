@@ -41,7 +41,7 @@ constexpr int pattern_code(Shape s0, Shape s1, Shape s2, Shape s3) noexcept {
          static_cast<int>(s0);
 }
 
-// The tables of every pattern code, built once at compile time.
+// The tables of every pattern code, built once when the program starts.
 struct PatternTables {
   // The threat class of the code.
   std::array<Threat, kPatternCodes> threat{};
