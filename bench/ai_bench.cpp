@@ -236,7 +236,8 @@ void BM_RunThreatPositions(benchmark::State& state) {
     SearchTable table(18);
     SearchLimits limits = SearchLimits::unlimited();
     state.ResumeTiming();
-    const auto win = vct ? find_vct(board, limits, table, 6, 4) : find_vcf(board, limits, table, 12);
+    const auto win =
+        vct ? find_vct(board, limits, table, 6, 4) : find_vcf(board, limits, table, 12);
     attacks = win ? win->attacks : 0;
     nodes = limits.nodes();
   }
@@ -248,7 +249,6 @@ BENCHMARK(BM_RunThreatPositions)
     ->ArgsProduct({{0}, {0, 1, 2, 3}})
     ->ArgsProduct({{1}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
-
 
 // Each level's time per move against a 200 ms budget at 15×15 with five in a
 // row, in two games against Perfect (one as X, one as O); range(1) = 1 lifts

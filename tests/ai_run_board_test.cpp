@@ -69,13 +69,13 @@ TEST(RunShape, GomokuPatternsAreNamedAsPlayersNameThem) {
 
 TEST(RunShape, UnderTheStandardRuleAnOverlineIsNoWin) {
   EXPECT_EQ(exact_shape("_XXXXc_"), Shape::Five);
-  EXPECT_EQ(exact_shape("_XXXXcX_"), Shape::None);     // six: no win, nothing else here
+  EXPECT_EQ(exact_shape("_XXXXcX_"), Shape::None);  // six: no win, nothing else here
   EXPECT_EQ(exact_shape("_XXcXXX_"), Shape::None);
-  EXPECT_EQ(exact_shape("X_XXXc__"), Shape::Four);     // the open end on the left is an overline
+  EXPECT_EQ(exact_shape("X_XXXc__"), Shape::Four);  // the open end on the left is an overline
   EXPECT_EQ(exact_shape("__XXXc__"), Shape::OpenFour);
-  EXPECT_EQ(exact_shape("X_XXc___"), Shape::Four);     // the gap makes exactly five
-  EXPECT_EQ(exact_shape("XXXX_c"), Shape::One);        // c can't join the four: six with the gap
-  EXPECT_EQ(row_shape("_XXXXcX_"), Shape::Five);       // freestyle: six in a row win
+  EXPECT_EQ(exact_shape("X_XXc___"), Shape::Four);  // the gap makes exactly five
+  EXPECT_EQ(exact_shape("XXXX_c"), Shape::One);     // c can't join the four: six with the gap
+  EXPECT_EQ(row_shape("_XXXXcX_"), Shape::Five);    // freestyle: six in a row win
   EXPECT_EQ(row_shape("X_XXXc__"), Shape::OpenFour);
 }
 
@@ -185,9 +185,16 @@ bool exact_win_at(const Board& board, int cell) {
 
 TEST(RunBoard, KeepsEveryFactAsIfBuiltFromScratch) {
   std::mt19937 rng(77);
-  for (auto [n, k, exact] : {std::tuple{15, 5, false}, {19, 5, false}, {7, 4, false},
-                             {6, 3, false}, {9, 7, false}, {4, 3, false}, {19, 18, false},
-                             {15, 5, true}, {9, 4, true}, {12, 8, true}}) {
+  for (auto [n, k, exact] : {std::tuple{15, 5, false},
+                             {19, 5, false},
+                             {7, 4, false},
+                             {6, 3, false},
+                             {9, 7, false},
+                             {4, 3, false},
+                             {19, 18, false},
+                             {15, 5, true},
+                             {9, 4, true},
+                             {12, 8, true}}) {
     for (int game = 0; game < (n * n > 100 ? 1 : 3); ++game) {
       Board board(n, k);
       RunBoard run(board, exact);
@@ -201,8 +208,8 @@ TEST(RunBoard, KeepsEveryFactAsIfBuiltFromScratch) {
         const bool won = run.play(cell);
         board.place(cell, p);
         played.push_back(cell);
-        const bool wins = exact ? exact_win_at(board, cell)
-                                : winner_at(board, cell / n, cell % n).has_value();
+        const bool wins =
+            exact ? exact_win_at(board, cell) : winner_at(board, cell / n, cell % n).has_value();
         ASSERT_EQ(won, wins) << board.to_string();
         if (won) break;
         ASSERT_EQ(run.to_move(), next_player(board));

@@ -314,10 +314,11 @@ TEST(ArenaProgram, PlaysTheOpeningsOfAFileInTurnWithBothColours) {
   const auto run = run_command({bin_dir() + "/ttt-arena", "easy", "random", "--games", "6",
                                 "--budget", "5", "--seed", "3", "--openings", path});
   EXPECT_EQ(run.exit_code, 0) << run.output;
-  for (const char* line :
-       {"game 1: easy (X) vs random (O), opening h8 i9 g7:", "game 2: random (X) vs easy (O), opening h8 i9 g7:",
-        "game 3: easy (X) vs random (O), opening h8 i7:", "game 4: random (X) vs easy (O), opening h8 i7:",
-        "game 5: easy (X) vs random (O), opening h8 i9 g7:"}) {
+  for (const char* line : {"game 1: easy (X) vs random (O), opening h8 i9 g7:",
+                           "game 2: random (X) vs easy (O), opening h8 i9 g7:",
+                           "game 3: easy (X) vs random (O), opening h8 i7:",
+                           "game 4: random (X) vs easy (O), opening h8 i7:",
+                           "game 5: easy (X) vs random (O), opening h8 i9 g7:"}) {
     EXPECT_NE(run.output.find(line), std::string::npos) << line << "\n" << run.output;
   }
   std::ofstream(path) << "h8 h8\n";

@@ -79,8 +79,7 @@ void misbehave(const Options& o) {
 void move(const Options& o) {
   ++moves_answered;
   const bool plays_on = o.misbehave == "none" || o.misbehave == "chatty" ||
-                        o.misbehave == "silent" || o.misbehave == "noisy" ||
-                        o.misbehave == "drops";
+                        o.misbehave == "silent" || o.misbehave == "noisy" || o.misbehave == "drops";
   if (moves_answered == o.at && !plays_on) {
     misbehave(o);
     return;

@@ -37,8 +37,8 @@ std::optional<std::vector<Move>> parse_opening(std::string_view line, int size, 
                                                std::string& why);
 
 // The openings of a file, one a line; '#' starts a comment to the end of its
-// line, and lines with nothing else are skipped. nullopt with why (the file, and the line with its number)
-// when the file can't be read, a line is no opening, or there is none.
+// line, and lines with nothing else are skipped. nullopt with why (the file, and the line with its
+// number) when the file can't be read, a line is no opening, or there is none.
 std::optional<std::vector<std::vector<Move>>> load_openings(const std::string& path, int size,
                                                             int win_length, std::string& why);
 

@@ -152,8 +152,7 @@ std::optional<std::string> EngineBrain::answer(Clock::time_point deadline,
   }
 }
 
-std::optional<std::string> EngineBrain::setup_answer(const std::string& command,
-                                                     std::string& why) {
+std::optional<std::string> EngineBrain::setup_answer(const std::string& command, std::string& why) {
   if (!send(command, why)) return std::nullopt;
   std::string silent;
   auto line = answer(Clock::now() + kResendAfter, command, silent);
@@ -358,7 +357,7 @@ BrainMove EngineBrain::await_move(const std::string& command, const Turn& turn) 
     a = pbrain::parse_answer(*line);
     if (a.kind == Answer::Kind::Move) break;
     spdlog::debug("{} printed {} while a move was due after {} (skipped)", name(), quoted(*line),
-                 command);
+                  command);
     skipped = *line;
   }
   const int size = turn.board.size();

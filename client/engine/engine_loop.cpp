@@ -135,9 +135,10 @@ void EngineLoop::info(std::string_view key, std::string_view value) {
     rule_ = GomokuRule::Freestyle;
     note_.clear();
     if ((*number & (4 | 8)) != 0) {
-      note_ = "ttt-engine plays freestyle (five or more in a row win) and the standard rule "
-              "(exactly five), not renju or caro: rule " +
-              std::to_string(*number) + " is played as freestyle";
+      note_ =
+          "ttt-engine plays freestyle (five or more in a row win) and the standard rule "
+          "(exactly five), not renju or caro: rule " +
+          std::to_string(*number) + " is played as freestyle";
     } else if ((*number & 1) != 0) {
       rule_ = GomokuRule::Standard;
     }

@@ -67,7 +67,7 @@ class EngineLoop {
   long long time_left_ = -1;     // ms; -1 or kUnlimitedMs: no limit
   std::string note_;             // a MESSAGE to send before the next move
   GomokuRule rule_ = GomokuRule::Freestyle;  // from INFO rule
-  std::string unknown_block_;    // a block command being skipped to its DONE
+  std::string unknown_block_;                // a block command being skipped to its DONE
   bool ended_ = false;
 };
 

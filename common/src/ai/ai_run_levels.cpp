@@ -28,13 +28,13 @@ constexpr int kVctThreats = 5;
 constexpr int kVctFours = 4;
 
 struct Style {
-  bool vct;              // look for wins by continuous threats, and stop the opponent's
-  int max_depth;         // plies of the alpha-beta search
-  int width;             // moves searched at each node below the root; 0: all
-  int root_width;        // moves searched at the root; 0: all
-  bool selective;        // late move reductions and pruning (else full width)
-  int quiescence;        // fours in a row at the horizon
-  std::size_t checks;    // candidates checked against the opponent's VCF
+  bool vct;                // look for wins by continuous threats, and stop the opponent's
+  int max_depth;           // plies of the alpha-beta search
+  int width;               // moves searched at each node below the root; 0: all
+  int root_width;          // moves searched at the root; 0: all
+  bool selective;          // late move reductions and pruning (else full width)
+  int quiescence;          // fours in a row at the horizon
+  std::size_t checks;      // candidates checked against the opponent's VCF
   std::size_t vct_checks;  // and against its VCT
 };
 
@@ -88,16 +88,16 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   if (forced >= 0) return forced;
   const std::vector<int> moves = run_candidates(board);
   SearchLimits limits = run_limits(turn);
-  const SearchResult result = run_iterative_deepening(
-      board, moves, limits, SearchTable::for_this_thread(),
-      {.max_depth = 2,
-       .width = 12,
-       .selective = false,
-       .exact_top = 1 << 10,
-       .quiescence = 0,
-       .narrow_defences = false,
-       .threat_terms = false,
-       .extend_defences = false});
+  const SearchResult result =
+      run_iterative_deepening(board, moves, limits, SearchTable::for_this_thread(),
+                              {.max_depth = 2,
+                               .width = 12,
+                               .selective = false,
+                               .exact_top = 1 << 10,
+                               .quiescence = 0,
+                               .narrow_defences = false,
+                               .threat_terms = false,
+                               .extend_defences = false});
   if (result.moves.empty()) return moves.front();
   int best_cell = -1;
   long best_score = 0;
@@ -178,10 +178,8 @@ std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, Spe
     board.play(moves[i]);
     // Capped: a sixteenth of the nodes left each; to the clock: an equal part
     // of the time left for the checks still to come.
-    const double each =
-        spending.capped() ? 1.0 / 16 : share / 2 / static_cast<double>(checks - i);
-    const auto still =
-        spending.with_share(each, [&](SearchLimits& s) { return search(board, s); });
+    const double each = spending.capped() ? 1.0 / 16 : share / 2 / static_cast<double>(checks - i);
+    const auto still = spending.with_share(each, [&](SearchLimits& s) { return search(board, s); });
     board.undo(moves[i]);
     if (!still) safe.push_back(moves[i]);
   }
@@ -205,11 +203,11 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
   if (vcf) return vcf->first;
   std::vector<int> moves = run_candidates(board);
   if (moves.size() > 1) {
-    moves = stop_threat(board, moves, spending, limits, style.checks,
-                        spending.capped() ? 0.25 : 0.12,
-                        [&](const RunBoard& b, SearchLimits& share) {
-                          return find_vcf(b, share, table, kDefenceFours);
-                        });
+    moves =
+        stop_threat(board, moves, spending, limits, style.checks, spending.capped() ? 0.25 : 0.12,
+                    [&](const RunBoard& b, SearchLimits& share) {
+                      return find_vcf(b, share, table, kDefenceFours);
+                    });
   }
   if (style.vct) {
     const auto vct = spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
@@ -217,16 +215,13 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
     });
     if (vct) return vct->first;
     if (moves.size() > 1) {
-      moves = stop_threat(board, moves, spending, limits,
-                          spending.capped() ? std::min<std::size_t>(style.vct_checks, 24)
-                                            : style.vct_checks,
-                          spending.capped() ? 0.25 : 0.3,
-                          [&](const RunBoard& b, SearchLimits& share) {
-                            return find_vct(b, share, table,
-                                            spending.capped() ? kDefenceThreats
-                                                              : kClockDefenceThreats,
-                                            kVctFours);
-                          });
+      moves = stop_threat(
+          board, moves, spending, limits,
+          spending.capped() ? std::min<std::size_t>(style.vct_checks, 24) : style.vct_checks,
+          spending.capped() ? 0.25 : 0.3, [&](const RunBoard& b, SearchLimits& share) {
+            return find_vct(b, share, table,
+                            spending.capped() ? kDefenceThreats : kClockDefenceThreats, kVctFours);
+          });
     }
   }
   if (moves.size() == 1) return moves.front();

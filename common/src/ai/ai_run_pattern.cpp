@@ -17,14 +17,30 @@ constexpr Counts count_shapes(int code) {
   Counts c;
   for (int d = 0; d < 4; ++d, code /= kShapeCount) {
     switch (static_cast<Shape>(code % kShapeCount)) {
-      case Shape::Five: ++c.fives; break;
-      case Shape::OpenFour: ++c.open_fours; ++c.fours; break;
-      case Shape::Four: ++c.fours; break;
-      case Shape::OpenThree: ++c.open_threes; break;
-      case Shape::Three: ++c.threes; break;
-      case Shape::OpenTwo: ++c.open_twos; break;
-      case Shape::Two: ++c.twos; break;
-      default: break;
+      case Shape::Five:
+        ++c.fives;
+        break;
+      case Shape::OpenFour:
+        ++c.open_fours;
+        ++c.fours;
+        break;
+      case Shape::Four:
+        ++c.fours;
+        break;
+      case Shape::OpenThree:
+        ++c.open_threes;
+        break;
+      case Shape::Three:
+        ++c.threes;
+        break;
+      case Shape::OpenTwo:
+        ++c.open_twos;
+        break;
+      case Shape::Two:
+        ++c.twos;
+        break;
+      default:
+        break;
     }
   }
   return c;

@@ -16,18 +16,18 @@ namespace ttt::internal::ai {
 // first (the names gomoku players use for k = 5).
 enum class Threat : std::uint8_t {
   None,
-  OpenTwo,          // an open two (one more mark: an open three)
-  Three,            // a closed three (one more mark: a four)
-  DoubleTwo,        // open twos in two directions
-  ThreePlus,        // a closed three and an open two or another closed three
-  OpenThree,        // an open three: the opponent must answer it or make fours
-  OpenThreePlus,    // an open three and an open two or a closed three
-  DoubleThree,      // open threes in two directions: wins unless the opponent has fours
-  Four,             // a four: the opponent must block its win cell
-  FourPlus,         // a four and an open two or a closed three
-  FourThree,        // a four and an open three: usually wins
-  OpenFour,         // two win cells (an open four, or fours in two directions): wins
-  Five,             // completes the line: wins at once
+  OpenTwo,        // an open two (one more mark: an open three)
+  Three,          // a closed three (one more mark: a four)
+  DoubleTwo,      // open twos in two directions
+  ThreePlus,      // a closed three and an open two or another closed three
+  OpenThree,      // an open three: the opponent must answer it or make fours
+  OpenThreePlus,  // an open three and an open two or a closed three
+  DoubleThree,    // open threes in two directions: wins unless the opponent has fours
+  Four,           // a four: the opponent must block its win cell
+  FourPlus,       // a four and an open two or a closed three
+  FourThree,      // a four and an open three: usually wins
+  OpenFour,       // two win cells (an open four, or fours in two directions): wins
+  Five,           // completes the line: wins at once
 };
 inline constexpr int kThreatCount = 13;
 

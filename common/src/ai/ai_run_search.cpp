@@ -33,8 +33,10 @@ struct MoveCounts {
   std::array<std::array<std::uint8_t, 65>, 2> count{};  // [quiet][depth]
   MoveCounts() {
     for (int d = 0; d <= 64; ++d) {
-      count[1][d] = static_cast<std::uint8_t>(std::clamp(std::lround(5 * std::sqrt(d) - 2), 1L, 8L));
-      count[0][d] = static_cast<std::uint8_t>(std::clamp(std::lround(15 * std::sqrt(d) - 12), 3L, 32L));
+      count[1][d] =
+          static_cast<std::uint8_t>(std::clamp(std::lround(5 * std::sqrt(d) - 2), 1L, 8L));
+      count[0][d] =
+          static_cast<std::uint8_t>(std::clamp(std::lround(15 * std::sqrt(d) - 12), 3L, 32L));
     }
   }
 };
@@ -230,17 +232,16 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   int best = -kInfinity;
   int best_move = -1;
   int searched = 0;
-  const bool quiet_node = board_.threat_count(me, Threat::OpenFour) == 0 &&
-                          !threatened && board_.threat_count(them, Threat::Five) == 0;
+  const bool quiet_node = board_.threat_count(me, Threat::OpenFour) == 0 && !threatened &&
+                          board_.threat_count(them, Threat::Five) == 0;
   const int most = settings_.selective && ply >= 2 && !threatened
                        ? move_counts().count[quiet_node][std::min(depth, 64)]
                        : count;
   // A node losing so far searches on: a pruned move may be the defence.
   for (int i = 0; i < count && (searched < most || best <= -kWinThreshold); ++i) {
     // Selection sort, one step at a time: most nodes cut off early.
-    std::swap(moves[i], *std::max_element(moves + i, moves + count, [](auto& a, auto& b) {
-      return a.key < b.key;
-    }));
+    std::swap(moves[i], *std::max_element(moves + i, moves + count,
+                                          [](auto& a, auto& b) { return a.key < b.key; }));
     const int cell = moves[i].cell;
     const bool is_quiet = !threatened && quiet(cell);
     board_.play(cell);  // cannot complete a line: there was no five to make

@@ -26,11 +26,11 @@
 namespace ttt::internal::ai {
 
 struct RunSearchSettings {
-  int max_depth = 64;      // plies
-  int width = 0;           // moves searched at each node below the root; 0: no limit
-  bool selective = true;   // late move reductions, pruning of late quiet moves
-  int exact_top = 1;       // how many of the best root moves get exact scores
-  int quiescence = 8;      // fours the quiescence search may play in a row
+  int max_depth = 64;     // plies
+  int width = 0;          // moves searched at each node below the root; 0: no limit
+  bool selective = true;  // late move reductions, pruning of late quiet moves
+  int exact_top = 1;      // how many of the best root moves get exact scores
+  int quiescence = 8;     // fours the quiescence search may play in a row
   // Against an open three, only the moves that can stop it (RunBoard::
   // defences) rather than every four of either side.
   bool narrow_defences = true;

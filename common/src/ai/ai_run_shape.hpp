@@ -72,5 +72,4 @@ class ShapeTable {
   std::unique_ptr<std::uint8_t[]> table_;  // null when the reach is over kMaxTabledReach
 };
 
-
 }  // namespace ttt::internal::ai

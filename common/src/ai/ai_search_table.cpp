@@ -56,7 +56,8 @@ void SearchTable::store(const Entry& entry) noexcept {
     }
     const bool old = ages_[s] != age_;
     const bool victim_old = ages_[victim] != age_;
-    if (s != victim && (old > victim_old || (old == victim_old && e.depth < entries_[victim].depth))) {
+    if (s != victim &&
+        (old > victim_old || (old == victim_old && e.depth < entries_[victim].depth))) {
       victim = s;
     }
   }
