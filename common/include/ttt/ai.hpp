@@ -35,7 +35,7 @@ namespace ttt {
 // - Medium: a two-ply search with random noise on the scores.
 // - Hard: Perfect's search, but now and then (seeded, 1 move in 8) it plays
 //   Medium's move, and from 5×5 up it does not hold to the never-lose pairing
-//   (with k < N: no VCT, and a search of at most four plies).
+//   (with k < N: no VCT, and a full-width search of at most three plies).
 // - Perfect: as described above.
 enum class Level { Random, Easy, Medium, Hard, Perfect };
 
