@@ -34,7 +34,7 @@ void Lobby::serve_other_nodes() {
   if (!cluster().shared()) return;
   cluster().serve_seats(
       [this](const SeatRequest& request, Cluster::SeatDone reply) { seat_request(request, reply); });
-  cluster().on_restored([this] { register_again(); });
+  cluster().on_restored([this](bool forgotten) { register_again(forgotten); });
   // Every node's leaderboard and profiles follow the results the others commit.
   links_.accounts.on_figures([this](const StoredPlayer& account) {
     cluster().share_figures(account);
@@ -90,20 +90,24 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
           redirect(*again, *there, "", 0, "your player is at node " + where_of(*there));
           return;
         }
-        // Its node is gone: its games come here (or go where another node took them).
-        adopt_games_of(id, [this, weak, resume](const std::string& elsewhere) {
-          auto adopted = still_open(weak);
-          if (!adopted) return;
-          if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
-            adopted->end_routing();
-            redirect(*adopted, *there, "", 0, "your game is at node " + where_of(*there));
-            return;
-          }
-          resume();
-        });
+      }
+      if (!answered || node == cluster().self().id) {
+        resume();
         return;
       }
-      resume();
+      // Its node is gone, or no node holds the player (Redis may have lost
+      // what it knew): its games in progress come here, or it goes where
+      // they are held.
+      adopt_games_of(id, [this, weak, resume](const std::optional<NodeInfo>& elsewhere) {
+        auto adopted = still_open(weak);
+        if (!adopted) return;
+        if (elsewhere) {
+          adopted->end_routing();
+          redirect(*adopted, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
+          return;
+        }
+        resume();
+      });
     });
   });
 }
@@ -154,12 +158,12 @@ void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
             return;
           }
           adopt_games_of(account, [this, weak, account, hello, request_id,
-                                   refuse](const std::string& elsewhere) {
+                                   refuse](const std::optional<NodeInfo>& elsewhere) {
             auto adopted = still_open(weak);
             if (!adopted) return;
             adopted->end_routing();
-            if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
-              redirect(*adopted, *there, "", 0, "your game is at node " + where_of(*there));
+            if (elsewhere) {
+              redirect(*adopted, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
               return;
             }
             const StoredPlayer* stored = links_.accounts.get(account);
@@ -198,7 +202,7 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
   if (LobbyPlayer* player = connection.player) {
     // Handed over: its token is held there now; nothing is revoked.
     if (auto hash = tokens_.hash_of(player->id)) {
-      cluster().hold(player->account, *hash, config_.token_lifetime, node.id);
+      cluster().hold(player->account, *hash, config_.token_lifetime, node.id, {});
     }
     const SeatId id = player->id;
     end_challenges_of(*player);
