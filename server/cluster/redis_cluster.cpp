@@ -93,6 +93,7 @@ RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, N
       timings_(timings),
       signer_(std::move(signer)),
       epoch_(random_hex(16)),
+      last_beat_(std::chrono::steady_clock::now()),
       heartbeat_(executor) {
   if (self_.id.empty()) self_.id = random_hex(6);
   RedisClient::Options options;

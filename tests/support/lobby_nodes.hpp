@@ -268,4 +268,94 @@ inline std::map<std::string, std::pair<double, std::uint64_t>> board_at(TestClie
   return board;
 }
 
+// What the players were told, checked against what PostgreSQL keeps: every
+// game a client saw end (its final GameState) is stored once with the same
+// result, players and number of moves; no game is left in progress; each
+// account's counts are its stored games' (wins, losses, draws); no account
+// sat in two games at once; and each account's rating is what the final
+// state of its last rated game told its player.
+class Ledger {
+ public:
+  // A final state a player received (the last one of its game counts).
+  void saw(const wire::GameState& state) {
+    if (!is_over(state)) return;
+    ended_[{state.game_id(), state.round()}] = state;
+  }
+
+  void expect_kept_by(const std::string& conninfo) const {
+    server::PgConnection db(conninfo);
+    auto one = [&](const std::string& query) {
+      auto rows = db.exec(query);
+      return rows.rows() == 0 ? std::string() : rows.text(0, 0);
+    };
+    EXPECT_EQ(one("SELECT COUNT(*) FROM games WHERE status = 'in_progress'"), "0")
+        << "a game left in progress";
+    EXPECT_EQ(one("SELECT COUNT(*) FROM (SELECT room_id, round FROM games GROUP BY room_id, round "
+                  "HAVING COUNT(*) > 1) twice"),
+              "0")
+        << "a game stored twice";
+    std::map<std::string, double> last_rating;
+    std::map<std::string, std::uint64_t> last_rated_game;
+    for (const auto& [key, state] : ended_) {
+      const std::string where =
+          " FROM games g WHERE g.room_id = " + std::to_string(key.first) + " AND g.round = " +
+          std::to_string(key.second);
+      const std::string status = state.status() == wire::GAME_STATUS_X_WON   ? "x_won"
+                                 : state.status() == wire::GAME_STATUS_O_WON ? "o_won"
+                                                                             : "draw";
+      EXPECT_EQ(one("SELECT g.status" + where), status)
+          << "game " << key.first << " round " << key.second << ": told " << status;
+      EXPECT_EQ(one("SELECT (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)" + where),
+                std::to_string(state.move_count()))
+          << "game " << key.first << ": the moves told";
+      EXPECT_EQ(one("SELECT (SELECT name FROM players p WHERE p.id = g.x_player) || ' ' || "
+                    "(SELECT name FROM players p WHERE p.id = g.o_player)" +
+                    where),
+                state.x().name() + " " + state.o().name())
+          << "game " << key.first << ": the seats told";
+      if (state.rated()) {
+        for (const auto* p : {&state.x(), &state.o()}) {
+          if (p->is_bot()) continue;
+          // The last rated game of each player (room ids grow with time).
+          if (key.first >= last_rated_game[p->name()]) {
+            last_rated_game[p->name()] = key.first;
+            last_rating[p->name()] = p->rating();
+          }
+        }
+      }
+    }
+    auto rows = db.exec(
+        "SELECT p.name, p.games_played, p.wins, p.losses, p.draws, p.rating, "
+        "(SELECT COUNT(*) FROM games g WHERE g.status NOT IN ('in_progress', 'aborted') AND "
+        "p.id IN (g.x_player, g.o_player)), "
+        "(SELECT COUNT(*) FROM games g WHERE (g.status = 'x_won' AND g.x_player = p.id) OR "
+        "(g.status = 'o_won' AND g.o_player = p.id)), "
+        "(SELECT COUNT(*) FROM games g WHERE (g.status = 'x_won' AND g.o_player = p.id) OR "
+        "(g.status = 'o_won' AND g.x_player = p.id)), "
+        "(SELECT COUNT(*) FROM games g WHERE g.status = 'draw' AND p.id IN (g.x_player, "
+        "g.o_player)) FROM players p WHERE p.is_bot = 0");
+    for (int i = 0; i < rows.rows(); ++i) {
+      const std::string name = rows.text(i, 0);
+      EXPECT_EQ(rows.text(i, 1), rows.text(i, 6)) << name << ": games_played vs games stored";
+      EXPECT_EQ(rows.text(i, 2), rows.text(i, 7)) << name << ": wins vs games stored";
+      EXPECT_EQ(rows.text(i, 3), rows.text(i, 8)) << name << ": losses vs games stored";
+      EXPECT_EQ(rows.text(i, 4), rows.text(i, 9)) << name << ": draws vs games stored";
+      if (last_rating.contains(name)) {
+        EXPECT_NEAR(std::stod(rows.text(i, 5)), last_rating[name], 0.01)
+            << name << ": the rating kept vs the rating told";
+      }
+    }
+    EXPECT_EQ(one("SELECT COUNT(*) FROM games a JOIN games b ON a.id < b.id AND "
+                  "(a.x_player IN (b.x_player, b.o_player) OR a.o_player IN (b.x_player, "
+                  "b.o_player)) JOIN players p ON p.id IN (a.x_player, a.o_player) AND p.is_bot = 0 "
+                  "AND p.id IN (b.x_player, b.o_player) WHERE a.started_ms < b.ended_ms AND "
+                  "b.started_ms < a.ended_ms"),
+              "0")
+        << "a player sat in two games at once";
+  }
+
+ private:
+  std::map<std::pair<std::uint64_t, std::uint32_t>, wire::GameState> ended_;
+};
+
 }  // namespace ttt::testing
