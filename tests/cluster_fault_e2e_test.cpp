@@ -47,8 +47,12 @@ Timings quick(std::chrono::milliseconds fault) {
 // The defaults, and the report's durations (opt-in soaks).
 Timings defaults(std::chrono::milliseconds fault) { return {{}, 2500ms, fault}; }
 
+// The timings' flags and more. The test's clients answer no pings: links
+// are judged by their sockets alone (no --heartbeat-timeout, a long
+// --idle-timeout).
 std::vector<std::string> with(const Timings& t, std::vector<std::string> more) {
   more.insert(more.end(), t.flags.begin(), t.flags.end());
+  more.insert(more.end(), {"--heartbeat-timeout", "0", "--idle-timeout", "300"});
   return more;
 }
 
