@@ -51,6 +51,7 @@ node::SeatRequest to_message(const SeatRequest& r) {
   m.set_win_length(r.win_length);
   *m.mutable_clock() = r.clock;
   if (r.kind == SeatRequest::Kind::kChallenge) *m.mutable_challenge() = r.challenge;
+  m.set_address(r.address);
   return m;
 }
 
@@ -81,6 +82,7 @@ SeatRequest from_message(const node::SeatRequest& m) {
   r.size = m.size();
   r.win_length = m.win_length();
   r.clock = m.clock();
+  r.address = m.address().substr(0, 64);
   return r;
 }
 

@@ -66,6 +66,9 @@ struct SeatRequest {
   wire::ClockSettings clock;
   // kChallenge: the challenge as the challenger made it (rules resolved).
   wire::Challenge challenge;
+  // The address key of the player's connection: the seats kept for one
+  // address are counted (and those left untaken held against it).
+  std::string address;
 };
 
 // A node's answer: a reservation (the seat is kept 10 s), or why not.

@@ -369,6 +369,10 @@ class Lobby final : public Gate, public RoomOwner {
   // `routed` set, or the client is sent where its player is.
   void route_by_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   void route_by_token(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  // A token held here (or by a dead node) and the account's own in the
+  // records: the player comes here, with any games its node held.
+  void arrive_with_token(Connection& connection, AccountId account, const wire::Hello& hello,
+                         std::uint32_t request_id);
   // Hello with a reservation this node keeps: the player enters and takes
   // the seat kept for it. False if no such reservation is kept.
   bool arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
@@ -383,6 +387,12 @@ class Lobby final : public Gate, public RoomOwner {
   void seat_request(const SeatRequest& request, Cluster::SeatDone reply);
   // A reservation was not taken within its time.
   void reservation_lapsed(const std::string& code);
+  // The arriving client showed it is the player: it takes the kept place.
+  void take_reservation(Connection& open, const std::string& code, const wire::Hello& hello,
+                        std::uint32_t request_id);
+  // Seats kept by the request's account and address: one more, or one less.
+  void count_reservation(const SeatRequest& request, int change);
+  static std::vector<std::string> reservation_keys(const SeatRequest& request);
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // Draining, or a node that can't take players: sends a Hello elsewhere.
@@ -472,8 +482,13 @@ class Lobby final : public Gate, public RoomOwner {
     SeatRequest request;
     std::shared_ptr<GameRoom> room;
     std::shared_ptr<boost::asio::steady_timer> expiry;
+    bool arriving = false;  // a client that says it is the player is being checked
   };
   std::unordered_map<std::string, Reservation> reservations_;
+  // Seats kept now by account and by address ("account N", "address A"),
+  // and those left untaken: 3, then one every 2 minutes, per key.
+  std::unordered_map<std::string, std::size_t> reservations_kept_;
+  KeyedRateLimiter reservation_lapses_{1.0 / 120, 3};
   std::unordered_set<GameId> reserved_rooms_;  // a free seat kept for someone
   std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep
   // Fencing (lobby_fence.cpp): the executor's last tick, the last heartbeat
