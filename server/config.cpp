@@ -153,6 +153,10 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                     "older than this is dead for the others, who may take its games over; a "
                     "node that could not renew its own for this long checks which games are "
                     "still its own (at least twice --node-heartbeat)");
+  flags.add_seconds("--seat-hold", &config.lobby.seat_hold, 600,
+                    "with --redis: how long this node keeps a seat (or a place to watch or "
+                    "challenge from) for a player another node sends here; untaken, it is "
+                    "held against the account and address that asked");
   flags.add_seconds("--postgres-timeout", &config.postgres_timeout, 3600,
                     "with --postgres: a statement PostgreSQL does not answer within this time "
                     "means the database is lost (stopped, cut off): writes wait and players "
@@ -205,6 +209,10 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     } else if (auto key = cluster::read_cluster_key(config.cluster_key_file, error); !key) {
       args.result.ok = false;
       args.result.error = "--cluster-key-file: " + error;
+    } else if (config.lobby.seat_hold.count() <= 0) {
+      args.result.ok = false;
+      args.result.error = "--seat-hold must be more than 0: a player sent to a seat needs the time "
+                          "to get there";
     } else if (config.node_heartbeat.count() <= 0 ||
                config.node_dead_after < 2 * config.node_heartbeat) {
       args.result.ok = false;

@@ -85,6 +85,9 @@ struct LobbyConfig {
   // Several nodes: a node whose heartbeats are older than this is dead for
   // the others, who may take its games (--node-dead-after).
   std::chrono::milliseconds node_dead_after{2'500};
+  // How long a seat is kept for a player another node sends here
+  // (--seat-hold).
+  std::chrono::milliseconds seat_hold{10'000};
   // Test seam: runs before each message is handled; an exception it throws
   // is handled as any failure of a handler is (the connection ends).
   std::function<void(const wire::ClientMessage&)> before_message;
@@ -486,9 +489,9 @@ class Lobby final : public Gate, public RoomOwner {
   };
   std::unordered_map<std::string, Reservation> reservations_;
   // Seats kept now by account and by address ("account N", "address A"),
-  // and those left untaken: 3, then one every 2 minutes, per key.
+  // and those left untaken: 2, then one a minute, per key.
   std::unordered_map<std::string, std::size_t> reservations_kept_;
-  KeyedRateLimiter reservation_lapses_{1.0 / 120, 3};
+  KeyedRateLimiter reservation_lapses_{1.0 / 60, 2};
   std::unordered_set<GameId> reserved_rooms_;  // a free seat kept for someone
   std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep
   // Fencing (lobby_fence.cpp): the executor's last tick, the last heartbeat

@@ -19,7 +19,6 @@
 namespace ttt::server {
 namespace {
 
-constexpr auto kReservationLife = std::chrono::seconds(10);
 // Seats kept at once for one account and for one address.
 constexpr std::size_t kMostSeatsKeptPerAccount = 2;
 constexpr std::size_t kMostSeatsKeptPerAddress = 8;
@@ -273,7 +272,8 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
     return;
   }
   // The node it goes to checks its token against the records: sent once
-  // they hold it.
+  // they hold it. Meanwhile what the client says is held, never answered.
+  connection.begin_routing();
   links_.accounts.after_writes(std::move(send));
 }
 
@@ -578,7 +578,7 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
     }
   }
   const std::string code = random_hex(16);
-  auto expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, kReservationLife);
+  auto expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, config_.seat_hold);
   expiry->async_wait([this, code](boost::system::error_code ec) {
     if (!ec) reservation_lapsed(code);
   });
