@@ -125,9 +125,20 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                  "print the TLS certificate's fingerprint (SHA256:...) and exit; give the "
                  "same flags as a normal start");
 
-  flags.add_string("--redis", "", &config.redis, "HOST:PORT",
+  flags.add_string("--redis", "", &config.redis, "HOST:PORT|URL",
                    "run as one node of a lobby of several: the Redis the nodes share (the game "
-                   "list, quick-match queues, who is where, heartbeats); needs --postgres");
+                   "list, quick-match queues, who is where, heartbeats); needs --postgres. "
+                   "HOST:PORT, or redis://[USER:PASSWORD@]HOST:PORT to log in (an ACL user, or "
+                   "the password alone for requirepass; TTT_REDIS_PASSWORD holds it when the URL "
+                   "does not), rediss://... for TLS");
+  flags.add_string("--redis-ca", "", &config.redis_ca, "FILE",
+                   "with rediss://: the CA certificates (PEM) Redis's certificate is checked "
+                   "against (default: the system's); its name must be the host of --redis");
+  flags.add_string("--redis-cert", "", &config.redis_cert, "FILE",
+                   "with rediss://: a client certificate (PEM) to show Redis (tls-auth-clients); "
+                   "needs --redis-key");
+  flags.add_string("--redis-key", "", &config.redis_key, "FILE",
+                   "with rediss://: the key of --redis-cert (PEM)");
   flags.add_string("--advertise", "", &config.advertise, "HOST:PORT",
                    "with --redis: how clients reach this node when another node sends them here "
                    "(default: --bind and --port, if --bind names one address)");
@@ -187,9 +198,18 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
       args.result.ok = false;
       args.result.error = "--redis needs --postgres: the nodes of one lobby keep their records "
                           "in one PostgreSQL database";
-    } else if (!cluster::parse_redis_address(config.redis, error)) {
+    } else if (auto redis = cluster::parse_redis_address(config.redis, error); !redis) {
       args.result.ok = false;
       args.result.error = "--redis: " + error;
+    } else if (!redis->tls && (!config.redis_ca.empty() || !config.redis_cert.empty() ||
+                               !config.redis_key.empty())) {
+      args.result.ok = false;
+      args.result.error = "--redis-ca, --redis-cert and --redis-key are for TLS to Redis: give "
+                          "--redis rediss://HOST:PORT";
+    } else if (config.redis_cert.empty() != config.redis_key.empty()) {
+      args.result.ok = false;
+      args.result.error = config.redis_cert.empty() ? "--redis-key needs --redis-cert too"
+                                                    : "--redis-cert needs --redis-key too";
     } else if (config.advertise.empty() && (config.bind == "0.0.0.0" || config.bind == "::")) {
       args.result.ok = false;
       args.result.error = "--redis: other nodes must tell clients how to reach this one: give "

@@ -44,6 +44,11 @@ struct ServerConfig {
   // The key the nodes sign what they say through Redis with (read from
   // --cluster-key-file at start).
   std::string cluster_key_file;
+  // rediss://: the CA file Redis's certificate is checked against (empty:
+  // the system's), and a client certificate and key to show it.
+  std::string redis_ca;
+  std::string redis_cert;
+  std::string redis_key;
   std::string cluster_key;
   // A PostgreSQL statement unanswered for this long: the database is taken
   // as lost (--postgres-timeout).

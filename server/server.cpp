@@ -39,6 +39,9 @@ cluster::RedisAddress redis_of(const ServerConfig& config) {
   std::string error;
   auto address = cluster::parse_redis_address(config.redis, error);
   if (!address) throw std::runtime_error("--redis: " + error);
+  address->ca_file = config.redis_ca;
+  address->cert_file = config.redis_cert;
+  address->key_file = config.redis_key;
   if (auto problem = cluster::check_redis(*address, std::chrono::seconds(3))) {
     throw std::runtime_error("Redis at " + address->text() + " can't be reached: " + *problem +
                              " (--redis)");
@@ -186,7 +189,7 @@ void Server::join_cluster() {
   if (config_.orphan_sweep.count() > 0) asio::co_spawn(logic_, sweep_orphans(), asio::detached);
   asio::co_spawn(logic_, keep_fence(), asio::detached);
   spdlog::info("node {} of the lobby shared through Redis {}, reached at {}:{}", self.id,
-               config_.redis, self.host, self.port);
+               cluster_->commands().address().text(), self.host, self.port);
 }
 
 asio::awaitable<void> Server::sweep_orphans() {
@@ -401,7 +404,8 @@ asio::awaitable<metrics::Readiness> Server::readiness() {
   if (stopping_) co_return metrics::Readiness{false, "shutting down"};
   if (draining_) co_return metrics::Readiness{false, "draining: taking no new games"};
   if (cluster_ && !cluster_->available()) {
-    co_return metrics::Readiness{false, "the lobby's shared state (Redis " + config_.redis +
+    co_return metrics::Readiness{false, "the lobby's shared state (Redis " +
+                                            cluster_->commands().address().text() +
                                             ") can't be reached"};
   }
   if (slots_->open() >= slots_->max_total()) {

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "client_support/test_certificates.hpp"
 #include "cluster/node_signer.hpp"
 #include "cluster/redis_client.hpp"
 #include "lobby/secrets.hpp"
@@ -251,6 +252,67 @@ TEST_F(RedisIsNoMasterKey, AClientThatNeverTakesTheSeatsKeptForItCantKeepAGamesS
   auto bob_there = follow(redirect, "bob", token, welcome);
   EXPECT_EQ(welcome.game_id(), game);
   bob_there->expect_joined();
+}
+
+// Redis with its own protection: an ACL user with a password, and TLS only
+// (a CA of the test's own). Nodes log in over TLS and play across nodes;
+// a wrong password or an unchecked certificate is a clear error at start.
+TEST_F(RedisIsNoMasterKey, NodesLogInToRedisWithAnAclUserOverTls) {
+  TempDir dir;
+  TestCa ca(dir.path());
+  const auto certificate = ca.issue(dir.path(), "redis", {"127.0.0.1"});
+  RedisScratch::Options options;
+  options.tls = true;
+  options.server_args = {"--tls-cert-file", certificate.cert, "--tls-key-file", certificate.key,
+                         "--tls-ca-cert-file", ca.cert_file(), "--tls-auth-clients", "no",
+                         "--user", "default", "off", "--user", "ttt", "on", ">s3cret", "~*", "&*",
+                         "+@all"};
+  options.cli_args = {"--tls", "--cacert", ca.cert_file(), "--user", "ttt", "--pass", "s3cret"};
+  redis_ = std::make_unique<RedisScratch>(options);
+  ASSERT_EQ(redis_->cli("PING"), "PONG");
+  const std::string url = "rediss://ttt:s3cret@127.0.0.1:" + std::to_string(redis_->port());
+  auto make = [&](const std::string& redis, std::vector<std::string> extra) {
+    auto n = std::make_shared<Node>(pg_->conninfo(), redis, key_.path(), std::move(extra));
+    nodes_.push_back(n);
+    return n;
+  };
+  auto one = make(url, {"--redis-ca", ca.cert_file()});
+  auto two = make(url, {"--redis-ca", ca.cert_file()});
+  wait_for_each_other(2);
+  EXPECT_EQ(one->log().find("s3cret"), std::string::npos) << "the password is never logged";
+  TestClient alice(one->port());
+  alice.hello("alice");
+  alice.create(3);
+  const auto game = alice.expect_joined().state().game_id();
+  TestClient bob(two->port());
+  const auto token = bob.hello("bob").resume_token();
+  bob.join(game);
+  wire::Welcome welcome;
+  auto bob_there = follow(expect_redirect(bob), "bob", token, welcome);
+  EXPECT_EQ(welcome.game_id(), game);
+  bob_there->expect_joined();
+  // A wrong password, and Redis's certificate checked against the system's
+  // CAs (which never signed it): neither node starts.
+  const std::vector<std::string> base{bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port",
+                                      "0", "--no-tls", "--postgres", pg_->conninfo(),
+                                      "--cluster-key-file", key_.path()};
+  auto start = [&](std::vector<std::string> more) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), more.begin(), more.end());
+    return run_command(argv, 20s);
+  };
+  auto r = start({"--redis",
+                  "rediss://ttt:n0t-the-pass@127.0.0.1:" + std::to_string(redis_->port()),
+                  "--redis-ca", ca.cert_file()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("the login (AUTH) refused"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("n0t-the-pass"), std::string::npos) << "no password in the output";
+  r = start({"--redis", url});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("certificate"), std::string::npos) << r.output;
+  r = start({"--redis", url.substr(0, 5) + url.substr(6)});  // redis://: plain to a TLS port
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("can't be reached"), std::string::npos) << r.output;
 }
 
 }  // namespace

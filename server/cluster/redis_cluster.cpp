@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "cluster/cluster_scripts.hpp"
+#include "cluster/redis_tls_relay.hpp"
 #include "cluster/shared_directory.hpp"
 #include "lobby/secrets.hpp"
 #include "node.pb.h"
@@ -100,6 +101,11 @@ RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, N
   if (self_.id.empty()) self_.id = random_hex(6);
   RedisClient::Options options;
   options.name = "ttt-node-" + self_.id;
+  if (redis.tls) {
+    relay_ = std::make_shared<RedisTlsRelay>(executor, redis);
+    relay_->start();
+    options.unix_path = relay_->path();
+  }
   commands_ = std::make_shared<RedisClient>(executor, redis, options);
   options.name.clear();
   events_ = std::make_shared<RedisClient>(executor, std::move(redis), options);
@@ -139,6 +145,7 @@ void RedisCluster::close() {
   waiting_.clear();
   if (commands_) commands_->close();
   if (events_) events_->close();
+  if (relay_) relay_->close();
 }
 
 std::string RedisCluster::heartbeat_value() const {

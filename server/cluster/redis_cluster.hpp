@@ -158,6 +158,7 @@ class RedisCluster final : public Cluster {
   const std::string epoch_;  // this process's value of ttt:epoch:<id>
   bool registered_ = false;  // a heartbeat was answered since start
   std::chrono::steady_clock::time_point last_beat_{};
+  std::shared_ptr<class RedisTlsRelay> relay_;  // rediss://: TLS to Redis
   std::shared_ptr<RedisClient> commands_;
   std::shared_ptr<RedisClient> events_;
   SharedGameDirectory* directory_ = nullptr;
