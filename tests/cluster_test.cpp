@@ -115,6 +115,39 @@ TEST(RedisAddress, ParsesHostAndPortAndNamesWhatIsWrong) {
   }
 }
 
+TEST(RedisAddress, ReadsUrlsWithAUserAPasswordAndTlsAndNeverShowsThePassword) {
+  std::string error;
+  ::unsetenv("TTT_REDIS_PASSWORD");
+  auto a = server::cluster::parse_redis_address("rediss://ttt:p%40ss%3Aw@db1:6390", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_TRUE(a->tls);
+  EXPECT_EQ(a->user, "ttt");
+  EXPECT_EQ(a->password, "p@ss:w");
+  EXPECT_EQ(a->host, "db1");
+  EXPECT_EQ(a->port, 6390);
+  EXPECT_EQ(a->text(), "rediss://ttt@db1:6390");
+  a = server::cluster::parse_redis_address("redis://:only-a-password@[::1]/0", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_FALSE(a->tls);
+  EXPECT_EQ(a->user, "");
+  EXPECT_EQ(a->password, "only-a-password");
+  EXPECT_EQ(a->port, 6379);
+  EXPECT_EQ(a->text(), "[::1]:6379");
+  ::setenv("TTT_REDIS_PASSWORD", "from-env", 1);
+  a = server::cluster::parse_redis_address("redis://ttt@db1", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->password, "from-env");
+  ::unsetenv("TTT_REDIS_PASSWORD");
+  EXPECT_FALSE(server::cluster::parse_redis_address("redis://ttt@db1", error));
+  EXPECT_NE(error.find("needs a password"), std::string::npos) << error;
+  EXPECT_FALSE(server::cluster::parse_redis_address("http://db1", error));
+  EXPECT_NE(error.find("no Redis URL"), std::string::npos) << error;
+  EXPECT_FALSE(server::cluster::parse_redis_address("redis://db1/3", error));
+  EXPECT_NE(error.find("database 0"), std::string::npos) << error;
+  EXPECT_FALSE(server::cluster::parse_redis_address("redis://u:%zz@db1", error));
+  EXPECT_NE(error.find("%-escape"), std::string::npos) << error;
+}
+
 TEST_F(Cluster, CommandsAreAnsweredInOrderBinarySafeAndErrorsAreReplies) {
   auto c = client();
   const std::string binary("a\0b\r\n\xff", 6);
