@@ -66,6 +66,19 @@ bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds lim
   return pred();
 }
 
+// The time of the first line of a node's log holding `text` ("hh:mm:ss.mmm"
+// into ms since midnight), or -1.
+long long logged_at(const std::string& log, const std::string& text) {
+  const auto at = log.find(text);
+  if (at == std::string::npos) return -1;
+  const auto line = log.rfind('\n', at) + 1;
+  std::smatch m;
+  const std::string head = log.substr(line, 40);
+  if (!std::regex_search(head, m, std::regex("(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d)"))) return -1;
+  return ((std::stoll(m[1]) * 60 + std::stoll(m[2])) * 60 + std::stoll(m[3])) * 1000 +
+         std::stoll(m[4]);
+}
+
 // Plays the moves in turn and notes the final state both players got.
 wire::GameState play(TestClient& x, TestClient& o, std::uint64_t game,
                      const std::vector<std::pair<int, int>>& moves, int first_ply,
@@ -160,6 +173,9 @@ class Fencing : public Nodes {
     EXPECT_TRUE(eventually([&] { return one->log().find("lets it go") != std::string::npos; },
                            5s))
         << "the stale node dropped the room";
+    const std::string stale_log = one->log();
+    std::printf("stopped holder: ran again; its room dropped %lld ms after it noticed the stop\n",
+                logged_at(stale_log, "lets it go") - logged_at(stale_log, "did not run for"));
     // Its grace for the players who left (1 s) has passed: nothing of the
     // game is written again.
     std::this_thread::sleep_for(2s);
@@ -226,6 +242,7 @@ class Fencing : public Nodes {
     const auto game = seat_pair_keeping_tokens(*alice, *bob, alice_token, bob_token);
     play(*alice, *bob, game, {{0, 0}, {1, 1}}, 0, ledger);
     EXPECT_EQ(redis_->cli("FLUSHALL"), "OK");
+    const auto flushed_at = std::chrono::steady_clock::now();
     // Within a heartbeat or two the node has registered everything again.
     EXPECT_TRUE(eventually(
         [&] {
@@ -234,6 +251,10 @@ class Fencing : public Nodes {
         },
         5s))
         << "Redis forgot the node, which registered again";
+    std::printf("flushed Redis: the node registered again within %lld ms\n",
+                static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                           std::chrono::steady_clock::now() - flushed_at)
+                                           .count()));
     std::this_thread::sleep_for(t.fault);
     one->process().kill(SIGKILL);
     alice.reset();
