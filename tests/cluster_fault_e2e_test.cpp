@@ -36,11 +36,11 @@ struct Timings {
   std::chrono::milliseconds fault;  // how long the fault lasts
 };
 
-// Short: each point proven in seconds (CI).
+// Short: each point proven in seconds (CI, sanitizers included).
 Timings quick(std::chrono::milliseconds fault) {
-  return {{"--node-heartbeat", "0.2", "--node-dead-after", "0.6", "--orphan-sweep", "0.5",
-           "--postgres-timeout", "1"},
-          600ms,
+  return {{"--node-heartbeat", "0.25", "--node-dead-after", "1", "--orphan-sweep", "0.5",
+           "--postgres-timeout", "1.5"},
+          1000ms,
           fault};
 }
 

@@ -7,6 +7,7 @@
 // a victim's player pointed at it. And a client that asks for a game's seat
 // at another node and never goes can't keep it from others.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
@@ -291,6 +292,11 @@ TEST_F(RedisIsNoMasterKey, NodesLogInToRedisWithAnAclUserOverTls) {
   auto bob_there = follow(expect_redirect(bob), "bob", token, welcome);
   EXPECT_EQ(welcome.game_id(), game);
   bob_there->expect_joined();
+  // Stopped cleanly, the nodes take their TLS relays' sockets away.
+  for (auto* n : {one.get(), two.get()}) {
+    ::kill(n->process().pid(), SIGINT);
+    EXPECT_EQ(n->process().wait_exit(10s), 0);
+  }
   // A wrong password, and Redis's certificate checked against the system's
   // CAs (which never signed it): neither node starts.
   const std::vector<std::string> base{bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port",
