@@ -204,8 +204,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     } else if (!redis->tls && (!config.redis_ca.empty() || !config.redis_cert.empty() ||
                                !config.redis_key.empty())) {
       args.result.ok = false;
-      args.result.error = "--redis-ca, --redis-cert and --redis-key are for TLS to Redis: give "
-                          "--redis rediss://HOST:PORT";
+      args.result.error =
+          "--redis-ca, --redis-cert and --redis-key are for TLS to Redis: give "
+          "--redis rediss://HOST:PORT";
     } else if (config.redis_cert.empty() != config.redis_key.empty()) {
       args.result.ok = false;
       args.result.error = config.redis_cert.empty() ? "--redis-key needs --redis-cert too"
@@ -214,7 +215,8 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
       args.result.ok = false;
       args.result.error = "--redis: other nodes must tell clients how to reach this one: give "
                           "--advertise HOST:PORT (or --bind one address)";
-    } else if (!config.advertise.empty() && !cluster::parse_host_port(config.advertise, config.port, error)) {
+    } else if (!config.advertise.empty() &&
+               !cluster::parse_host_port(config.advertise, config.port, error)) {
       args.result.ok = false;
       args.result.error = "--advertise: " + error;
     } else if (!config.export_games.empty()) {
@@ -222,23 +224,26 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
       args.result.error = "--export-games reads the records only: leave out --redis";
     } else if (config.cluster_key_file.empty()) {
       args.result.ok = false;
-      args.result.error = "--redis needs --cluster-key-file FILE: the nodes sign what they tell "
-                          "each other through Redis with the key in FILE, so that whoever else "
-                          "reaches Redis can't speak for a node (make one with: openssl rand "
-                          "-hex 32 > FILE; chmod 600 FILE; the same file on every node)";
+      args.result.error =
+          "--redis needs --cluster-key-file FILE: the nodes sign what they tell "
+          "each other through Redis with the key in FILE, so that whoever else "
+          "reaches Redis can't speak for a node (make one with: openssl rand "
+          "-hex 32 > FILE; chmod 600 FILE; the same file on every node)";
     } else if (auto key = cluster::read_cluster_key(config.cluster_key_file, error); !key) {
       args.result.ok = false;
       args.result.error = "--cluster-key-file: " + error;
     } else if (config.lobby.seat_hold.count() <= 0) {
       args.result.ok = false;
-      args.result.error = "--seat-hold must be more than 0: a player sent to a seat needs the time "
-                          "to get there";
+      args.result.error =
+          "--seat-hold must be more than 0: a player sent to a seat needs the time "
+          "to get there";
     } else if (config.node_heartbeat.count() <= 0 ||
                config.node_dead_after < 2 * config.node_heartbeat) {
       args.result.ok = false;
-      args.result.error = "--node-dead-after must be at least twice --node-heartbeat (and "
-                          "--node-heartbeat more than 0): a node misses a heartbeat or two "
-                          "before it is dead";
+      args.result.error =
+          "--node-dead-after must be at least twice --node-heartbeat (and "
+          "--node-heartbeat more than 0): a node misses a heartbeat or two "
+          "before it is dead";
     } else {
       config.cluster_key = std::move(*key);
     }

@@ -111,16 +111,16 @@ Server::Server(ServerConfig config)
       slots_(std::make_shared<ConnectionSlots>(config_.max_connections,
                                                config_.max_connections_per_ip)),
       opened_(open_records(config_, logic_, &metrics_.store_commit_seconds)),
-      cluster_(config_.redis.empty()
-                   ? nullptr
-                   : std::make_unique<cluster::RedisCluster>(
-                         logic_, redis_of(config_), NodeInfo{},
-                         cluster::RedisCluster::Timings{config_.node_heartbeat,
-                                                        config_.node_dead_after},
-                         cluster::NodeSigner(config_.cluster_key))),
+      cluster_(config_.redis.empty() ? nullptr
+                                     : std::make_unique<cluster::RedisCluster>(
+                                           logic_, redis_of(config_), NodeInfo{},
+                                           cluster::RedisCluster::Timings{config_.node_heartbeat,
+                                                                          config_.node_dead_after},
+                                           cluster::NodeSigner(config_.cluster_key))),
       shared_directory_(cluster_ ? std::make_unique<cluster::SharedGameDirectory>(logic_, *cluster_)
                                  : nullptr),
-      shared_matchmaker_(cluster_ ? std::make_unique<cluster::SharedMatchmaker>(*cluster_) : nullptr),
+      shared_matchmaker_(cluster_ ? std::make_unique<cluster::SharedMatchmaker>(*cluster_)
+                                  : nullptr),
       room_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kRoom)
                          : nullptr),
       game_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kGame)
@@ -240,8 +240,8 @@ asio::awaitable<void> Server::run_drain() {
   // words said (the rooms settled); then the games in progress are let go,
   // so the nodes their players go to adopt them.
   lobby_.freeze();
-  while (!stopping_ && (!lobby_.settled() ||
-                        (opened_.writer && opened_.writer->counters().queued > 0))) {
+  while (!stopping_ &&
+         (!lobby_.settled() || (opened_.writer && opened_.writer->counters().queued > 0))) {
     poll.expires_after(std::chrono::milliseconds(20));
     co_await poll.async_wait(asio::use_awaitable);
   }

@@ -14,19 +14,19 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
-#include <fstream>
 #include <thread>
 
 #include "client_support/child_process.hpp"
 #include "client_support/client_programs.hpp"
 #include "client_support/redis_scratch.hpp"
 #include "store/postgres.hpp"
-#include "support/postgres_scratch.hpp"
 #include "support/http_get.hpp"
 #include "support/lobby_nodes.hpp"
+#include "support/postgres_scratch.hpp"
 #include "support/test_client.hpp"
 
 namespace ttt::testing {
@@ -873,8 +873,9 @@ TEST(NodeFlags, NodesRefuseToStartWithoutWhatTheyShareAndSayWhy) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--advertise HOST:PORT"), std::string::npos) << r.output;
   // The key the nodes share: needed, long enough, and the owner's alone.
-  const std::vector<std::string> node{server, "--port", "0", "--postgres", "host=/nonexistent",
-                                      "--redis", "127.0.0.1:7777", "--bind", "127.0.0.1"};
+  const std::vector<std::string> node{
+      server,    "--port",         "0",      "--postgres", "host=/nonexistent",
+      "--redis", "127.0.0.1:7777", "--bind", "127.0.0.1"};
   auto with = [&](std::vector<std::string> more) {
     std::vector<std::string> argv = node;
     argv.insert(argv.end(), more.begin(), more.end());
@@ -908,10 +909,10 @@ TEST_F(Nodes, ANodeWhoseRedisCantBeReachedDoesNotStartAndSaysWhy) {
   RedisScratch spare;
   const std::string address = spare.address();
   spare.stop();
-  auto r = run_command({bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port", "0",
-                        "--no-tls", "--postgres", pg_->conninfo(), "--redis", address,
-                        "--cluster-key-file", key_.path()},
-                       15s);
+  auto r = run_command(
+      {bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port", "0", "--no-tls", "--postgres",
+       pg_->conninfo(), "--redis", address, "--cluster-key-file", key_.path()},
+      15s);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("Redis at " + address + " can't be reached"), std::string::npos)
       << r.output;

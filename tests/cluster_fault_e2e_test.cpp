@@ -31,8 +31,8 @@ using namespace std::chrono_literals;
 
 // The heartbeats and limits a scenario runs with.
 struct Timings {
-  std::vector<std::string> flags;  // given to every node
-  std::chrono::milliseconds dead;  // past which a node is dead for the others
+  std::vector<std::string> flags;   // given to every node
+  std::chrono::milliseconds dead;   // past which a node is dead for the others
   std::chrono::milliseconds fault;  // how long the fault lasts
 };
 
@@ -74,15 +74,15 @@ long long logged_at(const std::string& log, const std::string& text) {
   const auto line = log.rfind('\n', at) + 1;
   std::smatch m;
   const std::string head = log.substr(line, 40);
-  if (!std::regex_search(head, m, std::regex("(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d)"))) return -1;
+  if (!std::regex_search(head, m, std::regex("(\\d\\d):(\\d\\d):(\\d\\d)\\.(\\d\\d\\d)")))
+    return -1;
   return ((std::stoll(m[1]) * 60 + std::stoll(m[2])) * 60 + std::stoll(m[3])) * 1000 +
          std::stoll(m[4]);
 }
 
 // Plays the moves in turn and notes the final state both players got.
 wire::GameState play(TestClient& x, TestClient& o, std::uint64_t game,
-                     const std::vector<std::pair<int, int>>& moves, int first_ply,
-                     Ledger& ledger) {
+                     const std::vector<std::pair<int, int>>& moves, int first_ply, Ledger& ledger) {
   const auto last = play_out(x, o, game, moves, first_ply);
   if (is_over(last)) {
     ledger.saw(last);
@@ -155,8 +155,7 @@ class Fencing : public Nodes {
     EXPECT_EQ(w.welcome().game_id(), game);
     at_two_alice->expect_state([](const wire::GameState& s) { return s.move_count() == 2; },
                                "the game as it was");
-    const auto end =
-        play(*at_two_alice, *at_two_bob, game, {{0, 1}, {2, 2}, {0, 2}}, 2, ledger);
+    const auto end = play(*at_two_alice, *at_two_bob, game, {{0, 1}, {2, 2}, {0, 2}}, 2, ledger);
     ASSERT_EQ(end.status(), wire::GAME_STATUS_X_WON);
     // The rest of the stop, then the stale node runs again.
     const auto stopped_for = t.fault - t.dead - 900ms;
@@ -170,8 +169,7 @@ class Fencing : public Nodes {
         "the answer to the Hello that waited", 10s);
     EXPECT_FALSE(answer.has_welcome() && answer.welcome().game_id() == game)
         << "the stale node took bob back into the game it lost";
-    EXPECT_TRUE(eventually([&] { return one->log().find("lets it go") != std::string::npos; },
-                           5s))
+    EXPECT_TRUE(eventually([&] { return one->log().find("lets it go") != std::string::npos; }, 5s))
         << "the stale node dropped the room";
     const std::string stale_log = one->log();
     std::printf("stopped holder: ran again; its room dropped %lld ms after it noticed the stop\n",
@@ -180,9 +178,9 @@ class Fencing : public Nodes {
     // game is written again.
     std::this_thread::sleep_for(2s);
     EXPECT_EQ(sql("SELECT node FROM games WHERE room_id = " + std::to_string(game)), two->id());
-    EXPECT_EQ(sql("SELECT status || ' ' || reason FROM games WHERE room_id = " +
-                  std::to_string(game)),
-              "x_won line");
+    EXPECT_EQ(
+        sql("SELECT status || ' ' || reason FROM games WHERE room_id = " + std::to_string(game)),
+        "x_won line");
     EXPECT_EQ(redis_->cli("GET ttt:player:" + account_of("bob")), two->id())
         << "the stale node did not take bob back in Redis";
     ledger.expect_kept_by(pg_->conninfo());
@@ -279,7 +277,8 @@ class Fencing : public Nodes {
   void silent_database(const Timings& t) {
     const char* host = std::getenv("PGHOST");
     const char* port = std::getenv("PGPORT");
-    TcpProxy link(host ? host : "localhost", static_cast<std::uint16_t>(port ? std::stoi(port) : 5432));
+    TcpProxy link(host ? host : "localhost",
+                  static_cast<std::uint16_t>(port ? std::stoi(port) : 5432));
     auto one = node_at(pg_->conninfo() + " host=127.0.0.1 port=" + std::to_string(link.port()),
                        redis_->address(), with(t, {"--metrics", "127.0.0.1:0"}));
     wait_for_each_other(1);

@@ -84,9 +84,8 @@ class Cluster : public ::testing::Test {
   std::string hold(RedisCluster& at, std::uint64_t account, const std::string& token,
                    const std::string& to = "") {
     std::optional<std::string> answer;
-    at.hold(AccountId{account}, token, 60s, to, [&](const std::string& elsewhere) {
-      answer = elsewhere;
-    });
+    at.hold(AccountId{account}, token, 60s, to,
+            [&](const std::string& elsewhere) { answer = elsewhere; });
     EXPECT_TRUE(run_until([&] { return answer.has_value(); }));
     return answer.value_or("(no answer)");
   }

@@ -35,9 +35,10 @@ class Eavesdropper {
   Eavesdropper(std::uint16_t port, std::vector<std::string> channels)
       : work_(boost::asio::make_work_guard(io_)) {
     std::string error;
-    auto address = *server::cluster::parse_redis_address("127.0.0.1:" + std::to_string(port), error);
-    client_ = std::make_shared<server::cluster::RedisClient>(io_.get_executor(), address,
-                                                             server::cluster::RedisClient::Options{});
+    auto address =
+        *server::cluster::parse_redis_address("127.0.0.1:" + std::to_string(port), error);
+    client_ = std::make_shared<server::cluster::RedisClient>(
+        io_.get_executor(), address, server::cluster::RedisClient::Options{});
     client_->subscribe(std::move(channels), [this](const std::string&, const std::string& payload) {
       std::lock_guard lock(mutex_);
       heard_.push_back(payload);
@@ -93,9 +94,9 @@ TEST_F(RedisIsNoMasterKey, ATokenWrittenIntoRedisLogsNobodyIn) {
               one->id() + "\"");
   TestClient attacker(one->port(), "127.0.0.1", "127.0.0.3");
   hello_with_token(attacker, "victim", token);
-  const auto answer = attacker.expect(
-      [](const wire::ServerMessage& m) { return m.has_welcome() || m.has_error(); },
-      "the answer to the forged token");
+  const auto answer =
+      attacker.expect([](const wire::ServerMessage& m) { return m.has_welcome() || m.has_error(); },
+                      "the answer to the forged token");
   EXPECT_FALSE(answer.has_welcome()) << "logged in as " << answer.welcome().name();
   EXPECT_EQ(answer.error().code(), wire::ERROR_CODE_BAD_RESUME_TOKEN);
 }
@@ -180,9 +181,9 @@ TEST_F(RedisIsNoMasterKey, AReservationReadOffAChannelIsNoUseWithoutThePlayersOw
   hello.mutable_hello()->set_name("mallory");
   hello.mutable_hello()->set_reservation(seen);
   mallory.send(hello);
-  const auto answer = mallory.expect(
-      [](const wire::ServerMessage& m) { return m.has_welcome() || m.has_error(); },
-      "the answer to the stolen reservation");
+  const auto answer =
+      mallory.expect([](const wire::ServerMessage& m) { return m.has_welcome() || m.has_error(); },
+                     "the answer to the stolen reservation");
   EXPECT_FALSE(answer.has_welcome()) << "welcomed as " << answer.welcome().name();
   // Bob, with his own token, still finds his seat.
   wire::Welcome welcome;
@@ -264,9 +265,23 @@ TEST_F(RedisIsNoMasterKey, NodesLogInToRedisWithAnAclUserOverTls) {
   const auto certificate = ca.issue(dir.path(), "redis", {"127.0.0.1"});
   RedisScratch::Options options;
   options.tls = true;
-  options.server_args = {"--tls-cert-file", certificate.cert, "--tls-key-file", certificate.key,
-                         "--tls-ca-cert-file", ca.cert_file(), "--tls-auth-clients", "no",
-                         "--user", "default", "off", "--user", "ttt", "on", ">s3cret", "~*", "&*",
+  options.server_args = {"--tls-cert-file",
+                         certificate.cert,
+                         "--tls-key-file",
+                         certificate.key,
+                         "--tls-ca-cert-file",
+                         ca.cert_file(),
+                         "--tls-auth-clients",
+                         "no",
+                         "--user",
+                         "default",
+                         "off",
+                         "--user",
+                         "ttt",
+                         "on",
+                         ">s3cret",
+                         "~*",
+                         "&*",
                          "+@all"};
   options.cli_args = {"--tls", "--cacert", ca.cert_file(), "--user", "ttt", "--pass", "s3cret"};
   redis_ = std::make_unique<RedisScratch>(options);
@@ -299,17 +314,24 @@ TEST_F(RedisIsNoMasterKey, NodesLogInToRedisWithAnAclUserOverTls) {
   }
   // A wrong password, and Redis's certificate checked against the system's
   // CAs (which never signed it): neither node starts.
-  const std::vector<std::string> base{bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port",
-                                      "0", "--no-tls", "--postgres", pg_->conninfo(),
-                                      "--cluster-key-file", key_.path()};
+  const std::vector<std::string> base{bin_dir() + "/ttt-server",
+                                      "--bind",
+                                      "127.0.0.1",
+                                      "--port",
+                                      "0",
+                                      "--no-tls",
+                                      "--postgres",
+                                      pg_->conninfo(),
+                                      "--cluster-key-file",
+                                      key_.path()};
   auto start = [&](std::vector<std::string> more) {
     std::vector<std::string> argv = base;
     argv.insert(argv.end(), more.begin(), more.end());
     return run_command(argv, 20s);
   };
-  auto r = start({"--redis",
-                  "rediss://ttt:n0t-the-pass@127.0.0.1:" + std::to_string(redis_->port()),
-                  "--redis-ca", ca.cert_file()});
+  auto r =
+      start({"--redis", "rediss://ttt:n0t-the-pass@127.0.0.1:" + std::to_string(redis_->port()),
+             "--redis-ca", ca.cert_file()});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("the login (AUTH) refused"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("n0t-the-pass"), std::string::npos) << "no password in the output";

@@ -15,13 +15,13 @@
 
 #include "client_support/child_process.hpp"
 #include "client_support/client_programs.hpp"
+#include "lobby/text_rules.hpp"
 #include "store/game_export.hpp"
 #include "store/postgres.hpp"
 #include "store/postgres_store.hpp"
-#include "store/stored_accounts.hpp"
-#include "lobby/text_rules.hpp"
 #include "store/sqlite_store.hpp"
 #include "store/store_writer.hpp"
+#include "store/stored_accounts.hpp"
 #include "support/postgres_scratch.hpp"
 #include "support/tcp_proxy.hpp"
 #include "support/test_client.hpp"
@@ -304,7 +304,8 @@ TEST_F(PostgresStoreTest, ASilentDatabaseFailsAStatementWithinTheDeadline) {
   using namespace std::chrono_literals;
   const char* host = std::getenv("PGHOST");
   const char* port = std::getenv("PGPORT");
-  TcpProxy link(host ? host : "localhost", static_cast<std::uint16_t>(port ? std::stoi(port) : 5432));
+  TcpProxy link(host ? host : "localhost",
+                static_cast<std::uint16_t>(port ? std::stoi(port) : 5432));
   PostgresStore pg(conninfo() + " host=127.0.0.1 port=" + std::to_string(link.port()),
                    PostgresStore::Use::kNode);
   pg.answer_within(500ms);

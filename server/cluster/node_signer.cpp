@@ -74,8 +74,10 @@ std::optional<std::string> read_cluster_key(const std::string& path, std::string
     return std::nullopt;
   }
   if ((info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
-    error = path + " may be read by others: the key the nodes share must be the owner's only "
-                   "(chmod 600 " + path + ")";
+    error = path +
+            " may be read by others: the key the nodes share must be the owner's only "
+            "(chmod 600 " +
+            path + ")";
     return std::nullopt;
   }
   std::ifstream in(path, std::ios::binary);
@@ -89,8 +91,8 @@ std::optional<std::string> read_cluster_key(const std::string& path, std::string
   while (!key.empty() && (key.back() == '\n' || key.back() == '\r')) key.pop_back();
   if (key.size() < NodeSigner::kMinKey) {
     error = path + " holds " + std::to_string(key.size()) + " bytes: a key the nodes share is " +
-            std::to_string(NodeSigner::kMinKey) +
-            " bytes at least (e.g. openssl rand -hex 32 > " + path + ")";
+            std::to_string(NodeSigner::kMinKey) + " bytes at least (e.g. openssl rand -hex 32 > " +
+            path + ")";
     return std::nullopt;
   }
   return key;

@@ -6,14 +6,14 @@
 #include <sys/time.h>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
-#include <thread>
-
-#include "cluster/redis_tls_relay.hpp"
+#include <boost/asio/post.hpp>
 #include <charconv>
 #include <cstdlib>
 #include <deque>
+#include <thread>
+
+#include "cluster/redis_tls_relay.hpp"
 
 namespace ttt::server::cluster {
 namespace asio = boost::asio;
@@ -60,7 +60,8 @@ std::optional<RedisAddress> parse_redis_address(const std::string& text, std::st
     }
   }
   if (!url && text.find("://") != std::string::npos) {
-    error = "\"" + text.substr(0, text.find("://")) + "://\" is no Redis URL: redis:// or rediss://";
+    error =
+        "\"" + text.substr(0, text.find("://")) + "://\" is no Redis URL: redis:// or rediss://";
     return std::nullopt;
   }
   std::string user, password;
@@ -375,9 +376,9 @@ void RedisClient::connect() {
   if (closed_) return;
   auto link = std::make_shared<Link>();
   link->owner = weak_from_this();
-  redisAsyncContext* context =
-      options_.unix_path.empty() ? redisAsyncConnect(address_.host.c_str(), address_.port)
-                                 : redisAsyncConnectUnix(options_.unix_path.c_str());
+  redisAsyncContext* context = options_.unix_path.empty()
+                                   ? redisAsyncConnect(address_.host.c_str(), address_.port)
+                                   : redisAsyncConnectUnix(options_.unix_path.c_str());
   if (context == nullptr || context->err != 0) {
     last_error_ = context ? std::string(context->errstr) : std::string("out of memory");
     if (context) redisAsyncFree(context);

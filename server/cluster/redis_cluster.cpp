@@ -167,9 +167,10 @@ std::optional<RedisCluster::Known> RedisCluster::read_heartbeat(const std::strin
   const std::string fields =
       parts[0] + "\t" + parts[1] + "\t" + parts[2] + "\t" + parts[3] + "\t" + parts[4];
   if (!signer_.text_tag_ok("ttt:node:" + id, fields, parts[5])) {
-    spdlog::warn("cluster: the heartbeat of \"{}\" is not signed with this lobby's key "
-                 "(--cluster-key-file): not a node of ours, ignored",
-                 id.substr(0, 64));
+    spdlog::warn(
+        "cluster: the heartbeat of \"{}\" is not signed with this lobby's key "
+        "(--cluster-key-file): not a node of ours, ignored",
+        id.substr(0, 64));
     return std::nullopt;
   }
   Known known;
@@ -195,8 +196,9 @@ void RedisCluster::on_link(bool up) {
 void RedisCluster::restore(bool forgotten) {
   was_down_ = false;
   if (forgotten) {
-    spdlog::warn("cluster: Redis has forgotten this node (restarted empty or flushed); "
-                 "registering its players, tokens and games again");
+    spdlog::warn(
+        "cluster: Redis has forgotten this node (restarted empty or flushed); "
+        "registering its players, tokens and games again");
   } else {
     spdlog::info("cluster: Redis is back; registering this node's players and games again");
   }
@@ -297,26 +299,25 @@ std::optional<NodeInfo> RedisCluster::another_node() const {
 void RedisCluster::hold(AccountId account, const std::string& token_hash,
                         std::chrono::milliseconds token_lifetime, const std::string& to,
                         HoldDone done) {
-  commands_->command({"EVAL", scripts::kHold, "0", std::to_string(number(account)), token_hash,
-                      to.empty() ? self_.id : to, ms(token_lifetime), self_.id,
-                      ms(timings_.dead_after)},
-                     [account, done = std::move(done)](const RedisResult& result) {
-                       if (!result.ok() || result.value->type == RedisValue::Type::kError) {
-                         spdlog::debug("cluster: holding player {} not shared: {}",
-                                       number(account), result.ok() ? result.value->text
-                                                                    : result.why());
-                         return;
-                       }
-                       const std::string elsewhere =
-                           result.value->type == RedisValue::Type::kString ? result.value->text
-                                                                            : "";
-                       if (!elsewhere.empty()) {
-                         spdlog::warn("cluster: player {} is held by node {}, which is alive: "
-                                      "not taken from it",
-                                      number(account), elsewhere.substr(0, 64));
-                       }
-                       if (done) done(elsewhere);
-                     });
+  commands_->command(
+      {"EVAL", scripts::kHold, "0", std::to_string(number(account)), token_hash,
+       to.empty() ? self_.id : to, ms(token_lifetime), self_.id, ms(timings_.dead_after)},
+      [account, done = std::move(done)](const RedisResult& result) {
+        if (!result.ok() || result.value->type == RedisValue::Type::kError) {
+          spdlog::debug("cluster: holding player {} not shared: {}", number(account),
+                        result.ok() ? result.value->text : result.why());
+          return;
+        }
+        const std::string elsewhere =
+            result.value->type == RedisValue::Type::kString ? result.value->text : "";
+        if (!elsewhere.empty()) {
+          spdlog::warn(
+              "cluster: player {} is held by node {}, which is alive: "
+              "not taken from it",
+              number(account), elsewhere.substr(0, 64));
+        }
+        if (done) done(elsewhere);
+      });
 }
 
 void RedisCluster::release(AccountId account, const std::string& token_hash) {
@@ -449,9 +450,10 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
     const auto now = std::chrono::steady_clock::now();
     if (now - last_forged_warning_ > std::chrono::minutes(1)) {
       last_forged_warning_ = now;
-      spdlog::warn("cluster: a message on {} not signed with this lobby's key "
-                   "(--cluster-key-file); ignored (and any more within a minute)",
-                   channel.substr(0, 64));
+      spdlog::warn(
+          "cluster: a message on {} not signed with this lobby's key "
+          "(--cluster-key-file); ignored (and any more within a minute)",
+          channel.substr(0, 64));
     }
     return;
   }

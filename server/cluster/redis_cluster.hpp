@@ -26,9 +26,9 @@
 // logic executor.
 #pragma once
 
+#include <algorithm>
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>

@@ -82,8 +82,8 @@ RedisTlsRelay::RedisTlsRelay(asio::any_io_executor executor, RedisAddress addres
   context_ = context_for(address_, error);
   if (!context_) throw std::runtime_error(error);
   const char* tmp = std::getenv("TMPDIR");
-  std::string folder = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                       "/ttt-redis-tls.XXXXXX";
+  std::string folder =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/ttt-redis-tls.XXXXXX";
   if (::mkdtemp(folder.data()) == nullptr) {
     throw std::runtime_error("can't make a folder for the Redis TLS relay in " + folder);
   }
@@ -97,8 +97,8 @@ RedisTlsRelay::RedisTlsRelay(asio::any_io_executor executor, RedisAddress addres
 RedisTlsRelay::~RedisTlsRelay() { close(); }
 
 void RedisTlsRelay::start() {
-  asio::co_spawn(executor_, [self = shared_from_this()] { return self->accept_loop(); },
-                 asio::detached);
+  asio::co_spawn(
+      executor_, [self = shared_from_this()] { return self->accept_loop(); }, asio::detached);
 }
 
 void RedisTlsRelay::close() {
@@ -143,9 +143,8 @@ asio::awaitable<void> RedisTlsRelay::relay(Local::socket client) {
     if (auto failed = co_await stream.handshake(asio::ssl::stream_base::client)) {
       const long verdict = SSL_get_verify_result(stream.native_handle());
       last_failure_ = "the TLS handshake failed: " +
-                      (verdict != X509_V_OK
-                           ? std::string(X509_verify_cert_error_string(verdict))
-                           : tls::describe(failed));
+                      (verdict != X509_V_OK ? std::string(X509_verify_cert_error_string(verdict))
+                                            : tls::describe(failed));
       co_return std::nullopt;
     }
     co_return std::optional<tls::Stream>(std::move(stream));
@@ -153,10 +152,10 @@ asio::awaitable<void> RedisTlsRelay::relay(Local::socket client) {
   auto timeout = [&]() -> asio::awaitable<void> { co_await deadline.async_wait(kUse); };
   auto outcome = co_await (connect() || timeout());
   if (outcome.index() == 1 || !std::get<0>(outcome)) {
-    const std::string why = outcome.index() == 1 ? "no TLS connection within " +
-                                                       std::to_string(kConnectTimeout.count()) +
-                                                       " ms"
-                                                 : last_failure_;
+    const std::string why =
+        outcome.index() == 1
+            ? "no TLS connection within " + std::to_string(kConnectTimeout.count()) + " ms"
+            : last_failure_;
     spdlog::warn("redis {}: {}", address_.text(), why);
     co_return;  // hiredis sees its connection end, and tries again
   }
@@ -177,7 +176,8 @@ asio::awaitable<void> RedisTlsRelay::relay(Local::socket client) {
     for (;;) {
       auto [ec, n] = co_await stream.read_some(asio::buffer(buffer));
       if (ec) co_return;
-      auto [wrote, written] = co_await asio::async_write(client, asio::buffer(buffer.data(), n), kUse);
+      auto [wrote, written] =
+          co_await asio::async_write(client, asio::buffer(buffer.data(), n), kUse);
       if (wrote) co_return;
     }
   };

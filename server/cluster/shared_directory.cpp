@@ -86,10 +86,10 @@ void SharedGameDirectory::write(const Listing& listing) {
   auto& redis = cluster_.commands();
   redis.command({"HSET", kGames, key_of(listing.summary.game_id()), stored(listing)},
                 [](const RedisResult&) {});
-  redis.command({"PUBLISH", RedisCluster::kDirectoryChannel,
-                 cluster_.signer().sign(RedisCluster::kDirectoryChannel,
-                                        change.SerializeAsString())},
-                [](const RedisResult&) {});
+  redis.command(
+      {"PUBLISH", RedisCluster::kDirectoryChannel,
+       cluster_.signer().sign(RedisCluster::kDirectoryChannel, change.SerializeAsString())},
+      [](const RedisResult&) {});
 }
 
 void SharedGameDirectory::publish(const Listing& listing) {
@@ -110,10 +110,10 @@ void SharedGameDirectory::withdraw(GameId game) {
   change.set_withdraw(game);
   auto& redis = cluster_.commands();
   redis.command({"EVAL", kWithdraw, "0", key_of(game), written}, [](const RedisResult&) {});
-  redis.command({"PUBLISH", RedisCluster::kDirectoryChannel,
-                 cluster_.signer().sign(RedisCluster::kDirectoryChannel,
-                                        change.SerializeAsString())},
-                [](const RedisResult&) {});
+  redis.command(
+      {"PUBLISH", RedisCluster::kDirectoryChannel,
+       cluster_.signer().sign(RedisCluster::kDirectoryChannel, change.SerializeAsString())},
+      [](const RedisResult&) {});
 }
 
 void SharedGameDirectory::apply(const node::DirectoryChange& change) {

@@ -41,18 +41,19 @@ void SharedPresence::write(AccountId account, const std::string& bytes) {
   const std::string id = std::to_string(number(account));
   const std::string value = cluster_.self().id + "\t" + bytes;
   const auto& signer = cluster_.signer();
-  cluster_.commands().command({"HSET", kHash, id, signer.sign(std::string(kHash) + ":" + id, value)},
-                              [](const RedisResult&) {});
+  cluster_.commands().command(
+      {"HSET", kHash, id, signer.sign(std::string(kHash) + ":" + id, value)},
+      [](const RedisResult&) {});
   cluster_.commands().command({"PUBLISH", kChannel, signer.sign(kChannel, id + "\t" + value)},
                               [](const RedisResult&) {});
 }
 
 void SharedPresence::erase(AccountId account) {
   const std::string id = std::to_string(number(account));
-  cluster_.commands().command({"EVAL", kErase, "0", id, cluster_.self().id,
-                               std::to_string(NodeSigner::kTagBytes *
-                                              (cluster_.signer().enabled() ? 1 : 0))},
-                              [](const RedisResult&) {});
+  cluster_.commands().command(
+      {"EVAL", kErase, "0", id, cluster_.self().id,
+       std::to_string(NodeSigner::kTagBytes * (cluster_.signer().enabled() ? 1 : 0))},
+      [](const RedisResult&) {});
   cluster_.commands().command(
       {"PUBLISH", kChannel,
        cluster_.signer().sign(kChannel, id + "\t" + cluster_.self().id + "\t")},
@@ -112,7 +113,8 @@ void SharedPresence::resync() {
       std::uint64_t account = 0;
       std::string node, bytes;
       Entry entry;
-      const auto value = cluster_.signer().open(std::string(kHash) + ":" + e[i].text, e[i + 1].text);
+      const auto value =
+          cluster_.signer().open(std::string(kHash) + ":" + e[i].text, e[i + 1].text);
       if (!value || !parse_account(e[i].text, account) || !split(*value, node, bytes) ||
           bytes.size() > kMaxPresence || !entry.presence.ParseFromString(bytes)) {
         stale.push_back(e[i].text);

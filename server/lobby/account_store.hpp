@@ -99,8 +99,7 @@ class AccountStore : public RatingBook, public BlockBook {
   // nothing is kept): a player sent to another node goes when its token is
   // in the records that node checks it against.
   virtual void after_writes(std::function<void()> done) { done(); }
-  virtual void check_token(AccountId account, const std::string& token_hash,
-                           TokenChecked done) {
+  virtual void check_token(AccountId account, const std::string& token_hash, TokenChecked done) {
     (void)account;
     (void)token_hash;
     done(false);

@@ -67,7 +67,8 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
   if (handed_over_) return;  // the node is going: its players are on their way elsewhere
-  stalled();  // several nodes: after a stall, the games here are checked first
+  // Several nodes: after a stall, the games here are checked first.
+  stalled();
   if (connection.routing) {
     if (connection.held.size() < Connection::kMaxHeld) {
       connection.held.push_back(message);  // handled once Hello is answered

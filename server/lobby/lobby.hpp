@@ -499,14 +499,14 @@ class Lobby final : public Gate, public RoomOwner {
   std::chrono::steady_clock::time_point fence_tick_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point db_beat_ = std::chrono::steady_clock::now();
   bool db_beat_pending_ = false;
-  bool checking_ = false;        // a check of holdings is under way
-  bool check_again_ = false;     // and another is due when it ends
+  bool checking_ = false;     // a check of holdings is under way
+  bool check_again_ = false;  // and another is due when it ends
   struct DeferredHello {
     std::weak_ptr<Connection> connection;
     wire::Hello hello;
     std::uint32_t request_id = 0;
   };
-  std::vector<DeferredHello> deferred_hellos_;  // Hellos waiting for the check
+  std::vector<DeferredHello> deferred_hellos_;                     // Hellos waiting for the check
   std::vector<std::pair<AccountId, std::string>> held_elsewhere_;  // to settle after it
   std::uint64_t games_lost_ = 0;
 };

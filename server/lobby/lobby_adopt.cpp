@@ -98,8 +98,8 @@ void Lobby::sweep_orphans() {
 void Lobby::adopt(const ClaimedGame& claimed, const std::string& from) {
   const GameRecord& g = claimed.game;
   if (find_room(static_cast<GameId>(g.room_id))) {
-    spdlog::error("cluster: game {} was claimed while its room {} is held here already",
-                  g.id, g.room_id);
+    spdlog::error("cluster: game {} was claimed while its room {} is held here already", g.id,
+                  g.room_id);
     check_holdings();
     return;
   }

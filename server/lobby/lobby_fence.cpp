@@ -46,9 +46,10 @@ bool Lobby::stalled() {
   if (links_.holders == nullptr || !cluster().shared()) return false;
   const auto now = steady_clock::now();
   if (now - fence_tick_ <= config_.node_dead_after) return false;
-  spdlog::warn("cluster: this node did not run for {} ms (stopped, or overloaded): other nodes "
-               "may have taken its games; checking which are still its own",
-               std::chrono::duration_cast<std::chrono::milliseconds>(now - fence_tick_).count());
+  spdlog::warn(
+      "cluster: this node did not run for {} ms (stopped, or overloaded): other nodes "
+      "may have taken its games; checking which are still its own",
+      std::chrono::duration_cast<std::chrono::milliseconds>(now - fence_tick_).count());
   fence_tick_ = now;
   check_holdings();
   return true;
@@ -150,8 +151,7 @@ void Lobby::game_lost(RecordId record, const std::string& holder) {
   if (!room || room->lost()) return;
   const GameId id = room->id();
   spdlog::warn("cluster: game {} (room {}) is {} now: this node lets it go", record, id,
-               holder.empty() ? std::string("over, or held by nobody")
-                              : "held by node " + holder);
+               holder.empty() ? std::string("over, or held by nobody") : "held by node " + holder);
   ++games_lost_;
   room->lose();
   const auto there = holder.empty() ? std::nullopt : cluster().node(holder);

@@ -303,8 +303,8 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
       kept->second.arriving = false;
     }
   };
-  links_.accounts.refresh(account, [this, weak = connection.weak_from_this(), code, account,
-                                    hello, request_id, refuse, released](bool read_ok) {
+  links_.accounts.refresh(account, [this, weak = connection.weak_from_this(), code, account, hello,
+                                    request_id, refuse, released](bool read_ok) {
     auto open = still_open(weak);
     if (!open) {
       released();
@@ -497,8 +497,8 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
     const std::size_t most = address ? kMostSeatsKeptPerAddress : kMostSeatsKeptPerAccount;
     if (kept != reservations_kept_.end() && kept->second >= most) {
       refuse(wire::ERROR_CODE_RATE_LIMITED,
-             std::string(address ? "your address has" : "you have") + " " +
-                 std::to_string(most) + " seats kept at that node already: take them first");
+             std::string(address ? "your address has" : "you have") + " " + std::to_string(most) +
+                 " seats kept at that node already: take them first");
       return;
     }
     if (!reservation_lapses_.would_allow(key)) {

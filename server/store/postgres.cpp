@@ -88,9 +88,9 @@ PgConnection::PgConnection(const std::string& conninfo) {
   // Keywords are read in order and the last value of each wins: ours come
   // first, so that the connection string (dbname, expanded) overrides them.
   const std::string connect = std::to_string(kConnectSeconds);
-  const char* keywords[] = {"connect_timeout", "keepalives",       "keepalives_idle",
-                            "keepalives_interval", "keepalives_count", "tcp_user_timeout",
-                            "dbname",          nullptr};
+  const char* keywords[] = {
+      "connect_timeout",  "keepalives",       "keepalives_idle", "keepalives_interval",
+      "keepalives_count", "tcp_user_timeout", "dbname",          nullptr};
   const char* values[] = {connect.c_str(), "1", "5", "2", "3", "10000", conninfo.c_str(), nullptr};
   conn_ = PQconnectdbParams(keywords, values, 1);
   if (conn_ == nullptr) throw StoreError("cannot connect to PostgreSQL: out of memory");
@@ -143,8 +143,8 @@ bool PgConnection::wait_socket(short events, std::chrono::steady_clock::time_poi
   for (;;) {
     int timeout = -1;
     if (deadline_.count() > 0) {
-      const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-          until - std::chrono::steady_clock::now());
+      const auto left =
+          std::chrono::ceil<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
       if (left.count() <= 0) return false;
       timeout = static_cast<int>(left.count());
     }
@@ -220,8 +220,8 @@ PgResult PgConnection::run(const char* sql, const std::vector<PgParam>& params) 
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
-  if (PQsendQueryPrepared(conn_, it->second.c_str(), static_cast<int>(values.size()),
-                          values.data(), nullptr, nullptr, 0) == 0) {
+  if (PQsendQueryPrepared(conn_, it->second.c_str(), static_cast<int>(values.size()), values.data(),
+                          nullptr, nullptr, 0) == 0) {
     return checked(nullptr, sql);
   }
   return checked(await_result(sql), sql);

@@ -34,8 +34,7 @@ void Store::beat_node(const std::string&, const std::string&, int, const std::st
   only_shared("a node's heartbeat");
 }
 void Store::drop_node(const std::string&) { only_shared("a node's heartbeat"); }
-std::optional<Store::NodeAddress> Store::live_node(const std::string&,
-                                                   std::chrono::milliseconds) {
+std::optional<Store::NodeAddress> Store::live_node(const std::string&, std::chrono::milliseconds) {
   only_shared("a node's heartbeat");
 }
 std::vector<std::pair<std::int64_t, std::string>> Store::game_holders(

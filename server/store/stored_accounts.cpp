@@ -169,9 +169,8 @@ void StoredAccounts::after_writes(std::function<void()> done) {
     done();
     return;
   }
-  writer_->submit([](Store&) {}, [done = std::move(done)](const std::optional<std::string>&) {
-    done();
-  });
+  writer_->submit([](Store&) {},
+                  [done = std::move(done)](const std::optional<std::string>&) { done(); });
 }
 
 void StoredAccounts::reread(std::function<std::optional<StoredPlayer>(Store&)> read,

@@ -15,8 +15,8 @@ void StoredHolders::games_of(AccountId account, Found done) {
           HeldGame held{std::move(g), std::nullopt};
           if (!held.game.node.empty()) {
             if (auto at = s.live_node(held.game.node, dead_after)) {
-              held.holder = NodeInfo{held.game.node, at->host,
-                                     static_cast<std::uint16_t>(at->port), at->fingerprint, false};
+              held.holder = NodeInfo{held.game.node, at->host, static_cast<std::uint16_t>(at->port),
+                                     at->fingerprint, false};
             }
           }
           games->push_back(std::move(held));
@@ -61,9 +61,8 @@ void StoredHolders::claim(RecordId game, const std::string& from, Claimed done) 
 void StoredHolders::orphans(const std::vector<std::string>& live_nodes, Orphans done) {
   constexpr int kAtOnce = 50;  // a sweep takes a few; the next sweep the rest
   auto found = std::make_shared<std::vector<std::pair<RecordId, std::string>>>();
-  writer_.submit([found, live_nodes, dead_after = dead_after_](Store& s) {
-                   *found = s.orphaned_games(live_nodes, kAtOnce, dead_after);
-                 },
+  writer_.submit([found, live_nodes, dead_after = dead_after_](
+                     Store& s) { *found = s.orphaned_games(live_nodes, kAtOnce, dead_after); },
                  [found, done = std::move(done)](const std::optional<std::string>& failure) {
                    done(failure ? std::vector<std::pair<RecordId, std::string>>{}
                                 : std::move(*found));

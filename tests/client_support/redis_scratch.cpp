@@ -56,8 +56,9 @@ RedisScratch::~RedisScratch() { stop(); }
 
 void RedisScratch::start() {
   stop();
-  std::vector<std::string> argv{kServer, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                                "--daemonize", "no", "--loglevel", "warning", "--dir", "/tmp"};
+  std::vector<std::string> argv{kServer,        "--bind", "127.0.0.1",   "--save", "",
+                                "--appendonly", "no",     "--daemonize", "no",     "--loglevel",
+                                "warning",      "--dir",  "/tmp"};
   if (options_.tls) {
     argv.insert(argv.end(), {"--port", "0", "--tls-port", std::to_string(port_)});
   } else {

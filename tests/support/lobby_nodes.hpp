@@ -125,8 +125,8 @@ class Nodes : public ::testing::Test {
   }
 
   std::shared_ptr<Node> node(std::vector<std::string> extra = {}) {
-    auto n = std::make_shared<Node>(pg_->conninfo(), redis_->address(), key_.path(),
-                                    std::move(extra));
+    auto n =
+        std::make_shared<Node>(pg_->conninfo(), redis_->address(), key_.path(), std::move(extra));
     nodes_.push_back(n);
     return n;
   }
@@ -198,7 +198,8 @@ inline void queue_for_3x3(TestClient& client) {
 }
 
 // Hello with a resume token (the name only for the log).
-inline void hello_with_token(TestClient& client, const std::string& name, const std::string& token) {
+inline void hello_with_token(TestClient& client, const std::string& name,
+                             const std::string& token) {
   wire::ClientMessage hello;
   hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
   hello.mutable_hello()->set_name(name);
@@ -214,17 +215,18 @@ inline wire::Redirect expect_redirect(TestClient& client, std::chrono::milliseco
 
 // Hello at the node a Redirect names, with the token and the reservation.
 inline std::unique_ptr<TestClient> follow(const wire::Redirect& redirect, const std::string& name,
-                                   const std::string& token, wire::Welcome& welcome) {
-  auto there = std::make_unique<TestClient>(static_cast<std::uint16_t>(redirect.port()),
-                                            redirect.host());
+                                          const std::string& token, wire::Welcome& welcome) {
+  auto there =
+      std::make_unique<TestClient>(static_cast<std::uint16_t>(redirect.port()), redirect.host());
   wire::ClientMessage hello;
   hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
   hello.mutable_hello()->set_name(name);
   hello.mutable_hello()->set_resume_token(token);
   hello.mutable_hello()->set_reservation(redirect.reservation());
   there->send(hello);
-  welcome = there->expect([](const wire::ServerMessage& s) { return s.has_welcome(); },
-                          "Welcome at the node redirected to")
+  welcome = there
+                ->expect([](const wire::ServerMessage& s) { return s.has_welcome(); },
+                         "Welcome at the node redirected to")
                 .welcome();
   return there;
 }
@@ -242,14 +244,16 @@ inline std::uint64_t seat_pair(TestClient& alice, TestClient& bob) {
 
 // Plays the moves in turn (x first) until the game ends; returns the final state.
 inline wire::GameState play_out(TestClient& x, TestClient& o, std::uint64_t game,
-                         const std::vector<std::pair<int, int>>& moves, int first_ply = 0) {
+                                const std::vector<std::pair<int, int>>& moves, int first_ply = 0) {
   wire::GameState last;
   for (std::size_t i = 0; i < moves.size(); ++i) {
     TestClient& mover = (first_ply + static_cast<int>(i)) % 2 == 0 ? x : o;
     mover.move(moves[i].first, moves[i].second, game);
     const int ply = first_ply + static_cast<int>(i) + 1;
     last = mover.expect_state(
-        [ply](const wire::GameState& s) { return s.move_count() >= static_cast<std::uint32_t>(ply); },
+        [ply](const wire::GameState& s) {
+          return s.move_count() >= static_cast<std::uint32_t>(ply);
+        },
         "the move's state");
     if (is_over(last)) break;
   }
@@ -297,9 +301,8 @@ class Ledger {
     std::map<std::string, double> last_rating;
     std::map<std::string, std::uint64_t> last_rated_game;
     for (const auto& [key, state] : ended_) {
-      const std::string where =
-          " FROM games g WHERE g.room_id = " + std::to_string(key.first) + " AND g.round = " +
-          std::to_string(key.second);
+      const std::string where = " FROM games g WHERE g.room_id = " + std::to_string(key.first) +
+                                " AND g.round = " + std::to_string(key.second);
       const std::string status = state.status() == wire::GAME_STATUS_X_WON   ? "x_won"
                                  : state.status() == wire::GAME_STATUS_O_WON ? "o_won"
                                                                              : "draw";
@@ -345,12 +348,13 @@ class Ledger {
             << name << ": the rating kept vs the rating told";
       }
     }
-    EXPECT_EQ(one("SELECT COUNT(*) FROM games a JOIN games b ON a.id < b.id AND "
-                  "(a.x_player IN (b.x_player, b.o_player) OR a.o_player IN (b.x_player, "
-                  "b.o_player)) JOIN players p ON p.id IN (a.x_player, a.o_player) AND p.is_bot = 0 "
-                  "AND p.id IN (b.x_player, b.o_player) WHERE a.started_ms < b.ended_ms AND "
-                  "b.started_ms < a.ended_ms"),
-              "0")
+    EXPECT_EQ(
+        one("SELECT COUNT(*) FROM games a JOIN games b ON a.id < b.id AND "
+            "(a.x_player IN (b.x_player, b.o_player) OR a.o_player IN (b.x_player, "
+            "b.o_player)) JOIN players p ON p.id IN (a.x_player, a.o_player) AND p.is_bot = 0 "
+            "AND p.id IN (b.x_player, b.o_player) WHERE a.started_ms < b.ended_ms AND "
+            "b.started_ms < a.ended_ms"),
+        "0")
         << "a player sat in two games at once";
   }
 

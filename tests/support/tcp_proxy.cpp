@@ -102,14 +102,16 @@ void TcpProxy::run() {
       const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
       bool ok = n > 0;
       for (ssize_t sent = 0; ok && sent < n;) {
-        const ssize_t w = ::send(to, buffer + sent, static_cast<std::size_t>(n - sent), MSG_NOSIGNAL);
+        const ssize_t w =
+            ::send(to, buffer + sent, static_cast<std::size_t>(n - sent), MSG_NOSIGNAL);
         ok = w > 0;
         sent += std::max<ssize_t>(w, 0);
       }
       if (!ok) close_pair(*it);
     }
-    pairs_.erase(std::remove_if(pairs_.begin(), pairs_.end(), [](const Pair& p) { return p.client < 0; }),
-                 pairs_.end());
+    pairs_.erase(
+        std::remove_if(pairs_.begin(), pairs_.end(), [](const Pair& p) { return p.client < 0; }),
+        pairs_.end());
   }
 }
 
