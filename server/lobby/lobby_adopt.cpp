@@ -119,7 +119,7 @@ void Lobby::adopt(const ClaimedGame& claimed, const std::string& from) {
     const AccountId id = account_id(*player);
     tokens_.restore(seat_of(id), claimed.token_hashes[i]);
     cluster().hold(id, claimed.token_hashes[i], config_.token_lifetime, "",
-                   [this, id](const std::string& elsewhere) {
+                   [id](const std::string& elsewhere) {
                      // Its player is at another live node (out of this
                      // game): it finds the game here when it comes back.
                      if (!elsewhere.empty()) {

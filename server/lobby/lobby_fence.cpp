@@ -15,6 +15,7 @@
 
 #include "lobby/lobby.hpp"
 #include "lobby/lobby_connection.hpp"
+#include "lobby/secrets.hpp"
 #include "net/replies.hpp"
 
 namespace ttt::server {

@@ -280,7 +280,7 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
 bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
   auto it = reservations_.find(hello.reservation());
   if (it == reservations_.end()) return false;
-  auto refuse = [this, request_id](Connection& open, wire::ErrorCode code, std::string text) {
+  auto refuse = [request_id](Connection& open, wire::ErrorCode code, std::string text) {
     open.end_routing();
     if (auto conn = open.participant()) {
       conn->deliver(error_reply(code, std::move(text), request_id, true));
