@@ -12,7 +12,8 @@
 // --node-dead-after, --postgres-timeout) so that each proves its point in
 // seconds; the DISABLED_ soaks run the same scenarios with the default
 // timings and the durations of the report that found them (25 s, 45 s,
-// 30 s): ctest ... --gtest_also_run_disabled_tests, or ./ttt soak-nodes.
+// 30 s): build/bin/cluster_fault_e2e_test --gtest_also_run_disabled_tests
+// --gtest_filter='*Soak*' inside pg_virtualenv (docs/scaling.md, "Measured").
 #include <gtest/gtest.h>
 #include <signal.h>
 
