@@ -219,8 +219,10 @@ std::optional<std::string> check_redis(const RedisAddress& address,
   }
   if (c != nullptr) redisFree(c);
   if (relay) {
-    asio::post(*io, [&relay] { relay->close(); });
-    io->stop();
+    // Closed where it runs; its relays end with hiredis's connection, and
+    // the thread with them (within the connect timeout at most).
+    asio::post(*io, [relay] { relay->close(); });
+    relay.reset();
     relaying.join();
   }
   return problem;
