@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include "cluster/node_signer.hpp"
 #include "cluster/redis_client.hpp"
 #include "metrics/metrics_http.hpp"
 #include "ttt/cli/invocation.hpp"
@@ -141,9 +142,20 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                    "the web client's public address when a reverse proxy serves it, e.g. "
                    "https://ttt.example.org: the clients' watch links start with it");
 
-  flags.add_string("--redis", "", &config.redis, "HOST:PORT",
+  flags.add_string("--redis", "", &config.redis, "HOST:PORT|URL",
                    "run as one node of a lobby of several: the Redis the nodes share (the game "
-                   "list, quick-match queues, who is where, heartbeats); needs --postgres");
+                   "list, quick-match queues, who is where, heartbeats); needs --postgres. "
+                   "HOST:PORT, or redis://[USER:PASSWORD@]HOST:PORT to log in (an ACL user, or "
+                   "the password alone for requirepass; TTT_REDIS_PASSWORD holds it when the URL "
+                   "does not), rediss://... for TLS");
+  flags.add_string("--redis-ca", "", &config.redis_ca, "FILE",
+                   "with rediss://: the CA certificates (PEM) Redis's certificate is checked "
+                   "against (default: the system's); its name must be the host of --redis");
+  flags.add_string("--redis-cert", "", &config.redis_cert, "FILE",
+                   "with rediss://: a client certificate (PEM) to show Redis (tls-auth-clients); "
+                   "needs --redis-key");
+  flags.add_string("--redis-key", "", &config.redis_key, "FILE",
+                   "with rediss://: the key of --redis-cert (PEM)");
   flags.add_string("--advertise", "", &config.advertise, "HOST:PORT",
                    "with --redis: how clients reach this node when another node sends them here "
                    "(default: --bind and --port, if --bind names one address)");
@@ -156,6 +168,27 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                     "with --redis: how often this node looks for games in progress that no live "
                     "node holds and none of whose players came back; one found twice in a row is "
                     "taken over here (its players then have --reconnect-grace), 0 = never");
+  flags.add_string("--cluster-key-file", "", &config.cluster_key_file, "FILE",
+                   "with --redis (needed): the key the nodes of the lobby share, in a file only "
+                   "its owner may read (32 bytes at least, e.g. made by openssl rand -hex 32); "
+                   "every node signs what it tells the others through Redis with it and ignores "
+                   "what is not signed with it");
+  flags.add_seconds("--node-heartbeat", &config.node_heartbeat, 60,
+                    "with --redis: how often this node renews its heartbeat in Redis and in "
+                    "PostgreSQL");
+  flags.add_seconds("--node-dead-after", &config.node_dead_after, 600,
+                    "with --redis: a node whose heartbeats (in Redis and in PostgreSQL) are "
+                    "older than this is dead for the others, who may take its games over; a "
+                    "node that could not renew its own for this long checks which games are "
+                    "still its own (at least twice --node-heartbeat)");
+  flags.add_seconds("--seat-hold", &config.lobby.seat_hold, 600,
+                    "with --redis: how long this node keeps a seat (or a place to watch or "
+                    "challenge from) for a player another node sends here; untaken, it is "
+                    "held against the account and address that asked");
+  flags.add_seconds("--postgres-timeout", &config.postgres_timeout, 3600,
+                    "with --postgres: a statement PostgreSQL does not answer within this time "
+                    "means the database is lost (stopped, cut off): writes wait and players "
+                    "are told, and the server connects again; 0 = wait for ever");
 
   ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
@@ -231,20 +264,58 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
       args.result.ok = false;
       args.result.error = "--redis needs --postgres: the nodes of one lobby keep their records "
                           "in one PostgreSQL database";
-    } else if (!cluster::parse_redis_address(config.redis, error)) {
+    } else if (auto redis = cluster::parse_redis_address(config.redis, error); !redis) {
       args.result.ok = false;
       args.result.error = "--redis: " + error;
+    } else if (!redis->tls && (!config.redis_ca.empty() || !config.redis_cert.empty() ||
+                               !config.redis_key.empty())) {
+      args.result.ok = false;
+      args.result.error =
+          "--redis-ca, --redis-cert and --redis-key are for TLS to Redis: give "
+          "--redis rediss://HOST:PORT";
+    } else if (config.redis_cert.empty() != config.redis_key.empty()) {
+      args.result.ok = false;
+      args.result.error = config.redis_cert.empty() ? "--redis-key needs --redis-cert too"
+                                                    : "--redis-cert needs --redis-key too";
     } else if (config.advertise.empty() && (config.bind == "0.0.0.0" || config.bind == "::")) {
       args.result.ok = false;
       args.result.error = "--redis: other nodes must tell clients how to reach this one: give "
                           "--advertise HOST:PORT (or --bind one address)";
-    } else if (!config.advertise.empty() && !cluster::parse_host_port(config.advertise, config.port, error)) {
+    } else if (!config.advertise.empty() &&
+               !cluster::parse_host_port(config.advertise, config.port, error)) {
       args.result.ok = false;
       args.result.error = "--advertise: " + error;
     } else if (!config.export_games.empty()) {
       args.result.ok = false;
       args.result.error = "--export-games reads the records only: leave out --redis";
+    } else if (config.cluster_key_file.empty()) {
+      args.result.ok = false;
+      args.result.error =
+          "--redis needs --cluster-key-file FILE: the nodes sign what they tell "
+          "each other through Redis with the key in FILE, so that whoever else "
+          "reaches Redis can't speak for a node (make one with: openssl rand "
+          "-hex 32 > FILE; chmod 600 FILE; the same file on every node)";
+    } else if (auto key = cluster::read_cluster_key(config.cluster_key_file, error); !key) {
+      args.result.ok = false;
+      args.result.error = "--cluster-key-file: " + error;
+    } else if (config.lobby.seat_hold.count() <= 0) {
+      args.result.ok = false;
+      args.result.error =
+          "--seat-hold must be more than 0: a player sent to a seat needs the time "
+          "to get there";
+    } else if (config.node_heartbeat.count() <= 0 ||
+               config.node_dead_after < 2 * config.node_heartbeat) {
+      args.result.ok = false;
+      args.result.error =
+          "--node-dead-after must be at least twice --node-heartbeat (and "
+          "--node-heartbeat more than 0): a node misses a heartbeat or two "
+          "before it is dead";
+    } else {
+      config.cluster_key = std::move(*key);
     }
+  } else if (args.result.ok && !config.cluster_key_file.empty()) {
+    args.result.ok = false;
+    args.result.error = "--cluster-key-file is the key of the nodes of one lobby: it needs --redis";
   } else if (args.result.ok && !config.advertise.empty()) {
     args.result.ok = false;
     args.result.error = "--advertise says how clients reach this node among others: it needs "
@@ -266,6 +337,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.session.message_burst = 2.0 * static_cast<double>(rate_limit);
   config.lobby.bot_budget = std::chrono::milliseconds(bot_budget);
   config.lobby.heartbeat_timeout = config.session.heartbeat_timeout;
+  config.lobby.node_dead_after = config.node_dead_after;
   config.lobby.fallback_level = *parse_level(fallback_level);
   config.session.max_hello_frame = static_cast<std::size_t>(max_hello_frame);
   config.session.max_queued_bytes = static_cast<std::size_t>(send_queue);

@@ -78,6 +78,8 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
   if (handed_over_) return;  // the node is going: its players are on their way elsewhere
+  // Several nodes: after a stall, the games here are checked first.
+  stalled();
   if (connection.routing) {
     if (connection.held.size() < Connection::kMaxHeld) {
       connection.held.push_back(message);  // handled once Hello is answered
@@ -230,6 +232,7 @@ LobbyStats Lobby::stats() const {
   s.games_finished = games_finished_;
   s.redirects = redirects_;
   s.games_adopted = games_adopted_;
+  s.games_lost = games_lost_;
   s.accounts = links_.accounts.size();
   s.bot_searches_waiting = bot_searches_.waiting();
   s.bot_searches_running = bot_searches_.running();

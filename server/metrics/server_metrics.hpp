@@ -37,6 +37,7 @@ struct Snapshot {
   std::size_t nodes_alive = 0;        // this one included
   std::uint64_t redirects = 0;        // connections sent to another node
   std::uint64_t games_adopted = 0;    // games taken over from a dead or drained node
+  std::uint64_t games_lost = 0;       // games dropped: another node held them (fencing)
 };
 
 class ServerMetrics {
