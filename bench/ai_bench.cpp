@@ -20,6 +20,7 @@
 #include "ai/ai_run_search.hpp"
 #include "ai/ai_run_threats.hpp"
 #include "ai/ai_search_table.hpp"
+#include "ai_run_positions.hpp"
 #include "ttt/ai.hpp"
 #include "ttt/game.hpp"
 #include "ttt/rules.hpp"
@@ -218,6 +219,36 @@ void BM_RunVcf(benchmark::State& state) {
   state.counters["plies"] = attacks > 0 ? 2 * attacks - 1 : 0;
 }
 BENCHMARK(BM_RunVcf)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The time to find the shortest VCF of each of the tests' long-VCF positions
+// (7, 7, 7 and 10 fours) and the VCT of each of their VCT positions (four
+// threats), with a fresh table each time.
+void BM_RunThreatPositions(benchmark::State& state) {
+  using namespace ttt::internal::ai;
+  const bool vct = state.range(0) != 0;
+  const auto& positions = vct ? kVcts : kLongVcfs;
+  const auto index = static_cast<std::size_t>(state.range(1));
+  const RunBoard board(from_rows(positions.at(index), 5));
+  std::uint64_t nodes = 0;
+  int attacks = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    SearchTable table(18);
+    SearchLimits limits = SearchLimits::unlimited();
+    state.ResumeTiming();
+    const auto win =
+        vct ? find_vct(board, limits, table, 6, 4) : find_vcf(board, limits, table, 12);
+    attacks = win ? win->attacks : 0;
+    nodes = limits.nodes();
+  }
+  state.SetLabel(vct ? "vct" : "vcf");
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["attacks"] = attacks;
+}
+BENCHMARK(BM_RunThreatPositions)
+    ->ArgsProduct({{0}, {0, 1, 2, 3}})
+    ->ArgsProduct({{1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
 
 // Each level's time per move against a 200 ms budget at 15×15 with five in a
 // row, in two games against Perfect (one as X, one as O); range(1) = 1 lifts

@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include "cluster/node_signer.hpp"
 #include "cluster/redis_client.hpp"
 #include "metrics/metrics_http.hpp"
 #include "ttt/cli/invocation.hpp"
@@ -124,9 +125,37 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                  "print the TLS certificate's fingerprint (SHA256:...) and exit; give the "
                  "same flags as a normal start");
 
-  flags.add_string("--redis", "", &config.redis, "HOST:PORT",
+  std::string web = config.web ? "on" : "off";
+  flags.add_choice("--web", "", &web, {"on", "off"},
+                   "serve the web client on the game port: browsers play and watch at "
+                   "https://HOST:PORT/ (http:// with --no-tls); docs/web.md");
+  std::string web_origins;
+  flags.add_string("--web-origin", "", &web_origins, "URL[,URL...]",
+                   "other origins whose pages may open the game's WebSocket besides the page's "
+                   "own, e.g. https://ttt.example.org behind a reverse proxy (docs/hosting.md)");
+  std::string trusted_proxies;
+  flags.add_string("--web-trusted-proxy", "", &trusted_proxies, "ADDR[,ADDR...]",
+                   "reverse proxies in front of the web client whose X-Forwarded-For is "
+                   "believed: the browsers they forward count by their own addresses for the "
+                   "limits per address, not the proxy's (docs/hosting.md)");
+  flags.add_string("--web-url", "", &config.lobby.web_url, "URL",
+                   "the web client's public address when a reverse proxy serves it, e.g. "
+                   "https://ttt.example.org: the clients' watch links start with it");
+
+  flags.add_string("--redis", "", &config.redis, "HOST:PORT|URL",
                    "run as one node of a lobby of several: the Redis the nodes share (the game "
-                   "list, quick-match queues, who is where, heartbeats); needs --postgres");
+                   "list, quick-match queues, who is where, heartbeats); needs --postgres. "
+                   "HOST:PORT, or redis://[USER:PASSWORD@]HOST:PORT to log in (an ACL user, or "
+                   "the password alone for requirepass; TTT_REDIS_PASSWORD holds it when the URL "
+                   "does not), rediss://... for TLS");
+  flags.add_string("--redis-ca", "", &config.redis_ca, "FILE",
+                   "with rediss://: the CA certificates (PEM) Redis's certificate is checked "
+                   "against (default: the system's); its name must be the host of --redis");
+  flags.add_string("--redis-cert", "", &config.redis_cert, "FILE",
+                   "with rediss://: a client certificate (PEM) to show Redis (tls-auth-clients); "
+                   "needs --redis-key");
+  flags.add_string("--redis-key", "", &config.redis_key, "FILE",
+                   "with rediss://: the key of --redis-cert (PEM)");
   flags.add_string("--advertise", "", &config.advertise, "HOST:PORT",
                    "with --redis: how clients reach this node when another node sends them here "
                    "(default: --bind and --port, if --bind names one address)");
@@ -139,12 +168,82 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                     "with --redis: how often this node looks for games in progress that no live "
                     "node holds and none of whose players came back; one found twice in a row is "
                     "taken over here (its players then have --reconnect-grace), 0 = never");
+  flags.add_string("--cluster-key-file", "", &config.cluster_key_file, "FILE",
+                   "with --redis (needed): the key the nodes of the lobby share, in a file only "
+                   "its owner may read (32 bytes at least, e.g. made by openssl rand -hex 32); "
+                   "every node signs what it tells the others through Redis with it and ignores "
+                   "what is not signed with it");
+  flags.add_seconds("--node-heartbeat", &config.node_heartbeat, 60,
+                    "with --redis: how often this node renews its heartbeat in Redis and in "
+                    "PostgreSQL");
+  flags.add_seconds("--node-dead-after", &config.node_dead_after, 600,
+                    "with --redis: a node whose heartbeats (in Redis and in PostgreSQL) are "
+                    "older than this is dead for the others, who may take its games over; a "
+                    "node that could not renew its own for this long checks which games are "
+                    "still its own (at least twice --node-heartbeat)");
+  flags.add_seconds("--seat-hold", &config.lobby.seat_hold, 600,
+                    "with --redis: how long this node keeps a seat (or a place to watch or "
+                    "challenge from) for a player another node sends here; untaken, it is "
+                    "held against the account and address that asked");
+  flags.add_seconds("--postgres-timeout", &config.postgres_timeout, 3600,
+                    "with --postgres: a statement PostgreSQL does not answer within this time "
+                    "means the database is lost (stopped, cut off): writes wait and players "
+                    "are told, and the server connects again; 0 = wait for ever");
 
   ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
   args.effective_config = flags.effective_config();
   config.port = static_cast<std::uint16_t>(port);
   config.tls.enabled = !no_tls;
+  config.web = web == "on";
+  config.lobby.web_client = config.web;
+  config.tls.http = config.web;
+  config.web_settings.origins.clear();
+  for (std::size_t start = 0; start <= web_origins.size() && !web_origins.empty();) {
+    const std::size_t comma = std::min(web_origins.find(',', start), web_origins.size());
+    std::string origin = web_origins.substr(start, comma - start);
+    while (!origin.empty() && origin.back() == '/') origin.pop_back();
+    if (origin.rfind("http://", 0) != 0 && origin.rfind("https://", 0) != 0) {
+      args.result.ok = false;
+      args.result.error = "--web-origin: '" + origin +
+                          "' is not an origin (https://HOST or https://HOST:PORT, no path)";
+      break;
+    }
+    config.web_settings.origins.push_back(std::move(origin));
+    start = comma + 1;
+  }
+  config.web_settings.trusted_proxies.clear();
+  for (std::size_t start = 0; args.result.ok && !trusted_proxies.empty() &&
+                              start <= trusted_proxies.size();) {
+    const std::size_t comma = std::min(trusted_proxies.find(',', start), trusted_proxies.size());
+    const std::string text = trusted_proxies.substr(start, comma - start);
+    boost::system::error_code bad;
+    const auto proxy = boost::asio::ip::make_address(text, bad);
+    if (bad) {
+      args.result.ok = false;
+      args.result.error = "--web-trusted-proxy: '" + text + "' is not an IP address";
+      break;
+    }
+    config.web_settings.trusted_proxies.push_back(proxy);
+    start = comma + 1;
+  }
+  while (!config.lobby.web_url.empty() && config.lobby.web_url.back() == '/') {
+    config.lobby.web_url.pop_back();
+  }
+  if (args.result.ok && !config.lobby.web_url.empty() &&
+      config.lobby.web_url.rfind("http://", 0) != 0 &&
+      config.lobby.web_url.rfind("https://", 0) != 0) {
+    args.result.ok = false;
+    args.result.error =
+        "--web-url: '" + config.lobby.web_url + "' does not start with https:// or http://";
+  }
+  if (args.result.ok && !config.web &&
+      (!web_origins.empty() || !config.lobby.web_url.empty() || !trusted_proxies.empty())) {
+    args.result.ok = false;
+    args.result.error =
+        "--web off: --web-origin, --web-trusted-proxy and --web-url are the web client's; leave "
+        "them out";
+  }
   if (config.tls.cert_file.empty() != config.tls.key_file.empty()) {
     args.result.ok = false;
     args.result.error = config.tls.cert_file.empty() ? "--tls-key needs --tls-cert too"
@@ -165,20 +264,58 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
       args.result.ok = false;
       args.result.error = "--redis needs --postgres: the nodes of one lobby keep their records "
                           "in one PostgreSQL database";
-    } else if (!cluster::parse_redis_address(config.redis, error)) {
+    } else if (auto redis = cluster::parse_redis_address(config.redis, error); !redis) {
       args.result.ok = false;
       args.result.error = "--redis: " + error;
+    } else if (!redis->tls && (!config.redis_ca.empty() || !config.redis_cert.empty() ||
+                               !config.redis_key.empty())) {
+      args.result.ok = false;
+      args.result.error =
+          "--redis-ca, --redis-cert and --redis-key are for TLS to Redis: give "
+          "--redis rediss://HOST:PORT";
+    } else if (config.redis_cert.empty() != config.redis_key.empty()) {
+      args.result.ok = false;
+      args.result.error = config.redis_cert.empty() ? "--redis-key needs --redis-cert too"
+                                                    : "--redis-cert needs --redis-key too";
     } else if (config.advertise.empty() && (config.bind == "0.0.0.0" || config.bind == "::")) {
       args.result.ok = false;
       args.result.error = "--redis: other nodes must tell clients how to reach this one: give "
                           "--advertise HOST:PORT (or --bind one address)";
-    } else if (!config.advertise.empty() && !cluster::parse_host_port(config.advertise, config.port, error)) {
+    } else if (!config.advertise.empty() &&
+               !cluster::parse_host_port(config.advertise, config.port, error)) {
       args.result.ok = false;
       args.result.error = "--advertise: " + error;
     } else if (!config.export_games.empty()) {
       args.result.ok = false;
       args.result.error = "--export-games reads the records only: leave out --redis";
+    } else if (config.cluster_key_file.empty()) {
+      args.result.ok = false;
+      args.result.error =
+          "--redis needs --cluster-key-file FILE: the nodes sign what they tell "
+          "each other through Redis with the key in FILE, so that whoever else "
+          "reaches Redis can't speak for a node (make one with: openssl rand "
+          "-hex 32 > FILE; chmod 600 FILE; the same file on every node)";
+    } else if (auto key = cluster::read_cluster_key(config.cluster_key_file, error); !key) {
+      args.result.ok = false;
+      args.result.error = "--cluster-key-file: " + error;
+    } else if (config.lobby.seat_hold.count() <= 0) {
+      args.result.ok = false;
+      args.result.error =
+          "--seat-hold must be more than 0: a player sent to a seat needs the time "
+          "to get there";
+    } else if (config.node_heartbeat.count() <= 0 ||
+               config.node_dead_after < 2 * config.node_heartbeat) {
+      args.result.ok = false;
+      args.result.error =
+          "--node-dead-after must be at least twice --node-heartbeat (and "
+          "--node-heartbeat more than 0): a node misses a heartbeat or two "
+          "before it is dead";
+    } else {
+      config.cluster_key = std::move(*key);
     }
+  } else if (args.result.ok && !config.cluster_key_file.empty()) {
+    args.result.ok = false;
+    args.result.error = "--cluster-key-file is the key of the nodes of one lobby: it needs --redis";
   } else if (args.result.ok && !config.advertise.empty()) {
     args.result.ok = false;
     args.result.error = "--advertise says how clients reach this node among others: it needs "
@@ -200,6 +337,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.session.message_burst = 2.0 * static_cast<double>(rate_limit);
   config.lobby.bot_budget = std::chrono::milliseconds(bot_budget);
   config.lobby.heartbeat_timeout = config.session.heartbeat_timeout;
+  config.lobby.node_dead_after = config.node_dead_after;
   config.lobby.fallback_level = *parse_level(fallback_level);
   config.session.max_hello_frame = static_cast<std::size_t>(max_hello_frame);
   config.session.max_queued_bytes = static_cast<std::size_t>(send_queue);

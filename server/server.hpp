@@ -22,6 +22,7 @@
 #include "net/connection_slots.hpp"
 #include "net/listener.hpp"
 #include "net/read_budget.hpp"
+#include "net/web_server.hpp"
 #include "store/sequence_ids.hpp"
 #include "store/store_writer.hpp"
 #include "store/stored_holders.hpp"
@@ -114,6 +115,9 @@ class Server {
   boost::asio::awaitable<void> run_drain();
   // Several nodes: the orphan sweep, every --orphan-sweep.
   boost::asio::awaitable<void> sweep_orphans();
+  // Several nodes: every --node-heartbeat, the heartbeat in the database
+  // and the lobby's watch on whether this node may have looked dead.
+  boost::asio::awaitable<void> keep_fence();
   // After shutdown: waits (bounded) for the sessions to close, then stops.
   boost::asio::awaitable<void> wait_for_sessions();
   // Now and then: the log's held-back counts, and memory that a wave of
@@ -141,6 +145,7 @@ class Server {
   std::unique_ptr<StoredHolders> holders_;
   LocalLobby local_;
   Lobby& lobby_ = local_.lobby;
+  std::unique_ptr<WebServer> web_;  // null with --web off
   std::unique_ptr<Listener> listener_;
   std::unique_ptr<metrics::MetricsHttp> metrics_http_;  // null without --metrics
   std::atomic<bool> stopping_{false};

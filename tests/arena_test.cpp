@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <regex>
 #include <thread>
 
@@ -21,6 +22,7 @@ namespace {
 using namespace std::chrono_literals;
 using ttt::testing::bin_dir;
 using ttt::testing::run_command;
+using ttt::testing::TempDir;
 
 TEST(ArenaElo, AnEvenScoreIsNoDifference) {
   const EloEstimate e = estimate_elo(5, 5, 2);
@@ -177,6 +179,48 @@ class ScriptedBrain : public Brain {
   std::chrono::milliseconds think_;
 };
 
+TEST(ArenaOpening, ReadsCellNamesAndTheGomocupOffsetsFromTheCentre) {
+  std::string why;
+  EXPECT_EQ(parse_opening("h8 i9 g7", 15, 5, why), (std::vector<Move>{{7, 7}, {8, 8}, {6, 6}}));
+  EXPECT_EQ(parse_opening("  0,0, 1,-1,-1,1 ", 15, 5, why),
+            (std::vector<Move>{{7, 7}, {6, 8}, {8, 6}}));
+  EXPECT_EQ(parse_opening("0,0", 9, 5, why), (std::vector<Move>{{4, 4}}));
+}
+
+TEST(ArenaOpening, RefusesWhatIsNoOpeningSayingWhy) {
+  std::string why;
+  EXPECT_FALSE(parse_opening("h8 h8", 15, 5, why));
+  EXPECT_EQ(why, "h8: that cell is already taken");
+  EXPECT_FALSE(parse_opening("h8 z99", 15, 5, why));
+  EXPECT_TRUE(why.starts_with("'z99' is no cell of the 15x15 board")) << why;
+  EXPECT_FALSE(parse_opening("1,2,3", 15, 5, why));
+  EXPECT_TRUE(why.starts_with("'1,2,3' is no opening")) << why;
+  EXPECT_FALSE(parse_opening("8,0", 15, 5, why));
+  EXPECT_EQ(why, "a cell 8,0 from the centre is off the board");
+  EXPECT_FALSE(parse_opening("a1 b1 a2 b2 a3 b3 a4 b4 a5", 15, 5, why));
+  EXPECT_EQ(why, "the opening ends the game");
+  EXPECT_FALSE(parse_opening("\x1b[2J", 15, 5, why));
+  EXPECT_TRUE(why.starts_with("'^[[2J' is no cell")) << why;
+}
+
+TEST(ArenaOpening, LoadsAFileWithCommentsAndNamesTheLineOfAFault) {
+  TempDir dir;
+  const std::string path = dir.path() + "/openings";
+  std::ofstream(path) << "# balanced ones\n\nh8 i9 g7  # a comment\n0,0, 1,1\n";
+  std::string why;
+  const auto openings = load_openings(path, 15, 5, why);
+  ASSERT_TRUE(openings) << why;
+  EXPECT_EQ(openings->size(), 2u);
+  std::ofstream(path, std::ios::app) << "h8 h8\n";
+  EXPECT_FALSE(load_openings(path, 15, 5, why));
+  EXPECT_EQ(why, path + " line 5: h8: that cell is already taken");
+  std::ofstream(path) << "# nothing\n";
+  EXPECT_FALSE(load_openings(path, 15, 5, why));
+  EXPECT_EQ(why, "the openings file '" + path + "' has no opening");
+  EXPECT_FALSE(load_openings(dir.path() + "/none", 15, 5, why));
+  EXPECT_EQ(why, "can't read the openings file '" + dir.path() + "/none'");
+}
+
 TEST(ArenaGame, PlaysFromTheOpeningToTheEnd) {
   ScriptedBrain x;
   ScriptedBrain o;
@@ -261,6 +305,27 @@ TEST(ArenaProgram, PrintsAHeaderEveryGameAndTheSummaryWithColoursAndOpeningsPair
                                   "--size", "5", "--win", "4", "--budget", "5", "--seed", "3"},
                                  30s);
   EXPECT_EQ(lines_of(again.output)[1], lines[1]) << "--seed repeats the openings";
+}
+
+TEST(ArenaProgram, PlaysTheOpeningsOfAFileInTurnWithBothColours) {
+  TempDir dir;
+  const std::string path = dir.path() + "/openings";
+  std::ofstream(path) << "h8 i9 g7\n0,0, 1,-1\n";
+  const auto run = run_command({bin_dir() + "/ttt-arena", "easy", "random", "--games", "6",
+                                "--budget", "5", "--seed", "3", "--openings", path});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  for (const char* line : {"game 1: easy (X) vs random (O), opening h8 i9 g7:",
+                           "game 2: random (X) vs easy (O), opening h8 i9 g7:",
+                           "game 3: easy (X) vs random (O), opening h8 i7:",
+                           "game 4: random (X) vs easy (O), opening h8 i7:",
+                           "game 5: easy (X) vs random (O), opening h8 i9 g7:"}) {
+    EXPECT_NE(run.output.find(line), std::string::npos) << line << "\n" << run.output;
+  }
+  std::ofstream(path) << "h8 h8\n";
+  const auto bad = run_command({bin_dir() + "/ttt-arena", "easy", "random", "--openings", path});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("line 1: h8: that cell is already taken"), std::string::npos)
+      << bad.output;
 }
 
 TEST(ArenaProgram, PlaysTttEngineThroughTheBridge) {

@@ -39,7 +39,8 @@ class GameCommentaryTest : public ::testing::Test {
 
   Screen screen_;
   CurrentGame game_;
-  GameCommentary commentary_{screen_.terminal(), game_};
+  WatchLinks links_{"ttt.example", 7777, true};
+  GameCommentary commentary_{screen_.terminal(), game_, links_};
 };
 
 TEST_F(GameCommentaryTest, JoiningSaysWhoPlaysWhatAndShowsTheBoard) {
@@ -148,6 +149,28 @@ TEST_F(GameCommentaryTest, HowManyWatchIsOneLine) {
   count.set_spectators(2);
   commentary_.spectators(count);
   EXPECT_EQ(screen_.take(), "2 watching game 4.\n");
+}
+
+TEST_F(GameCommentaryTest, AServerWithAWebClientGetsWatchLinks) {
+  wire::Welcome welcome;
+  welcome.set_web_client(true);
+  links_.welcomed(welcome);
+  join(game_in_progress(), wire::SIDE_SPECTATOR);
+  EXPECT_TRUE(
+      has(screen_.take(), "Watching game 4.\nIn a browser: https://ttt.example:7777/game/4\n"));
+  wire::GameState over = game_in_progress("XXXOOEEEE", wire::SIDE_O);
+  over.set_status(wire::GAME_STATUS_X_WON);
+  moves_on(over);
+  EXPECT_TRUE(
+      has(screen_.take(), "Watch or replay it in a browser: https://ttt.example:7777/game/4\n"));
+}
+
+TEST_F(GameCommentaryTest, WithoutAWebClientNoLinkIsSaid) {
+  join(game_in_progress(), wire::SIDE_SPECTATOR);
+  wire::GameState over = game_in_progress("XXXOOEEEE", wire::SIDE_O);
+  over.set_status(wire::GAME_STATUS_X_WON);
+  moves_on(over);
+  EXPECT_FALSE(has(screen_.take(), "browser"));
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ class LobbyListsTest : public ::testing::Test {
   Screen screen_;
   Pager pager_{screen_.terminal()};
   FakeSender sender_;
-  LobbyLists lists_{screen_.terminal(), pager_, sender_};
+  WatchLinks links_{"ttt.example", 7777, true};
+  LobbyLists lists_{screen_.terminal(), pager_, sender_, links_};
 };
 
 TEST_F(LobbyListsTest, WhoPagesFollowTheFilter) {
@@ -71,6 +72,19 @@ TEST_F(LobbyListsTest, AListTypedWhileAPageIsOnItsWayWaitsForIt) {
   lists_.on_game_list(page);
   ASSERT_EQ(sender_.sent.size(), 2u);
   EXPECT_EQ(sender_.sent[1].message.list_games().size(), 4);
+}
+
+TEST_F(LobbyListsTest, APageOfGamesSaysWhereABrowserWatchesThem) {
+  wire::Welcome welcome;
+  welcome.set_web_client(true);
+  welcome.set_web_url("https://play.example");
+  links_.welcomed(welcome);
+  lists_.execute(parsed("/list"));
+  wire::GameList page;
+  page.add_games()->set_game_id(1);
+  page.set_total(1);
+  lists_.on_game_list(page);
+  EXPECT_TRUE(has(screen_.take(), "In a browser: https://play.example/game/ID\n"));
 }
 
 TEST_F(LobbyListsTest, OtherCommandsAreNotTheLists) {

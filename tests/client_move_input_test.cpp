@@ -40,6 +40,13 @@ TEST(MoveInput, RefusesTextThatIsNotAMove) {
   }
 }
 
+TEST(MoveInput, LooksLikeMoveOnlyForTheTwoSyntaxes) {
+  EXPECT_TRUE(looks_like_move("b2"));
+  EXPECT_TRUE(looks_like_move("9 9"));
+  EXPECT_FALSE(looks_like_move("hello there"));
+  EXPECT_FALSE(looks_like_move("/list"));
+}
+
 TEST(MoveInput, TakenCellGetsTheOriginMessage) {
   const Board board = *Board::parse("EEEEXEEEE");
   const auto refusal = move_refusal(board, Move{1, 1}, true);

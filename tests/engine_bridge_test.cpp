@@ -250,12 +250,49 @@ TEST(EngineBridge, AnEngineThatExitsIsNamedWithItsExitCode) {
   EXPECT_TRUE(contains(why, "crashed before answering TURN 4,4: it exited with code 3")) << why;
 }
 
-TEST(EngineBridge, GarbageIsQuoted) {
+TEST(EngineBridge, GarbageIsSkippedUntilTheDeadlineAndThenQuoted) {
   const std::string why = failure_at_second_move("garbage");
   EXPECT_TRUE(contains(why,
-                       "printed garbage: 'I think therefore I am' where a move (x,y) was "
-                       "due after TURN 4,4"))
+                       "ran out of time: no move within 500 ms (its 200 ms for the move and "
+                       "300 ms of grace) after TURN 4,4; the last line it printed was 'I think "
+                       "therefore I am'"))
       << why;
+}
+
+// A whole game against an engine that prints what is no move before each of
+// its moves (ERROR, UNKNOWN, OK, SUGGEST, a broken line), as the managers
+// allow: it plays every move, and it is never forfeited.
+TEST(EngineBridge, LinesThatAreNoMoveAreSkippedAsTheManagersSkipThem) {
+  EngineBrain brain(fake("--misbehave noisy"));
+  Turn turn = first_turn();
+  for (int i = 0; i < 6; ++i) {
+    const BrainMove move = brain.choose(turn);
+    ASSERT_TRUE(move.move) << move.failure;
+    EXPECT_EQ(turn.board.at(move.move->row, move.move->col), Cell::Empty);
+    turn = next_turn(turn, *move.move, Move{8, i});
+  }
+}
+
+// An engine that drops the first line after each of its moves (Rapfi's
+// multi-threaded build, still finishing the move, does): the bridge's INFO
+// lines come first and take the loss, so every TURN and BOARD arrives; a
+// RESTART that gets no answer is said again.
+TEST(EngineBridge, ACommandDroppedAfterAMoveCostsNothing) {
+  TempDir dir;
+  const std::string log = dir.path() + "/commands";
+  EngineBrain brain(fake("--misbehave drops --log " + log));
+  for (int game = 0; game < 2; ++game) {
+    Turn turn = first_turn();
+    for (int i = 0; i < 4; ++i) {
+      const BrainMove move = brain.choose(turn);
+      ASSERT_TRUE(move.move) << move.failure;
+      turn = next_turn(turn, *move.move, Move{8, i});
+    }
+    brain.game_over();
+  }
+  const auto lines = lines_of(log);
+  EXPECT_GE(std::count(lines.begin(), lines.end(), "(dropped)"), 7);
+  EXPECT_EQ(std::count(lines.begin(), lines.end(), "START"), 1);
 }
 
 TEST(EngineBridge, AnIllegalCellIsRefused) {
@@ -351,8 +388,9 @@ TEST(EngineBridge, AnEnginesTextIsShownAndLoggedHarmlessly) {
   const std::string why = failure_at_second_move("hostile");
   EXPECT_TRUE(harmless(why)) << why;
   EXPECT_TRUE(contains(why,
-                       "(^[]0;pwned^Gfake<U+202E> 1.0^[[2J) printed garbage: "
-                       "'^[[2J^[[31mRED<U+009B>0m<U+202E>esrever\xef\xbf\xbd' where a move"))
+                       "(^[]0;pwned^Gfake<U+202E> 1.0^[[2J) ran out of time: no move within 500 "
+                       "ms (its 200 ms for the move and 300 ms of grace) after TURN 4,4; the last "
+                       "line it printed was '^[[2J^[[31mRED<U+009B>0m<U+202E>esrever\xef\xbf\xbd'"))
       << why;
   const std::string logged = log.text();
   EXPECT_TRUE(contains(logged, "says: ^[]0;title^G^[[2J^[[31mRED")) << logged;

@@ -24,6 +24,9 @@ class EngineLoopTest : public ::testing::Test {
   }
   // The lines the engine answers to these commands.
   std::vector<std::string> talk(std::initializer_list<std::string_view> lines) {
+    return talk(std::vector<std::string_view>(lines));
+  }
+  std::vector<std::string> talk(const std::vector<std::string_view>& lines) {
     out_.str("");
     for (std::string_view line : lines) loop_.handle(line);
     std::vector<std::string> answers;
@@ -87,8 +90,10 @@ TEST_F(EngineLoopTest, RefusesWhatItCannotPlay) {
   EXPECT_EQ(talk({"BOARD", "1,1,1", "1,1,2", "DONE"}),
             std::vector<std::string>{"ERROR BOARD: 1,1 is listed twice"});
   EXPECT_EQ(talk({"BOARD", "1,1,1", "2,2,1", "DONE"})[0].rfind("ERROR this position can't", 0), 0u);
-  EXPECT_EQ(talk({"SWAP2BOARD"}),
-            std::vector<std::string>{"UNKNOWN ttt-engine does not know SWAP2BOARD"});
+  EXPECT_EQ(talk({"SWAP2BOARD", "7,7", "8,8", "DONE"}),
+            std::vector<std::string>{"UNKNOWN ttt-engine does not know SWAP2BOARD"})
+      << "one UNKNOWN for the command and its lines";
+  EXPECT_EQ(talk({"FROB 1"}), std::vector<std::string>{"UNKNOWN ttt-engine does not know FROB"});
 }
 
 TEST_F(EngineLoopTest, QuotesAManagersTextBackHarmlessly) {
@@ -133,21 +138,46 @@ TEST_F(EngineLoopTest, PlaysTheWinLengthItIsTold) {
 
 TEST_F(EngineLoopTest, TheTimeForAMoveComesFromTheInfoItIsGiven) {
   talk({"START 15"});
-  EXPECT_EQ(loop_.move_budget().count(), 1000 * 8 / 10 - 20) << "--budget when nothing is said";
+  EXPECT_EQ(loop_.move_budget().count(), 1000 - 50) << "--budget when nothing is said";
   talk({"INFO timeout_turn 5000"});
-  EXPECT_EQ(loop_.move_budget().count(), 3980);
+  EXPECT_EQ(loop_.move_budget().count(), 5000 - 250);
   talk({"INFO time_left 56000"});  // 225 empty cells: 1/56 of what is left
-  EXPECT_EQ(loop_.move_budget().count(), 1000 * 8 / 10 - 20);
+  EXPECT_EQ(loop_.move_budget().count(), 1000 - 50);
+  talk({"INFO timeout_turn 300"});
+  EXPECT_EQ(loop_.move_budget().count(), 300 - 25);
   talk({"INFO timeout_turn 0", "INFO time_left 2147483647"});
   EXPECT_EQ(loop_.move_budget().count(), 0) << "0: as fast as possible";
 }
 
-TEST_F(EngineLoopTest, SaysOnceThatItPlaysOtherRulesAsFreestyle) {
-  talk({"START 15", "INFO rule 1", "INFO timeout_turn 50"});
-  const auto answers = talk({"BEGIN"});
-  ASSERT_EQ(answers.size(), 2u);
-  EXPECT_EQ(answers[0].rfind("MESSAGE ttt-engine plays freestyle", 0), 0u) << answers[0];
-  EXPECT_EQ(talk({"TURN 0,0"}).size(), 1u);
+TEST_F(EngineLoopTest, SaysOnceThatItPlaysRenjuAndCaroAsFreestyle) {
+  for (const char* rule : {"INFO rule 4", "INFO rule 8", "INFO rule 5"}) {
+    talk({"START 15", rule, "INFO timeout_turn 50"});
+    const auto answers = talk({"BEGIN"});
+    ASSERT_EQ(answers.size(), 2u) << rule;
+    EXPECT_EQ(answers[0].rfind("MESSAGE ttt-engine plays freestyle", 0), 0u) << answers[0];
+    EXPECT_EQ(talk({"TURN 0,0"}).size(), 1u) << rule;
+  }
+}
+
+// Under the standard rule (INFO rule 1) an overline does not win: a board with
+// six in a row is a game going on, and the engine does not play into an
+// overline to "win" (it blocks the opponent's real five instead).
+TEST_F(EngineLoopTest, PlaysTheStandardRuleWhereAnOverlineDoesNotWin) {
+  talk({"START 15", "INFO rule 1", "INFO timeout_turn 200"});
+  // Its own (1) row 0: six stones; the opponent's (2) row 5: four, open at 4,5.
+  std::vector<std::string_view> lines = {"BOARD"};
+  std::vector<std::string> stones;
+  for (int x = 0; x < 6; ++x) stones.push_back(std::to_string(x) + ",0,1");
+  for (int x = 0; x < 4; ++x) stones.push_back(std::to_string(x) + ",5,2");
+  for (int x = 10; x < 13; ++x) stones.push_back(std::to_string(x) + ",10,2");
+  for (const std::string& stone : stones) lines.push_back(stone);
+  lines.push_back("DONE");
+  const auto answers = talk(lines);
+  ASSERT_EQ(answers.size(), 1u) << answers[0];
+  EXPECT_EQ(answers[0], "4,5") << "the block of the opponent's five";
+  // Freestyle: the same board is over (six in a row won).
+  talk({"START 15", "INFO rule 0"});
+  EXPECT_EQ(talk(lines), std::vector<std::string>{"ERROR the game on this board is over"});
 }
 
 // ttt-engine plays five in a row with the k < N engine: given a position with

@@ -8,7 +8,11 @@
 //   without a word), garbage (a line that is no answer), illegal (a cell off
 //   the board), occupied (a taken cell), timeout (never answers), silent
 //   (never answers ABOUT, so never gets going), long (a 10000-byte line),
-//   chatty (MESSAGE and DEBUG lines before every move: allowed), hostile
+//   chatty (MESSAGE and DEBUG lines before every move: allowed), noisy
+//   (ERROR, UNKNOWN, OK, SUGGEST and a broken line before every move, what
+//   the managers skip), drops (takes no command for the first line that
+//   follows each of its moves, as Rapfi's multi-threaded build does while it
+//   finishes a move: the line is lost, or read word by word), hostile
 //   (terminal escapes, bidi controls and bytes that are not UTF-8 in its
 //   ABOUT name, a MESSAGE before every move, and then garbage), hostile-exit
 //   (the same on stderr, then exit 3).
@@ -21,6 +25,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,8 +78,9 @@ void misbehave(const Options& o) {
 
 void move(const Options& o) {
   ++moves_answered;
-  if (moves_answered == o.at && o.misbehave != "none" && o.misbehave != "chatty" &&
-      o.misbehave != "silent") {
+  const bool plays_on = o.misbehave == "none" || o.misbehave == "chatty" ||
+                        o.misbehave == "silent" || o.misbehave == "noisy" || o.misbehave == "drops";
+  if (moves_answered == o.at && !plays_on) {
     misbehave(o);
     return;
   }
@@ -82,6 +88,13 @@ void move(const Options& o) {
   if (o.misbehave == "chatty") {
     say("MESSAGE thinking hard");
     say("DEBUG depth 3");
+  }
+  if (o.misbehave == "noisy") {
+    say("ERROR Unknown command: timeout_turn");
+    say("UNKNOWN what is this");
+    say("OK");
+    say("SUGGEST 1,1");
+    say("- ev 12 nd 4k tm 3");  // a debug line cut in two by a stray newline
   }
   for (int i = 0; i < size * size; ++i) {
     if (board[static_cast<std::size_t>(i)] != 0) continue;
@@ -122,8 +135,20 @@ int main(int argc, char** argv) {
   }
   std::string line;
   bool in_board = false;
+  int answered = 0;  // moves_answered when the last line was read
   while (std::getline(std::cin, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (o.misbehave == "drops" && moves_answered != answered) {
+      // The first line after a move is lost; its words come as commands of
+      // their own, each answered as unknown, as Rapfi answers them.
+      answered = moves_answered;
+      std::istringstream words(line);
+      std::string word;
+      words >> word;
+      while (words >> word) say("ERROR Unknown command: " + word);
+      if (!o.log.empty()) std::ofstream(o.log, std::ios::app) << "(dropped)\n";
+      continue;
+    }
     const auto space = line.find(' ');
     const std::string name = line.substr(0, space);
     const std::string args = space == std::string::npos ? "" : line.substr(space + 1);

@@ -35,7 +35,8 @@ TEST(ServerCli, HelpListsEveryFlagAndExitsZero) {
                            "--read-buffer-budget", "--bot-game-grace", "--bot-queue",
                            "--max-spectators", "--max-games-per-address",
                            "--max-bot-games-per-address", "--token-lifetime", "--stats-token",
-                           "--send-queue"}) {
+                           "--send-queue", "--web", "--web-origin", "--web-url",
+                           "--web-trusted-proxy"}) {
     EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
   }
 }
@@ -46,6 +47,11 @@ TEST(ServerCli, BadFlagsAreOneLineErrorsWithExitCodeTwo) {
                                         {"--log-level", "chatty"},
                                         {"--move-timeout", "-3"},
                                         {"--frobnicate"},
+                                        {"--web", "maybe"},
+                                        {"--web-origin", "ttt.example.org"},
+                                        {"--web-url", "ftp://ttt.example.org"},
+                                        {"--web-trusted-proxy", "proxy.example.org"},
+                                        {"--web", "off", "--web-url", "https://ttt.example.org"},
                                         {"--config"},
                                         {"extra"}}) {
     args.insert(args.begin(), bin_dir() + "/ttt-server");

@@ -1,7 +1,9 @@
 #include "load/load_player.hpp"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/connect.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -40,11 +42,15 @@ LoadPlayer::LoadPlayer(asio::io_context& io, PlayerOptions options, LoadCounters
 
 void LoadPlayer::stop() {
   stopping_ = true;
+  if (web_wake_ != nullptr) web_wake_->cancel();
+  if (pace_) pace_->cancel();
   boost::system::error_code ignored;
   socket().close(ignored);
 }
 
 asio::awaitable<bool> LoadPlayer::connect() {
+  ws_.reset();
+  web_out_.clear();
   stream_ = tls::Stream(tcp::socket(io_));
   unsent_.clear();
   reader_ = wire::FrameReader(1 << 20);
@@ -61,6 +67,20 @@ asio::awaitable<bool> LoadPlayer::connect() {
       counters_.error("TLS handshake: " + tls::describe(failed));
       co_return false;
     }
+  }
+  if (options_.web) {
+    // No Origin: a program, not a browser's page.
+    ws_ = std::make_unique<boost::beast::websocket::stream<tls::AsyncStream>>(
+        tls::AsyncStream(std::move(stream_)));
+    ws_->binary(true);
+    auto [hec] = co_await ws_->async_handshake(
+        options_.endpoint.address().to_string() + ":" + std::to_string(options_.endpoint.port()),
+        "/ws", use_tuple);
+    if (hec) {
+      counters_.error("WebSocket handshake: " + hec.message());
+      co_return false;
+    }
+    asio::co_spawn(io_, web_write_loop(), asio::detached);
   }
   co_return true;
 }
@@ -97,7 +117,60 @@ asio::awaitable<void> LoadPlayer::run() {
   co_await read_loop();
 }
 
+asio::awaitable<void> LoadPlayer::web_write_loop() {
+  auto self = shared_from_this();
+  auto* ws = ws_.get();
+  asio::steady_timer wake(io_);
+  while (ws_.get() == ws && !stopping_) {
+    if (web_out_.empty()) {
+      // send() posts a wake-up through the timer's cancel.
+      web_writing_ = false;
+      wake.expires_at(std::chrono::steady_clock::time_point::max());
+      web_wake_ = &wake;
+      co_await wake.async_wait(use_tuple);
+      web_wake_ = nullptr;
+      continue;
+    }
+    web_writing_ = true;
+    std::string message = std::move(web_out_.front());
+    web_out_.pop_front();
+    auto [ec, n] = co_await ws->async_write(asio::buffer(message), use_tuple);
+    if (ec) {
+      if (!stopping_ && !dropped_) counters_.error("write: " + ec.message());
+      break;
+    }
+  }
+  web_writing_ = false;
+}
+
+asio::awaitable<void> LoadPlayer::web_read_loop() {
+  auto* ws = ws_.get();
+  alignas(std::max_align_t) char block[4096];
+  while (!stopping_ && ws_.get() == ws) {
+    auto [ec, n] = co_await ws->async_read(web_in_, use_tuple);
+    if (ec) {
+      if (!stopping_ && !dropped_) counters_.error("read: " + ec.message());
+      co_return;
+    }
+    google::protobuf::Arena arena(block, sizeof block);
+    auto* message = google::protobuf::Arena::CreateMessage<wire::ServerMessage>(&arena);
+    const auto data = web_in_.data();
+    if (!message->ParseFromArray(data.data(), static_cast<int>(data.size()))) {
+      counters_.error("unparsable message");
+      co_return;
+    }
+    web_in_.consume(web_in_.size());
+    on_server_message(*message);
+    if (!socket().is_open()) co_return;
+  }
+}
+
 void LoadPlayer::send(const wire::ClientMessage& message) {
+  if (ws_) {
+    web_out_.push_back(message.SerializeAsString());
+    if (web_wake_ != nullptr) web_wake_->cancel();
+    return;
+  }
   // Written at once when the socket takes it (a move's frame nearly always
   // does); the rest waits for finish_sends(), behind which later frames queue.
   out_.clear();
@@ -119,6 +192,7 @@ void LoadPlayer::send(const wire::ClientMessage& message) {
 }
 
 asio::awaitable<void> LoadPlayer::finish_sends() {
+  if (ws_) co_return;  // the WebSocket's writer sends in order
   boost::system::error_code ec;
   if (!unsent_.empty()) {
     std::tie(ec, std::ignore) =
@@ -130,6 +204,10 @@ asio::awaitable<void> LoadPlayer::finish_sends() {
 }
 
 asio::awaitable<void> LoadPlayer::read_loop() {
+  if (ws_) {
+    co_await web_read_loop();
+    co_return;
+  }
   // As the server reads: wait until readable, then read what is there
   // (over TLS, what OpenSSL received already is read without a wait).
   while (!stopping_ && socket().is_open()) {
@@ -259,6 +337,19 @@ void LoadPlayer::on_state(const wire::GameState& s) {
 }
 
 void LoadPlayer::play_random_move(const std::string& cells, int size) {
+  if (options_.move_delay.count() > 0) {
+    if (!pace_) pace_ = std::make_unique<asio::steady_timer>(io_);
+    pace_->expires_after(options_.move_delay);
+    pace_->async_wait([self = shared_from_this(), cells, size](boost::system::error_code ec) {
+      if (ec || self->stopping_) return;
+      self->send_random_move(cells, size);
+    });
+    return;
+  }
+  send_random_move(cells, size);
+}
+
+void LoadPlayer::send_random_move(const std::string& cells, int size) {
   int empty = 0;
   for (char c : cells) empty += c == 'E';
   if (empty == 0) return;

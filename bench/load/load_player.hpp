@@ -19,7 +19,13 @@
 #include "load/latency_recorder.hpp"
 #include "ttt.pb.h"
 #include "ttt/game.hpp"
+#include "ttt/tls/async_stream.hpp"
 #include "ttt/tls/stream.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket/stream.hpp>
+#include <deque>
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::bench {
@@ -58,6 +64,12 @@ struct PlayerOptions {
   // TLS (--tls): the client context; null speaks plain TCP. The bench
   // trusts whatever certificate the server shows (it measures, on loopback).
   std::shared_ptr<boost::asio::ssl::context> tls;
+  // --web: speak to the server's web side, as a browser's page does: a
+  // WebSocket to /ws, one binary protobuf message per WebSocket message.
+  bool web = false;
+  // Each move waits this long first (0: none): an offered load the same
+  // for every run, whatever the client's own speed (--web compares so).
+  std::chrono::microseconds move_delay{0};
 };
 
 class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
@@ -82,6 +94,7 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   void on_state(const wire::GameState& state);
   void on_relayed_frame(std::string_view body);
   void play_random_move(const std::string& cells, int size);
+  void send_random_move(const std::string& cells, int size);
 
   boost::asio::io_context& io_;
   PlayerOptions options_;
@@ -89,7 +102,19 @@ class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {
   std::string name_;
   std::mt19937_64 rng_;
   tls::Stream stream_;
-  boost::asio::ip::tcp::socket& socket() noexcept { return stream_.socket(); }
+  // --web: the WebSocket (it owns the stream once connected), the messages
+  // waiting for its one write in flight, and the writer's wake-up.
+  std::unique_ptr<boost::beast::websocket::stream<tls::AsyncStream>> ws_;
+  std::deque<std::string> web_out_;
+  bool web_writing_ = false;
+  boost::asio::steady_timer* web_wake_ = nullptr;    // the writer's, while it waits
+  std::unique_ptr<boost::asio::steady_timer> pace_;  // move_delay's
+  boost::beast::flat_buffer web_in_;
+  boost::asio::ip::tcp::socket& socket() noexcept {
+    return ws_ ? ws_->next_layer().socket() : stream_.socket();
+  }
+  boost::asio::awaitable<void> web_write_loop();
+  boost::asio::awaitable<void> web_read_loop();
   wire::FrameReader reader_;
   std::string out_;
   std::string unsent_;  // plain TCP: bytes of frames the socket hasn't taken yet

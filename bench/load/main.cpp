@@ -22,6 +22,7 @@
 #include "load/stats_query.hpp"
 #include "ttt/cli/flags.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "ttt/tls/alpn.hpp"
 #include "ttt/tls/stream.hpp"
 
 namespace {
@@ -43,6 +44,8 @@ struct BenchConfig {
   bool churn = false;
   bool tls = false;
   bool handshakes = false;
+  bool web = false;
+  std::int64_t pace = 2000;  // --web: moves a second offered in all; 0 = as fast as answered
   std::string stats_token;  // the server's --stats-token (its memory counters need it)
 };
 
@@ -51,6 +54,7 @@ struct BenchConfig {
 std::shared_ptr<asio::ssl::context> client_tls() {
   auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
   ttt::tls::harden(*context);
+  ttt::tls::offer_ttt_protocol(*context);
   context->set_verify_mode(asio::ssl::verify_none);
   return context;
 }
@@ -108,14 +112,15 @@ std::optional<ttt::wire::ServerStats> stats_while_running(asio::io_context& io,
 
 std::vector<std::shared_ptr<LoadPlayer>> spawn_players(asio::io_context& io, const BenchConfig& c,
                                                        const PlayerOptions& base,
-                                                       LoadCounters& counters) {
+                                                       LoadCounters& counters,
+                                                       const std::string& prefix = "bench") {
   std::vector<std::shared_ptr<LoadPlayer>> players;
   for (std::int64_t i = 0; i < c.connections; ++i) {
     PlayerOptions options = base;
     options.seed = static_cast<std::uint64_t>(c.seed) * 1'000'003 + static_cast<std::uint64_t>(i);
     // Names unique to this run: a server remembers names it has seen.
     auto player = std::make_shared<LoadPlayer>(
-        io, options, counters, "bench-" + std::to_string(getpid()) + "-" + std::to_string(i));
+        io, options, counters, prefix + "-" + std::to_string(getpid()) + "-" + std::to_string(i));
     asio::co_spawn(io, player->run(), asio::detached);
     players.push_back(player);
   }
@@ -166,6 +171,81 @@ int run_load(const BenchConfig& c, tcp::endpoint endpoint, Target target) {
       static_cast<unsigned long long>(counters.games),
       static_cast<unsigned long long>(counters.errors));
   return 0;
+}
+
+// --web: the server's CPU time per move of games over its web side
+// (WebSocket, binary protobuf) against the same games over TCP, in one run:
+// rounds of TCP then WebSocket players, each measured from the server's
+// own CPU counter (GetStats with the operator's token) around the measured
+// seconds. Target: a web move at most 1.5x a TCP move's CPU.
+int run_web_comparison(const BenchConfig& c, tcp::endpoint endpoint) {
+  constexpr int kRounds = 2;
+  struct Total {
+    double moves = 0;
+    double cpu_us = 0;
+    std::uint64_t errors = 0;
+  } totals[2];
+  for (int round = 0; round < kRounds; ++round) {
+    for (const bool web : {false, true}) {
+      asio::io_context io;
+      LoadCounters counters;
+      PlayerOptions base;
+      base.target = Target::Server;
+      base.endpoint = endpoint;
+      base.size = static_cast<int>(c.size);
+      base.web = web;
+      if (c.pace > 0) {
+        // Each game offers pace / games moves a second: its two players alternate.
+        base.move_delay = std::chrono::microseconds(c.connections / 2 * 1'000'000 / c.pace);
+      }
+      BenchConfig phase = c;
+      const std::string prefix = std::string(web ? "web" : "tcp") + std::to_string(round);
+      auto players = spawn_players(io, phase, base, counters, prefix);
+      const auto warmup_end = steady_clock::now() + std::chrono::seconds(20);
+      while (counters.started < static_cast<std::uint64_t>(c.connections) &&
+             steady_clock::now() < warmup_end) {
+        io.run_for(std::chrono::milliseconds(10));
+      }
+      const auto before = stats_while_running(io, endpoint, c.stats_token);
+      counters.measuring = true;
+      run_measured(io, counters,
+                   std::chrono::seconds(std::max<std::int64_t>(1, c.seconds / kRounds)),
+                   web ? "web" : "tcp");
+      counters.measuring = false;
+      const auto after = stats_while_running(io, endpoint, c.stats_token);
+      for (auto& p : players) p->stop();
+      io.run_for(std::chrono::milliseconds(200));
+      if (!before || !after || !after->operator_view()) {
+        std::fprintf(stderr,
+                     "ttt-bench: --web needs the server's CPU counter: give --stats-token (the "
+                     "server's)\n");
+        return 1;
+      }
+      for (const auto& [kind, count] : counters.error_kinds) {
+        std::fprintf(stderr, "ttt-bench: %s: %llu x %s\n", web ? "web" : "tcp",
+                     static_cast<unsigned long long>(count), kind.c_str());
+      }
+      Total& t = totals[web ? 1 : 0];
+      t.moves += static_cast<double>(counters.moves);
+      t.cpu_us += static_cast<double>(after->cpu_us() - before->cpu_us());
+      t.errors += counters.errors;
+    }
+  }
+  const double seconds =
+      static_cast<double>(std::max<std::int64_t>(1, c.seconds / kRounds) * kRounds);
+  const double tcp_per_move = totals[0].moves > 0 ? totals[0].cpu_us / totals[0].moves : 0;
+  const double web_per_move = totals[1].moves > 0 ? totals[1].cpu_us / totals[1].moves : 0;
+  const double ratio = tcp_per_move > 0 ? web_per_move / tcp_per_move : 0;
+  std::printf(
+      "web: connections=%lld pace=%lld tcp_moves_per_s=%.0f web_moves_per_s=%.0f "
+      "tcp_cpu_us_per_move=%.2f "
+      "web_cpu_us_per_move=%.2f ratio=%.2f target=1.50 %s errors=%llu\n",
+      static_cast<long long>(c.connections), static_cast<long long>(c.pace),
+      totals[0].moves / seconds, totals[1].moves / seconds, tcp_per_move, web_per_move, ratio,
+      ratio > 0 && ratio <= 1.5 ? "met" : "NOT_MET",
+      static_cast<unsigned long long>(totals[0].errors + totals[1].errors));
+  return totals[0].moves > 0 && totals[1].moves > 0 && totals[0].errors + totals[1].errors == 0 ? 0
+                                                                                                : 1;
 }
 
 int run_handshakes(const BenchConfig& c, tcp::endpoint endpoint) {
@@ -322,6 +402,13 @@ int main(int argc, char** argv) {
   flags.add_bool("--handshakes", "", &c.handshakes,
                  "with --tls: full TLS handshakes per second, --connections at a time, instead "
                  "of games");
+  flags.add_bool("--web", "", &c.web,
+                 "compare the server's CPU per move over its web side (WebSocket) with TCP, in "
+                 "one run: rounds of each, --seconds in all (needs --stats-token; plain TCP)");
+  flags.add_int("--pace", "", &c.pace, 0, 1'000'000, "N",
+                "with --web: moves a second offered in all, the same for both (each move waits "
+                "its share first), so CPU per move compares at one load; 0 = as fast as the "
+                "server answers");
   flags.add_int("--seed", "", &c.seed, 0, INT64_MAX, "N", "random seed for the moves");
   flags.add_string("--stats-token", "", &c.stats_token, "TOKEN",
                    "the server's --stats-token, for its memory and connection counters "
@@ -348,6 +435,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "ttt-bench: --tls measures games (or --handshakes); --baseline, --idle and "
                  "--churn speak plain TCP\n");
+    return 2;
+  }
+  if (c.web && (c.tls || c.baseline || c.idle > 0 || c.churn || c.handshakes)) {
+    std::fprintf(stderr,
+                 "ttt-bench: --web compares WebSocket and TCP games on a plain server: leave out "
+                 "--tls, --baseline, --idle, --churn and --handshakes\n");
     return 2;
   }
   if (parsed.print_config) {
@@ -377,5 +470,6 @@ int main(int argc, char** argv) {
   if (c.idle > 0) return run_idle(c, endpoint);
   if (c.churn) return run_churn(c, endpoint);
   if (c.handshakes) return run_handshakes(c, endpoint);
+  if (c.web) return run_web_comparison(c, endpoint);
   return run_load(c, endpoint, Target::Server);
 }

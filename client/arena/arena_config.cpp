@@ -39,6 +39,9 @@ ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& confi
                 "how long past its time per move an engine may answer before it forfeits");
   flags.add_int("--opening-plies", "", &plies, -1, Board::kMaxCells, "P",
                 "moves in each random opening; -1 = 3 on boards of 9 and more, else 1");
+  flags.add_string("--openings", "", &config.openings, "FILE",
+                   "play the openings of FILE in turn, each with both colours (one a line: "
+                   "cells like h8 i9 g7, or Gomocup offsets from the centre like 0,0, 1,-1)");
   flags.add_optional_int("--seed", &seed, 0, INT64_MAX, "N",
                          "seed for openings and the AI (default: random)", "a whole number");
   flags.add_choice("--log-level", "", &config.log_level,

@@ -58,6 +58,16 @@ int run(const ArenaConfig& config) {
       return kExitCannotPlay;
     }
   }
+  std::vector<std::vector<ttt::Move>> openings;
+  if (!config.openings.empty()) {
+    std::string why;
+    auto loaded = load_openings(config.openings, config.size, config.win_length, why);
+    if (!loaded) {
+      std::fprintf(stderr, "ttt-arena: %s\n", why.c_str());
+      return kExitBadCommandLine;
+    }
+    openings = std::move(*loaded);
+  }
   say(header_line(config.a, config.b, config.games, config.size, config.win_length, config.clock));
   std::mt19937_64 rng(seed);
   const int plies =
@@ -66,7 +76,10 @@ int run(const ArenaConfig& config) {
   std::vector<ttt::Move> opening;
   for (int g = 0; g < config.games && !g_stop; ++g) {
     // Each opening twice: A as X, then B as X.
-    if (g % 2 == 0) opening = random_opening(config.size, config.win_length, plies, rng);
+    if (g % 2 == 0) {
+      opening = openings.empty() ? random_opening(config.size, config.win_length, plies, rng)
+                                 : openings[static_cast<std::size_t>(g / 2) % openings.size()];
+    }
     const bool a_is_x = g % 2 == 0;
     Brain& x = a_is_x ? *a : *b;
     Brain& o = a_is_x ? *b : *a;

@@ -6,7 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <random>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "ttt/board.hpp"
@@ -24,5 +27,19 @@ std::vector<Move> random_opening(int size, int win_length, int plies, std::mt199
 // True when no window of k cells in a row, column or diagonal holds
 // max(2, k - 2) marks of one side and none of the other's.
 bool balanced(const Board& board);
+
+// The opening one line of an openings file names, X first: cells as ttt
+// names them ("h8 i9 g7", spaces between), or the Gomocup managers' form,
+// offsets from the centre cell (size / 2) in pairs x,y with x to the right
+// and y down ("0,0, 1,-1, -1,1"). nullopt with why for anything else, a cell
+// off the board or named twice, or a finished game.
+std::optional<std::vector<Move>> parse_opening(std::string_view line, int size, int win_length,
+                                               std::string& why);
+
+// The openings of a file, one a line; '#' starts a comment to the end of its
+// line, and lines with nothing else are skipped. nullopt with why (the file, and the line with its
+// number) when the file can't be read, a line is no opening, or there is none.
+std::optional<std::vector<std::vector<Move>>> load_openings(const std::string& path, int size,
+                                                            int win_length, std::string& why);
 
 }  // namespace ttt::client

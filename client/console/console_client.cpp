@@ -49,13 +49,14 @@ ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, T
       config_(std::move(config)),
       terminal_(terminal),
       pager_(terminal),
-      commentary_(terminal, game_),
+      watch_links_(config_.host, config_.port, !config_.trust.no_tls),
+      commentary_(terminal, game_, watch_links_),
       moves_(terminal, game_, *this),
       clocks_(terminal, game_),
       absences_(terminal),
       reconnecting_(terminal),
       give_up_(terminal, game_),
-      lists_(terminal, pager_, *this),
+      lists_(terminal, pager_, *this, watch_links_),
       panel_(terminal, *this),
       players_(terminal, *this),
       records_(terminal, pager_),
@@ -126,6 +127,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   reconnecting_.end();
   game_.set_player(welcome.player_id());
   players_.set_own_name(welcome.name());
+  watch_links_.welcomed(welcome);
   awaiting_.clear();
   records_.clear();
   pager_.clear();

@@ -8,9 +8,9 @@
 // Reconnecting, GiveUpConfirmation, PlaceRequests (places asked for again
 // after a reconnect), LobbyLists (/list, /who), LobbyPanel (the full
 // screen's lists), OtherPlayers (challenges, blocks, mutes), RecordQueries
-// (/top, /history, /replay, /me) and NameSecret. Every string from the
-// server is shown through safe_text; lists longer than a screen through the
-// Pager.
+// (/top, /history, /replay, /me), NameSecret and WatchLinks (where a
+// browser watches a game). Every string from the server is shown through
+// safe_text; lists longer than a screen through the Pager.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -42,6 +42,7 @@
 #include "console/terminal.hpp"
 #include "console/trust_question.hpp"
 #include "console/typed_moves.hpp"
+#include "console/watch_links.hpp"
 #include "identity/name_claim.hpp"
 #include "identity/token_file.hpp"
 #include "link/connection.hpp"
@@ -126,6 +127,7 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   TrustQuestion trust_question_;
   std::string known_servers_;  // where trusted servers are remembered
   Pager pager_;                // long lists and replays, a screenful or a move per Enter
+  WatchLinks watch_links_;
   CurrentGame game_;
   GameCommentary commentary_;
   TypedMoves moves_;

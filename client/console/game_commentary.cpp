@@ -11,7 +11,11 @@ namespace ttt::client {
 void GameCommentary::joined(const wire::Joined& joined, bool resumed, bool said_already) {
   const std::string id = std::to_string(joined.state().game_id());
   if (game_.watching()) {
-    if (!said_already) say("Watching game " + id + ".");  // else "Watching game N again." said it
+    if (!said_already) {  // else "Watching game N again." said it
+      say("Watching game " + id + ".");
+      const std::string link = links_.game(joined.state().game_id());
+      if (!link.empty()) say("In a browser: " + link);
+    }
   } else {
     const std::string side = side_name(game_.side());
     say(std::string(resumed ? "Back in game " : "You play ") +
@@ -71,6 +75,8 @@ void GameCommentary::show(const wire::GameState& state, const std::string& headl
   terminal_.print(state_text(state, game_.viewpoint(), headline,
                              board_style(terminal_, state.size()), with_result,
                              !terminal_.draws_game()));
+  const std::string link = links_.game(state.game_id());
+  if (with_result && !link.empty()) say("Watch or replay it in a browser: " + link);
 }
 
 void GameCommentary::say(const std::string& line) { terminal_.print(line + "\n"); }

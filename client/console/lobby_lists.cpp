@@ -44,8 +44,10 @@ bool LobbyLists::execute(const Command& command) {
 void LobbyLists::on_game_list(const wire::GameList& page) {
   const std::string footer = games_.on_page(page);
   const std::size_t width = screen_width(terminal_);
+  const std::string link = links_.any_game();
   pager_.show(game_list_text(page, width) + "\n" +
-              (footer.empty() ? "" : wrap_text(footer, width) + "\n"));
+              (footer.empty() ? "" : wrap_text(footer, width) + "\n") +
+              (link.empty() ? "" : wrap_text("In a browser: " + link, width) + "\n"));
   // A /list typed while this page was on its way goes now (and the next
   // after its page).
   while (auto waiting = games_.take_waiting()) execute(*waiting);

@@ -1,7 +1,8 @@
 // LobbyLists: the lobby's lists as the player asks for them, each a page at
 // a time through the Pager: the games (/list [next] with its filters, in
 // GameListQuery) and the players online (/who [next] [NAME]), with a line
-// saying which part of the list a page is and how to get the next.
+// saying which part of the list a page is and how to get the next (and,
+// under a page of games, where a browser watches them).
 #pragma once
 
 #include <cstdint>
@@ -12,13 +13,14 @@
 #include "console/pager.hpp"
 #include "console/request_sender.hpp"
 #include "console/terminal.hpp"
+#include "console/watch_links.hpp"
 
 namespace ttt::client {
 
 class LobbyLists {
  public:
-  LobbyLists(Terminal& terminal, Pager& pager, RequestSender& sender)
-      : terminal_(terminal), pager_(pager), sender_(sender) {}
+  LobbyLists(Terminal& terminal, Pager& pager, RequestSender& sender, const WatchLinks& links)
+      : terminal_(terminal), pager_(pager), sender_(sender), links_(links) {}
 
   // /list and /who: true when the command was one of them (carried out).
   bool execute(const Command& command);
@@ -35,6 +37,7 @@ class LobbyLists {
   Terminal& terminal_;
   Pager& pager_;
   RequestSender& sender_;
+  const WatchLinks& links_;
   GameListQuery games_;
   std::string who_filter_;       // the name /who filters by
   std::string who_next_;         // where /who next starts; empty: no next page

@@ -40,22 +40,33 @@ std::string printable(std::string_view text, std::size_t width = field_width::kM
 std::string quoted(std::string_view text) { return "'" + printable(text, 60) + "'"; }
 
 // The BOARD lines of a position from the engine's point of view (1 its own
-// stones, 2 the opponent's), the last move last.
+// stones, 2 the opponent's), as the Gomocup managers send them: in the order
+// of play, X's stones and O's alternating from X's first, the last move last
+// (some engines play the lines in order as moves and ignore the fields). The
+// real order is not known: each side's other stones go row by row.
 std::vector<std::string> board_lines(const Board& board, Player me, std::optional<Move> last) {
-  std::vector<std::string> lines;
+  std::vector<Move> stones[2];  // X's, O's
   for (int row = 0; row < board.size(); ++row) {
     for (int col = 0; col < board.size(); ++col) {
       const Cell cell = board.at(row, col);
       if (cell == Cell::Empty || (last && *last == Move{row, col})) continue;
-      const int field = cell == cell_of(me) ? 1 : 2;
-      lines.push_back(pbrain::point_text(pbrain::point_of({row, col})) + "," +
-                      std::to_string(field));
+      stones[cell == Cell::X ? 0 : 1].push_back({row, col});
     }
   }
   if (last && board.contains(last->row, last->col) &&
       board.at(last->row, last->col) != Cell::Empty) {
-    const int field = board.at(last->row, last->col) == cell_of(me) ? 1 : 2;
-    lines.push_back(pbrain::point_text(pbrain::point_of(*last)) + "," + std::to_string(field));
+    stones[board.at(last->row, last->col) == Cell::X ? 0 : 1].push_back(*last);
+  }
+  // X moved first; with as many stones as X, O moved last.
+  std::vector<std::string> lines;
+  const std::size_t total = stones[0].size() + stones[1].size();
+  std::size_t next[2] = {0, 0};
+  for (std::size_t i = 0; i < total; ++i) {
+    int side = static_cast<int>(i % 2);
+    if (next[side] == stones[side].size()) side = 1 - side;  // not a position of play
+    const Move m = stones[side][next[side]++];
+    const int field = (side == 0) == (me == Player::X) ? 1 : 2;
+    lines.push_back(pbrain::point_text(pbrain::point_of(m)) + "," + std::to_string(field));
   }
   return lines;
 }
@@ -141,15 +152,29 @@ std::optional<std::string> EngineBrain::answer(Clock::time_point deadline,
   }
 }
 
-bool EngineBrain::expect_ok(const std::string& command, std::string& why) {
-  if (!send(command, why)) return false;
-  const auto line = answer(Clock::now() + options_.start_timeout, command, why);
-  if (!line) {
-    if (why.starts_with("gave no answer")) {
-      why += " within " + std::to_string(options_.start_timeout.count()) + " ms";
-    }
-    return false;
+std::optional<std::string> EngineBrain::setup_answer(const std::string& command, std::string& why) {
+  if (!send(command, why)) return std::nullopt;
+  std::string silent;
+  auto line = answer(Clock::now() + kResendAfter, command, silent);
+  if (line) return line;
+  if (!silent.starts_with("gave no answer")) {
+    why = silent;
+    return std::nullopt;
   }
+  // Dropped, most likely: say it again (a second answer is skipped later).
+  spdlog::debug("{} said nothing to {} within {} ms: sending it again", name(), command,
+                kResendAfter.count());
+  if (!send(command, why)) return std::nullopt;
+  line = answer(Clock::now() + options_.start_timeout, command, why);
+  if (!line && why.starts_with("gave no answer")) {
+    why += " within " + std::to_string((kResendAfter + options_.start_timeout).count()) + " ms";
+  }
+  return line;
+}
+
+bool EngineBrain::expect_ok(const std::string& command, std::string& why) {
+  const auto line = setup_answer(command, why);
+  if (!line) return false;
   const Answer a = pbrain::parse_answer(*line);
   if (a.kind == Answer::Kind::Ok) return true;
   why = "answered " + quoted(*line) + " to " + command + " where OK was due";
@@ -232,14 +257,8 @@ bool EngineBrain::new_game(const Turn& turn, std::string& why) {
     }
   }
   if (!started) {
-    if (!send(start, why)) return false;
-    const auto line = answer(Clock::now() + options_.start_timeout, start, why);
-    if (!line) {
-      if (why.starts_with("gave no answer")) {
-        why += " within " + std::to_string(options_.start_timeout.count()) + " ms";
-      }
-      return false;
-    }
+    const auto line = setup_answer(start, why);
+    if (!line) return false;
     const Answer a = pbrain::parse_answer(*line);
     if (a.kind == Answer::Kind::Error || a.kind == Answer::Kind::Unknown) {
       why =
@@ -311,31 +330,37 @@ BrainMove EngineBrain::choose(const Turn& turn) {
 
 BrainMove EngineBrain::await_move(const std::string& command, const Turn& turn) {
   const auto limit = turn.time + options_.grace;
-  std::string why;
-  const auto line = answer(Clock::now() + limit, command, why);
-  if (!line) {
-    if (why.starts_with("gave no answer")) {
-      return fail("ran out of time: no move within " + std::to_string(limit.count()) + " ms (its " +
-                  std::to_string(turn.time.count()) + " ms for the move and " +
-                  std::to_string(options_.grace.count()) + " ms of grace) after " + command);
+  const auto deadline = Clock::now() + limit;
+  // Lines that are no move are skipped until the deadline, as the Gomocup
+  // managers skip them: an ERROR or UNKNOWN (a command the engine did not
+  // take), OK, SUGGEST or garbage (a broken debug line). The last one is
+  // named if no move comes.
+  std::string skipped;
+  Answer a;
+  for (;;) {
+    std::string why;
+    const auto line = answer(deadline, command, why);
+    if (!line) {
+      if (why.starts_with("gave no answer")) {
+        std::string text = "ran out of time: no move within " + std::to_string(limit.count()) +
+                           " ms (its " + std::to_string(turn.time.count()) +
+                           " ms for the move and " + std::to_string(options_.grace.count()) +
+                           " ms of grace) after " + command;
+        if (!skipped.empty()) text += "; the last line it printed was " + quoted(skipped);
+        return fail(text);
+      }
+      if (why.starts_with("stopped before answering")) {
+        return fail("crashed before answering " + command + ": " + ended_text());
+      }
+      return fail(why);
     }
-    if (why.starts_with("stopped before answering")) {
-      return fail("crashed before answering " + command + ": " + ended_text());
-    }
-    return fail(why);
-  }
-  const Answer a = pbrain::parse_answer(*line);
-  const int size = turn.board.size();
-  switch (a.kind) {
-    case Answer::Kind::Move:
-      break;
-    case Answer::Kind::Error:
-    case Answer::Kind::Unknown:
-      return fail("refused " + command + ": it answered " + quoted(*line));
-    default:
-      return fail("printed garbage: " + quoted(*line) + " where a move (x,y) was due after " +
+    a = pbrain::parse_answer(*line);
+    if (a.kind == Answer::Kind::Move) break;
+    spdlog::debug("{} printed {} while a move was due after {} (skipped)", name(), quoted(*line),
                   command);
+    skipped = *line;
   }
+  const int size = turn.board.size();
   const Move move = pbrain::move_of(a.point);
   if (!turn.board.contains(move.row, move.col)) {
     return fail("answered an illegal cell: " + pbrain::point_text(a.point) + " is off the " +

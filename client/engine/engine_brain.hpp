@@ -37,6 +37,9 @@ struct EngineOptions {
 
 class EngineBrain final : public Brain {
  public:
+  // How long a setup command may go unanswered before it is sent again.
+  static constexpr std::chrono::milliseconds kResendAfter{1000};
+
   explicit EngineBrain(EngineOptions options);
   // Says END, gives the engine a moment to exit, then kills it.
   ~EngineBrain() override;
@@ -64,7 +67,12 @@ class EngineBrain final : public Brain {
   // on a timeout, a closed pipe or an over-long line.
   std::optional<std::string> answer(ChildProcess::Clock::time_point deadline,
                                     const std::string& command, std::string& why);
-  // Sends command and expects OK; false with why.
+  // Sends a command of the setup (START, RESTART) and returns its answer. An
+  // engine may drop a command that comes while it is still finishing its
+  // last move (Rapfi's multi-threaded build does): when it says nothing for
+  // kResendAfter, the command is sent once more. nullopt with why.
+  std::optional<std::string> setup_answer(const std::string& command, std::string& why);
+  // Sends a setup command and expects OK; false with why.
   bool expect_ok(const std::string& command, std::string& why);
   // The move the engine answers to command, checked against turn's board.
   BrainMove await_move(const std::string& command, const Turn& turn);

@@ -34,6 +34,15 @@ void EngineLoop::handle(std::string_view line) {
   if (ended_) return;
   const pbrain::CommandLine command = pbrain::split_command(line);
   if (command.name.empty()) return;
+  if (!unknown_block_.empty()) {
+    // A command with lines of its own that ttt-engine does not know: one
+    // UNKNOWN for the whole of it, at its DONE.
+    if (command.name == "DONE") {
+      answer("UNKNOWN ttt-engine does not know " + shown(unknown_block_));
+      unknown_block_.clear();
+    }
+    return;
+  }
   if (in_board_) {
     if (command.name == "DONE") {
       in_board_ = false;
@@ -101,6 +110,8 @@ void EngineLoop::handle(std::string_view line) {
            "=\"yes\"");
   } else if (name == "END") {
     ended_ = true;
+  } else if (name == "SWAP2BOARD" || name == "YXBOARD") {
+    unknown_block_ = name;
   } else {
     answer("UNKNOWN ttt-engine does not know " + shown(name));
   }
@@ -119,9 +130,18 @@ void EngineLoop::info(std::string_view key, std::string_view value) {
     timeout_turn_ = std::max<long long>(*number, 0);
   } else if (key == "time_left" && number) {
     time_left_ = *number;
-  } else if (key == "rule" && number && (*number & (1 | 4 | 8)) != 0) {
-    note_ = "ttt-engine plays freestyle (five or more in a row win): rule " +
-            std::to_string(*number) + " is played as freestyle";
+  } else if (key == "rule" && number) {
+    // Bits: 1 exactly five, 2 continuous game, 4 renju, 8 caro.
+    rule_ = GomokuRule::Freestyle;
+    note_.clear();
+    if ((*number & (4 | 8)) != 0) {
+      note_ =
+          "ttt-engine plays freestyle (five or more in a row win) and the standard rule "
+          "(exactly five), not renju or caro: rule " +
+          std::to_string(*number) + " is played as freestyle";
+    } else if ((*number & 1) != 0) {
+      rule_ = GomokuRule::Standard;
+    }
   } else if (key == pbrain::kWinLengthKey && number) {
     win_length_ = static_cast<int>(*number);
   }
@@ -209,8 +229,9 @@ milliseconds EngineLoop::move_budget() const {
     const long long empty = static_cast<long long>(fields_.size()) - moves_;
     turn = std::min(turn, time_left_ / std::max<long long>(8, empty / 4));
   }
-  // Room for the process and the pipes: the AI may overrun by 10% and a bit.
-  return milliseconds(std::max<long long>(0, turn * 8 / 10 - 20));
+  // Room for the process and the pipes: the AI stops within a millisecond of
+  // its budget, the answer still has to reach the manager.
+  return milliseconds(std::max<long long>(0, turn - std::max<long long>(25, turn / 20)));
 }
 
 void EngineLoop::move() {
@@ -239,11 +260,12 @@ void EngineLoop::move() {
     const int f = fields_[static_cast<std::size_t>(i)];
     if (f != kEmpty) board.place(i, f == kOwn ? me : opponent(me));
   }
-  if (winner(board) || board.full()) {
+  if ((rule_ == GomokuRule::Freestyle && winner(board)) || board.full()) {
     error("the game on this board is over");
     return;
   }
   AiOptions ai = options_.ai;
+  ai.rule = rule_;
   ai.budget = move_budget();
   ai.seed = options_.ai.seed + static_cast<std::uint64_t>(moves_);
   Move chosen{};

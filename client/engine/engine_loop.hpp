@@ -5,9 +5,11 @@
 // Commands: START N, RECTSTART N,N (square only), RESTART, BEGIN, TURN x,y,
 // BOARD ... DONE, TAKEBACK x,y, PLAY x,y, INFO key value (timeout_turn,
 // timeout_match, time_left, rule, and ttt's ttt_win_length), ABOUT, END;
-// anything else is answered UNKNOWN. Boards 3 to 19; five in a row wins
-// unless INFO ttt_win_length says otherwise (a board under 5 is won by its
-// whole line). A bad command is answered ERROR with the reason.
+// anything else is answered UNKNOWN, once (SWAP2BOARD and YXBOARD with their
+// lines to DONE). Boards 3 to 19; five in a row wins (freestyle, or exactly
+// five with INFO rule 1) unless INFO ttt_win_length says otherwise (a board
+// under 5 is won by its whole line). A bad command is answered ERROR with the
+// reason.
 #pragma once
 
 #include <chrono>
@@ -64,6 +66,8 @@ class EngineLoop {
   long long timeout_turn_ = -1;  // ms; -1: not sent
   long long time_left_ = -1;     // ms; -1 or kUnlimitedMs: no limit
   std::string note_;             // a MESSAGE to send before the next move
+  GomokuRule rule_ = GomokuRule::Freestyle;  // from INFO rule
+  std::string unknown_block_;                // a block command being skipped to its DONE
   bool ended_ = false;
 };
 

@@ -5,6 +5,7 @@
 
 #include <boost/asio/ip/address.hpp>
 
+#include "ttt/tls/alpn.hpp"
 #include "ttt/tls/fingerprint.hpp"
 #include "ttt/tls/stream.hpp"
 
@@ -15,6 +16,8 @@ namespace asio = boost::asio;
 std::shared_ptr<asio::ssl::context> client_tls_context() {
   auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
   tls::harden(*context);
+  // ALPN ttt/1: the server's port serves browsers too (docs/web.md).
+  tls::offer_ttt_protocol(*context);
   boost::system::error_code ignored;
   context->set_default_verify_paths(ignored);
   context->set_verify_mode(asio::ssl::verify_none);

@@ -61,6 +61,11 @@ std::string cell_name(Move move) {
   return std::string(1, column_label(move.col)) + std::to_string(move.row + 1);
 }
 
+bool looks_like_move(std::string_view text) noexcept {
+  text = trim(text);
+  return is_letter_cell(text) || split_numbers(text).has_value();
+}
+
 MoveParse parse_move(std::string_view text, int size) {
   text = trim(text);
   MoveParse result;

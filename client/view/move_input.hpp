@@ -20,6 +20,10 @@ struct MoveParse {
   std::string error;         // one line; set when move is empty
 };
 
+// True if text has the shape of a move (letter+digits, or two numbers), on
+// any board: such text is a move attempt, anything else is not a move at all.
+bool looks_like_move(std::string_view text) noexcept;
+
 // Parses a move on a size×size board. Out-of-range cells and text that is
 // not a move get a reason naming the board's labels.
 MoveParse parse_move(std::string_view text, int size);

@@ -162,6 +162,7 @@ void GameRoom::close_if_empty() {
 // --- playing ------------------------------------------------------------------
 
 void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
+  if (lost_) return;
   auto side = require_player(player, request_id);
   if (!side) return;
   const PlayerRef& mover = seat_for(*side).player;
@@ -228,7 +229,7 @@ void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
 
 void GameRoom::on_move_recorded(bool ok, Player mover, std::uint32_t request_id) {
   move_in_flight_ = false;
-  if (ok) return;
+  if (ok || lost_) return;
   // Nothing about the move was sent; take it back and tell the mover. What
   // else was said in the room meanwhile (chat, a spectator's arrival) stays.
   const auto [first, last] = move_messages_;
@@ -354,6 +355,7 @@ void GameRoom::conclude(const GameResult& result) {
 }
 
 void GameRoom::finish(GameResult result) {
+  if (lost_) return;
   conclude(result);
   const GameEnding final_ending = ending(result);
   ++writes_in_flight_;
@@ -401,6 +403,17 @@ void GameRoom::abort() {
   if (in_progress()) finish({std::nullopt, wire::END_REASON_ABORTED});
   move_clock_.stop();
   chess_.stop(steady_clock::now());
+  for (Seat& seat : seats_) seat.grace.cancel();
+}
+
+void GameRoom::lose() {
+  if (lost_) return;
+  lost_ = true;
+  closed_ = true;
+  outbox_.clear();
+  move_clock_.stop();
+  chess_.stop(steady_clock::now());
+  spectator_count_timer_.cancel();
   for (Seat& seat : seats_) seat.grace.cancel();
 }
 

@@ -137,6 +137,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // Server shutdown: the game ends without a result.
   void abort();
 
+  // Several nodes: another node holds this game now (or ended it). The room
+  // says nothing more (what waits in its outbox was never stored: dropped),
+  // its clocks stop and it writes nothing more; its owner sends its players
+  // to the game's holder. Only the answers of writes in flight still come.
+  void lose();
+  bool lost() const noexcept { return lost_; }
+
   // After a restart: seats both players (away until they come back, except
   // bots) in round `round` with the moves already played, and starts the
   // clocks. An away player's seat is held for `grace` this once: the whole
@@ -265,6 +272,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   ChessClock chess_;              // with a Fischer clock: both sides' time
   ChessClock chess_before_move_;  // as it was before the move whose write is in flight
   bool closed_ = false;
+  bool lost_ = false;  // another node holds the game: the room is silent
 
   RateLimiter spectator_chat_;
   boost::asio::steady_timer spectator_count_timer_;

@@ -106,6 +106,7 @@ wire::GameStatus GameRoom::status() const noexcept {
 }
 
 void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
+  if (lost_) return;  // another node's game now: nothing of this one is true
   if (writes_in_flight_ > 0) {
     outbox_.emplace_back(player.conn, message);
     return;

@@ -1,4 +1,5 @@
 #include "lobby/lobby.hpp"
+#include <sys/resource.h>
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/post.hpp>
@@ -23,6 +24,16 @@ std::uint64_t resident_memory_bytes() {
   std::uint64_t resident = 0;
   if (!(statm >> pages >> resident)) return 0;
   return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// CPU time the process used so far, user and system, in microseconds.
+std::uint64_t process_cpu_us() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+  auto micros = [](const timeval& t) {
+    return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000 + static_cast<std::uint64_t>(t.tv_usec);
+  };
+  return micros(usage.ru_utime) + micros(usage.ru_stime);
 }
 
 }  // namespace
@@ -67,6 +78,8 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
   if (handed_over_) return;  // the node is going: its players are on their way elsewhere
+  // Several nodes: after a stall, the games here are checked first.
+  stalled();
   if (connection.routing) {
     if (connection.held.size() < Connection::kMaxHeld) {
       connection.held.push_back(message);  // handled once Hello is answered
@@ -219,6 +232,7 @@ LobbyStats Lobby::stats() const {
   s.games_finished = games_finished_;
   s.redirects = redirects_;
   s.games_adopted = games_adopted_;
+  s.games_lost = games_lost_;
   s.accounts = links_.accounts.size();
   s.bot_searches_waiting = bot_searches_.waiting();
   s.bot_searches_running = bot_searches_.running();
@@ -333,6 +347,7 @@ void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
     out->set_connections(s.connections);
     out->set_bots(s.bots);
     out->set_rss_bytes(resident_memory_bytes());
+    out->set_cpu_us(process_cpu_us());
     out->set_read_buffer_bytes(links_.read_budget ? links_.read_budget->used() : 0);
     out->set_bot_searches_waiting(s.bot_searches_waiting);
   }

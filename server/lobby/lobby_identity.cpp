@@ -44,6 +44,8 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                std::to_string(seconds) + " s");
     return true;
   };
+  // A node that may have looked dead checks which games are its own first.
+  if (cluster().shared() && !routed && defer_hello(connection, hello, request_id)) return;
   if (!hello.reservation().empty() && arrive(connection, hello, request_id)) return;
   if (!hello.resume_token().empty()) {
     if (locked_out()) return;
@@ -268,7 +270,12 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   // A fresh token on every Hello: an old one stops working.
   const std::string token = tokens_.issue(player.id, player.account);
   if (cluster().shared() && !player.is_bot) {
-    cluster().hold(player.account, sha256_hex(token), config_.token_lifetime);
+    cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
+                   [this, account = player.account](const std::string& elsewhere) {
+                     if (elsewhere.empty()) return;
+                     check_holdings();  // this node may have looked dead
+                     held_elsewhere(account, elsewhere);
+                   });
   }
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
@@ -285,6 +292,8 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   if (player.room) w->set_game_id(player.room->id());
   w->set_reconnect_grace_ms(static_cast<std::uint32_t>(config_.reconnect_grace.count()));
   w->set_move_timeout_ms(static_cast<std::uint32_t>(config_.move_timeout.count()));
+  w->set_web_client(config_.web_client);
+  w->set_web_url(config_.web_url);
   if (config_.heartbeat_timeout.count() > 0) {
     w->set_heartbeat_timeout_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count()));
     w->set_heartbeat_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count() / 3));

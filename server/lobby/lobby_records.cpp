@@ -124,13 +124,20 @@ void Lobby::history(LobbyPlayer& player, const wire::GetHistory& request,
 void Lobby::replay(LobbyPlayer& player, const wire::GetReplay& request,
                    std::uint32_t request_id) {
   if (!has_records(player, request_id)) return;
-  links_.accounts.replay(
-      static_cast<RecordId>(request.record_id()),
-      [this, asker = player.id, request_id, record = request.record_id()](
+  auto answer =
+      [this, asker = player.id, request_id, record = request.record_id(), room = request.game_id()](
           bool read_ok, std::optional<GameRecord> game) {
         LobbyPlayer* asking = player_of(asker);
         if (asking == nullptr) return;
+        // A private game is not found by its room (its link needs the code,
+        // which only a live Spectate checks, under the limits on codes).
+        if (game && record == 0 && game->is_private) game.reset();
         if (!read_ok || !game || game->status == "in_progress") {
+          if (record == 0 && read_ok) {
+            error(*asking, wire::ERROR_CODE_NO_RECORD,
+                  "game " + std::to_string(room) + " has no finished round on record", request_id);
+            return;
+          }
           error(*asking, !read_ok ? wire::ERROR_CODE_STORAGE : wire::ERROR_CODE_NO_RECORD,
                 !read_ok ? "the game could not be read"
                          : "no finished game has record " + std::to_string(record),
@@ -148,7 +155,12 @@ void Lobby::replay(LobbyPlayer& player, const wire::GetReplay& request,
           move->set_at_ms(static_cast<std::uint64_t>(m.at_ms));
         }
         reply(*asking, std::move(message));
-      });
+      };
+  if (request.record_id() == 0 && request.game_id() != 0) {
+    links_.accounts.replay_of_room(request.game_id(), std::move(answer));
+  } else {
+    links_.accounts.replay(static_cast<RecordId>(request.record_id()), std::move(answer));
+  }
 }
 
 }  // namespace ttt::server

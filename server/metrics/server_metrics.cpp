@@ -1,5 +1,6 @@
 #include "metrics/server_metrics.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ttt::server::metrics {
@@ -150,6 +151,20 @@ std::string ServerMetrics::render(const Snapshot& s) const {
                "New connections to a TLS server by outcome (plain_client: told TLS_REQUIRED).",
                tls_handshakes);
 
+  page.family("ttt_web_connections", "gauge",
+              "Browsers' HTTP connections open on the game port, before any WebSocket.");
+  page.sample("ttt_web_connections", "",
+              std::to_string(std::max<std::int64_t>(0, web_connections.value())));
+  page.family("ttt_web_sessions", "gauge",
+              "Browsers' WebSocket sessions open (counted in ttt_connections too).");
+  page.sample("ttt_web_sessions", "",
+              std::to_string(std::max<std::int64_t>(0, web_sessions.value())));
+  page.labeled("ttt_web_requests_total", "counter", "HTTP requests for the web client, by result.",
+               web_requests);
+  page.labeled("ttt_web_upgrades_total", "counter",
+               "WebSocket upgrades, by result (foreign_origin: another site's page, refused).",
+               web_upgrades);
+
   page.family("ttt_players_online", "gauge", "Players connected past Hello (bots excluded).");
   page.sample("ttt_players_online", "", s.players_online);
   page.family("ttt_players_away", "gauge", "Seated players whose connection dropped.");
@@ -204,6 +219,9 @@ std::string ServerMetrics::render(const Snapshot& s) const {
     page.family("ttt_cluster_games_adopted_total", "counter",
                 "Games this node took over from a dead or drained node.");
     page.sample("ttt_cluster_games_adopted_total", "", s.games_adopted);
+    page.family("ttt_cluster_games_lost_total", "counter",
+                "Games this node dropped because another node held them (it looked dead).");
+    page.sample("ttt_cluster_games_lost_total", "", s.games_lost);
   }
 
   page.family("ttt_bot_searches", "gauge", "The server's bot searches, by state.");

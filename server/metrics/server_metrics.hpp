@@ -37,6 +37,7 @@ struct Snapshot {
   std::size_t nodes_alive = 0;        // this one included
   std::uint64_t redirects = 0;        // connections sent to another node
   std::uint64_t games_adopted = 0;    // games taken over from a dead or drained node
+  std::uint64_t games_lost = 0;       // games dropped: another node held them (fencing)
 };
 
 class ServerMetrics {
@@ -68,6 +69,11 @@ class ServerMetrics {
   Histogram move_reply_seconds{latency_buckets()};    // a move read -> its state queued
   Histogram store_commit_seconds{latency_buckets()};  // one batch written and synced
   Counter store_commits;
+  // The web client (--web on): browsers' connections apart from the others.
+  Gauge web_connections;  // HTTP connections open (before any upgrade)
+  Gauge web_sessions;     // WebSocket sessions open (also in ttt_connections)
+  LabeledCounters web_requests{"result", {"ok", "not_modified", "not_found", "bad_request"}};
+  LabeledCounters web_upgrades{"result", {"ok", "foreign_origin", "not_found"}};
 
  private:
   const std::string version_;

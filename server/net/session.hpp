@@ -25,6 +25,7 @@
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/read_budget.hpp"
+#include "net/web_entrance.hpp"
 #include "ttt/tls/stream.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -55,6 +56,8 @@ struct SessionCommons {
   ReadBudget& read_budget;
   LogLimiter& log;
   metrics::ServerMetrics* metrics = nullptr;  // what /metrics counts; null: nothing
+  // Where a browser's connection goes (the web client); null: --web off.
+  WebEntrance* web = nullptr;
 };
 
 class Session : public Participant, public std::enable_shared_from_this<Session> {
@@ -127,6 +130,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   void fail(wire::ErrorCode code, std::string text);
   void begin_close(std::string reason);
   void stop(std::string reason);
+  // The connection is a browser's: its stream (with `received`, the bytes
+  // read from it) and slot go to the web entrance; this session ends
+  // without a word.
+  void hand_to_web(std::string received);
 
   // The metrics' view of this connection (no-ops without metrics).
   void set_state(metrics::ConnectionState to) noexcept;

@@ -11,6 +11,7 @@
 #include "net/session.hpp"
 #include "net/transport.hpp"
 #include "net/use_tuple.hpp"
+#include "ttt/tls/alpn.hpp"
 #include "ttt/tls/tls_errors.hpp"
 
 namespace ttt::server {
@@ -120,6 +121,11 @@ Session::ReadResult Session::read_available() {
            "this server does not speak TLS (it runs with --no-tls): connect with --no-tls");
       continue;
     }
+    if (first_read_ && commons_.web != nullptr && looks_like_http({space.data(), n}) &&
+        tls::agreed_protocol(stream_) != tls::kTttProtocol) {
+      hand_to_web(std::string(space.data(), n));
+      return ReadResult::kStopped;
+    }
     first_read_ = false;
     reader_.commit(n);
     take_frames(steady_clock::now());
@@ -159,6 +165,10 @@ asio::awaitable<bool> Session::open_tls() {
   switch (opening.kind) {
     case TransportOpening::Kind::kTls:
       if (commons_.metrics) commons_.metrics->tls_handshakes.at("ok").add();
+      if (commons_.web != nullptr && tls::agreed_protocol(stream_) == tls::kHttpProtocol) {
+        hand_to_web({});
+        co_return false;
+      }
       set_state(metrics::ConnectionState::kHello);
       linked_ = true;
       wake_writer_.cancel_one();
@@ -180,6 +190,19 @@ asio::awaitable<bool> Session::open_tls() {
   const auto& ec = opening.error;
   stop(ec == asio::error::eof ? "closed by peer" : "TLS handshake failed: " + tls::describe(ec));
   co_return false;
+}
+
+void Session::hand_to_web(std::string received) {
+  stopped_ = true;
+  closing_ = true;
+  set_state(metrics::ConnectionState::kNone);
+  wake_writer_.cancel();
+  watchdog_timer_.cancel();
+  commons_.web->enter(std::move(stream_), std::move(received), std::move(slot_));
+  // The lobby forgets the connection it opened (it never said Hello).
+  asio::post(logic_, [self = shared_from_this()] {
+    if (auto inbox = std::move(self->inbox_)) inbox->closed();
+  });
 }
 
 }  // namespace ttt::server

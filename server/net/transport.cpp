@@ -32,4 +32,8 @@ bool opens_tls_handshake(std::string_view first_bytes) noexcept {
          static_cast<unsigned char>(first_bytes[0]) == tls::kHandshakeRecord;
 }
 
+bool looks_like_http(std::string_view first_bytes) noexcept {
+  return !first_bytes.empty() && first_bytes[0] >= 'A' && first_bytes[0] <= 'Z';
+}
+
 }  // namespace ttt::server

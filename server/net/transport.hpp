@@ -32,4 +32,9 @@ boost::asio::awaitable<TransportOpening> open_tls_server_side(
 // none).
 bool opens_tls_handshake(std::string_view first_bytes) noexcept;
 
+// Whether the first bytes a peer sent (plain, or inside TLS) start an HTTP
+// request: a method's capital letter. A ttt frame starts with the top byte
+// of its length (0x00 or 0x01), a TLS record with 0x16.
+bool looks_like_http(std::string_view first_bytes) noexcept;
+
 }  // namespace ttt::server

@@ -358,6 +358,16 @@ std::optional<GameRecord> SqliteStore::game(std::int64_t id) {
   return g;
 }
 
+std::optional<GameRecord> SqliteStore::last_game_of_room(std::int64_t room_id) {
+  auto s = db_.prepare(games_query(
+      "WHERE g.room_id = ? AND g.status != 'in_progress' ORDER BY g.round DESC LIMIT 1"));
+  s.bind(1, room_id);
+  if (!s.step()) return std::nullopt;
+  GameRecord g = game_from(SqliteRow{s});
+  g.moves = moves_of(g.id);
+  return g;
+}
+
 std::vector<GameRecord> SqliteStore::finished_games() {
   std::vector<GameRecord> games;
   auto s = db_.prepare(games_query("WHERE g.status != 'in_progress' ORDER BY g.id"));

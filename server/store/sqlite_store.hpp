@@ -50,6 +50,7 @@ class SqliteStore : public Store {
   std::vector<StoredPlayer> top_players(int limit) override;
   std::vector<GameRecord> history(std::int64_t player_id, int limit) override;
   std::optional<GameRecord> game(std::int64_t id) override;
+  std::optional<GameRecord> last_game_of_room(std::int64_t room_id) override;
   std::vector<GameRecord> finished_games() override;
 
   // Test hook: caps the database's size in pages, so writes fail as on a full

@@ -55,10 +55,13 @@ class StoredAccounts final : public AccountStore {
   bool keeps_games() const override { return writer_ != nullptr; }
   void history(AccountId account, int limit, HistoryDone done) override;
   void replay(RecordId record, ReplayDone done) override;
+  void replay_of_room(std::uint64_t room_id, ReplayDone done) override;
   std::size_t size() const override { return accounts_.size(); }
   void refresh(const std::string& key, Refreshed done) override;
   void refresh(AccountId account, Refreshed done) override;
   void keep(const StoredPlayer& account) override;
+  void check_token(AccountId account, const std::string& token_hash, TokenChecked done) override;
+  void after_writes(std::function<void()> done) override;
   void on_figures(FiguresListener listener) override { figures_listener_ = std::move(listener); }
   void take_figures(const StoredPlayer& figures) override;
   void refresh_figures() override;

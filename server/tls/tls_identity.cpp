@@ -15,6 +15,7 @@
 #include "tls/openssl_handles.hpp"
 #include "tls/self_signed.hpp"
 #include "tls/tls_error.hpp"
+#include "ttt/tls/alpn.hpp"
 #include "ttt/tls/fingerprint.hpp"
 #include "ttt/tls/stream.hpp"
 
@@ -83,7 +84,7 @@ struct TlsIdentity::Loaded {
   std::string fingerprint;
 };
 
-TlsIdentity::TlsIdentity(const TlsConfig& config, const std::string& db) {
+TlsIdentity::TlsIdentity(const TlsConfig& config, const std::string& db) : http_(config.http) {
   if (config.cert_file.empty() != config.key_file.empty()) {
     throw TlsError(config.cert_file.empty() ? "--tls-key needs --tls-cert too"
                                             : "--tls-cert needs --tls-key too");
@@ -99,13 +100,14 @@ TlsIdentity::TlsIdentity(const TlsConfig& config, const std::string& db) {
     cert_file_ = config.cert_file;
     key_file_ = config.key_file;
   }
-  current_.store(load(cert_file_, key_file_));
+  current_.store(load(cert_file_, key_file_, http_));
 }
 
 TlsIdentity::~TlsIdentity() = default;
 
 std::shared_ptr<const TlsIdentity::Loaded> TlsIdentity::load(const std::string& cert_file,
-                                                             const std::string& key_file) {
+                                                             const std::string& key_file,
+                                                             bool http) {
   ERR_clear_error();
   check_files(cert_file, key_file);
   auto context = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_server);
@@ -113,6 +115,8 @@ std::shared_ptr<const TlsIdentity::Loaded> TlsIdentity::load(const std::string& 
   SSL_CTX* native = context->native_handle();
   // Clients don't resume sessions: no tickets to make after each handshake.
   SSL_CTX_set_num_tickets(native, 0);
+  // ttt/1 for ttt's programs, http/1.1 for browsers (the web client).
+  tls::accept_protocols(*context, http);
   if (SSL_CTX_use_certificate_chain_file(native, cert_file.c_str()) != 1) {
     throw TlsError(cert_file + ": cannot use the TLS certificate: " + openssl_reasons());
   }
@@ -136,7 +140,7 @@ std::string TlsIdentity::fingerprint() const { return current_.load()->fingerpri
 
 std::optional<std::string> TlsIdentity::reload() {
   try {
-    current_.store(load(cert_file_, key_file_));
+    current_.store(load(cert_file_, key_file_, http_));
     return std::nullopt;
   } catch (const TlsError& e) {
     return std::string(e.what());

@@ -23,6 +23,8 @@ struct TlsConfig {
   // Where the self-signed pair is kept when no cert_file is given; empty:
   // tls_folder() decides.
   std::string dir;
+  // ALPN: agree to http/1.1 too (the web client is served on the port).
+  bool http = false;
 };
 
 // The folder of the self-signed pair: config.dir if set; else the folder of
@@ -56,11 +58,12 @@ class TlsIdentity {
  private:
   struct Loaded;
   static std::shared_ptr<const Loaded> load(const std::string& cert_file,
-                                            const std::string& key_file);
+                                            const std::string& key_file, bool http);
 
   std::string cert_file_;
   std::string key_file_;
   bool self_signed_ = false;
+  bool http_ = false;
   std::atomic<std::shared_ptr<const Loaded>> current_;
 };
 

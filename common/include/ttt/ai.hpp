@@ -35,7 +35,7 @@ namespace ttt {
 // - Medium: a two-ply search with random noise on the scores.
 // - Hard: Perfect's search, but now and then (seeded, 1 move in 8) it plays
 //   Medium's move, and from 5×5 up it does not hold to the never-lose pairing
-//   (with k < N: no VCT, and a search of at most four plies).
+//   (with k < N: no VCT, and a full-width search of at most three plies).
 // - Perfect: as described above.
 enum class Level { Random, Easy, Medium, Hard, Perfect };
 
@@ -45,6 +45,13 @@ std::string_view to_string(Level level) noexcept;
 // The level named by one of to_string's names, in any letter case; nullopt for
 // anything else.
 std::optional<Level> parse_level(std::string_view name) noexcept;
+
+// Which lines of k marks win on a board with k < N (k in a row):
+// - Freestyle: k or more in a row (ttt's games; gomoku's freestyle rule);
+// - Standard: exactly k; a line of k + 1 or more (an overline) does not win
+//   (gomoku's standard rule, the Gomocup's rule 1).
+// Boards won by their whole line (k = N) ignore it.
+enum class GomokuRule { Freestyle, Standard };
 
 // How calculate_next_move plays and how long it may think.
 struct AiOptions {
@@ -61,8 +68,12 @@ struct AiOptions {
   // board size. The move depends on the cap, not on the machine's speed, unless
   // the budget runs out first (a slow or loaded machine): the exact solver of
   // 3×3 and 4×4 is bounded by the budget alone, and its moves do not depend on
-  // how far it got, once it finishes.
+  // how far it got, once it finishes. With k < N, Hard and Perfect given no cap
+  // search to the clock instead, using the budget (and what their earlier
+  // calls on the thread learnt), so their moves depend on the machine's speed.
   std::uint64_t max_nodes = 0;
+  // The rule of k in a row (k < N).
+  GomokuRule rule = GomokuRule::Freestyle;
 };
 
 // A legal move for `player` (the one to move) on `board`, chosen at
@@ -71,8 +82,9 @@ struct AiOptions {
 // win at once. Safe to call from several threads at once.
 //
 // Throws std::invalid_argument when there is no move to choose: the board is
-// full or already won (or not a position of play: X's count minus O's count
-// is not 0 or 1), or it is not `player`'s turn.
+// full or already won (by options.rule: under the standard rule an overline
+// has not won), or not a position of play (X's count minus O's count is not
+// 0 or 1), or it is not `player`'s turn.
 Move calculate_next_move(const Board& board, Player player, const AiOptions& options = {});
 
 }  // namespace ttt

@@ -25,11 +25,43 @@ bool same_name(std::string_view name, std::string_view lower) {
   return true;
 }
 
+// Whether a run of exactly k equal marks lies in a row, column or diagonal
+// (a win under the standard rule, where an overline is none).
+bool has_exact_run(const Board& board) {
+  static constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+  const int n = board.size();
+  const int k = board.win_length();
+  for (const auto& [dr, dc] : kSteps) {
+    for (int row = 0; row < n; ++row) {
+      for (int col = 0; col < n; ++col) {
+        const Cell mark = board.at(row, col);
+        // Only runs that start here: the cell before is another.
+        if (mark == Cell::Empty ||
+            (board.contains(row - dr, col - dc) && board.at(row - dr, col - dc) == mark)) {
+          continue;
+        }
+        int length = 0;
+        for (int r = row, c = col; board.contains(r, c) && board.at(r, c) == mark;
+             r += dr, c += dc) {
+          ++length;
+        }
+        if (length == k) return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool won(const Board& board, GomokuRule rule) {
+  if (board.whole_lines() || rule == GomokuRule::Freestyle) return winner(board).has_value();
+  return has_exact_run(board);
+}
+
 // Why there is no move for `player` to choose on `board`, or empty.
-std::string precondition_failure(const Board& board, Player player) {
+std::string precondition_failure(const Board& board, Player player, GomokuRule rule) {
   const int lead = board.count(Player::X) - board.count(Player::O);
   if (lead != 0 && lead != 1) return "the board is not a position of play";
-  if (winner(board)) return "the game is already won";
+  if (won(board, rule)) return "the game is already won";
   if (board.full()) return "the board is full";
   if (next_player(board) != player)
     return "it is not " + std::string(to_string(player)) + "'s turn";
@@ -51,7 +83,7 @@ std::optional<Level> parse_level(std::string_view name) noexcept {
 }
 
 Move calculate_next_move(const Board& board, Player player, const AiOptions& options) {
-  if (const std::string why = precondition_failure(board, player); !why.empty()) {
+  if (const std::string why = precondition_failure(board, player, options.rule); !why.empty()) {
     throw std::invalid_argument("calculate_next_move: " + why + " (" + board.to_string() + ")");
   }
   if (options.level != Level::Random && options.level != Level::Easy) {

@@ -49,6 +49,16 @@ class CellSet {
     for (int i = 0; i < kWords; ++i) words_[i] |= o.words_[i];
     return *this;
   }
+  // Keeps only the members of o too.
+  CellSet& keep(const CellSet& o) noexcept {
+    for (int i = 0; i < kWords; ++i) words_[i] &= o.words_[i];
+    return *this;
+  }
+  // Removes the members of o.
+  CellSet& remove(const CellSet& o) noexcept {
+    for (int i = 0; i < kWords; ++i) words_[i] &= ~o.words_[i];
+    return *this;
+  }
   friend CellSet operator|(CellSet a, const CellSet& b) noexcept { return a |= b; }
   friend bool operator==(const CellSet&, const CellSet&) = default;
 

@@ -34,6 +34,13 @@ RunGeometry build(int n) {
       g.outside[line] = ~(((std::uint64_t{1} << len) - 1) << RunGeometry::kPad);
     }
   }
+  for (int cell = 0; cell < g.cells; ++cell) {
+    for (int r = cell / n - 2; r <= cell / n + 2; ++r) {
+      for (int c = cell % n - 2; c <= cell % n + 2; ++c) {
+        if (on_board(r, c)) g.around[cell].set(r * n + c);
+      }
+    }
+  }
   return g;
 }
 
@@ -49,6 +56,11 @@ struct ZobristKeys {
 };
 constexpr ZobristKeys kZobrist;
 
+bool is_three(Threat t) noexcept {
+  return t == Threat::OpenThree || t == Threat::OpenThreePlus || t == Threat::DoubleThree;
+}
+bool is_four(Threat t) noexcept { return t >= Threat::Four && t <= Threat::OpenFour; }
+
 }  // namespace
 
 const RunGeometry& run_geometry(int size) {
@@ -60,18 +72,18 @@ const RunGeometry& run_geometry(int size) {
   return (*all)[size];
 }
 
-RunBoard::RunBoard(const Board& board)
+RunBoard::RunBoard(const Board& board, bool exact)
     : g_(&run_geometry(board.size())),
-      table_(&ShapeTable::of(board.win_length())),
-      k_(board.win_length()) {
-  // Weights of a window by the marks in it: 0, 1, 8, 64, ..., capped at 2^18
-  // so that every sum stays far below the search's win scores.
-  for (int marks = 1; marks <= k_; ++marks) weight_[marks] = 1 << std::min(3 * (marks - 1), 18);
+      table_(&ShapeTable::of(board.win_length(), exact)),
+      k_(board.win_length()),
+      reach_(table_->reach()) {
   owner_.fill(kNobody);
   empties_ = g_->cells;
+  // Every code starts at 0: Threat::None.
+  totals_.counts[0][0] = totals_.counts[1][0] = g_->cells;
   for (int cell = 0; cell < g_->cells; ++cell) {
     for (int d = 0; d < 4; ++d) refresh_shape(cell, d);
-    refresh_flags(cell);
+    refresh_code(cell);
   }
   for (int cell = 0; cell < g_->cells; ++cell) {
     const Cell c = board.at_index(cell);
@@ -79,6 +91,9 @@ RunBoard::RunBoard(const Board& board)
     to_move_ = c == Cell::X ? Player::X : Player::O;
     play(cell);
   }
+  // The position is where undoing stops.
+  undos_.clear();
+  saved_.clear();
   to_move_ = next_player(board);
   // play() folded in a side-to-move key per mark; fold in the real one.
   hash_ = 0;
@@ -88,112 +103,113 @@ RunBoard::RunBoard(const Board& board)
   if (to_move_ == Player::O) hash_ ^= kZobrist.side;
 }
 
-void RunBoard::update_windows(int cell, int p, int sign) noexcept {
-  const int o = 1 - p;
-  for (int d = 0; d < 4; ++d) {
-    const int line = g_->line[cell][d];
-    const int at = g_->place[cell][d];
-    const int last_start = std::min(at, g_->length[line] - k_);
-    for (int start = std::max(0, at - k_ + 1); start <= last_start; ++start) {
-      std::uint8_t& mine = window_marks_[p][line][start];
-      const int theirs = window_marks_[o][line][start];
-      if (sign > 0) {
-        if (theirs == 0) score_[p] += weight_[mine + 1] - weight_[mine];
-        if (mine == 0 && theirs > 0) score_[o] -= weight_[theirs];
-        ++mine;
-      } else {
-        --mine;
-        if (theirs == 0) score_[p] -= weight_[mine + 1] - weight_[mine];
-        if (mine == 0 && theirs > 0) score_[o] += weight_[theirs];
-      }
+CellSet RunBoard::defences() const {
+  const int them = 1 - index(to_move_);
+  CellSet region = totals_.fours[them];
+  totals_.open_fours[them].for_each([&](int t) {
+    CellSet near;
+    near.set(t);
+    for (int d = 0; d < 4; ++d) {
+      if (shape_[them][t][d] < Shape::Four) continue;
+      const int line = g_->line[t][d];
+      const int at = g_->place[t][d];
+      const int last = std::min<int>(g_->length[line] - 1, at + reach_);
+      for (int i = std::max(0, at - reach_); i <= last; ++i) near.set(g_->line_cells[line][i]);
     }
-  }
+    region.keep(near);
+  });
+  return region |= totals_.fours[1 - them];
 }
 
-void RunBoard::update_near(int cell, int delta) noexcept {
-  const int n = g_->size;
-  const int r0 = cell / n;
-  const int c0 = cell % n;
-  for (int r = std::max(0, r0 - 2); r <= std::min(n - 1, r0 + 2); ++r) {
-    for (int c = std::max(0, c0 - 2); c <= std::min(n - 1, c0 + 2); ++c) {
-      near_[r * n + c] = static_cast<std::uint8_t>(near_[r * n + c] + delta);
-    }
-  }
+void RunBoard::save(int cell) {
+  SavedCell& s = saved_.emplace_back();
+  s.shape[0] = shape_[0][cell];
+  s.shape[1] = shape_[1][cell];
+  s.code[0] = code_[0][cell];
+  s.code[1] = code_[1][cell];
+  s.cell = static_cast<std::uint16_t>(cell);
 }
 
-bool RunBoard::refresh_shape(int cell, int d) noexcept {
+bool RunBoard::refresh_shape(int cell, int d) {
   const int line = g_->line[cell][d];
-  const int shift = g_->place[cell][d] + RunGeometry::kPad - (k_ - 1);
-  const std::uint64_t span = (std::uint64_t{1} << (2 * k_ - 1)) - 1;
-  const std::uint32_t low = (std::uint32_t{1} << (k_ - 1)) - 1;
+  const int shift = g_->place[cell][d] + RunGeometry::kPad - reach_;
+  const std::uint64_t span = (std::uint64_t{1} << (2 * reach_ + 1)) - 1;
+  const std::uint64_t low = (std::uint64_t{1} << reach_) - 1;
   auto neighbours = [&](std::uint64_t mask) {
     const std::uint64_t x = (mask >> shift) & span;
-    return static_cast<std::uint32_t>((x & low) | ((x >> k_) << (k_ - 1)));
+    return (x & low) | ((x >> (reach_ + 1)) << reach_);
   };
-  bool changed = false;
-  for (int p = 0; p < 2; ++p) {
-    const std::uint32_t own = neighbours(lines_[p][line]);
-    const std::uint32_t blocked = neighbours(lines_[1 - p][line] | g_->outside[line]);
-    const Shape shape = table_->shape_of(own, blocked);
-    changed = changed || shape != shape_[p][cell][d];
-    shape_[p][cell][d] = shape;
-  }
-  return changed;
+  const std::uint64_t xs = neighbours(lines_[0][line]);
+  const std::uint64_t os = neighbours(lines_[1][line]);
+  const std::uint64_t outside = neighbours(g_->outside[line]);
+  const Shape x = table_->shape_of(xs, os | outside);
+  const Shape o = table_->shape_of(os, xs | outside);
+  if (x == shape_[0][cell][d] && o == shape_[1][cell][d]) return false;
+  if (!undos_.empty()) save(cell);
+  shape_[0][cell][d] = x;
+  shape_[1][cell][d] = o;
+  return true;
 }
 
-void RunBoard::refresh_flags(int cell) noexcept {
-  // Each shape's part of four counts packed in nibbles: fives, fours (open
-  // or not), open fours, open threes; the sum over the directions counts all.
-  static constexpr std::array<std::uint16_t, 9> kTally = {0,      0,      0,      0,     0,
-                                                          0x1000, 0x0010, 0x0110, 0x0001};
+void RunBoard::set_code(int p, int cell, int code) noexcept {
+  const int old = code_[p][cell];
+  if (old == code) return;
+  const PatternTables& t = pattern_tables();
+  code_[p][cell] = static_cast<std::uint16_t>(code);
+  totals_.mover_sum[p] += t.mover[code] - t.mover[old];
+  totals_.waiter_sum[p] += t.waiter[code] - t.waiter[old];
+  const Threat before = t.threat[old];
+  const Threat after = t.threat[code];
+  if (before == after) return;
+  --totals_.counts[p][static_cast<int>(before)];
+  ++totals_.counts[p][static_cast<int>(after)];
+  if (before == Threat::Five || after == Threat::Five) {
+    totals_.wins[p].assign(cell, after == Threat::Five);
+  }
+  if (is_four(before) || is_four(after)) totals_.fours[p].assign(cell, is_four(after));
+  if (before == Threat::OpenFour || after == Threat::OpenFour) {
+    totals_.open_fours[p].assign(cell, after == Threat::OpenFour);
+  }
+  if (is_three(before) || is_three(after)) totals_.threes[p].assign(cell, is_three(after));
+}
+
+void RunBoard::refresh_code(int cell) noexcept {
   for (int p = 0; p < 2; ++p) {
     const auto& s = shape_[p][cell];
-    const int tally = owner_[cell] != kNobody
-                          ? 0
-                          : kTally[static_cast<int>(s[0])] + kTally[static_cast<int>(s[1])] +
-                                kTally[static_cast<int>(s[2])] + kTally[static_cast<int>(s[3])];
-    const int fives = tally & 0xf;
-    const int fours = tally >> 4 & 0xf;
-    const int open_fours = tally >> 8 & 0xf;
-    const int threes = tally >> 12 & 0xf;
-    wins_[p].assign(cell, fives > 0);
-    fours_[p].assign(cell, fives == 0 && fours > 0);
-    open_fours_[p].assign(cell, fives == 0 && (open_fours > 0 || fours >= 2));
-    threes_[p].assign(cell, fives == 0 && fours == 0 && threes > 0);
+    set_code(p, cell, owner_[cell] != kNobody ? 0 : pattern_code(s[0], s[1], s[2], s[3]));
   }
 }
 
 // Recomputes the shapes the mark at `cell` can change: the empty cells within
-// k-1 of it along each of its lines, in that line's direction only.
-void RunBoard::refresh_around(int cell) noexcept {
+// the reach of it along each of its lines, in that line's direction only.
+void RunBoard::refresh_around(int cell) {
   for (int d = 0; d < 4; ++d) {
     const int line = g_->line[cell][d];
     const int at = g_->place[cell][d];
-    const int last = std::min<int>(g_->length[line] - 1, at + k_ - 1);
-    for (int i = std::max(0, at - k_ + 1); i <= last; ++i) {
+    const int last = std::min<int>(g_->length[line] - 1, at + reach_);
+    for (int i = std::max(0, at - reach_); i <= last; ++i) {
       const int other = g_->line_cells[line][i];
-      if (other == cell || owner_[other] != kNobody) continue;
-      if (refresh_shape(other, d)) refresh_flags(other);
+      if (owner_[other] != kNobody) continue;
+      if (refresh_shape(other, d)) refresh_code(other);
     }
   }
-  if (owner_[cell] == kNobody) {
-    for (int d = 0; d < 4; ++d) refresh_shape(cell, d);
-  } else {
-    for (int p = 0; p < 2; ++p) shape_[p][cell].fill(Shape::None);
-  }
-  refresh_flags(cell);
 }
 
-bool RunBoard::play(int cell) noexcept {
+bool RunBoard::play(int cell) {
   const int p = index(to_move_);
-  const bool won = wins_[p].test(cell);
-  update_windows(cell, p, +1);
+  const bool won = totals_.wins[p].test(cell);
+  undos_.push_back({totals_, static_cast<std::uint32_t>(saved_.size())});
+  save(cell);
   owner_[cell] = static_cast<std::uint8_t>(p);
+  taken_.set(cell);
   for (int d = 0; d < 4; ++d) {
     lines_[p][g_->line[cell][d]] |= std::uint64_t{1} << (g_->place[cell][d] + RunGeometry::kPad);
   }
-  update_near(cell, +1);
+  for (int q = 0; q < 2; ++q) shape_[q][cell].fill(Shape::None);
+  refresh_code(cell);
   refresh_around(cell);
+  totals_.candidates |= g_->around[cell];
+  totals_.candidates.remove(taken_);
   hash_ ^= kZobrist.key[p][cell] ^ kZobrist.side;
   --empties_;
   to_move_ = opponent(to_move_);
@@ -204,12 +220,21 @@ void RunBoard::undo(int cell) noexcept {
   to_move_ = opponent(to_move_);
   const int p = index(to_move_);
   owner_[cell] = kNobody;
+  taken_.reset(cell);
   for (int d = 0; d < 4; ++d) {
     lines_[p][g_->line[cell][d]] &= ~(std::uint64_t{1} << (g_->place[cell][d] + RunGeometry::kPad));
   }
-  update_windows(cell, p, -1);
-  update_near(cell, -1);
-  refresh_around(cell);
+  const Undo& undo = undos_.back();
+  for (std::size_t i = saved_.size(); i-- > undo.first;) {
+    const SavedCell& s = saved_[i];
+    for (int q = 0; q < 2; ++q) {
+      code_[q][s.cell] = s.code[q];
+      shape_[q][s.cell] = s.shape[q];
+    }
+  }
+  saved_.resize(undo.first);
+  totals_ = undo.totals;
+  undos_.pop_back();
   hash_ ^= kZobrist.key[p][cell] ^ kZobrist.side;
   ++empties_;
 }

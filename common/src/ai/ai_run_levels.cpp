@@ -1,5 +1,6 @@
 #include "ai/ai_run_levels.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "ai/ai_heuristic.hpp"
@@ -12,28 +13,51 @@
 namespace ttt::internal::ai {
 namespace {
 
-// Noise on Medium's scores: about an open two's worth of windows.
-constexpr int kMediumNoise = 24;
+using Clock = SearchLimits::Clock;
+
+// Noise on Medium's scores: about the worth of the move.
+constexpr int kMediumNoise = 80;
 // The opponent's VCF a defence must stop, in fours before the winning move.
 constexpr int kDefenceFours = 8;
-// Candidates checked against the opponent's VCF and VCT, best first.
-constexpr std::size_t kMaxDefenceChecks = 24;
-constexpr std::size_t kMaxVctDefenceChecks = 12;
-// The opponent's VCT a defence must stop, in threats before the win.
+// The opponent's VCT a defence must stop, in threats before the win: with a
+// node cap (the tests' and the benchmarks' searches), and to the clock.
 constexpr int kDefenceThreats = 3;
+constexpr int kClockDefenceThreats = 5;
 // Perfect's VCT: threats before the win, and the VCF tried at each step.
 constexpr int kVctThreats = 5;
 constexpr int kVctFours = 4;
 
 struct Style {
-  bool vct;        // look for wins by continuous threats, and stop the opponent's
-  int max_depth;   // plies of the alpha-beta search
-  int width;       // moves searched at each node below the root
-  int root_width;  // moves searched at the root
+  bool vct;                // look for wins by continuous threats, and stop the opponent's
+  int max_depth;           // plies of the alpha-beta search
+  int width;               // moves searched at each node below the root; 0: all
+  int root_width;          // moves searched at the root; 0: all
+  bool selective;          // late move reductions and pruning (else full width)
+  int quiescence;          // fours in a row at the horizon
+  std::size_t checks;      // candidates checked against the opponent's VCF
+  std::size_t vct_checks;  // and against its VCT
 };
 
-constexpr Style kPerfect{true, 64, 12, 24};
-constexpr Style kHard{false, 4, 8, 16};
+constexpr Style kPerfect{true, 64, 0, 0, true, 8, 64, 40};
+constexpr Style kHard{false, 3, 8, 16, false, 0, 24, 0};
+
+// The search table's salt for searches to the clock: one per variant of the
+// game and level, kept from move to move so that what a search learnt is
+// reused by the next one.
+std::uint64_t variant_salt(const RunBoard& board, Level level) {
+  return mix64(0xC10CCull ^ static_cast<std::uint64_t>(board.size()) << 8 ^
+               static_cast<std::uint64_t>(board.win_length()) << 16 ^
+               static_cast<std::uint64_t>(board.exact()) << 24 ^
+               static_cast<std::uint64_t>(level) << 32);
+}
+
+// The table size for a search of this budget: bigger tables pay off only
+// when a search can fill them.
+int table_log2(std::chrono::milliseconds budget) {
+  if (budget.count() >= 1000) return 21;  // 32 MiB
+  if (budget.count() >= 250) return 20;   // 16 MiB
+  return SearchTable::kDefaultLog2Entries;
+}
 
 // The cell of a set, uniformly at random; precondition: not empty.
 int random_member(const std::vector<int>& cells, Rng& rng) {
@@ -46,7 +70,7 @@ int random_cell(const RunBoard& board, Rng& rng, bool near_only) {
   for (int cell = 0; cell < board.cells(); ++cell) {
     if (!board.is_empty(cell)) continue;
     empty.push_back(cell);
-    if (board.near(cell) > 0) near.push_back(cell);
+    if (board.candidates().test(cell)) near.push_back(cell);
   }
   return random_member(near_only && !near.empty() ? near : empty, rng);
 }
@@ -66,7 +90,14 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   SearchLimits limits = run_limits(turn);
   const SearchResult result =
       run_iterative_deepening(board, moves, limits, SearchTable::for_this_thread(),
-                              {.max_depth = 2, .width = 12, .exact_top = 1 << 10});
+                              {.max_depth = 2,
+                               .width = 12,
+                               .selective = false,
+                               .exact_top = 1 << 10,
+                               .quiescence = 0,
+                               .narrow_defences = false,
+                               .threat_terms = false,
+                               .extend_defences = false});
   if (result.moves.empty()) return moves.front();
   int best_cell = -1;
   long best_score = 0;
@@ -80,15 +111,44 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   return best_cell;
 }
 
-// Runs a search on a share of the limits' nodes (a fraction 1/divisor of
-// what is left) and hands the count back.
-template <typename Search>
-auto with_share(SearchLimits& limits, std::uint64_t divisor, Search&& search) {
-  SearchLimits share = limits.share(limits.remaining() / divisor);
-  auto result = search(share);
-  limits.absorb(share);
-  return result;
-}
+// How a strong level spends its turn. With a node cap in the options each
+// step gets a share of the nodes left, so the move depends on the inputs
+// alone; without one, a share of the time left, and the search uses the
+// budget.
+class Spending {
+ public:
+  Spending(const Turn& turn, SearchLimits& limits)
+      : limits_(limits), capped_(turn.options.max_nodes != 0) {}
+
+  bool capped() const noexcept { return capped_; }
+
+  // Runs search on `fraction` of what is left and counts what it spent.
+  template <typename Search>
+  auto with_share(double fraction, Search&& search) {
+    SearchLimits share =
+        capped_ ? limits_.share(static_cast<std::uint64_t>(limits_.remaining() * fraction))
+                : limits_.share(SearchLimits::kNoNodeCap, time_share(fraction));
+    auto result = search(share);
+    limits_.absorb(share);
+    return result;
+  }
+
+  // The time after which the main search starts no new iteration.
+  Clock::time_point soft_deadline() const {
+    return capped_ ? Clock::time_point::max() : time_share(0.5);
+  }
+
+ private:
+  Clock::time_point time_share(double fraction) const {
+    const Clock::time_point now = Clock::now();
+    const Clock::time_point end = limits_.deadline();
+    if (end <= now) return now;
+    return now + std::chrono::duration_cast<Clock::duration>((end - now) * fraction);
+  }
+
+  SearchLimits& limits_;
+  bool capped_;
+};
 
 // The opponent's forced win by `search` if we passed, or nullopt.
 template <typename Search>
@@ -103,18 +163,23 @@ auto threat_if_passed(RunBoard& board, Search&& search) {
 // candidates after which it has none (checking at most max_checks, best
 // first); else, or when none is found, all of them.
 template <typename Search>
-std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, SearchLimits& limits,
-                             std::size_t max_checks, Search&& search) {
+std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, Spending& spending,
+                             SearchLimits& limits, std::size_t max_checks, double share,
+                             Search&& search) {
   const auto threat = threat_if_passed(board, [&](RunBoard& b) {
-    return with_share(limits, 8, [&](SearchLimits& share) { return search(b, share); });
+    return spending.with_share(spending.capped() ? 1.0 / 8 : share / 2,
+                               [&](SearchLimits& s) { return search(b, s); });
   });
   if (!threat) return moves;
   std::vector<int> safe;
-  for (std::size_t i = 0; i < moves.size() && i < max_checks; ++i) {
+  const std::size_t checks = std::min(moves.size(), max_checks);
+  for (std::size_t i = 0; i < checks; ++i) {
     if (limits.stopped()) break;
     board.play(moves[i]);
-    const auto still =
-        with_share(limits, 16, [&](SearchLimits& share) { return search(board, share); });
+    // Capped: a sixteenth of the nodes left each; to the clock: an equal part
+    // of the time left for the checks still to come.
+    const double each = spending.capped() ? 1.0 / 16 : share / 2 / static_cast<double>(checks - i);
+    const auto still = spending.with_share(each, [&](SearchLimits& s) { return search(board, s); });
     board.undo(moves[i]);
     if (!still) safe.push_back(moves[i]);
   }
@@ -126,40 +191,62 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
   if (forced >= 0) return forced;
   const Player me = board.to_move();
   if (board.open_fours(me).any()) return board.open_fours(me).first();
-  SearchLimits limits = run_limits(turn);
+  SearchLimits limits = turn.options.max_nodes != 0
+                            ? run_limits(turn)
+                            : SearchLimits(run_limits(turn).deadline(), SearchLimits::kNoNodeCap);
+  Spending spending(turn, limits);
   SearchTable& table = SearchTable::for_this_thread();
-  const auto vcf = with_share(
-      limits, 3, [&](SearchLimits& share) { return find_vcf(board, share, table, kMaxVcfFours); });
+  if (!spending.capped()) table.reserve(table_log2(turn.options.budget));
+  const auto vcf = spending.with_share(
+      spending.capped() ? 1.0 / 3 : 0.08,
+      [&](SearchLimits& share) { return find_vcf(board, share, table, kMaxVcfFours); });
   if (vcf) return vcf->first;
   std::vector<int> moves = run_candidates(board);
   if (moves.size() > 1) {
-    moves = stop_threat(board, moves, limits, kMaxDefenceChecks,
-                        [&](const RunBoard& b, SearchLimits& share) {
-                          return find_vcf(b, share, table, kDefenceFours);
-                        });
+    moves =
+        stop_threat(board, moves, spending, limits, style.checks, spending.capped() ? 0.25 : 0.12,
+                    [&](const RunBoard& b, SearchLimits& share) {
+                      return find_vcf(b, share, table, kDefenceFours);
+                    });
   }
   if (style.vct) {
-    const auto vct = with_share(limits, 4, [&](SearchLimits& share) {
+    const auto vct = spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
       return find_vct(board, share, table, kVctThreats, kVctFours);
     });
     if (vct) return vct->first;
     if (moves.size() > 1) {
-      moves = stop_threat(board, moves, limits, kMaxVctDefenceChecks,
-                          [&](const RunBoard& b, SearchLimits& share) {
-                            return find_vct(b, share, table, kDefenceThreats, kVctFours);
-                          });
+      moves = stop_threat(
+          board, moves, spending, limits,
+          spending.capped() ? std::min<std::size_t>(style.vct_checks, 24) : style.vct_checks,
+          spending.capped() ? 0.25 : 0.3, [&](const RunBoard& b, SearchLimits& share) {
+            return find_vct(b, share, table,
+                            spending.capped() ? kDefenceThreats : kClockDefenceThreats, kVctFours);
+          });
     }
   }
   if (moves.size() == 1) return moves.front();
-  if (static_cast<int>(moves.size()) > style.root_width) moves.resize(style.root_width);
-  const SearchResult result = run_iterative_deepening(
-      board, moves, limits, table, {.max_depth = style.max_depth, .width = style.width});
+  if (style.root_width > 0 && static_cast<int>(moves.size()) > style.root_width) {
+    moves.resize(style.root_width);
+  }
+  RunSearchSettings settings{.max_depth = style.max_depth,
+                             .width = style.width,
+                             .selective = style.selective,
+                             .quiescence = style.quiescence,
+                             .narrow_defences = style.selective,
+                             .threat_terms = style.selective,
+                             .extend_defences = style.selective};
+  settings.soft_deadline = spending.soft_deadline();
+  if (!spending.capped()) {
+    settings.table_salt = variant_salt(board, turn.options.level);
+    table.new_age();
+  }
+  const SearchResult result = run_iterative_deepening(board, moves, limits, table, settings);
   return result.moves.empty() ? moves.front() : result.moves.front().cell;
 }
 
 // Exact play on boards of at most 4×4 when the budget allows, else nullopt.
 std::optional<int> small_exact_cell(Turn& turn, const RunBoard& board) {
-  if (board.size() > SmallGeometry::kMaxSize) return std::nullopt;
+  if (board.size() > SmallGeometry::kMaxSize || board.exact()) return std::nullopt;
   const auto choices = exact_choices(turn);
   if (!choices) return std::nullopt;
   // Among equal moves, the pattern score's favourites, then a seeded choice.
@@ -201,7 +288,7 @@ int level_cell(Turn& turn, RunBoard& board) {
 }  // namespace
 
 Move run_level_move(Turn& turn) {
-  RunBoard board(turn.board);
+  RunBoard board(turn.board, turn.options.rule == GomokuRule::Standard);
   return to_move(turn.board, level_cell(turn, board));
 }
 

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
-#include <optional>
 #include <utility>
 
 #include "ai/ai_heuristic.hpp"
@@ -12,192 +13,370 @@ namespace ttt::internal::ai {
 namespace {
 
 constexpr int kInfinity = kWinScore + 1;
+// Plies a search line may reach (the forced blocks and the quiescence
+// search add to the nominal depth).
+constexpr int kMaxPly = 160;
 
-// What each shape is worth to the player who makes it, before combinations.
-constexpr std::array<int, 9> kShapeValue = {0, 1, 4, 12, 30, 150, 200, 10'000, 0};
-constexpr int kFiveValue = 1'000'000;
-constexpr int kOpenFourValue = 100'000;  // or two fours at once
-constexpr int kFourThreeValue = 50'000;  // a four and an open three at once
-constexpr int kDoubleThreeValue = 20'000;
-
-int side_value(const RunBoard& board, Player p, int cell) noexcept {
-  if (board.wins(p).test(cell)) return kFiveValue;
-  int value = 0;
-  int fours = 0;
-  int threes = 0;
-  for (int d = 0; d < 4; ++d) {
-    const Shape s = board.shape(p, cell, d);
-    value += kShapeValue[static_cast<int>(s)];
-    fours += s == Shape::Four || s == Shape::OpenFour;
-    threes += s == Shape::OpenThree;
+// The side to move's edge for having the move, in evaluation units.
+constexpr int kTempo = 80;
+// What the evaluation adds for threats the sums of patterns understate.
+constexpr int kFourThreeEdge = 600;
+constexpr int kDoubleThreeEdge = 400;
+constexpr int kOpenThreeCost = 120;
+// Margins of the shallow prunings, per ply of depth left.
+constexpr int kFutilityMargin = 90;
+constexpr int kRazorMargin = 160;
+// Moves searched at a node below the root's replies before the rest are
+// skipped, by depth left: fewer where neither side has a four or an open
+// three to play.
+struct MoveCounts {
+  std::array<std::array<std::uint8_t, 65>, 2> count{};  // [quiet][depth]
+  MoveCounts() {
+    for (int d = 0; d <= 64; ++d) {
+      count[1][d] =
+          static_cast<std::uint8_t>(std::clamp(std::lround(5 * std::sqrt(d) - 2), 1L, 8L));
+      count[0][d] =
+          static_cast<std::uint8_t>(std::clamp(std::lround(15 * std::sqrt(d) - 12), 3L, 32L));
+    }
   }
-  if (board.open_fours(p).test(cell)) return value + kOpenFourValue;
-  if (fours > 0 && threes > 0) return value + kFourThreeValue;
-  if (threes >= 2) return value + kDoubleThreeValue;
-  return value;
+};
+const MoveCounts& move_counts() {
+  static const MoveCounts counts;
+  return counts;
 }
+// History scores are kept below this, so that they order the quiet moves
+// without outranking a threat.
+constexpr int kHistoryCap = 400;
+constexpr int kKillerBonus = 300;
+// The TT move's order key: above every pattern score.
+constexpr int kFirst = 1 << 24;
+
+constexpr int win_in(int plies) noexcept { return kWinScore - plies; }
 
 // Mate scores are stored relative to the node, not the root.
-int to_table(int score, int ply) {
+int to_table(int score, int ply) noexcept {
   if (score >= kWinThreshold) return score + ply;
   if (score <= -kWinThreshold) return score - ply;
   return score;
 }
 
-int from_table(int score, int ply) {
+int from_table(int score, int ply) noexcept {
   if (score >= kWinThreshold) return score - ply;
   if (score <= -kWinThreshold) return score + ply;
   return score;
 }
 
+// Late move reductions: plies taken off the n-th move (from 0) at `depth`.
+struct ReductionTable {
+  std::array<std::array<std::uint8_t, 64>, 65> plies{};
+  ReductionTable() {
+    for (int d = 1; d <= 64; ++d) {
+      for (int n = 1; n < 64; ++n) {
+        plies[d][n] = static_cast<std::uint8_t>(0.5 + std::log(d) * std::log(n + 1) / 2.1);
+      }
+    }
+  }
+  int operator()(int depth, int n) const noexcept {
+    return plies[std::min(depth, 64)][std::min(n, 63)];
+  }
+};
+
+const ReductionTable& reductions() {
+  static const ReductionTable table;
+  return table;
+}
+
+// Whether two cells lie on one line within `reach` cells of each other.
+bool in_line(int a, int b, int size, int reach) noexcept {
+  const int dr = std::abs(a / size - b / size);
+  const int dc = std::abs(a % size - b % size);
+  if (dr > reach || dc > reach) return false;
+  return dr == 0 || dc == 0 || dr == dc;
+}
+
+struct MoveEntry {
+  int key;
+  int cell;
+};
+
 class RunSearcher {
  public:
-  RunSearcher(const RunBoard& board, SearchLimits& limits, SearchTable& table, int width)
+  RunSearcher(const RunBoard& board, SearchLimits& limits, SearchTable& table,
+              const RunSearchSettings& settings)
       : board_(board),
         limits_(limits),
         table_(table),
-        salt_(table.new_generation()),
-        width_(width) {}
+        settings_(settings),
+        salt_(settings.table_salt != 0 ? settings.table_salt : table.new_generation()),
+        buffer_(static_cast<std::size_t>(kMaxPly) * board.cells()) {}
 
-  // Scores every root move at one depth; nullopt when the limits stopped it.
-  std::optional<std::vector<RootScore>> iteration(const std::vector<int>& moves, int depth,
-                                                  int exact_top);
+  struct Outcome {
+    bool complete;  // every root move was searched
+    int searched;   // how many were (their scores are this iteration's)
+  };
+
+  // Searches the root moves in their order at `depth`, setting their scores:
+  // exact for the best exact_top of them, upper bounds for the others.
+  Outcome iteration(std::vector<RootScore>& moves, int depth);
+
+  int sel_depth() const noexcept { return sel_depth_; }
 
  private:
-  using MoveList = std::array<std::pair<int, int>, Board::kMaxCells>;  // (order key, cell)
-
-  int pvs(int depth, int ply, int alpha, int beta);
-  int search_moves(int depth, int ply, int alpha, int beta, int tt_move, int& best_move);
-  int generate(int ply, int tt_move, MoveList& moves) const;
+  int evaluate() const noexcept { return run_evaluate(board_, settings_.threat_terms); }
+  int pvs(int depth, int ply, int alpha, int beta, bool pv);
+  int quiesce(int ply, int alpha, int beta, int fours, int last_four);
+  int generate(int ply, int tt_move, bool threatened, MoveEntry* moves) const;
+  bool quiet(int cell) const noexcept;
   void reward(int ply, int cell, int depth);
 
   RunBoard board_;
   SearchLimits& limits_;
   SearchTable& table_;
+  const RunSearchSettings& settings_;
   std::uint64_t salt_;
-  int width_;
+  std::vector<MoveEntry> buffer_;  // kMaxPly move lists of up to cells() moves
   bool aborted_ = false;
-  std::array<std::array<int, 2>, Board::kMaxCells + 2> killers_{};
-  std::array<int, Board::kMaxCells> history_{};
+  int sel_depth_ = 0;
+  std::array<std::array<int, 2>, kMaxPly + 2> killers_{};
+  std::array<std::array<int, Board::kMaxCells>, 2> history_{};
 };
 
-std::optional<std::vector<RootScore>> RunSearcher::iteration(const std::vector<int>& moves,
-                                                             int depth, int exact_top) {
-  std::vector<RootScore> scores;
+RunSearcher::Outcome RunSearcher::iteration(std::vector<RootScore>& moves, int depth) {
   std::vector<int> best;  // the exact_top best scores so far, descending
-  for (int cell : moves) {
-    const int alpha = static_cast<int>(best.size()) < exact_top ? -kInfinity : best.back();
-    int score = kWinScore - 1;
-    if (!board_.play(cell)) score = -pvs(depth - 1, 1, -kInfinity, -alpha);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const int cell = moves[i].cell;
+    const bool open = static_cast<int>(best.size()) < settings_.exact_top;
+    const int alpha = open ? -kInfinity : best.back();
+    int score = win_in(1);
+    if (!board_.play(cell)) {
+      if (open) {
+        score = -pvs(depth - 1, 1, -kInfinity, -alpha, true);
+      } else {
+        score = -pvs(depth - 1, 1, -alpha - 1, -alpha, false);
+        if (score > alpha && !aborted_) score = -pvs(depth - 1, 1, -kInfinity, -alpha, true);
+      }
+    }
     board_.undo(cell);
-    if (aborted_) return std::nullopt;
-    scores.push_back({cell, score});
+    if (aborted_) return {false, static_cast<int>(i)};
+    moves[i].score = score;
     best.insert(std::upper_bound(best.begin(), best.end(), score, std::greater<>()), score);
-    if (static_cast<int>(best.size()) > exact_top) best.pop_back();
+    if (static_cast<int>(best.size()) > settings_.exact_top) best.pop_back();
   }
-  std::stable_sort(scores.begin(), scores.end(),
-                   [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
-  return scores;
+  return {true, static_cast<int>(moves.size())};
 }
 
-int RunSearcher::pvs(int depth, int ply, int alpha, int beta) {
+bool RunSearcher::quiet(int cell) const noexcept {
+  const Player me = board_.to_move();
+  return board_.threat(me, cell) < Threat::OpenThree &&
+         board_.threat(opponent(me), cell) < Threat::OpenThree;
+}
+
+int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   if (limits_.tick()) {
     aborted_ = true;
     return 0;
   }
+  sel_depth_ = std::max(sel_depth_, ply);
   const Player me = board_.to_move();
   const Player them = opponent(me);
-  if (board_.wins(me).any()) return kWinScore - (ply + 1);
-  const int against = board_.wins(them).count();
-  if (against >= 2) return -(kWinScore - (ply + 2));
+  if (board_.threat_count(me, Threat::Five) > 0) return win_in(ply + 1);
+  const int against = board_.threat_count(them, Threat::Five);
+  if (against >= 2) return -win_in(ply + 2);
   if (board_.empties() == 0) return 0;
+  if (ply >= kMaxPly - 4) return evaluate();
   if (against == 1) {  // the block is forced and costs no depth
     const int block = board_.wins(them).first();
     board_.play(block);
-    const int score = board_.empties() == 0 ? 0 : -pvs(depth, ply + 1, -beta, -alpha);
+    const int score = -pvs(depth, ply + 1, -beta, -alpha, pv);
     board_.undo(block);
     return score;
   }
-  if (board_.open_fours(me).any()) return kWinScore - (ply + 3);
-  if (depth <= 0) return run_evaluate(board_);
+  if (board_.threat_count(me, Threat::OpenFour) > 0) return win_in(ply + 3);
+  if (depth <= 0) return quiesce(ply, alpha, beta, settings_.quiescence, -1);
+
+  // No line from here is shorter than a win next move or longer than a loss now.
+  alpha = std::max(alpha, -win_in(ply));
+  beta = std::min(beta, win_in(ply + 1));
+  if (alpha >= beta) return alpha;
 
   const std::uint64_t key = board_.hash() ^ salt_;
   int tt_move = -1;
   if (const SearchTable::Entry* e = table_.probe(key)) {
+    if (e->has_move() && board_.is_empty(e->move())) tt_move = e->move();
     const int score = from_table(e->score, ply);
-    if (e->depth >= depth) {
+    if (!pv && e->depth >= depth) {
       if (e->bound == Bound::Exact) return score;
       if (e->bound == Bound::Lower && score >= beta) return score;
       if (e->bound == Bound::Upper && score <= alpha) return score;
     }
-    if (e->has_move()) tt_move = e->move();
   }
+
+  // Against an open three (a cell where the opponent makes an open four)
+  // only fours and the blocks of the opponent's fours help.
+  const bool threatened = board_.threat_count(them, Threat::OpenFour) > 0;
+  if (!pv && !threatened && settings_.selective && depth <= 3) {
+    const int eval = evaluate();
+    if (eval - kFutilityMargin * depth >= beta) return eval;
+    if (depth <= 2 && eval + kRazorMargin * depth <= alpha) {
+      const int q = quiesce(ply, alpha, alpha + 1, settings_.quiescence, -1);
+      if (aborted_) return 0;
+      if (q <= alpha) return q;
+    }
+  }
+
+  MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
+  const int count = generate(ply, tt_move, threatened, moves);
+  // No move stops the opponent's open four: it makes it, and five after.
+  if (count == 0) return threatened ? -win_in(ply + 4) : evaluate();
   const int alpha_in = alpha;
+  int best = -kInfinity;
   int best_move = -1;
-  const int best = search_moves(depth, ply, alpha, beta, tt_move, best_move);
-  if (aborted_) return 0;
+  int searched = 0;
+  const bool quiet_node = board_.threat_count(me, Threat::OpenFour) == 0 && !threatened &&
+                          board_.threat_count(them, Threat::Five) == 0;
+  const int most = settings_.selective && ply >= 2 && !threatened
+                       ? move_counts().count[quiet_node][std::min(depth, 64)]
+                       : count;
+  // A node losing so far searches on: a pruned move may be the defence.
+  for (int i = 0; i < count && (searched < most || best <= -kWinThreshold); ++i) {
+    // Selection sort, one step at a time: most nodes cut off early.
+    std::swap(moves[i], *std::max_element(moves + i, moves + count,
+                                          [](auto& a, auto& b) { return a.key < b.key; }));
+    const int cell = moves[i].cell;
+    const bool is_quiet = !threatened && quiet(cell);
+    board_.play(cell);  // cannot complete a line: there was no five to make
+    // The answer to an open three is forced, as the block of a four is: it
+    // costs no depth when the settings extend it.
+    const int next = threatened && settings_.extend_defences ? depth : depth - 1;
+    int score;
+    if (searched == 0) {
+      score = -pvs(next, ply + 1, -beta, -alpha, pv);
+    } else {
+      int r = 0;
+      if (settings_.selective && depth >= 3 && searched >= 2) {
+        r = reductions()(depth, searched);
+        if (!is_quiet) r = 0;
+        if (pv) r = std::max(0, r - 1);
+        r = std::min(r, next);
+      }
+      score = -pvs(next - r, ply + 1, -alpha - 1, -alpha, false);
+      if (score > alpha && r > 0 && !aborted_) {
+        score = -pvs(next, ply + 1, -alpha - 1, -alpha, false);
+      }
+      if (pv && score > alpha && score < beta && !aborted_) {
+        score = -pvs(next, ply + 1, -beta, -alpha, true);
+      }
+    }
+    board_.undo(cell);
+    if (aborted_) return 0;
+    ++searched;
+    if (score > best) {
+      best = score;
+      best_move = cell;
+      if (score > alpha) {
+        alpha = score;
+        if (alpha >= beta) {
+          reward(ply, cell, depth);
+          break;
+        }
+      }
+    }
+  }
+  if (searched == 0) return evaluate();
   const Bound bound = best <= alpha_in ? Bound::Upper : best >= beta ? Bound::Lower : Bound::Exact;
   table_.store({key, to_table(best, ply), static_cast<std::uint8_t>(std::min(depth, 255)), bound,
                 static_cast<std::uint16_t>(best_move + 1)});
   return best;
 }
 
-int RunSearcher::search_moves(int depth, int ply, int alpha, int beta, int tt_move,
-                              int& best_move) {
-  MoveList moves;
-  const int count = generate(ply, tt_move, moves);
-  int best = -kInfinity;
-  for (int i = 0; i < count; ++i) {
-    const int cell = moves[i].second;
-    board_.play(cell);  // cannot complete a line: there was no five to make
-    int score;
-    if (i == 0) {
-      score = -pvs(depth - 1, ply + 1, -beta, -alpha);
-    } else {
-      score = -pvs(depth - 1, ply + 1, -alpha - 1, -alpha);
-      if (score > alpha && score < beta && !aborted_) {
-        score = -pvs(depth - 1, ply + 1, -beta, -alpha);
-      }
+// The side to move stands on the evaluation or plays a four, whose block is
+// forced; `fours` more fours may follow. Fours that do not make a second
+// threat are tried only near the previous four (`last_four`) after the
+// first two.
+int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four) {
+  if (limits_.tick()) {
+    aborted_ = true;
+    return 0;
+  }
+  sel_depth_ = std::max(sel_depth_, ply);
+  const Player me = board_.to_move();
+  const Player them = opponent(me);
+  if (board_.threat_count(me, Threat::Five) > 0) return win_in(ply + 1);
+  const int against = board_.threat_count(them, Threat::Five);
+  if (against >= 2) return -win_in(ply + 2);
+  if (board_.empties() == 0) return 0;
+  if (ply >= kMaxPly - 4) return evaluate();
+  if (against == 1) {
+    const int block = board_.wins(them).first();
+    board_.play(block);
+    const int score = -quiesce(ply + 1, -beta, -alpha, fours, last_four);
+    board_.undo(block);
+    return score;
+  }
+  if (board_.threat_count(me, Threat::OpenFour) > 0) return win_in(ply + 3);
+  const int stand = evaluate();
+  if (stand >= beta || fours <= 0) return stand;
+  int best = stand;
+  alpha = std::max(alpha, stand);
+  const bool free_fours = settings_.quiescence - fours < 2;
+  MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
+  int count = 0;
+  board_.fours(me).for_each([&](int cell) {
+    const bool strong = board_.threat(me, cell) >= Threat::FourPlus;
+    if (strong || free_fours || (last_four >= 0 && in_line(cell, last_four, board_.size(), 4))) {
+      moves[count++] = {run_move_value(board_, cell), cell};
     }
+  });
+  std::sort(moves, moves + count, [](auto& a, auto& b) { return a.key > b.key; });
+  for (int i = 0; i < count; ++i) {
+    const int cell = moves[i].cell;
+    board_.play(cell);
+    const int score = -quiesce(ply + 1, -beta, -alpha, fours - 1, cell);
     board_.undo(cell);
     if (aborted_) return 0;
     if (score > best) {
       best = score;
-      best_move = cell;
-    }
-    alpha = std::max(alpha, score);
-    if (alpha >= beta) {
-      reward(ply, cell, depth);
-      break;
+      if (score > alpha) {
+        alpha = score;
+        if (alpha >= beta) break;
+      }
     }
   }
-  return count == 0 ? 0 : best;
+  return best;
 }
 
-// The moves of a node in the order to search them, at most width_ of them
-// unless the opponent's open three leaves only a few; returns how many.
-int RunSearcher::generate(int ply, int tt_move, MoveList& moves) const {
-  const Player them = opponent(board_.to_move());
+// The moves of a node with their order keys (unsorted); returns how many,
+// at most settings_.width when that is set.
+int RunSearcher::generate(int ply, int tt_move, bool threatened, MoveEntry* moves) const {
+  const Player me = board_.to_move();
+  const int side = me == Player::X ? 0 : 1;
   int count = 0;
   auto add = [&](int cell) {
-    int key = run_move_value(board_, cell) + history_[cell];
-    if (cell == tt_move)
-      key = kInfinity;
-    else if (cell == killers_[ply][0] || cell == killers_[ply][1])
-      key += kDoubleThreeValue;
+    int key = run_move_value(board_, cell) + history_[side][cell];
+    if (cell == tt_move) {
+      key = kFirst;
+    } else if (cell == killers_[ply][0]) {
+      key += kKillerBonus;
+    } else if (cell == killers_[ply][1]) {
+      key += kKillerBonus / 2;
+    }
     moves[count++] = {key, cell};
   };
-  if (board_.open_fours(them).any()) {
-    (board_.fours(board_.to_move()) | board_.fours(them)).for_each(add);
-  } else {
-    for (int cell = 0; cell < board_.cells(); ++cell) {
-      if (board_.is_empty(cell) && board_.near(cell) > 0) add(cell);
+  if (threatened) {
+    if (settings_.narrow_defences) {
+      board_.defences().for_each(add);
+    } else {
+      (board_.fours(me) | board_.fours(opponent(me))).for_each(add);
     }
+  } else {
+    board_.candidates().for_each(add);
   }
-  const int keep = std::min(count, width_);
-  std::partial_sort(moves.begin(), moves.begin() + keep, moves.begin() + count,
-                    [](const auto& a, const auto& b) { return a.first > b.first; });
-  return keep;
+  if (settings_.width > 0 && count > settings_.width) {
+    std::partial_sort(moves, moves + settings_.width, moves + count,
+                      [](auto& a, auto& b) { return a.key > b.key; });
+    count = settings_.width;
+  }
+  return count;
 }
 
 void RunSearcher::reward(int ply, int cell, int depth) {
@@ -205,7 +384,8 @@ void RunSearcher::reward(int ply, int cell, int depth) {
     killers_[ply][1] = killers_[ply][0];
     killers_[ply][0] = cell;
   }
-  history_[cell] = std::min(history_[cell] + depth * depth, kShapeValue[5]);
+  int& h = history_[board_.to_move() == Player::X ? 0 : 1][cell];
+  h = std::min(h + depth * depth, kHistoryCap);
 }
 
 bool decisive(const std::vector<RootScore>& scores) {
@@ -214,30 +394,61 @@ bool decisive(const std::vector<RootScore>& scores) {
                      [](const RootScore& s) { return s.score <= -kWinThreshold; });
 }
 
+void sort_by_score(std::vector<RootScore>& moves) {
+  std::stable_sort(moves.begin(), moves.end(),
+                   [](const RootScore& a, const RootScore& b) { return a.score > b.score; });
+}
+
 }  // namespace
 
 int run_move_value(const RunBoard& board, int cell) noexcept {
+  const PatternTables& t = pattern_tables();
   const Player me = board.to_move();
-  return side_value(board, me, cell) + side_value(board, opponent(me), cell) * 7 / 8;
+  return t.attack[board.code(me, cell)] + t.defence[board.code(opponent(me), cell)];
 }
 
-int run_evaluate(const RunBoard& board) noexcept {
+int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
+  // The mean of the position now and before the last move, both for the side
+  // to move: a pattern count swings with whoever moved last.
   const Player me = board.to_move();
-  const int mine = board.window_score(me);
-  // The side to move is a tempo ahead: its windows count a little more.
-  return mine + mine / 8 - board.window_score(opponent(me));
+  const Player them = opponent(me);
+  const int now = board.mover_sum(me) - board.waiter_sum(them);
+  const int before = board.previous_mover_sum(me) - board.previous_waiter_sum(them);
+  int eval = (now + before) / 2 + kTempo;
+  if (!threat_terms) return eval;
+  // Threats the patterns' sums understate: a four-three or a double three of
+  // the side to move that the opponent cannot meet with a four of its own
+  // nearly always wins; an open three of the opponent costs the move.
+  const int their_fours = board.fours(them).any() ? 1 : 0;
+  if (their_fours == 0) {
+    if (board.threat_count(me, Threat::FourThree) > 0) {
+      eval += kFourThreeEdge;
+    } else if (board.threat_count(me, Threat::DoubleThree) > 0 &&
+               board.threat_count(them, Threat::OpenFour) == 0) {
+      eval += kDoubleThreeEdge;
+    }
+  }
+  if (board.threat_count(them, Threat::OpenFour) > 0 && !board.fours(me).any()) {
+    eval -= kOpenThreeCost;
+  }
+  return eval;
 }
 
 std::vector<int> run_candidates(const RunBoard& board) {
   const Player me = board.to_move();
   const Player them = opponent(me);
   std::vector<int> cells;
+  if (board.wins(them).any()) {
+    cells.push_back(board.wins(them).first());
+    return cells;
+  }
   if (board.open_fours(them).any()) {
-    (board.fours(me) | board.fours(them)).for_each([&](int cell) { cells.push_back(cell); });
+    CellSet defences = board.defences();
+    // Nothing stops the open four: delay it where the threats are.
+    if (!defences.any()) defences = board.fours(me) | board.fours(them);
+    defences.for_each([&](int cell) { cells.push_back(cell); });
   } else {
-    for (int cell = 0; cell < board.cells(); ++cell) {
-      if (board.is_empty(cell) && board.near(cell) > 0) cells.push_back(cell);
-    }
+    board.candidates().for_each([&](int cell) { cells.push_back(cell); });
   }
   if (cells.empty()) {
     const int centre = board.size() / 2 * board.size() + board.size() / 2;
@@ -245,8 +456,10 @@ std::vector<int> run_candidates(const RunBoard& board) {
       if (board.is_empty(cell)) cells.push_back(cell);
     }
     std::stable_partition(cells.begin(), cells.end(), [centre](int c) { return c == centre; });
+    return cells;
   }
   std::vector<std::pair<int, int>> keyed;
+  keyed.reserve(cells.size());
   for (int cell : cells) keyed.push_back({run_move_value(board, cell), cell});
   std::stable_sort(keyed.begin(), keyed.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -256,18 +469,47 @@ std::vector<int> run_candidates(const RunBoard& board) {
 
 SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<int>& root_moves,
                                      SearchLimits& limits, SearchTable& table,
-                                     const RunSearchSettings& settings) {
+                                     const RunSearchSettings& settings, RunSearchStats* stats) {
   SearchResult result;
   if (root_moves.empty()) return result;
-  RunSearcher searcher(board, limits, table, settings.width);
-  std::vector<int> order = root_moves;
+  const std::uint64_t nodes_before = limits.nodes();
+  RunSearcher searcher(board, limits, table, settings);
+  std::vector<RootScore> order;
+  for (int cell : root_moves) order.push_back({cell, -kInfinity});
+  int depth_used = 0;
   for (int depth = 1; depth <= settings.max_depth; ++depth) {
-    auto scores = searcher.iteration(order, depth, settings.exact_top);
-    if (!scores) break;
-    result = {std::move(*scores), depth, depth >= board.empties()};
-    if (result.exact || decisive(result.moves)) break;
-    order.clear();
-    for (const RootScore& s : result.moves) order.push_back(s.cell);
+    const RunSearcher::Outcome outcome = searcher.iteration(order, depth);
+    if (!outcome.complete) {
+      // The previous best was searched first: what this iteration found for
+      // it and for the moves after it that did better stands.
+      if (outcome.searched > 0 && !result.moves.empty()) {
+        std::vector<RootScore> partial(order.begin(), order.begin() + outcome.searched);
+        sort_by_score(partial);
+        if (partial.front().cell != result.moves.front().cell &&
+            partial.front().score > order.front().score) {
+          for (const RootScore& s : result.moves) {
+            if (std::none_of(partial.begin(), partial.end(),
+                             [&](const RootScore& p) { return p.cell == s.cell; })) {
+              partial.push_back(s);
+            }
+          }
+          result.moves = std::move(partial);
+          depth_used = depth;
+        }
+      }
+      break;
+    }
+    sort_by_score(order);
+    depth_used = depth;
+    const bool to_the_end = depth >= board.empties();
+    result = {order, depth, to_the_end && !settings.selective && settings.width == 0};
+    if (to_the_end || decisive(result.moves)) break;
+    if (SearchLimits::Clock::now() >= settings.soft_deadline) break;
+  }
+  if (stats != nullptr) {
+    stats->nodes = limits.nodes() - nodes_before;
+    stats->depth = depth_used;
+    stats->sel_depth = searcher.sel_depth();
   }
   return result;
 }

@@ -1,17 +1,21 @@
 // Internal: the alpha-beta search for k in a row (k < N): principal variation
 // search with iterative deepening, the per-thread transposition table, killer
-// moves and a history table for ordering, and threat-based pruning:
+// moves and a history table for ordering, late move reductions and pruning of
+// late quiet moves, and threat-based pruning:
 // - a five wins at once, two fives of the opponent lose, one is blocked
 //   (without using up depth), an open four or double four wins;
 // - against an opponent's open three (a cell where it makes an open four)
 //   only our fours and the cells of its fours are searched: any other move
 //   loses to the open four;
-// - elsewhere the moves near the marks, best first by a pattern score, and
-//   below the root only the `width` best of them.
-// Scores are for the side to move: the window scores (RunBoard) at the
-// horizon, and for wins and losses kWinScore minus the plies to the end.
+// - elsewhere the empty cells near the marks, best first by their pattern
+//   worth for both players;
+// - at the horizon a quiescence search of the side to move's fours (each
+//   answered by its forced block) over the pattern evaluation.
+// Scores are for the side to move: the evaluation at the horizon, and for
+// wins and losses kWinScore minus the plies to the end.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "ai/ai_heuristic_search.hpp"
@@ -22,29 +26,56 @@
 namespace ttt::internal::ai {
 
 struct RunSearchSettings {
-  int max_depth = 64;  // plies
-  int width = 12;      // moves searched at each node below the root
-  int exact_top = 1;   // how many of the best root moves get exact scores
+  int max_depth = 64;     // plies
+  int width = 0;          // moves searched at each node below the root; 0: no limit
+  bool selective = true;  // late move reductions, pruning of late quiet moves
+  int exact_top = 1;      // how many of the best root moves get exact scores
+  int quiescence = 8;     // fours the quiescence search may play in a row
+  // Against an open three, only the moves that can stop it (RunBoard::
+  // defences) rather than every four of either side.
+  bool narrow_defences = true;
+  // The evaluation's threat terms (run_evaluate).
+  bool threat_terms = true;
+  // An answer to an open three searched without using up depth.
+  bool extend_defences = true;
+  // No iteration starts after this (the limits' deadline still ends one).
+  SearchLimits::Clock::time_point soft_deadline = SearchLimits::Clock::time_point::max();
+  // The salt of the table's keys; 0: a fresh generation (nothing stored by
+  // an earlier search is seen).
+  std::uint64_t table_salt = 0;
+};
+
+// How a search went, for the benchmarks and the engine's messages.
+struct RunSearchStats {
+  std::uint64_t nodes = 0;
+  int depth = 0;      // the deepest iteration finished or partly used
+  int sel_depth = 0;  // the deepest ply reached
 };
 
 // Searches the given root moves (empty cells of board) deeper and deeper until
 // the limits stop it, max_depth is reached, or a result is proven. The result
-// is that of the last completed iteration (as SearchResult describes).
+// is that of the last iteration, or of the part of an interrupted one that
+// searched the previous best move and any move found better than it.
 SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<int>& root_moves,
                                      SearchLimits& limits, SearchTable& table,
-                                     const RunSearchSettings& settings);
+                                     const RunSearchSettings& settings,
+                                     RunSearchStats* stats = nullptr);
 
 // What marking the empty cell is worth to the side to move before any
-// search: the shapes it makes for itself plus those it spoils for the
+// search: the patterns it makes for itself plus those it spoils for the
 // opponent, fives and open fours far above everything else.
 int run_move_value(const RunBoard& board, int cell) noexcept;
 
-// The static evaluation for the side to move (well inside ±kWinThreshold).
-int run_evaluate(const RunBoard& board) noexcept;
+// The static evaluation for the side to move (well inside ±kWinThreshold):
+// the patterns' worth, and with threat_terms what the patterns understate
+// (a four-three or double three the opponent can't meet, an open three of
+// the opponent's).
+int run_evaluate(const RunBoard& board, bool threat_terms = true) noexcept;
 
-// The moves worth a look, best first by run_move_value: when the opponent
-// threatens an open four, our fours and the cells of its fours; else every
-// empty cell near a mark (the centre on an empty board).
+// The moves worth a look, best first by run_move_value: the block of the
+// opponent's five; when the opponent threatens an open four, our fours and
+// the cells of its fours; else every empty cell near a mark (the centre on
+// an empty board).
 std::vector<int> run_candidates(const RunBoard& board);
 
 }  // namespace ttt::internal::ai

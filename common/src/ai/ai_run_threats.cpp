@@ -64,9 +64,9 @@ bool ThreatSearch::vcf(int fours, int* first) {
     return true;
   }
   const CellSet& against = board_.wins(defender_);
-  const int threats_against = against.count();
+  const int threats_against = board_.threat_count(defender_, Threat::Five);
   if (threats_against >= 2 || fours <= 0) return false;
-  if (threats_against == 0 && board_.open_fours(attacker_).any()) {
+  if (threats_against == 0 && board_.threat_count(attacker_, Threat::OpenFour) > 0) {
     *first = board_.open_fours(attacker_).first();
     return true;
   }
@@ -95,8 +95,8 @@ bool ThreatSearch::vcf(int fours, int* first) {
 bool ThreatSearch::four_wins(int cell, int fours) {
   board_.play(cell);
   bool won = false;
-  const int made = board_.wins(attacker_).count();
-  if (!board_.wins(defender_).any() && made >= 1) {
+  const int made = board_.threat_count(attacker_, Threat::Five);
+  if (board_.threat_count(defender_, Threat::Five) == 0 && made >= 1) {
     if (made >= 2) {
       won = true;
     } else {
@@ -119,7 +119,7 @@ bool ThreatSearch::vct(int threats, int vcf_fours, int* first) {
   if (vcf(vcf_fours, first)) return true;
   if (aborted_ || threats <= 0) return false;
   const CellSet& against = board_.wins(defender_);
-  if (against.count() >= 2) return false;
+  if (board_.threat_count(defender_, Threat::Five) >= 2) return false;
   if (refuted(kVctSalt, threats)) return false;
   CellSet moves;
   if (against.any()) {
@@ -148,11 +148,12 @@ bool ThreatSearch::defended(int threats, int vcf_fours) {
     aborted_ = true;
     return false;
   }
-  if (board_.wins(defender_).any()) return false;
+  if (board_.threat_count(defender_, Threat::Five) > 0) return false;
   const CellSet& made = board_.wins(attacker_);
-  if (made.count() >= 2) return true;
+  const int fives = board_.threat_count(attacker_, Threat::Five);
+  if (fives >= 2) return true;
   int unused = -1;
-  if (made.count() == 1) {
+  if (fives == 1) {
     const int block = made.first();
     board_.play(block);
     const bool lost = vct(threats, vcf_fours, &unused);
@@ -162,7 +163,7 @@ bool ThreatSearch::defended(int threats, int vcf_fours) {
   // Not a threat: the attack has nothing the defender must answer.
   if (!board_.open_fours(attacker_).any()) return false;
   // Any other defence lets the attacker make an open four (see the header).
-  const CellSet defences = board_.fours(attacker_) | board_.fours(defender_);
+  const CellSet defences = board_.defences();
   bool all_lose = true;
   defences.for_each([&](int cell) {
     if (!all_lose || aborted_) return;

@@ -20,8 +20,9 @@ bool SearchLimits::check() noexcept {
   return false;
 }
 
-SearchLimits SearchLimits::share(std::uint64_t nodes) const noexcept {
+SearchLimits SearchLimits::share(std::uint64_t nodes, Clock::time_point deadline) const noexcept {
   SearchLimits child = *this;
+  child.deadline_ = std::min(deadline_, deadline);
   const std::uint64_t room = max_nodes_ - nodes_;
   child.max_nodes_ = nodes_ + std::min(nodes, room);
   child.next_check_ = std::min(child.next_check_, child.max_nodes_);

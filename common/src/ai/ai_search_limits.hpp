@@ -30,8 +30,13 @@ class SearchLimits {
   std::uint64_t nodes() const noexcept { return nodes_; }
   std::uint64_t remaining() const noexcept { return nodes_ < max_nodes_ ? max_nodes_ - nodes_ : 0; }
 
-  // A copy that may spend at most `nodes` more nodes; hand it back with absorb().
-  SearchLimits share(std::uint64_t nodes) const noexcept;
+  // A copy that may spend at most `nodes` more nodes and stops at `deadline`
+  // if that comes before its own; hand it back with absorb().
+  SearchLimits share(std::uint64_t nodes,
+                     Clock::time_point deadline = Clock::time_point::max()) const noexcept;
+
+  Clock::time_point deadline() const noexcept { return deadline_; }
+  bool capped() const noexcept { return max_nodes_ != kNoNodeCap; }
 
   // Takes over the nodes a share() spent.
   void absorb(const SearchLimits& share) noexcept;

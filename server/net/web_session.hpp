@@ -1,0 +1,128 @@
+// WebSession: one browser's WebSocket (/ws) on the game port: the same
+// protocol as a Session, each WebSocket message one ClientMessage or
+// ServerMessage in binary protobuf (no length prefix: the WebSocket frames
+// it; docs/web.md says why binary). The lobby and the rooms see a
+// Participant like any other. Every limit of a TCP session holds: the
+// frame cap (and the small one before Hello), the Hello deadline, the
+// message rate, the shared read budget, the bounded send queue (a browser
+// that stops reading is dropped as a slow consumer), the idle and heartbeat
+// deadlines; the connection slot taken when it was accepted is held until
+// it ends. A reader and a watchdog coroutine keep it alive, as in Session;
+// writes follow one another from the queue, exactly one in flight.
+#pragma once
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/websocket/stream.hpp>
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "metrics/server_metrics.hpp"
+#include "net/inbox.hpp"
+#include "net/participant.hpp"
+#include "net/rate_limiter.hpp"
+#include "net/session.hpp"
+#include "ttt/tls/async_stream.hpp"
+
+namespace ttt::server {
+
+class WebServer;
+
+class WebSession : public Participant, public std::enable_shared_from_this<WebSession> {
+ public:
+  using Request = boost::beast::http::request<boost::beast::http::empty_body>;
+
+  // peer: "ADDRESS:PORT" for the log; address: the key the lobby's limits
+  // per address count it by (net/peer_address.hpp; behind a trusted proxy,
+  // the browser's, from X-Forwarded-For).
+  WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
+             std::string peer, std::string address);
+  ~WebSession() override;
+
+  // Answers the upgrade (101), opens the inbox and starts the coroutines.
+  void start(Request request);
+
+  // Participant: safe from any thread.
+  void deliver(const Outbound& message) override;
+  void close() override;
+  void set_heartbeat(bool on) override;
+
+ private:
+  boost::asio::awaitable<void> run(Request request);
+  boost::asio::awaitable<void> read_loop();
+  // Writes the queue's next message (one write in flight); from enqueue when
+  // the writer is idle, and from each write's completion. Plain callbacks,
+  // not a coroutine woken by a timer: a move's state costs one post less.
+  void write_next();
+  void written(const boost::system::error_code& ec);
+  boost::asio::awaitable<void> watchdog();
+  std::chrono::steady_clock::time_point check_silence(std::chrono::steady_clock::time_point now);
+  // Reserves from the read budget what the next chunk needs beyond the
+  // allowance; false if the budget can't give it now.
+  bool reserve_read_space(std::size_t needed);
+  void return_read_space();
+  // Handles one whole message; false when the connection must stop reading.
+  bool handle_message(std::string_view body, std::chrono::steady_clock::time_point now);
+  template <typename F>
+  void to_logic(F&& f);
+  template <typename F>
+  void guarded(F& f);
+  static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;
+  void enqueue(const std::shared_ptr<const std::string>& frame);
+  void send_now(const wire::ServerMessage& message);
+  void refuse_oversized(const Outbound& message);
+  void drop_slow_consumer();
+  void fail(wire::ErrorCode code, std::string text);
+  void begin_close(std::string reason);
+  void stop(std::string reason);
+  void set_state(metrics::ConnectionState to) noexcept;
+  void refused_frame(const char* reason) noexcept;
+  void note_sent(const wire::ServerMessage& message) noexcept;
+
+  const boost::asio::any_io_executor executor_;
+  boost::beast::websocket::stream<tls::AsyncStream> ws_;
+  WebServer& server_;
+  Gate& gate_;
+  boost::asio::any_io_executor logic_;
+  const boost::asio::io_context::executor_type* const own_io_;
+  const boost::asio::io_context::executor_type* const logic_io_;
+  std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
+  const SessionLimits& limits_;
+  SessionCommons commons_;
+  std::size_t reserved_ = 0;  // bytes of the read budget this session holds
+
+  boost::beast::flat_buffer buffer_;                      // the message being read
+  std::deque<std::shared_ptr<const std::string>> queue_;  // frames (4-byte length + body)
+  std::size_t queued_bytes_ = 0;
+  bool open_ = false;     // the upgrade is answered: messages may be written
+  bool writing_ = false;  // a write (or the closing handshake) is in flight
+  std::shared_ptr<const std::string> in_flight_;  // the message being written
+  boost::asio::steady_timer watchdog_timer_;
+  RateLimiter limiter_;
+  RateLimiter rate_warnings_{1.0, 1.0};
+
+  std::chrono::steady_clock::time_point started_at_;
+  std::chrono::steady_clock::time_point last_received_;
+  std::chrono::steady_clock::time_point close_deadline_;
+  std::chrono::steady_clock::time_point last_ping_{};
+  std::shared_ptr<void> slot_;
+  std::string peer_;
+  std::string address_;
+  std::string close_reason_;
+  metrics::ConnectionState state_ = metrics::ConnectionState::kNone;
+  std::uint32_t move_request_ = 0;
+  std::uint64_t move_game_ = 0;
+  std::chrono::steady_clock::time_point move_read_at_;
+  bool hello_ = false;
+  bool heartbeat_ = false;
+  bool closing_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace ttt::server
