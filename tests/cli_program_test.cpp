@@ -10,44 +10,44 @@
 namespace ttt::cli {
 namespace {
 
-TEST(CommandLine, ARefusalMakesItBad) {
-  CommandLine line;
-  line.refuse("--win goes with --create");
-  EXPECT_FALSE(line.result.ok);
-  EXPECT_EQ(line.result.error, "--win goes with --create");
+TEST(ParsedArgs, ARefusalMakesItBad) {
+  ParsedArgs args;
+  args.refuse("--win goes with --create");
+  EXPECT_FALSE(args.result.ok);
+  EXPECT_EQ(args.result.error, "--win goes with --create");
 }
 
 TEST(AnswerCommandLine, ABadCommandLineIsSaidWithTheHelpCommand) {
-  CommandLine line;
-  line.refuse("unknown flag --bogus");
+  ParsedArgs args;
+  args.refuse("unknown flag --bogus");
   ::unsetenv("TTT_INVOKED_AS");
   ::testing::internal::CaptureStderr();
-  EXPECT_EQ(answer_command_line("ttt-bot", line), 2);
+  EXPECT_EQ(answer_command_line("ttt-bot", args), 2);
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "ttt-bot: unknown flag --bogus\n(see ttt-bot --help)\n");
   ::setenv("TTT_INVOKED_AS", "./ttt bot", 1);
   ::testing::internal::CaptureStderr();
-  EXPECT_EQ(answer_command_line("ttt-bot", line), 2);
+  EXPECT_EQ(answer_command_line("ttt-bot", args), 2);
   EXPECT_EQ(::testing::internal::GetCapturedStderr(),
             "ttt-bot: unknown flag --bogus\n(see ./ttt bot --help)\n");
   ::unsetenv("TTT_INVOKED_AS");
 }
 
 TEST(AnswerCommandLine, HelpAndPrintConfigAreAnsweredOnStdout) {
-  CommandLine help{{true, true, false, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
+  ParsedArgs help{{true, true, false, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
   ::testing::internal::CaptureStdout();
   EXPECT_EQ(answer_command_line("ttt-bot", help), 0);
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "usage: ttt-bot [flags]\n");
-  CommandLine print{{true, false, true, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
+  ParsedArgs print{{true, false, true, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
   ::testing::internal::CaptureStdout();
   EXPECT_EQ(answer_command_line("ttt-bot", print), 0);
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "port = 7777\n");
 }
 
 TEST(AnswerCommandLine, AGoodCommandLineLetsTheProgramGoOn) {
-  const CommandLine line{{}, "usage\n", "port = 7777\n"};
+  const ParsedArgs args{{}, "usage\n", "port = 7777\n"};
   ::testing::internal::CaptureStdout();
-  EXPECT_FALSE(answer_command_line("ttt-bot", line).has_value());
+  EXPECT_FALSE(answer_command_line("ttt-bot", args).has_value());
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
 }
 

@@ -10,19 +10,19 @@
 
 namespace ttt::cli {
 
-std::optional<int> answer_command_line(std::string_view program, const CommandLine& line) {
-  if (!line.result.ok) {
+std::optional<int> answer_command_line(std::string_view program, const ParsedArgs& args) {
+  if (!args.result.ok) {
     const std::string name(program);
-    std::fprintf(stderr, "%s: %s\n(see %s --help)\n", name.c_str(), line.result.error.c_str(),
+    std::fprintf(stderr, "%s: %s\n(see %s --help)\n", name.c_str(), args.result.error.c_str(),
                  invocation_name(program).c_str());
     return 2;
   }
-  if (line.result.help) {
-    std::fputs(line.usage.c_str(), stdout);
+  if (args.result.help) {
+    std::fputs(args.usage.c_str(), stdout);
     return 0;
   }
-  if (line.result.print_config) {
-    std::fputs(line.effective_config.c_str(), stdout);
+  if (args.result.print_config) {
+    std::fputs(args.effective_config.c_str(), stdout);
     return 0;
   }
   return std::nullopt;

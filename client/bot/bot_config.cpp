@@ -8,7 +8,7 @@
 
 namespace ttt::client {
 
-cli::CommandLine parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
+cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   cli::Flags flags(cli::invocation_name("ttt-bot"),
                    "AI players that join a ttt server like any client. When done, prints\n"
                    "`bot summary: games=N wins=W losses=L draws=D errors=E` as the last line.");
@@ -107,37 +107,37 @@ cli::CommandLine parse_bot_args(int argc, const char* const* argv, BotConfig& co
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   add_trust_flags(flags, config.trust);
 
-  cli::CommandLine line{flags.parse(argc, argv), flags.usage(), ""};
-  if (!line.result.ok) return line;
-  if (std::string error; !finish_trust_flags(config.trust, error)) return line.refuse(error);
+  cli::ParsedArgs args{flags.parse(argc, argv), flags.usage(), ""};
+  if (!args.result.ok) return args;
+  if (std::string error; !finish_trust_flags(config.trust, error)) return args.refuse(error);
   apply_trust_flags(config.trust, connection);
-  line.effective_config = flags.effective_config();
+  args.effective_config = flags.effective_config();
   connection.port = static_cast<std::uint16_t>(port);
   if (std::string error;
       !apply_host_flag(connection.host, connection.port, connection.other_nodes, error)) {
-    return line.refuse(error);
+    return args.refuse(error);
   }
   const int ways = quick.has_value() + join.has_value() + create.has_value() + !challenge.empty() +
                    accept_challenges;
   if (ways > 1) {
-    return line.refuse(
+    return args.refuse(
         "--quick-match, --join, --create, --challenge and --accept-challenges are ways to find a "
         "game: pick one");
   }
   if (!accept_from.empty() && !accept_challenges)
-    return line.refuse("--from goes with --accept-challenges");
+    return args.refuse("--from goes with --accept-challenges");
   if (challenge_size && challenge.empty()) {
-    return line.refuse("--size goes with --challenge (--create and --quick-match take the size)");
+    return args.refuse("--size goes with --challenge (--create and --quick-match take the size)");
   }
   if (!clock.empty() && (join || accept_challenges)) {
-    return line.refuse(
+    return args.refuse(
         "--clock goes with --create, --quick-match or --challenge (a joined or accepted "
         "game has its own clock)");
   }
   if (!clock.empty()) {
     std::string clock_error;
     const auto parsed = parse_clock(clock, clock_error);
-    if (!parsed) return line.refuse("--clock: " + clock_error);
+    if (!parsed) return args.refuse("--clock: " + clock_error);
     config.bot.clock_initial_ms = parsed->initial_ms;
     config.bot.clock_increment_ms = parsed->increment_ms;
   }
@@ -147,16 +147,16 @@ cli::CommandLine parse_bot_args(int argc, const char* const* argv, BotConfig& co
     if (comma > start) config.bot.accept_from.push_back(accept_from.substr(start, comma - start));
     start = comma + 1;
   }
-  if (!config.bot.invite_code.empty() && !join) return line.refuse("--code goes with --join");
+  if (!config.bot.invite_code.empty() && !join) return args.refuse("--code goes with --join");
   const std::int64_t size = create.value_or(quick.value_or(challenge_size.value_or(3)));
   if (win_length != 0 && (join || accept_challenges)) {
-    return line.refuse(
+    return args.refuse(
         "--win goes with --create, --quick-match or --challenge (a joined or accepted "
         "game has its own rules)");
   }
   if (win_length != 0 &&
       !Board::valid_win_length(static_cast<int>(size), static_cast<int>(win_length))) {
-    return line.refuse("--win expects 3 to " + std::to_string(size) + " on a " +
+    return args.refuse("--win expects 3 to " + std::to_string(size) + " on a " +
                        std::to_string(size) + "x" + std::to_string(size) + " board, got " +
                        std::to_string(win_length));
   }
@@ -176,7 +176,7 @@ cli::CommandLine parse_bot_args(int argc, const char* const* argv, BotConfig& co
   config.bot.engine_grace = std::chrono::milliseconds(grace);
   config.seeded = seed.has_value();
   config.bot.ai.seed = static_cast<std::uint64_t>(seed.value_or(0));
-  return line;
+  return args;
 }
 
 }  // namespace ttt::client

@@ -20,6 +20,6 @@ struct BotConfig {
 };
 
 // Parses ttt-bot's flags (and the --config file) into config.
-cli::CommandLine parse_bot_args(int argc, const char* const* argv, BotConfig& config);
+cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config);
 
 }  // namespace ttt::client

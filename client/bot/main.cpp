@@ -90,8 +90,8 @@ BotTally run_bots(const BotConfig& config) {
 
 int main(int argc, char** argv) {
   BotConfig config;
-  const auto line = ttt::client::parse_bot_args(argc, argv, config);
-  if (const auto done = ttt::cli::answer_command_line("ttt-bot", line)) return *done;
+  const auto args = ttt::client::parse_bot_args(argc, argv, config);
+  if (const auto done = ttt::cli::answer_command_line("ttt-bot", args)) return *done;
   std::signal(SIGPIPE, SIG_IGN);
   ::umask(077);  // the secret and token files are the user's only
   ttt::cli::log_to_stderr("ttt-bot", config.log_level, !ttt::cli::no_color_requested());

@@ -11,7 +11,7 @@
 
 namespace ttt::client {
 
-cli::CommandLine parse_client_args(int argc, const char* const* argv, ClientConfig& config) {
+cli::ParsedArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config) {
   cli::Flags flags(cli::invocation_name("ttt-client"),
                    "The ttt console client: play on a lobby server, or offline with --local or "
                    "-a.\nType /help in the client for its commands.");
@@ -75,9 +75,9 @@ cli::CommandLine parse_client_args(int argc, const char* const* argv, ClientConf
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   add_trust_flags(flags, config.trust);
-  cli::CommandLine line{flags.parse(argc, argv), flags.usage(), ""};
-  if (!line.result.ok) return line;
-  if (std::string error; !finish_trust_flags(config.trust, error)) return line.refuse(error);
+  cli::ParsedArgs args{flags.parse(argc, argv), flags.usage(), ""};
+  if (!args.result.ok) return args;
+  if (std::string error; !finish_trust_flags(config.trust, error)) return args.refuse(error);
   config.port = static_cast<std::uint16_t>(port);
   config.size = static_cast<int>(size);
   config.win_length = static_cast<int>(win_length);
@@ -85,19 +85,19 @@ cli::CommandLine parse_client_args(int argc, const char* const* argv, ClientConf
                  : color == "never" ? ColorChoice::Never
                                     : ColorChoice::Auto;
   // An empty name stays empty: the first free default name, settled when connecting.
-  line.effective_config = flags.effective_config();
+  args.effective_config = flags.effective_config();
   if (std::string error; !apply_host_flag(config.host, config.port, config.other_nodes, error)) {
-    return line.refuse(error);
+    return args.refuse(error);
   }
   if (config.local && config.ai) {
-    return line.refuse("--local and -a are two different offline modes: pick one");
+    return args.refuse("--local and -a are two different offline modes: pick one");
   }
   if (win_length != 0 && !Board::valid_win_length(config.size, config.win_length)) {
-    return line.refuse("--win expects " + std::to_string(Board::kMinWinLength) + " to " +
+    return args.refuse("--win expects " + std::to_string(Board::kMinWinLength) + " to " +
                        std::to_string(size) + " on a " + std::to_string(size) + "x" +
                        std::to_string(size) + " board (--size), got " + std::to_string(win_length));
   }
-  return line;
+  return args;
 }
 
 bool full_screen_wanted(const ClientConfig& config, bool stdin_tty, bool stdout_tty,

@@ -52,7 +52,7 @@ struct ClientConfig {
 };
 
 // Parses ttt-client's flags (and the --config file) into config.
-cli::CommandLine parse_client_args(int argc, const char* const* argv, ClientConfig& config);
+cli::ParsedArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config);
 
 // Whether ttt-client runs full screen: online, on a terminal (stdin and
 // stdout), one that can draw (TERM set and not "dumb"), unless --plain.

@@ -98,8 +98,8 @@ int run_online(const ttt::client::ClientConfig& config) {
 
 int main(int argc, char** argv) {
   ttt::client::ClientConfig config;
-  const auto line = ttt::client::parse_client_args(argc, argv, config);
-  if (const auto done = ttt::cli::answer_command_line("ttt-client", line)) return *done;
+  const auto args = ttt::client::parse_client_args(argc, argv, config);
+  if (const auto done = ttt::cli::answer_command_line("ttt-client", args)) return *done;
   std::signal(SIGPIPE, SIG_IGN);
   ::umask(077);  // the secret and token files are the user's only
   // Log lines are coloured only where the screen is (NO_COLOR and --color hold for them too).

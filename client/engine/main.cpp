@@ -29,9 +29,8 @@ int main(int argc, char** argv) {
   flags.add_optional_int("--seed", &seed_flag, 0, INT64_MAX, "N",
                          "seed for the AI's choices, for repeatable games (default: random)",
                          "a whole number");
-  const ttt::cli::CommandLine command_line{flags.parse(argc, argv), flags.usage(),
-                                           flags.effective_config()};
-  if (const auto done = ttt::cli::answer_command_line("ttt-engine", command_line)) return *done;
+  const ttt::cli::ParsedArgs args{flags.parse(argc, argv), flags.usage(), flags.effective_config()};
+  if (const auto done = ttt::cli::answer_command_line("ttt-engine", args)) return *done;
   const std::uint64_t seed =
       seed_flag ? static_cast<std::uint64_t>(*seed_flag) : std::random_device{}();
   options.ai.level = *ttt::parse_level(level);

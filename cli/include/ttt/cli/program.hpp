@@ -14,14 +14,14 @@ namespace ttt::cli {
 // What a program's command line came to: the flags' verdict (with the
 // program's own checks after them), and the texts --help and
 // --print-config show.
-struct CommandLine {
+struct ParsedArgs {
   ParseResult result;
   std::string usage;             // the --help text
   std::string effective_config;  // on ok: the --print-config text
 
   // A check after the flags parsed failed: the command line is bad, and
   // error says why (one line, naming the flag).
-  CommandLine& refuse(std::string error) {
+  ParsedArgs& refuse(std::string error) {
     result.ok = false;
     result.error = std::move(error);
     return *this;
@@ -33,7 +33,7 @@ struct CommandLine {
 // command as the user runs it: invocation.hpp) and ends it with exit code
 // 2; --help prints the usage and --print-config the effective settings on
 // stdout, exit code 0. nullopt: the program goes on.
-std::optional<int> answer_command_line(std::string_view program, const CommandLine& line);
+std::optional<int> answer_command_line(std::string_view program, const ParsedArgs& args);
 
 // The default log: standard error, named program, at level (trace, debug,
 // info, warn, error, off); coloured on a terminal when color, never
