@@ -5,7 +5,6 @@
 
 #include "bot/bot_secret.hpp"
 #include "client_support/child_process.hpp"
-#include "identity/token_file.hpp"
 
 namespace ttt::client {
 namespace {

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "client_support/client_programs.hpp"
-#include "identity/token_file.hpp"
+#include "identity/player_secret.hpp"
 #include "support/test_client.hpp"
 
 namespace ttt::testing {

@@ -6,7 +6,6 @@
 #include "client_support/child_process.hpp"
 #include "client_support/console_parts.hpp"
 #include "console/name_secret.hpp"
-#include "identity/token_file.hpp"
 
 namespace ttt::client {
 namespace {

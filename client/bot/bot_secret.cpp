@@ -3,7 +3,6 @@
 #include <spdlog/spdlog.h>
 
 #include "identity/name_refusal.hpp"
-#include "identity/token_file.hpp"
 
 namespace ttt::client {
 

@@ -16,7 +16,7 @@
 #include "bot/bot_config.hpp"
 #include "bot/bot_player.hpp"
 #include "identity/name_claim.hpp"
-#include "identity/token_file.hpp"
+#include "identity/config_files.hpp"
 #include "link/protobuf_log.hpp"
 #include "ttt/cli/program.hpp"
 #include "version.hpp"

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "console/command_request.hpp"
+#include "identity/config_files.hpp"
 #include "console/game_text.hpp"
 #include "console/screen_fit.hpp"
 #include "console/session_text.hpp"

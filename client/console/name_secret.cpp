@@ -1,7 +1,6 @@
 #include "console/name_secret.hpp"
 
 #include "identity/name_refusal.hpp"
-#include "identity/token_file.hpp"
 #include "text/safe_text.hpp"
 
 namespace ttt::client {
