@@ -21,8 +21,10 @@
 #include "lobby/text_rules.hpp"
 #include "net/keyed_rate_limiter.hpp"
 #include "net/log_limiter.hpp"
+#include "net/message_rate.hpp"
 #include "net/peer_address.hpp"
 #include "net/read_budget.hpp"
+#include "net/read_turn.hpp"
 #include "store/stored_accounts.hpp"
 
 namespace ttt::server {
@@ -94,6 +96,38 @@ TEST(ReadBudget, ReservationsNeverPassTheLimit) {
   EXPECT_TRUE(budget.reserve(500));
   ReadBudget unlimited(0);
   EXPECT_TRUE(unlimited.reserve(std::size_t{1} << 40));
+}
+
+TEST(ReadTurn, EndsAtItsBytesReadsOrFramesAndBeginsAfresh) {
+  ReadTurn turn(ReadTurnLimits{1000, 4, 3});
+  EXPECT_FALSE(turn.over());
+  EXPECT_EQ(turn.bytes_left(), 1000u);
+  turn.read(600);
+  EXPECT_EQ(turn.bytes_left(), 400u);
+  turn.read(400);
+  EXPECT_TRUE(turn.over()) << "its bytes";
+  EXPECT_EQ(turn.bytes_left(), 0u);
+  turn.begin();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(turn.over());
+    turn.frame();
+  }
+  EXPECT_TRUE(turn.over()) << "its frames";
+  turn.begin();
+  for (int i = 0; i < 4; ++i) turn.read(1);
+  EXPECT_TRUE(turn.over()) << "its reads: a record of one byte each is no cheaper a turn";
+}
+
+TEST(MessageRate, RefusesPastTheBurstThenCutsOffAFlood) {
+  MessageRate rate(10, 20);
+  const auto t = Clock::now();
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(rate.take(t), MessageRate::Verdict::kAllowed);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(rate.take(t), MessageRate::Verdict::kRefused);
+  EXPECT_EQ(rate.take(t), MessageRate::Verdict::kFlooding);
+  // A second later, ten more are allowed again.
+  EXPECT_EQ(rate.take(t + 1s), MessageRate::Verdict::kAllowed);
+  MessageRate unlimited(0, 0);
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(unlimited.take(t), MessageRate::Verdict::kAllowed);
 }
 
 TEST(AddressQuotas, CapsSeatsAndBotSeatsPerAddress) {

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,8 @@
 
 #include "client_support/child_process.hpp"
 #include "client_support/test_certificates.hpp"
+#include "support/eventually.hpp"
+#include "support/flood_thread.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 #include "tls/self_signed.hpp"
@@ -456,6 +459,59 @@ TEST(ServerTls, AClientThatFallsTooFarBehindIsToldWhyBeforeItIsClosed) {
   EXPECT_TRUE(sleeper.wait_closed());
   TestClient after(server.port(), Transport::kTls);
   EXPECT_EQ(after.hello("after").name(), "after");
+}
+
+// A Ping from c and its Pong back, within timeout.
+bool tls_pinged(TestClient& c, std::uint64_t nonce, std::chrono::milliseconds timeout = 5s) {
+  wire::ClientMessage ping;
+  ping.mutable_ping()->set_nonce(nonce);
+  c.send(ping);
+  const auto reply = c.receive(timeout);
+  return reply && reply->has_pong() && reply->pong().nonce() == nonce;
+}
+
+TEST(ServerTls, KeyUpdatesBeforeHelloAreCutOffAtAFew) {
+  // Each key update costs the server a key derivation: a peer that sends
+  // more than a few after the handshake is closed at once, Hello or not.
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  TestClient victim(server.port(), Transport::kTls);
+  victim.hello("victim");
+  TestClient updater(server.port(), Transport::kTls);
+  std::signal(SIGPIPE, SIG_IGN);  // a write to the closed connection fails, no more
+  int sent = 0;
+  while (sent < 200 && updater.key_update()) ++sent;
+  EXPECT_GT(sent, 8);
+  EXPECT_TRUE(updater.wait_closed(3s)) << "still open after " << sent << " key updates";
+  EXPECT_TRUE(tls_pinged(victim, 7));
+}
+
+TEST(ServerTls, AFewKeyUpdatesAreServedAsUsual) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  TestClient c(server.port(), Transport::kTls);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(c.key_update());
+  EXPECT_EQ(c.hello("rekeyed").name(), "rekeyed");
+  EXPECT_TRUE(tls_pinged(c, 3));
+}
+
+TEST(ServerTls, AConnectionStreamingRecordsLeavesOthersServedWhileItStreams) {
+  // No rate limit: the reader's turns alone keep one TLS connection's stream
+  // of records from holding up everyone else.
+  TempDir dir;
+  auto config = tls_config(dir.path());
+  config.session.messages_per_second = 0;
+  TestServer server(config);
+  TestClient victim(server.port(), Transport::kTls);
+  victim.hello("victim");
+  TestClient flooder(server.port(), Transport::kTls);
+  flooder.hello("flooder");
+  FloodThread flood(flooder, pong_frames(8192), 10s);
+  ASSERT_TRUE(eventually([&] { return flood.sent() > (2u << 20) || !flood.running(); }));
+  EXPECT_TRUE(tls_pinged(victim, 7, 15s));
+  EXPECT_TRUE(flood.running()) << "the ping was answered only once the flood had ended";
+  flood.stop();
+  EXPECT_FALSE(flood.cut_off());
 }
 
 }  // namespace
