@@ -25,6 +25,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   std::int64_t games_per_address = static_cast<std::int64_t>(config.lobby.quotas.games);
   std::int64_t bot_games_per_address = static_cast<std::int64_t>(config.lobby.quotas.bot_games);
   std::int64_t per_ip = static_cast<std::int64_t>(config.max_connections_per_ip);
+  std::int64_t rate_per_ip = static_cast<std::int64_t>(config.listener.connections_per_second);
   std::int64_t new_names = static_cast<std::int64_t>(config.lobby.new_names_per_hour);
   std::int64_t identity_failures = static_cast<std::int64_t>(config.lobby.identity_failures);
 
@@ -46,7 +47,11 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "connections served at once; more are told the server is full");
   flags.add_int("--max-connections-per-ip", "", &per_ip, 0, 1'000'000, "N",
                 "connections one address (an IPv4 address, an IPv6 /64) may hold at once; more "
-                "are told TOO_MANY_CONNECTIONS, 0 = no limit");
+                "are told TOO_MANY_CONNECTIONS (over TLS: reset before any TLS), 0 = no limit; "
+                "an IPv6 /48 may hold 8 times this");
+  flags.add_int("--max-connection-rate-per-ip", "", &rate_per_ip, 0, 1'000'000, "N",
+                "new connections one address may open a second, bursts of twice that (an IPv6 "
+                "/48: 8 times that); more are reset at once, before any TLS, 0 = no limit");
   flags.add_int("--max-frame", "", &max_frame, 64, 16 << 20, "BYTES",
                 "largest frame a client may send");
   flags.add_seconds("--bot-fallback", &config.lobby.bot_fallback, 86400,
@@ -209,6 +214,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.lobby.quotas.games = static_cast<std::size_t>(games_per_address);
   config.lobby.quotas.bot_games = static_cast<std::size_t>(bot_games_per_address);
   config.max_connections_per_ip = static_cast<std::size_t>(per_ip);
+  config.listener.connections_per_second = static_cast<double>(rate_per_ip);
   config.lobby.new_names_per_hour = static_cast<std::size_t>(new_names);
   config.lobby.identity_failures = static_cast<std::size_t>(identity_failures);
   return args;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lobby/lobby.hpp"
+#include "net/listener.hpp"
 #include "net/session.hpp"
 #include "tls/tls_identity.hpp"
 #include "ttt/cli/flags.hpp"
@@ -39,6 +40,7 @@ struct ServerConfig {
   TlsConfig tls;
   LobbyConfig lobby;
   SessionLimits session;
+  ListenerLimits listener;
 };
 
 // Fills config from argv and the --config file. usage holds the --help text;

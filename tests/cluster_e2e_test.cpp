@@ -51,6 +51,8 @@ class Node {
                                   "debug",
                                   "--max-connections-per-ip",
                                   "0",
+                                  "--max-connection-rate-per-ip",
+                                  "0",
                                   "--max-new-names-per-address",
                                   "0",
                                   "--max-identity-failures-per-address",

@@ -66,6 +66,36 @@ std::string identity_error(const server::TlsConfig& config) {
   return "";
 }
 
+// A Ping from c and its Pong back, within timeout.
+bool tls_pinged(TestClient& c, std::uint64_t nonce, std::chrono::milliseconds timeout = 5s) {
+  wire::ClientMessage ping;
+  ping.mutable_ping()->set_nonce(nonce);
+  c.send(ping);
+  const auto reply = c.receive(timeout);
+  return reply && reply->has_pong() && reply->pong().nonce() == nonce;
+}
+
+// Whether a TLS 1.2 handshake offering only `ciphers` succeeds.
+bool tls12_handshake(std::uint16_t port, const char* ciphers) {
+  SSL_CTX* context = SSL_CTX_new(TLS_client_method());
+  SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+  SSL_CTX_set_max_proto_version(context, TLS1_2_VERSION);
+  bool ok = SSL_CTX_set_cipher_list(context, ciphers) == 1;
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ok = ok && ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  SSL* ssl = SSL_new(context);
+  SSL_set_fd(ssl, fd);
+  ok = ok && SSL_connect(ssl) == 1;
+  SSL_free(ssl);
+  ::close(fd);
+  SSL_CTX_free(context);
+  return ok;
+}
+
 TEST(ServerTls, MakesItsOwnKeyAndCertificateOnceAndKeepsThemPrivate) {
   TempDir dir;
   const std::string folder = dir.path() + "/state";
@@ -186,16 +216,44 @@ TEST(ServerTls, AHandshakeThatNeverFinishesIsDroppedAtTheHelloDeadline) {
   EXPECT_EQ(fine.hello("after").name(), "after");
 }
 
-TEST(ServerTls, AFullServerSaysSoOverTls) {
+TEST(ServerTls, AFullServerResetsAConnectionBeforeAnyTls) {
+  // Saying "full" over TLS would cost a whole handshake a refusal: a flood
+  // of refused connections would cost the server more than its players.
   TempDir dir;
   auto config = tls_config(dir.path());
   config.max_connections = 1;
   TestServer server(config);
   TestClient first(server.port(), Transport::kTls);
   first.hello("first");
-  TestClient second(server.port(), Transport::kTls);
-  second.expect_error(wire::ERROR_CODE_SERVER_FULL, 3s);
-  EXPECT_TRUE(second.wait_closed(3s));
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_THROW(TestClient(server.port(), Transport::kTls), std::runtime_error)
+        << "a handshake with a full server";
+  }
+  EXPECT_TRUE(tls_pinged(first, 1));
+}
+
+TEST(ServerTls, AnAddressPastItsShareIsResetBeforeAnyTls) {
+  TempDir dir;
+  auto config = tls_config(dir.path());
+  config.max_connections_per_ip = 2;
+  TestServer server(config);
+  TestClient a(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.2");
+  TestClient b(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.2");
+  EXPECT_THROW(TestClient(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.2"),
+               std::runtime_error);
+  TestClient other(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.3");
+  EXPECT_EQ(other.hello("other").name(), "other");
+}
+
+TEST(ServerTls, Tls12OffersForwardSecretAeadSuitesOnly) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  // A TLS 1.2 client that offers only suites with CBC and SHA-1 finds none
+  // in common; one that offers GCM is served.
+  EXPECT_FALSE(tls12_handshake(server.port(), "ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA:"
+                                              "AES128-SHA:AES256-SHA:ECDHE-RSA-AES128-SHA256"));
+  EXPECT_TRUE(tls12_handshake(server.port(), "ECDHE-ECDSA-AES128-GCM-SHA256:"
+                                             "ECDHE-RSA-AES128-GCM-SHA256"));
 }
 
 TEST(ServerTls, ReloadServesTheNewCertificateWithoutDroppingAnyone) {
@@ -459,15 +517,6 @@ TEST(ServerTls, AClientThatFallsTooFarBehindIsToldWhyBeforeItIsClosed) {
   EXPECT_TRUE(sleeper.wait_closed());
   TestClient after(server.port(), Transport::kTls);
   EXPECT_EQ(after.hello("after").name(), "after");
-}
-
-// A Ping from c and its Pong back, within timeout.
-bool tls_pinged(TestClient& c, std::uint64_t nonce, std::chrono::milliseconds timeout = 5s) {
-  wire::ClientMessage ping;
-  ping.mutable_ping()->set_nonce(nonce);
-  c.send(ping);
-  const auto reply = c.receive(timeout);
-  return reply && reply->has_pong() && reply->pong().nonce() == nonce;
 }
 
 TEST(ServerTls, KeyUpdatesBeforeHelloAreCutOffAtAFew) {

@@ -176,6 +176,12 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
           "the server does not speak TLS (an older server, or one run with --no-tls): "
           "connect with --no-tls if you trust the network";
       give_up_ = true;
+    } else if (ec == asio::error::connection_reset || tls::closed_without_notify(ec) ||
+               ec == asio::error::eof) {
+      // A server refuses a connection past its limits this way, before any
+      // TLS (a handshake only to refuse would cost it too much).
+      reason = "the server closed the connection before TLS began: it may be full, or your "
+               "address may have too many connections open or open them too fast";
     } else {
       reason = "TLS handshake failed: " + tls::describe(ec);
     }

@@ -23,8 +23,9 @@ namespace ttt::tls {
 // 16 MiB, so 0x00 or 0x01.
 constexpr unsigned char kHandshakeRecord = 0x16;
 
-// TLS 1.2 at least (1.3 when both sides have it, AES-128-GCM preferred), no
-// compression, no renegotiation: the settings both sides share.
+// TLS 1.2 at least (1.3 when both sides have it, AES-128-GCM preferred;
+// TLS 1.2 with ECDHE and AEAD suites only), no compression, no
+// renegotiation: the settings both sides share.
 void harden(boost::asio::ssl::context& context);
 
 class Stream {
