@@ -1297,6 +1297,53 @@ TEST_F(ChallengeTest, AnAcceptedChallengeStartsTheGameWithTheChallengersSettings
   EXPECT_TRUE(state->state().rated());
 }
 
+TEST_F(ChallengeTest, AChallengerMakesSoManyChallengesAMinute) {
+  auto alice = player("alice", "10.0.0.1");
+  std::vector<std::shared_ptr<FakeConnection>> others;
+  for (int i = 0; i < 11; ++i) {
+    const std::string name = "other" + std::to_string(i);
+    others.push_back(player(name, "10.0.1." + std::to_string(i)));
+    const auto code = refusal(alice, challenge_of(name));
+    if (i < 10) {
+      EXPECT_EQ(code, wire::ERROR_CODE_UNSPECIFIED) << i;
+      send(others.back(), answer(false));  // declined: it no longer stands
+    } else {
+      EXPECT_EQ(code, wire::ERROR_CODE_RATE_LIMITED) << "the eleventh within the minute";
+      EXPECT_NE(alice->last_error()->error().text().find("too many challenges"), std::string::npos);
+      EXPECT_EQ(last_of(*others.back(), wire::ServerMessage::kChallengeOffer), nullptr);
+    }
+  }
+  auto carol = player("carol", "10.0.0.3");
+  EXPECT_EQ(refusal(carol, challenge_of("other10")), wire::ERROR_CODE_UNSPECIFIED)
+      << "another challenger is not held back";
+}
+
+TEST_F(ChallengeTest, OneAddressMakesSoManyChallengesAMinuteWhicheverAccountsItUses) {
+  auto victim = player("victim", "10.0.0.1");
+  int offers = 0;
+  for (int i = 0; i < 29; ++i) {
+    auto sock = player("sock" + std::to_string(i), "10.0.0.66");
+    if (refusal(sock, challenge_of("victim")) == wire::ERROR_CODE_UNSPECIFIED) ++offers;
+    disconnect(sock);  // withdrawn, and on to the next account
+  }
+  EXPECT_EQ(offers, 20) << "twice one player's challenges a minute, for the whole address";
+  auto friendly = player("friendly", "10.0.0.2");
+  EXPECT_EQ(refusal(friendly, challenge_of("victim")), wire::ERROR_CODE_UNSPECIFIED);
+}
+
+TEST_F(ChallengeTest, TheSamePlayerIsChallengedAgainOnlyAfterACooldown) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_UNSPECIFIED);
+  send(bob, answer(false));
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_RATE_LIMITED);
+  EXPECT_NE(alice->last_error()->error().text().find("you challenged bob a moment ago"),
+            std::string::npos)
+      << alice->last_error()->error().text();
+  EXPECT_EQ(refusal(bob, challenge_of("alice")), wire::ERROR_CODE_UNSPECIFIED)
+      << "the other way round is another pair";
+}
+
 TEST_F(ChallengeTest, ADeclinedChallengeIsToldToBoth) {
   auto alice = player("alice", "10.0.0.1");
   auto bob = player("bob", "10.0.0.2");
@@ -1493,6 +1540,45 @@ TEST_F(LobbyTest, AClockRunsOnAcrossAReconnect) {
   EXPECT_GT(s.x_clock_ms(), 60'000u) << "X's increment is kept";
   EXPECT_LE(s.o_clock_ms(), 60'000u) << "O's time ran on while away";
   EXPECT_EQ(s.to_move(), wire::SIDE_O);
+}
+
+TEST(PlayerTable, FindsAPersonByKeyAndPagesPeopleByName) {
+  PlayerTable table;
+  auto add = [&](std::uint64_t id, const std::string& name, bool bot = false) {
+    auto p = std::make_unique<LobbyPlayer>();
+    p->id = SeatId{id};
+    p->name = name;
+    p->is_bot = bot;
+    p->key = bot ? "" : name_key(name);
+    table.add(std::move(p));
+  };
+  add(1, "carol");
+  add(2, "Alice");
+  add(3, "bob");
+  add(4, "bot (easy)", true);
+  EXPECT_EQ(table.size(), 4u);
+  EXPECT_EQ(table.people(), 3u) << "the server's bots are not people";
+  ASSERT_NE(table.by_key(name_key("ALICE")), nullptr);
+  EXPECT_EQ(table.by_key(name_key("ALICE"))->id, SeatId{2});
+  EXPECT_EQ(table.by_key(name_key("bot (easy)")), nullptr);
+  auto page = table.page("", "", 2, 100, {});
+  ASSERT_EQ(page.people.size(), 2u);
+  EXPECT_EQ(page.people[0]->name, "Alice");
+  EXPECT_EQ(page.people[1]->name, "bob");
+  EXPECT_EQ(page.next_after, "bob");
+  page = table.page("bob", "", 2, 100, {});
+  ASSERT_EQ(page.people.size(), 1u);
+  EXPECT_EQ(page.people[0]->name, "carol");
+  EXPECT_TRUE(page.next_after.empty());
+  // A filter looks at so many names, then says where to go on.
+  page = table.page("", "CAR", 10, 2, {});
+  EXPECT_TRUE(page.people.empty());
+  EXPECT_EQ(page.next_after, "bob");
+  page = table.page(page.next_after, "CAR", 10, 2, {});
+  ASSERT_EQ(page.people.size(), 1u);
+  table.erase(SeatId{2});
+  EXPECT_EQ(table.by_key(name_key("alice")), nullptr);
+  EXPECT_EQ(table.people(), 2u);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "lobby/lobby_connection.hpp"
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
+#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -41,6 +42,15 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       new_names_(static_cast<double>(config_.new_names_per_hour) / 3600.0,
                  static_cast<double>(std::max<std::size_t>(config_.new_names_per_hour, 1))),
       identity_failures_(config_.identity_failures),
+      challenges_made_(config_.challenges_per_minute / 60.0, config_.challenges_per_minute),
+      address_challenges_(2 * config_.challenges_per_minute / 60.0,
+                          2 * config_.challenges_per_minute),
+      network_challenges_(2 * kNetworkShare * config_.challenges_per_minute / 60.0,
+                          2 * kNetworkShare * config_.challenges_per_minute),
+      pair_challenges_(config_.challenge_cooldown.count() > 0
+                           ? 1000.0 / static_cast<double>(config_.challenge_cooldown.count())
+                           : 0.0,
+                       1.0),
       instance_(random_hex(16)) {}
 
 Lobby::~Lobby() {
@@ -209,7 +219,7 @@ void Lobby::database_waiting(bool waiting) {
   }
 }
 
-LobbyStats Lobby::stats() const {
+LobbyStats Lobby::counts() const {
   LobbyStats s;
   s.connections = connections_.size() - bots_.size();
   s.players = players_.size();
@@ -222,6 +232,11 @@ LobbyStats Lobby::stats() const {
   s.accounts = links_.accounts.size();
   s.bot_searches_waiting = bot_searches_.waiting();
   s.bot_searches_running = bot_searches_.running();
+  return s;
+}
+
+LobbyStats Lobby::stats() const {
+  LobbyStats s = counts();
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
     ++(player->connection != nullptr ? s.players_online : s.players_away);
@@ -316,7 +331,7 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
 
 void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
                        std::uint32_t request_id) {
-  const LobbyStats s = stats();
+  const LobbyStats s = counts();  // a player's request: nothing that walks every player
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::ServerStats* out = message.mutable_stats();

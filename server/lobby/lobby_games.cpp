@@ -392,8 +392,7 @@ LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>&
   bot->connection = connection.get();
   connection->player = bot.get();
   bots_[bot->id] = std::move(house_bot);
-  const SeatId id = bot->id;
-  return *players_.emplace(id, std::move(bot)).first->second;
+  return players_.add(std::move(bot));
 }
 
 void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side,

@@ -219,12 +219,13 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
   player->id = seat_of(account_id(account));
   player->account = account_id(account);
   player->name = account.name;
+  player->key = name_key(account.name);
   player->conn = conn;
   player->connection = &connection;
   player->program = hello.bot();
   player->address = connection.address;
   player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
-  LobbyPlayer& added = *players_.emplace(player->id, std::move(player)).first->second;
+  LobbyPlayer& added = players_.add(std::move(player));
   connection.player = &added;
   if (before_welcome) before_welcome(added);
   welcome(added, request_id, resumed, secret);

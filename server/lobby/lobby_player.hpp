@@ -19,6 +19,7 @@ struct LobbyPlayer {
   SeatId id{};
   AccountId account{};
   std::string name;
+  std::string key;                  // the name's key (text_rules' name_key); empty for a bot
   bool is_bot = false;              // the server's own bot
   bool program = false;             // said Hello as a bot (ttt-bot)
   std::weak_ptr<Participant> conn;  // expired while away
