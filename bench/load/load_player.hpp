@@ -58,6 +58,9 @@ struct PlayerOptions {
   // TLS (--tls): the client context; null speaks plain TCP. The bench
   // trusts whatever certificate the server shows (it measures, on loopback).
   std::shared_ptr<boost::asio::ssl::context> tls;
+  // The local address to connect from (e.g. 127.0.2.7, so that a server's
+  // limits per address see many machines); unspecified: any.
+  boost::asio::ip::address source;
 };
 
 class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {

@@ -181,6 +181,7 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   MessageRate rate_;
   ReadTurn turn_;
   std::size_t tls_charged_ = 0;  // bytes of the read budget held for TLS state
+  std::size_t drained_ = 0;      // bytes read and dropped while closing
   std::chrono::steady_clock::time_point last_read_;  // the last bytes taken from the socket
 
   std::chrono::steady_clock::time_point started_at_;

@@ -30,6 +30,9 @@ constexpr std::size_t kTlsHandshakeBytes = 56 * 1024;
 constexpr std::size_t kTlsBuffersBytes = 36 * 1024;
 constexpr auto kTlsIdle = std::chrono::seconds(1);
 
+// What a closing connection reads of its peer, at most, before it ends.
+constexpr std::size_t kMaxDrain = 64 * 1024;
+
 }  // namespace
 
 asio::awaitable<void> Session::read_loop() {
@@ -165,7 +168,17 @@ Session::ReadResult Session::read_available() {
                                                                     : tls::describe(ec));
       return ReadResult::kStopped;
     }
-    if (closing_) continue;  // drain the peer until it closes or the linger ends
+    if (closing_) {
+      // Drain the peer until it closes or the linger ends, so that closing
+      // doesn't reset the connection under the Error it is reading; a peer
+      // that streams on past a little was never going to read it.
+      drained_ += n;
+      if (drained_ > kMaxDrain) {
+        stop(close_reason_.empty() ? "still sending after being told to stop" : close_reason_);
+        return ReadResult::kStopped;
+      }
+      continue;
+    }
     if (first_read_ && tls_ == nullptr && opens_tls_handshake({space.data(), n})) {
       first_read_ = false;
       refused_frame("tls_at_plain");
