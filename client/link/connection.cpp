@@ -193,12 +193,12 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
       attempt_.vouched.empty()
           ? judge_server(node.host, node.port, presented,
                          {options_.fingerprint, options_.known_servers})
-          : judge_vouched(node.host, node.port, presented, attempt_.vouched, attempt_.vouched_by);
+          : judge_vouched(node.host, node.port, presented, attempt_.vouched, attempt_.vouched_by,
+                          pin_for(node));
   switch (decision.verdict) {
     case TrustDecision::Verdict::kTrusted:
       spdlog::debug("{}: certificate {} trusted ({})", where(), presented.fingerprint,
                     decision.why);
-      if (!attempt_.vouched.empty()) remember_vouched(presented.fingerprint);
       co_return true;
     case TrustDecision::Verdict::kRefused:
       reason = decision.why;
