@@ -26,6 +26,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   std::int64_t bot_games_per_address = static_cast<std::int64_t>(config.lobby.quotas.bot_games);
   std::int64_t per_ip = static_cast<std::int64_t>(config.max_connections_per_ip);
   std::int64_t rate_per_ip = static_cast<std::int64_t>(config.listener.connections_per_second);
+  std::int64_t challenges = static_cast<std::int64_t>(config.lobby.challenges_per_minute);
   std::int64_t new_names = static_cast<std::int64_t>(config.lobby.new_names_per_hour);
   std::int64_t identity_failures = static_cast<std::int64_t>(config.lobby.identity_failures);
 
@@ -104,14 +105,20 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   flags.add_int("--max-identity-failures-per-address", "", &identity_failures, 0, 1'000'000, "N",
                 "wrong secrets or resume tokens one address may send in an hour before each "
                 "costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
+  flags.add_int("--challenges-per-minute", "", &challenges, 0, 1'000'000, "N",
+                "challenges one player may make a minute (its address twice that, an IPv6 /48 "
+                "16 times), 0 = no limit");
+  flags.add_seconds("--challenge-cooldown", &config.lobby.challenge_cooldown, 86400,
+                    "how long before a player may challenge the same player again, 0 = at once");
   flags.add_string("--metrics", "", &config.metrics, "ADDR:PORT",
                    "serve /metrics (Prometheus), /healthz and /readyz over HTTP there, e.g. "
                    "127.0.0.1:9100 (plain HTTP: keep it off the internet); default: off");
   flags.add_seconds("--token-lifetime", &config.lobby.token_lifetime, 365.0 * 86400,
                     "a resume token works for this long after it is issued");
   flags.add_string("--stats-token", "", &config.lobby.stats_token, "TOKEN",
-                   "GetStats carrying this token gets the operator's counters (connections, "
-                   "memory, bots); without it, nobody does");
+                   "GetStats carrying this token (32 characters at least) gets the operator's "
+                   "counters (connections, memory, bots); without it, nobody does; wrong tokens "
+                   "count as wrong secrets do");
   bool no_tls = !config.tls.enabled;
   flags.add_bool("--no-tls", "", &no_tls,
                  "speak plain TCP, unencrypted (loopback benchmarks, a trusted network)");
@@ -189,6 +196,14 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     args.result.error = "--advertise says how clients reach this node among others: it needs "
                         "--redis";
   }
+  if (args.result.ok && !config.lobby.stats_token.empty() &&
+      config.lobby.stats_token.size() < kMinStatsToken) {
+    args.result.ok = false;
+    args.result.error = "--stats-token: at least " + std::to_string(kMinStatsToken) +
+                        " characters, so that nobody guesses it (e.g. the output of "
+                        "`openssl rand -hex 16`); this one has " +
+                        std::to_string(config.lobby.stats_token.size());
+  }
   if (args.result.ok && !config.metrics.empty()) {
     std::string address, error;
     std::uint16_t metrics_port = 0;
@@ -215,6 +230,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.lobby.quotas.bot_games = static_cast<std::size_t>(bot_games_per_address);
   config.max_connections_per_ip = static_cast<std::size_t>(per_ip);
   config.listener.connections_per_second = static_cast<double>(rate_per_ip);
+  config.lobby.challenges_per_minute = static_cast<double>(challenges);
   config.lobby.new_names_per_hour = static_cast<std::size_t>(new_names);
   config.lobby.identity_failures = static_cast<std::size_t>(identity_failures);
   return args;

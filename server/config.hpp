@@ -43,6 +43,9 @@ struct ServerConfig {
   ListenerLimits listener;
 };
 
+// The shortest --stats-token taken.
+inline constexpr std::size_t kMinStatsToken = 32;
+
 // Fills config from argv and the --config file. usage holds the --help text;
 // on ok, effective_config the --print-config text.
 struct ServerArgs {

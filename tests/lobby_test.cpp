@@ -883,6 +883,31 @@ TEST_F(LobbyTest, OnlyTheOperatorSeesTheServersMemory) {
   EXPECT_EQ(full->stats().connections(), 1u);
 }
 
+TEST_F(LobbyTest, WrongOperatorTokensCostAWaitLikeWrongSecrets) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.stats_token = "s3cret-operator-token-0123456789abcdef";
+  c.identity_failures = 3;
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto guesser = player("guesser");
+  wire::ClientMessage stats;
+  for (int i = 0; i < 4; ++i) {
+    stats.mutable_get_stats()->set_operator_token("guess-" + std::to_string(i));
+    send(guesser, stats);
+  }
+  // Past the free failures even the right token waits.
+  stats.mutable_get_stats()->set_operator_token(c.stats_token);
+  send(guesser, stats);
+  ASSERT_NE(guesser->last_error(), nullptr);
+  EXPECT_EQ(guesser->last_error()->error().code(), wire::ERROR_CODE_IDENTITY_LOCKED);
+  auto operator_elsewhere = player("operator", "192.0.2.77");
+  send(operator_elsewhere, stats);
+  const auto* full =
+      operator_elsewhere->last([](const wire::ServerMessage& m) { return m.has_stats(); });
+  ASSERT_NE(full, nullptr);
+  EXPECT_TRUE(full->stats().operator_view()) << "another address is not held back";
+}
+
 TEST_F(LobbyTest, TheClientsOwnSecretOwnsTheNameFromItsFirstHello) {
   const std::string secret(64, 'c');
   auto hello = [&](const std::string& with) {
@@ -937,6 +962,32 @@ TEST_F(LobbyTest, ARotatedSecretReplacesTheOldOne) {
   };
   EXPECT_EQ(last_code(*hello(old_secret)), wire::ERROR_CODE_NAME_TAKEN);
   EXPECT_TRUE(hello(new_secret)->received.front().has_welcome());
+}
+
+TEST_F(LobbyTest, ARotatedSecretRevokesTheResumeTokensIssuedBeforeIt) {
+  // One rotates a secret when it (or a token) may have got out: a token
+  // issued before the rotation takes nobody's seat after it.
+  auto alice = player("alice");
+  const std::string old_token = alice->received.front().welcome().resume_token();
+  wire::ClientMessage rotate;
+  rotate.mutable_rotate_secret()->set_new_secret(std::string(48, 'n'));
+  send(alice, rotate);
+  const auto* rotated =
+      alice->last([](const wire::ServerMessage& m) { return m.has_secret_rotated(); });
+  ASSERT_NE(rotated, nullptr);
+  const std::string new_token = rotated->secret_rotated().resume_token();
+  EXPECT_EQ(new_token.size(), 32u);
+  EXPECT_NE(new_token, old_token);
+  auto resume = [&](const std::string& token) {
+    auto conn = connect("192.0.2.9");
+    wire::ClientMessage m;
+    m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    m.mutable_hello()->set_resume_token(token);
+    send(conn, m);
+    return conn;
+  };
+  EXPECT_EQ(last_code(*resume(old_token)), wire::ERROR_CODE_BAD_RESUME_TOKEN);
+  EXPECT_TRUE(resume(new_token)->received.front().has_welcome()) << "the token told with it works";
 }
 
 TEST_F(LobbyTest, AGameAgainstTheBotWithNobodyLeftEndsWithoutTheHumanGrace) {

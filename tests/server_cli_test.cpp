@@ -35,7 +35,8 @@ TEST(ServerCli, HelpListsEveryFlagAndExitsZero) {
                            "--read-buffer-budget", "--bot-game-grace", "--bot-queue",
                            "--max-spectators", "--max-games-per-address",
                            "--max-bot-games-per-address", "--token-lifetime", "--stats-token",
-                           "--send-queue"}) {
+                           "--send-queue", "--max-connection-rate-per-ip",
+                           "--challenges-per-minute", "--challenge-cooldown"}) {
     EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
   }
 }
@@ -46,6 +47,7 @@ TEST(ServerCli, BadFlagsAreOneLineErrorsWithExitCodeTwo) {
                                         {"--log-level", "chatty"},
                                         {"--move-timeout", "-3"},
                                         {"--frobnicate"},
+                                        {"--stats-token", "guessable"},
                                         {"--config"},
                                         {"extra"}}) {
     args.insert(args.begin(), bin_dir() + "/ttt-server");

@@ -120,6 +120,15 @@ TEST(IdentityBackoff, FreeFailuresThenAWaitThatDoublesUpToFiveMinutes) {
   EXPECT_EQ(backoff.wait("", t), IdentityBackoff::Clock::duration::zero()) << "the server's own";
 }
 
+TEST(IdentityBackoff, ANameIsLockedPerNetworkNotPerAddress) {
+  EXPECT_EQ(IdentityBackoff::name_key("alice", "2001:db8:1:2::/64"),
+            IdentityBackoff::name_key("alice", "2001:db8:1:3::/64"))
+      << "one /48's /64s guess one name together";
+  EXPECT_NE(IdentityBackoff::name_key("alice", "192.0.2.1"),
+            IdentityBackoff::name_key("bob", "192.0.2.1"));
+  EXPECT_EQ(IdentityBackoff::name_key("alice", ""), "") << "the server's own never waits";
+}
+
 TEST(IdentityBackoff, TheTableStaysBounded) {
   IdentityBackoff backoff(1, 100);
   const auto t = IdentityBackoff::Clock::now();
@@ -217,32 +226,53 @@ TEST(AddressLimits, AnAddressRegistersSoManyNewNamesAnHour) {
   two_players_finish_a_game(server.port(), "names");
 }
 
-TEST(AddressLimits, WrongSecretsAndTokensCostAGrowingWait) {
+TEST(AddressLimits, WrongSecretsCostAGrowingWaitForThatNameFromThatAddress) {
   auto config = test_config();
   config.lobby.identity_failures = 2;
   TestServer server(config);
   {
     TestClient owner(server.port(), "127.0.0.1", "127.0.0.3");
     owner.hello("alice");
+    TestClient carol(server.port(), "127.0.0.1", "127.0.0.2");
+    carol.hello("carol");
   }
   const auto wrong = hello_with("alice", "not-alices-secret-at-all");
   EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
-  EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", hello_with("", "", "no-such-token")).code(),
-            wire::ERROR_CODE_BAD_RESUME_TOKEN);
+  EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
   // The third failure is past the free ones: a wait of 1 s begins.
   EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
   const auto locked = refused_hello(server.port(), "127.0.0.2", wrong);
   EXPECT_EQ(locked.code(), wire::ERROR_CODE_IDENTITY_LOCKED);
   EXPECT_NE(locked.text().find("try again in 1 s"), std::string::npos) << locked.text();
-  // Alice herself, from her address, is not kept out.
+  // Alice herself, from her address, is not kept out; nor is carol from the
+  // guesser's own address (a NAT shared by many).
   TestClient owner(server.port(), "127.0.0.1", "127.0.0.3");
   EXPECT_EQ(owner.hello("alice").name(), "alice");
-  // After the wait the address is heard again, and the next wait is longer.
+  TestClient carol(server.port(), "127.0.0.1", "127.0.0.2");
+  EXPECT_EQ(carol.hello("carol").name(), "carol")
+      << "wrong secrets for alice lock no other name out of the address";
+  // After the wait the name is heard again from there, and the next wait is longer.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
   const auto longer = refused_hello(server.port(), "127.0.0.2", wrong);
   EXPECT_EQ(longer.code(), wire::ERROR_CODE_IDENTITY_LOCKED);
   EXPECT_NE(longer.text().find("try again in 2 s"), std::string::npos) << longer.text();
+}
+
+TEST(AddressLimits, UnknownResumeTokensCostAnAddressAGrowingWait) {
+  auto config = test_config();
+  config.lobby.identity_failures = 2;
+  TestServer server(config);
+  const auto stranger = hello_with("", "", "no-such-token");
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", stranger).code(),
+              wire::ERROR_CODE_BAD_RESUME_TOKEN);
+  }
+  EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", stranger).code(),
+            wire::ERROR_CODE_IDENTITY_LOCKED);
+  EXPECT_EQ(refused_hello(server.port(), "127.0.0.4", stranger).code(),
+            wire::ERROR_CODE_BAD_RESUME_TOKEN)
+      << "another address is not held back";
 }
 
 TEST(AddressLimits, APlayerHoldsOneGameAtATime) {

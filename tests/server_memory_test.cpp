@@ -59,7 +59,7 @@ wire::ServerStats operator_stats(std::uint16_t port, const std::string& name) {
   TestClient c(port, "127.0.0.1", "127.0.0.5");
   c.hello(name);
   wire::ClientMessage m;
-  m.mutable_get_stats()->set_operator_token("memory-test-token");
+  m.mutable_get_stats()->set_operator_token("memory-test-token-0123456789abcdef");
   c.send(m);
   return c.expect([](const ServerMessage& r) { return r.has_stats(); }, "the stats").stats();
 }
@@ -88,7 +88,7 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
   // Plain TCP: the flood is of frames before Hello (a TLS server would
   // refuse these bytes at the first one, TLS_REQUIRED).
   ServerProcess server({"--db", "none", "--hello-timeout", "4", "--read-buffer-budget", "262144",
-                        "--stats-token", "memory-test-token", "--log-level", "warn", "--no-tls",
+                        "--stats-token", "memory-test-token-0123456789abcdef", "--log-level", "warn", "--no-tls",
                         "--max-connections-per-ip", "0", "--max-connection-rate-per-ip", "0"});
   const pid_t pid = server.process().pid();
   a_game_goes_on(server.port());  // everything a game needs is in place
@@ -204,7 +204,7 @@ TEST(ServerMemory, ARefusalFloodCostsNoHandshakesAndLittleMemory) {
   constexpr int kRefused = 1500;
   constexpr long kGrowthBoundKiB = 32 * 1024;  // docs/performance.md
   ServerProcess server({"--db", "none", "--log-level", "error", "--max-connections-per-ip", "4",
-                        "--stats-token", "memory-test-token"});
+                        "--stats-token", "memory-test-token-0123456789abcdef"});
   const pid_t pid = server.process().pid();
   {
     TestClient warm(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.6");

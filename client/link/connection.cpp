@@ -360,6 +360,12 @@ bool Connection::handle_frame(std::string_view body) {
       }
       events_.on_welcome(message.welcome());
       return true;
+    case wire::ServerMessage::kSecretRotated:
+      // Tokens issued before the new secret no longer work: this one does.
+      if (!message.secret_rotated().resume_token().empty()) {
+        token_ = message.secret_rotated().resume_token();
+      }
+      break;
     case wire::ServerMessage::kRedirect:
       if (!closing_) follow(message.redirect());
       return false;  // the node closes the link next

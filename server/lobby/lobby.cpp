@@ -41,6 +41,9 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
           config_.invite_failures_per_address),
       new_names_(static_cast<double>(config_.new_names_per_hour) / 3600.0,
                  static_cast<double>(std::max<std::size_t>(config_.new_names_per_hour, 1))),
+      network_names_(static_cast<double>(kNetworkShare * config_.new_names_per_hour) / 3600.0,
+                     static_cast<double>(
+                         kNetworkShare * std::max<std::size_t>(config_.new_names_per_hour, 1))),
       identity_failures_(config_.identity_failures),
       challenges_made_(config_.challenges_per_minute / 60.0, config_.challenges_per_minute),
       address_challenges_(2 * config_.challenges_per_minute / 60.0,
@@ -341,9 +344,22 @@ void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
   out->set_queued(s.queued);
   out->set_games_finished(s.games_finished);
   // ...and what only its operator does (a player learns nothing from the
-  // server's memory, e.g. whether a flood works).
-  if (!config_.stats_token.empty() &&
-      equal_constant_time(request.operator_token(), config_.stats_token)) {
+  // server's memory, e.g. whether a flood works). A wrong token counts as a
+  // wrong secret does: past a few, the network waits before the next is
+  // even looked at, the right one included.
+  bool operator_view = false;
+  if (!request.operator_token().empty()) {
+    const std::string lock = IdentityBackoff::name_key("operator token", player.address);
+    if (identity_failures_.wait(lock) > IdentityBackoff::Clock::duration::zero()) {
+      error(player, wire::ERROR_CODE_IDENTITY_LOCKED,
+            "too many wrong operator tokens from your address: try again later", request_id);
+      return;
+    }
+    operator_view = !config_.stats_token.empty() &&
+                    equal_constant_time(request.operator_token(), config_.stats_token);
+    if (!operator_view) identity_failures_.failed(lock);
+  }
+  if (operator_view) {
     out->set_operator_view(true);
     out->set_connections(s.connections);
     out->set_bots(s.bots);

@@ -421,6 +421,7 @@ class Lobby final : public Gate, public RoomOwner {
   KeyedRateLimiter address_chat_;
   KeyedRateLimiter invite_failures_;  // per address
   KeyedRateLimiter new_names_;        // per address, an hour's worth
+  KeyedRateLimiter network_names_;    // per IPv6 /48, kNetworkShare times that
   IdentityBackoff identity_failures_;
   // Challenges made: per account, per address and per /48, and one player to
   // the same other (lobby_challenges.cpp).
