@@ -95,16 +95,23 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "bot moves waiting for a search thread past which new games against the bots "
                 "are refused (bots are busy), 0 = no cap");
   flags.add_int("--max-spectators", "", &max_spectators, 0, 1'000'000, "N",
-                "spectators a game takes, 0 = no limit");
+                "spectators a game takes (one address a tenth of them, 2 at least), 0 = no "
+                "limit");
+  flags.add_bool("--rate-same-address", "", &config.lobby.rate_one_address,
+                 "rate games between two accounts of one address (an IPv6 /64) too, e.g. a club "
+                 "behind one NAT; by default such games are unrated: one address could be one "
+                 "person farming a rating");
   flags.add_int("--max-games-per-address", "", &games_per_address, 0, 1'000'000, "N",
                 "game seats the players from one address may hold at once, 0 = no limit");
   flags.add_int("--max-bot-games-per-address", "", &bot_games_per_address, 0, 1'000'000, "N",
                 "of those, in games against the server's bots, 0 = no limit");
   flags.add_int("--max-new-names-per-address", "", &new_names, 0, 1'000'000, "N",
-                "new names one address may register in an hour, 0 = no limit");
+                "new names one address may register in an hour (an IPv6 /48: 8 times that), 0 = "
+                "no limit");
   flags.add_int("--max-identity-failures-per-address", "", &identity_failures, 0, 1'000'000, "N",
-                "wrong secrets or resume tokens one address may send in an hour before each "
-                "costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
+                "wrong secrets for one name from one address (an IPv6 /48), or unknown resume "
+                "tokens (or operator tokens) from one address, that are free in an hour before "
+                "each costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
   flags.add_int("--challenges-per-minute", "", &challenges, 0, 1'000'000, "N",
                 "challenges one player may make a minute (its address twice that, an IPv6 /48 "
                 "16 times), 0 = no limit");

@@ -45,6 +45,7 @@ class LobbyTest : public ::testing::Test {
   static LobbyConfig config() {
     LobbyConfig c;
     c.bot_budget = std::chrono::milliseconds(1);
+    c.rate_one_address = true;  // most players here share an address
     return c;
   }
 
@@ -359,8 +360,12 @@ TEST_F(LobbyTest, AGameLostWhileAwayIsToldAtTheNextWelcome) {
   const std::string secret = bob->received.front().welcome().secret();
   wire::ClientMessage move;
   move.mutable_make_move()->set_row(0);
-  send(alice, move);  // both move: only then is a game rated
+  send(alice, move);  // both move twice: only then is a game rated
   move.mutable_make_move()->set_row(1);
+  send(bob, move);
+  move.mutable_make_move()->set_row(2);
+  send(alice, move);
+  move.mutable_make_move()->set_col(1);
   send(bob, move);
   disconnect(bob);
   wire::ClientMessage resign;
@@ -382,6 +387,73 @@ TEST_F(LobbyTest, AGameLostWhileAwayIsToldAtTheNextWelcome) {
   EXPECT_EQ(later->received.front().welcome().decided_while_away_size(), 0) << "told once";
 }
 
+class RatedGameTest : public LobbyTest {
+ protected:
+  // Alice and bob from these addresses, one game of `moves` moves that bob
+  // resigns; the final state.
+  wire::GameState play(const std::string& alice_from, const std::string& bob_from, int moves,
+                       bool rate_one_address = false) {
+    local_.reset();
+    LobbyConfig c = config();
+    c.rate_one_address = rate_one_address;
+    local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+    alice_ = player("alice", alice_from);
+    bob_ = player("bob", bob_from);
+    quick(alice_, 3);
+    quick(bob_, 3);
+    for (int i = 0; i < moves; ++i) {
+      wire::ClientMessage move;
+      move.mutable_make_move()->set_row(i % 2);
+      move.mutable_make_move()->set_col(i / 2);
+      send(i % 2 == 0 ? alice_ : bob_, move);
+    }
+    wire::ClientMessage resign;
+    resign.mutable_resign();
+    send(bob_, resign);
+    return bob_->last([](const wire::ServerMessage& m) { return m.has_state(); })->state();
+  }
+  double rating_of(const std::string& name) {
+    return local_->accounts.rating(account_id(*local_->accounts.find(name_key(name))));
+  }
+  std::shared_ptr<FakeConnection> alice_, bob_;
+};
+
+TEST_F(RatedGameTest, TwoAccountsOfOneAddressPlayUnrated) {
+  const auto state = play("198.51.100.7", "198.51.100.7", 4);
+  EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
+  EXPECT_FALSE(state.rated()) << "one address: one person, or a farm";
+  EXPECT_EQ(rating_of("alice"), 1200);
+  EXPECT_EQ(rating_of("bob"), 1200);
+}
+
+TEST_F(RatedGameTest, PlayersOfTwoAddressesPlayRated) {
+  const auto state = play("198.51.100.7", "198.51.100.8", 4);
+  EXPECT_TRUE(state.rated());
+  EXPECT_GT(rating_of("alice"), 1200);
+}
+
+TEST_F(RatedGameTest, AClubBehindOneNatIsRatedWhenTheServerSaysSo) {
+  const auto state = play("198.51.100.7", "198.51.100.7", 4, true);
+  EXPECT_TRUE(state.rated());
+  EXPECT_GT(rating_of("alice"), 1200);
+}
+
+TEST_F(RatedGameTest, AGameEndedBeforeTwoMovesEachSaysUnratedAsItsRecordDoes) {
+  // The farm's game: a move each, then a resignation. The final state says
+  // what the record says: not rated.
+  const auto state = play("198.51.100.7", "198.51.100.8", 2);
+  EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
+  EXPECT_FALSE(state.rated());
+  EXPECT_EQ(rating_of("alice"), 1200);
+  wire::ClientMessage list;
+  list.mutable_list_games();
+  send(alice_, list);
+  const auto* games = alice_->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+  ASSERT_NE(games, nullptr);
+  ASSERT_EQ(games->game_list().games_size(), 1);
+  EXPECT_FALSE(games->game_list().games(0).rated()) << "the list says so too";
+}
+
 TEST_F(LobbyTest, ProfileShowsRatingGamesAndRank) {
   auto alice = player("alice");
   auto bob = player("bob");
@@ -389,8 +461,12 @@ TEST_F(LobbyTest, ProfileShowsRatingGamesAndRank) {
   quick(bob, 3);
   wire::ClientMessage move;
   move.mutable_make_move()->set_row(0);
-  send(alice, move);  // both move: only then is a game rated
+  send(alice, move);  // both move twice: only then is a game rated
   move.mutable_make_move()->set_row(1);
+  send(bob, move);
+  move.mutable_make_move()->set_row(2);
+  send(alice, move);
+  move.mutable_make_move()->set_col(1);
   send(bob, move);
   wire::ClientMessage resign;
   resign.mutable_resign();

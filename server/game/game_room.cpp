@@ -315,7 +315,12 @@ void GameRoom::begin_round() {
   start.win_length = game_.win_length();
   start.x = seats_[0].player.account;
   start.o = seats_[1].player.account;
-  start.rated = settings_.rated;
+  // Two accounts of one address (an IPv6 /64) playing each other say
+  // nothing about their strength: one person, or a farm.
+  const std::string& x_from = seats_[0].player.address;
+  rated_ = settings_.rated && (settings_.rate_one_address || x_from.empty() ||
+                                x_from != seats_[1].player.address);
+  start.rated = rated_;
   start.is_private = settings_.is_private;
   start.invite_code = settings_.invite_code;
   start.bot_level = settings_.bot_level;
@@ -355,6 +360,7 @@ void GameRoom::conclude(const GameResult& result) {
 void GameRoom::finish(GameResult result) {
   conclude(result);
   const GameEnding final_ending = ending(result);
+  if (final_ending.settlement) links_.owner.room_changed(*this);  // the list: rated or not
   ++writes_in_flight_;
   links_.journal.end(record_id_, final_ending,
                      write_done([this, final_ending, away = away_players()](bool ok) {
@@ -368,7 +374,9 @@ GameEnding GameRoom::ending(const GameResult& result) {
   ratings_before_ = ratings_;
   if (result.reason != wire::END_REASON_ABORTED) {
     e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
-                                         settings_.rated, static_cast<int>(game_.moves().size()));
+                                         rated_, static_cast<int>(game_.moves().size()));
+    // What the players see now is what is stored: counted or not.
+    if (e.settlement) rated_ = e.settlement->rated;
   }
   refresh_ratings();  // what players see at the end is what will be stored
   return e;
@@ -404,6 +412,7 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   seats_[1].player = std::move(o);
   last_names_ = {seats_[0].player.name, seats_[1].player.name};
   started_ = true;
+  rated_ = settings_.rated;
   round_ = round;
   record_id_ = record_id;
   for (std::size_t i = 0; i < moves.size(); ++i) {

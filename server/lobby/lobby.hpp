@@ -63,6 +63,9 @@ struct LobbyConfig {
   double address_chat_per_second = 3.0;  // chat of all players of one address
   double address_chat_burst = 10.0;
   std::size_t max_spectators = 100;  // per game; 0 = no limit
+  // Games between two accounts of one address (an IPv6 /64) are rated too
+  // (a club behind one NAT); off: one address is one person to the ratings.
+  bool rate_one_address = false;
   QuotaLimits quotas;                // game seats per address
   // Wrong invite codes: a burst per connection and per address, then one
   // every invite_retry.

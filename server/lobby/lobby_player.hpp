@@ -41,7 +41,9 @@ struct LobbyPlayer {
   std::string quota_address;
 
   // The player as a room knows it.
-  PlayerRef ref() const { return PlayerRef{id, account, name, is_bot, conn, hears_spectators}; }
+  PlayerRef ref() const {
+    return PlayerRef{id, account, name, is_bot, conn, hears_spectators, address};
+  }
 };
 
 }  // namespace ttt::server

@@ -25,6 +25,9 @@ server::ServerConfig test_config() {
   // Every test client comes from 127.0.0.1: the caps per address are off
   // unless a test is about them.
   config.lobby.quotas = {0, 0};
+  // Rated games between test clients, all of one address (the tests of that
+  // rule turn it off).
+  config.lobby.rate_one_address = true;
   spdlog::set_level(spdlog::level::warn);
   return config;
 }
