@@ -1367,6 +1367,35 @@ TEST_F(LobbyTest, WhoMarksProgramsAndLeavesOutTheServersBots) {
   EXPECT_TRUE(list.players(1).is_bot());
 }
 
+TEST_F(LobbyTest, OneAddressTakesATenthOfAGamesSpectatorSeats) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.max_spectators = 30;  // three seats an address
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto host = player("host", "192.0.2.1");
+  wire::ClientMessage create;
+  create.mutable_create_game()->set_size(3);
+  send(host, create);
+  const auto game = last_of(*host, wire::ServerMessage::kJoined)->joined().state().game_id();
+  wire::ClientMessage watch;
+  watch.mutable_spectate()->set_game_id(game);
+  for (int i = 0; i < 4; ++i) {
+    auto eye = player("eye" + std::to_string(i), "203.0.113.9");
+    send(eye, watch);
+    if (i < 3) {
+      EXPECT_NE(last_of(*eye, wire::ServerMessage::kJoined), nullptr) << i;
+    } else {
+      ASSERT_NE(eye->last_error(), nullptr);
+      EXPECT_EQ(eye->last_error()->error().code(), wire::ERROR_CODE_SPECTATORS_FULL);
+      EXPECT_NE(eye->last_error()->error().text().find("as many as one address may"),
+                std::string::npos);
+    }
+  }
+  auto other = player("other", "203.0.113.10");
+  send(other, watch);
+  EXPECT_NE(last_of(*other, wire::ServerMessage::kJoined), nullptr) << "another address watches";
+}
+
 class ChallengeTest : public LobbyTest {
  protected:
   wire::ClientMessage challenge_of(const std::string& name, int size = 3) {
