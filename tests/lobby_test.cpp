@@ -509,6 +509,13 @@ TEST_F(LobbyTest, LookAlikesOfAnExistingNameAreRefused) {
        "the name '\u0430lice' looks like 'alice', which belongs to another player"},
       {"\u200b", wire::ERROR_CODE_BAD_REQUEST, "U+200B (ZERO WIDTH SPACE): it is invisible"},
       {"ALICE", wire::ERROR_CODE_NAME_TAKEN, "the name 'alice' belongs to another player"},
+      // Look-alikes through case: a capital I is an l, a Cherokee letter an L.
+      {"aIice", wire::ERROR_CODE_NAME_TAKEN, "the name 'aIice' looks like 'alice'"},
+      {"ALlCE", wire::ERROR_CODE_NAME_TAKEN, "the name 'ALlCE' looks like 'alice'"},
+      {"a\u13DEice", wire::ERROR_CODE_NAME_TAKEN, "looks like 'alice'"},
+      {"bot  (perfect)", wire::ERROR_CODE_NAME_TAKEN, "belong to the server's bots"},
+      {"b0t (perfect)", wire::ERROR_CODE_NAME_TAKEN, "belong to the server's bots"},
+      {"bot\uff08perfect\uff09", wire::ERROR_CODE_NAME_TAKEN, "belong to the server's bots"},
   };
   for (const Case& c : cases) {
     auto impostor = player(c.name);

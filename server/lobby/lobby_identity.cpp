@@ -80,7 +80,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     refuse(wire::ERROR_CODE_BAD_REQUEST, *problem);
     return;
   }
-  if (name_key(hello.name()).starts_with(kBotNamePrefix)) {
+  if (imitates_a_bot(hello.name())) {
     refuse(wire::ERROR_CODE_NAME_TAKEN,
            "names beginning with \"bot (\" belong to the server's bots: choose another name");
     return;
