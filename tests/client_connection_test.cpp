@@ -298,8 +298,7 @@ TEST(ConnectionRedirect, ARedirectCantChangeAPin) {
   const auto closed = client.events.wait_closed();
   ASSERT_TRUE(closed);
   EXPECT_TRUE(closed->failed);
-  EXPECT_NE(closed->reason.find("but you trust " + real.fingerprint + " there"),
-            std::string::npos)
+  EXPECT_NE(closed->reason.find("but you trust " + real.fingerprint + " there"), std::string::npos)
       << closed->reason;
   EXPECT_EQ(read_file(options.known_servers), pinned) << "the pin is what it was";
 }

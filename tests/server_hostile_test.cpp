@@ -334,8 +334,9 @@ TEST(ServerHostile, AFloodOfPongsIsCutOff) {
   flooder.send_raw(pong_frames(4000));
   const auto warned = flooder.expect_error(wire::ERROR_CODE_RATE_LIMITED);
   EXPECT_FALSE(warned.fatal());
-  const auto cut = flooder.expect([](const ServerMessage& m) { return m.has_error() && m.error().fatal(); },
-                                  "the end of the flood");
+  const auto cut =
+      flooder.expect([](const ServerMessage& m) { return m.has_error() && m.error().fatal(); },
+                     "the end of the flood");
   EXPECT_EQ(cut.error().code(), wire::ERROR_CODE_RATE_LIMITED);
   EXPECT_NE(cut.error().text().find("flooding"), std::string::npos) << cut.error().text();
   EXPECT_TRUE(flooder.wait_closed());

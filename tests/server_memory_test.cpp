@@ -88,8 +88,9 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
   // Plain TCP: the flood is of frames before Hello (a TLS server would
   // refuse these bytes at the first one, TLS_REQUIRED).
   ServerProcess server({"--db", "none", "--hello-timeout", "4", "--read-buffer-budget", "262144",
-                        "--stats-token", "memory-test-token-0123456789abcdef", "--log-level", "warn", "--no-tls",
-                        "--max-connections-per-ip", "0", "--max-connection-rate-per-ip", "0"});
+                        "--stats-token", "memory-test-token-0123456789abcdef", "--log-level",
+                        "warn", "--no-tls", "--max-connections-per-ip", "0",
+                        "--max-connection-rate-per-ip", "0"});
   const pid_t pid = server.process().pid();
   a_game_goes_on(server.port());  // everything a game needs is in place
   std::this_thread::sleep_for(std::chrono::milliseconds(200));

@@ -250,10 +250,12 @@ TEST(ServerTls, Tls12OffersForwardSecretAeadSuitesOnly) {
   TestServer server(tls_config(dir.path()));
   // A TLS 1.2 client that offers only suites with CBC and SHA-1 finds none
   // in common; one that offers GCM is served.
-  EXPECT_FALSE(tls12_handshake(server.port(), "ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA:"
-                                              "AES128-SHA:AES256-SHA:ECDHE-RSA-AES128-SHA256"));
-  EXPECT_TRUE(tls12_handshake(server.port(), "ECDHE-ECDSA-AES128-GCM-SHA256:"
-                                             "ECDHE-RSA-AES128-GCM-SHA256"));
+  EXPECT_FALSE(tls12_handshake(server.port(),
+                               "ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA:"
+                               "AES128-SHA:AES256-SHA:ECDHE-RSA-AES128-SHA256"));
+  EXPECT_TRUE(tls12_handshake(server.port(),
+                              "ECDHE-ECDSA-AES128-GCM-SHA256:"
+                              "ECDHE-RSA-AES128-GCM-SHA256"));
 }
 
 TEST(ServerTls, ReloadServesTheNewCertificateWithoutDroppingAnyone) {

@@ -39,7 +39,7 @@ struct FloodFigures {
 // Floods the server at `endpoint` for `seconds` and measures the victim
 // (tls null: plain TCP). Runs its own threads; returns when done.
 FloodFigures run_flood(FloodKind kind, boost::asio::ip::tcp::endpoint endpoint,
-                       std::shared_ptr<boost::asio::ssl::context> tls,
-                       std::chrono::seconds seconds, const std::string& name_prefix);
+                       std::shared_ptr<boost::asio::ssl::context> tls, std::chrono::seconds seconds,
+                       const std::string& name_prefix);
 
 }  // namespace ttt::bench

@@ -51,7 +51,8 @@ asio::awaitable<std::optional<wire::ServerMessage>> LobbyProbe::ask(Link& link,
   message.set_request_id(id);
   const std::string frame = wire::encode_frame(message);
   const asio::const_buffer out = asio::buffer(frame);
-  auto [write_ec, written] = co_await link.stream.write(std::span<const asio::const_buffer>(&out, 1));
+  auto [write_ec, written] =
+      co_await link.stream.write(std::span<const asio::const_buffer>(&out, 1));
   if (write_ec) co_return std::nullopt;
   for (;;) {
     std::string_view body;
@@ -139,8 +140,8 @@ asio::awaitable<LobbyFigures> LobbyProbe::run(int rounds, std::uint32_t online,
         co_return figures;
       }
       // A challenge to nobody is answered NO_RECORD: that is its answer.
-      const bool expected = !answer->has_error() ||
-                            answer->error().code() == wire::ERROR_CODE_NO_RECORD;
+      const bool expected =
+          !answer->has_error() || answer->error().code() == wire::ERROR_CODE_NO_RECORD;
       if (expected) {
         recorder->record(steady_clock::now() - sent);
       } else {

@@ -19,9 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "load/flood.hpp"
 #include "load/handshakes.hpp"
 #include "load/load_player.hpp"
-#include "load/flood.hpp"
 #include "load/lobby_probe.hpp"
 #include "load/relay.hpp"
 #include "load/stats_query.hpp"
@@ -262,10 +262,11 @@ int run_lobby(const BenchConfig& c, tcp::endpoint endpoint) {
   auto players = spawn_players(io, idle, base, counters, 20);
   LobbyProbe probe(io, endpoint, base.tls,
                    "lobby-" + std::to_string(getpid()) + "-" + std::to_string(c.seed) + "-");
-  auto figures = asio::co_spawn(
-      io, probe.run(static_cast<int>(c.rounds), static_cast<std::uint32_t>(c.lobby),
-                    std::chrono::seconds(120)),
-      asio::use_future);
+  auto figures =
+      asio::co_spawn(io,
+                     probe.run(static_cast<int>(c.rounds), static_cast<std::uint32_t>(c.lobby),
+                               std::chrono::seconds(120)),
+                     asio::use_future);
   while (figures.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
     io.run_for(std::chrono::milliseconds(50));
   }
@@ -444,8 +445,9 @@ int main(int argc, char** argv) {
   if (!c.flood.empty()) {
     flood_kind = parse_flood_kind(c.flood);
     if (!flood_kind) {
-      std::fprintf(stderr, "ttt-bench: --flood is pong, records, key-updates or challenges, "
-                           "not '%s'\n",
+      std::fprintf(stderr,
+                   "ttt-bench: --flood is pong, records, key-updates or challenges, "
+                   "not '%s'\n",
                    c.flood.c_str());
       return 2;
     }
@@ -455,8 +457,9 @@ int main(int argc, char** argv) {
     }
   }
   if (c.lobby > 0 && (c.baseline || c.idle > 0 || c.churn || c.handshakes)) {
-    std::fprintf(stderr, "ttt-bench: --lobby is a mode of its own: leave out --baseline, --idle, "
-                         "--churn and --handshakes\n");
+    std::fprintf(stderr,
+                 "ttt-bench: --lobby is a mode of its own: leave out --baseline, --idle, "
+                 "--churn and --handshakes\n");
     return 2;
   }
   if (c.tls && (c.baseline || c.idle > 0 || c.churn)) {

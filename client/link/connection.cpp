@@ -180,8 +180,9 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
                ec == asio::error::eof) {
       // A server refuses a connection past its limits this way, before any
       // TLS (a handshake only to refuse would cost it too much).
-      reason = "the server closed the connection before TLS began: it may be full, or your "
-               "address may have too many connections open or open them too fast";
+      reason =
+          "the server closed the connection before TLS began: it may be full, or your "
+          "address may have too many connections open or open them too fast";
     } else {
       reason = "TLS handshake failed: " + tls::describe(ec);
     }
@@ -189,12 +190,11 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
   }
   const PresentedCertificate presented = presented_certificate(ssl);
   const ServerAddress& node = attempt_.address;
-  const auto decision =
-      attempt_.vouched.empty()
-          ? judge_server(node.host, node.port, presented,
-                         {options_.fingerprint, options_.known_servers})
-          : judge_vouched(node.host, node.port, presented, attempt_.vouched, attempt_.vouched_by,
-                          pin_for(node));
+  const auto decision = attempt_.vouched.empty()
+                            ? judge_server(node.host, node.port, presented,
+                                           {options_.fingerprint, options_.known_servers})
+                            : judge_vouched(node.host, node.port, presented, attempt_.vouched,
+                                            attempt_.vouched_by, pin_for(node));
   switch (decision.verdict) {
     case TrustDecision::Verdict::kTrusted:
       spdlog::debug("{}: certificate {} trusted ({})", where(), presented.fingerprint,

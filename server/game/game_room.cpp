@@ -318,8 +318,8 @@ void GameRoom::begin_round() {
   // Two accounts of one address (an IPv6 /64) playing each other say
   // nothing about their strength: one person, or a farm.
   const std::string& x_from = seats_[0].player.address;
-  rated_ = settings_.rated && (settings_.rate_one_address || x_from.empty() ||
-                                x_from != seats_[1].player.address);
+  rated_ = settings_.rated &&
+           (settings_.rate_one_address || x_from.empty() || x_from != seats_[1].player.address);
   start.rated = rated_;
   start.is_private = settings_.is_private;
   start.invite_code = settings_.invite_code;

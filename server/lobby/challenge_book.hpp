@@ -48,8 +48,8 @@ class ChallengeBook {
   std::size_t size() const noexcept { return pending_.size(); }
 
  private:
-  static std::vector<std::uint64_t> ids_of(const std::unordered_map<SeatId, std::set<std::uint64_t>>& index,
-                                           SeatId player);
+  static std::vector<std::uint64_t> ids_of(
+      const std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId player);
 
   std::map<std::uint64_t, PendingChallenge> pending_;
   std::unordered_map<SeatId, std::set<std::uint64_t>> by_from_;

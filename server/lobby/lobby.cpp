@@ -42,8 +42,8 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       new_names_(static_cast<double>(config_.new_names_per_hour) / 3600.0,
                  static_cast<double>(std::max<std::size_t>(config_.new_names_per_hour, 1))),
       network_names_(static_cast<double>(kNetworkShare * config_.new_names_per_hour) / 3600.0,
-                     static_cast<double>(
-                         kNetworkShare * std::max<std::size_t>(config_.new_names_per_hour, 1))),
+                     static_cast<double>(kNetworkShare *
+                                         std::max<std::size_t>(config_.new_names_per_hour, 1))),
       identity_failures_(config_.identity_failures),
       challenges_made_(config_.challenges_per_minute / 60.0, config_.challenges_per_minute),
       address_challenges_(2 * config_.challenges_per_minute / 60.0,

@@ -41,9 +41,8 @@ bool Lobby::may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to,
       }
     }
   }
-  const double again = config_.challenge_cooldown.count() > 0
-                           ? pair_challenges_.wait_seconds(pair, now)
-                           : 0.0;
+  const double again =
+      config_.challenge_cooldown.count() > 0 ? pair_challenges_.wait_seconds(pair, now) : 0.0;
   if (wait > 0 || again > 0) {
     const auto seconds = static_cast<long long>(std::max(wait, again) + 0.999);
     error(player, wire::ERROR_CODE_RATE_LIMITED,
@@ -103,10 +102,10 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
     return;
   }
   if (const auto standing = challenges_.between(player.id, target->id)) {
-    error(player, wire::ERROR_CODE_BAD_REQUEST,
-          "you challenged " + target->name + " already (challenge " + std::to_string(*standing) +
-              ")",
-          request_id);
+    error(
+        player, wire::ERROR_CODE_BAD_REQUEST,
+        "you challenged " + target->name + " already (challenge " + std::to_string(*standing) + ")",
+        request_id);
     return;
   }
   if (challenges_.made_count(player.id) >= kMaxChallengesEach) {

@@ -258,8 +258,8 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
   if (const std::size_t share = spectator_share(room->settings().max_spectators);
       share != 0 && !player.address.empty() && room->spectators_from(player.address) >= share) {
     error(player, wire::ERROR_CODE_SPECTATORS_FULL,
-          "your address watches game " + std::to_string(room->id()) + " " +
-              std::to_string(share) + " times already, as many as one address may",
+          "your address watches game " + std::to_string(room->id()) + " " + std::to_string(share) +
+              " times already, as many as one address may",
           request_id);
     return;
   }

@@ -42,9 +42,9 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     const auto wait = identity_failures_.wait(key);
     if (wait <= IdentityBackoff::Clock::duration::zero()) return false;
     const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
-    refuse(wire::ERROR_CODE_IDENTITY_LOCKED,
-           std::string("too many wrong ") + what + ": try again in " + std::to_string(seconds) +
-               " s");
+    refuse(
+        wire::ERROR_CODE_IDENTITY_LOCKED,
+        std::string("too many wrong ") + what + ": try again in " + std::to_string(seconds) + " s");
     return true;
   };
   if (!hello.reservation().empty() && arrive(connection, hello, request_id)) return;

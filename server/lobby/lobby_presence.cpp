@@ -93,13 +93,12 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
     // page is read from the players in name order: a filter looks at a
     // bounded number of names a request, and says where to go on.
     const auto page = players_.page(
-        request.after(), request.name(), page_size, kWhoScan, [](const LobbyPlayer& p) {
-          return p.connection != nullptr || p.room != nullptr;
-        });
+        request.after(), request.name(), page_size, kWhoScan,
+        [](const LobbyPlayer& p) { return p.connection != nullptr || p.room != nullptr; });
     for (const LobbyPlayer* p : page.people) *list->add_players() = presence_of(*p);
     list->set_next_after(page.next_after);
-    list->set_total(static_cast<std::uint32_t>(
-        request.name().empty() ? players_.people() : page.matched));
+    list->set_total(
+        static_cast<std::uint32_t>(request.name().empty() ? players_.people() : page.matched));
   }
   reply(player, std::move(message));
 }

@@ -132,8 +132,7 @@ class CaseLookAlikes {
   }
   // The one code point standing for c and its look-alikes.
   UChar32 of(UChar32 c) const {
-    for (auto it = parent_.find(c); it != parent_.end() && it->second != c;
-         it = parent_.find(c)) {
+    for (auto it = parent_.find(c); it != parent_.end() && it->second != c; it = parent_.find(c)) {
       c = it->second;
     }
     return c;
@@ -183,14 +182,15 @@ std::optional<std::string> name_problem(std::string_view name) {
   // Marks stacked on one letter (a dozen make a smear over the names
   // around): at most kMaxMarks once composed.
   int marks = 0;
-  auto stacked = for_each_code_point(nfc_name(name), [&](UChar32 c, UChar32) -> std::optional<std::string> {
-    marks = is_mark(c) ? marks + 1 : 0;
-    if (marks > kMaxMarks) {
-      return "names can't stack more than " + std::to_string(kMaxMarks) +
-             " combining marks on one letter (" + describe(c) + " is one more)";
-    }
-    return std::nullopt;
-  });
+  auto stacked =
+      for_each_code_point(nfc_name(name), [&](UChar32 c, UChar32) -> std::optional<std::string> {
+        marks = is_mark(c) ? marks + 1 : 0;
+        if (marks > kMaxMarks) {
+          return "names can't stack more than " + std::to_string(kMaxMarks) +
+                 " combining marks on one letter (" + describe(c) + " is one more)";
+        }
+        return std::nullopt;
+      });
   return stacked;
 }
 
@@ -214,9 +214,10 @@ icu::UnicodeString nfkc_folded(std::string_view text) {
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
   if (U_FAILURE(status)) throw std::runtime_error("ICU has no NFKC_Casefold data");
-  icu::UnicodeString normal = nfkc_cf->normalize(
-      icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size()))),
-      status);
+  icu::UnicodeString normal =
+      nfkc_cf->normalize(icu::UnicodeString::fromUTF8(
+                             icu::StringPiece(text.data(), static_cast<int32_t>(text.size()))),
+                         status);
   if (U_FAILURE(status)) throw std::runtime_error("ICU could not normalise a name");
   return normal;
 }

@@ -62,8 +62,8 @@ class PlayerTable {
     std::size_t matched = 0;
     bool scanned_to_end = false;  // every name after `after` was looked at
   };
-  Page page(std::string_view after, std::string_view part, std::size_t page_size,
-            std::size_t scan, const std::function<bool(const LobbyPlayer&)>& shown) const;
+  Page page(std::string_view after, std::string_view part, std::size_t page_size, std::size_t scan,
+            const std::function<bool(const LobbyPlayer&)>& shown) const;
 
  private:
   void index(const LobbyPlayer& player);

@@ -62,8 +62,8 @@ class ServerMetrics {
       "limit",
       {"connections", "connections_per_address", "connection_rate_per_address",
        "new_names_per_address", "identity_failures_per_address", "games_per_address",
-       "games_per_player", "message_rate", "send_queue", "frame_size",
-       "read_budget", "spectators", "bot_queue", "hello_timeout", "idle_timeout"}};
+       "games_per_player", "message_rate", "send_queue", "frame_size", "read_budget", "spectators",
+       "bot_queue", "hello_timeout", "idle_timeout"}};
   Counter moves;                                      // ttt_moves_total: moves a room accepted
   Histogram move_reply_seconds{latency_buckets()};    // a move read -> its state queued
   Histogram store_commit_seconds{latency_buckets()};  // one batch written and synced

@@ -141,9 +141,10 @@ bool Listener::within_rate(const std::string& address) {
   if (commons_.metrics) commons_.metrics->limit_hits.at("connection_rate_per_address").add();
   ++rate_unreported_;
   if (rate_warnings_.allow()) {
-    spdlog::warn("{} opens connections faster than --max-connection-rate-per-ip allows: reset {} "
-                 "connection{}",
-                 address, rate_unreported_, rate_unreported_ == 1 ? "" : "s");
+    spdlog::warn(
+        "{} opens connections faster than --max-connection-rate-per-ip allows: reset {} "
+        "connection{}",
+        address, rate_unreported_, rate_unreported_ == 1 ? "" : "s");
     rate_unreported_ = 0;
   }
   return false;

@@ -144,16 +144,16 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
         wire::ClientMessage refused;
         const std::uint32_t request_id = wire::parse_body(body, refused) ? refused.request_id() : 0;
         if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
-        enqueue(error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down",
-                            request_id)
-                    .frame);
+        enqueue(
+            error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id)
+                .frame);
       }
       return true;
     case MessageRate::Verdict::kFlooding:
       refused_frame("flood");
       fail(wire::ERROR_CODE_RATE_LIMITED,
-           "flooding: more than " + std::to_string(static_cast<long long>(
-                                        limits_.messages_per_second)) +
+           "flooding: more than " +
+               std::to_string(static_cast<long long>(limits_.messages_per_second)) +
                " messages a second, and on past the warning");
       return false;
   }

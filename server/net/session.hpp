@@ -22,8 +22,8 @@
 #include "metrics/server_metrics.hpp"
 #include "net/inbox.hpp"
 #include "net/log_limiter.hpp"
-#include "net/participant.hpp"
 #include "net/message_rate.hpp"
+#include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/read_budget.hpp"
 #include "net/read_turn.hpp"
@@ -180,8 +180,8 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   boost::asio::steady_timer watchdog_timer_;
   MessageRate rate_;
   ReadTurn turn_;
-  std::size_t tls_charged_ = 0;  // bytes of the read budget held for TLS state
-  std::size_t drained_ = 0;      // bytes read and dropped while closing
+  std::size_t tls_charged_ = 0;                      // bytes of the read budget held for TLS state
+  std::size_t drained_ = 0;                          // bytes read and dropped while closing
   std::chrono::steady_clock::time_point last_read_;  // the last bytes taken from the socket
 
   std::chrono::steady_clock::time_point started_at_;

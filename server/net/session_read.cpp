@@ -225,11 +225,10 @@ asio::awaitable<bool> Session::open_tls() {
   // A handshake's state counts in the read budget: none is started when it
   // is spent.
   bool no_budget = false;
-  const TransportOpening opening =
-      co_await open_tls_server_side(stream_, tls_, [this, &no_budget] {
-        no_budget = !charge_tls(kTlsHandshakeBytes);
-        return !no_budget;
-      });
+  const TransportOpening opening = co_await open_tls_server_side(stream_, tls_, [this, &no_budget] {
+    no_budget = !charge_tls(kTlsHandshakeBytes);
+    return !no_budget;
+  });
   if (stopped_) co_return false;
   if (no_budget) {
     if (commons_.metrics) {

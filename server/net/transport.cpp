@@ -7,9 +7,9 @@ namespace ttt::server {
 
 namespace asio = boost::asio;
 
-asio::awaitable<TransportOpening> open_tls_server_side(
-    tls::Stream& stream, std::shared_ptr<asio::ssl::context> context,
-    std::function<bool()> may_start) {
+asio::awaitable<TransportOpening> open_tls_server_side(tls::Stream& stream,
+                                                       std::shared_ptr<asio::ssl::context> context,
+                                                       std::function<bool()> may_start) {
   auto& socket = stream.socket();
   auto [wait_ec] = co_await socket.async_wait(asio::ip::tcp::socket::wait_read,
                                               asio::as_tuple(asio::use_awaitable));

@@ -9,11 +9,11 @@
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include "ttt/tls/tls_errors.hpp"
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+#include "ttt/tls/tls_errors.hpp"
 
 namespace ttt::tls {
 namespace {
@@ -199,8 +199,7 @@ struct Stream::Tls {
   std::size_t receive(tcp::socket& socket, std::size_t most, error_code& ec) {
     keep_rest();
     char* space = receive_space();
-    const std::size_t n =
-        socket.read_some(asio::buffer(space, std::min(kReceiveBytes, most)), ec);
+    const std::size_t n = socket.read_some(asio::buffer(space, std::min(kReceiveBytes, most)), ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) starved = true;
     if (ec == asio::error::eof) ec = ended();
     if (ec) return 0;
@@ -358,8 +357,7 @@ asio::awaitable<Stream::Result> Stream::write(std::span<const asio::const_buffer
   co_return Result{ec, ec ? 0 : asio::buffer_size(buffers)};
 }
 
-std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec,
-                             std::size_t max_receive) {
+std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec, std::size_t max_receive) {
   ec.clear();
   max_receive = std::max<std::size_t>(max_receive, 1);
   if (!tls_) {
