@@ -64,6 +64,8 @@ class Node {
                                   "debug",
                                   "--max-connections-per-ip",
                                   "0",
+                                  "--max-connection-rate-per-ip",
+                                  "0",
                                   "--max-new-names-per-address",
                                   "0",
                                   "--max-identity-failures-per-address",
@@ -82,6 +84,8 @@ class Node {
       }
     }
     if (!tls) argv.push_back("--no-tls");
+    // Every player here comes from 127.0.0.1: rated games as between addresses.
+    argv.push_back("--rate-same-address");
     // ./ttt test --tsan runs every server the tests start on several threads.
     if (const char* threads = std::getenv("TTT_TEST_THREADS")) {
       argv.insert(argv.end(), {"--threads", threads});
