@@ -31,16 +31,11 @@ std::string sentence_case(std::string text) {
   return text;
 }
 
-// The file that keeps the resume token between runs, if any.
-std::unique_ptr<TokenFile> open_token_file(const ClientConfig& config) {
-  if (config.no_token_file) return nullptr;
-  std::string path = config.token_file;
-  if (path.empty()) path = default_token_path(config.host, config.port, config.name);
-  if (path.empty()) return nullptr;
-  std::string error;
-  std::unique_ptr<TokenFile> file = TokenFile::open(path, error);
-  if (!file) spdlog::warn("resume token not kept between runs: {}", error);
-  return file;
+// The file that keeps the resume token between runs; empty: none.
+std::string token_path(const ClientConfig& config) {
+  if (config.no_token_file) return "";
+  if (!config.token_file.empty()) return config.token_file;
+  return default_token_path(config.host, config.port, config.name);
 }
 
 }  // namespace
@@ -72,7 +67,7 @@ void ConsoleClient::start() {
   if (!warning.empty()) spdlog::warn("your default name is not kept for later runs: {}", warning);
   config_.name = std::move(claimed.name);
   name_claim_ = std::move(claimed.claim);
-  token_file_ = open_token_file(config_);
+  token_.open(token_path(config_));
   ConnectionOptions options;
   options.host = config_.host;
   options.port = config_.port;
@@ -85,7 +80,7 @@ void ConsoleClient::start() {
   options.restart_wait = config_.restart_wait;
   apply_trust_flags(config_.trust, options);
   known_servers_ = options.known_servers;
-  if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
+  if (!config_.fresh) options.resume_token = token_.earlier();
   secret_.load(config_.secret_file.empty()
                    ? default_secret_path(config_.host, config_.port, config_.name)
                    : config_.secret_file,
@@ -102,10 +97,10 @@ void ConsoleClient::quit() {
   if (quitting_) return;
   quitting_ = true;
   const bool mid_game = game_.state() && !game_.watching() && game_.in_progress();
-  if (token_file_ && !mid_game) token_file_->clear();
+  if (!mid_game) token_.forget();
   if (mid_game && connection_ && connection_->connected()) {
     say(mid_game_goodbye(cli::invocation_name("ttt-client"), config_.own_server,
-                         token_file_ != nullptr));
+                         token_.kept()));
   } else if (reconnecting_.active() && game_.in_progress()) {
     say(gave_up_text(cli::invocation_name("ttt-client"), config_.own_server, mid_game));
   }
@@ -133,7 +128,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   records_.clear();
   pager_.clear();
   moves_.forget_in_flight();
-  if (token_file_) token_file_->write(welcome.resume_token());
+  token_.welcomed(welcome);
   if (auto secret = secret_.welcomed(welcome, connection_->secret())) {
     connection_->set_secret(std::move(*secret));
   }
@@ -233,6 +228,8 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       }
       break;
     case wire::ServerMessage::kSecretRotated:
+      // The new token first: the old ones stopped working with the old secret.
+      token_.rotated(message.secret_rotated());
       if (auto secret = secret_.rotated()) connection_->set_secret(std::move(*secret));
       break;
     case wire::ServerMessage::kChatSettings:

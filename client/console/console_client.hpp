@@ -8,9 +8,10 @@
 // Reconnecting, GiveUpConfirmation, PlaceRequests (places asked for again
 // after a reconnect), LobbyLists (/list, /who), LobbyPanel (the full
 // screen's lists), OtherPlayers (challenges, blocks, mutes), RecordQueries
-// (/top, /history, /replay, /me), NameSecret and WatchLinks (where a
-// browser watches a game). Every string from the server is shown through
-// safe_text; lists longer than a screen through the Pager.
+// (/top, /history, /replay, /me), NameSecret, KeptToken (the resume token
+// between runs) and WatchLinks (where a browser watches a game). Every
+// string from the server is shown through safe_text; lists longer than a
+// screen through the Pager.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -30,6 +31,7 @@
 #include "console/game_clocks.hpp"
 #include "console/game_commentary.hpp"
 #include "console/give_up_confirmation.hpp"
+#include "console/kept_token.hpp"
 #include "console/lobby_lists.hpp"
 #include "console/lobby_panel.hpp"
 #include "console/name_secret.hpp"
@@ -44,7 +46,6 @@
 #include "console/typed_moves.hpp"
 #include "console/watch_links.hpp"
 #include "identity/name_claim.hpp"
-#include "identity/token_file.hpp"
 #include "link/connection.hpp"
 
 namespace ttt::client {
@@ -123,7 +124,7 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   Terminal& terminal_;
   std::shared_ptr<Connection> connection_;
   std::unique_ptr<NameClaim> name_claim_;  // keeps other programs of ours off the name
-  std::unique_ptr<TokenFile> token_file_;
+  KeptToken token_;  // the resume token between runs
   TrustQuestion trust_question_;
   std::string known_servers_;  // where trusted servers are remembered
   Pager pager_;                // long lists and replays, a screenful or a move per Enter
