@@ -100,10 +100,7 @@ int run(const ArenaConfig& config) {
 int main(int argc, char** argv) {
   ArenaConfig config;
   const auto args = parse_arena_args(argc, argv, config);
-  if (const auto done = ttt::cli::answer_command_line(
-          "ttt-arena", {args.result, args.usage, args.effective_config})) {
-    return *done;
-  }
+  if (const auto done = ttt::cli::answer_command_line("ttt-arena", args)) return *done;
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
