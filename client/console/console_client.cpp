@@ -25,12 +25,6 @@ std::string name_of(const wire::Welcome& welcome) {
   return safe_text(welcome.name(), field_width::kName);
 }
 
-// Words of ours or the server's as a line of the console: a capital first.
-std::string sentence_case(std::string text) {
-  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
-  return text;
-}
-
 // The file that keeps the resume token between runs; empty: none.
 std::string token_path(const ClientConfig& config) {
   if (config.no_token_file) return "";
@@ -57,6 +51,7 @@ ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, T
       players_(terminal, *this),
       records_(terminal, pager_),
       secret_(terminal),
+      exit_(terminal),
       tick_timer_(io) {}
 
 // --- starting and stopping --------------------------------------------------------
@@ -293,24 +288,10 @@ void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left
 
 void ConsoleClient::on_closed(const std::string& reason, bool failed) {
   if (failed) {
-    const bool untrusted = !trust_question_.refusal().empty();
-    exit_code_ = name_refused_ || session_active_ ? kExitNameRefused
-                 : untrusted                      ? kExitUntrusted
-                                                  : kExitLost;
-    if (!session_active_ && !name_refused_ && !untrusted && reason == fatal_said_) {
-      terminal_.restore();  // the reason was the last line said: once is enough
-      io_.stop();
-      return;
-    }
     const std::string server = config_.host + ":" + std::to_string(config_.port);
-    terminal_.print_error("ttt-client: " +
-                          (session_active_
-                               ? config_.name +
-                                     " is connected from another terminal; `--take-over` moves the "
-                                     "session here"
-                           : name_refused_ ? secret_.refusal_text(config_.name, server)
-                           : untrusted     ? trust_question_.refusal()
-                                           : reason));
+    exit_.failed(reason, config_.name,
+                 exit_.name_refused() ? secret_.refusal_text(config_.name, server) : "",
+                 trust_question_.refusal());
   }
   io_.stop();
 }
@@ -451,25 +432,8 @@ void ConsoleClient::rotate_secret() {
 
 void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to) {
   if (error.fatal()) {
-    if (error.code() == wire::ERROR_CODE_NAME_TAKEN) {
-      name_refused_ = true;  // said when the connection ends, with what to do about it
-      secret_.name_taken();  // a secret made for a free name owns nothing
-    } else if (error.code() == wire::ERROR_CODE_SESSION_ACTIVE) {
-      session_active_ = true;  // said when the connection ends
-    } else if (error.code() == wire::ERROR_CODE_REPLACED) {
-      say("This session was taken over by another terminal (" + cli::invocation_name("ttt-client") +
-          " --take-over there); this one stops.");
-    } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
-      say("The server no longer holds this session: signing in again as " + config_.name + ".");
-    } else if (const auto words = node_error_text(error.code())) {
-      say(sentence_case(*words) + ".");  // the connection tries again (another node first)
-    } else if (welcomed_before_) {
-      // Said here; the error the client may end with does not say it again.
-      // (Before any Welcome, that error says it: "cannot connect to ...".)
-      fatal_said_ =
-          "the server closed the connection: " + safe_text(error.text(), field_width::kMessage);
-      say(sentence_case(fatal_said_));
-    }
+    exit_.fatal(error, welcomed_before_, config_.name);
+    if (exit_.name_refused()) secret_.name_taken();  // a secret made for a free name owns nothing
     return;
   }
   moves_.refused(in_reply_to);

@@ -9,9 +9,10 @@
 // after a reconnect), LobbyLists (/list, /who), LobbyPanel (the full
 // screen's lists), OtherPlayers (challenges, blocks, mutes), RecordQueries
 // (/top, /history, /replay, /me), NameSecret, KeptToken (the resume token
-// between runs) and WatchLinks (where a browser watches a game). Every
-// string from the server is shown through safe_text; lists longer than a
-// screen through the Pager.
+// between runs), WatchLinks (where a browser watches a game) and ExitStatus
+// (how the run ends: fatal errors, the exit code). Every string from the
+// server is shown through safe_text; lists longer than a screen through the
+// Pager.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -28,6 +29,7 @@
 #include "console/client_config.hpp"
 #include "console/command.hpp"
 #include "console/current_game.hpp"
+#include "console/exit_status.hpp"
 #include "console/game_clocks.hpp"
 #include "console/game_commentary.hpp"
 #include "console/give_up_confirmation.hpp"
@@ -65,15 +67,8 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   // Leaves now (a signal, /quit).
   void quit();
 
-  // Exit codes: 0 after a normal quit, 1 when the server could not be
-  // reached or was lost (or another terminal took the session over), 3 when
-  // the server refused the name (NAME_TAKEN, or SESSION_ACTIVE: the name is
-  // connected from another terminal), 4 when its TLS certificate was not
-  // trusted.
-  static constexpr int kExitLost = 1;
-  static constexpr int kExitNameRefused = 3;
-  static constexpr int kExitUntrusted = 4;
-  int exit_code() const noexcept { return exit_code_; }
+  // The exit code (ExitStatus's): 0 after a normal quit.
+  int exit_code() const noexcept { return exit_.code(); }
 
   // ConnectionEvents
   void on_welcome(const wire::Welcome& welcome) override;
@@ -142,6 +137,7 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   OtherPlayers players_;
   RecordQueries records_;
   NameSecret secret_;
+  ExitStatus exit_;
 
   bool queued_ = false;                 // waiting in quick match
   std::deque<std::string> held_lines_;  // typed before the link was up
@@ -152,11 +148,7 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   bool resuming_ = false;      // a resumed Welcome came; Joined is next
   bool input_ended_ = false;
   bool quitting_ = false;
-  bool name_refused_ = false;    // the server said NAME_TAKEN
-  bool session_active_ = false;  // the server said SESSION_ACTIVE
-  std::string fatal_said_;       // a fatal error's words, said already
   boost::asio::steady_timer tick_timer_;
-  int exit_code_ = 0;
 };
 
 }  // namespace ttt::client
