@@ -274,9 +274,8 @@ std::vector<const char*> argv_of(const char* program, const std::vector<const ch
 
 TEST(ArenaArgs, ThePlayersComeFirstThenTheFlags) {
   ArenaConfig config;
-  const auto argv =
-      argv_of("ttt-arena", {"hard", "engine:ttt-engine", "--games", "4", "--size", "9", "--seed",
-                            "7", "--budget", "20"});
+  const auto argv = argv_of("ttt-arena", {"hard", "engine:ttt-engine", "--games", "4", "--size",
+                                          "9", "--seed", "7", "--budget", "20"});
   const auto args = parse_arena_args(static_cast<int>(argv.size()), argv.data(), config);
   ASSERT_TRUE(args.result.ok) << args.result.error;
   EXPECT_EQ(config.a, "hard");
@@ -300,8 +299,7 @@ TEST(ArenaArgs, ABadCommandLineIsRefusedNamingWhatIsWrong) {
   argv = argv_of("ttt-arena", {"hard", "easy", "--size", "7", "--win", "9"});
   args = parse_arena_args(static_cast<int>(argv.size()), argv.data(), config);
   EXPECT_FALSE(args.result.ok);
-  EXPECT_NE(args.result.error.find("--win expects 3 to 7"), std::string::npos)
-      << args.result.error;
+  EXPECT_NE(args.result.error.find("--win expects 3 to 7"), std::string::npos) << args.result.error;
   argv = argv_of("ttt-arena", {"hard", "easy", "--games", "0"});
   args = parse_arena_args(static_cast<int>(argv.size()), argv.data(), config);
   EXPECT_FALSE(args.result.ok);
@@ -310,8 +308,7 @@ TEST(ArenaArgs, ABadCommandLineIsRefusedNamingWhatIsWrong) {
 
 TEST(EngineArgs, LevelBudgetAndSeedAreRead) {
   EngineLoopOptions options;
-  const auto argv =
-      argv_of("ttt-engine", {"--level", "easy", "--budget", "250", "--seed", "42"});
+  const auto argv = argv_of("ttt-engine", {"--level", "easy", "--budget", "250", "--seed", "42"});
   const auto args = parse_engine_args(static_cast<int>(argv.size()), argv.data(), options);
   ASSERT_TRUE(args.result.ok) << args.result.error;
   EXPECT_EQ(options.ai.level, Level::Easy);

@@ -251,8 +251,8 @@ TEST(ClientAbuseE2E, ARotatedSecretsTokenTakesTheSeatBackAfterAKill) {
   ASSERT_TRUE(alice->wait_for_text("You play X in game 1.", 10s)) << alice->output();
   bob->write("/join 1\n");
   ASSERT_TRUE(bob->wait_for_text("You play O in game 1.", 10s)) << bob->output();
-  const std::string token_path = config.path() + "/ttt/tokens/127.0.0.1-" +
-                                 std::to_string(server.port()) + "-alice";
+  const std::string token_path =
+      config.path() + "/ttt/tokens/127.0.0.1-" + std::to_string(server.port()) + "-alice";
   const std::string before = file_text(token_path);
   ASSERT_FALSE(before.empty()) << "the Welcome's token is kept";
 

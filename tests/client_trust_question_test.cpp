@@ -34,8 +34,7 @@ class TrustQuestionTest : public ::testing::Test {
 };
 
 TEST_F(TrustQuestionTest, WithoutATerminalTheAnswerIsNoWithHowToPinTheServer) {
-  question_.ask(false, kWhere, kFingerprint, "/home/a/.config/ttt/known_servers", say(),
-                answer());
+  question_.ask(false, kWhere, kFingerprint, "/home/a/.config/ttt/known_servers", say(), answer());
   EXPECT_EQ(answer_, false);
   EXPECT_FALSE(question_.waiting());
   EXPECT_TRUE(said_.empty()) << "nobody to ask";
@@ -45,8 +44,7 @@ TEST_F(TrustQuestionTest, WithoutATerminalTheAnswerIsNoWithHowToPinTheServer) {
 }
 
 TEST_F(TrustQuestionTest, OnATerminalTheFingerprintIsShownAndYesTrustsIt) {
-  question_.ask(true, kWhere, kFingerprint, "/home/a/.config/ttt/known_servers", say(),
-                answer());
+  question_.ask(true, kWhere, kFingerprint, "/home/a/.config/ttt/known_servers", say(), answer());
   EXPECT_TRUE(question_.waiting());
   EXPECT_FALSE(answer_.has_value());
   const std::string asked = all_said();
@@ -67,8 +65,7 @@ TEST_F(TrustQuestionTest, AnythingButYesOrNoIsAskedAgain) {
   EXPECT_TRUE(question_.take("maybe", say()));
   EXPECT_FALSE(answer_.has_value());
   ASSERT_EQ(said_.size(), 1u);
-  EXPECT_EQ(said_[0],
-            "Please type yes or no: trust the server at example.org:7777 (SHA256:abcd)?");
+  EXPECT_EQ(said_[0], "Please type yes or no: trust the server at example.org:7777 (SHA256:abcd)?");
   EXPECT_TRUE(question_.waiting());
 }
 

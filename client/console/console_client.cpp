@@ -4,10 +4,10 @@
 #include <utility>
 
 #include "console/command_request.hpp"
-#include "identity/config_files.hpp"
 #include "console/game_text.hpp"
 #include "console/screen_fit.hpp"
 #include "console/session_text.hpp"
+#include "identity/config_files.hpp"
 #include "text/safe_text.hpp"
 #include "ttt/cli/invocation.hpp"
 #include "version.hpp"
@@ -94,8 +94,7 @@ void ConsoleClient::quit() {
   const bool mid_game = game_.state() && !game_.watching() && game_.in_progress();
   if (!mid_game) token_.forget();
   if (mid_game && connection_ && connection_->connected()) {
-    say(mid_game_goodbye(cli::invocation_name("ttt-client"), config_.own_server,
-                         token_.kept()));
+    say(mid_game_goodbye(cli::invocation_name("ttt-client"), config_.own_server, token_.kept()));
   } else if (reconnecting_.active() && game_.in_progress()) {
     say(gave_up_text(cli::invocation_name("ttt-client"), config_.own_server, mid_game));
   }

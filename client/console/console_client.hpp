@@ -119,7 +119,7 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   Terminal& terminal_;
   std::shared_ptr<Connection> connection_;
   std::unique_ptr<NameClaim> name_claim_;  // keeps other programs of ours off the name
-  KeptToken token_;  // the resume token between runs
+  KeptToken token_;                        // the resume token between runs
   TrustQuestion trust_question_;
   std::string known_servers_;  // where trusted servers are remembered
   Pager pager_;                // long lists and replays, a screenful or a move per Enter

@@ -44,12 +44,12 @@ void ExitStatus::failed(const std::string& reason, const std::string& name,
     return;
   }
   terminal_.print_error(
-      "ttt-client: " +
-      (session_active_ ? name + " is connected from another terminal; `--take-over` moves the "
-                                 "session here"
-       : name_refused_ ? name_refusal
-       : untrusted     ? trust_refusal
-                       : reason));
+      "ttt-client: " + (session_active_
+                            ? name + " is connected from another terminal; `--take-over` moves the "
+                                     "session here"
+                        : name_refused_ ? name_refusal
+                        : untrusted     ? trust_refusal
+                                        : reason));
 }
 
 void ExitStatus::say(const std::string& line) { terminal_.print(line + "\n"); }

@@ -35,9 +35,9 @@ class ExitStatus {
   bool name_refused() const noexcept { return name_refused_; }
 
   // The connection of the player called name gave up (reason: its words):
-  // sets the exit code and says the last line on stderr. name_refusal is what to say of a refused name
-  // (NameSecret's), trust_refusal the refusal of an untrusted server
-  // (TrustQuestion's; empty: the server was trusted).
+  // sets the exit code and says the last line on stderr. name_refusal is
+  // what to say of a refused name (NameSecret's), trust_refusal the refusal
+  // of an untrusted server (TrustQuestion's; empty: the server was trusted).
   void failed(const std::string& reason, const std::string& name, const std::string& name_refusal,
               const std::string& trust_refusal);
 

@@ -25,9 +25,7 @@ void KeptToken::forget() { keep(""); }
 void KeptToken::keep(const std::string& token) {
   if (!file_ || file_->write(token) || failure_said_) return;
   failure_said_ = true;
-  spdlog::warn("resume token could not be written to {}: a later run may not take this "
-               "player back",
-               file_->path());
+  spdlog::warn("resume token not kept between runs: {} could not be written", file_->path());
 }
 
 }  // namespace ttt::client
