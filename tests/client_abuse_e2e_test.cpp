@@ -115,7 +115,9 @@ TEST(ClientAbuseE2E, ASpectatorStormKeepsThePlayersScreenShort) {
     }
   }
   crowd.clear();
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // The storm is over when the count (said at most once a second) is down
+  // to nobody.
+  ASSERT_TRUE(player->wait_for_text("\n0 watching game 1.\n", 10s, before)) << player->output();
   player->write("/say still here\n");
   ASSERT_TRUE(player->wait_for_text("still here", 10s, before)) << player->output();
   const std::string storm = player->output().substr(before);
