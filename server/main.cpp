@@ -2,14 +2,13 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include "log_format.hpp"
 #include "server.hpp"
@@ -17,7 +16,7 @@
 #include "store/game_export.hpp"
 #include "store/open_store.hpp"
 #include "tls/tls_error.hpp"
-#include "ttt/cli/invocation.hpp"
+#include "ttt/cli/program.hpp"
 
 namespace {
 
@@ -71,9 +70,9 @@ int export_games(const ttt::server::ServerConfig& config) {
     std::error_code ec;
     std::ofstream out(config.export_games);
     // An existing file keeps its mode when overwritten: make it private too.
-    std::filesystem::permissions(config.export_games, std::filesystem::perms::owner_read |
-                                                           std::filesystem::perms::owner_write,
-                                 ec);
+    std::filesystem::permissions(
+        config.export_games,
+        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write, ec);
     if (!out) {
       std::fprintf(stderr, "ttt-server: cannot write %s\n", config.export_games.c_str());
       return 1;
@@ -143,22 +142,11 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   ttt::server::ServerConfig config;
   const auto args = ttt::server::parse_server_args(argc, argv, config);
-  if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-server: %s\n(see %s --help)\n", args.result.error.c_str(),
-                 ttt::cli::invocation_name("ttt-server").c_str());
-    return 2;
+  if (const auto done = ttt::cli::answer_command_line(
+          "ttt-server", {args.result, args.usage, args.effective_config})) {
+    return *done;
   }
-  if (args.result.help) {
-    std::fputs(args.usage.c_str(), stdout);
-    return 0;
-  }
-  if (args.result.print_config) {
-    std::fputs(args.effective_config.c_str(), stdout);
-    return 0;
-  }
-  auto logger = spdlog::stderr_color_mt("ttt-server");
-  spdlog::set_default_logger(logger);
-  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  ttt::cli::log_to_stderr("ttt-server", config.log_level, true);
   if (config.log_format == "json") spdlog::set_formatter(ttt::server::json_log_formatter());
   // With --postgres there is no database file (and the self-signed
   // certificate goes to the state folder).

@@ -8,12 +8,14 @@
 #include <regex>
 #include <thread>
 
+#include "arena/arena_config.hpp"
 #include "arena/arena_game.hpp"
 #include "arena/arena_report.hpp"
 #include "arena/elo.hpp"
 #include "arena/opening.hpp"
 #include "client_support/child_process.hpp"
 #include "engine/ai_brain.hpp"
+#include "engine/engine_config.hpp"
 #include "ttt/rules.hpp"
 
 namespace ttt::client {
@@ -259,6 +261,76 @@ TEST(ArenaGame, StopsWhenAsked) {
   const ArenaGame game = play_arena_game(x, o, 9, 5, {}, ArenaClock{10ms, 0ms}, 0, true);
   EXPECT_TRUE(game.interrupted);
   EXPECT_FALSE(game.winner);
+}
+
+// --- the command lines -----------------------------------------------------------
+
+// argv for a parse: the program's name, then args.
+std::vector<const char*> argv_of(const char* program, const std::vector<const char*>& args) {
+  std::vector<const char*> argv{program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+TEST(ArenaArgs, ThePlayersComeFirstThenTheFlags) {
+  ArenaConfig config;
+  const auto argv = argv_of("ttt-arena", {"hard", "engine:ttt-engine", "--games", "4", "--size",
+                                          "9", "--seed", "7", "--budget", "20"});
+  const auto args = parse_arena_args(static_cast<int>(argv.size()), argv.data(), config);
+  ASSERT_TRUE(args.result.ok) << args.result.error;
+  EXPECT_EQ(config.a, "hard");
+  EXPECT_EQ(config.b, "engine:ttt-engine");
+  EXPECT_EQ(config.games, 4);
+  EXPECT_EQ(config.size, 9);
+  EXPECT_EQ(config.win_length, 5) << "five in a row by default";
+  EXPECT_TRUE(config.seeded);
+  EXPECT_EQ(config.seed, 7u);
+  EXPECT_EQ(config.clock.per_move, 20ms);
+  EXPECT_NE(args.effective_config.find("games = 4"), std::string::npos) << args.effective_config;
+}
+
+TEST(ArenaArgs, ABadCommandLineIsRefusedNamingWhatIsWrong) {
+  ArenaConfig config;
+  auto argv = argv_of("ttt-arena", {"hard", "--games", "2"});
+  auto args = parse_arena_args(static_cast<int>(argv.size()), argv.data(), config);
+  EXPECT_FALSE(args.result.ok);
+  EXPECT_NE(args.result.error.find("name two players first"), std::string::npos)
+      << args.result.error;
+  argv = argv_of("ttt-arena", {"hard", "easy", "--size", "7", "--win", "9"});
+  args = parse_arena_args(static_cast<int>(argv.size()), argv.data(), config);
+  EXPECT_FALSE(args.result.ok);
+  EXPECT_NE(args.result.error.find("--win expects 3 to 7"), std::string::npos) << args.result.error;
+  argv = argv_of("ttt-arena", {"hard", "easy", "--games", "0"});
+  args = parse_arena_args(static_cast<int>(argv.size()), argv.data(), config);
+  EXPECT_FALSE(args.result.ok);
+  EXPECT_NE(args.result.error.find("--games"), std::string::npos) << args.result.error;
+}
+
+TEST(EngineArgs, LevelBudgetAndSeedAreRead) {
+  EngineLoopOptions options;
+  const auto argv = argv_of("ttt-engine", {"--level", "easy", "--budget", "250", "--seed", "42"});
+  const auto args = parse_engine_args(static_cast<int>(argv.size()), argv.data(), options);
+  ASSERT_TRUE(args.result.ok) << args.result.error;
+  EXPECT_EQ(options.ai.level, Level::Easy);
+  EXPECT_EQ(options.ai.budget, 250ms);
+  EXPECT_EQ(options.ai.seed, 42u);
+  EXPECT_NE(args.usage.find("--level"), std::string::npos);
+}
+
+TEST(EngineArgs, ByDefaultASecondAMove) {
+  EngineLoopOptions options;
+  const auto argv = argv_of("ttt-engine", {});
+  const auto args = parse_engine_args(static_cast<int>(argv.size()), argv.data(), options);
+  ASSERT_TRUE(args.result.ok) << args.result.error;
+  EXPECT_EQ(options.ai.budget, 1000ms);
+}
+
+TEST(EngineArgs, AnUnknownLevelIsRefusedNamingTheFlag) {
+  EngineLoopOptions options;
+  const auto argv = argv_of("ttt-engine", {"--level", "wizard"});
+  const auto args = parse_engine_args(static_cast<int>(argv.size()), argv.data(), options);
+  EXPECT_FALSE(args.result.ok);
+  EXPECT_NE(args.result.error.find("--level"), std::string::npos) << args.result.error;
 }
 
 // --- the program ----------------------------------------------------------------

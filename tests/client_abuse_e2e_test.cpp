@@ -13,11 +13,13 @@
 
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <thread>
 
 #include "client_support/client_programs.hpp"
-#include "identity/token_file.hpp"
+#include "identity/player_secret.hpp"
 #include "support/test_client.hpp"
 
 namespace ttt::testing {
@@ -29,6 +31,13 @@ using wire::ServerMessage;
 unsigned mode_of(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0;
+}
+
+// A file's whole text ("" if it can't be read); a running client's locked
+// token file is read as any file.
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 std::string secret_file(const TempDir& config, std::uint16_t port, const std::string& name) {
@@ -106,7 +115,9 @@ TEST(ClientAbuseE2E, ASpectatorStormKeepsThePlayersScreenShort) {
     }
   }
   crowd.clear();
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // The storm is over when the count (said at most once a second) is down
+  // to nobody.
+  ASSERT_TRUE(player->wait_for_text("\n0 watching game 1.\n", 10s, before)) << player->output();
   player->write("/say still here\n");
   ASSERT_TRUE(player->wait_for_text("still here", 10s, before)) << player->output();
   const std::string storm = player->output().substr(before);
@@ -228,6 +239,42 @@ TEST(ClientAbuseE2E, SecretRotateReplacesTheSecretOnBothSides) {
   EXPECT_EQ(hello_reply(server.port(), "rotor", old_secret).error().code(),
             wire::ERROR_CODE_NAME_TAKEN);
   EXPECT_TRUE(hello_reply(server.port(), "rotor", new_secret).has_welcome());
+}
+
+// The token a rotation brings is the one kept: the old ones were revoked
+// with the old secret, and a client killed after a rotation takes its seat
+// back with the new one.
+TEST(ClientAbuseE2E, ARotatedSecretsTokenTakesTheSeatBackAfterAKill) {
+  ServerProcess server;
+  TempDir config;
+  auto alice = start_client(server.port(), config, {"--name", "alice"});
+  auto bob = start_client(server.port(), config, {"--name", "bob"});
+  alice->write("/create 3\n");
+  ASSERT_TRUE(alice->wait_for_text("You play X in game 1.", 10s)) << alice->output();
+  bob->write("/join 1\n");
+  ASSERT_TRUE(bob->wait_for_text("You play O in game 1.", 10s)) << bob->output();
+  const std::string token_path =
+      config.path() + "/ttt/tokens/127.0.0.1-" + std::to_string(server.port()) + "-alice";
+  const std::string before = file_text(token_path);
+  ASSERT_FALSE(before.empty()) << "the Welcome's token is kept";
+
+  alice->write("/secret rotate\n");
+  ASSERT_TRUE(alice->wait_for_text("Your name has a new secret", 10s)) << alice->output();
+  const std::string after = file_text(token_path);
+  EXPECT_FALSE(after.empty());
+  EXPECT_NE(after, before) << "the rotation's token replaces the revoked one";
+  alice->kill(SIGKILL);  // no goodbye: the seat waits for the kept token
+
+  auto again = start_client(server.port(), config, {"--name", "alice"});
+  ASSERT_TRUE(again->wait_for_text("back in game 1.", 10s)) << again->output();
+  EXPECT_EQ(again->output().find("signing in again"), std::string::npos) << again->output();
+  again->write("a1\n");
+  EXPECT_TRUE(bob->wait_for_text("alice (X) played a1.", 10s)) << bob->output();
+  for (ChildProcess* who : {again.get(), bob.get()}) {
+    who->write("/quit\n");
+    who->close_stdin();
+    EXPECT_TRUE(who->wait_exit(10s)) << who->output();
+  }
 }
 
 TEST(ClientAbuseE2E, TheBotRotatesItsSecretWithAFlag) {

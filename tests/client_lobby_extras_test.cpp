@@ -9,7 +9,6 @@
 #include "console/game_list_query.hpp"
 #include "console/mute_list.hpp"
 #include "identity/player_secret.hpp"
-#include "identity/token_file.hpp"
 
 namespace ttt::client {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "client_support/child_process.hpp"
 #include "identity/name_claim.hpp"
-#include "identity/token_file.hpp"
+#include "identity/player_secret.hpp"
 
 namespace ttt::client {
 namespace {

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "identity/config_files.hpp"
 #include "identity/token_file.hpp"
 #include "client_support/child_process.hpp"
 

@@ -9,7 +9,10 @@
 
 #include <cerrno>
 #include <fstream>
+#include <string>
 #include <thread>
+
+#include "support/eventually.hpp"
 
 namespace ttt::client {
 namespace {
@@ -25,18 +28,26 @@ std::unique_ptr<ChildProcess> run(const std::string& command) {
   return child;
 }
 
-// True once pid is gone or a zombie (a killed grandchild waits for init).
+// True once pid is gone or a zombie (a killed grandchild waits for init),
+// within 2 s.
 bool gone(pid_t pid) {
-  for (int i = 0; i < 200; ++i) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text;
-    if (!std::getline(stat, text)) return true;
-    const auto close = text.rfind(')');
-    if (close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z')
-      return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return false;
+  return ttt::testing::eventually(
+      [pid] {
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string text;
+        if (!std::getline(stat, text)) return true;
+        const auto close = text.rfind(')');
+        return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+      },
+      2s);
+}
+
+// The name of pid's program ("" once it is gone).
+std::string program_of(pid_t pid) {
+  std::ifstream comm("/proc/" + std::to_string(pid) + "/comm");
+  std::string name;
+  std::getline(comm, name);
+  return name;
 }
 
 TEST(ChildProcess, ReadsTheLinesAProgramWritesWhateverTheirEndings) {
@@ -100,11 +111,9 @@ TEST(ChildProcess, ASimpleCommandIsTheProcessItself) {
   ASSERT_EQ(read.status, Status::Line);
   EXPECT_EQ(std::stoi(read.line), child->pid()) << "exec'd: no shell in between";
   auto sleeper = run("sleep 30");
-  std::this_thread::sleep_for(50ms);
-  std::ifstream comm("/proc/" + std::to_string(sleeper->pid()) + "/comm");
-  std::string name;
-  std::getline(comm, name);
-  EXPECT_EQ(name, "sleep");
+  // The shell execs sleep: the process becomes it, no shell left in between.
+  EXPECT_TRUE(ttt::testing::eventually([&] { return program_of(sleeper->pid()) == "sleep"; }, 5s))
+      << program_of(sleeper->pid());
 }
 
 TEST(ChildProcess, ACommandThatDoesNotExistEndsWith127AndSaysWhy) {

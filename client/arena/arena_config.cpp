@@ -5,11 +5,12 @@
 #include <vector>
 
 #include "ttt/board.hpp"
+#include "ttt/cli/flags.hpp"
 #include "ttt/cli/invocation.hpp"
 
 namespace ttt::client {
 
-ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& config) {
+cli::ParsedArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& config) {
   cli::Flags flags(
       cli::invocation_name("ttt-arena") + " A B",
       "Plays A against B, each a ttt level (random, easy, medium, hard, perfect) or\n"
@@ -52,25 +53,22 @@ ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& confi
   int first_flag = 1;
   while (first_flag < argc && first_flag < 3 && argv[first_flag][0] != '-') ++first_flag;
   for (int i = first_flag; i < argc; ++i) rest.push_back(argv[i]);
-  ArenaArgs args{flags.parse(static_cast<int>(rest.size()), rest.data()), flags.usage(), ""};
+  cli::ParsedArgs args{flags.parse(static_cast<int>(rest.size()), rest.data()), flags.usage(), ""};
   if (!args.result.ok || args.result.help) return args;
   args.effective_config = flags.effective_config();
   if (args.result.print_config) return args;
-  auto fail = [&args](std::string error) {
-    args.result.ok = false;
-    args.result.error = std::move(error);
-    return args;
-  };
-  if (first_flag != 3)
-    return fail(
+  if (first_flag != 3) {
+    return args.refuse(
         "name two players first: ttt-arena A B [flags], e.g. ttt-arena hard engine:ttt-engine");
+  }
   config.a = argv[1];
   config.b = argv[2];
   if (win_length < 0) win_length = std::min<std::int64_t>(5, size);
   if (win_length != 0 &&
       !Board::valid_win_length(static_cast<int>(size), static_cast<int>(win_length))) {
-    return fail("--win expects 3 to " + std::to_string(size) + " on a " + std::to_string(size) +
-                "x" + std::to_string(size) + " board, got " + std::to_string(win_length));
+    return args.refuse("--win expects 3 to " + std::to_string(size) + " on a " +
+                       std::to_string(size) + "x" + std::to_string(size) + " board, got " +
+                       std::to_string(win_length));
   }
   config.seeded = seed.has_value();
   config.seed = static_cast<std::uint64_t>(seed.value_or(0));

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "arena/arena_game.hpp"
-#include "ttt/cli/flags.hpp"
+#include "ttt/cli/program.hpp"
 
 namespace ttt::client {
 
@@ -24,13 +24,7 @@ struct ArenaConfig {
   std::string log_level = "warn";
 };
 
-struct ArenaArgs {
-  cli::ParseResult result;
-  std::string usage;
-  std::string effective_config;  // on ok: the --print-config text
-};
-
 // Parses ttt-arena's arguments into config.
-ArenaArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& config);
+cli::ParsedArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig& config);
 
 }  // namespace ttt::client

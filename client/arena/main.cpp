@@ -1,7 +1,5 @@
 // ttt-arena: two players (ttt levels or Gomocup engines) play a match of
 // games against each other; the result and the Elo difference it shows.
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <csignal>
@@ -15,6 +13,7 @@
 #include "arena/arena_report.hpp"
 #include "arena/opening.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "ttt/cli/program.hpp"
 
 namespace {
 
@@ -101,28 +100,12 @@ int run(const ArenaConfig& config) {
 int main(int argc, char** argv) {
   ArenaConfig config;
   const auto args = parse_arena_args(argc, argv, config);
-  if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-arena: %s\n(see %s --help)\n", args.result.error.c_str(),
-                 arena_command().c_str());
-    return kExitBadCommandLine;
-  }
-  if (args.result.help) {
-    std::fputs(args.usage.c_str(), stdout);
-    return 0;
-  }
-  if (args.result.print_config) {
-    std::fputs(args.effective_config.c_str(), stdout);
-    return 0;
-  }
+  if (const auto done = ttt::cli::answer_command_line("ttt-arena", args)) return *done;
   std::signal(SIGPIPE, SIG_IGN);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   // Log lines are coloured only on a terminal, never with NO_COLOR set (as ttt-bot's).
-  const char* no_color = std::getenv("NO_COLOR");
-  spdlog::set_default_logger(spdlog::stderr_color_mt(
-      "ttt-arena", no_color != nullptr && no_color[0] != '\0' ? spdlog::color_mode::never
-                                                              : spdlog::color_mode::automatic));
-  spdlog::set_level(spdlog::level::from_str(config.log_level));
+  ttt::cli::log_to_stderr("ttt-arena", config.log_level, !ttt::cli::no_color_requested());
   try {
     return run(config);
   } catch (const std::exception& e) {

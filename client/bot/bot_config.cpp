@@ -8,7 +8,7 @@
 
 namespace ttt::client {
 
-BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
+cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
   cli::Flags flags(cli::invocation_name("ttt-bot"),
                    "AI players that join a ttt server like any client. When done, prints\n"
                    "`bot summary: games=N wins=W losses=L draws=D errors=E` as the last line.");
@@ -107,45 +107,37 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   add_trust_flags(flags, config.trust);
 
-  BotArgs args{flags.parse(argc, argv), flags.usage(), ""};
+  cli::ParsedArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
-  if (!finish_trust_flags(config.trust, args.result.error)) {
-    args.result.ok = false;
-    return args;
-  }
+  if (std::string error; !finish_trust_flags(config.trust, error)) return args.refuse(error);
   apply_trust_flags(config.trust, connection);
   args.effective_config = flags.effective_config();
-  auto fail = [&args](std::string error) {
-    args.result.ok = false;
-    args.result.error = std::move(error);
-    return args;
-  };
   connection.port = static_cast<std::uint16_t>(port);
   if (std::string error;
       !apply_host_flag(connection.host, connection.port, connection.other_nodes, error)) {
-    return fail(error);
+    return args.refuse(error);
   }
   const int ways = quick.has_value() + join.has_value() + create.has_value() + !challenge.empty() +
                    accept_challenges;
   if (ways > 1) {
-    return fail(
+    return args.refuse(
         "--quick-match, --join, --create, --challenge and --accept-challenges are ways to find a "
         "game: pick one");
   }
   if (!accept_from.empty() && !accept_challenges)
-    return fail("--from goes with --accept-challenges");
+    return args.refuse("--from goes with --accept-challenges");
   if (challenge_size && challenge.empty()) {
-    return fail("--size goes with --challenge (--create and --quick-match take the size)");
+    return args.refuse("--size goes with --challenge (--create and --quick-match take the size)");
   }
   if (!clock.empty() && (join || accept_challenges)) {
-    return fail(
+    return args.refuse(
         "--clock goes with --create, --quick-match or --challenge (a joined or accepted "
         "game has its own clock)");
   }
   if (!clock.empty()) {
     std::string clock_error;
     const auto parsed = parse_clock(clock, clock_error);
-    if (!parsed) return fail("--clock: " + clock_error);
+    if (!parsed) return args.refuse("--clock: " + clock_error);
     config.bot.clock_initial_ms = parsed->initial_ms;
     config.bot.clock_increment_ms = parsed->increment_ms;
   }
@@ -155,17 +147,18 @@ BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config) {
     if (comma > start) config.bot.accept_from.push_back(accept_from.substr(start, comma - start));
     start = comma + 1;
   }
-  if (!config.bot.invite_code.empty() && !join) return fail("--code goes with --join");
+  if (!config.bot.invite_code.empty() && !join) return args.refuse("--code goes with --join");
   const std::int64_t size = create.value_or(quick.value_or(challenge_size.value_or(3)));
   if (win_length != 0 && (join || accept_challenges)) {
-    return fail(
+    return args.refuse(
         "--win goes with --create, --quick-match or --challenge (a joined or accepted "
         "game has its own rules)");
   }
   if (win_length != 0 &&
       !Board::valid_win_length(static_cast<int>(size), static_cast<int>(win_length))) {
-    return fail("--win expects 3 to " + std::to_string(size) + " on a " + std::to_string(size) +
-                "x" + std::to_string(size) + " board, got " + std::to_string(win_length));
+    return args.refuse("--win expects 3 to " + std::to_string(size) + " on a " +
+                       std::to_string(size) + "x" + std::to_string(size) + " board, got " +
+                       std::to_string(win_length));
   }
   config.bot.mode = join                 ? BotMode::Join
                     : create             ? BotMode::Create

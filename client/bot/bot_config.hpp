@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "bot/bot_player.hpp"
+#include "bot/bot_options.hpp"
 #include "trust/trust_flags.hpp"
-#include "ttt/cli/flags.hpp"
+#include "ttt/cli/program.hpp"
 
 namespace ttt::client {
 
@@ -19,13 +19,7 @@ struct BotConfig {
   TrustFlags trust;  // --no-tls, --fingerprint, --known-servers (into bot.connection)
 };
 
-struct BotArgs {
-  cli::ParseResult result;
-  std::string usage;
-  std::string effective_config;  // on ok: the --print-config text
-};
-
 // Parses ttt-bot's flags (and the --config file) into config.
-BotArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config);
+cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& config);
 
 }  // namespace ttt::client

@@ -1,5 +1,4 @@
 // ttt-bot: AI players on a ttt server, one or many in one process.
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <boost/asio/io_context.hpp>
@@ -17,9 +16,9 @@
 #include "bot/bot_config.hpp"
 #include "bot/bot_player.hpp"
 #include "identity/name_claim.hpp"
-#include "identity/token_file.hpp"
+#include "identity/config_files.hpp"
 #include "link/protobuf_log.hpp"
-#include "ttt/cli/invocation.hpp"
+#include "ttt/cli/program.hpp"
 #include "version.hpp"
 
 namespace {
@@ -92,27 +91,11 @@ BotTally run_bots(const BotConfig& config) {
 int main(int argc, char** argv) {
   BotConfig config;
   const auto args = ttt::client::parse_bot_args(argc, argv, config);
-  if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-bot: %s\n(see %s --help)\n", args.result.error.c_str(),
-                 ttt::cli::invocation_name("ttt-bot").c_str());
-    return 2;
-  }
-  if (args.result.help) {
-    std::fputs(args.usage.c_str(), stdout);
-    return 0;
-  }
-  if (args.result.print_config) {
-    std::fputs(args.effective_config.c_str(), stdout);
-    return 0;
-  }
+  if (const auto done = ttt::cli::answer_command_line("ttt-bot", args)) return *done;
   std::signal(SIGPIPE, SIG_IGN);
   ::umask(077);  // the secret and token files are the user's only
-  const char* no_color = std::getenv("NO_COLOR");
-  spdlog::set_default_logger(spdlog::stderr_color_mt(
-      "ttt-bot", no_color != nullptr && no_color[0] != '\0' ? spdlog::color_mode::never
-                                                            : spdlog::color_mode::automatic));
+  ttt::cli::log_to_stderr("ttt-bot", config.log_level, !ttt::cli::no_color_requested());
   ttt::client::route_protobuf_logs();
-  spdlog::set_level(spdlog::level::from_str(config.log_level));
   BotTally total;
   try {
     total = run_bots(config);

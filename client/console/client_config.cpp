@@ -11,7 +11,7 @@
 
 namespace ttt::client {
 
-ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config) {
+cli::ParsedArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config) {
   cli::Flags flags(cli::invocation_name("ttt-client"),
                    "The ttt console client: play on a lobby server, or offline with --local or "
                    "-a.\nType /help in the client for its commands.");
@@ -75,12 +75,9 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
   flags.add_choice("--log-level", "", &config.log_level,
                    {"trace", "debug", "info", "warn", "error", "off"}, "log verbosity (stderr)");
   add_trust_flags(flags, config.trust);
-  ClientArgs args{flags.parse(argc, argv), flags.usage(), ""};
+  cli::ParsedArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
-  if (!finish_trust_flags(config.trust, args.result.error)) {
-    args.result.ok = false;
-    return args;
-  }
+  if (std::string error; !finish_trust_flags(config.trust, error)) return args.refuse(error);
   config.port = static_cast<std::uint16_t>(port);
   config.size = static_cast<int>(size);
   config.win_length = static_cast<int>(win_length);
@@ -89,18 +86,16 @@ ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& co
                                     : ColorChoice::Auto;
   // An empty name stays empty: the first free default name, settled when connecting.
   args.effective_config = flags.effective_config();
-  if (!apply_host_flag(config.host, config.port, config.other_nodes, args.result.error)) {
-    args.result.ok = false;
-    return args;
+  if (std::string error; !apply_host_flag(config.host, config.port, config.other_nodes, error)) {
+    return args.refuse(error);
   }
   if (config.local && config.ai) {
-    args.result.ok = false;
-    args.result.error = "--local and -a are two different offline modes: pick one";
-  } else if (win_length != 0 && !Board::valid_win_length(config.size, config.win_length)) {
-    args.result.ok = false;
-    args.result.error = "--win expects " + std::to_string(Board::kMinWinLength) + " to " +
-                        std::to_string(size) + " on a " + std::to_string(size) + "x" +
-                        std::to_string(size) + " board (--size), got " + std::to_string(win_length);
+    return args.refuse("--local and -a are two different offline modes: pick one");
+  }
+  if (win_length != 0 && !Board::valid_win_length(config.size, config.win_length)) {
+    return args.refuse("--win expects " + std::to_string(Board::kMinWinLength) + " to " +
+                       std::to_string(size) + " on a " + std::to_string(size) + "x" +
+                       std::to_string(size) + " board (--size), got " + std::to_string(win_length));
   }
   return args;
 }

@@ -10,7 +10,7 @@
 #include "identity/name_claim.hpp"
 #include "link/server_list.hpp"
 #include "trust/trust_flags.hpp"
-#include "ttt/cli/flags.hpp"
+#include "ttt/cli/program.hpp"
 
 namespace ttt::client {
 
@@ -51,14 +51,8 @@ struct ClientConfig {
   TrustFlags trust;  // --no-tls, --fingerprint, --known-servers
 };
 
-struct ClientArgs {
-  cli::ParseResult result;
-  std::string usage;
-  std::string effective_config;  // on ok: the --print-config text
-};
-
 // Parses ttt-client's flags (and the --config file) into config.
-ClientArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config);
+cli::ParsedArgs parse_client_args(int argc, const char* const* argv, ClientConfig& config);
 
 // Whether ttt-client runs full screen: online, on a terminal (stdin and
 // stdout), one that can draw (TERM set and not "dumb"), unless --plain.

@@ -32,7 +32,7 @@ bool asks_for_a_place(CommandKind kind) noexcept;
 // "Watching game 4 again.".
 std::string place_again_text(const wire::ClientMessage& request);
 
-// Whether the command asks for the server's records (/top, /history, /replay).
+// Whether the command asks for the server's records (/top, /history, /replay, /me).
 bool is_record_query(CommandKind kind) noexcept;
 
 }  // namespace ttt::client

@@ -5,33 +5,54 @@
 
 #include "console/command_request.hpp"
 #include "console/game_text.hpp"
-#include "console/record_text.hpp"
+#include "console/screen_fit.hpp"
 #include "console/session_text.hpp"
-#include "identity/name_refusal.hpp"
+#include "identity/config_files.hpp"
 #include "text/safe_text.hpp"
 #include "ttt/cli/invocation.hpp"
 #include "version.hpp"
-#include "view/move_input.hpp"
 #include "view/node_text.hpp"
+#include "view/state_view.hpp"
 
 namespace ttt::client {
 namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::steady_clock;
 
 // The name the server holds for us, as shown.
 std::string name_of(const wire::Welcome& welcome) {
   return safe_text(welcome.name(), field_width::kName);
 }
 
-// Words of ours or the server's as a line of the console: a capital first.
-std::string sentence_case(std::string text) {
-  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
-  return text;
+// The file that keeps the resume token between runs; empty: none.
+std::string token_path(const ClientConfig& config) {
+  if (config.no_token_file) return "";
+  if (!config.token_file.empty()) return config.token_file;
+  return default_token_path(config.host, config.port, config.name);
 }
 
 }  // namespace
 
 ConsoleClient::ConsoleClient(boost::asio::io_context& io, ClientConfig config, Terminal& terminal)
-    : io_(io), config_(std::move(config)), terminal_(terminal), pager_(terminal), tick_timer_(io) {}
+    : io_(io),
+      config_(std::move(config)),
+      terminal_(terminal),
+      pager_(terminal),
+      watch_links_(config_.host, config_.port, !config_.trust.no_tls),
+      commentary_(terminal, game_, watch_links_),
+      moves_(terminal, game_, *this),
+      clocks_(terminal, game_),
+      absences_(terminal),
+      reconnecting_(terminal),
+      give_up_(terminal, game_),
+      lists_(terminal, pager_, *this, watch_links_),
+      panel_(terminal, *this),
+      players_(terminal, *this),
+      records_(terminal, pager_),
+      secret_(terminal),
+      exit_(terminal),
+      tick_timer_(io) {}
 
 // --- starting and stopping --------------------------------------------------------
 
@@ -41,7 +62,7 @@ void ConsoleClient::start() {
   if (!warning.empty()) spdlog::warn("your default name is not kept for later runs: {}", warning);
   config_.name = std::move(claimed.name);
   name_claim_ = std::move(claimed.claim);
-  open_token_file();
+  token_.open(token_path(config_));
   ConnectionOptions options;
   options.host = config_.host;
   options.port = config_.port;
@@ -54,11 +75,11 @@ void ConsoleClient::start() {
   options.restart_wait = config_.restart_wait;
   apply_trust_flags(config_.trust, options);
   known_servers_ = options.known_servers;
-  if (token_file_ && !config_.fresh) options.resume_token = token_file_->read();
-  secret_path_ = config_.secret_file.empty()
-                     ? default_secret_path(config_.host, config_.port, config_.name)
-                     : config_.secret_file;
-  load_secret(options);
+  if (!config_.fresh) options.resume_token = token_.earlier();
+  secret_.load(config_.secret_file.empty()
+                   ? default_secret_path(config_.host, config_.port, config_.name)
+                   : config_.secret_file,
+               config_.name, options);
   if (!config_.notice.empty()) say(safe_text(config_.notice, field_width::kMessage));
   if (terminal_.interactive())
     say("Connecting to " + config_.host + ":" + std::to_string(config_.port) + "...");
@@ -70,12 +91,11 @@ void ConsoleClient::start() {
 void ConsoleClient::quit() {
   if (quitting_) return;
   quitting_ = true;
-  const bool mid_game = game_ && !spectating_ && in_progress(*game_);
-  if (token_file_ && !mid_game) token_file_->clear();
+  const bool mid_game = game_.state() && !game_.watching() && game_.in_progress();
+  if (!mid_game) token_.forget();
   if (mid_game && connection_ && connection_->connected()) {
-    say(mid_game_goodbye(cli::invocation_name("ttt-client"), config_.own_server,
-                         token_file_ != nullptr));
-  } else if (reconnecting_ && game_ && in_progress(*game_)) {
+    say(mid_game_goodbye(cli::invocation_name("ttt-client"), config_.own_server, token_.kept()));
+  } else if (reconnecting_.active() && game_.in_progress()) {
     say(gave_up_text(cli::invocation_name("ttt-client"), config_.own_server, mid_game));
   }
   // The note the client was started with is said again last: it stays on
@@ -93,77 +113,32 @@ void ConsoleClient::quit() {
 void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   // A request for a place that got no answer (a Redirect answered it, or the
   // link dropped first) is asked again below when the Welcome brings no game.
-  std::optional<wire::ClientMessage> unanswered;
-  if (entry_request_ && awaiting_.count(entry_request_->first) > 0) {
-    unanswered = entry_request_->second;
-  }
-  entry_request_.reset();
-  reconnecting_ = false;
-  player_id_ = welcome.player_id();
-  server_name_ = welcome.name();
-  web_client_ = welcome.web_client();
-  web_url_ = safe_text(welcome.web_url(), 200);
+  std::optional<wire::ClientMessage> unanswered = places_.take_unanswered(awaiting_);
+  reconnecting_.end();
+  game_.set_player(welcome.player_id());
+  players_.set_own_name(welcome.name());
+  watch_links_.welcomed(welcome);
   awaiting_.clear();
-  record_queries_.clear();
+  records_.clear();
   pager_.clear();
-  move_request_ = 0;
-  if (token_file_) token_file_->write(welcome.resume_token());
-  on_welcome_secret(welcome);
+  moves_.forget_in_flight();
+  token_.welcomed(welcome);
+  if (auto secret = secret_.welcomed(welcome, connection_->secret())) {
+    connection_->set_secret(std::move(*secret));
+  }
   const bool restarted = connection_->server_restarted();
   // A node that sent us here was said in one line (on_redirected): nothing
   // more about connecting is said.
   const bool redirected = connection_->redirected();
   if (welcome.game_id() != 0) {
-    // The room sends Joined next: our game again, or (after a redirect) maybe
-    // a seat the node kept for us.
-    resuming_ = !redirected || (game_ && game_->game_id() == welcome.game_id());
-    if (!redirected) {
-      say(std::string(restarted ? "The server restarted" : "Reconnected as " + name_of(welcome)) +
-          ": back in game " + std::to_string(welcome.game_id()) + ".");
-    }
-    // The reply to this comes after the room's Joined: until then, typed
-    // moves wait for the game like moves typed after /join.
-    wire::ClientMessage barrier;
-    barrier.mutable_list_games();
-    barrier_request_ = send(barrier, true);
+    resume_game(welcome, restarted, redirected);
   } else {
-    // A queue place, an open game still waiting, or a watched game is asked
-    // for again; a game that was being played is gone.
-    const bool was_playing =
-        game_ && !spectating_ && !is_over(*game_) && game_->status() != wire::GAME_STATUS_WAITING;
-    const bool had_place = queued_ || spectating_ || (game_ && !was_playing && !is_over(*game_));
-    std::optional<wire::ClientMessage> again = unanswered;
-    if (!again && had_place && place_request_) again = place_request_;
-    if (was_playing) say("The server no longer holds your game: you are in the lobby.");
-    if (restarted) say("The server restarted.");
-    game_.reset();
-    spectating_ = false;
-    queued_ = false;
-    pending_moves_.clear();
-    if (!redirected) say(connected_line(connection_->current_server(), welcome, welcomed_before_));
-    if (again) {
-      if (!redirected) say(place_again_text(*again));
-      // Its Joined is the place said just now: no second line about it.
-      rejoining_game_ = again->has_spectate()    ? again->spectate().game_id()
-                        : again->has_join_game() ? again->join_game().game_id()
-                                                 : 0;
-      if (const std::uint32_t id = send(*again, true); id != 0) entry_request_.emplace(id, *again);
-    }
-    if (!config_.play_bot.empty() && !started_game_) {
-      started_game_ = true;
-      Command create;
-      create.kind = CommandKind::Create;
-      create.size = config_.size;
-      create.win_length = config_.win_length;
-      create.bot = parse_level(config_.play_bot);
-      execute(create);
-    }
+    back_in_lobby(welcome, std::move(unanswered), restarted, redirected);
   }
   const std::string away = away_results_text(welcome);
   if (!away.empty()) say(away);
   welcomed_before_ = true;
-  connection_->set_seat_at_stake(holds_seat());
-  connection_->set_in_game(game_ && in_progress(*game_));
+  tell_stakes();
   while (!held_lines_.empty() && connection_->connected()) {
     const std::string line = std::move(held_lines_.front());
     held_lines_.pop_front();
@@ -173,13 +148,60 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   finish_if_input_done();
 }
 
+void ConsoleClient::resume_game(const wire::Welcome& welcome, bool restarted, bool redirected) {
+  // The room sends Joined next: our game again, or (after a redirect) maybe
+  // a seat the node kept for us.
+  const wire::GameState* game = game_.state();
+  resuming_ = !redirected || (game && game->game_id() == welcome.game_id());
+  if (!redirected) {
+    say(std::string(restarted ? "The server restarted" : "Reconnected as " + name_of(welcome)) +
+        ": back in game " + std::to_string(welcome.game_id()) + ".");
+  }
+  // The reply to this comes after the room's Joined: until then, typed
+  // moves wait for the game like moves typed after /join.
+  wire::ClientMessage barrier;
+  barrier.mutable_list_games();
+  barrier_request_ = send(barrier, true);
+}
+
+void ConsoleClient::back_in_lobby(const wire::Welcome& welcome,
+                                  std::optional<wire::ClientMessage> unanswered, bool restarted,
+                                  bool redirected) {
+  // A queue place, an open game still waiting, or a watched game is asked
+  // for again; a game that was being played is gone.
+  const wire::GameState* game = game_.state();
+  const bool was_playing =
+      game && !game_.watching() && !is_over(*game) && game->status() != wire::GAME_STATUS_WAITING;
+  const bool had_place = queued_ || game_.watching() || (game && !was_playing && !is_over(*game));
+  const std::optional<wire::ClientMessage> again =
+      places_.to_ask_again(std::move(unanswered), had_place);
+  if (was_playing) say("The server no longer holds your game: you are in the lobby.");
+  if (restarted) say("The server restarted.");
+  game_.clear();
+  queued_ = false;
+  moves_.clear();
+  if (!redirected) say(connected_line(connection_->current_server(), welcome, welcomed_before_));
+  if (again) {
+    // Its Joined is the place said just now: no second line about it.
+    if (!redirected) say(place_again_text(*again));
+    places_.asked_again(*again, send(*again, true));
+  }
+  if (!config_.play_bot.empty() && !started_game_) {
+    started_game_ = true;
+    Command create;
+    create.kind = CommandKind::Create;
+    create.size = config_.size;
+    create.win_length = config_.win_length;
+    create.bot = parse_level(config_.play_bot);
+    execute(create);
+  }
+}
+
 void ConsoleClient::on_message(const wire::ServerMessage& message) {
   if (message.in_reply_to() != 0) awaiting_.erase(message.in_reply_to());
-  if (on_lobby_panel(message)) return;
-  if (auto query = record_queries_.find(message.in_reply_to()); query != record_queries_.end()) {
-    const Command command = std::move(query->second);
-    record_queries_.erase(query);
-    on_record(message, command);
+  if (panel_.take(message)) return;
+  if (const auto query = records_.take(message.in_reply_to())) {
+    if (!records_.show(message, *query)) on_error(message.error(), message.in_reply_to());
     update_prompt();
     finish_if_input_done();
     return;
@@ -189,16 +211,25 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       on_error(message.error(), message.in_reply_to());
       break;
     case wire::ServerMessage::kGameList:
-      if (message.in_reply_to() != barrier_request_) on_game_list(message.game_list());
+      if (message.in_reply_to() != barrier_request_) lists_.on_game_list(message.game_list());
+      break;
+    case wire::ServerMessage::kPlayerList:
+      lists_.on_player_list(message.player_list());
       break;
     case wire::ServerMessage::kSpectatorCount:
-      on_spectator_count(message.spectator_count());
+      if (game_.set_spectators(message.spectator_count())) {
+        commentary_.spectators(message.spectator_count());
+      }
       break;
     case wire::ServerMessage::kSecretRotated:
-      on_secret_rotated();
+      // The new token first: the old ones stopped working with the old secret.
+      token_.rotated(message.secret_rotated());
+      if (auto secret = secret_.rotated()) connection_->set_secret(std::move(*secret));
       break;
     case wire::ServerMessage::kChatSettings:
-      on_chat_settings(message.chat_settings());
+      say(message.chat_settings().spectators()
+              ? "You hear the spectators' chat too (/spectators off to stop)."
+              : "You don't hear the spectators' chat (/spectators on to hear it).");
       break;
     case wire::ServerMessage::kJoined:
       on_joined(message.joined());
@@ -214,14 +245,13 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       on_left(message.left());
       break;
     case wire::ServerMessage::kChat:
-      if (!mutes_.muted(message.chat().from())) say(chat_line(message.chat()));
+      if (!players_.muted(message.chat().from())) say(chat_line(message.chat()));
       break;
     case wire::ServerMessage::kOpponent:
-      say(game_ && seated() ? opponent_named_text(message.opponent(), *game_, other_side(my_side()))
-                            : opponent_text(message.opponent()));
+      commentary_.opponent(message.opponent());
       break;
     case wire::ServerMessage::kOfferEnded:
-      on_offer_ended(message.offer_ended());
+      commentary_.offer_ended(message.offer_ended());
       break;
     case wire::ServerMessage::kGoodbye:
       say("The server is going away: " +
@@ -231,23 +261,65 @@ void ConsoleClient::on_message(const wire::ServerMessage& message) {
       say(sentence_case(notice_text(message.notice())));
       break;
     default:
-      if (!on_players_message(message)) {
+      if (!players_.on_message(message)) {
         spdlog::debug("ignored a server message of kind {}", static_cast<int>(message.body_case()));
       }
   }
-  play_pending();
-  connection_->set_seat_at_stake(holds_seat());
-  connection_->set_in_game(game_ && in_progress(*game_));
+  moves_.play();
+  tell_stakes();
   update_prompt();
   finish_if_input_done();
+}
+
+void ConsoleClient::on_reconnecting(const std::string& reason, milliseconds left) {
+  if (!reconnecting_.active()) {
+    const bool seat = game_.holds_seat();
+    const bool restarts =
+        game_.in_progress() && config_.restart_wait.count() > 0 && config_.retry.count() > 0;
+    say(connection_lost_text(reason, left, seat ? connection_->server_grace() : milliseconds(0),
+                             restarts, terminal_.interactive()));
+    if (seat && !moves_.empty()) say("Your moves typed so far wait for the connection.");
+  }
+  reconnecting_.begin(left, steady_clock::now());
+  moves_.forget_in_flight();
+  update_prompt();
+}
+
+void ConsoleClient::on_closed(const std::string& reason, bool failed) {
+  if (failed) {
+    const std::string server = config_.host + ":" + std::to_string(config_.port);
+    exit_.failed(reason, config_.name,
+                 exit_.name_refused() ? secret_.refusal_text(config_.name, server) : "",
+                 trust_question_.refusal());
+  }
+  io_.stop();
+}
+
+void ConsoleClient::on_unknown_server(const std::string& where, const std::string& fingerprint,
+                                      std::function<void(bool)> answer) {
+  trust_question_.ask(
+      terminal_.interactive(), where, fingerprint, known_servers_,
+      [this](const std::string& line) { say(line); }, std::move(answer));
+}
+
+void ConsoleClient::on_redirected(const std::string& where, const std::string& reason) {
+  say(sentence_case(redirect_text(where, reason)));
+}
+
+void ConsoleClient::tell_stakes() {
+  connection_->set_seat_at_stake(game_.holds_seat());
+  connection_->set_in_game(game_.in_progress());
 }
 
 // --- input ----------------------------------------------------------------------
 
 void ConsoleClient::on_line(const std::string& line) {
   if (quitting_) return;
-  if (trust_prompt_.take(line, [this](const std::string& text) { say(text); })) return;
-  if (confirming_ && answer_confirmation(line)) return;
+  if (trust_question_.take(line, [this](const std::string& text) { say(text); })) return;
+  if (give_up_.waiting()) {
+    if (const auto confirmed = give_up_.answer(line)) carry_out(*confirmed);
+    return;
+  }
   if (pager_.waiting() && pager_.take(line)) {
     update_prompt();
     return;
@@ -268,14 +340,14 @@ void ConsoleClient::on_line(const std::string& line) {
   }
   if (line.find_first_not_of(" \t") == std::string::npos) return;
   if (!connection_->connected()) {
-    if (reconnecting_ && holds_seat()) {
-      type_move_offline(line);
+    if (reconnecting_.active() && game_.holds_seat()) {
+      moves_.type_while_down(line);
     } else {
       held_lines_.push_back(line);
     }
     return;
   }
-  type_move(line);
+  if (moves_.type(line, !awaiting_.empty() || queued_)) update_prompt();
 }
 
 void ConsoleClient::on_input_end() {
@@ -288,16 +360,17 @@ void ConsoleClient::on_input_end() {
 }
 
 // At the end of a script: stay while the game can still move on without us
-// typing (our queued moves, the opponent's reply) or a reply is due.
+// typing (our moves typed ahead, the opponent's reply) or a reply is due.
 void ConsoleClient::finish_if_input_done() {
   if (!input_ended_ || quitting_) return;
-  if (!welcomed_before_ || reconnecting_ || !held_lines_.empty() || !awaiting_.empty()) return;
-  if (game_) {
-    const wire::GameState& s = *game_;
-    if (spectating_ && !is_over(s)) return;
-    if (in_progress(s) && (!pending_moves_.empty() || move_request_ != 0 || !my_turn())) return;
-    if (s.status() == wire::GAME_STATUS_WAITING && !pending_moves_.empty()) return;
-  } else if (queued_ && !pending_moves_.empty()) {
+  if (!welcomed_before_ || reconnecting_.active() || !held_lines_.empty() || !awaiting_.empty()) {
+    return;
+  }
+  if (const wire::GameState* s = game_.state()) {
+    if (game_.watching() && !is_over(*s)) return;
+    if (in_progress(*s) && (!moves_.empty() || moves_.in_flight() || !game_.my_turn())) return;
+    if (s->status() == wire::GAME_STATUS_WAITING && !moves_.empty()) return;
+  } else if (queued_ && !moves_.empty()) {
     return;
   }
   quit();
@@ -313,246 +386,135 @@ std::uint32_t ConsoleClient::send(wire::ClientMessage message, bool awaits_reply
   return id;
 }
 
+std::uint32_t ConsoleClient::send_quietly(wire::ClientMessage message) {
+  return connection_->send(std::move(message));
+}
+
 void ConsoleClient::execute(const Command& command) {
-  if (execute_extra(command) || execute_players(command)) return;
-  if (command.kind == CommandKind::Help) {
-    pager_.show(help_text(screen_width()));  // longer than a screen: a page at a time
-    update_prompt();
-    return;
+  if (lists_.execute(command) || players_.execute(command, game_.state())) return;
+  switch (command.kind) {
+    case CommandKind::Help:
+      pager_.show(help_text(screen_width(terminal_)));  // longer than a screen: a page at a time
+      update_prompt();
+      return;
+    case CommandKind::Quit:
+      quit();
+      return;
+    case CommandKind::SecretRotate:
+      rotate_secret();
+      return;
+    default:
+      if (!give_up_.ask(command)) carry_out(command);
   }
-  if (command.kind == CommandKind::Quit) {
-    quit();
-    return;
-  }
-  if (confirm_first(command)) return;
-  if (command.kind == CommandKind::Leave) pending_moves_.clear();
+}
+
+void ConsoleClient::carry_out(const Command& command) {
+  if (command.kind == CommandKind::Leave) moves_.clear();
   const std::optional<wire::ClientMessage> request = request_for(command);
   if (!request) return;
   const std::uint32_t id = send(*request, awaits_reply(command.kind));
   if (id == 0) return;
-  if (is_record_query(command.kind)) record_queries_[id] = command;
-  if (asks_for_a_place(command.kind)) place_request_ = *request;  // asked again after a restart
-  if (asks_for_a_place(command.kind) || command.kind == CommandKind::Join) {
-    entry_request_.emplace(id, *request);  // asked again if a Redirect answers it
-  }
+  if (is_record_query(command.kind)) records_.asked(id, command);
+  places_.sent(command.kind, *request, id);
 }
 
-void ConsoleClient::type_move(const std::string& text) {
-  if (!game_) {
-    if (!awaiting_.empty() || queued_) {
-      pending_moves_.push_back(text);  // a game is on its way
-      return;
-    }
-    say("You are not in a game: /create 3, /quick 3 or /join ID first (/help for more)");
-    return;
-  }
-  if (spectating_) {
-    say("You are watching this game: spectators can't move");
-    return;
-  }
-  if (is_over(*game_)) {
-    say("The game is over: /rematch to play again, /leave for the lobby");
-    return;
-  }
-  const MoveParse parsed = parse_move(text, game_->size());
-  if (!parsed.move) {
-    say(parsed.error);
-    return;
-  }
-  if (auto board = board_of(*game_);
-      board && board->at(parsed.move->row, parsed.move->col) != Cell::Empty) {
-    say(std::string(kCellTaken));
-    return;
-  }
-  pending_moves_.push_back(text);
-  if (terminal_.interactive() && (!my_turn() || move_request_ != 0 || pending_moves_.size() > 1)) {
-    say("(" + cell_name(*parsed.move) + " will be played on your turn)");
-  }
-  play_pending();
-  update_prompt();
-}
-
-// Plays the first queued move that is legal now; the others wait their turn.
-void ConsoleClient::play_pending() {
-  while (game_ && !spectating_ && in_progress(*game_) && my_turn() && move_request_ == 0 &&
-         !pending_moves_.empty()) {
-    const std::string text = std::move(pending_moves_.front());
-    pending_moves_.pop_front();
-    const MoveParse parsed = parse_move(text, game_->size());
-    if (!parsed.move) {
-      say(parsed.error);
-      continue;
-    }
-    const auto board = board_of(*game_);
-    if (!board) return;
-    if (auto refusal = move_refusal(*board, *parsed.move, true)) {
-      say(*refusal + " (" + cell_name(*parsed.move) + "): choose another cell");
-      continue;
-    }
-    wire::ClientMessage m;
-    m.mutable_make_move()->set_game_id(game_->game_id());
-    m.mutable_make_move()->set_row(parsed.move->row);
-    m.mutable_make_move()->set_col(parsed.move->col);
-    move_request_ = send(m, false);
-    if (move_request_ == 0) pending_moves_.push_front(text);
-    move_sent_at_ = std::chrono::steady_clock::now();
-    move_wait_said_ = false;
-    return;
-  }
+void ConsoleClient::rotate_secret() {
+  const std::optional<std::string> next = secret_.begin_rotation();
+  if (!next) return;
+  connection_->offer_next_secret(*next);
+  wire::ClientMessage m;
+  m.mutable_rotate_secret()->set_new_secret(*next);
+  send(m, true);
 }
 
 // --- server events --------------------------------------------------------------
 
 void ConsoleClient::on_error(const wire::Error& error, std::uint32_t in_reply_to) {
   if (error.fatal()) {
-    if (error.code() == wire::ERROR_CODE_NAME_TAKEN) {
-      name_refused_ = true;  // said when the connection ends, with what to do about it
-      if (secret_) secret_->forget_made();  // a secret made for a free name owns nothing
-    } else if (error.code() == wire::ERROR_CODE_SESSION_ACTIVE) {
-      session_active_ = true;  // said when the connection ends
-    } else if (error.code() == wire::ERROR_CODE_REPLACED) {
-      say("This session was taken over by another terminal (" + cli::invocation_name("ttt-client") +
-          " --take-over there); this one stops.");
-    } else if (error.code() == wire::ERROR_CODE_BAD_RESUME_TOKEN) {
-      say("The server no longer holds this session: signing in again as " + config_.name + ".");
-    } else if (const auto words = node_error_text(error.code())) {
-      say(sentence_case(*words) + ".");  // the connection tries again (another node first)
-    } else if (welcomed_before_) {
-      // Said here; the error the client may end with does not say it again.
-      // (Before any Welcome, that error says it: "cannot connect to ...".)
-      fatal_said_ =
-          "the server closed the connection: " + safe_text(error.text(), field_width::kMessage);
-      say(sentence_case(fatal_said_));
-    }
+    exit_.fatal(error, welcomed_before_, config_.name);
+    if (exit_.name_refused()) secret_.name_taken();  // a secret made for a free name owns nothing
     return;
   }
-  if (in_reply_to != 0 && in_reply_to == move_request_) move_request_ = 0;
+  moves_.refused(in_reply_to);
   say(error_text(error));
 }
 
 void ConsoleClient::on_joined(const wire::Joined& joined) {
   const bool resumed = std::exchange(resuming_, false);
-  game_ = joined.state();
-  state_received_at_ = std::chrono::steady_clock::now();
-  spectating_ = joined.side() == wire::SIDE_SPECTATOR;
+  game_.join(joined, steady_clock::now());
   queued_ = false;
-  move_request_ = 0;
-  if (resumed) check_offline_moves(joined.state());
-  const std::string id = std::to_string(joined.state().game_id());
-  const bool said = std::exchange(rejoining_game_, 0) == joined.state().game_id();
-  if (spectating_) {
-    if (!said) {  // else "Watching game N again." said it
-      say("Watching game " + id + ".");
-      if (!watch_link(joined.state().game_id()).empty()) {
-        say("In a browser: " + watch_link(joined.state().game_id()));
-      }
-    }
-  } else {
-    say(std::string(resumed ? "Back in game " : "You play ") +
-        (resumed ? id + " as " + side_name(my_side()) : side_name(my_side()) + " in game " + id) +
-        ".");
-  }
-  if (!joined.invite_code().empty()) {
-    say("Private game: others join with /join " + id + " " +
-        safe_text(joined.invite_code(), field_width::kShort));
-  }
-  show_state(joined.state());
+  moves_.forget_in_flight();
+  if (resumed) moves_.check_after_resume(joined.state());
+  commentary_.joined(joined, resumed, places_.rejoined(joined.state().game_id()));
 }
 
 void ConsoleClient::on_state(const wire::GameState& state) {
-  if (!game_ || state.game_id() != game_->game_id()) return;  // from a game we left
-  const wire::GameState before = std::move(*game_);
-  game_ = state;
-  state_received_at_ = std::chrono::steady_clock::now();
-  track_presence(before, state);
-  if (state.move_count() != before.move_count() || state.round() != before.round()) {
-    move_request_ = 0;
+  const auto now = steady_clock::now();
+  const std::optional<wire::GameState> before = game_.update(state, now);
+  if (!before) return;  // from a game we left
+  absences_.track(*before, state, game_.watching(), now);
+  if (state.move_count() != before->move_count() || state.round() != before->round()) {
+    moves_.forget_in_flight();
   }
-  if (state.round() != before.round() && !spectating_) {
-    say("Rematch: round " + std::to_string(state.round()) + ", you play " + side_name(my_side()) +
-        ".");
-  }
-  if (before.status() == wire::GAME_STATUS_WAITING && in_progress(state) &&
-      state.round() == before.round() && seated()) {
-    say(joined_game_text(state, my_side()));  // someone took the free seat
-  }
-  if (board_changed(before, state)) {
-    // Say the other side's move in words too: easier to follow than a redrawn board.
-    // A screen that draws the game says our own moves too (placed with the
-    // cursor or the mouse, they are typed nowhere).
-    show_state(state, move_headline(before, state, spectating_ ? wire::SIDE_SPECTATOR : my_side(),
-                                    terminal_.draws_game()));
-  } else {
-    // Only what is new: the turn line after the board still stands.
-    const std::string news =
-        offers_news(before, state, spectating_ ? wire::SIDE_SPECTATOR : my_side());
-    if (!news.empty()) say(news);
-    if (players_changed(before, state)) say(players_line(state));
-  }
+  commentary_.changed(*before);
 }
 
-// The board with who plays whom, the result once, and whose turn it is.
-void ConsoleClient::show_state(const wire::GameState& state, const std::string& headline) {
-  const bool with_result = is_over(state) && board_of(state) && announced_end_ != round_key(state);
-  if (with_result) announced_end_ = round_key(state);
-  terminal_.print(state_text(state, spectating_ ? wire::SIDE_SPECTATOR : my_side(), headline,
-                             board_style(state.size()), with_result, !terminal_.draws_game()));
-  if (with_result && !watch_link(state.game_id()).empty()) {
-    say("Watch or replay it in a browser: " + watch_link(state.game_id()));
+void ConsoleClient::on_left(const wire::Left& left) {
+  game_.clear();
+  queued_ = false;
+  places_.left();
+  moves_.clear();
+  give_up_.drop();
+  say(left_text(left));
+}
+
+// --- the clock and the screen ------------------------------------------------------
+
+void ConsoleClient::schedule_tick() {
+  tick_timer_.expires_after(std::chrono::seconds(1));
+  tick_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec || quitting_) return;
+    tick();
+    schedule_tick();
+  });
+}
+
+void ConsoleClient::tick() {
+  const auto now = steady_clock::now();
+  if (terminal_.interactive() && !clocks_.prompt(now).empty()) update_prompt();  // the clocks run
+  if (terminal_.shows_lobby() && !game_.state() && welcomed_before_ && connection_->connected() &&
+      !quitting_) {
+    panel_.refresh(now);
   }
-}
-
-std::string ConsoleClient::watch_link(std::uint64_t game_id) const {
-  if (!web_client_) return "";
-  if (!web_url_.empty()) return web_url_ + "/game/" + std::to_string(game_id);
-  const bool ipv6 = config_.host.find(':') != std::string::npos;
-  return std::string(config_.trust.no_tls ? "http://" : "https://") + (ipv6 ? "[" : "") +
-         config_.host + (ipv6 ? "]" : "") + ":" + std::to_string(config_.port) + "/game/" +
-         std::to_string(game_id);
-}
-
-// --- helpers --------------------------------------------------------------------
-
-wire::Side ConsoleClient::my_side() const noexcept {
-  return game_ ? side_of(*game_, player_id_) : wire::SIDE_NONE;
-}
-
-bool ConsoleClient::seated() const noexcept { return !spectating_ && my_side() != wire::SIDE_NONE; }
-
-bool ConsoleClient::my_turn() const noexcept {
-  return game_ && seated() && in_progress(*game_) && game_->to_move() == my_side();
+  if (reconnecting_.active()) {
+    reconnecting_.tick(now);
+    if (terminal_.interactive() && !pager_.waiting()) {
+      terminal_.set_prompt(reconnecting_.prompt(now));
+    }
+    return;
+  }
+  clocks_.warn(now);
+  moves_.tick(now);
+  if (const wire::GameState* game = game_.state(); game && in_progress(*game)) {
+    absences_.tick(*game, now);
+  }
 }
 
 void ConsoleClient::say(const std::string& line) { terminal_.print(line + "\n"); }
 
-RenderStyle ConsoleClient::board_style(int size) const {
-  RenderStyle style{terminal_.color()};
-  // A board with its borders taller than the screen is drawn without them.
-  constexpr std::size_t kLinesAround = 5;  // the players line, headline, result, turn line
-  style.compact =
-      terminal_.interactive() &&
-      2 * static_cast<std::size_t>(std::max(size, 0)) + 2 + kLinesAround > terminal_.size().rows;
-  return style;
-}
-
-std::size_t ConsoleClient::screen_width() const {
-  return terminal_.interactive() ? terminal_.size().columns : 0;
-}
-
 void ConsoleClient::update_prompt() {
-  terminal_.show_game(game_ ? &*game_ : nullptr, spectating_ ? wire::SIDE_SPECTATOR : my_side());
+  terminal_.show_game(game_.state(), game_.viewpoint());
   if (pager_.waiting()) {
     terminal_.set_prompt(pager_.prompt());
     return;
   }
-  if (reconnecting_) {
-    const auto left = reconnect_deadline_ - std::chrono::steady_clock::now();
-    terminal_.set_prompt(
-        reconnecting_prompt(std::chrono::duration_cast<std::chrono::milliseconds>(left), true));
+  const auto now = steady_clock::now();
+  if (reconnecting_.active()) {
+    terminal_.set_prompt(reconnecting_.prompt(now));
     return;
   }
-  terminal_.set_prompt(clocks_prompt() +
-                       (my_turn() ? "your move (" + side_name(my_side()) + ")> " : "> "));
+  terminal_.set_prompt(clocks_.prompt(now) +
+                       (game_.my_turn() ? "your move (" + side_name(game_.side()) + ")> " : "> "));
 }
 
 }  // namespace ttt::client

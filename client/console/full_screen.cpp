@@ -19,8 +19,7 @@
 namespace ttt::client {
 namespace {
 
-constexpr std::size_t kLogLines = 2000;  // kept for scrolling back
-constexpr std::size_t kLinesKept = 8;    // left on the terminal after the full screen
+constexpr std::size_t kLinesKept = 8;  // left on the terminal after the full screen
 constexpr int kCtrlD = 4;
 constexpr int kEscape = 27;
 
@@ -60,7 +59,7 @@ FullScreen::FullScreen(ColorChoice color)
     init_pair(1, COLOR_CYAN, -1);     // X
     init_pair(2, COLOR_MAGENTA, -1);  // O
     init_pair(3, COLOR_GREEN, -1);    // the winning line
-    color_pairs_ = true;
+    painter_.use_color_pairs();
   }
   say("Full screen: arrow keys or hjkl move, Enter or space places, ? for help, /quit to "
       "leave (--plain for the line mode).");
@@ -76,9 +75,8 @@ void FullScreen::restore() {
   // The terminal gets its own screen back, and the last lines said stay on
   // it: the goodbye, why the client stopped, what it said about the game.
   std::string tail;
-  const std::size_t from = log_.size() > kLinesKept ? log_.size() - kLinesKept : 0;
-  for (std::size_t i = from; i < log_.size(); ++i) {
-    tail += wrap_text(log_[i], static_cast<std::size_t>(std::max(layout_.width, 0))) + "\n";
+  for (const std::string& line : log_.last(kLinesKept)) {
+    tail += wrap_text(line, static_cast<std::size_t>(std::max(painter_.layout().width, 0))) + "\n";
   }
   for (std::string_view rest = tail; !rest.empty();) {
     const ssize_t n = ::write(1, rest.data(), rest.size());
@@ -144,18 +142,18 @@ void FullScreen::key(int code, bool is_character) {
         erase_last_character(input_);
         return;
       case KEY_PPAGE:
-        scroll_ += std::max(1, layout_.log_height - 1);
+        log_.page_back(std::max(1, painter_.layout().log_height - 1));
         return;
       case KEY_NPAGE:
-        scroll_ = std::max(0, scroll_ - std::max(1, layout_.log_height - 1));
+        log_.page_forward(std::max(1, painter_.layout().log_height - 1));
         return;
       case KEY_RESIZE:
         return;  // curses has the new size: pump_keys draws it
       case KEY_MOUSE: {
         MEVENT event{};
         if (getmouse(&event) != OK) return;
-        if (auto cell = layout_.board.cell_at(event.y, event.x)) {
-          cursor_ = *cell;
+        if (auto cell = painter_.layout().board.cell_at(event.y, event.x)) {
+          cursor_.set(*cell);
           if (event.bstate & (BUTTON1_CLICKED | BUTTON1_RELEASED)) place(*cell);
         }
         return;
@@ -200,7 +198,7 @@ void FullScreen::key(int code, bool is_character) {
         move_cursor(0, 1);
         return;
       case ' ':
-        place(cursor_);
+        place(cursor_.at());
         return;
       case '?':
         help_ = true;
@@ -214,20 +212,17 @@ void FullScreen::key(int code, bool is_character) {
 
 void FullScreen::submit_line() {
   if (input_.empty()) {
-    place(cursor_);
+    place(cursor_.at());
     return;
   }
   std::string line = std::exchange(input_, {});
-  scroll_ = 0;
+  log_.to_newest();
   say(prompt_ + line);
   if (on_line_) on_line_(std::move(line));
 }
 
 void FullScreen::move_cursor(int rows, int cols) {
-  if (!game_) return;
-  const int n = game_->size();
-  cursor_.row = std::clamp(cursor_.row + rows, 0, n - 1);
-  cursor_.col = std::clamp(cursor_.col + cols, 0, n - 1);
+  if (game_) cursor_.move(rows, cols, game_->size());
 }
 
 void FullScreen::place(Move cell) {
@@ -261,9 +256,20 @@ void FullScreen::place(Move cell) {
   if (on_line_) on_line_(cell_name(cell));
 }
 
-void FullScreen::say(const std::string& line) {
-  log_.push_back(line);
-  while (log_.size() > kLogLines) log_.pop_front();
+void FullScreen::say(const std::string& line) { log_.add(line); }
+
+void FullScreen::draw() {
+  if (!active_) return;
+  ScreenView view;
+  view.game = game_ ? &*game_ : nullptr;
+  view.me = me_;
+  view.game_at = game_at_;
+  view.lobby_games = lobby_games_ ? &*lobby_games_ : nullptr;
+  view.lobby_players = lobby_players_ ? &*lobby_players_ : nullptr;
+  view.cursor = cursor_.at();
+  view.input_line = prompt_ + input_;
+  view.help = help_;
+  painter_.draw(view, log_);
 }
 
 void FullScreen::print(std::string_view text) {
@@ -285,7 +291,7 @@ void FullScreen::bell() {
 ScreenSize FullScreen::size() const {
   // Long lists scroll in the log (PgUp, PgDn) rather than wait a screenful
   // at a time: the pager never stops. Text is laid out for the log's width.
-  return ScreenSize{100'000, static_cast<std::size_t>(std::max(layout_.width - 1, 20))};
+  return ScreenSize{100'000, static_cast<std::size_t>(std::max(painter_.layout().width - 1, 20))};
 }
 
 void FullScreen::set_prompt(std::string prompt) {
@@ -308,7 +314,8 @@ void FullScreen::show_game(const wire::GameState* game, wire::Side me) {
       game_->move_count() != game->move_count() || game_->status() != game->status() ||
       game_->x_clock_ms() != game->x_clock_ms() || game_->o_clock_ms() != game->o_clock_ms() ||
       game_->x().connected() != game->x().connected() ||
-      game_->o().connected() != game->o().connected() || game_->spectators() != game->spectators() ||
+      game_->o().connected() != game->o().connected() ||
+      game_->spectators() != game->spectators() ||
       game_->draw_offered_by() != game->draw_offered_by() ||
       game_->rematch_requested_by() != game->rematch_requested_by();
   const bool new_board = !game_ || game_->game_id() != game->game_id() ||
@@ -318,20 +325,7 @@ void FullScreen::show_game(const wire::GameState* game, wire::Side me) {
   }
   game_ = *game;
   game_at_ = std::chrono::steady_clock::now();
-  if (new_board || cursor_game_ != game->game_id()) {
-    // The cursor starts on a free cell: the centre when it is free.
-    cursor_game_ = game->game_id();
-    const int n = std::max(game->size(), 1);
-    cursor_ = {n / 2, n / 2};
-    if (const auto board = board_of(*game); board && board->at(n / 2, n / 2) != Cell::Empty) {
-      for (int i = 0; i < n * n; ++i) {
-        if (board->at(i / n, i % n) == Cell::Empty) {
-          cursor_ = {i / n, i % n};
-          break;
-        }
-      }
-    }
-  }
+  cursor_.follow(*game, new_board);
   draw();
 }
 

@@ -9,14 +9,17 @@
 // Redrawn whole on every change and on a resize; colour only where the
 // line mode would use it (never with NO_COLOR). Every string from the
 // server reaches it through the client's safe_text (as in line mode).
+// FullScreen is the Terminal and the keys; what it shows is drawn by
+// ScreenPainter, its log kept by ScreenLog, its cursor by BoardCursor.
 #pragma once
 
 #include <chrono>
-#include <deque>
 #include <optional>
 #include <string>
 
-#include "console/screen_layout.hpp"
+#include "console/board_cursor.hpp"
+#include "console/screen_log.hpp"
+#include "console/screen_painter.hpp"
 #include "console/terminal.hpp"
 
 namespace ttt::client {
@@ -53,30 +56,18 @@ class FullScreen final : public Terminal {
   void move_cursor(int rows, int cols);
   void submit_line();
   void say(const std::string& line);  // a line of ours in the log
-
-  // Drawing (full_screen_draw.cpp).
+  // Draws the whole screen from what it shows now.
   void draw();
-  void draw_board();
-  void draw_panel();
-  void draw_lobby();
-  void draw_log();
-  void draw_input();
-  void draw_help();
-  // text at (line, column), cut to width display columns.
-  void put(int line, int column, const std::string& text, int width, int attributes = 0);
 
   bool active_ = false;  // curses owns the terminal
-  bool color_pairs_ = false;
-  ScreenLayout layout_;
+  ScreenPainter painter_;
   std::optional<wire::GameState> game_;
   wire::Side me_ = wire::SIDE_NONE;
   std::chrono::steady_clock::time_point game_at_{};  // when game_ last changed
   std::optional<wire::GameList> lobby_games_;
   std::optional<wire::PlayerList> lobby_players_;
-  Move cursor_{0, 0};
-  std::uint64_t cursor_game_ = 0;  // the game the cursor was placed for
-  std::deque<std::string> log_;    // every line said, oldest first (bounded)
-  int scroll_ = 0;                 // log lines scrolled back from the end
+  BoardCursor cursor_;
+  ScreenLog log_;  // every line said
   std::string input_;
   std::string prompt_ = "> ";
   bool help_ = false;

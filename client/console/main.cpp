@@ -1,7 +1,6 @@
 // ttt-client: the console client's command line.
 #include <unistd.h>
 
-#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <boost/asio/io_context.hpp>
@@ -22,7 +21,7 @@
 #include "console/stdin_reader.hpp"
 #include "console/terminal.hpp"
 #include "link/protobuf_log.hpp"
-#include "ttt/cli/invocation.hpp"
+#include "ttt/cli/program.hpp"
 
 namespace {
 
@@ -100,28 +99,14 @@ int run_online(const ttt::client::ClientConfig& config) {
 int main(int argc, char** argv) {
   ttt::client::ClientConfig config;
   const auto args = ttt::client::parse_client_args(argc, argv, config);
-  if (!args.result.ok) {
-    std::fprintf(stderr, "ttt-client: %s\n(see %s --help)\n", args.result.error.c_str(),
-                 ttt::cli::invocation_name("ttt-client").c_str());
-    return 2;
-  }
-  if (args.result.help) {
-    std::fputs(args.usage.c_str(), stdout);
-    return 0;
-  }
-  if (args.result.print_config) {
-    std::fputs(args.effective_config.c_str(), stdout);
-    return 0;
-  }
+  if (const auto done = ttt::cli::answer_command_line("ttt-client", args)) return *done;
   std::signal(SIGPIPE, SIG_IGN);
   ::umask(077);  // the secret and token files are the user's only
   // Log lines are coloured only where the screen is (NO_COLOR and --color hold for them too).
-  const bool log_color =
-      ttt::client::use_color(config.color, ::isatty(2) == 1, std::getenv("NO_COLOR"));
-  spdlog::set_default_logger(spdlog::stderr_color_mt(
-      "ttt-client", log_color ? spdlog::color_mode::automatic : spdlog::color_mode::never));
+  ttt::cli::log_to_stderr(
+      "ttt-client", config.log_level,
+      ttt::client::use_color(config.color, ::isatty(2) == 1, std::getenv("NO_COLOR")));
   ttt::client::route_protobuf_logs();
-  spdlog::set_level(spdlog::level::from_str(config.log_level));
   try {
     if (config.local || config.ai) return run_offline(config);
     if (ttt::client::full_screen_wanted(config, ::isatty(0) == 1, ::isatty(1) == 1,

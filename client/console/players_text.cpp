@@ -14,10 +14,6 @@
 namespace ttt::client {
 namespace {
 
-constexpr std::size_t kNameColumn = 18;  // names in the table; longer ones are cut
-
-std::string name_of(const std::string& raw) { return safe_text(raw, field_width::kName); }
-
 std::string board_with_clock(int size, int win_length, const wire::ClockSettings& clock) {
   std::string text = board_name(size, win_length);
   if (clock.initial_ms() != 0) {
@@ -43,7 +39,7 @@ std::string activity_text(const wire::PlayerPresence& p) {
   const std::string opponent =
       p.opponent().empty()
           ? std::string()
-          : (p.opponent_server_bot() ? "the server's " : "") + name_of(p.opponent());
+          : (p.opponent_server_bot() ? "the server's " : "") + safe_name(p.opponent());
   switch (p.activity()) {
     case wire::ACTIVITY_QUEUED:
       return "waiting in quick match for a " + board + " game";
@@ -64,11 +60,11 @@ std::string activity_text(const wire::PlayerPresence& p) {
 
 std::string player_list_text(const wire::PlayerList& list, std::size_t width) {
   if (list.players().empty()) return "Nobody else is online.";
-  TextTable table({{"name", 9, 8, false, false, 0, kNameColumn},
+  TextTable table({{"name", 9, 8, false, false, 0, kNameColumnWidth},
                    {"rating", 6, 0, true, false, 2, 6},
                    {"doing", 8, 12, false, true, 2, 0}});
   for (const wire::PlayerPresence& p : list.players()) {
-    std::string name = safe_text(p.name(), kNameColumn);
+    std::string name = safe_text(p.name(), kNameColumnWidth);
     if (p.is_bot()) name += " (bot)";
     if (p.away()) name += " [away]";
     table.add_row({name, rating_text(p.rating()), activity_text(p)});
@@ -80,7 +76,7 @@ std::string player_list_text(const wire::PlayerList& list, std::size_t width) {
 
 std::string challenge_offer_text(const wire::ChallengeOffer& offer) {
   const bool rated = offer.settings().rated() != wire::RATED_NO;
-  return name_of(offer.from()) + (offer.from_bot() ? " (bot, " : " (") +
+  return safe_name(offer.from()) + (offer.from_bot() ? " (bot, " : " (") +
          rating_text(offer.from_rating()) + ") challenges you to a " +
          challenge_settings_text(offer.settings(), rated) +
          " game: /accept or /decline (challenge " + std::to_string(offer.challenge_id()) +
@@ -89,7 +85,7 @@ std::string challenge_offer_text(const wire::ChallengeOffer& offer) {
 
 std::string challenge_sent_text(const wire::ChallengeSent& sent) {
   const bool rated = sent.settings().rated() != wire::RATED_NO;
-  return "You challenged " + name_of(sent.settings().name()) + " to a " +
+  return "You challenged " + safe_name(sent.settings().name()) + " to a " +
          challenge_settings_text(sent.settings(), rated) + " game (challenge " +
          std::to_string(sent.challenge_id()) + "); it stands " +
          whole_seconds(std::chrono::milliseconds(sent.expires_in_ms())) + ".";
@@ -97,7 +93,7 @@ std::string challenge_sent_text(const wire::ChallengeSent& sent) {
 
 std::string challenge_ended_text(const wire::ChallengeEnded& ended, const std::string& me) {
   const bool mine = ended.challenger() == me;
-  const std::string them = name_of(mine ? ended.challenged() : ended.challenger());
+  const std::string them = safe_name(mine ? ended.challenged() : ended.challenger());
   switch (ended.how()) {
     case wire::CHALLENGE_END_DECLINED:
       return mine ? them + " declined your challenge." : "You declined " + them + "'s challenge.";
@@ -120,13 +116,13 @@ std::string block_list_text(const wire::BlockList& list) {
   if (list.names().empty()) return "Nobody is blocked.";
   std::string text = "Blocked (no challenges or chat from them):";
   for (int i = 0; i < list.names_size(); ++i) {
-    text += (i == 0 ? " " : ", ") + name_of(list.names(i));
+    text += (i == 0 ? " " : ", ") + safe_name(list.names(i));
   }
   return text + ".";
 }
 
 std::string block_answer_text(const wire::BlockList& list, const std::string& name, bool blocked) {
-  const std::string who = name_of(name);
+  const std::string who = safe_name(name);
   const auto key = [](std::string text) {
     for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return text;
@@ -137,7 +133,7 @@ std::string block_answer_text(const wire::BlockList& list, const std::string& na
     if (key(n) == key(name)) {
       listed = true;
     } else {
-      others += (others.empty() ? "" : ", ") + name_of(n);
+      others += (others.empty() ? "" : ", ") + safe_name(n);
     }
   }
   const std::string all = listed ? who + (others.empty() ? "" : ", " + others) : others;

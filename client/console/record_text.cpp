@@ -14,9 +14,7 @@
 namespace ttt::client {
 namespace {
 
-constexpr std::size_t kNameColumn = 18;  // names in tables; longer ones are cut
-
-std::string column_name(const std::string& raw) { return safe_text(raw, kNameColumn); }
+std::string column_name(const std::string& raw) { return safe_text(raw, kNameColumnWidth); }
 
 std::string command_name(CommandKind kind) {
   switch (kind) {
@@ -49,7 +47,7 @@ std::string time_text(std::uint64_t unix_ms, TimeZone zone) {
 std::string leaderboard_text(const wire::Leaderboard& board, std::size_t width) {
   if (board.entries().empty()) return "Nobody has finished a game on this server yet.";
   TextTable table({{"rank", 9, 0, true, false, 0, 4},
-                   {"name", 9, 8, false, false, 2, kNameColumn},
+                   {"name", 9, 8, false, false, 2, kNameColumnWidth},
                    {"rating", 8, 0, true, false, 1, 7},
                    {"games", 6, 0, true, false, 1, 6},
                    {"W", 4, 0, true, false, 1, 5},
@@ -83,8 +81,8 @@ std::string history_text(const wire::History& history, TimeZone zone, std::size_
   TextTable table({{"record", 9, 0, true, false, 0, 6},
                    {"ended", 5, 0, false, false, 2, 16, true},
                    {"board", 6, 5, false, false, 2, 17, true},
-                   {"X", 8, 8, false, false, 2, kNameColumn},
-                   {"O", 8, 8, false, false, 1, kNameColumn},
+                   {"X", 8, 8, false, false, 2, kNameColumnWidth},
+                   {"O", 8, 8, false, false, 1, kNameColumnWidth},
                    {"result", 7, 12, false, false, 1, 32},
                    {"rated", 3, 0, false, false, 1, 7, true},
                    {"moves", 4, 0, true, false, 1, 5, true}});

@@ -36,8 +36,6 @@ std::string offset_text(std::uint64_t started_ms, std::uint64_t at_ms) {
   return text;
 }
 
-std::string name_of(const std::string& raw) { return safe_text(raw, field_width::kName); }
-
 }  // namespace
 
 std::optional<Replay> Replay::of(const wire::GameRecord& record, std::string& error) {
@@ -78,12 +76,12 @@ std::string Replay::header(TimeZone zone) const {
   const std::size_t n = boards_.size();
   return "Replay of record " + std::to_string(r.record_id()) + " (" + game + "), " +
          time_text(r.started_ms(), zone) + ": " + size + ", " + (r.rated() ? "rated" : "unrated") +
-         ".\n" + name_of(r.x_name()) + " (X) vs " + name_of(r.o_name()) + " (O): " + result +
+         ".\n" + safe_name(r.x_name()) + " (X) vs " + safe_name(r.o_name()) + " (O): " + result +
          " after " + std::to_string(n) + (n == 1 ? " move." : " moves.");
 }
 
 std::string Replay::mover_text(std::size_t ply) const {
-  return ply % 2 == 0 ? name_of(record_.x_name()) + " (X)" : name_of(record_.o_name()) + " (O)";
+  return ply % 2 == 0 ? safe_name(record_.x_name()) + " (X)" : safe_name(record_.o_name()) + " (O)";
 }
 
 std::string Replay::next(RenderStyle style) {

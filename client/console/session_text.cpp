@@ -1,6 +1,7 @@
 #include "console/session_text.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "console/game_text.hpp"
@@ -68,6 +69,11 @@ std::string plural(std::uint64_t n, const char* one, const char* many) {
 }
 
 }  // namespace
+
+std::string sentence_case(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  return text;
+}
 
 std::string whole_seconds(std::chrono::milliseconds ms) {
   const auto count = ms.count() > 0 ? ms.count() : 0;

@@ -12,6 +12,9 @@
 
 namespace ttt::client {
 
+// Words of ours or the server's as a line of the console: a capital first.
+std::string sentence_case(std::string text);
+
 // "Connection lost (REASON); reconnecting for up to 45 s (the server holds
 // your seat 30 s after it notices)...". seat_grace 0: no seat at stake.
 // restarts: in a game a restarted server gives back, said too ("...; a

@@ -15,6 +15,9 @@
 
 namespace ttt::client {
 
+// The width of a column of names (/who, /top, /history); longer names are cut.
+inline constexpr std::size_t kNameColumnWidth = 18;
+
 struct TableColumn {
   std::string header;
   int priority = 0;           // higher stays longer

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "identity/token_file.hpp"
+#include "identity/config_files.hpp"
 
 namespace ttt::client {
 namespace {

@@ -1,15 +1,23 @@
 #include "identity/player_secret.hpp"
 
+#include <fcntl.h>
 #include <sys/random.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
-#include "identity/token_file.hpp"
+#include "identity/config_files.hpp"
 
 namespace ttt::client {
+namespace {
+
+// A secret file holds one line; more than this is not one.
+constexpr std::size_t kMaxSecretBytes = 256;
+
+}  // namespace
 
 std::string new_secret() {
   unsigned char bytes[32];
@@ -27,6 +35,43 @@ std::string new_secret() {
     secret += kHex[b & 15];
   }
   return secret;
+}
+
+std::string read_secret(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  char buffer[kMaxSecretBytes];
+  const ssize_t n = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  if (n <= 0) return "";
+  std::string secret(buffer, static_cast<std::size_t>(n));
+  while (!secret.empty() && (secret.back() == '\n' || secret.back() == ' ')) secret.pop_back();
+  return secret;
+}
+
+bool save_secret(const std::string& path, const std::string& secret, std::string& error) {
+  const std::string folder = std::filesystem::path(path).parent_path().string();
+  if (!folder.empty() && !make_private_folders(folder, error)) return false;
+  // A file no other process can be writing (mkostemp opens it O_EXCL, mode
+  // 0600), then renamed over the secret in one step.
+  std::string temporary = path + ".XXXXXX";
+  const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
+  if (fd < 0) {
+    error = temporary + ": " + std::strerror(errno);
+    return false;
+  }
+  const std::string line = secret + "\n";
+  errno = EIO;  // what a short write means
+  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
+                       ::fsync(fd) == 0;
+  const int write_errno = errno;
+  ::close(fd);
+  if (!written || ::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = path + ": " + std::strerror(written ? errno : write_errno);
+    ::unlink(temporary.c_str());
+    return false;
+  }
+  return true;
 }
 
 PlayerSecret::PlayerSecret(std::string path) : path_(std::move(path)) {}

@@ -13,6 +13,15 @@
 
 namespace ttt::client {
 
+// The secret saved in path, or "" if there is none.
+std::string read_secret(const std::string& path);
+
+// Saves a secret (mode 0600, replacing the file whole); false with a reason
+// in error if it can't. It is written to a fresh file of its own (O_EXCL) and
+// renamed over path, so programs saving at once never mix their bytes and a
+// crash leaves the old secret or the new one, never half of one.
+bool save_secret(const std::string& path, const std::string& secret, std::string& error);
+
 // A new secret: 64 hex digits (256 bits) from the operating system's
 // cryptographic generator. Throws std::runtime_error if there is none.
 std::string new_secret();

@@ -167,9 +167,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // The server's settings from the last Welcome (0 when it sent none).
   std::chrono::milliseconds server_grace() const noexcept { return grace_; }
 
-  // The token that takes this player back (empty before the first Welcome).
-  const std::string& resume_token() const noexcept { return token_; }
-
   // The secret the last Hello carried (after a Welcome: the one the server
   // took), and a new one for the Hellos to come (a rotation the server
   // confirmed).
@@ -181,8 +178,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // A secret the server may be storing now (a rotation on its way): tried
   // once if a reconnect's Hello is refused with the current one.
   void offer_next_secret(std::string secret) { next_secret_ = std::move(secret); }
-
-  const ConnectionOptions& options() const noexcept { return options_; }
 
  private:
   using tcp = boost::asio::ip::tcp;

@@ -46,4 +46,7 @@ inline constexpr std::size_t kMaxCombiningMarks = 4;
 // safe_text is idempotent: its output passes through unchanged.
 std::string safe_text(std::string_view raw, std::size_t max_width);
 
+// A player's name from the server, as shown: safe_text at field_width::kName.
+inline std::string safe_name(std::string_view raw) { return safe_text(raw, field_width::kName); }
+
 }  // namespace ttt::client

@@ -1,5 +1,5 @@
-// FullScreen's drawing: the whole screen from what it holds (the game, the
-// lobby's lists, the log, the input line), laid out by layout_screen.
+#include "console/screen_painter.hpp"
+
 // The wide-character API of ncursesw (wget_wch), whatever _XOPEN_SOURCE says.
 #define NCURSES_WIDECHAR 1
 #define NCURSES_NOMACROS  // move(), erase(): functions, not macros over std::move
@@ -9,7 +9,6 @@
 #include <array>
 #include <vector>
 
-#include "console/full_screen.hpp"
 #include "console/game_text.hpp"
 #include "console/players_text.hpp"
 #include "console/session_text.hpp"
@@ -33,7 +32,7 @@ std::vector<std::string> wrapped(const std::string& text, int width) {
 
 }  // namespace
 
-void FullScreen::put(int line, int column, const std::string& text, int width, int attributes) {
+void ScreenPainter::put(int line, int column, const std::string& text, int width, int attributes) {
   if (width <= 0 || line < 0 || line >= LINES || column < 0 || column >= COLS) return;
   width = std::min(width, COLS - column);
   const std::string shown = cut_to_width(text, static_cast<std::size_t>(width));
@@ -42,35 +41,35 @@ void FullScreen::put(int line, int column, const std::string& text, int width, i
   if (attributes != 0) attroff(attributes);
 }
 
-void FullScreen::draw() {
-  if (!active_) return;
-  layout_ = layout_screen(LINES, COLS, game_ ? game_->size() : 0);
+void ScreenPainter::draw(const ScreenView& view, ScreenLog& log) {
+  layout_ = layout_screen(LINES, COLS, view.game ? view.game->size() : 0);
   erase();
   if (!layout_.fits) {
     put(0, 0, layout_.why, COLS);
-    draw_input();
+    draw_input(view);
     refresh();
     return;
   }
-  if (game_) {
-    draw_board();
-    draw_panel();
+  if (view.game) {
+    draw_board(view);
+    draw_panel(view);
   } else {
-    draw_lobby();
+    draw_lobby(view);
   }
-  draw_log();
-  if (help_) draw_help();
-  draw_input();
+  draw_log(log);
+  if (view.help) draw_help();
+  draw_input(view);
   refresh();
 }
 
-void FullScreen::draw_board() {
+void ScreenPainter::draw_board(const ScreenView& view) {
   const BoardGeometry& g = layout_.board;
-  const auto board = board_of(*game_);
+  const wire::GameState& game = *view.game;
+  const auto board = board_of(game);
   if (!board) return;
-  const auto last = last_move_of(*game_);
+  const auto last = last_move_of(game);
   std::vector<Move> winning;
-  if (const auto line = winning_line_of(*game_)) winning = line_cells(*line, g.size);
+  if (const auto line = winning_line_of(game)) winning = line_cells(*line, g.size);
   for (int c = 0; c < g.size; ++c) {
     put(g.top, g.mark_at(0, c).second, std::string(1, static_cast<char>('a' + c)), 1);
   }
@@ -90,7 +89,7 @@ void FullScreen::draw_board() {
       const Cell cell = board->at(r, c);
       const bool wins = std::find(winning.begin(), winning.end(), Move{r, c}) != winning.end();
       const bool is_last = last && last->row == r && last->col == c;
-      const bool under_cursor = cursor_.row == r && cursor_.col == c && !is_over(*game_);
+      const bool under_cursor = view.cursor.row == r && view.cursor.col == c && !is_over(game);
       int attributes = 0;
       if (color_pairs_ && cell != Cell::Empty) {
         attributes |= COLOR_PAIR(cell == Cell::X ? kPairX : kPairO);
@@ -110,11 +109,12 @@ void FullScreen::draw_board() {
   if (g.bordered) put(g.mark_at(g.size - 1, 0).first + 1, first, border, int(border.size()));
 }
 
-void FullScreen::draw_panel() {
+void ScreenPainter::draw_panel(const ScreenView& view) {
   const int top = layout_.panel_top;
   const int left = layout_.panel_left;
   const int width = layout_.panel_width;
-  const wire::GameState& s = *game_;
+  const wire::GameState& s = *view.game;
+  const wire::Side me = view.me;
   std::string title =
       "Game " + std::to_string(s.game_id()) + ", " + board_name(s.size(), s.win_length());
   if (has_chess_clock(s)) {
@@ -125,7 +125,7 @@ void FullScreen::draw_panel() {
   // The clocks and the away players' seats run on from the state: the time
   // since it came.
   const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::steady_clock::now() - game_at_)
+                         std::chrono::steady_clock::now() - view.game_at)
                          .count();
   const bool running = s.status() == wire::GAME_STATUS_IN_PROGRESS;
   auto left_of = [&](std::uint32_t ms) -> std::uint32_t {
@@ -142,7 +142,7 @@ void FullScreen::draw_panel() {
     std::string line =
         (running && s.to_move() == side ? "> " : "  ") + side_name(side) + "  " + seat_name(p);
     if (p.player_id() != 0 && p.rating() > 0) line += " (" + rating_text(p.rating()) + ")";
-    if (side == me_) line += " you";
+    if (side == me) line += " you";
     if (p.player_id() != 0 && !p.connected()) {
       line += p.away_ms_left() > 0 && running
                   ? " [away, " +
@@ -171,17 +171,17 @@ void FullScreen::draw_panel() {
     if (!times[i].empty()) put(y, left + name_width + 2, times[i], time_width, attributes);
   }
   std::vector<std::string> status;
-  const bool player = me_ == wire::SIDE_X || me_ == wire::SIDE_O;
+  const bool player = me == wire::SIDE_X || me == wire::SIDE_O;
   if (is_over(s)) {
     status.push_back(game_over_line(s));
-    const std::string personal = personal_result(s, me_);
+    const std::string personal = personal_result(s, me);
     if (!personal.empty()) status.push_back(personal);
     status.push_back(player ? "/rematch to play again, /leave for the lobby."
                             : "/leave for the lobby.");
   } else if (s.status() == wire::GAME_STATUS_WAITING) {
     status.push_back("Waiting for an opponent to join game " + std::to_string(s.game_id()) + ".");
-  } else if (s.to_move() == me_) {
-    status.push_back("Your turn (" + side_name(me_) + "): move the cursor, Enter places.");
+  } else if (s.to_move() == me) {
+    status.push_back("Your turn (" + side_name(me) + "): move the cursor, Enter places.");
   } else {
     const wire::Side mover = s.to_move();
     status.push_back(seat_name(info_of(s, mover)) + " (" + side_name(mover) + ") to move.");
@@ -189,13 +189,13 @@ void FullScreen::draw_panel() {
   const wire::Side draw = s.draw_offered_by();
   if (draw == wire::SIDE_X || draw == wire::SIDE_O) {
     // Only the other player can take it: spectators are told who offers.
-    status.push_back(draw == me_ ? "You offered a draw."
-                     : player    ? "A draw is offered: /draw or /decline."
-                                 : seat_name(info_of(s, draw)) + " (" + side_name(draw) +
+    status.push_back(draw == me ? "You offered a draw."
+                     : player   ? "A draw is offered: /draw or /decline."
+                                : seat_name(info_of(s, draw)) + " (" + side_name(draw) +
                                     ") offers a draw.");
   }
   const wire::Side rematch = s.rematch_requested_by();
-  if ((rematch == wire::SIDE_X || rematch == wire::SIDE_O) && rematch != me_) {
+  if ((rematch == wire::SIDE_X || rematch == wire::SIDE_O) && rematch != me) {
     status.push_back(player ? "A rematch is asked: /rematch or /decline."
                             : seat_name(info_of(s, rematch)) + " (" + side_name(rematch) +
                                   ") asks for a rematch.");
@@ -211,7 +211,7 @@ void FullScreen::draw_panel() {
   }
 }
 
-void FullScreen::draw_lobby() {
+void ScreenPainter::draw_lobby(const ScreenView& view) {
   const int half = layout_.panel_width / 2;
   const int lines = layout_.panel_height;
   const int games_width = half - 1;
@@ -234,36 +234,31 @@ void FullScreen::draw_lobby() {
     }
   };
   const auto wide = [](int width) { return static_cast<std::size_t>(std::max(width, 1)); };
-  column(lobby_games_ ? game_list_text(*lobby_games_, wide(games_width)) : "(asking the server...)",
+  column(view.lobby_games ? game_list_text(*view.lobby_games, wide(games_width))
+                          : "(asking the server...)",
          0, games_width);
-  column(lobby_players_ ? player_list_text(*lobby_players_, wide(players_width))
-                        : "(asking the server...)",
+  column(view.lobby_players ? player_list_text(*view.lobby_players, wide(players_width))
+                            : "(asking the server...)",
          half, players_width);
   mvhline(lines, 0, ACS_HLINE, COLS);
 }
 
-void FullScreen::draw_log() {
+void ScreenPainter::draw_log(ScreenLog& log) {
   const int width = std::max(layout_.width - 1, 1);
-  std::vector<std::string> rows;
-  for (const std::string& line : log_) {
-    for (std::string& piece : wrapped(line, width)) rows.push_back(std::move(piece));
-  }
   const int height = layout_.log_height;
-  const int last = static_cast<int>(rows.size());
-  scroll_ = std::clamp(scroll_, 0, std::max(0, last - height));
-  const int first = std::max(0, last - height - scroll_);
-  for (int i = 0; i < height && first + i < last; ++i) {
-    put(layout_.log_top + i, 0, rows[static_cast<std::size_t>(first + i)], width);
+  const ScreenLog::View shown = log.view(width, height);
+  for (std::size_t i = 0; i < shown.rows.size(); ++i) {
+    put(layout_.log_top + static_cast<int>(i), 0, shown.rows[i], width);
   }
-  if (scroll_ > 0) {
+  if (shown.scrolled) {
     put(layout_.log_top + height - 1, std::max(0, width - 24), "-- PgDn for newer --", 24,
         A_REVERSE);
   }
 }
 
-void FullScreen::draw_input() {
+void ScreenPainter::draw_input(const ScreenView& view) {
   const int y = layout_.input_line;
-  const std::string line = prompt_ + input_;
+  const std::string& line = view.input_line;
   const int width = COLS - 1;
   // The end of a long line stays in view.
   const auto pieces = wrapped(line, std::max(width, 1));
@@ -271,7 +266,7 @@ void FullScreen::draw_input() {
   move(y, std::min(static_cast<int>(display_width(pieces.back())), width));
 }
 
-void FullScreen::draw_help() {
+void ScreenPainter::draw_help() {
   static const std::pair<const char*, const char*> kKeys[] = {
       {"arrows or h j k l", "move the cursor on the board"},
       {"Enter or space", "place your mark on the cursor's cell"},

@@ -1,14 +1,14 @@
-#include "console/trust_prompt.hpp"
+#include "console/trust_question.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 namespace ttt::client {
 
-void TrustPrompt::ask(bool interactive, const std::string& where, const std::string& fingerprint,
-                      const std::string& known_servers,
-                      const std::function<void(const std::string&)>& say,
-                      std::function<void(bool)> answer) {
+void TrustQuestion::ask(bool interactive, const std::string& where, const std::string& fingerprint,
+                        const std::string& known_servers,
+                        const std::function<void(const std::string&)>& say,
+                        std::function<void(bool)> answer) {
   where_ = where;
   fingerprint_ = fingerprint;
   if (!interactive) {
@@ -30,8 +30,8 @@ void TrustPrompt::ask(bool interactive, const std::string& where, const std::str
       "? Type yes or no:");
 }
 
-bool TrustPrompt::take(const std::string& line,
-                       const std::function<void(const std::string&)>& say) {
+bool TrustQuestion::take(const std::string& line,
+                         const std::function<void(const std::string&)>& say) {
   if (!answer_) return false;
   std::string word;
   for (const char c : line) {

@@ -1,4 +1,4 @@
-// TrustPrompt: asks the person at the terminal, once, whether to trust a TLS
+// TrustQuestion: asks the person at the terminal, once, whether to trust a TLS
 // server seen for the first time (no CA vouches for its certificate and it
 // is not in known_servers), and takes the answer from the next line typed.
 // Without a terminal there is nobody to ask: the answer is no, with a reason
@@ -10,7 +10,7 @@
 
 namespace ttt::client {
 
-class TrustPrompt {
+class TrustQuestion {
  public:
   // The question's lines go to say; answer gets the reply (now if there is
   // no terminal, else when a line is typed).
