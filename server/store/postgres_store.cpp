@@ -169,6 +169,7 @@ void PostgresStore::check_and_migrate() {
       db_.exec(kVersion5);
       db_.exec("UPDATE ttt_schema SET version = 5");
     }
+
     db_.exec("COMMIT");
   } catch (...) {
     if (db_.connected()) {
@@ -267,7 +268,7 @@ std::int64_t PostgresStore::max_player_id() {
 
 void PostgresStore::write(const char* sql, const std::vector<PgParam>& params) {
   if (refusing_) throw StoreError("writes refused (test hook)");
-  db_.run(sql, params);
+  db_.send(sql, params);  // in a batch: answered at its commit
 }
 
 void PostgresStore::save_player(const StoredPlayer& p) {
@@ -322,28 +323,42 @@ void PostgresStore::lost(std::int64_t game_id) {
 void PostgresStore::add_held_move(const std::string& holder, std::int64_t game_id, int ply,
                                   const StoredMove& m) {
   if (refusing_) throw StoreError("writes refused (test hook)");
+  const std::vector<PgParam> params{number(game_id), number(ply),        number(m.row),
+                                    number(m.col),   number(m.at_ms),    number(m.clock_ms),
+                                    pg_param(holder)};
   // FOR SHARE: the game's row stays locked until the transaction ends, so a
   // claim (an update of the row) waits for this move or this move for it.
-  auto rows = db_.run(
-      "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
-      "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND "
-      "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply",
-      {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
-       number(m.clock_ms), pg_param(holder)});
-  if (rows.rows() != 1) lost(game_id);
+#define TTT_HELD_MOVE                                                                  \
+  "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "                  \
+  "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND "                \
+  "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply"
+  if (db_.pipelined()) {
+    // Answered before the batch commits: no row written fails the batch,
+    // and its second run (job by job) finds who holds the game.
+    db_.send(TTT_HELD_MOVE, params, 1);
+    return;
+  }
+  if (db_.run(TTT_HELD_MOVE, params).rows() != 1) lost(game_id);
+#undef TTT_HELD_MOVE
 }
 
 void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_id,
                                   const std::string& status, const std::string& reason,
                                   std::int64_t ended_ms, std::optional<bool> rated) {
   if (refusing_) throw StoreError("writes refused (test hook)");
-  auto rows = db_.run(
-      "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
-      "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND "
-      "status = 'in_progress' RETURNING id",
-      {pg_param(status), pg_param(reason), number(ended_ms), rated ? flag(*rated) : PgParam{},
-       number(game_id), pg_param(holder)});
-  if (rows.rows() != 1) lost(game_id);
+  const std::vector<PgParam> params{pg_param(status), pg_param(reason), number(ended_ms),
+                                    rated ? flag(*rated) : PgParam{}, number(game_id),
+                                    pg_param(holder)};
+#define TTT_HELD_END                                                      \
+  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "            \
+  "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND " \
+  "status = 'in_progress' RETURNING id"
+  if (db_.pipelined()) {
+    db_.send(TTT_HELD_END, params, 1);
+    return;
+  }
+  if (db_.run(TTT_HELD_END, params).rows() != 1) lost(game_id);
+#undef TTT_HELD_END
 }
 
 void PostgresStore::save_secret(std::int64_t player_id, const std::string& salt,
@@ -379,8 +394,37 @@ void PostgresStore::begin() {
   }
   db_.exec("BEGIN");
 }
-void PostgresStore::commit() { db_.exec("COMMIT"); }
-void PostgresStore::rollback() { db_.exec("ROLLBACK"); }
+
+void PostgresStore::begin_batch() {
+  if (!db_.connected()) {
+    db_.reconnect();
+    claim();
+  }
+  db_.begin_pipeline();
+  db_.send("BEGIN");
+}
+
+void PostgresStore::commit() {
+  if (db_.pipelined()) {
+    // Every answer of the batch first (one round trip for all of it), and
+    // COMMIT only once they are in and good: a batch the writer gave up on
+    // (a silent database) can then never be committed behind its back by
+    // statements still on their way, as none of them is a COMMIT.
+    try {
+      db_.sync();
+    } catch (const StoreError&) {
+      db_.end_pipeline();
+      throw;
+    }
+    db_.end_pipeline();
+  }
+  db_.exec("COMMIT");
+}
+
+void PostgresStore::rollback() {
+  db_.end_pipeline();
+  db_.exec("ROLLBACK");
+}
 void PostgresStore::savepoint() { db_.exec("SAVEPOINT job"); }
 void PostgresStore::release() { db_.exec("RELEASE SAVEPOINT job"); }
 void PostgresStore::rollback_to_savepoint() {

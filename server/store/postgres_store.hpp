@@ -76,8 +76,12 @@ class PostgresStore final : public Store {
   void save_block(std::int64_t player_id, std::int64_t blocked_id) override;
   void drop_block(std::int64_t player_id, std::int64_t blocked_id) override;
 
-  // begin() connects again first if the connection was lost.
+  // begin() and begin_batch() connect again first if the connection was
+  // lost. A batch goes in pipeline mode: its statements are sent as the jobs
+  // make them, commit() reads every answer in one round trip and then
+  // commits in a second.
   void begin() override;
+  void begin_batch() override;
   void commit() override;
   void rollback() override;
   void savepoint() override;

@@ -75,6 +75,11 @@ class Store {
   // One transaction around a batch, and a savepoint around each job in it,
   // so that one refused job loses nothing else.
   virtual void begin() = 0;
+  // A transaction for a batch run whole, where any failure fails it all:
+  // writes may go to the database before earlier ones are answered, so a
+  // write's failure may be thrown by a later call (commit() at the latest)
+  // instead of by the write. Reads still answer at once.
+  virtual void begin_batch() { begin(); }
   virtual void commit() = 0;
   virtual void rollback() = 0;
   virtual void savepoint() = 0;
