@@ -53,7 +53,7 @@ trap cleanup EXIT
 # A redis-server of our own on a free loopback port, keeping nothing, and the
 # key its node shares.
 start_redis() {
-  od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$tmp/cluster.key"
+  (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d " \n" >"$tmp/cluster.key")
   for _ in $(seq 10); do
     redis_port=$((20000 + RANDOM % 40000))
     redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no \

@@ -264,9 +264,22 @@ void PgConnection::send_failed(std::string_view sql) {
   throw StoreError("'" + excerpt(sql) + "': " + message_of(PQerrorMessage(conn_)));
 }
 
+void PgConnection::send_held() {
+  if (!send_held_ || sending_held_) return;
+  sending_held_ = true;
+  try {
+    send_held_();
+  } catch (...) {
+    sending_held_ = false;
+    throw;
+  }
+  sending_held_ = false;
+}
+
 PgResult PgConnection::exec(std::string_view sql) {
   const std::string text(sql);
   if (pipelined_) {
+    send_held();
     // One statement, through the extended protocol (the only one a
     // pipeline speaks).
     if (PQsendQueryParams(conn_, text.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 0) {
@@ -280,6 +293,7 @@ PgResult PgConnection::exec(std::string_view sql) {
 }
 
 PgResult PgConnection::run(const char* sql, const std::vector<PgParam>& params) {
+  if (pipelined_) send_held();
   const std::string& name = prepared(sql);
   if (pipelined_) {
     if (!send_prepared(name, params)) send_failed(sql);
@@ -313,7 +327,10 @@ void PgConnection::send(const char* sql, const std::vector<PgParam>& params,
   sent_.push_back({sql, nullptr, rows.value_or(-1)});
 }
 
-void PgConnection::sync() { PQclear(sync_keeping_last()); }
+void PgConnection::sync() {
+  send_held();
+  PQclear(sync_keeping_last());
+}
 
 pg_result* PgConnection::sync_keeping_last() {
   const std::string_view last_sql = sent_.empty() ? std::string_view("sync") : sent_.back().sql;

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -91,6 +92,10 @@ class PgConnection {
   // Leaves pipeline mode; what was sent and not read is read and dropped
   // (its failures unreported). A lost connection simply leaves it.
   void end_pipeline() noexcept;
+  // Called in pipeline mode before any answer is awaited (run, exec,
+  // sync): where a caller sends what it held back to send as one statement
+  // (PostgresStore's moves), so that it goes before what reads after it.
+  void before_answers(std::function<void()> send_held) { send_held_ = std::move(send_held); }
 
   // A statement not answered within `limit` fails, and the connection is
   // dropped (connected() false): the server is stopped, cut off or stuck.
@@ -133,6 +138,8 @@ class PgConnection {
   pg_result* sync_keeping_last();
   // A send failed in pipeline mode (the connection is lost): throws.
   [[noreturn]] void send_failed(std::string_view sql);
+  // Pipeline mode: what the caller held back goes out now (before_answers).
+  void send_held();
   // Waits until the socket is ready for `events` (poll), at most until
   // `until`; false on a timeout.
   bool wait_socket(short events, std::chrono::steady_clock::time_point until);
@@ -145,6 +152,8 @@ class PgConnection {
   std::uint64_t statements_ = 0;                            // names given out in this session
   bool pipelined_ = false;
   std::vector<Sent> sent_;  // pipeline mode: sent, answers not yet read
+  std::function<void()> send_held_;
+  bool sending_held_ = false;
 };
 
 }  // namespace ttt::server

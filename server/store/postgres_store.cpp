@@ -121,6 +121,7 @@ PgParam number(std::int64_t value) { return pg_param(value); }
 }  // namespace
 
 PostgresStore::PostgresStore(const std::string& conninfo, Use use) : db_(conninfo), use_(use) {
+  db_.before_answers([this] { send_moves(); });
   try {
     check_and_migrate();
   } catch (const StoreError& e) {
@@ -299,6 +300,11 @@ void PostgresStore::begin_game(const GameRecord& g) {
 }
 
 void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
+  if (db_.pipelined()) {
+    if (refusing_) throw StoreError("writes refused (test hook)");
+    hold_move("", game_id, ply, m);
+    return;
+  }
   write("INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
         "VALUES ($1, $2, $3, $4, $5, $6)",
         {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
@@ -308,6 +314,7 @@ void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m)
 void PostgresStore::end_game(std::int64_t game_id, const std::string& status,
                              const std::string& reason, std::int64_t ended_ms,
                              std::optional<bool> rated) {
+  send_moves();  // the game's moves before its end
   write("UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
         "rated = COALESCE($4::integer, rated) WHERE id = $5",
         {pg_param(status), pg_param(reason), number(ended_ms),
@@ -333,9 +340,7 @@ void PostgresStore::add_held_move(const std::string& holder, std::int64_t game_i
   "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND "                \
   "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply"
   if (db_.pipelined()) {
-    // Answered before the batch commits: no row written fails the batch,
-    // and its second run (job by job) finds who holds the game.
-    db_.send(TTT_HELD_MOVE, params, 1);
+    hold_move(holder, game_id, ply, m);
     return;
   }
   if (db_.run(TTT_HELD_MOVE, params).rows() != 1) lost(game_id);
@@ -354,11 +359,40 @@ void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_i
   "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND " \
   "status = 'in_progress' RETURNING id"
   if (db_.pipelined()) {
+    // Answered before the batch commits: no row written fails the batch,
+    // and its second run (job by job) finds who holds the game.
+    send_moves();
     db_.send(TTT_HELD_END, params, 1);
     return;
   }
   if (db_.run(TTT_HELD_END, params).rows() != 1) lost(game_id);
 #undef TTT_HELD_END
+}
+
+void PostgresStore::hold_move(const std::string& holder, std::int64_t game_id, int ply,
+                              const StoredMove& m) {
+  if (!moves_.empty() && holder != moves_holder_) send_moves();
+  moves_holder_ = holder;
+  moves_.add(game_id, ply, m);
+}
+
+void PostgresStore::send_moves() {
+  if (moves_.empty()) return;
+  auto params = moves_.params();
+  const int count = moves_.count();
+  moves_.clear();
+  if (moves_holder_.empty()) {
+    db_.send(TTT_INSERT_MOVE_ROWS, params);
+    return;
+  }
+  // A node's moves: each only while the node holds its game in progress
+  // (FOR SHARE, as one move alone); a move whose game it doesn't hold
+  // writes no row, and the count fails the batch.
+  params.push_back(pg_param(moves_holder_));
+  db_.send(TTT_INSERT_MOVE_ROWS
+           "JOIN games g ON g.id = m.game_id WHERE g.node = $7 AND g.status = 'in_progress' "
+           "FOR SHARE OF g RETURNING ply",
+           params, count);
 }
 
 void PostgresStore::save_secret(std::int64_t player_id, const std::string& salt,
@@ -400,6 +434,7 @@ void PostgresStore::begin_batch() {
     db_.reconnect();
     claim();
   }
+  moves_.clear();
   db_.begin_pipeline();
   db_.send("BEGIN");
 }
@@ -422,6 +457,7 @@ void PostgresStore::commit() {
 }
 
 void PostgresStore::rollback() {
+  moves_.clear();  // never sent
   db_.end_pipeline();
   db_.exec("ROLLBACK");
 }
@@ -565,6 +601,7 @@ std::vector<std::pair<std::int64_t, std::string>> PostgresStore::game_holders(
 }
 
 void PostgresStore::release_games(const std::string& node) {
+  send_moves();  // written while the node held the games
   write("UPDATE games SET node = '' WHERE node = $1 AND status = 'in_progress'",
         {pg_param(node)});
 }
