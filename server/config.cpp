@@ -26,6 +26,8 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   std::int64_t games_per_address = static_cast<std::int64_t>(config.lobby.quotas.games);
   std::int64_t bot_games_per_address = static_cast<std::int64_t>(config.lobby.quotas.bot_games);
   std::int64_t per_ip = static_cast<std::int64_t>(config.max_connections_per_ip);
+  std::int64_t rate_per_ip = static_cast<std::int64_t>(config.listener.connections_per_second);
+  std::int64_t challenges = static_cast<std::int64_t>(config.lobby.challenges_per_minute);
   std::int64_t new_names = static_cast<std::int64_t>(config.lobby.new_names_per_hour);
   std::int64_t identity_failures = static_cast<std::int64_t>(config.lobby.identity_failures);
 
@@ -47,7 +49,11 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "connections served at once; more are told the server is full");
   flags.add_int("--max-connections-per-ip", "", &per_ip, 0, 1'000'000, "N",
                 "connections one address (an IPv4 address, an IPv6 /64) may hold at once; more "
-                "are told TOO_MANY_CONNECTIONS, 0 = no limit");
+                "are told TOO_MANY_CONNECTIONS (over TLS: reset before any TLS), 0 = no limit; "
+                "an IPv6 /48 may hold 8 times this");
+  flags.add_int("--max-connection-rate-per-ip", "", &rate_per_ip, 0, 1'000'000, "N",
+                "new connections one address may open a second, bursts of twice that (an IPv6 "
+                "/48: 8 times that); more are reset at once, before any TLS, 0 = no limit");
   flags.add_int("--max-frame", "", &max_frame, 64, 16 << 20, "BYTES",
                 "largest frame a client may send");
   flags.add_seconds("--bot-fallback", &config.lobby.bot_fallback, 86400,
@@ -90,24 +96,37 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "bot moves waiting for a search thread past which new games against the bots "
                 "are refused (bots are busy), 0 = no cap");
   flags.add_int("--max-spectators", "", &max_spectators, 0, 1'000'000, "N",
-                "spectators a game takes, 0 = no limit");
+                "spectators a game takes (one address a tenth of them, 2 at least), 0 = no "
+                "limit");
+  flags.add_bool("--rate-same-address", "", &config.lobby.rate_one_address,
+                 "rate games between two accounts of one address (an IPv6 /64) too, e.g. a club "
+                 "behind one NAT; by default such games are unrated: one address could be one "
+                 "person farming a rating");
   flags.add_int("--max-games-per-address", "", &games_per_address, 0, 1'000'000, "N",
                 "game seats the players from one address may hold at once, 0 = no limit");
   flags.add_int("--max-bot-games-per-address", "", &bot_games_per_address, 0, 1'000'000, "N",
                 "of those, in games against the server's bots, 0 = no limit");
   flags.add_int("--max-new-names-per-address", "", &new_names, 0, 1'000'000, "N",
-                "new names one address may register in an hour, 0 = no limit");
+                "new names one address may register in an hour (an IPv6 /48: 8 times that), 0 = "
+                "no limit");
   flags.add_int("--max-identity-failures-per-address", "", &identity_failures, 0, 1'000'000, "N",
-                "wrong secrets or resume tokens one address may send in an hour before each "
-                "costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
+                "wrong secrets for one name from one address (an IPv6 /48), or unknown resume "
+                "tokens (or operator tokens) from one address, that are free in an hour before "
+                "each costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
+  flags.add_int("--challenges-per-minute", "", &challenges, 0, 1'000'000, "N",
+                "challenges one player may make a minute (its address twice that, an IPv6 /48 "
+                "16 times), 0 = no limit");
+  flags.add_seconds("--challenge-cooldown", &config.lobby.challenge_cooldown, 86400,
+                    "how long before a player may challenge the same player again, 0 = at once");
   flags.add_string("--metrics", "", &config.metrics, "ADDR:PORT",
                    "serve /metrics (Prometheus), /healthz and /readyz over HTTP there, e.g. "
                    "127.0.0.1:9100 (plain HTTP: keep it off the internet); default: off");
   flags.add_seconds("--token-lifetime", &config.lobby.token_lifetime, 365.0 * 86400,
                     "a resume token works for this long after it is issued");
   flags.add_string("--stats-token", "", &config.lobby.stats_token, "TOKEN",
-                   "GetStats carrying this token gets the operator's counters (connections, "
-                   "memory, bots); without it, nobody does");
+                   "GetStats carrying this token (32 characters at least) gets the operator's "
+                   "counters (connections, memory, bots); without it, nobody does; wrong tokens "
+                   "count as wrong secrets do");
   bool no_tls = !config.tls.enabled;
   flags.add_bool("--no-tls", "", &no_tls,
                  "speak plain TCP, unencrypted (loopback benchmarks, a trusted network)");
@@ -321,6 +340,14 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     args.result.error = "--advertise says how clients reach this node among others: it needs "
                         "--redis";
   }
+  if (args.result.ok && !config.lobby.stats_token.empty() &&
+      config.lobby.stats_token.size() < kMinStatsToken) {
+    args.result.ok = false;
+    args.result.error = "--stats-token: at least " + std::to_string(kMinStatsToken) +
+                        " characters, so that nobody guesses it (e.g. the output of "
+                        "`openssl rand -hex 16`); this one has " +
+                        std::to_string(config.lobby.stats_token.size());
+  }
   if (args.result.ok && !config.metrics.empty()) {
     std::string address, error;
     std::uint16_t metrics_port = 0;
@@ -347,6 +374,8 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.lobby.quotas.games = static_cast<std::size_t>(games_per_address);
   config.lobby.quotas.bot_games = static_cast<std::size_t>(bot_games_per_address);
   config.max_connections_per_ip = static_cast<std::size_t>(per_ip);
+  config.listener.connections_per_second = static_cast<double>(rate_per_ip);
+  config.lobby.challenges_per_minute = static_cast<double>(challenges);
   config.lobby.new_names_per_hour = static_cast<std::size_t>(new_names);
   config.lobby.identity_failures = static_cast<std::size_t>(identity_failures);
   return args;

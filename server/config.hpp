@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lobby/lobby.hpp"
+#include "net/listener.hpp"
 #include "net/session.hpp"
 #include "net/web_server.hpp"
 #include "tls/tls_identity.hpp"
@@ -60,7 +61,11 @@ struct ServerConfig {
   WebSettings web_settings;
   LobbyConfig lobby;
   SessionLimits session;
+  ListenerLimits listener;
 };
+
+// The shortest --stats-token taken.
+inline constexpr std::size_t kMinStatsToken = 32;
 
 // Fills config from argv and the --config file. usage holds the --help text;
 // on ok, effective_config the --print-config text.

@@ -146,7 +146,7 @@ Server::Server(ServerConfig config)
       listener_(std::make_unique<Listener>(
           io_, config_.bind, config_.port, lobby_, logic_, config_.session,
           SessionCommons{read_budget_, local_.log, &metrics_, web_.get()}, slots_,
-          config_.threads > 1, tls_.get())) {
+          config_.threads > 1, tls_.get(), config_.listener)) {
   opened_.players = {};
   opened_.pairings = {};
   opened_.blocks = {};
@@ -364,7 +364,8 @@ asio::awaitable<void> Server::housekeeping() {
       cluster_->set_load(lobby_.stats().players);
       nodes_alive_ = cluster_->nodes_alive();
     }
-    const std::size_t closed = listener_->accepted() - listener_->connections();
+    const std::size_t closed =
+        listener_->accepted() - listener_->connections() + listener_->refused();
     trimming = closed >= closed_at_trim + kTrimAfterClosed || (trimming && closed > closed_at_trim);
     if (trimming) {
       trim_freed_memory();

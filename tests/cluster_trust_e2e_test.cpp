@@ -155,6 +155,7 @@ TEST_F(RedisIsNoMasterKey, AReservationReadOffAChannelIsNoUseWithoutThePlayersOw
   Eavesdropper spy(redis_->port(), {"ttt:rpc:" + two->id()});
   TestClient bob(two->port(), "127.0.0.1", "127.0.0.2");
   const auto bob_token = bob.hello("bob").resume_token();
+  ASSERT_TRUE(wait_listed(bob, game)) << "node two never listed game " << game;
   bob.join(game);
   const auto redirect = expect_redirect(bob);
   ASSERT_FALSE(redirect.reservation().empty());
@@ -227,6 +228,11 @@ TEST_F(RedisIsNoMasterKey, AClientThatNeverTakesTheSeatsKeptForItCantKeepAGamesS
   alice.hello("alice");
   alice.create(3);
   const auto game = alice.expect_joined().state().game_id();
+  {
+    TestClient lister(two->port());
+    lister.hello("lister");
+    ASSERT_TRUE(wait_listed(lister, game)) << "node two never listed game " << game;
+  }
   // The squatter: a new account each time, from one address, asks for the
   // seat at the other node and never goes there.
   auto squat = [&](int i) {
@@ -302,6 +308,7 @@ TEST_F(RedisIsNoMasterKey, NodesLogInToRedisWithAnAclUserOverTls) {
   const auto game = alice.expect_joined().state().game_id();
   TestClient bob(two->port());
   const auto token = bob.hello("bob").resume_token();
+  ASSERT_TRUE(wait_listed(bob, game)) << "node two never listed game " << game;
   bob.join(game);
   wire::Welcome welcome;
   auto bob_there = follow(expect_redirect(bob), "bob", token, welcome);

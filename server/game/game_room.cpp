@@ -317,7 +317,12 @@ void GameRoom::begin_round() {
   start.win_length = game_.win_length();
   start.x = seats_[0].player.account;
   start.o = seats_[1].player.account;
-  start.rated = settings_.rated;
+  // Two accounts of one address (an IPv6 /64) playing each other say
+  // nothing about their strength: one person, or a farm.
+  const std::string& x_from = seats_[0].player.address;
+  rated_ = settings_.rated &&
+           (settings_.rate_one_address || x_from.empty() || x_from != seats_[1].player.address);
+  start.rated = rated_;
   start.is_private = settings_.is_private;
   start.invite_code = settings_.invite_code;
   start.bot_level = settings_.bot_level;
@@ -358,6 +363,7 @@ void GameRoom::finish(GameResult result) {
   if (lost_) return;
   conclude(result);
   const GameEnding final_ending = ending(result);
+  if (final_ending.settlement) links_.owner.room_changed(*this);  // the list: rated or not
   ++writes_in_flight_;
   links_.journal.end(record_id_, final_ending,
                      write_done([this, final_ending, away = away_players()](bool ok) {
@@ -373,8 +379,9 @@ GameEnding GameRoom::ending(const GameResult& result) {
   repeat_game_ = 0;
   if (result.reason != wire::END_REASON_ABORTED) {
     e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
-                                         settings_.rated, static_cast<int>(game_.moves().size()));
+                                         rated_, static_cast<int>(game_.moves().size()));
     if (e.settlement) {
+      rated_ = e.settlement->rated;  // what the players see now is what is stored
       rating_notes_ = {e.settlement->x_note, e.settlement->o_note};
       repeat_game_ = e.settlement->repeat_game;
     }
@@ -424,6 +431,7 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   seats_[1].player = std::move(o);
   last_names_ = {seats_[0].player.name, seats_[1].player.name};
   started_ = true;
+  rated_ = settings_.rated;
   round_ = round;
   record_id_ = record_id;
   for (std::size_t i = 0; i < moves.size(); ++i) {

@@ -125,8 +125,8 @@ void GameRoom::report_away_results(const GameEnding& recorded,
                                                              : wire::GAME_STATUS_O_WON);
     result.set_end_reason(recorded.result.reason);
     result.set_opponent(p.opponent);
-    result.set_rated(settings_.rated);
-    if (settings_.rated && recorded.settlement) {
+    result.set_rated(rated());
+    if (rated() && recorded.settlement) {
       const PlayerResult& mine =
           p.side == Player::X ? recorded.settlement->x : recorded.settlement->o;
       const double after = links_.ratings.rating(p.account);

@@ -25,13 +25,15 @@
 #include "game/game_room.hpp"
 #include "ids.hpp"
 #include "lobby/account_store.hpp"
-#include "lobby/cluster.hpp"
-#include "lobby/game_holders.hpp"
 #include "lobby/address_quotas.hpp"
+#include "lobby/challenge_book.hpp"
+#include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
+#include "lobby/game_holders.hpp"
 #include "lobby/identity_backoff.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
+#include "lobby/player_table.hpp"
 #include "lobby/resume_tokens.hpp"
 #include "net/inbox.hpp"
 #include "net/keyed_rate_limiter.hpp"
@@ -61,6 +63,9 @@ struct LobbyConfig {
   double address_chat_per_second = 3.0;  // chat of all players of one address
   double address_chat_burst = 10.0;
   std::size_t max_spectators = 100;  // per game; 0 = no limit
+  // Games between two accounts of one address (an IPv6 /64) are rated too
+  // (a club behind one NAT); off: one address is one person to the ratings.
+  bool rate_one_address = false;
   QuotaLimits quotas;                // game seats per address
   // Wrong invite codes: a burst per connection and per address, then one
   // every invite_retry.
@@ -78,6 +83,11 @@ struct LobbyConfig {
   // when a proxy is in front (--web-url), told to clients in Welcome.
   bool web_client = false;
   std::string web_url;
+  // Challenges one player may make a minute (its address twice that, an
+  // IPv6 /48 kNetworkShare times that), and how long before it may
+  // challenge the same player again; 0 = no limits.
+  double challenges_per_minute = 10;
+  std::chrono::milliseconds challenge_cooldown{30'000};
   std::uint32_t list_page_size = 50;                     // games per page by default...
   std::uint32_t list_page_max = 100;                     // ...and at most
   std::string stats_token;  // GetStats with it gets the operator counters; empty = nobody
@@ -164,7 +174,12 @@ class Lobby final : public Gate, public RoomOwner {
   // resume after a restart.
   void shutdown(const std::string& reason);
 
+  // Everything, by state and size: walks every player and room (for the
+  // operator's page and tests, not for a player's request).
   LobbyStats stats() const;
+  // The counts kept as they change: connections, players, rooms, queued,
+  // bots, games finished, accounts, bot searches (the rest left zero).
+  LobbyStats counts() const;
 
   // The database can't be reached and writes wait for it (true), or it is
   // back (false): every player in a game is told (a Notice).
@@ -279,6 +294,9 @@ class Lobby final : public Gate, public RoomOwner {
   // --- the players online (lobby_presence.cpp)
   void list_players(LobbyPlayer& player, const wire::ListPlayers& request,
                     std::uint32_t request_id);
+  // Several nodes: the page from every node's players.
+  void list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& request,
+                      std::size_t page_size);
   // What the player is doing, as /who shows it.
   wire::PlayerPresence presence_of(const LobbyPlayer& player) const;
 
@@ -311,6 +329,10 @@ class Lobby final : public Gate, public RoomOwner {
   void took_seat(LobbyPlayer& player);
   // The human of that name connected now, or null.
   LobbyPlayer* online_player(std::string_view name);
+  // Whether the player may make another challenge (to `to`) now: within its
+  // own, its address's and its network's rates, and not `to` again too
+  // soon; replies RATE_LIMITED if not.
+  bool may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to, std::uint32_t request_id);
 
   // --- games (lobby_games.cpp)
   // Quick match, one try of the matchmaker (several when the one paired
@@ -452,23 +474,21 @@ class Lobby final : public Gate, public RoomOwner {
   KeyedRateLimiter address_chat_;
   KeyedRateLimiter invite_failures_;  // per address
   KeyedRateLimiter new_names_;        // per address, an hour's worth
+  KeyedRateLimiter network_names_;    // per IPv6 /48, kNetworkShare times that
   IdentityBackoff identity_failures_;
+  // Challenges made: per account, per address and per /48, and one player to
+  // the same other (lobby_challenges.cpp).
+  KeyedRateLimiter challenges_made_;
+  KeyedRateLimiter address_challenges_;
+  KeyedRateLimiter network_challenges_;
+  KeyedRateLimiter pair_challenges_;
 
   std::unordered_set<Connection*> connections_;
-  std::unordered_map<SeatId, std::unique_ptr<LobbyPlayer>> players_;
+  PlayerTable players_;
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
   std::unordered_map<std::string, GameId> invites_;    // by normalized code
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
-  // A challenge waiting for its answer (lobby_challenges.cpp).
-  struct PendingChallenge {
-    SeatId from{};
-    SeatId to{};
-    wire::Challenge settings;  // name: the challenged player's; size and win length resolved
-    std::chrono::steady_clock::time_point expires{};
-    std::shared_ptr<boost::asio::steady_timer> expiry;
-  };
-  std::map<std::uint64_t, PendingChallenge> challenges_;  // by id, oldest first
-  std::uint64_t next_challenge_id_ = 1;
+  ChallengeBook challenges_;  // waiting for an answer (lobby_challenges.cpp)
   // Results of games that ended while their player was away, told at the
   // player's next Welcome (in memory: a restart forgets them).
   std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;

@@ -64,6 +64,8 @@ class Node {
                                   "debug",
                                   "--max-connections-per-ip",
                                   "0",
+                                  "--max-connection-rate-per-ip",
+                                  "0",
                                   "--max-new-names-per-address",
                                   "0",
                                   "--max-identity-failures-per-address",
@@ -82,12 +84,16 @@ class Node {
       }
     }
     if (!tls) argv.push_back("--no-tls");
+    // Every player here comes from 127.0.0.1: rated games as between addresses.
+    argv.push_back("--rate-same-address");
     // ./ttt test --tsan runs every server the tests start on several threads.
     if (const char* threads = std::getenv("TTT_TEST_THREADS")) {
       argv.insert(argv.end(), {"--threads", threads});
     }
     argv.insert(argv.end(), extra.begin(), extra.end());
-    process_ = std::make_unique<ChildProcess>(argv);
+    // A TMPDIR of the node's own (its Redis TLS relay's socket folder goes
+    // there), removed with the node even when the node was killed.
+    process_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{"TMPDIR=" + tmp_.path()});
     std::smatch m;
     const std::regex listening("listening on port ([0-9]+)");
     EXPECT_TRUE(process_->wait_for(
@@ -110,6 +116,7 @@ class Node {
   }
 
  private:
+  TempDir tmp_;  // declared first: removed after the process has ended
   std::unique_ptr<ChildProcess> process_;
   std::uint16_t port_ = 0;
   std::string id_;
@@ -211,6 +218,26 @@ inline wire::Redirect expect_redirect(TestClient& client, std::chrono::milliseco
   auto m = client.expect([](const wire::ServerMessage& s) { return s.has_redirect(); },
                          "a Redirect", timeout);
   return m.redirect();
+}
+
+// Waits until `client`'s node lists `game` (a game made at another node
+// reaches this one's list through Redis a moment later); false if it is
+// still not listed after `limit`.
+inline bool wait_listed(TestClient& client, std::uint64_t game,
+                        std::chrono::milliseconds limit = 10s) {
+  const auto give_up = std::chrono::steady_clock::now() + limit;
+  do {
+    wire::ClientMessage list;
+    list.mutable_list_games();
+    client.send(list);
+    const auto reply = client.expect([](const wire::ServerMessage& s) { return s.has_game_list(); },
+                                     "the game list");
+    for (const auto& listed : reply.game_list().games()) {
+      if (listed.game_id() == game) return true;
+    }
+    std::this_thread::sleep_for(100ms);
+  } while (std::chrono::steady_clock::now() < give_up);
+  return false;
 }
 
 // Hello at the node a Redirect names, with the token and the reservation.
