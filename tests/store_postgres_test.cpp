@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <cctype>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "client_support/child_process.hpp"
@@ -243,6 +245,76 @@ TEST_F(PostgresStoreTest, NamesAreUniqueWhateverTheirCase) {
   } catch (const StoreError& e) {
     EXPECT_NE(std::string(e.what()).find("players_by_name"), std::string::npos) << e.what();
   }
+}
+
+// A rule for names' keys that differs from the one the keys were kept
+// under: case folded, and a zero reads as an o.
+std::string zero_is_o(std::string_view name) {
+  std::string key;
+  for (const char c : name) key += c == '0' ? 'o' : static_cast<char>(std::tolower(c));
+  return key;
+}
+
+// Keys kept under an older rule are made again at start: every account is
+// found by its name's key under today's rule, the oldest of names that now
+// look alike keeps the key, a name with quotes and backslashes too; a second
+// start changes nothing.
+TEST_F(PostgresStoreTest, NameKeysKeptUnderAnOlderRuleAreMadeAgain) {
+  {
+    PostgresStore pg(conninfo());
+    const auto kept = [&](std::int64_t id, const std::string& name, const std::string& key) {
+      StoredPlayer p = player(id, name);
+      p.key = key;
+      pg.save_player(p);
+    };
+    kept(1, "Bob", "bob");               // the same under both rules
+    kept(2, "b0b", "b0b");               // now looks like Bob: loses its key
+    kept(3, "R0b", "r0b");               // now rob
+    kept(4, "rob-old", "rob");           // held rob, its name's key now rob-old
+    kept(5, "say \"hi\" \\o/", "old");   // quoted and escaped in the array
+    kept(6, "nokey", "");                // kept no key at all
+  }
+  PostgresStore pg(conninfo());
+  EXPECT_EQ(pg.rekey_names(zero_is_o), 5u);
+  const auto holder = [&](const std::string& key) -> std::int64_t {
+    const auto p = pg.player_by_key(key);
+    return p ? p->id : 0;
+  };
+  EXPECT_EQ(holder("bob"), 1);
+  EXPECT_EQ(holder("b0b"), 0);
+  EXPECT_EQ(holder("rob"), 3);
+  EXPECT_EQ(holder("r0b"), 0);
+  EXPECT_EQ(holder("rob-old"), 4);
+  EXPECT_EQ(holder("say \"hi\" \\o/"), 5);
+  EXPECT_EQ(holder("old"), 0);
+  EXPECT_EQ(holder("nokey"), 6);
+  server::PgConnection check(conninfo());
+  EXPECT_EQ(check.exec("SELECT COUNT(*) FROM players WHERE name_key IS NULL").integer(0, 0), 1)
+      << "b0b alone keeps no key";
+  EXPECT_EQ(pg.rekey_names(zero_is_o), 0u) << "keys made twice";
+  EXPECT_EQ(pg.load_players().size(), 6u);
+}
+
+// The server makes the keys again as it opens the database: a name whose
+// kept key is stale is found by a node (player_by_key) under today's rule.
+TEST_F(PostgresStoreTest, TheServerMakesStaleKeysAgainAtStart) {
+  {
+    PostgresStore pg(conninfo());
+    StoredPlayer p = player(1, "Carol");
+    p.key = "stale key";
+    pg.save_player(p);
+  }
+  {
+    server::ServerConfig config = test_config();
+    config.db.clear();
+    config.postgres = conninfo();
+    TestServer server(config);
+  }
+  PostgresStore pg(conninfo(), PostgresStore::Use::kReader);
+  const auto carol = pg.player_by_key(server::name_key("Carol"));
+  ASSERT_TRUE(carol);
+  EXPECT_EQ(carol->id, 1);
+  EXPECT_FALSE(pg.player_by_key("stale key"));
 }
 
 TEST_F(PostgresStoreTest, ASecondMoveForTheSamePlyIsRefused) {

@@ -1,5 +1,8 @@
 #include "store/postgres_store.hpp"
 
+#include <string_view>
+#include <unordered_set>
+
 #include "store/record_rows.hpp"
 
 namespace ttt::server {
@@ -613,6 +616,69 @@ void PostgresStore::ensure_player(const StoredPlayer& p) {
         "ON CONFLICT DO NOTHING",
         {pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash), flag(p.is_bot),
          p.key.empty() ? PgParam{} : pg_param(p.key)});
+}
+
+namespace {
+
+// A PostgreSQL array literal's element: quoted, its quotes and backslashes
+// escaped (a name may hold either).
+void append_array_text(std::string& array, std::string_view text) {
+  array += array.empty() ? "{\"" : ",\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') array += '\\';
+    array += c;
+  }
+  array += '"';
+}
+
+}  // namespace
+
+std::size_t PostgresStore::rekey_names(const std::function<std::string(std::string_view)>& key) {
+  db_.exec("BEGIN");
+  try {
+    // One node at a time (the lock of migrations): nodes starting together
+    // agree on who keeps a shared key.
+    db_.exec(kMigrationLock);
+    auto rows = db_.exec("SELECT id, name, name_key FROM players ORDER BY id");
+    std::unordered_set<std::string> taken;
+    std::string ids, keys;  // the changed rows, as array literals
+    std::size_t changed = 0;
+    for (int i = 0; i < rows.rows(); ++i) {
+      std::string made = key(rows.text(i, 1));
+      // The oldest account keeps a key its name shares with later ones.
+      const bool keeps = !made.empty() && taken.insert(made).second;
+      const bool had = !rows.is_null(i, 2);
+      if (keeps == had && (!keeps || rows.text(i, 2) == made)) continue;
+      ids += ids.empty() ? '{' : ',';
+      ids += std::to_string(rows.integer(i, 0));
+      if (keeps) {
+        append_array_text(keys, made);
+      } else {
+        keys += keys.empty() ? "{NULL" : ",NULL";
+      }
+      ++changed;
+    }
+    if (changed > 0) {
+      ids += '}';
+      keys += '}';
+      // Every changed key cleared first: a new key may be another row's old.
+      db_.run("UPDATE players SET name_key = NULL WHERE id = ANY($1::bigint[])", {PgParam(ids)});
+      db_.run("UPDATE players p SET name_key = k.key FROM unnest($1::bigint[], $2::text[]) "
+              "AS k(id, key) WHERE p.id = k.id AND k.key IS NOT NULL",
+              {PgParam(ids), PgParam(keys)});
+    }
+    db_.exec("COMMIT");
+    return changed;
+  } catch (...) {
+    if (db_.connected()) {
+      try {
+        db_.exec("ROLLBACK");
+      } catch (const StoreError&) {
+        // The first failure is the one worth reporting.
+      }
+    }
+    throw;
+  }
 }
 
 std::optional<std::string> PostgresStore::token_hash(std::int64_t player_id) {

@@ -117,6 +117,7 @@ class PostgresStore final : public Store {
   void release_games(const std::string& node) override;
   std::optional<std::string> token_hash(std::int64_t player_id) override;
   void ensure_player(const StoredPlayer& player) override;
+  std::size_t rekey_names(const std::function<std::string(std::string_view)>& key) override;
 
   bool reachable() override { return db_.connected(); }
 
