@@ -2,11 +2,12 @@
 # bench_all.sh: the table of docs/performance.md in one run. ttt-bench loads
 # fresh servers (plain TCP, TLS, SQLite, PostgreSQL, a node of PostgreSQL and
 # Redis) and the baseline relay at each connection count, then the web
-# client's CPU per move against TCP; prints every row, the ratios the targets
+# client's CPU per move against TCP, and the lobby's p99 per request with
+# 1,000 and with 10,000 players online; prints every row, the ratios the targets
 # are set on and whether each is met, and writes the same as JSON.
 #
 #   bench/load/bench_all.sh --bin DIR [--seconds S] [--connections "100 1000"]
-#       [--json FILE] [--no-web]
+#       [--json FILE] [--no-web] [--no-lobby]
 #
 # DIR holds ttt-server and ttt-bench. Runs inside pg_virtualenv (the PG*
 # variables name a PostgreSQL it may make databases in: one fresh database a
@@ -15,7 +16,7 @@
 # targets are met or not: it measures); 1 otherwise.
 set -euo pipefail
 
-bin="" seconds=10 connections="100 1000" json="" web=1
+bin="" seconds=10 connections="100 1000" json="" web=1 lobby=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="$2"; shift ;;
@@ -23,6 +24,7 @@ while [ $# -gt 0 ]; do
     --connections) connections="$2"; shift ;;
     --json) json="$2"; shift ;;
     --no-web) web=0 ;;
+    --no-lobby) lobby=0 ;;
     *) echo "bench_all: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -73,14 +75,15 @@ start_redis() {
 # start_server ARGS: a fresh ttt-server on a free loopback port (sets port),
 # as ./ttt bench starts it: every cap per address off (every connection
 # comes from 127.0.0.1), no rate limit, a stats token for --web.
-stats_token="bench-$$-$RANDOM"
+stats_token="bench-$(od -An -N16 -tx1 /dev/urandom | tr -d " \n")"
 start_server() {
   stop_server
   rm -rf "$tmp/server" && mkdir -p "$tmp/server"
   : >"$tmp/server/stdout"
   "$server" --bind 127.0.0.1 --port 0 --log-level warn --rate-limit 0 \
     --max-connections 20000 --max-games-per-address 0 --max-bot-games-per-address 0 \
-    --max-connections-per-ip 0 --max-new-names-per-address 0 --stats-token "$stats_token" \
+    --max-connections-per-ip 0 --max-connection-rate-per-ip 0 --max-new-names-per-address 0 \
+    --stats-token "$stats_token" \
     "$@" >"$tmp/server/stdout" 2>"$tmp/server/server.log" &
   server_pid=$!
   port=""
@@ -169,6 +172,27 @@ if [ "$web" = 1 ]; then
     web_lines+=("$c $(field "$line" tcp_cpu_us_per_move) $(field "$line" web_cpu_us_per_move) $(field "$line" ratio)")
   done
 fi
+# The lobby with N idle players online: each request's p99 (a fresh server
+# for each count, no database, plain TCP).
+lobby_counts="1000 10000" lobby_lines=()
+if [ "$lobby" = 1 ]; then
+  for n in $lobby_counts; do
+    start_server --db none --no-tls
+    line="$("$bench" --port "$port" --lobby "$n" --rounds 300 | tail -n 1)" || true
+    stop_server
+    [ -n "$(field "$line" who_p99_us)" ] || { echo "bench_all: --lobby $n gave no result" >&2; failed=1; }
+    [ "$(field "$line" errors)" = 0 ] || failed=1
+    lobby_lines+=("$n $(field "$line" hello_p99_us) $(field "$line" list_p99_us) $(field "$line" who_p99_us) $(field "$line" challenge_p99_us)")
+  done
+  echo
+  printf '%-9s %11s %10s %9s %9s %12s
+' lobby online hello_p99 list_p99 who_p99 challenge_p99
+  for entry in "${lobby_lines[@]}"; do
+    read -r n hello list who challenge <<<"$entry"
+    printf '%-9s %11s %10s %9s %9s %12s
+' lobby "$n" "${hello:-0}" "${list:-0}" "${who:-0}" "${challenge:-0}"
+  done
+fi
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 elapsed=$(($(date +%s) - started))
 
@@ -200,9 +224,21 @@ for entry in "${web_lines[@]}"; do
   awk -v c="$c" -v r="${ratio:-0}" 'BEGIN {
     printf "web_cpu/tcp_cpu %s %.2f 1.50 %s\n", c, r, (r > 0 && r <= 1.5 ? "met" : "NOT_MET") }' >>"$summary"
 done
+# Each lobby request's p99 at 10,000 online over its p99 at 1,000 (a ceiling).
+if [ "${#lobby_lines[@]}" = 2 ]; then
+  read -r _ h1 l1 w1 c1 <<<"${lobby_lines[0]}"
+  read -r _ h2 l2 w2 c2 <<<"${lobby_lines[1]}"
+  for pair in "hello ${h1:-0} ${h2:-0}" "list ${l1:-0} ${l2:-0}" "who ${w1:-0} ${w2:-0}" \
+              "challenge ${c1:-0} ${c2:-0}"; do
+    read -r kind small large <<<"$pair"
+    awk -v k="$kind" -v a="$small" -v b="$large" 'BEGIN {
+      r = a > 0 ? b / a : 0
+      printf "lobby_%s_p99 10000/1000 %.2f 2.00 %s\n", k, r, (r > 0 && r <= 2 ? "met" : "NOT_MET") }' >>"$summary"
+  done
+fi
 while read -r name c value target met; do
   sign=">="
-  [ "$name" = web_cpu/tcp_cpu ] && sign="<="
+  [[ "$name" = web_cpu/tcp_cpu || "$name" = lobby_* ]] && sign="<="
   [ "$target" = - ] && sign=""
   printf '%-16s %11s %8s %10s %s\n' "$name" "$c" "$value" "$sign $target" "$met"
 done <"$summary"
@@ -225,8 +261,17 @@ echo "load average after: $load_after; $elapsed s in all"
     printf '    {"connections": %s, "tcp_cpu_us_per_move": %s, "web_cpu_us_per_move": %s}' \
       "$c" "${tcp_cpu:-0}" "${web_cpu:-0}"
   done
+  printf '\n  ],\n  "lobby": [\n'
+  first=1
+  for entry in "${lobby_lines[@]}"; do
+    read -r n hello list who challenge <<<"$entry"
+    [ "$first" = 1 ] || printf ',\n'
+    first=0
+    printf '    {"online": %s, "hello_p99_us": %s, "list_p99_us": %s, "who_p99_us": %s, "challenge_p99_us": %s}' \
+      "$n" "${hello:-0}" "${list:-0}" "${who:-0}" "${challenge:-0}"
+  done
   printf '\n  ],\n  "ratios": [\n'
-  awk '{ printf "%s    {\"name\": \"%s\", \"connections\": %s, \"value\": %s, \"target\": %s, \"met\": %s}", (NR > 1 ? ",\n" : ""), $1, $2, $3, ($4 == "-" ? "null" : $4), ($5 == "met" ? "true" : "false") } END { print "" }' "$summary"
+  awk '{ printf "%s    {\"name\": \"%s\", \"connections\": %s, \"value\": %s, \"target\": %s, \"met\": %s}", (NR > 1 ? ",\n" : ""), $1, ($2 ~ /^[0-9]+$/ ? $2 : "\"" $2 "\""), $3, ($4 == "-" ? "null" : $4), ($5 == "met" ? "true" : "false") } END { print "" }' "$summary"
   printf '  ],\n  "all_met": %s\n}\n' "$(grep -q NOT_MET "$summary" && echo false || echo true)"
 } >"$json"
 echo "json: $json"
