@@ -494,8 +494,7 @@ TEST(ServerTls, WhatAnsweringOneMessageSendsGoesInOneRecord) {
     bob.join(id);
     bob.expect_joined();
   }  // alice's link drops; her seat waits for her
-  bob.expect([](const wire::ServerMessage& m) { return m.has_opponent(); },
-             "alice away");
+  bob.expect([](const wire::ServerMessage& m) { return m.has_opponent(); }, "alice away");
   MemoryTlsClient back(server.port());
   ASSERT_TRUE(back.handshake_holding_the_last_flight());
   back.send_output();

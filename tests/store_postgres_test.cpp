@@ -267,12 +267,12 @@ TEST_F(PostgresStoreTest, NameKeysKeptUnderAnOlderRuleAreMadeAgain) {
       p.key = key;
       pg.save_player(p);
     };
-    kept(1, "Bob", "bob");               // the same under both rules
-    kept(2, "b0b", "b0b");               // now looks like Bob: loses its key
-    kept(3, "R0b", "r0b");               // now rob
-    kept(4, "rob-old", "rob");           // held rob, its name's key now rob-old
-    kept(5, "say \"hi\" \\o/", "old");   // quoted and escaped in the array
-    kept(6, "nokey", "");                // kept no key at all
+    kept(1, "Bob", "bob");              // the same under both rules
+    kept(2, "b0b", "b0b");              // now looks like Bob: loses its key
+    kept(3, "R0b", "r0b");              // now rob
+    kept(4, "rob-old", "rob");          // held rob, its name's key now rob-old
+    kept(5, "say \"hi\" \\o/", "old");  // quoted and escaped in the array
+    kept(6, "nokey", "");               // kept no key at all
   }
   PostgresStore pg(conninfo());
   EXPECT_EQ(pg.rekey_names(zero_is_o), 5u);
@@ -595,8 +595,7 @@ TEST_F(PostgresStoreTest, AFencedWriteSentAheadIsRefusedAloneAndChangesNoCounts)
     ASSERT_TRUE(stored);
     if (id == 7 || id == 12) {
       ASSERT_TRUE(outcome) << id;
-      EXPECT_NE(outcome->find("no longer held by this node (held by node nodeb"),
-                std::string::npos)
+      EXPECT_NE(outcome->find("no longer held by this node (held by node nodeb"), std::string::npos)
           << *outcome;
       EXPECT_EQ(lost_to[static_cast<std::size_t>(id)], "nodeb");
       EXPECT_TRUE(stored->moves.empty()) << id;

@@ -3,8 +3,8 @@
 namespace ttt::server {
 
 void MoveRows::add(std::int64_t game_id, int ply, const StoredMove& move) {
-  const std::int64_t values[kColumns] = {game_id, ply, move.row, move.col, move.at_ms,
-                                         move.clock_ms};
+  const std::int64_t values[kColumns] = {game_id,  ply,        move.row,
+                                         move.col, move.at_ms, move.clock_ms};
   for (int i = 0; i < kColumns; ++i) {
     columns_[i] += count_ == 0 ? '{' : ',';
     columns_[i] += std::to_string(values[i]);

@@ -29,10 +29,10 @@ class MoveRows {
 };
 
 // The INSERT of MoveRows' parameters.
-#define TTT_INSERT_MOVE_ROWS                                                             \
-  "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) SELECT m.game_id, "     \
-  "m.ply, m.r, m.c, m.at_ms, m.clock_ms FROM unnest($1::bigint[], $2::integer[], "        \
-  "$3::integer[], $4::integer[], $5::bigint[], $6::bigint[]) AS m(game_id, ply, r, c, "   \
+#define TTT_INSERT_MOVE_ROWS                                                            \
+  "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) SELECT m.game_id, "  \
+  "m.ply, m.r, m.c, m.at_ms, m.clock_ms FROM unnest($1::bigint[], $2::integer[], "      \
+  "$3::integer[], $4::integer[], $5::bigint[], $6::bigint[]) AS m(game_id, ply, r, c, " \
   "at_ms, clock_ms) "
 
 }  // namespace ttt::server

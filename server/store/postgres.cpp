@@ -319,7 +319,9 @@ void PgConnection::send(const char* sql, const std::vector<PgParam>& params,
                         std::optional<int> rows) {
   if (!pipelined_) {
     const auto result = run(sql, params);
-    if (rows && result.rows() != *rows) throw StoreError(unexpected_rows(sql, result.rows(), *rows));
+    if (rows && result.rows() != *rows) {
+      throw StoreError(unexpected_rows(sql, result.rows(), *rows));
+    }
     return;
   }
   const std::string& name = prepared(sql);
@@ -381,7 +383,9 @@ pg_result* PgConnection::sync_keeping_last() {
     for (const Sent& s : sent_) {
       if (s.prepares != nullptr) prepared_.erase(s.prepares);
     }
-    if (failure.empty()) failure = "'" + excerpt(last_sql) + "': " + message_of(PQerrorMessage(conn_));
+    if (failure.empty()) {
+      failure = "'" + excerpt(last_sql) + "': " + message_of(PQerrorMessage(conn_));
+    }
     pipelined_ = false;
   }
   sent_.clear();

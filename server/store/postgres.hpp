@@ -149,7 +149,7 @@ class PgConnection {
   pg_conn* conn_ = nullptr;
   std::chrono::milliseconds deadline_{0};
   std::unordered_map<const char*, std::string> prepared_;  // literal -> statement name
-  std::uint64_t statements_ = 0;                            // names given out in this session
+  std::uint64_t statements_ = 0;                           // names given out in this session
   bool pipelined_ = false;
   std::vector<Sent> sent_;  // pipeline mode: sent, answers not yet read
   std::function<void()> send_held_;

@@ -333,14 +333,14 @@ void PostgresStore::lost(std::int64_t game_id) {
 void PostgresStore::add_held_move(const std::string& holder, std::int64_t game_id, int ply,
                                   const StoredMove& m) {
   if (refusing_) throw StoreError("writes refused (test hook)");
-  const std::vector<PgParam> params{number(game_id), number(ply),        number(m.row),
-                                    number(m.col),   number(m.at_ms),    number(m.clock_ms),
+  const std::vector<PgParam> params{number(game_id), number(ply),     number(m.row),
+                                    number(m.col),   number(m.at_ms), number(m.clock_ms),
                                     pg_param(holder)};
   // FOR SHARE: the game's row stays locked until the transaction ends, so a
   // claim (an update of the row) waits for this move or this move for it.
-#define TTT_HELD_MOVE                                                                  \
-  "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "                  \
-  "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND "                \
+#define TTT_HELD_MOVE                                                 \
+  "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "  \
+  "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND " \
   "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply"
   if (db_.pipelined()) {
     hold_move(holder, game_id, ply, m);
@@ -354,9 +354,9 @@ void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_i
                                   const std::string& status, const std::string& reason,
                                   std::int64_t ended_ms, std::optional<bool> rated) {
   if (refusing_) throw StoreError("writes refused (test hook)");
-  const std::vector<PgParam> params{pg_param(status), pg_param(reason), number(ended_ms),
-                                    rated ? flag(*rated) : PgParam{}, number(game_id),
-                                    pg_param(holder)};
+  const std::vector<PgParam> params{pg_param(status), pg_param(reason),
+                                    number(ended_ms), rated ? flag(*rated) : PgParam{},
+                                    number(game_id),  pg_param(holder)};
 #define TTT_HELD_END                                                      \
   "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "            \
   "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND " \
@@ -663,9 +663,10 @@ std::size_t PostgresStore::rekey_names(const std::function<std::string(std::stri
       keys += '}';
       // Every changed key cleared first: a new key may be another row's old.
       db_.run("UPDATE players SET name_key = NULL WHERE id = ANY($1::bigint[])", {PgParam(ids)});
-      db_.run("UPDATE players p SET name_key = k.key FROM unnest($1::bigint[], $2::text[]) "
-              "AS k(id, key) WHERE p.id = k.id AND k.key IS NOT NULL",
-              {PgParam(ids), PgParam(keys)});
+      db_.run(
+          "UPDATE players p SET name_key = k.key FROM unnest($1::bigint[], $2::text[]) "
+          "AS k(id, key) WHERE p.id = k.id AND k.key IS NOT NULL",
+          {PgParam(ids), PgParam(keys)});
     }
     db_.exec("COMMIT");
     return changed;
