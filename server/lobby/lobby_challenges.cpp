@@ -16,6 +16,11 @@ namespace {
 
 constexpr std::size_t kMaxChallengesEach = 3;
 
+// The key of the cool-down between one challenger and one challenged account.
+std::string pair_key(AccountId from, AccountId to) {
+  return std::to_string(number(from)) + ">" + std::to_string(number(to));
+}
+
 }  // namespace
 
 LobbyPlayer* Lobby::online_player(std::string_view name) {
@@ -28,7 +33,7 @@ bool Lobby::may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to,
   if (config_.challenges_per_minute <= 0 && config_.challenge_cooldown.count() <= 0) return true;
   const auto now = KeyedRateLimiter::Clock::now();
   const std::string account = std::to_string(number(player.account));
-  const std::string pair = account + ">" + std::to_string(number(to.account));
+  const std::string pair = pair_key(player.account, to.account);
   const std::string network = network_key(player.address);
   // Every check first, then every spending: a refusal costs no allowance.
   double wait = 0;
@@ -231,6 +236,9 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
   if (!within_quota(player, false, request_id)) return;
   const auto taken = challenges_.take(id);
   if (taken->expiry) taken->expiry->cancel();
+  // The cool-down keeps a challenge that ends without a game from being made
+  // again at once; one that is accepted leaves the pair free to play again.
+  pair_challenges_.forget(pair_key(challenger->account, player.account));
   const wire::Challenge& settings = taken->settings;
   // Both leave what they watch or wait for: the game starts now.
   for (LobbyPlayer* p : {challenger, &player}) {
