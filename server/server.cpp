@@ -77,6 +77,12 @@ Server::Opened Server::open_records(const ServerConfig& config, asio::any_io_exe
       store->ensure_player(bot);
     }
   }
+  // Keys made under an older rule are made again (the store's copy: the
+  // accounts in memory get theirs from the names as they load).
+  if (const std::size_t rekeyed = store->rekey_names(name_key); rekeyed > 0) {
+    spdlog::info("database: {} made again under today's name rule",
+                 count_text(rekeyed, "name key", "name keys"));
+  }
   opened.players = store->load_players();
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::system_clock::now().time_since_epoch())

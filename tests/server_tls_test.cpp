@@ -348,6 +348,8 @@ class MemoryTlsClient {
     BIO_set_mem_eof_return(in_, -1);
     SSL_set_bio(ssl_, in_, out_);
     SSL_set_connect_state(ssl_);
+    SSL_set_msg_callback(ssl_, count_record);
+    SSL_set_msg_callback_arg(ssl_, this);
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
@@ -391,6 +393,9 @@ class MemoryTlsClient {
     ::send(fd_, unsent_.data(), n, MSG_NOSIGNAL);
     unsent_.erase(0, n);
   }
+  // Records of application data read so far (what the server's frames
+  // came in).
+  int data_records() const noexcept { return data_records_; }
   // The next message from the server, within timeout.
   std::optional<wire::ServerMessage> next(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -432,11 +437,22 @@ class MemoryTlsClient {
     return true;
   }
 
+  // OpenSSL tells each record it reads; a TLS 1.3 record's inner content
+  // type says whether it carries data (not a session ticket, say).
+  static void count_record(int write_p, int, int content_type, const void* buf, std::size_t len,
+                           SSL*, void* arg) {
+    if (write_p == 0 && content_type == SSL3_RT_INNER_CONTENT_TYPE && len == 1 &&
+        *static_cast<const unsigned char*>(buf) == SSL3_RT_APPLICATION_DATA) {
+      ++static_cast<MemoryTlsClient*>(arg)->data_records_;
+    }
+  }
+
   SSL_CTX* context_ = nullptr;
   SSL* ssl_ = nullptr;
   BIO* in_ = nullptr;
   BIO* out_ = nullptr;
   int fd_ = -1;
+  int data_records_ = 0;
   std::string unsent_;
   wire::FrameReader reader_{1 << 20};
 };
@@ -459,6 +475,47 @@ TEST(ServerTls, AHelloSentWithTheHandshakesLastFlightIsAnswered) {
   }
   ASSERT_TRUE(answer) << "no Welcome";
   EXPECT_EQ(answer->welcome().name(), "eager");
+}
+
+// What answering one message sends a connection goes out together: a
+// player coming back gets its Welcome, its game and the game's state in one
+// record, not one a frame.
+TEST(ServerTls, WhatAnsweringOneMessageSendsGoesInOneRecord) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  TestClient bob(server.port(), Transport::kTls);
+  std::string token;
+  {
+    TestClient alice(server.port(), Transport::kTls);
+    token = alice.hello("alice").resume_token();
+    bob.hello("bob");
+    alice.create(3);
+    const auto id = alice.expect_joined().state().game_id();
+    bob.join(id);
+    bob.expect_joined();
+  }  // alice's link drops; her seat waits for her
+  bob.expect([](const wire::ServerMessage& m) { return m.has_opponent(); }, "alice away");
+  MemoryTlsClient back(server.port());
+  ASSERT_TRUE(back.handshake_holding_the_last_flight());
+  back.send_output();
+  wire::ClientMessage hello;
+  hello.set_request_id(1);
+  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+  hello.mutable_hello()->set_resume_token(token);
+  back.write(wire::encode_frame(hello));
+  back.send_output();
+  int frames = 0;
+  bool welcome = false, joined = false, state = false;
+  while (!(welcome && joined && state)) {
+    const auto message = back.next(std::chrono::seconds(3));
+    ASSERT_TRUE(message) << "welcome " << welcome << ", joined " << joined << ", state " << state;
+    ++frames;
+    welcome = welcome || message->has_welcome();
+    joined = joined || message->has_joined();
+    state = state || message->has_state();
+  }
+  EXPECT_EQ(frames, 3);
+  EXPECT_EQ(back.data_records(), 1) << "one record for the three frames";
 }
 
 TEST(ServerTls, PartOfARecordWaitsForItsRestWhileTheServerServesOthers) {

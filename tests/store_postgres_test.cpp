@@ -7,10 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
+#include <cctype>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "client_support/child_process.hpp"
@@ -65,8 +69,8 @@ GameRecord game(std::int64_t id, std::int64_t x, std::int64_t o, std::int64_t st
 // games of every kind (rated, unrated, a 15x15 five in a row with a Fischer
 // clock, a private one with an invite code), one still in progress, results,
 // secrets, tokens and blocks.
-void write_history(Store& s) {
-  s.begin();
+void write_history(Store& s, bool own_transaction = true) {
+  if (own_transaction) s.begin();
   s.save_player(player(1, "alice"));
   s.save_player(player(2, "Bob"));
   auto bot = player(3, "house-bot");
@@ -122,7 +126,7 @@ void write_history(Store& s) {
   s.save_block(4, 3);
   s.save_block(2, 1);
   s.drop_block(2, 1);
-  s.commit();
+  if (own_transaction) s.commit();
 }
 
 std::string exported(Store& s) {
@@ -243,6 +247,76 @@ TEST_F(PostgresStoreTest, NamesAreUniqueWhateverTheirCase) {
   }
 }
 
+// A rule for names' keys that differs from the one the keys were kept
+// under: case folded, and a zero reads as an o.
+std::string zero_is_o(std::string_view name) {
+  std::string key;
+  for (const char c : name) key += c == '0' ? 'o' : static_cast<char>(std::tolower(c));
+  return key;
+}
+
+// Keys kept under an older rule are made again at start: every account is
+// found by its name's key under today's rule, the oldest of names that now
+// look alike keeps the key, a name with quotes and backslashes too; a second
+// start changes nothing.
+TEST_F(PostgresStoreTest, NameKeysKeptUnderAnOlderRuleAreMadeAgain) {
+  {
+    PostgresStore pg(conninfo());
+    const auto kept = [&](std::int64_t id, const std::string& name, const std::string& key) {
+      StoredPlayer p = player(id, name);
+      p.key = key;
+      pg.save_player(p);
+    };
+    kept(1, "Bob", "bob");              // the same under both rules
+    kept(2, "b0b", "b0b");              // now looks like Bob: loses its key
+    kept(3, "R0b", "r0b");              // now rob
+    kept(4, "rob-old", "rob");          // held rob, its name's key now rob-old
+    kept(5, "say \"hi\" \\o/", "old");  // quoted and escaped in the array
+    kept(6, "nokey", "");               // kept no key at all
+  }
+  PostgresStore pg(conninfo());
+  EXPECT_EQ(pg.rekey_names(zero_is_o), 5u);
+  const auto holder = [&](const std::string& key) -> std::int64_t {
+    const auto p = pg.player_by_key(key);
+    return p ? p->id : 0;
+  };
+  EXPECT_EQ(holder("bob"), 1);
+  EXPECT_EQ(holder("b0b"), 0);
+  EXPECT_EQ(holder("rob"), 3);
+  EXPECT_EQ(holder("r0b"), 0);
+  EXPECT_EQ(holder("rob-old"), 4);
+  EXPECT_EQ(holder("say \"hi\" \\o/"), 5);
+  EXPECT_EQ(holder("old"), 0);
+  EXPECT_EQ(holder("nokey"), 6);
+  server::PgConnection check(conninfo());
+  EXPECT_EQ(check.exec("SELECT COUNT(*) FROM players WHERE name_key IS NULL").integer(0, 0), 1)
+      << "b0b alone keeps no key";
+  EXPECT_EQ(pg.rekey_names(zero_is_o), 0u) << "keys made twice";
+  EXPECT_EQ(pg.load_players().size(), 6u);
+}
+
+// The server makes the keys again as it opens the database: a name whose
+// kept key is stale is found by a node (player_by_key) under today's rule.
+TEST_F(PostgresStoreTest, TheServerMakesStaleKeysAgainAtStart) {
+  {
+    PostgresStore pg(conninfo());
+    StoredPlayer p = player(1, "Carol");
+    p.key = "stale key";
+    pg.save_player(p);
+  }
+  {
+    server::ServerConfig config = test_config();
+    config.db.clear();
+    config.postgres = conninfo();
+    TestServer server(config);
+  }
+  PostgresStore pg(conninfo(), PostgresStore::Use::kReader);
+  const auto carol = pg.player_by_key(server::name_key("Carol"));
+  ASSERT_TRUE(carol);
+  EXPECT_EQ(carol->id, 1);
+  EXPECT_FALSE(pg.player_by_key("stale key"));
+}
+
 TEST_F(PostgresStoreTest, ASecondMoveForTheSamePlyIsRefused) {
   PostgresStore pg(conninfo());
   pg.save_player(player(1, "alice"));
@@ -357,6 +431,279 @@ TEST_F(PostgresStoreTest, TheWriterRefusesAFailedWriteAloneAndKeepsTheRest) {
   ASSERT_EQ(moves.size(), 200u);
   EXPECT_EQ(moves[0].row, 1);
   EXPECT_EQ(moves[1].row, 0);
+}
+
+// A job that holds the writer inside its batch until released, so that
+// every job submitted meanwhile goes into the next batch together; it
+// tells when it first runs. (A batch may run twice: later runs pass.)
+class WriterGate {
+ public:
+  server::StoreWriter::Job job() {
+    return [this](Store&) {
+      std::unique_lock lock(mutex_);
+      started_ = true;
+      changed_.notify_all();
+      changed_.wait_for(lock, std::chrono::seconds(30), [this] { return open_; });
+    };
+  }
+  void wait_started() {
+    std::unique_lock lock(mutex_);
+    ASSERT_TRUE(changed_.wait_for(lock, std::chrono::seconds(30), [this] { return started_; }));
+  }
+  void open() {
+    std::lock_guard lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool started_ = false;
+  bool open_ = false;
+};
+
+// The same history as above, written as one batch in pipeline mode (every
+// statement sent before the first answer is read): the same answers.
+TEST_F(PostgresStoreTest, ABatchSentAheadStoresWhatStatementByStatementStores) {
+  PostgresStore one_by_one(conninfo());
+  write_history(one_by_one);
+  PostgresScratch other;
+  PostgresStore batched(other.conninfo());
+  batched.begin_batch();
+  write_history(batched, /*own_transaction=*/false);
+  EXPECT_EQ(batched.player_by_id(4)->salt, "new-salt") << "a read inside the batch sees its writes";
+  batched.commit();
+  EXPECT_EQ(described(batched.load_players()), described(one_by_one.load_players()));
+  EXPECT_EQ(described(batched.finished_games()), described(one_by_one.finished_games()));
+  EXPECT_EQ(described(batched.load_unfinished_games()),
+            described(one_by_one.load_unfinished_games()));
+  EXPECT_EQ(batched.load_tokens(), one_by_one.load_tokens());
+  EXPECT_EQ(batched.load_blocks(), one_by_one.load_blocks());
+  // A failure inside the batch is thrown at the latest by its commit, and
+  // nothing of the batch stands.
+  batched.begin_batch();
+  batched.save_player(player(9, "dave"));
+  batched.add_move(1, 0, {2, 2, 9'000, 0});  // ply 0 of game 1 is stored already
+  batched.save_token(9, "token-9");
+  EXPECT_THROW(batched.commit(), StoreError);
+  batched.rollback();
+  EXPECT_FALSE(batched.player_by_id(9));
+  EXPECT_EQ(batched.game(1)->moves.size(), 5u);
+}
+
+// One job refused among hundreds sent ahead in one batch: it alone is
+// refused, the others are stored once, and each hears its own outcome.
+TEST_F(PostgresStoreTest, OneRefusedJobAmongManySentAheadIsRefusedAlone) {
+  auto pg = std::make_unique<PostgresStore>(conninfo());
+  pg->save_player(player(1, "alice"));
+  pg->save_player(player(2, "bob"));
+  pg->begin_game(game(1, 1, 2, 1'000));
+  boost::asio::io_context io;
+  std::vector<std::optional<std::string>> outcomes;
+  WriterGate gate;
+  constexpr int kMoves = 2'000;  // more than a socket buffer holds
+  {
+    server::StoreWriter writer(std::move(pg), io.get_executor());
+    writer.submit(gate.job());
+    gate.wait_started();
+    auto done = [&outcomes](const std::optional<std::string>& r) { outcomes.push_back(r); };
+    for (int ply = 0; ply < kMoves; ++ply) {
+      writer.submit([ply](Store& s) { s.add_move(1, ply, {ply % 3, ply % 3, ply, 0}); }, done);
+      if (ply == kMoves / 2) {
+        writer.submit([](Store& s) { s.add_move(1, 7, {0, 0, 0, 0}); }, done);  // ply 7 again
+        writer.submit([](Store& s) { EXPECT_TRUE(s.player_by_id(2)); }, done);  // a read between
+      }
+    }
+    gate.open();
+    writer.flush();
+    EXPECT_EQ(writer.counters().failures, 1u);
+    EXPECT_GE(writer.counters().largest_batch, static_cast<std::uint64_t>(kMoves));
+    EXPECT_FALSE(writer.counters().last_batch_ok) << "a write of it was refused";
+  }
+  io.run();
+  ASSERT_EQ(outcomes.size(), static_cast<std::size_t>(kMoves + 2));
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    if (i == kMoves / 2 + 1) {
+      ASSERT_TRUE(outcomes[i]);
+      EXPECT_NE(outcomes[i]->find("duplicate key"), std::string::npos) << *outcomes[i];
+    } else {
+      EXPECT_FALSE(outcomes[i]) << i << ": " << *outcomes[i];
+    }
+  }
+  const auto moves = PostgresStore(conninfo()).game(1)->moves;
+  ASSERT_EQ(moves.size(), static_cast<std::size_t>(kMoves));
+  EXPECT_EQ(moves[7].at_ms, 7) << "the refused write changed nothing";
+}
+
+// Fencing in a batch sent ahead: a write of a game another node took
+// writes no row, which fails the batch; its second run refuses that job
+// alone (it stores nothing: no move, no end, no result), names the holder,
+// and stores the others. Moves of several jobs go as one INSERT: a taken
+// game among them is found too.
+TEST_F(PostgresStoreTest, AFencedWriteSentAheadIsRefusedAloneAndChangesNoCounts) {
+  auto a = std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode);
+  PostgresStore b(conninfo(), PostgresStore::Use::kNode);
+  a->save_player(player(1, "alice"));
+  a->save_player(player(2, "bob"));
+  constexpr int kGames = 20;
+  for (int id = 1; id <= kGames; ++id) {
+    auto g = game(id, 1, 2, 1'000);
+    g.node = "nodea";
+    a->begin_game(g);
+  }
+  // nodea never beat in the database: its games are taken at once.
+  for (const int taken : {7, 12}) {
+    ASSERT_TRUE(b.claim_game(taken, "nodea", "nodeb", std::chrono::seconds(60)));
+  }
+  const auto ends = [](int id) { return id % 4 == 0 || id == 12; };
+  boost::asio::io_context io;
+  std::vector<std::optional<std::string>> outcomes;
+  std::vector<std::string> lost_to(kGames + 1);
+  WriterGate gate;
+  {
+    server::StoreWriter writer(std::move(a), io.get_executor());
+    writer.submit(gate.job());
+    gate.wait_started();
+    auto done = [&outcomes](const std::optional<std::string>& r) { outcomes.push_back(r); };
+    for (int id = 1; id <= kGames; ++id) {
+      writer.submit(
+          [id, end = ends(id), &lost_to](Store& s) {
+            try {
+              s.add_held_move("nodea", id, 0, {1, 1, 1'100, 0});
+              if (!end) return;
+              s.end_held_game("nodea", id, "x_won", "resignation", 1'200);
+              s.add_result({1, 10, 1, 0, 0, 1});
+              s.add_result({2, -10, 0, 1, 0, 1});
+            } catch (const server::GameLost& e) {
+              lost_to[static_cast<std::size_t>(id)] = e.holder;
+              throw;
+            }
+          },
+          done);
+    }
+    gate.open();
+    writer.flush();
+    EXPECT_EQ(writer.counters().failures, 2u);
+  }
+  io.run();
+  ASSERT_EQ(outcomes.size(), static_cast<std::size_t>(kGames));
+  PostgresStore check(conninfo(), PostgresStore::Use::kReader);
+  for (int id = 1; id <= kGames; ++id) {
+    const auto& outcome = outcomes[static_cast<std::size_t>(id - 1)];
+    const auto stored = check.game(id);
+    ASSERT_TRUE(stored);
+    if (id == 7 || id == 12) {
+      ASSERT_TRUE(outcome) << id;
+      EXPECT_NE(outcome->find("no longer held by this node (held by node nodeb"), std::string::npos)
+          << *outcome;
+      EXPECT_EQ(lost_to[static_cast<std::size_t>(id)], "nodeb");
+      EXPECT_TRUE(stored->moves.empty()) << id;
+      EXPECT_EQ(stored->status, "in_progress") << id;
+    } else {
+      EXPECT_FALSE(outcome) << id << ": " << *outcome;
+      EXPECT_EQ(stored->moves.size(), 1u) << id;
+      EXPECT_EQ(stored->status, ends(id) ? "x_won" : "in_progress") << id;
+    }
+  }
+  EXPECT_EQ(check.figures_of(1)->games_played, 4) << "games 4, 8, 16 and 20; none for 12";
+  EXPECT_EQ(check.figures_of(2)->losses, 4);
+}
+
+// The database's session ends while a batch is being sent (a restart, a
+// failover): the batch fails on the dead session, the writer connects
+// again and commits it whole; every job succeeds and is stored once.
+TEST_F(PostgresStoreTest, ABatchCutMidPipelineIsCommittedOnceTheDatabaseIsBack) {
+  auto pg = std::make_unique<PostgresStore>(conninfo() + " application_name=ttt_mid_pipeline");
+  pg->save_player(player(1, "alice"));
+  pg->save_player(player(2, "bob"));
+  pg->begin_game(game(1, 1, 2, 1'000));
+  boost::asio::io_context io;
+  std::vector<std::optional<std::string>> outcomes;
+  std::vector<bool> waiting;
+  WriterGate first, inside;
+  {
+    server::StoreWriter writer(std::move(pg), io.get_executor());
+    writer.on_waiting([&waiting](bool on) { waiting.push_back(on); });
+    auto done = [&outcomes](const std::optional<std::string>& r) { outcomes.push_back(r); };
+    writer.submit(first.job());
+    first.wait_started();
+    // The next batch: a move, a pause inside it, and 299 moves more.
+    writer.submit([](Store& s) { s.add_move(1, 0, {1, 1, 0, 0}); }, done);
+    writer.submit(inside.job());
+    for (int ply = 1; ply < 300; ++ply) {
+      writer.submit([ply](Store& s) { s.add_move(1, ply, {ply % 3, 0, ply, 0}); }, done);
+    }
+    first.open();
+    inside.wait_started();  // BEGIN and the first move sent, unanswered
+    PostgresScratch::admin(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE application_name = 'ttt_mid_pipeline'");
+    inside.open();
+    writer.flush();
+    EXPECT_EQ(writer.counters().failures, 0u);
+    EXPECT_TRUE(writer.counters().last_batch_ok);
+    EXPECT_EQ(writer.counters().batches, 2u);
+  }
+  io.run();
+  ASSERT_EQ(outcomes.size(), 300u);
+  for (const auto& outcome : outcomes) EXPECT_FALSE(outcome) << *outcome;
+  const auto moves = PostgresStore(conninfo()).game(1)->moves;
+  ASSERT_EQ(moves.size(), 300u);
+  EXPECT_EQ(moves[299].at_ms, 299);
+}
+
+// A database that falls silent while a batch is in flight: its answers
+// don't come within the deadline, the writer waits (and says so) and
+// commits the batch once the database answers again, once: the statements
+// given up on still reach the database when the link heals, but no COMMIT
+// among them (each job would otherwise find its move stored already).
+TEST_F(PostgresStoreTest, ABatchSentIntoASilentDatabaseWaitsAndIsCommittedAfter) {
+  using namespace std::chrono_literals;
+  const char* host = std::getenv("PGHOST");
+  const char* port = std::getenv("PGPORT");
+  TcpProxy link(host ? host : "localhost",
+                static_cast<std::uint16_t>(port ? std::stoi(port) : 5432));
+  auto pg = std::make_unique<PostgresStore>(
+      conninfo() + " host=127.0.0.1 port=" + std::to_string(link.port()),
+      PostgresStore::Use::kNode);
+  pg->save_player(player(1, "alice"));
+  pg->save_player(player(2, "bob"));
+  pg->begin_game(game(1, 1, 2, 1'000));
+  pg->answer_within(400ms);
+  boost::asio::io_context io;
+  std::vector<std::optional<std::string>> outcomes;
+  std::vector<bool> waiting;
+  WriterGate first, inside;
+  {
+    server::StoreWriter writer(std::move(pg), io.get_executor());
+    writer.on_waiting([&waiting](bool on) { waiting.push_back(on); });
+    auto done = [&outcomes](const std::optional<std::string>& r) { outcomes.push_back(r); };
+    writer.submit(first.job());
+    first.wait_started();
+    writer.submit(inside.job());
+    for (int ply = 0; ply < 50; ++ply) {
+      writer.submit([ply](Store& s) { s.add_move(1, ply, {ply % 3, 1, ply, 0}); }, done);
+    }
+    first.open();
+    inside.wait_started();
+    link.freeze();
+    inside.open();  // the moves go out into the silence
+    for (int i = 0; i < 500 && !writer.counters().waiting; ++i) {
+      std::this_thread::sleep_for(20ms);
+    }
+    EXPECT_TRUE(writer.counters().waiting) << "the writer noticed the silence";
+    EXPECT_EQ(writer.counters().jobs, 1u) << "nothing acknowledged before its commit";
+    link.heal();
+    writer.flush();
+    EXPECT_FALSE(writer.counters().waiting);
+    EXPECT_EQ(writer.counters().failures, 0u);
+  }
+  io.run();
+  ASSERT_EQ(outcomes.size(), 50u);
+  for (const auto& outcome : outcomes) EXPECT_FALSE(outcome) << *outcome;
+  EXPECT_EQ(waiting, (std::vector<bool>{true, false}));
+  EXPECT_EQ(PostgresStore(conninfo()).game(1)->moves.size(), 50u);
 }
 
 // Two nodes settle results of one account at the same moment (the server's

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "client_support/test_certificates.hpp"
 #include "ttt/tls/stream.hpp"
@@ -235,6 +236,79 @@ TEST_F(StreamPair, ManySmallRecordsWrittenAtOnceAreReadWithoutWaiting) {
   EXPECT_FALSE(client.holds_input());
   ASSERT_EQ(received.size(), sent.size());
   EXPECT_TRUE(received == sent) << "the bytes arrived changed or out of order";
+}
+
+// A session's writer hands the stream every frame queued for a connection
+// at once: small frames and frames larger than a record, gathered into full
+// records of 16 KiB (one SSL_write each), not one record a frame. A reader
+// that takes little at a time still gets every byte once, in order.
+TEST_F(StreamPair, QueuedFramesGoInFullRecordsAndArriveWholeToASlowReader) {
+  ASSERT_NO_FATAL_FAILURE(open_pair());
+  Stream& server = *server_;
+  Stream& client = *client_;
+  client.socket().set_option(asio::socket_base::receive_buffer_size(16 * 1024));
+
+  // Frames of the sizes a session sends: states of a few dozen bytes, and
+  // lists or replays past a record's 16 KiB (one exactly a record, one a
+  // byte short of two).
+  const std::size_t sizes[] = {37, 41, 40'000, 12, 16'384, 5, 32'767, 90, 1, 70'001, 64};
+  std::vector<std::string> frames;
+  std::vector<asio::const_buffer> buffers;
+  std::string sent;
+  for (const std::size_t size : sizes) {
+    std::string frame = pattern(size);
+    frame[0] = static_cast<char>(frames.size());  // each its own first byte
+    sent += frame;
+    frames.push_back(std::move(frame));
+  }
+  for (const auto& frame : frames) buffers.push_back(asio::buffer(frame));
+  const std::size_t before = server.pending_output();
+  error_code ec;
+  server.encrypt(buffers, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  // A TLS 1.3 record costs 22 bytes (header, content type, tag): the frames
+  // took as few records as their bytes need.
+  const std::size_t records = (sent.size() + 16'383) / 16'384;
+  EXPECT_EQ(server.pending_output() - before, sent.size() + 22 * records)
+      << "the frames were not gathered into full records";
+
+  bool flushed = false;
+  error_code flush_ec;
+  asio::co_spawn(
+      io_,
+      [&]() -> asio::awaitable<void> {
+        flush_ec = co_await server.flush();
+        flushed = true;
+      },
+      asio::detached);
+  // The reader's socket holds 16 KiB at a time, read in pieces of 1,000
+  // bytes: the writer waits on it.
+  std::string received;
+  error_code read_ec;
+  asio::co_spawn(
+      io_,
+      [&]() -> asio::awaitable<void> {
+        char buffer[1'000];
+        while (received.size() < sent.size()) {
+          auto [e, n] = co_await client.read_some(asio::buffer(buffer));
+          if (e) {
+            read_ec = e;
+            break;
+          }
+          received.append(buffer, n);
+        }
+      },
+      asio::detached);
+  run_until([&] { return (flushed && received.size() >= sent.size()) || read_ec; });
+  ASSERT_FALSE(read_ec) << read_ec.message();
+  ASSERT_FALSE(flush_ec) << flush_ec.message();
+  ASSERT_EQ(received.size(), sent.size());
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    EXPECT_EQ(received.compare(at, frames[i].size(), frames[i]), 0)
+        << "frame " << i << " (" << frames[i].size() << " bytes) changed or out of order";
+    at += frames[i].size();
+  }
 }
 
 TEST_F(StreamPair, ACutConnectionIsReadAsTruncatedNotAsAnEnd) {

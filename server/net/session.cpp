@@ -188,6 +188,9 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     move_read_at_ = now;
   }
   if (on_thread(logic_io_)) {
+    // What answering it sends to a connection on this thread goes out in
+    // one write, once it is handled.
+    WriteCork cork;
     to_logic([this, &message] {
       if (inbox_) inbox_->receive(message);
     });
@@ -266,47 +269,101 @@ void Session::send_now(const wire::ServerMessage& message) {
 
 void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped_) return;
-  std::size_t sent = 0;
-  if (queue_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
-    // Nothing waits and no write is in flight: the socket takes the frame at
-    // once when it can, without waking the writer (the usual case for a
-    // peer that keeps up). Over TLS the frame becomes a record at once and
-    // what the socket doesn't take of it stays with the stream, for the
-    // writer to finish (a record must not stop half way); over plain TCP
-    // what it doesn't take goes to the writer's queue.
-    boost::system::error_code ec;
-    const asio::const_buffer buffer = asio::buffer(*frame);
-    sent = stream_.write_now({&buffer, 1}, ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) {
-      sent = 0;
-    } else if (ec) {
-      stop(ec.message());
+  if (!corked_ && queue_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
+    if (WriteCork::open() && on_thread(own_io_)) {
+      // Kept until the cork closes (uncork), with whatever follows it.
+      corked_ = frame;
+      queued_bytes_ += frame->size();
+      WriteCork::hold(shared_from_this());
       return;
     }
-    if (sent == frame->size()) {
-      if (stream_.pending_output() > 0) wake_writer_.cancel_one();
-      return;
-    }
+    write_at_once(frame);
+    return;
   }
   // Records the stream holds count as queued: they are this peer's backlog
   // (until it is dropped as a slow consumer, when only the Error may follow).
   const std::size_t backlog = dropped_backlog_ ? 0 : stream_.pending_output();
-  if (queue_.size() >= limits_.max_queued_frames ||
+  const std::size_t frames = queue_.size() + (corked_ ? 1 : 0);
+  if (frames >= limits_.max_queued_frames ||
       queued_bytes_ + backlog + frame->size() > limits_.max_queued_bytes) {
     if (!closing_) drop_slow_consumer();
     return;
   }
+  queue_push(frame, 0);
+}
+
+void Session::write_at_once(const std::shared_ptr<const std::string>& frame) {
+  // Nothing waits and no write is in flight: the socket takes the frame at
+  // once when it can, without waking the writer (the usual case for a peer
+  // that keeps up). Over TLS the frame becomes a record at once and what
+  // the socket doesn't take of it stays with the stream, for the writer to
+  // finish (a record must not stop half way); over plain TCP what it
+  // doesn't take goes to the writer's queue.
+  boost::system::error_code ec;
+  const asio::const_buffer buffer = asio::buffer(*frame);
+  std::size_t sent = stream_.write_now({&buffer, 1}, ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    sent = 0;
+  } else if (ec) {
+    stop(ec.message());
+    return;
+  }
+  if (sent < frame->size()) {
+    queue_push(frame, sent);
+  } else if (stream_.pending_output() > 0) {
+    wake_writer_.cancel_one();
+  }
+}
+
+void Session::queue_push(const std::shared_ptr<const std::string>& frame, std::size_t sent) {
   if (queue_.empty()) front_sent_ = sent;
   queued_bytes_ += frame->size() - sent;
   queue_.push_back(frame);
-  wake_writer_.cancel_one();
+  if (!corked_) wake_writer_.cancel_one();
+}
+
+void Session::uncork() noexcept {
+  std::shared_ptr<const std::string> first = std::move(corked_);
+  if (!first || stopped_) return;
+  queued_bytes_ -= std::min(first->size(), queued_bytes_);
+  if (queue_.empty()) {
+    write_at_once(first);  // the one frame kept: as if sent at once
+    return;
+  }
+  // Frames followed it: all of them go in one write (over TLS, records of
+  // up to 16 KiB); what the socket doesn't take is the writer's.
+  queue_.push_front(std::move(first));
+  front_sent_ = 0;
+  queued_bytes_ += queue_.front()->size();
+  gather_.clear();
+  for (const auto& frame : queue_) {
+    if (gather_.size() == kMaxFramesPerWrite) break;
+    gather_.push_back(asio::buffer(*frame));
+  }
+  boost::system::error_code ec;
+  std::size_t sent = stream_.write_now(gather_, ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    sent = 0;
+  } else if (ec) {
+    stop(ec.message());
+    return;
+  }
+  queued_bytes_ -= std::min(sent, queued_bytes_);
+  while (!queue_.empty() && sent >= queue_.front()->size()) {
+    sent -= queue_.front()->size();
+    queue_.pop_front();
+  }
+  front_sent_ = queue_.empty() ? 0 : sent;
+  if (!queue_.empty() || stream_.pending_output() > 0) wake_writer_.cancel_one();
 }
 
 void Session::drop_slow_consumer() {
   // What is queued will never be wanted: it makes way for one last Error,
   // which the peer gets if it reads again before the linger ends.
-  std::string reason = "stopped reading: write queue full (" + std::to_string(queue_.size()) +
-                       " frames, " + std::to_string(queued_bytes_) + " bytes)";
+  std::string reason = "stopped reading: write queue full (" +
+                       std::to_string(queue_.size() + (corked_ ? 1 : 0)) + " frames, " +
+                       std::to_string(queued_bytes_) + " bytes)";
+  corked_.reset();  // never begun: dropped with the rest
   // A frame the socket took in part is finished first, or the peer would
   // read the Error as the rest of it.
   if (front_sent_ > 0 && !queue_.empty()) {
@@ -353,6 +410,12 @@ asio::awaitable<void> Session::write_loop() {
       wake_writer_.expires_at(steady_clock::time_point::max());
       co_await wake_writer_.async_wait(use_tuple);
       continue;
+    }
+    if (corked_) {
+      // Kept for a cork (which closes before the writer can run on its
+      // thread): it goes first, ahead of the frames queued behind it.
+      queue_.push_front(std::move(corked_));
+      front_sent_ = 0;
     }
     in_flight.clear();
     buffers.clear();
@@ -493,6 +556,7 @@ void Session::stop(std::string reason) {
   wake_writer_.cancel();
   watchdog_timer_.cancel();
   queue_.clear();
+  corked_.reset();
   queued_bytes_ = 0;
   const auto lifetime =
       std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);

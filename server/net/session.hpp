@@ -18,6 +18,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "metrics/server_metrics.hpp"
 #include "net/inbox.hpp"
@@ -28,6 +29,7 @@
 #include "net/read_budget.hpp"
 #include "net/read_turn.hpp"
 #include "net/web_entrance.hpp"
+#include "net/write_cork.hpp"
 #include "ttt/tls/stream.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -67,7 +69,9 @@ struct SessionCommons {
   WebEntrance* web = nullptr;
 };
 
-class Session : public Participant, public std::enable_shared_from_this<Session> {
+class Session : public Participant,
+                public WriteCork::Writer,
+                public std::enable_shared_from_this<Session> {
  public:
   // The socket's executor is the session's own: a strand of its own, or the
   // one thread's executor. With a TLS context the peer must open with a TLS
@@ -87,6 +91,9 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   void deliver(const Outbound& message) override;
   void close() override;
   void set_heartbeat(bool on) override;
+
+  // WriteCork::Writer: what was queued while corked goes out in one write.
+  void uncork() noexcept override;
 
  private:
   boost::asio::awaitable<void> read_loop();
@@ -134,6 +141,11 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // runs on it: where dispatch would run a function at once.
   static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;
   void enqueue(const std::shared_ptr<const std::string>& frame);
+  // Writes the frame now as far as the socket takes it (nothing queued, no
+  // write in flight); the rest is queued for the writer.
+  void write_at_once(const std::shared_ptr<const std::string>& frame);
+  // Queues the frame, `sent` bytes of it written already, for the writer.
+  void queue_push(const std::shared_ptr<const std::string>& frame, std::size_t sent);
   // Sends (or hands the writer) the TLS records a read made.
   void send_stream_output();
   // A message too large for the whole queue: the server's own error, logged
@@ -182,6 +194,10 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   std::size_t queued_bytes_ = 0;
   std::size_t front_sent_ = 0;  // bytes of the queue's first frame already sent
   bool writing_ = false;        // the writer's write (or TLS flush) is in flight
+  // The first frame given while a WriteCork is open, kept for its close
+  // (uncork); the queue holds what followed it.
+  std::shared_ptr<const std::string> corked_;
+  std::vector<boost::asio::const_buffer> gather_;  // uncork's frames for one write
   bool dropped_backlog_ = false;  // a slow consumer: the stream's records no longer count
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_timer_;

@@ -1,5 +1,8 @@
 #include "store/postgres_store.hpp"
 
+#include <string_view>
+#include <unordered_set>
+
 #include "store/record_rows.hpp"
 
 namespace ttt::server {
@@ -121,6 +124,7 @@ PgParam number(std::int64_t value) { return pg_param(value); }
 }  // namespace
 
 PostgresStore::PostgresStore(const std::string& conninfo, Use use) : db_(conninfo), use_(use) {
+  db_.before_answers([this] { send_moves(); });
   try {
     check_and_migrate();
   } catch (const StoreError& e) {
@@ -169,6 +173,7 @@ void PostgresStore::check_and_migrate() {
       db_.exec(kVersion5);
       db_.exec("UPDATE ttt_schema SET version = 5");
     }
+
     db_.exec("COMMIT");
   } catch (...) {
     if (db_.connected()) {
@@ -267,7 +272,7 @@ std::int64_t PostgresStore::max_player_id() {
 
 void PostgresStore::write(const char* sql, const std::vector<PgParam>& params) {
   if (refusing_) throw StoreError("writes refused (test hook)");
-  db_.run(sql, params);
+  db_.send(sql, params);  // in a batch: answered at its commit
 }
 
 void PostgresStore::save_player(const StoredPlayer& p) {
@@ -298,6 +303,11 @@ void PostgresStore::begin_game(const GameRecord& g) {
 }
 
 void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
+  if (db_.pipelined()) {
+    if (refusing_) throw StoreError("writes refused (test hook)");
+    hold_move("", game_id, ply, m);
+    return;
+  }
   write("INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
         "VALUES ($1, $2, $3, $4, $5, $6)",
         {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
@@ -307,6 +317,7 @@ void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m)
 void PostgresStore::end_game(std::int64_t game_id, const std::string& status,
                              const std::string& reason, std::int64_t ended_ms,
                              std::optional<bool> rated) {
+  send_moves();  // the game's moves before its end
   write("UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
         "rated = COALESCE($4::integer, rated) WHERE id = $5",
         {pg_param(status), pg_param(reason), number(ended_ms),
@@ -322,28 +333,69 @@ void PostgresStore::lost(std::int64_t game_id) {
 void PostgresStore::add_held_move(const std::string& holder, std::int64_t game_id, int ply,
                                   const StoredMove& m) {
   if (refusing_) throw StoreError("writes refused (test hook)");
+  const std::vector<PgParam> params{number(game_id), number(ply),     number(m.row),
+                                    number(m.col),   number(m.at_ms), number(m.clock_ms),
+                                    pg_param(holder)};
   // FOR SHARE: the game's row stays locked until the transaction ends, so a
   // claim (an update of the row) waits for this move or this move for it.
-  auto rows = db_.run(
-      "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
-      "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND "
-      "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply",
-      {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
-       number(m.clock_ms), pg_param(holder)});
-  if (rows.rows() != 1) lost(game_id);
+#define TTT_HELD_MOVE                                                 \
+  "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "  \
+  "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND " \
+  "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply"
+  if (db_.pipelined()) {
+    hold_move(holder, game_id, ply, m);
+    return;
+  }
+  if (db_.run(TTT_HELD_MOVE, params).rows() != 1) lost(game_id);
+#undef TTT_HELD_MOVE
 }
 
 void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_id,
                                   const std::string& status, const std::string& reason,
                                   std::int64_t ended_ms, std::optional<bool> rated) {
   if (refusing_) throw StoreError("writes refused (test hook)");
-  auto rows = db_.run(
-      "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
-      "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND "
-      "status = 'in_progress' RETURNING id",
-      {pg_param(status), pg_param(reason), number(ended_ms), rated ? flag(*rated) : PgParam{},
-       number(game_id), pg_param(holder)});
-  if (rows.rows() != 1) lost(game_id);
+  const std::vector<PgParam> params{pg_param(status), pg_param(reason),
+                                    number(ended_ms), rated ? flag(*rated) : PgParam{},
+                                    number(game_id),  pg_param(holder)};
+#define TTT_HELD_END                                                      \
+  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "            \
+  "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND " \
+  "status = 'in_progress' RETURNING id"
+  if (db_.pipelined()) {
+    // Answered before the batch commits: no row written fails the batch,
+    // and its second run (job by job) finds who holds the game.
+    send_moves();
+    db_.send(TTT_HELD_END, params, 1);
+    return;
+  }
+  if (db_.run(TTT_HELD_END, params).rows() != 1) lost(game_id);
+#undef TTT_HELD_END
+}
+
+void PostgresStore::hold_move(const std::string& holder, std::int64_t game_id, int ply,
+                              const StoredMove& m) {
+  if (!moves_.empty() && holder != moves_holder_) send_moves();
+  moves_holder_ = holder;
+  moves_.add(game_id, ply, m);
+}
+
+void PostgresStore::send_moves() {
+  if (moves_.empty()) return;
+  auto params = moves_.params();
+  const int count = moves_.count();
+  moves_.clear();
+  if (moves_holder_.empty()) {
+    db_.send(TTT_INSERT_MOVE_ROWS, params);
+    return;
+  }
+  // A node's moves: each only while the node holds its game in progress
+  // (FOR SHARE, as one move alone); a move whose game it doesn't hold
+  // writes no row, and the count fails the batch.
+  params.push_back(pg_param(moves_holder_));
+  db_.send(TTT_INSERT_MOVE_ROWS
+           "JOIN games g ON g.id = m.game_id WHERE g.node = $7 AND g.status = 'in_progress' "
+           "FOR SHARE OF g RETURNING ply",
+           params, count);
 }
 
 void PostgresStore::save_secret(std::int64_t player_id, const std::string& salt,
@@ -379,8 +431,39 @@ void PostgresStore::begin() {
   }
   db_.exec("BEGIN");
 }
-void PostgresStore::commit() { db_.exec("COMMIT"); }
-void PostgresStore::rollback() { db_.exec("ROLLBACK"); }
+
+void PostgresStore::begin_batch() {
+  if (!db_.connected()) {
+    db_.reconnect();
+    claim();
+  }
+  moves_.clear();
+  db_.begin_pipeline();
+  db_.send("BEGIN");
+}
+
+void PostgresStore::commit() {
+  if (db_.pipelined()) {
+    // Every answer of the batch first (one round trip for all of it), and
+    // COMMIT only once they are in and good: a batch the writer gave up on
+    // (a silent database) can then never be committed behind its back by
+    // statements still on their way, as none of them is a COMMIT.
+    try {
+      db_.sync();
+    } catch (const StoreError&) {
+      db_.end_pipeline();
+      throw;
+    }
+    db_.end_pipeline();
+  }
+  db_.exec("COMMIT");
+}
+
+void PostgresStore::rollback() {
+  moves_.clear();  // never sent
+  db_.end_pipeline();
+  db_.exec("ROLLBACK");
+}
 void PostgresStore::savepoint() { db_.exec("SAVEPOINT job"); }
 void PostgresStore::release() { db_.exec("RELEASE SAVEPOINT job"); }
 void PostgresStore::rollback_to_savepoint() {
@@ -521,6 +604,7 @@ std::vector<std::pair<std::int64_t, std::string>> PostgresStore::game_holders(
 }
 
 void PostgresStore::release_games(const std::string& node) {
+  send_moves();  // written while the node held the games
   write("UPDATE games SET node = '' WHERE node = $1 AND status = 'in_progress'",
         {pg_param(node)});
 }
@@ -532,6 +616,70 @@ void PostgresStore::ensure_player(const StoredPlayer& p) {
         "ON CONFLICT DO NOTHING",
         {pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash), flag(p.is_bot),
          p.key.empty() ? PgParam{} : pg_param(p.key)});
+}
+
+namespace {
+
+// A PostgreSQL array literal's element: quoted, its quotes and backslashes
+// escaped (a name may hold either).
+void append_array_text(std::string& array, std::string_view text) {
+  array += array.empty() ? "{\"" : ",\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') array += '\\';
+    array += c;
+  }
+  array += '"';
+}
+
+}  // namespace
+
+std::size_t PostgresStore::rekey_names(const std::function<std::string(std::string_view)>& key) {
+  db_.exec("BEGIN");
+  try {
+    // One node at a time (the lock of migrations): nodes starting together
+    // agree on who keeps a shared key.
+    db_.exec(kMigrationLock);
+    auto rows = db_.exec("SELECT id, name, name_key FROM players ORDER BY id");
+    std::unordered_set<std::string> taken;
+    std::string ids, keys;  // the changed rows, as array literals
+    std::size_t changed = 0;
+    for (int i = 0; i < rows.rows(); ++i) {
+      std::string made = key(rows.text(i, 1));
+      // The oldest account keeps a key its name shares with later ones.
+      const bool keeps = !made.empty() && taken.insert(made).second;
+      const bool had = !rows.is_null(i, 2);
+      if (keeps == had && (!keeps || rows.text(i, 2) == made)) continue;
+      ids += ids.empty() ? '{' : ',';
+      ids += std::to_string(rows.integer(i, 0));
+      if (keeps) {
+        append_array_text(keys, made);
+      } else {
+        keys += keys.empty() ? "{NULL" : ",NULL";
+      }
+      ++changed;
+    }
+    if (changed > 0) {
+      ids += '}';
+      keys += '}';
+      // Every changed key cleared first: a new key may be another row's old.
+      db_.run("UPDATE players SET name_key = NULL WHERE id = ANY($1::bigint[])", {PgParam(ids)});
+      db_.run(
+          "UPDATE players p SET name_key = k.key FROM unnest($1::bigint[], $2::text[]) "
+          "AS k(id, key) WHERE p.id = k.id AND k.key IS NOT NULL",
+          {PgParam(ids), PgParam(keys)});
+    }
+    db_.exec("COMMIT");
+    return changed;
+  } catch (...) {
+    if (db_.connected()) {
+      try {
+        db_.exec("ROLLBACK");
+      } catch (const StoreError&) {
+        // The first failure is the one worth reporting.
+      }
+    }
+    throw;
+  }
 }
 
 std::optional<std::string> PostgresStore::token_hash(std::int64_t player_id) {

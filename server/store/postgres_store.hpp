@@ -22,6 +22,7 @@
 #include <chrono>
 #include <string>
 
+#include "store/move_rows.hpp"
 #include "store/postgres.hpp"
 #include "store/store.hpp"
 
@@ -76,8 +77,13 @@ class PostgresStore final : public Store {
   void save_block(std::int64_t player_id, std::int64_t blocked_id) override;
   void drop_block(std::int64_t player_id, std::int64_t blocked_id) override;
 
-  // begin() connects again first if the connection was lost.
+  // begin() and begin_batch() connect again first if the connection was
+  // lost. A batch goes in pipeline mode: its statements are sent as the jobs
+  // make them (its moves gathered into one multi-row INSERT, sent before
+  // anything that reads or ends a game), commit() reads every answer in one
+  // round trip and then commits in a second.
   void begin() override;
+  void begin_batch() override;
   void commit() override;
   void rollback() override;
   void savepoint() override;
@@ -111,6 +117,7 @@ class PostgresStore final : public Store {
   void release_games(const std::string& node) override;
   std::optional<std::string> token_hash(std::int64_t player_id) override;
   void ensure_player(const StoredPlayer& player) override;
+  std::size_t rekey_names(const std::function<std::string(std::string_view)>& key) override;
 
   bool reachable() override { return db_.connected(); }
 
@@ -132,10 +139,18 @@ class PostgresStore final : public Store {
   std::int64_t single_integer(const char* sql);
   // A held write updated no row: GameLost naming who holds the game now.
   [[noreturn]] void lost(std::int64_t game_id);
+  // In a batch: the move joins the others, written together by one INSERT
+  // when anything needs them (send_moves).
+  void hold_move(const std::string& holder, std::int64_t game_id, int ply, const StoredMove& m);
+  // Sends the held moves' INSERT (a fenced one for a node's moves: every
+  // move's game held by it, or the batch fails).
+  void send_moves();
 
   PgConnection db_;
   Use use_;
   bool refusing_ = false;
+  MoveRows moves_;            // a batch's moves not yet sent
+  std::string moves_holder_;  // the node fencing them; empty: none
 };
 
 }  // namespace ttt::server

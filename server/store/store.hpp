@@ -9,8 +9,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -75,6 +77,11 @@ class Store {
   // One transaction around a batch, and a savepoint around each job in it,
   // so that one refused job loses nothing else.
   virtual void begin() = 0;
+  // A transaction for a batch run whole, where any failure fails it all:
+  // writes may go to the database before earlier ones are answered, so a
+  // write's failure may be thrown by a later call (commit() at the latest)
+  // instead of by the write. Reads still answer at once.
+  virtual void begin_batch() { begin(); }
   virtual void commit() = 0;
   virtual void rollback() = 0;
   virtual void savepoint() = 0;
@@ -155,6 +162,18 @@ class Store {
   // fails as if the connection were lost (PostgreSQL: a stopped or cut-off
   // server is noticed); a file store ignores it. 0: wait for ever.
   virtual void answer_within(std::chrono::milliseconds limit) { (void)limit; }
+
+  // The names' keys the store keeps (PostgreSQL's players.name_key, by
+  // which nodes find accounts) made again with `key`, today's rule: once the
+  // rule changes, keys kept under the old one would miss names or let look-
+  // alikes in. Of accounts whose names now share a key, the oldest keeps it
+  // (as in memory: only it signs in by name); the others keep none. Returns
+  // how many keys changed. A file keeps no keys: the server makes them again
+  // from the names as it loads them.
+  virtual std::size_t rekey_names(const std::function<std::string(std::string_view)>& key) {
+    (void)key;
+    return 0;
+  }
 
   // Test hook: while on, every write fails, as on a failing disk.
   virtual void refuse_writes(bool on) = 0;

@@ -93,7 +93,7 @@ void StoreWriter::rollback_quietly() {
 
 bool StoreWriter::write_whole(std::vector<Pending>& batch) {
   try {
-    store_->begin();
+    store_->begin_batch();
     for (auto& pending : batch) pending.job(*store_);
     store_->commit();
     return true;

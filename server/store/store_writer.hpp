@@ -1,9 +1,11 @@
 // StoreWriter: the one thread that talks to the Store. Jobs queue up while a
 // transaction commits and go together into the next one (group commit), so
 // durability costs one fsync per batch, not per move. A batch first runs
-// whole in one transaction; only if anything in it fails is it rolled back and
-// run again with a savepoint around each job, so that a failing job is rolled
-// back and reported alone (savepoints cost a round trip each on PostgreSQL, so
+// whole in one transaction (Store::begin_batch: on PostgreSQL its statements
+// are sent as they come and answered together at the commit, one round trip
+// a batch); only if anything in it fails is it rolled back and run again with
+// a savepoint around each job, so that a failing job is rolled back and
+// reported alone (savepoints cost a round trip each on PostgreSQL, so
 // batches that fail nowhere go without them). A batch that fails because
 // the database can't be reached (PostgreSQL away) is neither refused nor
 // split: it waits and is written again when the database is back, so that

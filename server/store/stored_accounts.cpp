@@ -49,6 +49,7 @@ StoredAccounts::StoredAccounts(StoreWriter* writer, NameKey key,
                    p.id, p.name, number(known->second), accounts_.at(known->second).name);
     }
     next_id_ = std::max(next_id_, p.id + 1);
+    ranking_.update(p);
   }
   for (const RatedPairing& p : pairings) remember_pairing(p.x, p.o, p.ended_ms);
 }
@@ -123,6 +124,7 @@ void StoredAccounts::create_written(StoredPlayer account, std::function<void(boo
                       const std::optional<std::string>& failure) {
                     if (failure) {
                       accounts_.erase(id);
+                      ranking_.erase(id);
                       if (auto it = by_key_.find(key); it != by_key_.end() && it->second == id) {
                         by_key_.erase(it);
                       }
@@ -220,6 +222,7 @@ void StoredAccounts::keep(const StoredPlayer& account) {
     known.secret_hash = account.secret_hash;
     copy_figures(known, account);
   }
+  ranking_.update(it->second);
   by_key_.try_emplace(account.key.empty() ? key_(account.name) : account.key, id);
 }
 
@@ -233,12 +236,17 @@ void StoredAccounts::take_figures(const StoredPlayer& figures) {
     known.secret_hash.clear();
     if (known.key.empty()) known.key = key_(known.name);
     // A name another account holds here: the records will tell which is right.
-    if (!by_key_.try_emplace(known.key, id).second) accounts_.erase(it);
+    if (!by_key_.try_emplace(known.key, id).second) {
+      accounts_.erase(it);
+    } else {
+      ranking_.update(known);
+    }
     return;
   }
   // Results only add games: figures with fewer are older than these.
   if (figures.games_played < known.games_played) return;
   copy_figures(known, figures);
+  ranking_.update(known);
 }
 
 void StoredAccounts::refresh_figures() {
@@ -269,6 +277,7 @@ void StoredAccounts::reread_figures(AccountId account) {
         const std::int64_t rated_games = it->second.rated_games;  // not read: counted here
         copy_figures(it->second, **found);
         it->second.rated_games = rated_games;
+        ranking_.update(it->second);
         tell_figures(account);
       });
 }
@@ -313,45 +322,16 @@ void StoredAccounts::drop_token(AccountId account) {
       [id = static_cast<std::int64_t>(number(account))](Store& s) { s.drop_token(id); });
 }
 
-namespace {
-
-// The leaderboard's order: established ratings first (a newcomer's rating
-// says little yet), then rating, then games played, then name.
-bool ranks_above(const StoredPlayer& a, const StoredPlayer& b) {
-  if (is_provisional(a) != is_provisional(b)) return !is_provisional(a);
-  if (a.rating != b.rating) return a.rating > b.rating;
-  if (a.games_played != b.games_played) return a.games_played > b.games_played;
-  return a.name < b.name;
-}
-
-}  // namespace
-
 std::vector<StoredPlayer> StoredAccounts::leaderboard(std::size_t limit) const {
-  std::vector<const StoredPlayer*> ranked;
-  for (const auto& [id, account] : accounts_) {
-    if (account.games_played > 0) ranked.push_back(&account);
-  }
-  const auto better = [](const StoredPlayer* a, const StoredPlayer* b) {
-    return ranks_above(*a, *b);
-  };
-  const std::size_t n = std::min(limit, ranked.size());
-  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(n), ranked.end(),
-                    better);
   std::vector<StoredPlayer> top;
-  for (std::size_t i = 0; i < n; ++i) top.push_back(*ranked[i]);
+  for (const AccountId id : ranking_.top(limit)) top.push_back(accounts_.at(id));
   return top;
 }
 
 Standing StoredAccounts::standing(AccountId id) const {
-  const StoredPlayer* me = get(id);
   Standing s;
-  std::size_t above = 0;
-  for (const auto& [other_id, account] : accounts_) {
-    if (account.games_played == 0) continue;
-    ++s.ranked;
-    if (me != nullptr && &account != me && ranks_above(account, *me)) ++above;
-  }
-  if (me != nullptr && me->games_played > 0) s.rank = above + 1;
+  s.ranked = ranking_.size();
+  s.rank = ranking_.rank(id);
   return s;
 }
 
@@ -504,6 +484,7 @@ void StoredAccounts::apply(const PlayerResult& result) {
   account.losses += result.losses;
   account.draws += result.draws;
   account.rated_games += result.rated;
+  ranking_.update(account);
 }
 
 }  // namespace ttt::server

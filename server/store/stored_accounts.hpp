@@ -16,6 +16,7 @@
 
 #include "ids.hpp"
 #include "lobby/account_store.hpp"
+#include "store/account_ranking.hpp"
 #include "store/store.hpp"
 
 namespace ttt::server {
@@ -99,6 +100,7 @@ class StoredAccounts final : public AccountStore {
   NameKey key_;
   std::unordered_map<AccountId, StoredPlayer> accounts_;
   std::unordered_map<std::string, AccountId> by_key_;
+  AccountRanking ranking_;  // accounts_ that have played, in the leaderboard's order
   // Rating changes written but not yet committed: what players are shown at
   // a game's end is what the database will say.
   std::unordered_map<AccountId, double> pending_;
