@@ -1,4 +1,5 @@
 #include "game/game_room.hpp"
+#include "executor_check.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -67,6 +68,7 @@ std::optional<Player> GameRoom::require_player(SeatId player, std::uint32_t requ
 // --- seating ------------------------------------------------------------------
 
 void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::seat");
   Seat* seat = &seats_[preferred == wire::SIDE_O ? 1 : 0];
   if (seat->player.id != SeatId{}) seat = &seats_[preferred == wire::SIDE_O ? 0 : 1];
   seat->player = std::move(player);
@@ -87,6 +89,7 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
 }
 
 void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::watch");
   const SeatId id = player.id;
   auto [it, inserted] = spectators_.insert_or_assign(id, std::move(player));
   send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
@@ -94,6 +97,7 @@ void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
 }
 
 void GameRoom::leave(SeatId player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::leave");
   wire::ServerMessage left;
   left.set_in_reply_to(request_id);
   left.mutable_left()->set_game_id(id_);
@@ -162,6 +166,7 @@ void GameRoom::close_if_empty() {
 // --- playing ------------------------------------------------------------------
 
 void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::move");
   if (lost_) return;
   auto side = require_player(player, request_id);
   if (!side) return;
@@ -261,12 +266,14 @@ std::optional<Player> GameRoom::require_playing(SeatId player, std::uint32_t req
 }
 
 void GameRoom::resign(SeatId player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::resign");
   if (auto side = require_playing(player, request_id)) {
     finish({opponent(*side), wire::END_REASON_RESIGNATION});
   }
 }
 
 void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::chat");
   wire::ServerMessage message;
   wire::ChatMessage* chat = message.mutable_chat();
   chat->set_game_id(id_);
@@ -291,6 +298,7 @@ void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t reques
 }
 
 void GameRoom::set_hears_spectators(SeatId player, bool on) {
+  check_executor(executor_, "GameRoom::set_hears_spectators");
   if (Seat* seat = seat_of(player)) seat->player.hears_spectators = on;
 }
 
@@ -407,6 +415,7 @@ void GameRoom::refresh_ratings() {
 }
 
 void GameRoom::abort() {
+  check_executor(executor_, "GameRoom::abort");
   if (in_progress()) finish({std::nullopt, wire::END_REASON_ABORTED});
   move_clock_.stop();
   chess_.stop(steady_clock::now());
@@ -414,6 +423,7 @@ void GameRoom::abort() {
 }
 
 void GameRoom::lose() {
+  check_executor(executor_, "GameRoom::lose");
   if (lost_) return;
   lost_ = true;
   closed_ = true;

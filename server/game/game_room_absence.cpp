@@ -4,6 +4,7 @@
 // reseated, and results decided while a player was away are kept for them.
 #include <spdlog/spdlog.h>
 
+#include "executor_check.hpp"
 #include "game/game_room.hpp"
 #include "ttt/rules.hpp"
 #include "ttt/wire/convert.hpp"
@@ -29,6 +30,7 @@ void GameRoom::on_move_clock() {
 }
 
 void GameRoom::away(SeatId player) {
+  check_executor(executor_, "GameRoom::away");
   if (auto it = spectators_.find(player); it != spectators_.end()) {
     spectators_.erase(it);
     links_.owner.left_room(*this, player);
@@ -79,6 +81,7 @@ void GameRoom::on_grace_expired(SeatId player) {
 }
 
 void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::back");
   if (auto it = spectators_.find(player.id); it != spectators_.end()) {
     it->second.conn = player.conn;  // a watcher on a new connection
     send_joined(it->second, wire::SIDE_SPECTATOR, request_id);

@@ -7,7 +7,6 @@
 #include "lobby/lobby_connection.hpp"
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
-#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -126,22 +125,9 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
       return;
     }
     // New names per address, and per IPv6 /48 (so many /64s) in all.
-    const std::string network = network_key(address);
-    if (config_.new_names_per_hour != 0 && !address.empty() &&
-        (!new_names_.would_allow(address) ||
-         (network != address && !network_names_.would_allow(network)))) {
-      const double wait = std::max(new_names_.wait_seconds(address),
-                                   network != address ? network_names_.wait_seconds(network) : 0.0);
-      const auto minutes = static_cast<long long>(wait / 60.0) + 1;
-      refuse(wire::ERROR_CODE_TOO_MANY_NEW_NAMES,
-             "your address has registered " + std::to_string(config_.new_names_per_hour) +
-                 " new names within the hour: try again in " + std::to_string(minutes) +
-                 " min, or use a name you already have");
+    if (auto too_many = new_names_.spend(address)) {
+      refuse(wire::ERROR_CODE_TOO_MANY_NEW_NAMES, std::move(*too_many));
       return;
-    }
-    if (config_.new_names_per_hour != 0 && !address.empty()) {
-      new_names_.allow(address);
-      if (network != address) network_names_.allow(network);
     }
     if (cluster().shared()) {
       register_shared(connection, hello, request_id);
@@ -285,7 +271,7 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                     const std::string& secret) {
   // A fresh token on every Hello: an old one stops working.
   const std::string token = tokens_.issue(player.id, player.account);
-  if (cluster().shared() && !player.is_bot) {
+  if (!player.is_bot) {
     cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
                    [this, account = player.account](const std::string& elsewhere) {
                      if (elsewhere.empty()) return;
@@ -370,9 +356,7 @@ void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
         // reason one rotates: a secret or a token got out) holds nothing
         // now: the player's one token is replaced, and told only to it.
         const std::string token = tokens_.issue(asker->id, asker->account);
-        if (cluster().shared()) {
-          cluster().hold(asker->account, sha256_hex(token), config_.token_lifetime);
-        }
+        cluster().hold(asker->account, sha256_hex(token), config_.token_lifetime);
         wire::ServerMessage message;
         message.set_in_reply_to(request_id);
         message.mutable_secret_rotated()->set_resume_token(token);
