@@ -34,6 +34,14 @@ void check_executor(const boost::asio::any_io_executor& executor, const char* wh
 #endif
 }
 
+bool checking_executors() noexcept {
+#ifdef TTT_CHECK_EXECUTOR
+  return true;
+#else
+  return false;
+#endif
+}
+
 ExecutorStandIn::ExecutorStandIn() { ++stand_ins; }
 
 ExecutorStandIn::~ExecutorStandIn() { --stand_ins; }

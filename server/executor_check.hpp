@@ -17,6 +17,8 @@ bool runs_on(const boost::asio::any_io_executor& executor);
 // With TTT_CHECK_EXECUTOR: aborts, naming `where`, unless runs_on(executor).
 // Without: nothing (the release build pays one call).
 void check_executor(const boost::asio::any_io_executor& executor, const char* where);
+// Whether this build checks (TTT_CHECK_EXECUTOR).
+bool checking_executors() noexcept;
 
 // For a test or harness that drives a lobby or a room from its own thread,
 // as the one thread that would run their executor: while an ExecutorStandIn

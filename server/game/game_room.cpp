@@ -27,12 +27,15 @@ GameRoom::GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executo
       links_(links),
       seats_{{Seat{{}, false, boost::asio::steady_timer(executor)},
               Seat{{}, false, boost::asio::steady_timer(executor)}}},
+      spectators_(
+          executor,
+          SpectatorLimits{settings_.max_spectators, settings_.spectator_count_every,
+                          settings_.spectator_chat_per_second, settings_.spectator_chat_burst},
+          [this](std::uint32_t count) { announce_spectators(count); }),
       game_(settings_.size, settings_.win_length),
       move_clock_(executor, [this] { on_move_clock(); }),
       chess_(std::chrono::milliseconds(settings_.clock.initial_ms()),
-             std::chrono::milliseconds(settings_.clock.increment_ms())),
-      spectator_chat_(settings_.spectator_chat_per_second, settings_.spectator_chat_burst),
-      spectator_count_timer_(executor) {}
+             std::chrono::milliseconds(settings_.clock.increment_ms())) {}
 
 bool GameRoom::waiting() const noexcept {
   return !started_ && !closed_ &&
@@ -42,6 +45,21 @@ bool GameRoom::waiting() const noexcept {
 bool GameRoom::in_progress() const noexcept { return started_ && !result_; }
 
 bool GameRoom::is_seated(SeatId player) const noexcept { return player_side(player).has_value(); }
+
+bool GameRoom::spectators_full() const noexcept { return spectators_.full(); }
+
+std::size_t GameRoom::spectators_from(const std::string& address) const noexcept {
+  return spectators_.from(address);
+}
+
+std::array<AccountId, 2> GameRoom::seated_accounts() const noexcept {
+  std::array<AccountId, 2> accounts{};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const PlayerRef& p = seats_[i].player;
+    if (p.id != SeatId{} && !p.is_bot) accounts[i] = p.account;
+  }
+  return accounts;
+}
 
 GameRoom::Seat* GameRoom::seat_of(SeatId player) noexcept {
   for (Seat& seat : seats_) {
@@ -59,8 +77,8 @@ std::optional<Player> GameRoom::player_side(SeatId player) const noexcept {
 
 std::optional<Player> GameRoom::require_player(SeatId player, std::uint32_t request_id) {
   if (auto side = player_side(player)) return side;
-  if (auto it = spectators_.find(player); it != spectators_.end()) {
-    send_error_to(it->second, wire::ERROR_CODE_SPECTATOR, "spectators can't do that", request_id);
+  if (const PlayerRef* watcher = spectators_.find(player)) {
+    send_error_to(*watcher, wire::ERROR_CODE_SPECTATOR, "spectators can't do that", request_id);
   }
   return std::nullopt;
 }
@@ -90,10 +108,8 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
 
 void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::watch");
-  const SeatId id = player.id;
-  auto [it, inserted] = spectators_.insert_or_assign(id, std::move(player));
-  send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
-  spectators_changed();
+  send_joined(spectators_.add(std::move(player)), wire::SIDE_SPECTATOR, request_id);
+  spectators_.changed();
 }
 
 void GameRoom::leave(SeatId player, std::uint32_t request_id) {
@@ -103,11 +119,10 @@ void GameRoom::leave(SeatId player, std::uint32_t request_id) {
   left.mutable_left()->set_game_id(id_);
   const Outbound left_message = make_outbound(std::move(left));
 
-  if (auto it = spectators_.find(player); it != spectators_.end()) {
-    send_to(it->second, left_message);
-    spectators_.erase(it);
+  if (auto gone = spectators_.remove(player)) {
+    send_to(*gone, left_message);
     links_.owner.left_room(*this, player);
-    spectators_changed();
+    spectators_.changed();
     return;
   }
   Seat* seat = seat_of(player);
@@ -141,7 +156,6 @@ void GameRoom::close_if_empty() {
   closed_ = true;
   move_clock_.stop();
   chess_.stop(steady_clock::now());
-  spectator_count_timer_.cancel();
   for (Seat& seat : seats_) {
     if (seat.player.id != SeatId{}) remove_seat(seat);
   }
@@ -153,9 +167,7 @@ void GameRoom::close_if_empty() {
     if (!name.empty()) left.mutable_left()->add_players(name);
   }
   const Outbound left_message = make_outbound(std::move(left));
-  auto spectators = std::move(spectators_);
-  spectators_.clear();
-  for (auto& [id, spectator] : spectators) {
+  for (auto& [id, spectator] : spectators_.close()) {
     send_to(spectator, left_message);
     links_.owner.left_room(*this, id);
   }
@@ -284,17 +296,17 @@ void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t reques
     broadcast_chat(make_outbound(std::move(message)), seat_for(*side).player.account, false);
     return;
   }
-  const auto it = spectators_.find(player);
-  if (it == spectators_.end()) return;
+  const PlayerRef* watcher = spectators_.find(player);
+  if (watcher == nullptr) return;
   // However many watch, the spectators' chat together stays readable.
-  if (!spectator_chat_.allow()) {
-    send_error_to(it->second, wire::ERROR_CODE_RATE_LIMITED,
+  if (!spectators_.may_chat()) {
+    send_error_to(*watcher, wire::ERROR_CODE_RATE_LIMITED,
                   "the spectators' chat of this game is busy: wait a moment", request_id);
     return;
   }
-  chat->set_from(it->second.name);
+  chat->set_from(watcher->name);
   chat->set_from_side(wire::SIDE_SPECTATOR);
-  broadcast_chat(make_outbound(std::move(message)), it->second.account, true);
+  broadcast_chat(make_outbound(std::move(message)), watcher->account, true);
 }
 
 void GameRoom::set_hears_spectators(SeatId player, bool on) {
@@ -430,7 +442,6 @@ void GameRoom::lose() {
   outbox_.clear();
   move_clock_.stop();
   chess_.stop(steady_clock::now());
-  spectator_count_timer_.cancel();
   for (Seat& seat : seats_) seat.grace.cancel();
 }
 

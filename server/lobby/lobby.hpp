@@ -248,6 +248,20 @@ class Lobby final : public Gate, public RoomOwner {
   // routed: the other nodes were asked already (several nodes).
   void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
              bool routed = false);
+  // Hello refused: the client told why, its connection closed.
+  void refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
+                    std::uint32_t request_id);
+  // Whether `key` (an address, or a name from a network) must wait after
+  // failed identity checks; refuses the Hello (IDENTITY_LOCKED) if so.
+  bool locked_out(Connection& connection, const std::string& key, const char* what,
+                  std::uint32_t request_id);
+  // Hello with a resume token, or with a name (and its secret).
+  void hello_by_token(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
+                      bool routed);
+  void hello_by_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
+                     bool routed);
+  // A name nobody has: registered (within the address's new names) and entered.
+  void new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Attaches the connection, which said Hello, to a player who is online
   // elsewhere or away, with a new token.
   void take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
