@@ -63,6 +63,16 @@ TEST(ChallengeBook, TheSamePlayerIsChallengedAgainOnlyAfterTheCooldown) {
       book.spend_allowance(AccountId{1}, "192.0.2.1", AccountId{2}, "bob", t0 + seconds(30)));
 }
 
+TEST(ChallengeBook, AnAcceptedChallengeLeavesThePairFreeToPlayAgain) {
+  ChallengeBook book(ChallengeLimits{0, seconds(30)});
+  const auto t0 = ChallengeBook::Clock::now();
+  EXPECT_FALSE(book.spend_allowance(AccountId{1}, "", AccountId{2}, "bob", t0));
+  book.accepted(AccountId{1}, AccountId{2});
+  EXPECT_FALSE(book.spend_allowance(AccountId{1}, "", AccountId{2}, "bob", t0))
+      << "the cooldown is for challenges that end without a game";
+  EXPECT_TRUE(book.spend_allowance(AccountId{1}, "", AccountId{2}, "bob", t0));
+}
+
 TEST(ChallengeBook, AnAccountsChallengesAMinuteAreCountedAndARefusalCostsNothing) {
   ChallengeBook book(ChallengeLimits{2, milliseconds(0)});
   const auto t0 = ChallengeBook::Clock::now();

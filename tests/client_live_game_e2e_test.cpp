@@ -297,7 +297,8 @@ TEST(LiveGameE2E, WhoSaysPlayingOnlyWhileTheGameIsOn) {
 }
 
 TEST(LiveGameE2E, AMutedPlayersChallengesAreDeclinedUnseen) {
-  ServerProcess server;
+  // No cool-down: bob challenges again at once once alice hears him.
+  ServerProcess server({"--challenge-cooldown", "0"});
   TempDir config;
   auto alice = start_client(server.port(), config, {"--name", "alice"});
   auto bob = start_client(server.port(), config, {"--name", "bob"});

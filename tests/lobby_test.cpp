@@ -1521,6 +1521,24 @@ TEST_F(ChallengeTest, TheSamePlayerIsChallengedAgainOnlyAfterACooldown) {
       << "the other way round is another pair";
 }
 
+TEST_F(ChallengeTest, AnAcceptedChallengeLeavesThePairFreeToPlayAgain) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_UNSPECIFIED);
+  send(bob, answer(true));
+  ASSERT_NE(last_of(*alice, wire::ServerMessage::kJoined), nullptr);
+  wire::ClientMessage resign;
+  resign.mutable_resign();
+  send(alice, resign);
+  wire::ClientMessage leave;
+  leave.mutable_leave();
+  send(alice, leave);
+  send(bob, leave);
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_UNSPECIFIED)
+      << "the cool-down is for challenges that end without a game";
+  ASSERT_NE(last_of(*bob, wire::ServerMessage::kChallengeOffer), nullptr);
+}
+
 TEST_F(ChallengeTest, ADeclinedChallengeIsToldToBoth) {
   auto alice = player("alice", "10.0.0.1");
   auto bob = player("bob", "10.0.0.2");

@@ -15,6 +15,11 @@ void unlink(std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId p
   if (it->second.empty()) index.erase(it);
 }
 
+// The key of the cooldown between one challenger and one challenged account.
+std::string pair_key(AccountId from, AccountId to) {
+  return std::to_string(number(from)) + ">" + std::to_string(number(to));
+}
+
 }  // namespace
 
 ChallengeBook::ChallengeBook(ChallengeLimits limits)
@@ -34,7 +39,7 @@ std::optional<std::string> ChallengeBook::spend_allowance(AccountId from,
   const bool cooled = limits_.cooldown.count() > 0;
   if (!rated && !cooled) return std::nullopt;
   const std::string account = std::to_string(number(from));
-  const std::string pair = account + ">" + std::to_string(number(to));
+  const std::string pair = pair_key(from, to);
   const std::string network = network_key(address);
   // Every check first, then every spending: a refusal costs no allowance.
   double wait = 0;
@@ -120,5 +125,7 @@ std::size_t ChallengeBook::made_count(SeatId player) const {
   const auto it = by_from_.find(player);
   return it == by_from_.end() ? 0 : it->second.size();
 }
+
+void ChallengeBook::accepted(AccountId from, AccountId to) { pairs_.forget(pair_key(from, to)); }
 
 }  // namespace ttt::server

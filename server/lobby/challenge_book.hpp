@@ -71,6 +71,9 @@ class ChallengeBook {
   std::optional<std::string> spend_allowance(AccountId from, const std::string& address,
                                              AccountId to, const std::string& to_name,
                                              Clock::time_point now = Clock::now());
+  // A challenge of `from` to `to` was accepted: the cooldown is for
+  // challenges that end without a game, so the pair may play again at once.
+  void accepted(AccountId from, AccountId to);
 
   std::size_t size() const noexcept { return pending_.size(); }
 

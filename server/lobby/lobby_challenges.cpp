@@ -188,6 +188,9 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
   if (!within_quota(player, false, request_id)) return;
   const auto taken = challenges_.take(id);
   if (taken->expiry) taken->expiry->cancel();
+  // The cool-down keeps a challenge that ends without a game from being made
+  // again at once; one that is accepted leaves the pair free to play again.
+  challenges_.accepted(challenger->account, player.account);
   const wire::Challenge& settings = taken->settings;
   // Both leave what they watch or wait for: the game starts now.
   for (LobbyPlayer* p : {challenger, &player}) {

@@ -28,6 +28,9 @@ class KeyedRateLimiter {
   // Seconds until key has a token again (0 if it has one).
   double wait_seconds(const std::string& key, Clock::time_point now = Clock::now()) const;
 
+  // Gives key a full bucket again (an event that turned out not to count).
+  void forget(const std::string& key) { buckets_.erase(key); }
+
   // Keys remembered (for tests: the table stays bounded).
   std::size_t size() const noexcept { return buckets_.size(); }
 

@@ -42,7 +42,6 @@ WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebS
                        std::string peer, std::string address)
     : executor_(stream.get_executor()),
       ws_(std::move(stream)),
-      server_(server),
       gate_(server.gate()),
       logic_(server.logic()),
       own_io_(executor_.target<asio::io_context::executor_type>()),

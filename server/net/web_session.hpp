@@ -87,7 +87,6 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
 
   const boost::asio::any_io_executor executor_;
   boost::beast::websocket::stream<tls::AsyncStream> ws_;
-  WebServer& server_;
   Gate& gate_;
   boost::asio::any_io_executor logic_;
   const boost::asio::io_context::executor_type* const own_io_;
