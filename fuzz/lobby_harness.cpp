@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <vector>
 
+#include "executor_check.hpp"
 #include "harness.hpp"
 #include "local_lobby.hpp"
 #include "ttt/wire/frame.hpp"
@@ -33,6 +34,7 @@ void lobby(const std::uint8_t* data, std::size_t size) {
     return true;
   }();
   (void)quiet;
+  const server::ExecutorStandIn on_logic;  // this thread runs the lobby
   boost::asio::io_context io;
   auto logic = boost::asio::make_strand(io);
   server::LobbyConfig config;

@@ -294,11 +294,6 @@ std::optional<std::string> Server::reload_tls() {
   return std::nullopt;
 }
 
-std::optional<StoreWriter::Counters> Server::journal_counters() const {
-  if (!opened_.writer) return std::nullopt;
-  return opened_.writer->counters();
-}
-
 Server::~Server() { compute_.join(); }
 
 void Server::serve() {

@@ -83,9 +83,6 @@ class Server {
   // The port of the HTTP metrics (--metrics), 0 without them.
   std::uint16_t metrics_port() const noexcept { return metrics_http_ ? metrics_http_->port() : 0; }
 
-  // The journal's counters, or nullopt without a database.
-  std::optional<StoreWriter::Counters> journal_counters() const;
-
   // Test seam: the database's writer (e.g. to make its writes fail); null
   // without a database.
   StoreWriter* store_writer() noexcept { return opened_.writer.get(); }

@@ -24,6 +24,7 @@
 #include "client_support/client_programs.hpp"
 #include "client_support/redis_scratch.hpp"
 #include "store/postgres.hpp"
+#include "support/eventually.hpp"
 #include "support/http_get.hpp"
 #include "support/lobby_nodes.hpp"
 #include "support/postgres_scratch.hpp"
@@ -44,21 +45,21 @@ TEST_F(Nodes, EveryNodeListsEveryNodesGamesWithTheNodeThatHoldsThem) {
   const auto game = alice.expect_joined().state().game_id();
   TestClient bob(two->port());
   bob.hello("bob");
-  bool seen = false;
   const auto start = std::chrono::steady_clock::now();
-  while (!seen && std::chrono::steady_clock::now() - start < 3s) {
-    bob.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
-    auto list = bob.expect([](const wire::ServerMessage& s) { return s.has_game_list(); },
-                           "the list");
-    for (const auto& g : list.game_list().games()) {
-      if (g.game_id() == game) {
-        seen = true;
-        EXPECT_EQ(g.node(), one->where());
-        EXPECT_EQ(g.x_name(), "alice");
-      }
-    }
-    if (!seen) std::this_thread::sleep_for(100ms);
-  }
+  const bool seen = eventually(
+      [&] {
+        bob.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
+        auto list =
+            bob.expect([](const wire::ServerMessage& s) { return s.has_game_list(); }, "the list");
+        for (const auto& g : list.game_list().games()) {
+          if (g.game_id() != game) continue;
+          EXPECT_EQ(g.node(), one->where());
+          EXPECT_EQ(g.x_name(), "alice");
+          return true;
+        }
+        return false;
+      },
+      3s, 100ms);
   EXPECT_TRUE(seen) << "bob, on the other node, sees alice's game";
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms) << "within a second or so";
 }
@@ -107,20 +108,20 @@ TEST_F(Nodes, WhoShowsThePlayersOfEveryNodeAndAChallengeReachesThemThere) {
   queue_for_3x3(alice);
   TestClient bob(two->port());
   const auto bob_welcome = bob.hello("bob");
-  bool seen = false;
-  for (int i = 0; i < 50 && !seen; ++i) {
-    bob.simple([](wire::ClientMessage& m) { m.mutable_list_players(); });
-    const auto list = bob.expect([](const wire::ServerMessage& s) { return s.has_player_list(); },
-                                 "the players");
-    for (const auto& p : list.player_list().players()) {
-      if (p.name() == "alice") {
-        seen = true;
-        EXPECT_EQ(p.activity(), wire::ACTIVITY_QUEUED);
-        EXPECT_EQ(p.size(), 3);
-      }
-    }
-    if (!seen) std::this_thread::sleep_for(100ms);
-  }
+  const bool seen = eventually(
+      [&] {
+        bob.simple([](wire::ClientMessage& m) { m.mutable_list_players(); });
+        const auto list = bob.expect(
+            [](const wire::ServerMessage& s) { return s.has_player_list(); }, "the players");
+        for (const auto& p : list.player_list().players()) {
+          if (p.name() != "alice") continue;
+          EXPECT_EQ(p.activity(), wire::ACTIVITY_QUEUED);
+          EXPECT_EQ(p.size(), 3);
+          return true;
+        }
+        return false;
+      },
+      5s, 100ms);
   EXPECT_TRUE(seen) << "bob, at node two, sees alice, at node one, in /who";
   // bob's challenge is made where alice is: bob is sent there and it stands.
   wire::ClientMessage challenge;
@@ -171,9 +172,9 @@ TEST_F(Nodes, JoiningAGameHeldElsewhereSendsThePlayerToASeatKeptThere) {
   alice.hello("alice");
   alice.create(3);
   const auto game = alice.expect_joined().state().game_id();
-  std::this_thread::sleep_for(300ms);  // the listing reaches node two
   TestClient bob(two->port());
   const auto bob_welcome = bob.hello("bob");
+  ASSERT_TRUE(wait_listed(bob, game)) << "the listing reaches node two";
   bob.join(game);
   const wire::Redirect redirect = expect_redirect(bob);
   EXPECT_EQ(redirect.port(), one->port());
@@ -188,11 +189,11 @@ TEST_F(Nodes, JoiningAGameHeldElsewhereSendsThePlayerToASeatKeptThere) {
   // A reservation is one-time: the same code again is no seat.
   auto state = play_out(alice, *bob_there, game, {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}});
   EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
-  for (int i = 0; i < 50 && sql("SELECT status FROM games WHERE room_id = " +
-                                 std::to_string(game)) != "x_won";
-       ++i) {
-    std::this_thread::sleep_for(100ms);
-  }
+  EXPECT_TRUE(eventually(
+      [&] {
+        return sql("SELECT status FROM games WHERE room_id = " + std::to_string(game)) == "x_won";
+      },
+      5s, 100ms));
   EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE room_id = " + std::to_string(game)), "1");
   EXPECT_EQ(sql("SELECT status FROM games WHERE room_id = " + std::to_string(game)), "x_won");
   EXPECT_EQ(sql("SELECT COUNT(*) FROM moves m JOIN games g ON g.id = m.game_id WHERE g.room_id = " +
@@ -273,12 +274,13 @@ TEST_F(Nodes, EveryNodesLeaderboardAndProfilesFollowTheResultsAnotherNodeCommits
   TestClient there(two->port());
   there.hello("there");
   std::map<std::string, std::pair<double, std::uint64_t>> at_one, at_two;
-  for (int i = 0; i < 50; ++i) {
-    at_one = board_at(here);
-    at_two = board_at(there);
-    if (at_one.contains("alice") && at_one == at_two) break;
-    std::this_thread::sleep_for(100ms);
-  }
+  eventually(
+      [&] {
+        at_one = board_at(here);
+        at_two = board_at(there);
+        return at_one.contains("alice") && at_one == at_two;
+      },
+      5s, 100ms);
   ASSERT_TRUE(at_one.contains("alice") && at_one.contains("bob"));
   EXPECT_EQ(at_one["alice"].second, 1u);
   EXPECT_GT(at_one["alice"].first, at_one["bob"].first) << "the winner gained";
@@ -302,26 +304,24 @@ TEST_F(Nodes, APlayersBlocksFollowItToAnotherNode) {
     TestClient bob(one->port());
     bob.hello("bob");
     // Node one knows alice once her new account's figures reach it.
-    bool blocked = false;
-    for (int i = 0; i < 50 && !blocked; ++i) {
-      wire::ClientMessage block;
-      block.mutable_block()->set_name("alice");
-      block.mutable_block()->set_blocked(true);
-      bob.send(block);
-      const auto answer = bob.expect(
-          [](const wire::ServerMessage& m) { return m.has_block_list() || m.has_error(); },
-          "blocks");
-      blocked = answer.has_block_list() && answer.block_list().names_size() == 1;
-      if (!blocked) std::this_thread::sleep_for(100ms);
-    }
+    const bool blocked = eventually(
+        [&] {
+          wire::ClientMessage block;
+          block.mutable_block()->set_name("alice");
+          block.mutable_block()->set_blocked(true);
+          bob.send(block);
+          const auto answer = bob.expect(
+              [](const wire::ServerMessage& m) { return m.has_block_list() || m.has_error(); },
+              "blocks");
+          return answer.has_block_list() && answer.block_list().names_size() == 1;
+        },
+        5s, 100ms);
     ASSERT_TRUE(blocked);
   }
   // Node one lets bob go (nobody holds him now), his block committed by then.
   const std::string held = "EXISTS ttt:player:" + sql("SELECT id FROM players WHERE name = 'bob'");
-  for (int i = 0; i < 50 && redis_->cli(held) != "0"; ++i) std::this_thread::sleep_for(100ms);
-  for (int i = 0; i < 50 && sql("SELECT COUNT(*) FROM blocks") != "1"; ++i) {
-    std::this_thread::sleep_for(100ms);
-  }
+  EXPECT_TRUE(eventually([&] { return redis_->cli(held) == "0"; }, 5s, 100ms));
+  EXPECT_TRUE(eventually([&] { return sql("SELECT COUNT(*) FROM blocks") == "1"; }, 5s, 100ms));
   // Node two started before bob blocked anyone; bob arrives there.
   TestClient bob(two->port());
   bob.hello("bob");
@@ -394,16 +394,17 @@ TEST_F(Nodes, TheBotsFiguresOnEveryNodeAreTheLobbysAfterGamesAtEach) {
   at_two.join();
   std::map<std::string, std::pair<double, std::uint64_t>> at_one, at_two_board;
   std::string bot;
-  for (int i = 0; i < 50; ++i) {
-    at_one = board_at(alice);
-    at_two_board = board_at(bob);
-    bot.clear();
-    for (const auto& [name, figures] : at_one) {
-      if (name != "alice" && name != "bob") bot = name;
-    }
-    if (!bot.empty() && at_one[bot].second == 2 && at_two_board[bot].second == 2) break;
-    std::this_thread::sleep_for(100ms);
-  }
+  eventually(
+      [&] {
+        at_one = board_at(alice);
+        at_two_board = board_at(bob);
+        bot.clear();
+        for (const auto& [name, figures] : at_one) {
+          if (name != "alice" && name != "bob") bot = name;
+        }
+        return !bot.empty() && at_one[bot].second == 2 && at_two_board[bot].second == 2;
+      },
+      5s, 100ms);
   ASSERT_FALSE(bot.empty()) << "the bot is on the leaderboard";
   EXPECT_EQ(at_one[bot].second, 2u) << "both games, whichever node committed them";
   EXPECT_EQ(at_two_board[bot].second, 2u);
@@ -479,9 +480,13 @@ TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost)
   one->process().kill(SIGKILL);
   alice.reset();
   bob.reset();
-  // Within 5 s its heartbeat expires; both players come back at once, to
-  // two different nodes.
-  std::this_thread::sleep_for(4000ms);
+  // Its heartbeat expires (--node-dead-after) and the others say so; both
+  // players come back at once, to two different nodes.
+  for (const auto& other : {two, three}) {
+    ASSERT_TRUE(other->process().wait_for_text(
+        "cluster: node " + one->id() + " at " + one->where() + " is gone", 10s))
+        << other->log();
+  }
   auto at_two = std::make_unique<TestClient>(two->port());
   auto at_three = std::make_unique<TestClient>(three->port());
   hello_with_token(*at_two, "alice", alice_welcome.resume_token());
@@ -512,11 +517,9 @@ TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost)
   EXPECT_TRUE(adopter == two->id() || adopter == three->id()) << adopter;
   auto final_state = play_out(*at_two, *at_three, game, {{0, 1}, {2, 1}, {0, 2}, {2, 0}}, 3);
   EXPECT_TRUE(is_over(final_state)) << final_state.DebugString();
-  for (int i = 0; i < 50 && sql("SELECT status FROM games WHERE id = " + record) == "in_progress";
-       ++i) {
-    std::this_thread::sleep_for(100ms);
-  }
-  EXPECT_NE(sql("SELECT status FROM games WHERE id = " + record), "in_progress");
+  EXPECT_TRUE(eventually(
+      [&] { return sql("SELECT status FROM games WHERE id = " + record) != "in_progress"; }, 5s,
+      100ms));
   EXPECT_EQ(sql("SELECT COUNT(*) FROM moves WHERE game_id = " + record),
             std::to_string(final_state.move_count()))
       << "no move lost, none applied twice";
@@ -534,12 +537,10 @@ TEST_F(Nodes, AKilledNodesGameNobodyComesBackForIsTakenOverAndEndsAfterTheGrace)
   one->process().kill(SIGKILL);
   // Nobody comes back: the other node finds the game twice with no holder,
   // takes it over, and its players' grace runs out there.
-  std::string status = "in_progress";
-  for (int i = 0; i < 150 && status == "in_progress"; ++i) {
-    std::this_thread::sleep_for(100ms);
-    status = sql("SELECT status FROM games WHERE id = " + record);
-  }
-  EXPECT_NE(status, "in_progress") << "the game ends, not held by a dead node for ever";
+  EXPECT_TRUE(eventually(
+      [&] { return sql("SELECT status FROM games WHERE id = " + record) != "in_progress"; }, 15s,
+      100ms))
+      << "the game ends, not held by a dead node for ever";
   EXPECT_EQ(sql("SELECT node FROM games WHERE id = " + record), two->id());
   EXPECT_NE(two->log().find("took over game " + record), std::string::npos);
 }
@@ -600,7 +601,7 @@ TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAga
   TestClient bob(one->port());
   const auto game = seat_pair(alice, bob);
   redis_->stop();
-  std::this_thread::sleep_for(500ms);
+  ASSERT_TRUE(one->process().wait_for_text("cluster: Redis is unreachable", 10s)) << one->log();
   play_out(alice, bob, game, {{0, 0}, {1, 1}});  // play goes on
   TestClient carol(one->port());
   carol.hello("carol");
@@ -616,13 +617,12 @@ TEST_F(Nodes, WithRedisLostGamesGoOnListingAndPairingSaySoAndTheNodeRegistersAga
             std::string::npos);
   redis_->start();
   // Back: the node registers itself and its game again.
-  bool listed = false;
-  for (int i = 0; i < 60 && !listed; ++i) {
-    std::this_thread::sleep_for(200ms);
-    listed = redis_->cli("HEXISTS ttt:games " + std::to_string(game)) == "1" &&
-             redis_->cli("SCARD ttt:nodes") == "1";
-  }
-  EXPECT_TRUE(listed);
+  EXPECT_TRUE(eventually(
+      [&] {
+        return redis_->cli("HEXISTS ttt:games " + std::to_string(game)) == "1" &&
+               redis_->cli("SCARD ttt:nodes") == "1";
+      },
+      12s, 200ms));
   carol.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
   carol.expect([](const wire::ServerMessage& s) { return s.has_game_list(); }, "the list again");
   play_out(alice, bob, game, {{0, 1}, {2, 2}}, 2);
@@ -637,20 +637,21 @@ TEST_F(Nodes, AResultCommittedWhileRedisWasAwayReachesTheOtherNodesWhenItIsBack)
   TestClient bob(one->port());
   const auto game = seat_pair(alice, bob);
   redis_->stop();
-  std::this_thread::sleep_for(500ms);
+  ASSERT_TRUE(one->process().wait_for_text("cluster: Redis is unreachable", 10s)) << one->log();
   const auto state = play_out(alice, bob, game, {{0, 0}, {1, 1}, {0, 1}, {2, 2}, {0, 2}});
   ASSERT_EQ(state.status(), wire::GAME_STATUS_X_WON);
-  for (int i = 0; i < 50 && sql("SELECT wins FROM players WHERE name = 'alice'") != "1"; ++i) {
-    std::this_thread::sleep_for(100ms);
-  }
+  EXPECT_TRUE(eventually(
+      [&] { return sql("SELECT wins FROM players WHERE name = 'alice'") == "1"; }, 5s, 100ms));
   redis_->start();
   TestClient there(two->port());
   there.hello("there");
   std::map<std::string, std::pair<double, std::uint64_t>> board;
-  for (int i = 0; i < 100 && board["alice"].second != 1; ++i) {
-    std::this_thread::sleep_for(100ms);
-    board = board_at(there);
-  }
+  eventually(
+      [&] {
+        board = board_at(there);
+        return board["alice"].second == 1;
+      },
+      10s, 100ms);
   EXPECT_EQ(board["alice"].second, 1u) << "node two heard of the game node one ended meanwhile";
   EXPECT_EQ(board["bob"].second, 1u);
 }
@@ -775,30 +776,30 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
     TestClient viewer(n->port(), Transport::kTls);
     viewer.hello("viewer" + std::to_string(n->port()));
     std::map<std::uint64_t, std::string> seen;
-    for (int i = 0; i < 30 && seen != opened; ++i) {
-      if (i > 0) std::this_thread::sleep_for(100ms);
-      viewer.simple([](wire::ClientMessage& m) {
-        m.mutable_list_games()->set_size(4);
-        m.mutable_list_games()->set_page_size(100);
-      });
-      const auto list = viewer.expect(
-          [](const wire::ServerMessage& m) { return m.has_game_list(); }, "the list");
-      seen.clear();
-      for (const auto& g : list.game_list().games()) seen[g.game_id()] = g.node();
-    }
+    eventually(
+        [&] {
+          viewer.simple([](wire::ClientMessage& m) {
+            m.mutable_list_games()->set_size(4);
+            m.mutable_list_games()->set_page_size(100);
+          });
+          const auto list = viewer.expect(
+              [](const wire::ServerMessage& m) { return m.has_game_list(); }, "the list");
+          seen.clear();
+          for (const auto& g : list.game_list().games()) seen[g.game_id()] = g.node();
+          return seen == opened;
+        },
+        3s, 100ms);
     EXPECT_EQ(seen, opened) << "node " << n->where() << " lists every node's games";
   }
   hosts_of_open_games.clear();
   // Mid-series: node A is killed outright...
-  for (int i = 0; i < 300 && finished_games() < 4; ++i) std::this_thread::sleep_for(100ms);
+  eventually([&] { return finished_games() >= 4; }, 30s, 100ms);
   ASSERT_GE(finished_games(), 4) << "the bots play";
   EXPECT_LT(finished_games(), kBots * kGames / 2) << "the series goes on through the kill";
   a->process().kill(SIGKILL);
   // ...and once a few more games are done, node B is drained.
   const int at_kill = finished_games();
-  for (int i = 0; i < 300 && finished_games() < at_kill + 4; ++i) {
-    std::this_thread::sleep_for(100ms);
-  }
+  eventually([&] { return finished_games() >= at_kill + 4; }, 30s, 100ms);
   // (The series may be over by now on a fast machine: the drain then finds
   // players in the lobby only; a drain with a game in progress is
   // ADrainedNodeSendsLobbyPlayersAwayAtOnceAndHandsItsGameOverAtTheTimeout.)

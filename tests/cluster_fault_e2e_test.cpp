@@ -21,6 +21,7 @@
 #include <regex>
 #include <thread>
 
+#include "support/eventually.hpp"
 #include "support/http_get.hpp"
 #include "support/lobby_nodes.hpp"
 #include "support/tcp_proxy.hpp"
@@ -55,16 +56,6 @@ std::vector<std::string> with(const Timings& t, std::vector<std::string> more) {
   more.insert(more.end(), t.flags.begin(), t.flags.end());
   more.insert(more.end(), {"--heartbeat-timeout", "0", "--idle-timeout", "300"});
   return more;
-}
-
-// Waits (bounded) until pred holds.
-bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < end) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return pred();
 }
 
 // The time of the first line of a node's log holding `text` ("hh:mm:ss.mmm"

@@ -45,7 +45,7 @@ class Eavesdropper {
     });
     client_->start();
     thread_ = std::thread([this] { io_.run(); });
-    for (int i = 0; i < 100 && !client_->up(); ++i) std::this_thread::sleep_for(20ms);
+    eventually([this] { return client_->up(); }, 2s, 20ms);
   }
   ~Eavesdropper() {
     boost::asio::post(io_, [this] { client_->close(); });
@@ -161,19 +161,21 @@ TEST_F(RedisIsNoMasterKey, AReservationReadOffAChannelIsNoUseWithoutThePlayersOw
   ASSERT_FALSE(redirect.reservation().empty());
   // The attacker read the reservation as it went by (signed, not secret)...
   std::string seen;
-  for (int i = 0; i < 50 && seen.empty(); ++i) {
-    for (const auto& payload : spy.heard()) {
-      // Signed (the tag first) or not: either way it reads.
-      for (std::size_t skip : {std::size_t{0}, server::cluster::NodeSigner::kTagBytes}) {
-        node::NodeMessage m;
-        if (payload.size() > skip && m.ParseFromString(payload.substr(skip)) &&
-            m.has_seat_reply() && !m.seat_reply().reservation().empty()) {
-          seen = m.seat_reply().reservation();
+  eventually(
+      [&] {
+        for (const auto& payload : spy.heard()) {
+          // Signed (the tag first) or not: either way it reads.
+          for (std::size_t skip : {std::size_t{0}, server::cluster::NodeSigner::kTagBytes}) {
+            node::NodeMessage m;
+            if (payload.size() > skip && m.ParseFromString(payload.substr(skip)) &&
+                m.has_seat_reply() && !m.seat_reply().reservation().empty()) {
+              seen = m.seat_reply().reservation();
+            }
+          }
         }
-      }
-    }
-    if (seen.empty()) std::this_thread::sleep_for(20ms);
-  }
+        return !seen.empty();
+      },
+      1s, 20ms);
   ASSERT_EQ(seen, redirect.reservation());
   // ...and uses it first, under any name.
   TestClient mallory(one->port(), "127.0.0.1", "127.0.0.3");

@@ -7,52 +7,14 @@
 #include <boost/asio/io_context.hpp>
 #include <vector>
 
+#include "executor_check.hpp"
+#include "support/fake_participant.hpp"
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
 namespace {
 
-// Records every message it is given.
-class FakeParticipant : public Participant {
- public:
-  void deliver(const Outbound& message) override { received.push_back(*message.message); }
-  void close() override { closed = true; }
-  void set_heartbeat(bool on) override { heartbeat = on; }
-
-  // The last state received (from a GameState or Joined).
-  wire::GameState last_state() const {
-    for (auto it = received.rbegin(); it != received.rend(); ++it) {
-      if (it->has_state()) return it->state();
-      if (it->has_joined()) return it->joined().state();
-    }
-    return {};
-  }
-  std::optional<wire::Error> last_error() const {
-    for (auto it = received.rbegin(); it != received.rend(); ++it) {
-      if (it->has_error()) return it->error();
-    }
-    return std::nullopt;
-  }
-
-  // The OfferEnded messages received.
-  std::vector<wire::OfferEnded> offers_ended() const {
-    std::vector<wire::OfferEnded> ended;
-    for (const auto& m : received) {
-      if (m.has_offer_ended()) ended.push_back(m.offer_ended());
-    }
-    return ended;
-  }
-  bool got_opponent_status() const {
-    for (const auto& m : received) {
-      if (m.has_opponent()) return true;
-    }
-    return false;
-  }
-
-  std::vector<wire::ServerMessage> received;
-  bool closed = false;
-  bool heartbeat = false;
-};
+using ttt::testing::FakeParticipant;
 
 // Remembers what the room told its owner and its journal. Journal writes
 // complete at once, unless `hold` is set: then they wait in `pending` for the
@@ -130,6 +92,9 @@ class GameRoomTest : public ::testing::Test {
     return PlayerRef{SeatId{id}, AccountId{id}, std::move(name), false, p, false, ""};
   }
 
+  // The test calls the rooms from its own thread, which runs their executor
+  // too (io.run_for()): it stands in for it.
+  ExecutorStandIn on_executor_;
   boost::asio::io_context io;
   RecordingLinks observer;
   std::shared_ptr<FakeParticipant> alice = std::make_shared<FakeParticipant>();
@@ -158,8 +123,8 @@ TEST_F(GameRoomTest, StartsWhenBothSeatsAreFilled) {
   room->seat(ref(2, bob, "bob"), wire::SIDE_X, 6);  // X is taken: bob gets O
   EXPECT_FALSE(room->waiting());
   EXPECT_TRUE(room->in_progress());
-  EXPECT_EQ(bob->last_state().status(), wire::GAME_STATUS_IN_PROGRESS);
-  EXPECT_EQ(alice->last_state().to_move(), wire::SIDE_X);
+  EXPECT_EQ(bob->last_state()->status(), wire::GAME_STATUS_IN_PROGRESS);
+  EXPECT_EQ(alice->last_state()->to_move(), wire::SIDE_X);
 }
 
 TEST_F(GameRoomTest, BroadcastsEveryMoveToPlayersAndSpectators) {
@@ -169,8 +134,8 @@ TEST_F(GameRoomTest, BroadcastsEveryMoveToPlayersAndSpectators) {
   room->watch(ref(3, carol, "carol"), 0);
   room->move(SeatId{1}, 1, 1, 0);
   for (auto* p : {alice.get(), bob.get(), carol.get()}) {
-    EXPECT_EQ(p->last_state().cells(), "EEEEXEEEE");
-    EXPECT_EQ(p->last_state().spectators(), 1u);
+    EXPECT_EQ(p->last_state()->cells(), "EEEEXEEEE");
+    EXPECT_EQ(p->last_state()->spectators(), 1u);
   }
 }
 
@@ -181,12 +146,12 @@ TEST_F(GameRoomTest, RefusalsGoOnlyToTheSender) {
   const auto before = alice->received.size();
   room->move(SeatId{2}, 0, 0, 9);
   ASSERT_TRUE(bob->last_error());
-  EXPECT_EQ(bob->last_error()->code(), wire::ERROR_CODE_NOT_YOUR_TURN);
+  EXPECT_EQ(bob->last_error()->error().code(), wire::ERROR_CODE_NOT_YOUR_TURN);
   EXPECT_EQ(bob->received.back().in_reply_to(), 9u);
   EXPECT_EQ(alice->received.size(), before);
   room->watch(ref(3, carol, "carol"), 0);
   room->move(SeatId{3}, 0, 0, 0);
-  EXPECT_EQ(carol->last_error()->code(), wire::ERROR_CODE_SPECTATOR);
+  EXPECT_EQ(carol->last_error()->error().code(), wire::ERROR_CODE_SPECTATOR);
 }
 
 TEST_F(GameRoomTest, WinIsAnnouncedWithTheLineAndReported) {
@@ -195,7 +160,7 @@ TEST_F(GameRoomTest, WinIsAnnouncedWithTheLineAndReported) {
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   const int moves[][2] = {{0, 0}, {1, 0}, {1, 1}, {2, 0}, {2, 2}};
   for (int i = 0; i < 5; ++i) room->move(SeatId{i % 2 == 0 ? 1u : 2u}, moves[i][0], moves[i][1], 0);
-  const auto s = bob->last_state();
+  const auto s = *bob->last_state();
   EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_DIAGONAL);
   ASSERT_EQ(observer.results.size(), 1u);
@@ -215,7 +180,7 @@ TEST_F(GameRoomTest, TheFinalStateSaysWhyARatingMovedLess) {
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   const int moves[][2] = {{0, 0}, {1, 0}, {1, 1}, {2, 0}, {2, 2}};
   for (int i = 0; i < 5; ++i) room->move(SeatId{i % 2 == 0 ? 1u : 2u}, moves[i][0], moves[i][1], 0);
-  const auto s = bob->last_state();
+  const auto s = *bob->last_state();
   ASSERT_EQ(s.status(), wire::GAME_STATUS_X_WON);
   for (const wire::PlayerInfo& p : {s.x(), s.o()}) {
     EXPECT_EQ(p.rating_note(), wire::RATING_NOTE_REPEAT);
@@ -230,14 +195,14 @@ TEST_F(GameRoomTest, AGameOfKInARowIsWonByARunAndTheStateSaysSo) {
   auto room = make_room(settings);
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
-  EXPECT_EQ(alice->last_state().win_length(), 5);
+  EXPECT_EQ(alice->last_state()->win_length(), 5);
   EXPECT_EQ(room->summary().win_length(), 5);
   // X: row 7 (from 0), columns 3..7; O answers on row 0.
   for (int i = 0; i < 5; ++i) {
     room->move(SeatId{1}, 7, 3 + i, 0);
     if (i < 4) room->move(SeatId{2}, 0, i, 0);
   }
-  const auto s = bob->last_state();
+  const auto s = *bob->last_state();
   EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(s.end_reason(), wire::END_REASON_LINE);
   EXPECT_EQ(s.winning_line().kind(), wire::LINE_KIND_ROW);
@@ -252,8 +217,8 @@ TEST_F(GameRoomTest, AWholeLineGameSaysItsWinLengthIsItsSize) {
   auto room = make_room();
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
-  EXPECT_EQ(alice->last_state().win_length(), 3);
-  EXPECT_EQ(alice->last_state().winning_line().length(), 0);
+  EXPECT_EQ(alice->last_state()->win_length(), 3);
+  EXPECT_EQ(alice->last_state()->winning_line().length(), 0);
 }
 
 TEST_F(GameRoomTest, AwayPlayerForfeitsWhenTheGraceRunsOut) {
@@ -263,10 +228,10 @@ TEST_F(GameRoomTest, AwayPlayerForfeitsWhenTheGraceRunsOut) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->away(SeatId{2});
-  EXPECT_FALSE(alice->last_state().o().connected());
+  EXPECT_FALSE(alice->last_state()->o().connected());
   io.run_for(std::chrono::seconds(2));
-  EXPECT_EQ(alice->last_state().status(), wire::GAME_STATUS_X_WON);
-  EXPECT_EQ(alice->last_state().end_reason(), wire::END_REASON_DISCONNECT);
+  EXPECT_EQ(alice->last_state()->status(), wire::GAME_STATUS_X_WON);
+  EXPECT_EQ(alice->last_state()->end_reason(), wire::END_REASON_DISCONNECT);
   EXPECT_EQ(observer.left, std::vector<SeatId>{SeatId{2}});
 }
 
@@ -300,7 +265,7 @@ TEST_F(GameRoomTest, NothingIsSentAboutAMoveUntilTheJournalHasIt) {
   EXPECT_EQ(bob->received.size(), bob_before);
   observer.finish_one(true);
   EXPECT_EQ(bob->received[bob_before].state().cells(), "EEEEXEEEE");
-  EXPECT_EQ(bob->last_error()->code(), wire::ERROR_CODE_NOT_YOUR_TURN);
+  EXPECT_EQ(bob->last_error()->error().code(), wire::ERROR_CODE_NOT_YOUR_TURN);
   EXPECT_EQ(observer.moves, (std::vector<Move>{Move{1, 1}}));
 }
 
@@ -311,12 +276,12 @@ TEST_F(GameRoomTest, AMoveTheJournalRefusesIsTakenBack) {
   observer.hold = true;
   room->move(SeatId{1}, 2, 2, 0);
   observer.finish_one(false);
-  EXPECT_EQ(alice->last_error()->code(), wire::ERROR_CODE_STORAGE);
-  EXPECT_EQ(bob->last_state().cells(), "EEEEEEEEE");
-  EXPECT_EQ(bob->last_state().to_move(), wire::SIDE_X);
+  EXPECT_EQ(alice->last_error()->error().code(), wire::ERROR_CODE_STORAGE);
+  EXPECT_EQ(bob->last_state()->cells(), "EEEEEEEEE");
+  EXPECT_EQ(bob->last_state()->to_move(), wire::SIDE_X);
   observer.hold = false;
   room->move(SeatId{1}, 0, 0, 0);  // X may move again
-  EXPECT_EQ(bob->last_state().cells(), "XEEEEEEEE");
+  EXPECT_EQ(bob->last_state()->cells(), "XEEEEEEEE");
 }
 
 TEST_F(GameRoomTest, LastPlayerLeavingClosesTheRoom) {
@@ -336,10 +301,10 @@ TEST_F(GameRoomTest, DeclineEndsTheOpponentsDrawOfferForEveryone) {
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->watch(ref(3, carol, "carol"), 0);
   room->decline(SeatId{2}, 5);
-  EXPECT_EQ(bob->last_error()->code(), wire::ERROR_CODE_NOTHING_TO_ACCEPT);
+  EXPECT_EQ(bob->last_error()->error().code(), wire::ERROR_CODE_NOTHING_TO_ACCEPT);
   room->offer_draw(SeatId{1}, 0);
   room->decline(SeatId{1}, 6);  // one's own offer is not declined
-  EXPECT_EQ(alice->last_error()->code(), wire::ERROR_CODE_NOTHING_TO_ACCEPT);
+  EXPECT_EQ(alice->last_error()->error().code(), wire::ERROR_CODE_NOTHING_TO_ACCEPT);
   room->decline(SeatId{2}, 7);
   for (const auto& who : {alice, bob, carol}) {
     ASSERT_EQ(who->offers_ended().size(), 1u);
@@ -348,7 +313,7 @@ TEST_F(GameRoomTest, DeclineEndsTheOpponentsDrawOfferForEveryone) {
     EXPECT_EQ(ended.how(), wire::OFFER_END_DECLINED);
     EXPECT_EQ(ended.by(), wire::SIDE_X);
     EXPECT_EQ(ended.by_name(), "alice");
-    EXPECT_EQ(who->last_state().draw_offered_by(), wire::SIDE_NONE);
+    EXPECT_EQ(who->last_state()->draw_offered_by(), wire::SIDE_NONE);
   }
   EXPECT_TRUE(room->in_progress());
 }
@@ -374,7 +339,7 @@ TEST_F(GameRoomTest, ARematchRequestLapsesWhenItsAskerLeaves) {
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->resign(SeatId{2}, 0);
   room->rematch(SeatId{2}, 0);
-  EXPECT_EQ(alice->last_state().rematch_requested_by(), wire::SIDE_O);
+  EXPECT_EQ(alice->last_state()->rematch_requested_by(), wire::SIDE_O);
   room->leave(SeatId{2}, 0);
   ASSERT_EQ(alice->offers_ended().size(), 1u);
   EXPECT_EQ(alice->offers_ended()[0].kind(), wire::OFFER_KIND_REMATCH);
@@ -413,11 +378,11 @@ TEST_F(GameRoomTest, AnAwayPlayersSeatShowsTheTimeLeft) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->away(SeatId{2});
-  const wire::PlayerInfo o = alice->last_state().o();
+  const wire::PlayerInfo o = alice->last_state()->o();
   EXPECT_FALSE(o.connected());
   EXPECT_GT(o.away_ms_left(), 0u);
   EXPECT_LE(o.away_ms_left(), 30'000u);
-  EXPECT_EQ(alice->last_state().x().away_ms_left(), 0u);
+  EXPECT_EQ(alice->last_state()->x().away_ms_left(), 0u);
 }
 
 TEST_F(GameRoomTest, ASessionMovedElsewhereIsNoComeback) {
@@ -441,8 +406,8 @@ TEST_F(GameRoomTest, AClockRunningOutWhileAwayIsADisconnect) {
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->away(SeatId{1});  // X is to move, and away
   io.run_for(std::chrono::milliseconds(500));
-  EXPECT_EQ(bob->last_state().status(), wire::GAME_STATUS_O_WON);
-  EXPECT_EQ(bob->last_state().end_reason(), wire::END_REASON_DISCONNECT);
+  EXPECT_EQ(bob->last_state()->status(), wire::GAME_STATUS_O_WON);
+  EXPECT_EQ(bob->last_state()->end_reason(), wire::END_REASON_DISCONNECT);
   // The result waits for alice's return.
   ASSERT_EQ(observer.away_results.size(), 1u);
   EXPECT_EQ(observer.away_results[0].first, AccountId{1});
@@ -459,7 +424,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   io.run_for(std::chrono::milliseconds(500));
-  EXPECT_EQ(bob->last_state().end_reason(), wire::END_REASON_TIMEOUT);
+  EXPECT_EQ(bob->last_state()->end_reason(), wire::END_REASON_TIMEOUT);
   EXPECT_TRUE(observer.away_results.empty());
 }
 
@@ -515,7 +480,7 @@ class ClockRoomTest : public GameRoomTest {
   void run_until_over() {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     auto over = [this] {
-      const auto status = alice->last_state().status();
+      const auto status = alice->last_state()->status();
       return status == wire::GAME_STATUS_X_WON || status == wire::GAME_STATUS_O_WON ||
              status == wire::GAME_STATUS_DRAW;
     };
@@ -529,14 +494,14 @@ TEST_F(ClockRoomTest, EachMoveChargesItsMoverAndEarnsTheIncrement) {
   auto room = clock_room(60'000, 2'000);
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
-  auto s = bob->last_state();
+  auto s = *bob->last_state();
   EXPECT_EQ(s.clock().initial_ms(), 60'000u);
   EXPECT_EQ(s.clock().increment_ms(), 2'000u);
   EXPECT_LE(s.x_clock_ms(), 60'000u);
   EXPECT_GT(s.x_clock_ms(), 50'000u);
   EXPECT_EQ(s.move_time_left_ms(), 0u) << "a clock, not a move timeout";
   room->move(SeatId{1}, 1, 1, 0);
-  s = bob->last_state();
+  s = *bob->last_state();
   EXPECT_GT(s.x_clock_ms(), 60'000u) << "X earned the increment";
   EXPECT_LE(s.x_clock_ms(), 62'000u);
   EXPECT_LE(s.o_clock_ms(), 60'000u);
@@ -554,7 +519,7 @@ TEST_F(ClockRoomTest, AFlagFallLosesTheGame) {
   room->back(ref(1, alice, "alice"));
   room->back(ref(2, bob, "bob"));
   run_until_over();
-  const auto s = alice->last_state();
+  const auto s = *alice->last_state();
   EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(s.end_reason(), wire::END_REASON_TIMEOUT);
   EXPECT_EQ(s.o_clock_ms(), 0u);
@@ -570,7 +535,7 @@ TEST_F(ClockRoomTest, AFlagFallAgainstAnOpponentWhoCanNoLongerWinIsADraw) {
   room->back(ref(1, alice, "alice"));
   room->back(ref(2, bob, "bob"));
   run_until_over();
-  const auto s = bob->last_state();
+  const auto s = *bob->last_state();
   EXPECT_EQ(s.status(), wire::GAME_STATUS_DRAW);
   EXPECT_EQ(s.end_reason(), wire::END_REASON_TIMEOUT_NO_WIN);
 }
@@ -580,7 +545,7 @@ TEST_F(ClockRoomTest, ARestoredClockRunsOnFromWhatWasStoredNotFromTheRestart) {
   room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, 1, {{1, 1}},
                 std::chrono::milliseconds(30'000), {milliseconds(170'000), milliseconds(90'000)});
   room->back(ref(2, bob, "bob"));
-  const auto s = bob->last_state();
+  const auto s = *bob->last_state();
   EXPECT_EQ(s.x_clock_ms(), 170'000u);
   EXPECT_LE(s.o_clock_ms(), 90'000u);
   EXPECT_GT(s.o_clock_ms(), 89'000u) << "the time the server was down is not charged";

@@ -12,12 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "executor_check.hpp"
 #include "lobby/account_store.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/text_rules.hpp"
 #include "net/log_limiter.hpp"
+#include "support/fake_participant.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
@@ -186,20 +188,7 @@ class ChosenMatchmaker final : public Matchmaker {
   std::vector<MatchRequest> waiting_;
 };
 
-class FakeConnection : public Participant {
- public:
-  void deliver(const Outbound& message) override { received.push_back(*message.message); }
-  void close() override { closed = true; }
-  const wire::GameState* last_state() const {
-    for (auto it = received.rbegin(); it != received.rend(); ++it) {
-      if (it->has_joined()) return &it->joined().state();
-      if (it->has_state()) return &it->state();
-    }
-    return nullptr;
-  }
-  std::vector<wire::ServerMessage> received;
-  bool closed = false;
-};
+using FakeConnection = ttt::testing::FakeParticipant;
 
 class LobbySeams : public ::testing::Test {
  protected:
@@ -244,6 +233,9 @@ class LobbySeams : public ::testing::Test {
     io_.poll();
   }
 
+  // The test drives the lobby from its own thread, which runs the logic
+  // executor too (io_.poll()): it stands in for it.
+  ExecutorStandIn on_logic_;
   boost::asio::io_context io_;
   boost::asio::strand<boost::asio::io_context::executor_type> logic_;
   MemoryAccounts accounts_;

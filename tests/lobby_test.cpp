@@ -7,34 +7,18 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "executor_check.hpp"
 #include "lobby/text_rules.hpp"
 #include "store/sqlite_store.hpp"
 #include "store/store_writer.hpp"
 #include "store/stored_accounts.hpp"
+#include "support/fake_participant.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
 namespace {
 
-class FakeConnection : public Participant {
- public:
-  void deliver(const Outbound& message) override { received.push_back(*message.message); }
-  void close() override { closed = true; }
-
-  template <typename Pred>
-  const wire::ServerMessage* last(Pred pred) const {
-    for (auto it = received.rbegin(); it != received.rend(); ++it) {
-      if (pred(*it)) return &*it;
-    }
-    return nullptr;
-  }
-  const wire::ServerMessage* last_error() const {
-    return last([](const wire::ServerMessage& m) { return m.has_error(); });
-  }
-
-  std::vector<wire::ServerMessage> received;
-  bool closed = false;
-};
+using FakeConnection = ttt::testing::FakeParticipant;
 
 class LobbyTest : public ::testing::Test {
  protected:
@@ -80,6 +64,9 @@ class LobbyTest : public ::testing::Test {
     send(conn, m);
   }
 
+  // The test drives the lobby from its own thread, which runs the logic
+  // executor too (io_.poll()): it stands in for it.
+  ExecutorStandIn on_logic_;
   boost::asio::io_context io_;
   boost::asio::strand<boost::asio::io_context::executor_type> logic_;
   std::unique_ptr<StoreWriter> writer_;  // declared before the lobby that uses it

@@ -139,7 +139,6 @@ class RedisCluster final : public Cluster {
     std::size_t players = 0;
   };
   void beat();
-  void refresh_nodes();
   void on_message(const std::string& channel, const std::string& payload);
   void on_link(bool up);
   // Registers again what this node holds (after an outage, or Redis forgot it).
@@ -148,8 +147,6 @@ class RedisCluster final : public Cluster {
   // A heartbeat read back: the node it describes, if its tag is right.
   std::optional<Known> read_heartbeat(const std::string& id, const std::string& value,
                                       std::int64_t now) const;
-  // Sends a node message, signed for the channel.
-  void send_to_node(const std::string& node, const std::string& bytes);
 
   boost::asio::any_io_executor executor_;
   NodeInfo self_;

@@ -20,7 +20,6 @@ struct RedisValue {
 
   bool is_nil() const noexcept { return type == Type::kNil; }
   bool is_error() const noexcept { return type == Type::kError; }
-  bool is_string() const noexcept { return type == Type::kString || type == Type::kStatus; }
 };
 
 struct RedisResult {

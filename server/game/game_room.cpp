@@ -1,4 +1,5 @@
 #include "game/game_room.hpp"
+#include "executor_check.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -26,12 +27,15 @@ GameRoom::GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executo
       links_(links),
       seats_{{Seat{{}, false, boost::asio::steady_timer(executor)},
               Seat{{}, false, boost::asio::steady_timer(executor)}}},
+      spectators_(
+          executor,
+          SpectatorLimits{settings_.max_spectators, settings_.spectator_count_every,
+                          settings_.spectator_chat_per_second, settings_.spectator_chat_burst},
+          [this](std::uint32_t count) { announce_spectators(count); }),
       game_(settings_.size, settings_.win_length),
       move_clock_(executor, [this] { on_move_clock(); }),
       chess_(std::chrono::milliseconds(settings_.clock.initial_ms()),
-             std::chrono::milliseconds(settings_.clock.increment_ms())),
-      spectator_chat_(settings_.spectator_chat_per_second, settings_.spectator_chat_burst),
-      spectator_count_timer_(executor) {}
+             std::chrono::milliseconds(settings_.clock.increment_ms())) {}
 
 bool GameRoom::waiting() const noexcept {
   return !started_ && !closed_ &&
@@ -41,6 +45,21 @@ bool GameRoom::waiting() const noexcept {
 bool GameRoom::in_progress() const noexcept { return started_ && !result_; }
 
 bool GameRoom::is_seated(SeatId player) const noexcept { return player_side(player).has_value(); }
+
+bool GameRoom::spectators_full() const noexcept { return spectators_.full(); }
+
+std::size_t GameRoom::spectators_from(const std::string& address) const noexcept {
+  return spectators_.from(address);
+}
+
+std::array<AccountId, 2> GameRoom::seated_accounts() const noexcept {
+  std::array<AccountId, 2> accounts{};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const PlayerRef& p = seats_[i].player;
+    if (p.id != SeatId{} && !p.is_bot) accounts[i] = p.account;
+  }
+  return accounts;
+}
 
 GameRoom::Seat* GameRoom::seat_of(SeatId player) noexcept {
   for (Seat& seat : seats_) {
@@ -58,8 +77,8 @@ std::optional<Player> GameRoom::player_side(SeatId player) const noexcept {
 
 std::optional<Player> GameRoom::require_player(SeatId player, std::uint32_t request_id) {
   if (auto side = player_side(player)) return side;
-  if (auto it = spectators_.find(player); it != spectators_.end()) {
-    send_error_to(it->second, wire::ERROR_CODE_SPECTATOR, "spectators can't do that", request_id);
+  if (const PlayerRef* watcher = spectators_.find(player)) {
+    send_error_to(*watcher, wire::ERROR_CODE_SPECTATOR, "spectators can't do that", request_id);
   }
   return std::nullopt;
 }
@@ -67,6 +86,7 @@ std::optional<Player> GameRoom::require_player(SeatId player, std::uint32_t requ
 // --- seating ------------------------------------------------------------------
 
 void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::seat");
   Seat* seat = &seats_[preferred == wire::SIDE_O ? 1 : 0];
   if (seat->player.id != SeatId{}) seat = &seats_[preferred == wire::SIDE_O ? 0 : 1];
   seat->player = std::move(player);
@@ -87,23 +107,22 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
 }
 
 void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
-  const SeatId id = player.id;
-  auto [it, inserted] = spectators_.insert_or_assign(id, std::move(player));
-  send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
-  spectators_changed();
+  check_executor(executor_, "GameRoom::watch");
+  send_joined(spectators_.add(std::move(player)), wire::SIDE_SPECTATOR, request_id);
+  spectators_.changed();
 }
 
 void GameRoom::leave(SeatId player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::leave");
   wire::ServerMessage left;
   left.set_in_reply_to(request_id);
   left.mutable_left()->set_game_id(id_);
   const Outbound left_message = make_outbound(std::move(left));
 
-  if (auto it = spectators_.find(player); it != spectators_.end()) {
-    send_to(it->second, left_message);
-    spectators_.erase(it);
+  if (auto gone = spectators_.remove(player)) {
+    send_to(*gone, left_message);
     links_.owner.left_room(*this, player);
-    spectators_changed();
+    spectators_.changed();
     return;
   }
   Seat* seat = seat_of(player);
@@ -137,7 +156,6 @@ void GameRoom::close_if_empty() {
   closed_ = true;
   move_clock_.stop();
   chess_.stop(steady_clock::now());
-  spectator_count_timer_.cancel();
   for (Seat& seat : seats_) {
     if (seat.player.id != SeatId{}) remove_seat(seat);
   }
@@ -149,9 +167,7 @@ void GameRoom::close_if_empty() {
     if (!name.empty()) left.mutable_left()->add_players(name);
   }
   const Outbound left_message = make_outbound(std::move(left));
-  auto spectators = std::move(spectators_);
-  spectators_.clear();
-  for (auto& [id, spectator] : spectators) {
+  for (auto& [id, spectator] : spectators_.close()) {
     send_to(spectator, left_message);
     links_.owner.left_room(*this, id);
   }
@@ -162,6 +178,7 @@ void GameRoom::close_if_empty() {
 // --- playing ------------------------------------------------------------------
 
 void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::move");
   if (lost_) return;
   auto side = require_player(player, request_id);
   if (!side) return;
@@ -261,12 +278,14 @@ std::optional<Player> GameRoom::require_playing(SeatId player, std::uint32_t req
 }
 
 void GameRoom::resign(SeatId player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::resign");
   if (auto side = require_playing(player, request_id)) {
     finish({opponent(*side), wire::END_REASON_RESIGNATION});
   }
 }
 
 void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::chat");
   wire::ServerMessage message;
   wire::ChatMessage* chat = message.mutable_chat();
   chat->set_game_id(id_);
@@ -277,20 +296,21 @@ void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t reques
     broadcast_chat(make_outbound(std::move(message)), seat_for(*side).player.account, false);
     return;
   }
-  const auto it = spectators_.find(player);
-  if (it == spectators_.end()) return;
+  const PlayerRef* watcher = spectators_.find(player);
+  if (watcher == nullptr) return;
   // However many watch, the spectators' chat together stays readable.
-  if (!spectator_chat_.allow()) {
-    send_error_to(it->second, wire::ERROR_CODE_RATE_LIMITED,
+  if (!spectators_.may_chat()) {
+    send_error_to(*watcher, wire::ERROR_CODE_RATE_LIMITED,
                   "the spectators' chat of this game is busy: wait a moment", request_id);
     return;
   }
-  chat->set_from(it->second.name);
+  chat->set_from(watcher->name);
   chat->set_from_side(wire::SIDE_SPECTATOR);
-  broadcast_chat(make_outbound(std::move(message)), it->second.account, true);
+  broadcast_chat(make_outbound(std::move(message)), watcher->account, true);
 }
 
 void GameRoom::set_hears_spectators(SeatId player, bool on) {
+  check_executor(executor_, "GameRoom::set_hears_spectators");
   if (Seat* seat = seat_of(player)) seat->player.hears_spectators = on;
 }
 
@@ -407,6 +427,7 @@ void GameRoom::refresh_ratings() {
 }
 
 void GameRoom::abort() {
+  check_executor(executor_, "GameRoom::abort");
   if (in_progress()) finish({std::nullopt, wire::END_REASON_ABORTED});
   move_clock_.stop();
   chess_.stop(steady_clock::now());
@@ -414,13 +435,13 @@ void GameRoom::abort() {
 }
 
 void GameRoom::lose() {
+  check_executor(executor_, "GameRoom::lose");
   if (lost_) return;
   lost_ = true;
   closed_ = true;
   outbox_.clear();
   move_clock_.stop();
   chess_.stop(steady_clock::now());
-  spectator_count_timer_.cancel();
   for (Seat& seat : seats_) seat.grace.cancel();
 }
 

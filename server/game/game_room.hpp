@@ -24,7 +24,9 @@
 #include "game/chess_clock.hpp"
 #include "game/game_journal.hpp"
 #include "game/move_clock.hpp"
+#include "game/player_ref.hpp"
 #include "game/room_owner.hpp"
+#include "game/spectators.hpp"
 #include "ids.hpp"
 #include "net/log_limiter.hpp"
 #include "net/participant.hpp"
@@ -32,17 +34,6 @@
 #include "ttt/game.hpp"
 
 namespace ttt::server {
-
-// A player as a room knows them.
-struct PlayerRef {
-  SeatId id{};          // this seat-holder (a bot has one per game)
-  AccountId account{};  // the stored player (all bots of a level share one)
-  std::string name;
-  bool is_bot = false;
-  std::weak_ptr<Participant> conn;
-  bool hears_spectators = false;  // a player who chose to hear the spectators' chat
-  std::string address;            // where it connects from (an address key); "" unknown
-};
 
 struct RoomSettings {
   int size = 3;
@@ -242,10 +233,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
   void broadcast(const Outbound& message);
   void broadcast_state();
-  // The spectators came or went: the count goes out now or when the
-  // throttle allows (game_room_spectators.cpp).
-  void spectators_changed();
-  void send_spectator_count();
+  // Everyone hears how many watch now (Spectators throttles the calls).
+  void announce_spectators(std::uint32_t count);
   // A chat line from `speaker` to everyone in the room (a spectator's: to the
   // spectators and the players who hear them), except those who blocked the
   // speaker.
@@ -271,7 +260,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::array<wire::RatingNote, 2> rating_notes_{};
   int repeat_game_ = 0;
   std::array<std::string, 2> last_names_;   // who sat last, for the spectators' goodbye
-  std::map<SeatId, PlayerRef> spectators_;
+  Spectators spectators_;
   Game game_;
   bool started_ = false;
   bool rated_ = false;  // rated(): this round's
@@ -284,12 +273,6 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   ChessClock chess_before_move_;  // as it was before the move whose write is in flight
   bool closed_ = false;
   bool lost_ = false;  // another node holds the game: the room is silent
-
-  RateLimiter spectator_chat_;
-  boost::asio::steady_timer spectator_count_timer_;
-  bool spectator_count_due_ = false;  // the timer is set to send it
-  std::uint32_t spectator_count_sent_ = 0;
-  std::chrono::steady_clock::time_point spectator_count_sent_at_{};
 
   RecordId record_id_ = 0;  // the current round's game in the journal
   int writes_in_flight_ = 0;

@@ -4,6 +4,7 @@
 // reseated, and results decided while a player was away are kept for them.
 #include <spdlog/spdlog.h>
 
+#include "executor_check.hpp"
 #include "game/game_room.hpp"
 #include "ttt/rules.hpp"
 #include "ttt/wire/convert.hpp"
@@ -29,10 +30,10 @@ void GameRoom::on_move_clock() {
 }
 
 void GameRoom::away(SeatId player) {
-  if (auto it = spectators_.find(player); it != spectators_.end()) {
-    spectators_.erase(it);
+  check_executor(executor_, "GameRoom::away");
+  if (spectators_.remove(player)) {
     links_.owner.left_room(*this, player);
-    spectators_changed();
+    spectators_.changed();
     return;
   }
   Seat* seat = seat_of(player);
@@ -79,9 +80,10 @@ void GameRoom::on_grace_expired(SeatId player) {
 }
 
 void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
-  if (auto it = spectators_.find(player.id); it != spectators_.end()) {
-    it->second.conn = player.conn;  // a watcher on a new connection
-    send_joined(it->second, wire::SIDE_SPECTATOR, request_id);
+  check_executor(executor_, "GameRoom::back");
+  if (PlayerRef* watcher = spectators_.find(player.id)) {
+    watcher->conn = player.conn;  // a watcher on a new connection
+    send_joined(*watcher, wire::SIDE_SPECTATOR, request_id);
     return;
   }
   Seat* seat = seat_of(player.id);

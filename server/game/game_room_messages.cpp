@@ -122,7 +122,7 @@ void GameRoom::send_error_to(const PlayerRef& player, wire::ErrorCode code, std:
 
 void GameRoom::broadcast(const Outbound& message) {
   for (const Seat& seat : seats_) send_to(seat.player, message);
-  for (const auto& [id, spectator] : spectators_) send_to(spectator, message);
+  for (const auto& [id, spectator] : spectators_.all()) send_to(spectator, message);
 }
 
 void GameRoom::broadcast_state() {
@@ -168,6 +168,39 @@ void GameRoom::flush_outbox() {
   for (auto& [conn, message] : pending) {
     if (auto participant = conn.lock()) participant->deliver(message);
   }
+}
+
+void GameRoom::announce_spectators(std::uint32_t count) {
+  if (closed_) return;
+  wire::ServerMessage message;
+  message.mutable_spectator_count()->set_game_id(id_);
+  message.mutable_spectator_count()->set_spectators(count);
+  broadcast(make_outbound(std::move(message)));
+  links_.owner.room_changed(*this);
+}
+
+void GameRoom::broadcast_chat(const Outbound& message, AccountId speaker, bool from_spectator) {
+  auto hears = [&](const PlayerRef& listener) {
+    return links_.blocks == nullptr || !links_.blocks->blocks(listener.account, speaker);
+  };
+  for (const Seat& seat : seats_) {
+    if ((!from_spectator || seat.player.hears_spectators) && hears(seat.player)) {
+      send_to(seat.player, message);
+    }
+  }
+  for (const auto& [id, spectator] : spectators_.all()) {
+    if (hears(spectator)) send_to(spectator, message);
+  }
+}
+
+void GameRoom::note(const std::string& line) const {
+  if (links_.log == nullptr || settings_.origin.empty()) {
+    spdlog::info("{}", line);
+    return;
+  }
+  const auto verdict = links_.log->check(settings_.origin);
+  if (verdict.log)
+    spdlog::info("{}{}", line, LogLimiter::suffix(settings_.origin, verdict.held_back));
 }
 
 }  // namespace ttt::server

@@ -3,6 +3,7 @@
 // the room so that no offer just disappears.
 #include <spdlog/spdlog.h>
 
+#include "executor_check.hpp"
 #include "game/game_room.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/convert.hpp"
@@ -12,6 +13,7 @@ namespace ttt::server {
 using wire::side_of;
 
 void GameRoom::offer_draw(SeatId player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::offer_draw");
   auto side = require_playing(player, request_id);
   if (!side) return;
   if (draw_offered_by_ == side_of(opponent(*side))) {
@@ -23,6 +25,7 @@ void GameRoom::offer_draw(SeatId player, std::uint32_t request_id) {
 }
 
 void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::rematch");
   auto side = require_player(player, request_id);
   if (!side) return;
   const Seat& other = seat_for(opponent(*side));
@@ -51,6 +54,7 @@ void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
 }
 
 void GameRoom::decline(SeatId player, std::uint32_t request_id) {
+  check_executor(executor_, "GameRoom::decline");
   auto side = require_player(player, request_id);
   if (!side) return;
   const wire::Side other = side_of(opponent(*side));

@@ -1,6 +1,7 @@
 // ChallengeBook: the challenges waiting for an answer, by id (oldest first),
 // and by who made and who received them, so that a player's own are found
-// without walking anyone else's. Runs on the logic executor.
+// without walking anyone else's; and how often each player, address and
+// network may challenge. Runs on the logic executor.
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "ids.hpp"
+#include "net/keyed_rate_limiter.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server {
@@ -27,8 +29,24 @@ struct PendingChallenge {
   std::shared_ptr<boost::asio::steady_timer> expiry;
 };
 
+// How often challenges may be made.
+struct ChallengeLimits {
+  // Challenges one player may make a minute (its address twice that, an
+  // IPv6 /48 kNetworkShare times that); 0 = no limit.
+  double per_minute = 10;
+  // How long before a player may challenge the same player again; 0 = at once.
+  std::chrono::milliseconds cooldown{30'000};
+};
+
 class ChallengeBook {
  public:
+  using Clock = KeyedRateLimiter::Clock;
+
+  // Challenges of one player that may stand at once.
+  static constexpr std::size_t kMostStanding = 3;
+
+  explicit ChallengeBook(ChallengeLimits limits = {});
+
   // Files a challenge under a new id (ids grow).
   std::uint64_t add(PendingChallenge challenge);
   // The challenge, or null.
@@ -45,6 +63,18 @@ class ChallengeBook {
   std::optional<std::uint64_t> between(SeatId from, SeatId to) const;
   std::size_t made_count(SeatId player) const;
 
+  // Whether account `from`, connected from address key `address`, may
+  // challenge account `to` (called `to_name`) now: within its own, its
+  // address's and its network's rates, and not `to` again within the
+  // cooldown. Nullopt, with one of each allowance spent, if it may; the
+  // refusal's text (with the wait) if not, and nothing spent.
+  std::optional<std::string> spend_allowance(AccountId from, const std::string& address,
+                                             AccountId to, const std::string& to_name,
+                                             Clock::time_point now = Clock::now());
+  // A challenge of `from` to `to` was accepted: the cooldown is for
+  // challenges that end without a game, so the pair may play again at once.
+  void accepted(AccountId from, AccountId to);
+
   std::size_t size() const noexcept { return pending_.size(); }
 
  private:
@@ -55,6 +85,12 @@ class ChallengeBook {
   std::unordered_map<SeatId, std::set<std::uint64_t>> by_from_;
   std::unordered_map<SeatId, std::set<std::uint64_t>> by_to_;
   std::uint64_t next_id_ = 1;
+
+  ChallengeLimits limits_;
+  KeyedRateLimiter made_;     // per account
+  KeyedRateLimiter address_;  // per address key
+  KeyedRateLimiter network_;  // per IPv6 /48
+  KeyedRateLimiter pairs_;    // one account to the same other
 };
 
 }  // namespace ttt::server

@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "executor_check.hpp"
 #include "game/house_bot.hpp"
 #include "lobby/lobby_connection.hpp"
 #include "lobby/secrets.hpp"
@@ -50,22 +51,12 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       invite_failures_(
           1000.0 / static_cast<double>(std::max<long long>(config_.invite_retry.count(), 1)),
           config_.invite_failures_per_address),
-      new_names_(static_cast<double>(config_.new_names_per_hour) / 3600.0,
-                 static_cast<double>(std::max<std::size_t>(config_.new_names_per_hour, 1))),
-      network_names_(static_cast<double>(kNetworkShare * config_.new_names_per_hour) / 3600.0,
-                     static_cast<double>(kNetworkShare *
-                                         std::max<std::size_t>(config_.new_names_per_hour, 1))),
+      new_names_(config_.new_names_per_hour),
       identity_failures_(config_.identity_failures),
-      challenges_made_(config_.challenges_per_minute / 60.0, config_.challenges_per_minute),
-      address_challenges_(2 * config_.challenges_per_minute / 60.0,
-                          2 * config_.challenges_per_minute),
-      network_challenges_(2 * kNetworkShare * config_.challenges_per_minute / 60.0,
-                          2 * kNetworkShare * config_.challenges_per_minute),
-      pair_challenges_(config_.challenge_cooldown.count() > 0
-                           ? 1000.0 / static_cast<double>(config_.challenge_cooldown.count())
-                           : 0.0,
-                       1.0),
-      instance_(random_hex(16)) {}
+      challenges_(ChallengeLimits{config_.challenges_per_minute, config_.challenge_cooldown}),
+      instance_(random_hex(16)),
+      reservations_(links_.logic, config_.seat_hold,
+                    [this](Reservation lapsed) { reservation_lapsed(std::move(lapsed)); }) {}
 
 Lobby::~Lobby() {
   // The accounts and the cluster outlive the lobby: nothing of it is called after.
@@ -79,6 +70,7 @@ SingleNode Lobby::single_node_;
 
 std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
                                    const std::string& address) {
+  check_executor(links_.logic, "Lobby::open");
   auto connection = std::make_shared<Connection>(*this, conn, address);
   connections_.insert(connection.get());
   if (shutting_down_) {
@@ -90,6 +82,7 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 }
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
+  check_executor(links_.logic, "Lobby::receive");
   if (handed_over_) return;  // the node is going: its players are on their way elsewhere
   // Several nodes: after a stall, the games here are checked first.
   stalled();
@@ -155,6 +148,7 @@ void Lobby::fault(Connection& connection, const char* what) {
 }
 
 void Lobby::closed(Connection& connection) {
+  check_executor(links_.logic, "Lobby::closed");
   connections_.erase(&connection);
   LobbyPlayer* player = connection.player;
   connection.player = nullptr;
@@ -181,7 +175,7 @@ void Lobby::forget(SeatId id) {
   if (it == players_.end()) return;
   LobbyPlayer& player = *it->second;
   release_quota(player);
-  if (cluster().shared() && !player.is_bot) {
+  if (!player.is_bot) {
     if (auto hash = tokens_.hash_of(player.id)) cluster().release(player.account, *hash);
   }
   tokens_.revoke(player.id, player.account);
@@ -201,6 +195,7 @@ LobbyPlayer* Lobby::player_of(SeatId id) {
 }
 
 void Lobby::shutdown(const std::string& reason) {
+  check_executor(links_.logic, "Lobby::shutdown");
   shutting_down_ = true;
   for (auto& [id, player] : players_) {
     if (player->fallback) player->fallback->cancel();
@@ -222,6 +217,7 @@ void Lobby::shutdown(const std::string& reason) {
 }
 
 void Lobby::database_waiting(bool waiting) {
+  check_executor(links_.logic, "Lobby::database_waiting");
   wire::ServerMessage message;
   wire::Notice* notice = message.mutable_notice();
   notice->set_code(wire::ERROR_CODE_DATABASE_WAIT);
@@ -236,6 +232,7 @@ void Lobby::database_waiting(bool waiting) {
 }
 
 LobbyStats Lobby::counts() const {
+  check_executor(links_.logic, "Lobby::counts");
   LobbyStats s;
   s.connections = connections_.size() - bots_.size();
   s.players = players_.size();
@@ -253,6 +250,7 @@ LobbyStats Lobby::counts() const {
 }
 
 LobbyStats Lobby::stats() const {
+  check_executor(links_.logic, "Lobby::stats");
   LobbyStats s = counts();
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;

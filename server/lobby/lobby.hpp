@@ -33,8 +33,10 @@
 #include "lobby/identity_backoff.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
+#include "lobby/new_name_allowance.hpp"
 #include "lobby/player_table.hpp"
 #include "lobby/resume_tokens.hpp"
+#include "lobby/seat_reservations.hpp"
 #include "net/inbox.hpp"
 #include "net/keyed_rate_limiter.hpp"
 #include "net/log_limiter.hpp"
@@ -246,6 +248,20 @@ class Lobby final : public Gate, public RoomOwner {
   // routed: the other nodes were asked already (several nodes).
   void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
              bool routed = false);
+  // Hello refused: the client told why, its connection closed.
+  void refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
+                    std::uint32_t request_id);
+  // Whether `key` (an address, or a name from a network) must wait after
+  // failed identity checks; refuses the Hello (IDENTITY_LOCKED) if so.
+  bool locked_out(Connection& connection, const std::string& key, const char* what,
+                  std::uint32_t request_id);
+  // Hello with a resume token, or with a name (and its secret).
+  void hello_by_token(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
+                      bool routed);
+  void hello_by_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
+                     bool routed);
+  // A name nobody has: registered (within the address's new names) and entered.
+  void new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Attaches the connection, which said Hello, to a player who is online
   // elsewhere or away, with a new token.
   void take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
@@ -393,6 +409,11 @@ class Lobby final : public Gate, public RoomOwner {
 
   // --- several nodes (lobby_nodes.cpp)
   Cluster& cluster() const { return links_.cluster ? *links_.cluster : single_node_; }
+  // Whether the listed game is held by another node (a listing of this
+  // node's, or of a node alone, names none or this one).
+  bool elsewhere(const Listing& listing) const {
+    return !listing.node.empty() && listing.node != cluster().self().id;
+  }
   // Hello when the player may be held by another node: the name's or the
   // token's holder is looked up first (async), then hello() goes on with
   // `routed` set, or the client is sent where its player is.
@@ -415,13 +436,10 @@ class Lobby final : public Gate, public RoomOwner {
   // Another node's request for a seat here.
   void seat_request(const SeatRequest& request, Cluster::SeatDone reply);
   // A reservation was not taken within its time.
-  void reservation_lapsed(const std::string& code);
+  void reservation_lapsed(Reservation lapsed);
   // The arriving client showed it is the player: it takes the kept place.
   void take_reservation(Connection& open, const std::string& code, const wire::Hello& hello,
                         std::uint32_t request_id);
-  // Seats kept by the request's account and address: one more, or one less.
-  void count_reservation(const SeatRequest& request, int change);
-  static std::vector<std::string> reservation_keys(const SeatRequest& request);
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // Draining, or a node that can't take players: sends a Hello elsewhere.
@@ -473,15 +491,8 @@ class Lobby final : public Gate, public RoomOwner {
   BotSearchQueue bot_searches_;
   KeyedRateLimiter address_chat_;
   KeyedRateLimiter invite_failures_;  // per address
-  KeyedRateLimiter new_names_;        // per address, an hour's worth
-  KeyedRateLimiter network_names_;    // per IPv6 /48, kNetworkShare times that
+  NewNameAllowance new_names_;        // per address and per IPv6 /48, an hour's worth
   IdentityBackoff identity_failures_;
-  // Challenges made: per account, per address and per /48, and one player to
-  // the same other (lobby_challenges.cpp).
-  KeyedRateLimiter challenges_made_;
-  KeyedRateLimiter address_challenges_;
-  KeyedRateLimiter network_challenges_;
-  KeyedRateLimiter pair_challenges_;
 
   std::unordered_set<Connection*> connections_;
   PlayerTable players_;
@@ -504,19 +515,7 @@ class Lobby final : public Gate, public RoomOwner {
   bool handed_over_ = false;
   std::uint64_t redirects_ = 0;
   std::uint64_t games_adopted_ = 0;  // the drain ended: nothing more is taken from anyone
-  // Seats kept for players other nodes send here, by their code.
-  struct Reservation {
-    SeatRequest request;
-    std::shared_ptr<GameRoom> room;
-    std::shared_ptr<boost::asio::steady_timer> expiry;
-    bool arriving = false;  // a client that says it is the player is being checked
-  };
-  std::unordered_map<std::string, Reservation> reservations_;
-  // Seats kept now by account and by address ("account N", "address A"),
-  // and those left untaken: 2, then one a minute, per key.
-  std::unordered_map<std::string, std::size_t> reservations_kept_;
-  KeyedRateLimiter reservation_lapses_{1.0 / 60, 2};
-  std::unordered_set<GameId> reserved_rooms_;  // a free seat kept for someone
+  SeatReservations reservations_;    // places kept for players other nodes send here
   std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep
   // Fencing (lobby_fence.cpp): the executor's last tick, the last heartbeat
   // committed in the database (when it ran), and the check of holdings.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <unordered_set>
 
+#include "executor_check.hpp"
 #include "lobby/lobby.hpp"
 #include "ttt/count_text.hpp"
 
@@ -70,6 +71,7 @@ void Lobby::adopt_games_of(AccountId account, Adopted done, bool again) {
 }
 
 void Lobby::sweep_orphans() {
+  check_executor(links_.logic, "Lobby::sweep_orphans");
   if (links_.holders == nullptr || !cluster().shared() || draining_ || !cluster().available()) {
     return;
   }

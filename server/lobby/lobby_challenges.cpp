@@ -3,26 +3,12 @@
 // challenges and chat kept from an account that blocked it).
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
-
 #include "game/ms_until.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
-#include "net/peer_address.hpp"
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
-namespace {
-
-constexpr std::size_t kMaxChallengesEach = 3;
-
-// The key of the cool-down between one challenger and one challenged account.
-std::string pair_key(AccountId from, AccountId to) {
-  return std::to_string(number(from)) + ">" + std::to_string(number(to));
-}
-
-}  // namespace
-
 LobbyPlayer* Lobby::online_player(std::string_view name) {
   LobbyPlayer* player = players_.by_key(name_key(name));
   return player != nullptr && player->connection != nullptr ? player : nullptr;
@@ -30,43 +16,9 @@ LobbyPlayer* Lobby::online_player(std::string_view name) {
 
 bool Lobby::may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to,
                               std::uint32_t request_id) {
-  if (config_.challenges_per_minute <= 0 && config_.challenge_cooldown.count() <= 0) return true;
-  const auto now = KeyedRateLimiter::Clock::now();
-  const std::string account = std::to_string(number(player.account));
-  const std::string pair = pair_key(player.account, to.account);
-  const std::string network = network_key(player.address);
-  // Every check first, then every spending: a refusal costs no allowance.
-  double wait = 0;
-  if (config_.challenges_per_minute > 0) {
-    wait = std::max(wait, challenges_made_.wait_seconds(account, now));
-    if (!player.address.empty()) {
-      wait = std::max(wait, address_challenges_.wait_seconds(player.address, now));
-      if (network != player.address) {
-        wait = std::max(wait, network_challenges_.wait_seconds(network, now));
-      }
-    }
-  }
-  const double again =
-      config_.challenge_cooldown.count() > 0 ? pair_challenges_.wait_seconds(pair, now) : 0.0;
-  if (wait > 0 || again > 0) {
-    const auto seconds = static_cast<long long>(std::max(wait, again) + 0.999);
-    error(player, wire::ERROR_CODE_RATE_LIMITED,
-          again >= wait ? "you challenged " + to.name + " a moment ago: try again in " +
-                              std::to_string(std::max(seconds, 1LL)) + " s"
-                        : "too many challenges: try again in " +
-                              std::to_string(std::max(seconds, 1LL)) + " s",
-          request_id);
-    return false;
-  }
-  if (config_.challenges_per_minute > 0) {
-    challenges_made_.allow(account, now);
-    if (!player.address.empty()) {
-      address_challenges_.allow(player.address, now);
-      if (network != player.address) network_challenges_.allow(network, now);
-    }
-  }
-  if (config_.challenge_cooldown.count() > 0) pair_challenges_.allow(pair, now);
-  return true;
+  auto refusal = challenges_.spend_allowance(player.account, player.address, to.account, to.name);
+  if (refusal) error(player, wire::ERROR_CODE_RATE_LIMITED, std::move(*refusal), request_id);
+  return !refusal;
 }
 
 void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
@@ -113,9 +65,9 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
         request_id);
     return;
   }
-  if (challenges_.made_count(player.id) >= kMaxChallengesEach) {
+  if (challenges_.made_count(player.id) >= ChallengeBook::kMostStanding) {
     error(player, wire::ERROR_CODE_TOO_MANY_CHALLENGES,
-          std::to_string(kMaxChallengesEach) +
+          std::to_string(ChallengeBook::kMostStanding) +
               " of your challenges stand already: wait for an answer",
           request_id);
     return;
@@ -238,7 +190,7 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
   if (taken->expiry) taken->expiry->cancel();
   // The cool-down keeps a challenge that ends without a game from being made
   // again at once; one that is accepted leaves the pair free to play again.
-  pair_challenges_.forget(pair_key(challenger->account, player.account));
+  challenges_.accepted(challenger->account, player.account);
   const wire::Challenge& settings = taken->settings;
   // Both leave what they watch or wait for: the game starts now.
   for (LobbyPlayer* p : {challenger, &player}) {

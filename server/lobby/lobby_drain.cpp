@@ -8,6 +8,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "executor_check.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/lobby_connection.hpp"
 #include "net/replies.hpp"
@@ -16,12 +17,14 @@ namespace ttt::server {
 // --- draining ---------------------------------------------------------------------
 
 std::size_t Lobby::games_in_progress() const {
+  check_executor(links_.logic, "Lobby::games_in_progress");
   std::size_t n = 0;
   for (const auto& [id, room] : rooms_) n += room->in_progress() ? 1 : 0;
   return n;
 }
 
 bool Lobby::settled() const {
+  check_executor(links_.logic, "Lobby::settled");
   for (const auto& [id, room] : rooms_) {
     if (!room->settled()) return false;
   }
@@ -53,6 +56,7 @@ void Lobby::send_on_after_game(GameRoom& room) {
 }
 
 void Lobby::drain() {
+  check_executor(links_.logic, "Lobby::drain");
   if (draining_) return;
   draining_ = true;
   cluster().set_draining(true);
@@ -77,6 +81,7 @@ void Lobby::drain() {
 }
 
 std::size_t Lobby::hand_over() {
+  check_executor(links_.logic, "Lobby::hand_over");
   freeze();
   std::size_t sent = 0;
   const std::vector<Connection*> all(connections_.begin(), connections_.end());

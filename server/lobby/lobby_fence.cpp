@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 
+#include "executor_check.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/lobby_connection.hpp"
 #include "lobby/secrets.hpp"
@@ -23,6 +24,7 @@ namespace ttt::server {
 using std::chrono::steady_clock;
 
 void Lobby::keep_fence() {
+  check_executor(links_.logic, "Lobby::keep_fence");
   if (links_.holders == nullptr || !cluster().shared()) return;
   stalled();
   const auto now = steady_clock::now();
@@ -145,6 +147,7 @@ void Lobby::held_elsewhere(AccountId account, const std::string& node) {
 }
 
 void Lobby::game_lost(RecordId record, const std::string& holder) {
+  check_executor(links_.logic, "Lobby::game_lost");
   std::shared_ptr<GameRoom> room;
   for (const auto& [id, r] : rooms_) {
     if (r->record_id() == record) room = r;
@@ -166,7 +169,7 @@ void Lobby::game_lost(RecordId record, const std::string& holder) {
   if (!room->settings().invite_code.empty()) {
     invites_.erase(normalize_invite_code(room->settings().invite_code));
   }
-  reserved_rooms_.erase(id);
+  reservations_.game_gone(id);
   // Withdrawn only if the listing is still what this node wrote.
   links_.directory.withdraw(id);
   rooms_.erase(id);

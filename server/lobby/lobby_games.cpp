@@ -5,6 +5,7 @@
 
 #include <random>
 
+#include "executor_check.hpp"
 #include "game/bot_level_code.hpp"
 #include "game/house_bot.hpp"
 #include "lobby/lobby.hpp"
@@ -157,9 +158,7 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     if (!may_try_invite(player, request_id)) return;
     if (auto invite = invites_.find(code); !code.empty() && invite != invites_.end()) {
       id = invite->second;
-    } else if (auto listing = cluster().shared()
-                                  ? links_.directory.find_by_invite(invite_key(code))
-                                  : std::nullopt) {
+    } else if (auto listing = links_.directory.find_by_invite(invite_key(code))) {
       id = listing->summary.game_id();  // a private game another node holds
     } else {
       invite_failed(player);
@@ -168,8 +167,8 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     }
   }
   auto room = find_room(id);
-  if (!room && cluster().shared()) {
-    if (auto listing = links_.directory.find(id); listing && listing->node != cluster().self().id) {
+  if (!room) {
+    if (auto listing = links_.directory.find(id); listing && elsewhere(*listing)) {
       // A code found the game already; a game id alone needs the right code.
       if (!by_code && !invite_admits(player, *listing, join.invite_code(), request_id)) return;
       if (!can_enter(player, request_id)) return;
@@ -186,7 +185,7 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(id), request_id);
     return;
   }
-  if (reserved_rooms_.contains(id)) {
+  if (reservations_.seat_kept(id)) {
     error(player, wire::ERROR_CODE_GAME_FULL,
           "game " + std::to_string(id) + " has no free seat (watch it instead)", request_id);
     return;
@@ -218,9 +217,8 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
 void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
                      std::uint32_t request_id) {
   auto room = find_room(spectate.game_id());
-  if (!room && cluster().shared()) {
-    if (auto listing = links_.directory.find(spectate.game_id());
-        listing && listing->node != cluster().self().id) {
+  if (!room) {
+    if (auto listing = links_.directory.find(spectate.game_id()); listing && elsewhere(*listing)) {
       if (!invite_admits(player, *listing, spectate.invite_code(), request_id)) return;
       if (!can_enter(player, request_id)) return;
       SeatRequest seat;
@@ -419,6 +417,7 @@ void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Si
 // --- what rooms say -------------------------------------------------------------
 
 void Lobby::left_room(GameRoom& room, SeatId id) {
+  check_executor(links_.logic, "Lobby::left_room");
   LobbyPlayer* player = player_of(id);
   if (player == nullptr || player->room.get() != &room) return;
   release_quota(*player);
@@ -428,16 +427,19 @@ void Lobby::left_room(GameRoom& room, SeatId id) {
 }
 
 void Lobby::room_changed(GameRoom& room) {
+  check_executor(links_.logic, "Lobby::room_changed");
   links_.directory.publish(listing_of(room));
   if (draining_) send_on_after_game(room);
 }
 
 void Lobby::game_recorded(GameRoom& room) {
+  check_executor(links_.logic, "Lobby::game_recorded");
   ++games_finished_;
   if (draining_) send_on_after_game(room);
 }
 
 void Lobby::decided_while_away(AccountId account, wire::AwayResult result) {
+  check_executor(links_.logic, "Lobby::decided_while_away");
   // Bounded: a few results per player, and a bounded number of players (an
   // arbitrary one makes way; it only loses news it can read in /history).
   constexpr std::size_t kPerPlayer = 8;
@@ -451,6 +453,7 @@ void Lobby::decided_while_away(AccountId account, wire::AwayResult result) {
 }
 
 void Lobby::room_closed(GameRoom& room) {
+  check_executor(links_.logic, "Lobby::room_closed");
   const GameId id = room.id();
   if (!room.settings().invite_code.empty()) {
     invites_.erase(normalize_invite_code(room.settings().invite_code));

@@ -7,7 +7,6 @@
 #include "lobby/lobby_connection.hpp"
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
-#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -17,141 +16,159 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                   bool routed) {
   auto conn = connection.participant();
   if (!conn) return;
-  auto refuse = [&](wire::ErrorCode code, std::string text) {
-    spdlog::debug("hello refused: {}", text);
-    conn->deliver(error_reply(code, std::move(text), request_id, true));
-    conn->close();
-  };
   if (connection.player != nullptr) {
     conn->deliver(
         error_reply(wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", request_id));
     return;
   }
   if (hello.protocol_version() != wire::kProtocolVersion) {
-    refuse(wire::ERROR_CODE_VERSION_UNSUPPORTED,
-           "this server speaks protocol version " + std::to_string(wire::kProtocolVersion) +
-               ", the client " + std::to_string(hello.protocol_version()));
+    refuse_hello(connection, wire::ERROR_CODE_VERSION_UNSUPPORTED,
+                 "this server speaks protocol version " + std::to_string(wire::kProtocolVersion) +
+                     ", the client " + std::to_string(hello.protocol_version()),
+                 request_id);
     return;
   }
-  // An unknown token counts against the address, a wrong secret against the
-  // name asked for from the address's network (others' names behind the
-  // same NAT stay open); past a few, each costs a growing wait before the
-  // next is even looked at.
-  const std::string& address = connection.address;
-  auto locked_out = [&](const std::string& key, const char* what) {
-    const auto wait = identity_failures_.wait(key);
-    if (wait <= IdentityBackoff::Clock::duration::zero()) return false;
-    const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
-    refuse(
-        wire::ERROR_CODE_IDENTITY_LOCKED,
-        std::string("too many wrong ") + what + ": try again in " + std::to_string(seconds) + " s");
-    return true;
-  };
   // A node that may have looked dead checks which games are its own first.
-  if (cluster().shared() && !routed && defer_hello(connection, hello, request_id)) return;
+  if (!routed && defer_hello(connection, hello, request_id)) return;
   if (!hello.reservation().empty() && arrive(connection, hello, request_id)) return;
   if (!hello.resume_token().empty()) {
-    if (locked_out(address, "resume tokens from your address")) return;
-    const auto holder = tokens_.redeem(hello.resume_token());  // unknown, replaced or expired
-    if (!holder && cluster().shared() && !routed) {
-      route_by_token(connection, hello, request_id);  // another node may hold it
-      return;
-    }
-    if (!holder) {
-      identity_failures_.failed(address);
-      refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
-      return;
-    }
-    if (LobbyPlayer* player = player_of(*holder)) {
-      if (send_away(connection, player)) return;
-      take_back(connection, *player, hello, request_id);
-      return;
-    }
-    if (send_away(connection, nullptr)) return;
-    // A token kept from before a restart: the player comes back to the lobby.
-    const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
-    if (account == nullptr || account->is_bot) {
-      identity_failures_.failed(address);
-      refuse(wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
-      return;
-    }
-    enter(connection, *account, hello, request_id, true, "");
+    hello_by_token(connection, hello, request_id, routed);
+  } else {
+    hello_by_name(connection, hello, request_id, routed);
+  }
+}
+
+void Lobby::refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
+                         std::uint32_t request_id) {
+  spdlog::debug("hello refused: {}", text);
+  if (auto conn = connection.participant()) {
+    conn->deliver(error_reply(code, std::move(text), request_id, true));
+    conn->close();
+  }
+}
+
+// An unknown token counts against the address, a wrong secret against the
+// name asked for from the address's network (others' names behind the same
+// NAT stay open); past a few, each costs a growing wait before the next is
+// even looked at.
+bool Lobby::locked_out(Connection& connection, const std::string& key, const char* what,
+                       std::uint32_t request_id) {
+  const auto wait = identity_failures_.wait(key);
+  if (wait <= IdentityBackoff::Clock::duration::zero()) return false;
+  const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
+  refuse_hello(
+      connection, wire::ERROR_CODE_IDENTITY_LOCKED,
+      std::string("too many wrong ") + what + ": try again in " + std::to_string(seconds) + " s",
+      request_id);
+  return true;
+}
+
+void Lobby::hello_by_token(Connection& connection, const wire::Hello& hello,
+                           std::uint32_t request_id, bool routed) {
+  const std::string& address = connection.address;
+  if (locked_out(connection, address, "resume tokens from your address", request_id)) return;
+  const auto holder = tokens_.redeem(hello.resume_token());  // unknown, replaced or expired
+  if (!holder && cluster().shared() && !routed) {
+    route_by_token(connection, hello, request_id);  // another node may hold it
     return;
   }
+  if (!holder) {
+    identity_failures_.failed(address);
+    refuse_hello(connection, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token",
+                 request_id);
+    return;
+  }
+  if (LobbyPlayer* player = player_of(*holder)) {
+    if (send_away(connection, player)) return;
+    take_back(connection, *player, hello, request_id);
+    return;
+  }
+  if (send_away(connection, nullptr)) return;
+  // A token kept from before a restart: the player comes back to the lobby.
+  const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
+  if (account == nullptr || account->is_bot) {
+    identity_failures_.failed(address);
+    refuse_hello(connection, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token",
+                 request_id);
+    return;
+  }
+  enter(connection, *account, hello, request_id, true, "");
+}
+
+void Lobby::hello_by_name(Connection& connection, const wire::Hello& hello,
+                          std::uint32_t request_id, bool routed) {
   if (auto problem = name_problem(hello.name())) {
-    refuse(wire::ERROR_CODE_BAD_REQUEST, *problem);
+    refuse_hello(connection, wire::ERROR_CODE_BAD_REQUEST, *problem, request_id);
     return;
   }
   if (imitates_a_bot(hello.name())) {
-    refuse(wire::ERROR_CODE_NAME_TAKEN,
-           "names beginning with \"bot (\" belong to the server's bots: choose another name");
+    refuse_hello(connection, wire::ERROR_CODE_NAME_TAKEN,
+                 "names beginning with \"bot (\" belong to the server's bots: choose another name",
+                 request_id);
     return;
   }
   if (cluster().shared() && !routed) {
     route_by_name(connection, hello, request_id);  // another node may hold the name
     return;
   }
-  std::string issued;  // a secret made here, for a client that sent none
   const std::string key = name_key(hello.name());
   const StoredPlayer* account = links_.accounts.find(key);
-  if (account != nullptr) {
-    const std::string lock = IdentityBackoff::name_key(key, address);
-    if (locked_out(lock, "secrets for this name from your address")) return;
-    if (account->secret_hash.empty() ||
-        !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
-      identity_failures_.failed(lock);
-      refuse(wire::ERROR_CODE_NAME_TAKEN, name_taken_text(hello.name(), account->name));
-      return;
-    }
-    LobbyPlayer* online = player_of(seat_of(account_id(*account)));
-    if (send_away(connection, online)) return;
-    if (online != nullptr) {
-      // One session per name: a second terminal is refused unless it asks
-      // to take the session over (a resume token is the same session).
-      if (online->connection != nullptr && !online->is_bot && !hello.take_over()) {
-        refuse(wire::ERROR_CODE_SESSION_ACTIVE,
-               online->name + " is connected now from another connection; ask to take over "
-                              "to move the session here");
-        return;
-      }
-      take_back(connection, *online, hello, request_id);
-      return;
-    }
-  } else {
-    if (send_away(connection, nullptr)) return;
-    if (!hello.secret().empty() && !is_valid_secret(hello.secret())) {
-      refuse(wire::ERROR_CODE_BAD_REQUEST, "a secret is " + std::to_string(kMinSecret) + " to " +
-                                               std::to_string(kMaxSecret) +
-                                               " characters of letters, digits, '-' and '_'");
-      return;
-    }
-    // New names per address, and per IPv6 /48 (so many /64s) in all.
-    const std::string network = network_key(address);
-    if (config_.new_names_per_hour != 0 && !address.empty() &&
-        (!new_names_.would_allow(address) ||
-         (network != address && !network_names_.would_allow(network)))) {
-      const double wait = std::max(new_names_.wait_seconds(address),
-                                   network != address ? network_names_.wait_seconds(network) : 0.0);
-      const auto minutes = static_cast<long long>(wait / 60.0) + 1;
-      refuse(wire::ERROR_CODE_TOO_MANY_NEW_NAMES,
-             "your address has registered " + std::to_string(config_.new_names_per_hour) +
-                 " new names within the hour: try again in " + std::to_string(minutes) +
-                 " min, or use a name you already have");
-      return;
-    }
-    if (config_.new_names_per_hour != 0 && !address.empty()) {
-      new_names_.allow(address);
-      if (network != address) network_names_.allow(network);
-    }
-    if (cluster().shared()) {
-      register_shared(connection, hello, request_id);
-      return;
-    }
-    // The client's own secret: the account is its from the first write, and
-    // a Welcome lost on the way loses nothing.
-    account = &register_account(nfc_name(hello.name()), hello.secret(), issued, connection.address);
+  if (account == nullptr) {
+    new_name(connection, hello, request_id);
+    return;
   }
-  enter(connection, *account, hello, request_id, false, issued);
+  const std::string lock = IdentityBackoff::name_key(key, connection.address);
+  if (locked_out(connection, lock, "secrets for this name from your address", request_id)) return;
+  if (account->secret_hash.empty() ||
+      !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
+    identity_failures_.failed(lock);
+    refuse_hello(connection, wire::ERROR_CODE_NAME_TAKEN,
+                 name_taken_text(hello.name(), account->name), request_id);
+    return;
+  }
+  LobbyPlayer* online = player_of(seat_of(account_id(*account)));
+  if (send_away(connection, online)) return;
+  if (online == nullptr) {
+    enter(connection, *account, hello, request_id, false, "");
+    return;
+  }
+  // One session per name: a second terminal is refused unless it asks to
+  // take the session over (a resume token is the same session).
+  if (online->connection != nullptr && !online->is_bot && !hello.take_over()) {
+    refuse_hello(connection, wire::ERROR_CODE_SESSION_ACTIVE,
+                 online->name +
+                     " is connected now from another connection; ask to take over to move the "
+                     "session here",
+                 request_id);
+    return;
+  }
+  take_back(connection, *online, hello, request_id);
+}
+
+void Lobby::new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
+  if (send_away(connection, nullptr)) return;
+  if (!hello.secret().empty() && !is_valid_secret(hello.secret())) {
+    refuse_hello(connection, wire::ERROR_CODE_BAD_REQUEST,
+                 "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
+                     " characters of letters, digits, '-' and '_'",
+                 request_id);
+    return;
+  }
+  // New names per address, and per IPv6 /48 (so many /64s) in all.
+  if (auto too_many = new_names_.spend(connection.address)) {
+    refuse_hello(connection, wire::ERROR_CODE_TOO_MANY_NEW_NAMES, std::move(*too_many), request_id);
+    return;
+  }
+  if (cluster().shared()) {
+    register_shared(connection, hello, request_id);
+    return;
+  }
+  // The client's own secret: the account is its from the first write, and
+  // a Welcome lost on the way loses nothing.
+  std::string issued;  // a secret made here, for a client that sent none
+  const StoredPlayer& account =
+      register_account(nfc_name(hello.name()), hello.secret(), issued, connection.address);
+  enter(connection, account, hello, request_id, false, issued);
 }
 
 void Lobby::register_shared(Connection& connection, const wire::Hello& hello,
@@ -285,7 +302,7 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                     const std::string& secret) {
   // A fresh token on every Hello: an old one stops working.
   const std::string token = tokens_.issue(player.id, player.account);
-  if (cluster().shared() && !player.is_bot) {
+  if (!player.is_bot) {
     cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
                    [this, account = player.account](const std::string& elsewhere) {
                      if (elsewhere.empty()) return;
@@ -370,9 +387,7 @@ void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
         // reason one rotates: a secret or a token got out) holds nothing
         // now: the player's one token is replaced, and told only to it.
         const std::string token = tokens_.issue(asker->id, asker->account);
-        if (cluster().shared()) {
-          cluster().hold(asker->account, sha256_hex(token), config_.token_lifetime);
-        }
+        cluster().hold(asker->account, sha256_hex(token), config_.token_lifetime);
         wire::ServerMessage message;
         message.set_in_reply_to(request_id);
         message.mutable_secret_rotated()->set_resume_token(token);

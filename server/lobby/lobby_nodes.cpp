@@ -17,14 +17,6 @@
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
-namespace {
-
-// Seats kept at once for one account and for one address.
-constexpr std::size_t kMostSeatsKeptPerAccount = 2;
-constexpr std::size_t kMostSeatsKeptPerAddress = 8;
-
-}  // namespace
-
 std::shared_ptr<Lobby::Connection> Lobby::still_open(
     const std::weak_ptr<Connection>& connection) const {
   auto open = connection.lock();
@@ -33,7 +25,6 @@ std::shared_ptr<Lobby::Connection> Lobby::still_open(
 }
 
 void Lobby::serve_other_nodes() {
-  if (!cluster().shared()) return;
   cluster().serve_seats(
       [this](const SeatRequest& request, Cluster::SeatDone reply) { seat_request(request, reply); });
   cluster().on_restored([this](bool forgotten) { register_again(forgotten); });
@@ -278,8 +269,8 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
 }
 
 bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
-  auto it = reservations_.find(hello.reservation());
-  if (it == reservations_.end()) return false;
+  Reservation* kept = reservations_.find(hello.reservation());
+  if (kept == nullptr) return false;
   auto refuse = [request_id](Connection& open, wire::ErrorCode code, std::string text) {
     open.end_routing();
     if (auto conn = open.participant()) {
@@ -287,21 +278,19 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
       conn->close();
     }
   };
-  if (it->second.arriving) {
+  if (kept->arriving) {
     refuse(connection, wire::ERROR_CODE_RESERVATION_GONE,
            "the seat kept for you is being taken by another connection");
     return true;
   }
   // One arrival at a time; the seat stays kept until the arriving client
   // has shown it speaks for the player it was kept for.
-  it->second.arriving = true;
+  kept->arriving = true;
   connection.begin_routing();
   const std::string code = hello.reservation();
-  const AccountId account = it->second.request.account;
+  const AccountId account = kept->request.account;
   auto released = [this, code] {
-    if (auto kept = reservations_.find(code); kept != reservations_.end()) {
-      kept->second.arriving = false;
-    }
+    if (Reservation* still = reservations_.find(code)) still->arriving = false;
   };
   links_.accounts.refresh(account, [this, weak = connection.weak_from_this(), code, account, hello,
                                     request_id, refuse, released](bool read_ok) {
@@ -311,7 +300,7 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
       return;
     }
     const StoredPlayer* stored = links_.accounts.get(account);
-    if (!read_ok || stored == nullptr || stored->is_bot || !reservations_.contains(code)) {
+    if (!read_ok || stored == nullptr || stored->is_bot || reservations_.find(code) == nullptr) {
       released();
       refuse(*open, wire::ERROR_CODE_RESERVATION_GONE,
              "the seat kept for you could not be taken: connect again");
@@ -362,9 +351,9 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
 
 void Lobby::take_reservation(Connection& open, const std::string& code, const wire::Hello& hello,
                              std::uint32_t request_id) {
-  auto it = reservations_.find(code);
+  auto taken = reservations_.take(code);
   open.end_routing();
-  if (it == reservations_.end()) {
+  if (!taken) {
     if (auto conn = open.participant()) {
       conn->deliver(error_reply(wire::ERROR_CODE_RESERVATION_GONE,
                                 "the seat kept for you could not be taken: connect again",
@@ -373,11 +362,7 @@ void Lobby::take_reservation(Connection& open, const std::string& code, const wi
     }
     return;
   }
-  Reservation kept = std::move(it->second);
-  reservations_.erase(it);
-  kept.expiry->cancel();
-  count_reservation(kept.request, -1);
-  if (kept.room) reserved_rooms_.erase(kept.room->id());
+  const Reservation kept = std::move(*taken);
   const StoredPlayer* stored = links_.accounts.get(kept.request.account);
   if (stored == nullptr) return;
   // The kept place is taken before Welcome, so that Welcome names the game
@@ -415,20 +400,6 @@ void Lobby::take_reservation(Connection& open, const std::string& code, const wi
   } else {
     room->watch(player->ref(), 0);
   }
-}
-
-void Lobby::count_reservation(const SeatRequest& request, int change) {
-  for (const std::string& key : reservation_keys(request)) {
-    auto& count = reservations_kept_[key];
-    count = change > 0 ? count + 1 : (count > 0 ? count - 1 : 0);
-    if (count == 0) reservations_kept_.erase(key);
-  }
-}
-
-std::vector<std::string> Lobby::reservation_keys(const SeatRequest& request) {
-  std::vector<std::string> keys{"account " + std::to_string(number(request.account))};
-  if (!request.address.empty()) keys.push_back("address " + request.address);
-  return keys;
 }
 
 // --- seats at other nodes --------------------------------------------------------
@@ -489,26 +460,9 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
                : "that game's node is being drained: try another game");
     return;
   }
-  // Seats kept per account and per address, and seats left untaken held
-  // against whoever asked: one client can't keep a game's seat from others.
-  for (const std::string& key : reservation_keys(request)) {
-    const bool address = key.starts_with("address ");
-    const auto kept = reservations_kept_.find(key);
-    const std::size_t most = address ? kMostSeatsKeptPerAddress : kMostSeatsKeptPerAccount;
-    if (kept != reservations_kept_.end() && kept->second >= most) {
-      refuse(wire::ERROR_CODE_RATE_LIMITED,
-             std::string(address ? "your address has" : "you have") + " " + std::to_string(most) +
-                 " seats kept at that node already: take them first");
-      return;
-    }
-    if (!reservation_lapses_.would_allow(key)) {
-      refuse(wire::ERROR_CODE_RATE_LIMITED,
-             std::string("seats kept for ") + (address ? "your address" : "you") +
-                 " were left untaken: try again in " +
-                 std::to_string(static_cast<long long>(reservation_lapses_.wait_seconds(key)) + 1) +
-                 " s");
-      return;
-    }
+  if (auto why = reservations_.refusal(request)) {
+    refuse(wire::ERROR_CODE_RATE_LIMITED, std::move(*why));
+    return;
   }
   std::shared_ptr<GameRoom> room;
   if (request.kind == SeatRequest::Kind::kPair) {
@@ -566,7 +520,7 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
       return;
     }
     if (request.kind == SeatRequest::Kind::kJoin &&
-        (!room->waiting() || reserved_rooms_.contains(room->id()))) {
+        (!room->waiting() || reservations_.seat_kept(room->id()))) {
       refuse(wire::ERROR_CODE_GAME_FULL,
              "game " + std::to_string(room->id()) + " has no free seat (watch it instead)");
       return;
@@ -577,27 +531,13 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
       return;
     }
   }
-  const std::string code = random_hex(16);
-  auto expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, config_.seat_hold);
-  expiry->async_wait([this, code](boost::system::error_code ec) {
-    if (!ec) reservation_lapsed(code);
-  });
-  if (room && request.kind != SeatRequest::Kind::kWatch) reserved_rooms_.insert(room->id());
-  reservations_[code] = Reservation{request, room, expiry};
-  count_reservation(request, +1);
-  reply(SeatReply{code, room ? room->id() : 0, wire::ERROR_CODE_UNSPECIFIED, ""});
+  const GameId game = room ? room->id() : 0;
+  const std::string code = reservations_.keep(request, std::move(room));
+  reply(SeatReply{code, game, wire::ERROR_CODE_UNSPECIFIED, ""});
 }
 
-void Lobby::reservation_lapsed(const std::string& code) {
-  auto it = reservations_.find(code);
-  if (it == reservations_.end()) return;
-  Reservation lapsed = std::move(it->second);
-  reservations_.erase(it);
-  count_reservation(lapsed.request, -1);
-  // Untaken: held against the account and the address that asked.
-  for (const std::string& key : reservation_keys(lapsed.request)) reservation_lapses_.allow(key);
+void Lobby::reservation_lapsed(Reservation lapsed) {
   if (!lapsed.room) return;
-  reserved_rooms_.erase(lapsed.room->id());
   if (lapsed.request.kind != SeatRequest::Kind::kPair) return;
   // Paired, but the other never came: the one waiting here waits again.
   LobbyPlayer* waiting = player_of(lapsed.request.waiting);

@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "executor_check.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
 #include "ttt/wire/convert.hpp"
@@ -63,6 +64,7 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
 }
 
 void Lobby::share_presence() {
+  check_executor(links_.logic, "Lobby::share_presence");
   if (!cluster().shared()) return;
   std::map<AccountId, wire::PlayerPresence> here;
   for (const auto& [id, player] : players_) {

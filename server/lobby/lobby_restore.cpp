@@ -9,6 +9,7 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "executor_check.hpp"
 #include "game/bot_level_code.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
@@ -72,6 +73,9 @@ void Lobby::restore_game(const GameRecord& g) {
 }
 
 void Lobby::restore(const StoredState& state) {
+  // Before serving: no thread runs the logic executor yet, and the one
+  // restoring stands in for it (the rooms, bots and callbacks it starts).
+  const ExecutorStandIn before_serving;
   next_game_id_ = std::max(next_game_id_, static_cast<GameId>(state.max_room_id) + 1);
   const std::unordered_map<std::int64_t, std::string> tokens(state.tokens.begin(),
                                                              state.tokens.end());

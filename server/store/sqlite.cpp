@@ -52,8 +52,6 @@ void Database::exec(std::string_view sql) {
 
 Statement Database::prepare(std::string_view sql) { return Statement(db_, sql); }
 
-std::int64_t Database::last_insert_id() const noexcept { return sqlite3_last_insert_rowid(db_); }
-
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db), sql_(sql) {
   if (sqlite3_prepare_v2(db_, sql_.data(), static_cast<int>(sql_.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
@@ -117,6 +115,5 @@ std::string Statement::column_text(int i) const {
                             static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
               : std::string();
 }
-bool Statement::column_is_null(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
 
 }  // namespace ttt::server

@@ -32,7 +32,6 @@ class Database {
   // Runs one or more statements without results.
   void exec(std::string_view sql);
   Statement prepare(std::string_view sql);
-  std::int64_t last_insert_id() const noexcept;
   sqlite3* handle() const noexcept { return db_; }
   const std::string& path() const noexcept { return path_; }
 
@@ -65,7 +64,6 @@ class Statement {
   std::int64_t column_int(int i) const;
   double column_double(int i) const;
   std::string column_text(int i) const;
-  bool column_is_null(int i) const;
 
  private:
   sqlite3* db_;

@@ -1,5 +1,6 @@
 // eventually: waits for a condition, not for a clock. Polls `condition`
-// until it holds or `timeout` passes; true if it held.
+// until it holds or `timeout` passes; true if it held. `every` spaces the
+// polls (a condition that asks a server something is asked less often).
 #pragma once
 
 #include <chrono>
@@ -9,12 +10,13 @@ namespace ttt::testing {
 
 template <typename Condition>
 bool eventually(Condition condition,
-                std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
+                std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
+                std::chrono::milliseconds every = std::chrono::milliseconds(5)) {
   const auto give_up = std::chrono::steady_clock::now() + timeout;
   for (;;) {
     if (condition()) return true;
     if (std::chrono::steady_clock::now() >= give_up) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(every);
   }
 }
 

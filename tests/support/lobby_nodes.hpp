@@ -21,6 +21,7 @@
 #include "client_support/child_process.hpp"
 #include "client_support/redis_scratch.hpp"
 #include "store/postgres.hpp"
+#include "support/eventually.hpp"
 #include "support/postgres_scratch.hpp"
 #include "support/test_client.hpp"
 
@@ -175,14 +176,27 @@ class Nodes : public ::testing::Test {
 
   // Waits until every node sees all of them alive (their heartbeats).
   void wait_for_each_other(std::size_t count) {
-    for (int i = 0; i < 100; ++i) {
-      if (redis_->cli("SCARD ttt:nodes") == std::to_string(count)) {
-        std::this_thread::sleep_for(1200ms);  // one more heartbeat: each has read the others
-        return;
-      }
-      std::this_thread::sleep_for(100ms);
+    const bool registered = eventually(
+        [&] { return redis_->cli("SCARD ttt:nodes") == std::to_string(count); }, 10s, 100ms);
+    ASSERT_TRUE(registered) << "the nodes did not all register: "
+                            << redis_->cli("SMEMBERS ttt:nodes");
+    // Registered is not yet known to all: each running node reads the
+    // others' heartbeats at its own next beat, and says so once per node.
+    std::vector<std::shared_ptr<Node>> running;
+    for (const auto& n : nodes_) {
+      if (!n->process().wait_exit(0ms)) running.push_back(n);
     }
-    FAIL() << "the nodes did not all register: " << redis_->cli("SMEMBERS ttt:nodes");
+    for (const auto& n : running) {
+      const bool sees = n->process().wait_for(
+          [&](const std::string& out) {
+            return std::all_of(running.begin(), running.end(), [&](const auto& other) {
+              return other == n || other->id().empty() ||
+                     out.find("cluster: node " + other->id() + " at") != std::string::npos;
+            });
+          },
+          10s);
+      ASSERT_TRUE(sees) << "node " << n->id() << " does not see the others:\n" << n->log();
+    }
   }
 
   // A one-row, one-column answer from the scratch schema.
@@ -225,19 +239,18 @@ inline wire::Redirect expect_redirect(TestClient& client, std::chrono::milliseco
 // still not listed after `limit`.
 inline bool wait_listed(TestClient& client, std::uint64_t game,
                         std::chrono::milliseconds limit = 10s) {
-  const auto give_up = std::chrono::steady_clock::now() + limit;
-  do {
-    wire::ClientMessage list;
-    list.mutable_list_games();
-    client.send(list);
-    const auto reply = client.expect([](const wire::ServerMessage& s) { return s.has_game_list(); },
-                                     "the game list");
-    for (const auto& listed : reply.game_list().games()) {
-      if (listed.game_id() == game) return true;
-    }
-    std::this_thread::sleep_for(100ms);
-  } while (std::chrono::steady_clock::now() < give_up);
-  return false;
+  return eventually(
+      [&] {
+        wire::ClientMessage list;
+        list.mutable_list_games();
+        client.send(list);
+        const auto reply = client.expect(
+            [](const wire::ServerMessage& s) { return s.has_game_list(); }, "the game list");
+        const auto& games = reply.game_list().games();
+        return std::any_of(games.begin(), games.end(),
+                           [&](const auto& listed) { return listed.game_id() == game; });
+      },
+      limit, 100ms);
 }
 
 // Hello at the node a Redirect names, with the token and the reservation.
