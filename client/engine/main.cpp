@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   ttt::cli::Flags flags(
       ttt::cli::invocation_name("ttt-engine"),
       "ttt's AI as a Gomocup (pbrain) engine: commands on stdin, answers on stdout.\n"
-      "Plays five in a row on boards of 3 to 19 (a board under 5: its whole line), or any\n"
+      "Plays five in a row on boards of 3 to 20 (a board under 5: its whole line), or any\n"
       "win length a manager sets with INFO ttt_win_length K.");
   std::string level(to_string(options.ai.level));
   std::int64_t budget = options.ai.budget.count();

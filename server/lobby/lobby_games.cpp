@@ -13,12 +13,13 @@
 #include "lobby/text_rules.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/convert.hpp"
+#include "ttt/wire/lobby_limits.hpp"
 
 namespace ttt::server {
 namespace {
 
 constexpr int kMinBoardSize = 3;
-constexpr int kMaxBoardSize = Board::kMaxSize;
+constexpr int kMaxBoardSize = wire::kMaxLobbySize;
 
 }  // namespace
 

@@ -186,7 +186,33 @@ std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, Spe
   return safe.empty() ? moves : safe;
 }
 
-int strong_cell(Turn& turn, RunBoard& board, Style style) {
+// Records the steps of a turn in a RunTrace, when one is given.
+class Tracer {
+ public:
+  Tracer(RunTrace* trace, const SearchLimits& limits) : trace_(trace), limits_(limits) {}
+
+  // Runs step(), recording its time and nodes under `name`; decided(result)
+  // says whether it chose or narrowed the move.
+  template <typename Step, typename Decided>
+  auto run(const char* name, Step&& step, Decided&& decided) {
+    if (trace_ == nullptr) return step();
+    const auto start = Clock::now();
+    const std::uint64_t nodes = limits_.nodes();
+    auto result = step();
+    trace_->steps.push_back(
+        {name, std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
+         limits_.nodes() - nodes, decided(result)});
+    return result;
+  }
+
+  RunTrace* trace() const noexcept { return trace_; }
+
+ private:
+  RunTrace* trace_;
+  const SearchLimits& limits_;
+};
+
+int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   const int forced = forced_cell(board);
   if (forced >= 0) return forced;
   const Player me = board.to_move();
@@ -195,33 +221,58 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
                             ? run_limits(turn)
                             : SearchLimits(run_limits(turn).deadline(), SearchLimits::kNoNodeCap);
   Spending spending(turn, limits);
+  Tracer tracer(trace, limits);
+  auto found = [](const auto& r) { return r.has_value(); };
   SearchTable& table = SearchTable::for_this_thread();
   if (!spending.capped()) table.reserve(table_log2(turn.options.budget));
-  const auto vcf = spending.with_share(
-      spending.capped() ? 1.0 / 3 : 0.08,
-      [&](SearchLimits& share) { return find_vcf(board, share, table, kMaxVcfFours); });
+  const auto vcf = tracer.run(
+      "vcf",
+      [&] {
+        return spending.with_share(spending.capped() ? 1.0 / 3 : 0.08, [&](SearchLimits& share) {
+          return find_vcf(board, share, table, kMaxVcfFours);
+        });
+      },
+      found);
   if (vcf) return vcf->first;
   std::vector<int> moves = run_candidates(board);
+  const std::size_t all = moves.size();
+  auto narrowed = [all](const std::vector<int>& m) { return m.size() < all; };
   if (moves.size() > 1) {
-    moves =
-        stop_threat(board, moves, spending, limits, style.checks, spending.capped() ? 0.25 : 0.12,
-                    [&](const RunBoard& b, SearchLimits& share) {
-                      return find_vcf(b, share, table, kDefenceFours);
-                    });
+    moves = tracer.run(
+        "stop vcf",
+        [&] {
+          return stop_threat(board, moves, spending, limits, style.checks,
+                             spending.capped() ? 0.25 : 0.12,
+                             [&](const RunBoard& b, SearchLimits& share) {
+                               return find_vcf(b, share, table, kDefenceFours);
+                             });
+        },
+        narrowed);
   }
   if (style.vct) {
-    const auto vct = spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
-      return find_vct(board, share, table, kVctThreats, kVctFours);
-    });
+    const auto vct = tracer.run(
+        "vct",
+        [&] {
+          return spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
+            return find_vct(board, share, table, kVctThreats, kVctFours);
+          });
+        },
+        found);
     if (vct) return vct->first;
     if (moves.size() > 1) {
-      moves = stop_threat(
-          board, moves, spending, limits,
-          spending.capped() ? std::min<std::size_t>(style.vct_checks, 24) : style.vct_checks,
-          spending.capped() ? 0.25 : 0.3, [&](const RunBoard& b, SearchLimits& share) {
-            return find_vct(b, share, table,
-                            spending.capped() ? kDefenceThreats : kClockDefenceThreats, kVctFours);
-          });
+      moves = tracer.run(
+          "stop vct",
+          [&] {
+            return stop_threat(
+                board, moves, spending, limits,
+                spending.capped() ? std::min<std::size_t>(style.vct_checks, 24) : style.vct_checks,
+                spending.capped() ? 0.25 : 0.3, [&](const RunBoard& b, SearchLimits& share) {
+                  return find_vct(b, share, table,
+                                  spending.capped() ? kDefenceThreats : kClockDefenceThreats,
+                                  kVctFours);
+                });
+          },
+          narrowed);
     }
   }
   if (moves.size() == 1) return moves.front();
@@ -240,7 +291,15 @@ int strong_cell(Turn& turn, RunBoard& board, Style style) {
     settings.table_salt = variant_salt(board, turn.options.level);
     table.new_age();
   }
-  const SearchResult result = run_iterative_deepening(board, moves, limits, table, settings);
+  RunSearchStats stats;
+  const SearchResult result = tracer.run(
+      "search",
+      [&] { return run_iterative_deepening(board, moves, limits, table, settings, &stats); },
+      [](const SearchResult&) { return true; });
+  if (trace != nullptr) {
+    trace->search = stats;
+    if (!result.moves.empty()) trace->score = result.moves.front().score;
+  }
   return result.moves.empty() ? moves.front() : result.moves.front().cell;
 }
 
@@ -260,7 +319,7 @@ std::optional<int> small_exact_cell(Turn& turn, const RunBoard& board) {
   return random_member(best, turn.rng);
 }
 
-int level_cell(Turn& turn, RunBoard& board) {
+int level_cell(Turn& turn, RunBoard& board, RunTrace* trace) {
   switch (turn.options.level) {
     case Level::Random:
       return random_cell(board, turn.rng, false);
@@ -275,21 +334,21 @@ int level_cell(Turn& turn, RunBoard& board) {
       if (forced_cell(board) < 0) {
         if (const auto cell = small_exact_cell(turn, board)) return *cell;
       }
-      return strong_cell(turn, board, kHard);
+      return strong_cell(turn, board, kHard, trace);
     case Level::Perfect:
       break;
   }
   if (forced_cell(board) < 0) {
     if (const auto cell = small_exact_cell(turn, board)) return *cell;
   }
-  return strong_cell(turn, board, kPerfect);
+  return strong_cell(turn, board, kPerfect, trace);
 }
 
 }  // namespace
 
-Move run_level_move(Turn& turn) {
+Move run_level_move(Turn& turn, RunTrace* trace) {
   RunBoard board(turn.board, turn.options.rule == GomokuRule::Standard);
-  return to_move(turn.board, level_cell(turn, board));
+  return to_move(turn.board, level_cell(turn, board, trace));
 }
 
 }  // namespace ttt::internal::ai
