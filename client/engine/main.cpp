@@ -20,11 +20,15 @@ int main(int argc, char** argv) {
       "win length a manager sets with INFO ttt_win_length K.");
   std::string level(to_string(options.ai.level));
   std::int64_t budget = options.ai.budget.count();
+  std::int64_t depth = 0;
   std::optional<std::int64_t> seed_flag;
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
   flags.add_int("--budget", "", &budget, 0, 3'600'000, "MS",
                 "time per move when the manager sends no INFO timeout_turn");
+  flags.add_int("--depth", "", &depth, 0, 64, "PLIES",
+                "the most plies the search looks ahead, 0 = no limit (--level medium --depth 1: "
+                "a depth-1 engine)");
   flags.add_optional_int("--seed", &seed_flag, 0, INT64_MAX, "N",
                          "seed for the AI's choices, for repeatable games (default: random)",
                          "a whole number");
@@ -47,6 +51,7 @@ int main(int argc, char** argv) {
   options.ai.level = *ttt::parse_level(level);
   options.ai.budget = std::chrono::milliseconds(budget);
   options.ai.seed = seed;
+  options.ai.max_depth = static_cast<int>(depth);
   ttt::client::EngineLoop loop(options, std::cout);
   std::string line;
   while (!loop.ended() && std::getline(std::cin, line)) loop.handle(line);

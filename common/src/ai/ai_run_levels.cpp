@@ -5,10 +5,12 @@
 
 #include "ai/ai_heuristic.hpp"
 #include "ai/ai_run_board.hpp"
+#include "ai/ai_run_prover.hpp"
 #include "ai/ai_run_search.hpp"
 #include "ai/ai_run_threats.hpp"
 #include "ai/ai_small_board.hpp"
 #include "ai/ai_strong_levels.hpp"
+#include "ai/ai_run_tune.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -88,16 +90,17 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   if (forced >= 0) return forced;
   const std::vector<int> moves = run_candidates(board);
   SearchLimits limits = run_limits(turn);
-  const SearchResult result =
-      run_iterative_deepening(board, moves, limits, SearchTable::for_this_thread(),
-                              {.max_depth = 2,
-                               .width = 12,
-                               .selective = false,
-                               .exact_top = 1 << 10,
-                               .quiescence = 0,
-                               .narrow_defences = false,
-                               .threat_terms = false,
-                               .extend_defences = false});
+  RunSearchSettings settings;
+  settings.max_depth = turn.options.max_depth > 0 ? std::min(2, turn.options.max_depth) : 2;
+  settings.width = 12;
+  settings.selective = false;
+  settings.exact_top = 1 << 10;
+  settings.quiescence = 0;
+  settings.narrow_defences = false;
+  settings.threat_terms = false;
+  settings.extend_defences = false;
+  const SearchResult result = run_iterative_deepening(board, moves, limits,
+                                                      SearchTable::for_this_thread(), settings);
   if (result.moves.empty()) return moves.front();
   int best_cell = -1;
   long best_score = 0;
@@ -135,7 +138,7 @@ class Spending {
 
   // The time after which the main search starts no new iteration.
   Clock::time_point soft_deadline() const {
-    return capped_ ? Clock::time_point::max() : time_share(0.5);
+    return capped_ ? Clock::time_point::max() : time_share(tune().get(15, 0.75));
   }
 
  private:
@@ -224,7 +227,11 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   Tracer tracer(trace, limits);
   auto found = [](const auto& r) { return r.has_value(); };
   SearchTable& table = SearchTable::for_this_thread();
-  if (!spending.capped()) table.reserve(table_log2(turn.options.budget));
+  ProofTable& proofs = ProofTable::for_this_thread();
+  if (!spending.capped()) {
+    table.reserve(table_log2(turn.options.budget));
+    proofs.reserve(table_log2(turn.options.budget) - 1);
+  }
   const auto vcf = tracer.run(
       "vcf",
       [&] {
@@ -254,6 +261,9 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
         "vct",
         [&] {
           return spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
+            if (tune().get(17, 1) != 0) {
+              return prove_threat_win(board, share, proofs, ProverSettings{});
+            }
             return find_vct(board, share, table, kVctThreats, kVctFours);
           });
         },
@@ -267,6 +277,9 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
                 board, moves, spending, limits,
                 spending.capped() ? std::min<std::size_t>(style.vct_checks, 24) : style.vct_checks,
                 spending.capped() ? 0.25 : 0.3, [&](const RunBoard& b, SearchLimits& share) {
+                  if (tune().get(17, 1) != 0) {
+                    return prove_threat_win(b, share, proofs, ProverSettings{});
+                  }
                   return find_vct(b, share, table,
                                   spending.capped() ? kDefenceThreats : kClockDefenceThreats,
                                   kVctFours);
@@ -279,18 +292,22 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   if (style.root_width > 0 && static_cast<int>(moves.size()) > style.root_width) {
     moves.resize(style.root_width);
   }
-  RunSearchSettings settings{.max_depth = style.max_depth,
-                             .width = style.width,
-                             .selective = style.selective,
-                             .quiescence = style.quiescence,
-                             .narrow_defences = style.selective,
-                             .threat_terms = style.selective,
-                             .extend_defences = style.selective};
+  RunSearchSettings settings;
+  settings.max_depth = turn.options.max_depth > 0
+                           ? std::min(style.max_depth, turn.options.max_depth)
+                           : style.max_depth;
+  settings.width = style.width;
+  settings.selective = style.selective;
+  settings.quiescence = style.quiescence;
+  settings.narrow_defences = style.selective;
+  settings.threat_terms = style.selective;
+  settings.extend_defences = style.selective;
   settings.soft_deadline = spending.soft_deadline();
   if (!spending.capped()) {
     settings.table_salt = variant_salt(board, turn.options.level);
     table.new_age();
   }
+  if (trace != nullptr) settings.on_iteration = trace->on_iteration;
   RunSearchStats stats;
   const SearchResult result = tracer.run(
       "search",

@@ -9,6 +9,7 @@
 
 #include "ai/ai_heuristic.hpp"
 #include "ai/ai_rng.hpp"
+#include "ai/ai_run_eval_weights.hpp"
 #include "ai/ai_run_tune.hpp"
 
 namespace ttt::internal::ai {
@@ -44,7 +45,7 @@ struct Knobs {
   double mc_base = tune().get(4, 3);                           // move count: base + d^pow
   double mc_pow = tune().get(5, 1.32);
   double lmr_div = tune().get(6, 2.1);
-  int defence_ext = static_cast<int>(tune().get(7, 8));       // eighths of a ply for an open three's answer
+  int defence_ext = static_cast<int>(tune().get(7, 0));       // eighths of a ply for an open three's answer
   int quick_wins = static_cast<int>(tune().get(8, 1));
   int trivial_depth = static_cast<int>(tune().get(9, 4));      // plies: prune moves making nothing below
   int aspiration = static_cast<int>(tune().get(10, 0));        // initial half window; 0: none
@@ -522,6 +523,23 @@ int run_move_value(const RunBoard& board, int cell) noexcept {
   return t.attack[board.code(me, cell)] + t.defence[board.code(opponent(me), cell)];
 }
 
+int run_threat_mask(const RunBoard& board) noexcept {
+  const Player me = board.to_move();
+  const Player them = opponent(me);
+  auto has = [&](Player p, Threat t) { return board.threat_count(p, t) > 0; };
+  int mask = 0;
+  if (has(me, Threat::FourThree)) mask |= 1;
+  if (has(me, Threat::DoubleThree)) mask |= 2;
+  if (has(me, Threat::Four) || has(me, Threat::FourPlus)) mask |= 4;
+  if (has(me, Threat::OpenThree) || has(me, Threat::OpenThreePlus)) mask |= 8;
+  if (has(them, Threat::OpenFour)) mask |= 16;
+  if (has(them, Threat::FourThree)) mask |= 32;
+  if (has(them, Threat::DoubleThree)) mask |= 64;
+  if (has(them, Threat::Four) || has(them, Threat::FourPlus)) mask |= 128;
+  if (has(them, Threat::OpenThree) || has(them, Threat::OpenThreePlus)) mask |= 256;
+  return mask;
+}
+
 int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
   // The mean of the position now and before the last move, both for the side
   // to move: a pattern count swings with whoever moved last.
@@ -529,6 +547,22 @@ int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
   const Player them = opponent(me);
   const int now = board.mover_sum(me) - board.waiter_sum(them);
   const int before = board.previous_mover_sum(me) - board.previous_waiter_sum(them);
+  if (tune().get(14, 0) != 0 && tune().get(16, 0) == 0) {
+    int eval = (now + before) / 2 + kEvalBias;
+    if (!threat_terms) return eval;
+    const int mask = run_threat_mask(board);
+    for (int i = 0, pair = 0; i < kThreatBits; ++i) {
+      if ((mask >> i & 1) == 0) {
+        pair += kThreatBits - 1 - i;
+        continue;
+      }
+      eval += kThreatBitWeights[i];
+      for (int j = i + 1; j < kThreatBits; ++j, ++pair) {
+        if (mask >> j & 1) eval += kThreatPairWeights[pair];
+      }
+    }
+    return eval;
+  }
   int eval = (now + before) / 2 + kTempo;
   if (!threat_terms) return eval;
   // Threats the patterns' sums understate: a four-three or a double three of
@@ -638,6 +672,10 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
     }
     sort_by_score(order);
     depth_used = depth;
+    if (settings.on_iteration) {
+      settings.on_iteration(depth, order.front().cell, order.front().score,
+                            limits.nodes() - nodes_before);
+    }
     const bool to_the_end = depth >= board.empties();
     result = {order, depth, to_the_end && !settings.selective && settings.width == 0};
     if (to_the_end || decisive(result.moves)) break;

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "ai/ai_heuristic_search.hpp"
@@ -43,6 +44,9 @@ struct RunSearchSettings {
   // The salt of the table's keys; 0: a fresh generation (nothing stored by
   // an earlier search is seen).
   std::uint64_t table_salt = 0;
+  // Called after each finished iteration with its depth, the best move and
+  // its score, and the nodes searched so far (the engine's messages).
+  std::function<void(int depth, int cell, int score, std::uint64_t nodes)> on_iteration;
 };
 
 // How a search went, for the benchmarks and the engine's messages.
@@ -71,6 +75,12 @@ int run_move_value(const RunBoard& board, int cell) noexcept;
 // (a four-three or double three the opponent can't meet, an open three of
 // the opponent's).
 int run_evaluate(const RunBoard& board, bool threat_terms = true) noexcept;
+
+// The threats on the board that the evaluation scores (bits, for the side
+// to move: its four-three, double three, four, open three cells; the
+// opponent's open four, four-three, double three, four, open three cells).
+int run_threat_mask(const RunBoard& board) noexcept;
+inline constexpr int kThreatBits = 9;
 
 // The moves worth a look, best first by run_move_value: the block of the
 // opponent's five; when the opponent threatens an open four, our fours and
