@@ -41,7 +41,9 @@ struct Style {
 };
 
 constexpr Style kPerfect{true, 64, 0, 0, true, 8, 64, 40};
-constexpr Style kHard{false, 3, 8, 16, false, 0, 24, 0};
+// Hard: Perfect's selective search to the clock, but at most eight plies deep
+// and without threat searches beyond the VCF.
+constexpr Style kHard{false, 8, 0, 0, true, 8, 24, 0};
 
 // The search table's salt for searches to the clock: one per variant of the
 // game and level, kept from move to move so that what a search learnt is

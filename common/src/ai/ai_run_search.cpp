@@ -52,6 +52,7 @@ struct Knobs {
   int iir = static_cast<int>(tune().get(11, 1));
   int se_depth = static_cast<int>(tune().get(12, 0));          // singular extension from (plies), 0: off
   int mc_quiet_only = static_cast<int>(tune().get(13, 0));
+  int qstyle = static_cast<int>(tune().get(18, 1));
 };
 const Knobs& knobs() {
   static const Knobs k;
@@ -154,6 +155,7 @@ class RunSearcher {
   Outcome iteration(std::vector<RootScore>& moves, int depth, int alpha, int beta);
 
   int sel_depth() const noexcept { return sel_depth_; }
+  std::uint64_t qnodes() const noexcept { return qnodes_; }
 
  private:
   int evaluate() const noexcept { return run_evaluate(board_, settings_.threat_terms); }
@@ -172,6 +174,7 @@ class RunSearcher {
   std::vector<MoveEntry> buffer_;  // kMaxPly move lists of up to cells() moves
   bool aborted_ = false;
   int sel_depth_ = 0;
+  std::uint64_t qnodes_ = 0;
   std::array<Frame, kMaxPly + 4> frames_{};
   std::array<std::array<int, Board::kMaxCells>, 2> history_{};
   std::array<std::array<int, Board::kMaxCells>, 2> counter_{};
@@ -399,6 +402,7 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
     return 0;
   }
   sel_depth_ = std::max(sel_depth_, ply);
+  ++qnodes_;
   const Player me = board_.to_move();
   const Player them = opponent(me);
   if (board_.threat_count(me, Threat::Five) > 0) return win_in(ply + 1);
@@ -418,15 +422,32 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
   if (stand >= beta || fours <= 0) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);
-  const bool free_fours = settings_.quiescence - fours < 2;
   MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
   int count = 0;
-  board_.fours(me).for_each([&](int cell) {
-    const bool strong = board_.threat(me, cell) >= Threat::FourPlus;
-    if (strong || free_fours || (last_four >= 0 && in_line(cell, last_four, board_.size(), 4))) {
+  if (knobs().qstyle != 0) {
+    // Fours near the side's last move only (within two cells, or four along
+    // a line); after the first, only fours that also make a three or two.
+    const bool first = fours == settings_.quiescence;
+    const int last = first ? (ply >= 2 ? frames_[ply - 2].move : -1) : last_four;
+    const int n = board_.size();
+    board_.fours(me).for_each([&](int cell) {
+      if (last >= 0) {
+        const int dr = std::abs(cell / n - last / n);
+        const int dc = std::abs(cell % n - last % n);
+        if (!(dr <= 2 && dc <= 2) && !in_line(cell, last, n, 4)) return;
+      }
+      if (!first && board_.threat(me, cell) < Threat::FourPlus) return;
       moves[count++] = {run_move_value(board_, cell), cell};
-    }
-  });
+    });
+  } else {
+    const bool free_fours = settings_.quiescence - fours < 2;
+    board_.fours(me).for_each([&](int cell) {
+      const bool strong = board_.threat(me, cell) >= Threat::FourPlus;
+      if (strong || free_fours || (last_four >= 0 && in_line(cell, last_four, board_.size(), 4))) {
+        moves[count++] = {run_move_value(board_, cell), cell};
+      }
+    });
+  }
   std::sort(moves, moves + count, [](auto& a, auto& b) { return a.key > b.key; });
   for (int i = 0; i < count; ++i) {
     const int cell = moves[i].cell;
@@ -685,6 +706,7 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
     stats->nodes = limits.nodes() - nodes_before;
     stats->depth = depth_used;
     stats->sel_depth = searcher.sel_depth();
+    stats->qnodes = searcher.qnodes();
   }
   return result;
 }

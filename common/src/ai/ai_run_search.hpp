@@ -54,6 +54,7 @@ struct RunSearchStats {
   std::uint64_t nodes = 0;
   int depth = 0;      // the deepest iteration finished or partly used
   int sel_depth = 0;  // the deepest ply reached
+  std::uint64_t qnodes = 0;  // nodes of the quiescence search
 };
 
 // Searches the given root moves (empty cells of board) deeper and deeper until
