@@ -10,7 +10,6 @@
 #include "ai/ai_run_threats.hpp"
 #include "ai/ai_small_board.hpp"
 #include "ai/ai_strong_levels.hpp"
-#include "ai/ai_run_tune.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -21,13 +20,6 @@ using Clock = SearchLimits::Clock;
 constexpr int kMediumNoise = 80;
 // The opponent's VCF a defence must stop, in fours before the winning move.
 constexpr int kDefenceFours = 8;
-// The opponent's VCT a defence must stop, in threats before the win: with a
-// node cap (the tests' and the benchmarks' searches), and to the clock.
-constexpr int kDefenceThreats = 3;
-constexpr int kClockDefenceThreats = 5;
-// Perfect's VCT: threats before the win, and the VCF tried at each step.
-constexpr int kVctThreats = 5;
-constexpr int kVctFours = 4;
 
 struct Style {
   bool vct;                // look for wins by continuous threats, and stop the opponent's
@@ -100,7 +92,6 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   settings.quiescence = 0;
   settings.narrow_defences = false;
   settings.threat_terms = false;
-  settings.extend_defences = false;
   const SearchResult result = run_iterative_deepening(board, moves, limits,
                                                       SearchTable::for_this_thread(), settings);
   if (result.moves.empty()) return moves.front();
@@ -140,7 +131,7 @@ class Spending {
 
   // The time after which the main search starts no new iteration.
   Clock::time_point soft_deadline() const {
-    return capped_ ? Clock::time_point::max() : time_share(tune().get(15, 0.75));
+    return capped_ ? Clock::time_point::max() : time_share(0.75);
   }
 
  private:
@@ -263,10 +254,7 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
         "vct",
         [&] {
           return spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
-            if (tune().get(17, 1) != 0) {
-              return prove_threat_win(board, share, proofs, ProverSettings{});
-            }
-            return find_vct(board, share, table, kVctThreats, kVctFours);
+            return prove_threat_win(board, share, proofs, ProverSettings{});
           });
         },
         found);
@@ -279,12 +267,7 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
                 board, moves, spending, limits,
                 spending.capped() ? std::min<std::size_t>(style.vct_checks, 24) : style.vct_checks,
                 spending.capped() ? 0.25 : 0.3, [&](const RunBoard& b, SearchLimits& share) {
-                  if (tune().get(17, 1) != 0) {
-                    return prove_threat_win(b, share, proofs, ProverSettings{});
-                  }
-                  return find_vct(b, share, table,
-                                  spending.capped() ? kDefenceThreats : kClockDefenceThreats,
-                                  kVctFours);
+                  return prove_threat_win(b, share, proofs, ProverSettings{});
                 });
           },
           narrowed);
@@ -303,7 +286,6 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   settings.quiescence = style.quiescence;
   settings.narrow_defences = style.selective;
   settings.threat_terms = style.selective;
-  settings.extend_defences = style.selective;
   settings.soft_deadline = spending.soft_deadline();
   if (!spending.capped()) {
     settings.table_salt = variant_salt(board, turn.options.level);

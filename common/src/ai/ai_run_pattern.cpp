@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "ai/ai_run_eval_weights.hpp"
-#include "ai/ai_run_tune.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -93,30 +91,12 @@ constexpr std::int16_t sum_of(int code, const int (&per_shape)[kShapeCount],
   return static_cast<std::int16_t>(value);
 }
 
-// The fitted worths of a code (ai_run_eval_weights.hpp), found by its four
-// shapes in any order.
-const ShapeWeights& fitted(int code) {
-  std::array<std::uint8_t, 4> shapes{};
-  for (int d = 0; d < 4; ++d, code /= kShapeCount) shapes[d] = static_cast<std::uint8_t>(code % kShapeCount);
-  std::sort(shapes.begin(), shapes.end());
-  for (const ShapeWeights& w : kShapeWeights) {
-    if (w.shapes == shapes) return w;
-  }
-  return kShapeWeights[0];
-}
-
 PatternTables build() {
   PatternTables t;
   for (int code = 0; code < kPatternCodes; ++code) {
     t.threat[code] = classify(count_shapes(code));
-    if (tune().get(14, 0) != 0) {
-      const ShapeWeights& w = fitted(code);
-      t.mover[code] = w.mover;
-      t.waiter[code] = w.waiter;
-    } else {
-      t.mover[code] = sum_of(code, kMoverShape, kMoverBonus);
-      t.waiter[code] = sum_of(code, kWaiterShape, kWaiterBonus);
-    }
+    t.mover[code] = sum_of(code, kMoverShape, kMoverBonus);
+    t.waiter[code] = sum_of(code, kWaiterShape, kWaiterBonus);
     t.attack[code] = sum_of(code, kAttackShape, kAttackBonus);
     t.defence[code] = sum_of(code, kDefenceShape, kDefenceBonus);
   }

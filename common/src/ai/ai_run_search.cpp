@@ -9,8 +9,6 @@
 
 #include "ai/ai_heuristic.hpp"
 #include "ai/ai_rng.hpp"
-#include "ai/ai_run_eval_weights.hpp"
-#include "ai/ai_run_tune.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -26,9 +24,6 @@ constexpr int kTempo = 80;
 constexpr int kFourThreeEdge = 600;
 constexpr int kDoubleThreeEdge = 400;
 constexpr int kOpenThreeCost = 120;
-// Margins of the shallow prunings, per ply of depth left.
-constexpr int kFutilityMargin = 90;
-constexpr int kRazorMargin = 160;
 // History scores are kept below this, so that they order the quiet moves
 // without outranking a threat.
 constexpr int kHistoryCap = 400;
@@ -36,28 +31,20 @@ constexpr int kKillerBonus = 300;
 // The TT move's order key: above every pattern score.
 constexpr int kFirst = 1 << 24;
 
-// The searches' tunable numbers (development).
-struct Knobs {
-  int futility_margin = static_cast<int>(tune().get(0, 70));   // per ply of depth
-  int futility_depth = static_cast<int>(tune().get(1, 6));     // plies
-  int razor_margin = static_cast<int>(tune().get(2, 120));     // per ply
-  int razor_depth = static_cast<int>(tune().get(3, 3));        // plies
-  double mc_base = tune().get(4, 3);                           // move count: base + d^pow
-  double mc_pow = tune().get(5, 1.32);
-  double lmr_div = tune().get(6, 2.1);
-  int defence_ext = static_cast<int>(tune().get(7, 0));       // eighths of a ply for an open three's answer
-  int quick_wins = static_cast<int>(tune().get(8, 1));
-  int trivial_depth = static_cast<int>(tune().get(9, 4));      // plies: prune moves making nothing below
-  int aspiration = static_cast<int>(tune().get(10, 0));        // initial half window; 0: none
-  int iir = static_cast<int>(tune().get(11, 1));
-  int se_depth = static_cast<int>(tune().get(12, 0));          // singular extension from (plies), 0: off
-  int mc_quiet_only = static_cast<int>(tune().get(13, 0));
-  int qstyle = static_cast<int>(tune().get(18, 1));
-};
-const Knobs& knobs() {
-  static const Knobs k;
-  return k;
-}
+// The selective search's numbers, chosen by self-play at 150 ms a move.
+// Reverse futility pruning: margin per ply of depth left, and below which depth.
+constexpr int kFutilityMargin = 70;
+constexpr int kFutilityDepth = 6;
+// Razoring: margin per ply, and below which depth.
+constexpr int kRazorMargin = 120;
+constexpr int kRazorDepth = 3;
+// The move count limit: kMoveCountBase + depth^kMoveCountPower moves.
+constexpr double kMoveCountBase = 3;
+constexpr double kMoveCountPower = 1.32;
+// Late move reductions: log(depth)·log(n)/kReductionDivisor plies.
+constexpr double kReductionDivisor = 2.1;
+// Below this depth, moves that make and stop nothing are pruned.
+constexpr int kTrivialDepth = 4;
 
 constexpr int win_in(int plies) noexcept { return kWinScore - plies; }
 
@@ -80,7 +67,7 @@ struct ReductionTable {
   ReductionTable() {
     for (int d = 1; d <= 64; ++d) {
       for (int n = 1; n < 64; ++n) {
-        plies[d][n] = static_cast<std::uint8_t>(0.5 + std::log(d) * std::log(n + 1) / knobs().lmr_div);
+        plies[d][n] = static_cast<std::uint8_t>(0.5 + std::log(d) * std::log(n + 1) / kReductionDivisor);
       }
     }
   }
@@ -116,7 +103,7 @@ struct MoveCountTable {
   std::array<int, 65> count{};
   MoveCountTable() {
     for (int d = 0; d <= 64; ++d) {
-      count[d] = static_cast<int>(knobs().mc_base + std::pow(d, knobs().mc_pow));
+      count[d] = static_cast<int>(kMoveCountBase + std::pow(d, kMoveCountPower));
     }
   }
 };
@@ -129,7 +116,6 @@ int move_count_limit(int depth, bool improving) {
 struct Frame {
   int static_eval = 0;
   int move = -1;
-  int skip = -1;  // the move a singular test leaves out
   std::array<int, 2> killers{-1, -1};
   Threat move_threat = Threat::None;  // the class of the move for its player
 };
@@ -217,7 +203,7 @@ int RunSearcher::quick_result(int ply) const noexcept {
   const Player me = board_.to_move();
   const Player them = opponent(me);
   if (board_.threat_count(me, Threat::OpenFour) > 0) return win_in(ply + 3);
-  if (!settings_.selective || knobs().quick_wins == 0) return 0;
+  if (!settings_.selective) return 0;
   if (board_.fours(them).any()) return 0;
   if (board_.threat_count(me, Threat::FourThree) > 0) return win_in(ply + 5);
   if (board_.threat_count(me, Threat::DoubleThree) > 0) return win_in(ply + 5);
@@ -257,7 +243,7 @@ int RunSearcher::search(int depth, int ply, int alpha, int beta, bool cut) {
   beta = std::min(beta, win_in(ply + 1));
   if (alpha >= beta) return alpha;
 
-  const std::uint64_t key = board_.hash() ^ salt_ ^ (frame.skip >= 0 ? mix64(frame.skip + 77) : 0);
+  const std::uint64_t key = board_.hash() ^ salt_;
   int tt_move = -1;
   int tt_score = 0;
   int tt_depth = -1;
@@ -277,7 +263,6 @@ int RunSearcher::search(int depth, int ply, int alpha, int beta, bool cut) {
   // Against an open three (a cell where the opponent makes an open four)
   // only fours and the blocks of the opponent's fours help.
   const bool threatened = board_.threat_count(them, Threat::OpenFour) > 0;
-  const Knobs& k = knobs();
   int eval = evaluate();
   frame.static_eval = eval;
   const bool improving = ply < 2 || eval > frames_[ply - 2].static_eval;
@@ -287,19 +272,19 @@ int RunSearcher::search(int depth, int ply, int alpha, int beta, bool cut) {
       eval = tt_score;
     }
   }
-  if (!Pv && !threatened && settings_.selective && frame.skip < 0) {
-    if (depth < k.razor_depth * kPly && eval + k.razor_margin * depth / kPly < alpha) {
+  if (!Pv && !threatened && settings_.selective) {
+    if (depth < kRazorDepth * kPly && eval + kRazorMargin * depth / kPly < alpha) {
       const int q = quiesce(ply, alpha, alpha + 1, settings_.quiescence, -1);
       if (aborted_) return 0;
       if (q <= alpha) return q;
     }
-    if (depth < k.futility_depth * kPly &&
-        eval - k.futility_margin * (depth / kPly - (improving ? 1 : 0)) >= beta &&
+    if (depth < kFutilityDepth * kPly &&
+        eval - kFutilityMargin * (depth / kPly - (improving ? 1 : 0)) >= beta &&
         eval < kWinThreshold) {
       return eval;
     }
   }
-  if (Pv && k.iir != 0 && tt_move < 0 && depth >= 4 * kPly && settings_.selective) depth -= kPly;
+  if (Pv && tt_move < 0 && depth >= 4 * kPly && settings_.selective) depth -= kPly;
 
   MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
   const int count = generate(ply, tt_move, threatened, moves);
@@ -316,36 +301,18 @@ int RunSearcher::search(int depth, int ply, int alpha, int beta, bool cut) {
     std::swap(moves[i], *std::max_element(moves + i, moves + count,
                                           [](auto& a, auto& b) { return a.key < b.key; }));
     const int cell = moves[i].cell;
-    if (cell == frame.skip) continue;
     const Threat mine = board_.threat(me, cell);
     const Threat theirs = board_.threat(them, cell);
     const bool is_quiet = !threatened && mine < Threat::OpenThree && theirs < Threat::OpenThree;
     // Prune late moves once a move that does not lose is in hand.
     if (settings_.selective && best > -kWinThreshold && searched > 0) {
-      if (searched >= most && (k.mc_quiet_only == 0 || is_quiet)) break;
-      if (!threatened && depth < k.trivial_depth * kPly && mine == Threat::None &&
+      if (searched >= most) break;
+      if (!threatened && depth < kTrivialDepth * kPly && mine == Threat::None &&
           theirs == Threat::None) {
         continue;
       }
     }
-    int extension = 0;
-    if (threatened && settings_.extend_defences) extension = k.defence_ext;
-    // Singular extension: the table's move is the only one that holds.
-    if (k.se_depth > 0 && settings_.selective && cell == tt_move && frame.skip < 0 &&
-        depth >= k.se_depth * kPly && tt_bound != Bound::Upper && tt_bound != Bound::None &&
-        std::abs(tt_score) < kWinThreshold && tt_depth >= depth - 3 * kPly && !threatened) {
-      const int singular_beta = tt_score - 2 * depth / kPly;
-      frame.skip = cell;
-      const int value = search<false>(depth / 2, ply, singular_beta - 1, singular_beta, cut);
-      frame.skip = -1;
-      if (aborted_) return 0;
-      if (value < singular_beta) {
-        extension = kPly;
-      } else if (singular_beta >= beta) {
-        return singular_beta;
-      }
-    }
-    const int next = depth - kPly + extension;
+    const int next = depth - kPly;
     frame.move = cell;
     frame.move_threat = mine;
     board_.play(cell);  // cannot complete a line: there was no five to make
@@ -385,7 +352,7 @@ int RunSearcher::search(int depth, int ply, int alpha, int beta, bool cut) {
       }
     }
   }
-  if (searched == 0) return frame.skip >= 0 ? alpha : evaluate();
+  if (searched == 0) return evaluate();
   const Bound bound = best <= alpha_in ? Bound::Upper : best >= beta ? Bound::Lower : Bound::Exact;
   table_.store({key, to_table(best, ply), static_cast<std::uint8_t>(std::clamp(depth / 2, 0, 255)),
                 bound, static_cast<std::uint16_t>(best_move + 1)});
@@ -424,30 +391,20 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
   alpha = std::max(alpha, stand);
   MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
   int count = 0;
-  if (knobs().qstyle != 0) {
-    // Fours near the side's last move only (within two cells, or four along
-    // a line); after the first, only fours that also make a three or two.
-    const bool first = fours == settings_.quiescence;
-    const int last = first ? (ply >= 2 ? frames_[ply - 2].move : -1) : last_four;
-    const int n = board_.size();
-    board_.fours(me).for_each([&](int cell) {
-      if (last >= 0) {
-        const int dr = std::abs(cell / n - last / n);
-        const int dc = std::abs(cell % n - last % n);
-        if (!(dr <= 2 && dc <= 2) && !in_line(cell, last, n, 4)) return;
-      }
-      if (!first && board_.threat(me, cell) < Threat::FourPlus) return;
-      moves[count++] = {run_move_value(board_, cell), cell};
-    });
-  } else {
-    const bool free_fours = settings_.quiescence - fours < 2;
-    board_.fours(me).for_each([&](int cell) {
-      const bool strong = board_.threat(me, cell) >= Threat::FourPlus;
-      if (strong || free_fours || (last_four >= 0 && in_line(cell, last_four, board_.size(), 4))) {
-        moves[count++] = {run_move_value(board_, cell), cell};
-      }
-    });
-  }
+  // Fours near the side's last move only (within two cells, or four along
+  // a line); after the first, only fours that also make a three or two.
+  const bool first = fours == settings_.quiescence;
+  const int last = first ? (ply >= 2 ? frames_[ply - 2].move : -1) : last_four;
+  const int n = board_.size();
+  board_.fours(me).for_each([&](int cell) {
+    if (last >= 0) {
+      const int dr = std::abs(cell / n - last / n);
+      const int dc = std::abs(cell % n - last % n);
+      if (!(dr <= 2 && dc <= 2) && !in_line(cell, last, n, 4)) return;
+    }
+    if (!first && board_.threat(me, cell) < Threat::FourPlus) return;
+    moves[count++] = {run_move_value(board_, cell), cell};
+  });
   std::sort(moves, moves + count, [](auto& a, auto& b) { return a.key > b.key; });
   for (int i = 0; i < count; ++i) {
     const int cell = moves[i].cell;
@@ -544,23 +501,6 @@ int run_move_value(const RunBoard& board, int cell) noexcept {
   return t.attack[board.code(me, cell)] + t.defence[board.code(opponent(me), cell)];
 }
 
-int run_threat_mask(const RunBoard& board) noexcept {
-  const Player me = board.to_move();
-  const Player them = opponent(me);
-  auto has = [&](Player p, Threat t) { return board.threat_count(p, t) > 0; };
-  int mask = 0;
-  if (has(me, Threat::FourThree)) mask |= 1;
-  if (has(me, Threat::DoubleThree)) mask |= 2;
-  if (has(me, Threat::Four) || has(me, Threat::FourPlus)) mask |= 4;
-  if (has(me, Threat::OpenThree) || has(me, Threat::OpenThreePlus)) mask |= 8;
-  if (has(them, Threat::OpenFour)) mask |= 16;
-  if (has(them, Threat::FourThree)) mask |= 32;
-  if (has(them, Threat::DoubleThree)) mask |= 64;
-  if (has(them, Threat::Four) || has(them, Threat::FourPlus)) mask |= 128;
-  if (has(them, Threat::OpenThree) || has(them, Threat::OpenThreePlus)) mask |= 256;
-  return mask;
-}
-
 int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
   // The mean of the position now and before the last move, both for the side
   // to move: a pattern count swings with whoever moved last.
@@ -568,22 +508,6 @@ int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
   const Player them = opponent(me);
   const int now = board.mover_sum(me) - board.waiter_sum(them);
   const int before = board.previous_mover_sum(me) - board.previous_waiter_sum(them);
-  if (tune().get(14, 0) != 0 && tune().get(16, 0) == 0) {
-    int eval = (now + before) / 2 + kEvalBias;
-    if (!threat_terms) return eval;
-    const int mask = run_threat_mask(board);
-    for (int i = 0, pair = 0; i < kThreatBits; ++i) {
-      if ((mask >> i & 1) == 0) {
-        pair += kThreatBits - 1 - i;
-        continue;
-      }
-      eval += kThreatBitWeights[i];
-      for (int j = i + 1; j < kThreatBits; ++j, ++pair) {
-        if (mask >> j & 1) eval += kThreatPairWeights[pair];
-      }
-    }
-    return eval;
-  }
   int eval = (now + before) / 2 + kTempo;
   if (!threat_terms) return eval;
   // Threats the patterns' sums understate: a four-three or a double three of
@@ -648,29 +572,7 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
   for (int cell : root_moves) order.push_back({cell, -kInfinity});
   int depth_used = 0;
   for (int depth = 1; depth <= settings.max_depth; ++depth) {
-    // An aspiration window around the last score, widened on a fail.
-    int delta = knobs().aspiration;
-    const int last = result.moves.empty() ? 0 : result.moves.front().score;
-    const bool aspire = settings.selective && delta > 0 && depth >= 5 && !is_proven(last);
-    int alpha = aspire ? last - delta : -kInfinity;
-    int beta = aspire ? last + delta : kInfinity;
-    RunSearcher::Outcome outcome{};
-    for (;;) {
-      outcome = searcher.iteration(order, depth, alpha, beta);
-      if (!outcome.complete) break;
-      const int top = std::max_element(order.begin(), order.end(), [](auto& x, auto& y) {
-                        return x.score < y.score;
-                      })->score;
-      if (top <= alpha && alpha > -kInfinity) {
-        delta *= 2;
-        alpha = delta > 2000 ? -kInfinity : std::max(-kInfinity, last - delta);
-      } else if (top >= beta && beta < kInfinity) {
-        delta *= 2;
-        beta = delta > 2000 ? kInfinity : std::min(kInfinity, last + delta);
-      } else {
-        break;
-      }
-    }
+    const RunSearcher::Outcome outcome = searcher.iteration(order, depth, -kInfinity, kInfinity);
     if (!outcome.complete) {
       // The previous best was searched first: what this iteration found for
       // it and for the moves after it that did better stands.

@@ -37,8 +37,6 @@ struct RunSearchSettings {
   bool narrow_defences = true;
   // The evaluation's threat terms (run_evaluate).
   bool threat_terms = true;
-  // An answer to an open three searched without using up depth.
-  bool extend_defences = true;
   // No iteration starts after this (the limits' deadline still ends one).
   SearchLimits::Clock::time_point soft_deadline = SearchLimits::Clock::time_point::max();
   // The salt of the table's keys; 0: a fresh generation (nothing stored by
@@ -76,12 +74,6 @@ int run_move_value(const RunBoard& board, int cell) noexcept;
 // (a four-three or double three the opponent can't meet, an open three of
 // the opponent's).
 int run_evaluate(const RunBoard& board, bool threat_terms = true) noexcept;
-
-// The threats on the board that the evaluation scores (bits, for the side
-// to move: its four-three, double three, four, open three cells; the
-// opponent's open four, four-three, double three, four, open three cells).
-int run_threat_mask(const RunBoard& board) noexcept;
-inline constexpr int kThreatBits = 9;
 
 // The moves worth a look, best first by run_move_value: the block of the
 // opponent's five; when the opponent threatens an open four, our fours and
