@@ -1,5 +1,6 @@
 #include "config.hpp"
 
+#include "cluster/node_signer.hpp"
 #include "cluster/redis_client.hpp"
 #include "metrics/metrics_http.hpp"
 #include "ttt/cli/invocation.hpp"
@@ -25,6 +26,8 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   std::int64_t games_per_address = static_cast<std::int64_t>(config.lobby.quotas.games);
   std::int64_t bot_games_per_address = static_cast<std::int64_t>(config.lobby.quotas.bot_games);
   std::int64_t per_ip = static_cast<std::int64_t>(config.max_connections_per_ip);
+  std::int64_t rate_per_ip = static_cast<std::int64_t>(config.listener.connections_per_second);
+  std::int64_t challenges = static_cast<std::int64_t>(config.lobby.challenges_per_minute);
   std::int64_t new_names = static_cast<std::int64_t>(config.lobby.new_names_per_hour);
   std::int64_t identity_failures = static_cast<std::int64_t>(config.lobby.identity_failures);
 
@@ -46,7 +49,11 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "connections served at once; more are told the server is full");
   flags.add_int("--max-connections-per-ip", "", &per_ip, 0, 1'000'000, "N",
                 "connections one address (an IPv4 address, an IPv6 /64) may hold at once; more "
-                "are told TOO_MANY_CONNECTIONS, 0 = no limit");
+                "are told TOO_MANY_CONNECTIONS (over TLS: reset before any TLS), 0 = no limit; "
+                "an IPv6 /48 may hold 8 times this");
+  flags.add_int("--max-connection-rate-per-ip", "", &rate_per_ip, 0, 1'000'000, "N",
+                "new connections one address may open a second, bursts of twice that (an IPv6 "
+                "/48: 8 times that); more are reset at once, before any TLS, 0 = no limit");
   flags.add_int("--max-frame", "", &max_frame, 64, 16 << 20, "BYTES",
                 "largest frame a client may send");
   flags.add_seconds("--bot-fallback", &config.lobby.bot_fallback, 86400,
@@ -89,24 +96,37 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "bot moves waiting for a search thread past which new games against the bots "
                 "are refused (bots are busy), 0 = no cap");
   flags.add_int("--max-spectators", "", &max_spectators, 0, 1'000'000, "N",
-                "spectators a game takes, 0 = no limit");
+                "spectators a game takes (one address a tenth of them, 2 at least), 0 = no "
+                "limit");
+  flags.add_bool("--rate-same-address", "", &config.lobby.rate_one_address,
+                 "rate games between two accounts of one address (an IPv6 /64) too, e.g. a club "
+                 "behind one NAT; by default such games are unrated: one address could be one "
+                 "person farming a rating");
   flags.add_int("--max-games-per-address", "", &games_per_address, 0, 1'000'000, "N",
                 "game seats the players from one address may hold at once, 0 = no limit");
   flags.add_int("--max-bot-games-per-address", "", &bot_games_per_address, 0, 1'000'000, "N",
                 "of those, in games against the server's bots, 0 = no limit");
   flags.add_int("--max-new-names-per-address", "", &new_names, 0, 1'000'000, "N",
-                "new names one address may register in an hour, 0 = no limit");
+                "new names one address may register in an hour (an IPv6 /48: 8 times that), 0 = "
+                "no limit");
   flags.add_int("--max-identity-failures-per-address", "", &identity_failures, 0, 1'000'000, "N",
-                "wrong secrets or resume tokens one address may send in an hour before each "
-                "costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
+                "wrong secrets for one name from one address (an IPv6 /48), or unknown resume "
+                "tokens (or operator tokens) from one address, that are free in an hour before "
+                "each costs a growing wait (1 s, 2 s, 4 s ... 5 min), 0 = no limit");
+  flags.add_int("--challenges-per-minute", "", &challenges, 0, 1'000'000, "N",
+                "challenges one player may make a minute (its address twice that, an IPv6 /48 "
+                "16 times), 0 = no limit");
+  flags.add_seconds("--challenge-cooldown", &config.lobby.challenge_cooldown, 86400,
+                    "how long before a player may challenge the same player again, 0 = at once");
   flags.add_string("--metrics", "", &config.metrics, "ADDR:PORT",
                    "serve /metrics (Prometheus), /healthz and /readyz over HTTP there, e.g. "
                    "127.0.0.1:9100 (plain HTTP: keep it off the internet); default: off");
   flags.add_seconds("--token-lifetime", &config.lobby.token_lifetime, 365.0 * 86400,
                     "a resume token works for this long after it is issued");
   flags.add_string("--stats-token", "", &config.lobby.stats_token, "TOKEN",
-                   "GetStats carrying this token gets the operator's counters (connections, "
-                   "memory, bots); without it, nobody does");
+                   "GetStats carrying this token (32 characters at least) gets the operator's "
+                   "counters (connections, memory, bots); without it, nobody does; wrong tokens "
+                   "count as wrong secrets do");
   bool no_tls = !config.tls.enabled;
   flags.add_bool("--no-tls", "", &no_tls,
                  "speak plain TCP, unencrypted (loopback benchmarks, a trusted network)");
@@ -141,9 +161,20 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                    "the web client's public address when a reverse proxy serves it, e.g. "
                    "https://ttt.example.org: the clients' watch links start with it");
 
-  flags.add_string("--redis", "", &config.redis, "HOST:PORT",
+  flags.add_string("--redis", "", &config.redis, "HOST:PORT|URL",
                    "run as one node of a lobby of several: the Redis the nodes share (the game "
-                   "list, quick-match queues, who is where, heartbeats); needs --postgres");
+                   "list, quick-match queues, who is where, heartbeats); needs --postgres. "
+                   "HOST:PORT, or redis://[USER:PASSWORD@]HOST:PORT to log in (an ACL user, or "
+                   "the password alone for requirepass; TTT_REDIS_PASSWORD holds it when the URL "
+                   "does not), rediss://... for TLS");
+  flags.add_string("--redis-ca", "", &config.redis_ca, "FILE",
+                   "with rediss://: the CA certificates (PEM) Redis's certificate is checked "
+                   "against (default: the system's); its name must be the host of --redis");
+  flags.add_string("--redis-cert", "", &config.redis_cert, "FILE",
+                   "with rediss://: a client certificate (PEM) to show Redis (tls-auth-clients); "
+                   "needs --redis-key");
+  flags.add_string("--redis-key", "", &config.redis_key, "FILE",
+                   "with rediss://: the key of --redis-cert (PEM)");
   flags.add_string("--advertise", "", &config.advertise, "HOST:PORT",
                    "with --redis: how clients reach this node when another node sends them here "
                    "(default: --bind and --port, if --bind names one address)");
@@ -156,6 +187,27 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                     "with --redis: how often this node looks for games in progress that no live "
                     "node holds and none of whose players came back; one found twice in a row is "
                     "taken over here (its players then have --reconnect-grace), 0 = never");
+  flags.add_string("--cluster-key-file", "", &config.cluster_key_file, "FILE",
+                   "with --redis (needed): the key the nodes of the lobby share, in a file only "
+                   "its owner may read (32 bytes at least, e.g. made by openssl rand -hex 32); "
+                   "every node signs what it tells the others through Redis with it and ignores "
+                   "what is not signed with it");
+  flags.add_seconds("--node-heartbeat", &config.node_heartbeat, 60,
+                    "with --redis: how often this node renews its heartbeat in Redis and in "
+                    "PostgreSQL");
+  flags.add_seconds("--node-dead-after", &config.node_dead_after, 600,
+                    "with --redis: a node whose heartbeats (in Redis and in PostgreSQL) are "
+                    "older than this is dead for the others, who may take its games over; a "
+                    "node that could not renew its own for this long checks which games are "
+                    "still its own (at least twice --node-heartbeat)");
+  flags.add_seconds("--seat-hold", &config.lobby.seat_hold, 600,
+                    "with --redis: how long this node keeps a seat (or a place to watch or "
+                    "challenge from) for a player another node sends here; untaken, it is "
+                    "held against the account and address that asked");
+  flags.add_seconds("--postgres-timeout", &config.postgres_timeout, 3600,
+                    "with --postgres: a statement PostgreSQL does not answer within this time "
+                    "means the database is lost (stopped, cut off): writes wait and players "
+                    "are told, and the server connects again; 0 = wait for ever");
 
   ServerArgs args{flags.parse(argc, argv), flags.usage(), ""};
   if (!args.result.ok) return args;
@@ -231,24 +283,70 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
       args.result.ok = false;
       args.result.error = "--redis needs --postgres: the nodes of one lobby keep their records "
                           "in one PostgreSQL database";
-    } else if (!cluster::parse_redis_address(config.redis, error)) {
+    } else if (auto redis = cluster::parse_redis_address(config.redis, error); !redis) {
       args.result.ok = false;
       args.result.error = "--redis: " + error;
+    } else if (!redis->tls && (!config.redis_ca.empty() || !config.redis_cert.empty() ||
+                               !config.redis_key.empty())) {
+      args.result.ok = false;
+      args.result.error =
+          "--redis-ca, --redis-cert and --redis-key are for TLS to Redis: give "
+          "--redis rediss://HOST:PORT";
+    } else if (config.redis_cert.empty() != config.redis_key.empty()) {
+      args.result.ok = false;
+      args.result.error = config.redis_cert.empty() ? "--redis-key needs --redis-cert too"
+                                                    : "--redis-cert needs --redis-key too";
     } else if (config.advertise.empty() && (config.bind == "0.0.0.0" || config.bind == "::")) {
       args.result.ok = false;
       args.result.error = "--redis: other nodes must tell clients how to reach this one: give "
                           "--advertise HOST:PORT (or --bind one address)";
-    } else if (!config.advertise.empty() && !cluster::parse_host_port(config.advertise, config.port, error)) {
+    } else if (!config.advertise.empty() &&
+               !cluster::parse_host_port(config.advertise, config.port, error)) {
       args.result.ok = false;
       args.result.error = "--advertise: " + error;
     } else if (!config.export_games.empty()) {
       args.result.ok = false;
       args.result.error = "--export-games reads the records only: leave out --redis";
+    } else if (config.cluster_key_file.empty()) {
+      args.result.ok = false;
+      args.result.error =
+          "--redis needs --cluster-key-file FILE: the nodes sign what they tell "
+          "each other through Redis with the key in FILE, so that whoever else "
+          "reaches Redis can't speak for a node (make one with: openssl rand "
+          "-hex 32 > FILE; chmod 600 FILE; the same file on every node)";
+    } else if (auto key = cluster::read_cluster_key(config.cluster_key_file, error); !key) {
+      args.result.ok = false;
+      args.result.error = "--cluster-key-file: " + error;
+    } else if (config.lobby.seat_hold.count() <= 0) {
+      args.result.ok = false;
+      args.result.error =
+          "--seat-hold must be more than 0: a player sent to a seat needs the time "
+          "to get there";
+    } else if (config.node_heartbeat.count() <= 0 ||
+               config.node_dead_after < 2 * config.node_heartbeat) {
+      args.result.ok = false;
+      args.result.error =
+          "--node-dead-after must be at least twice --node-heartbeat (and "
+          "--node-heartbeat more than 0): a node misses a heartbeat or two "
+          "before it is dead";
+    } else {
+      config.cluster_key = std::move(*key);
     }
+  } else if (args.result.ok && !config.cluster_key_file.empty()) {
+    args.result.ok = false;
+    args.result.error = "--cluster-key-file is the key of the nodes of one lobby: it needs --redis";
   } else if (args.result.ok && !config.advertise.empty()) {
     args.result.ok = false;
     args.result.error = "--advertise says how clients reach this node among others: it needs "
                         "--redis";
+  }
+  if (args.result.ok && !config.lobby.stats_token.empty() &&
+      config.lobby.stats_token.size() < kMinStatsToken) {
+    args.result.ok = false;
+    args.result.error = "--stats-token: at least " + std::to_string(kMinStatsToken) +
+                        " characters, so that nobody guesses it (e.g. the output of "
+                        "`openssl rand -hex 16`); this one has " +
+                        std::to_string(config.lobby.stats_token.size());
   }
   if (args.result.ok && !config.metrics.empty()) {
     std::string address, error;
@@ -266,6 +364,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.session.message_burst = 2.0 * static_cast<double>(rate_limit);
   config.lobby.bot_budget = std::chrono::milliseconds(bot_budget);
   config.lobby.heartbeat_timeout = config.session.heartbeat_timeout;
+  config.lobby.node_dead_after = config.node_dead_after;
   config.lobby.fallback_level = *parse_level(fallback_level);
   config.session.max_hello_frame = static_cast<std::size_t>(max_hello_frame);
   config.session.max_queued_bytes = static_cast<std::size_t>(send_queue);
@@ -275,6 +374,8 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
   config.lobby.quotas.games = static_cast<std::size_t>(games_per_address);
   config.lobby.quotas.bot_games = static_cast<std::size_t>(bot_games_per_address);
   config.max_connections_per_ip = static_cast<std::size_t>(per_ip);
+  config.listener.connections_per_second = static_cast<double>(rate_per_ip);
+  config.lobby.challenges_per_minute = static_cast<double>(challenges);
   config.lobby.new_names_per_hour = static_cast<std::size_t>(new_names);
   config.lobby.identity_failures = static_cast<std::size_t>(identity_failures);
   return args;

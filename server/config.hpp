@@ -5,6 +5,7 @@
 #include <string>
 
 #include "lobby/lobby.hpp"
+#include "net/listener.hpp"
 #include "net/session.hpp"
 #include "net/web_server.hpp"
 #include "tls/tls_identity.hpp"
@@ -37,13 +38,34 @@ struct ServerConfig {
   // How often a node looks for games in progress no live node holds (a game
   // found twice in a row is taken over).
   std::chrono::milliseconds orphan_sweep{30'000};
+  // How often a node renews its heartbeats (in Redis and in the database),
+  // and how old they both must be before the others take it for dead and
+  // may take its games (--node-heartbeat, --node-dead-after).
+  std::chrono::milliseconds node_heartbeat{1'000};
+  std::chrono::milliseconds node_dead_after{2'500};
+  // The key the nodes sign what they say through Redis with (read from
+  // --cluster-key-file at start).
+  std::string cluster_key_file;
+  // rediss://: the CA file Redis's certificate is checked against (empty:
+  // the system's), and a client certificate and key to show it.
+  std::string redis_ca;
+  std::string redis_cert;
+  std::string redis_key;
+  std::string cluster_key;
+  // A PostgreSQL statement unanswered for this long: the database is taken
+  // as lost (--postgres-timeout).
+  std::chrono::milliseconds postgres_timeout{5'000};
   TlsConfig tls;
   // The web client on the game port (--web on|off, --web-origin): on by default.
   bool web = true;
   WebSettings web_settings;
   LobbyConfig lobby;
   SessionLimits session;
+  ListenerLimits listener;
 };
+
+// The shortest --stats-token taken.
+inline constexpr std::size_t kMinStatsToken = 32;
 
 // Fills config from argv and the --config file. usage holds the --help text;
 // on ok, effective_config the --print-config text.

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <boost/asio/signal_set.hpp>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -136,6 +137,10 @@ int main(int argc, char** argv) {
   // Whatever the server writes (the database and its journal files, an
   // export) is its owner's only: 0600 files, 0700 folders.
   ::umask(077);
+  // A peer that closes while the server writes (hiredis writes with plain
+  // write(): Redis, or a TLS port spoken to in plain) is an error to handle,
+  // never the end of the process.
+  std::signal(SIGPIPE, SIG_IGN);
   ttt::server::ServerConfig config;
   const auto args = ttt::server::parse_server_args(argc, argv, config);
   if (!args.result.ok) {

@@ -40,6 +40,9 @@ cluster::RedisAddress redis_of(const ServerConfig& config) {
   std::string error;
   auto address = cluster::parse_redis_address(config.redis, error);
   if (!address) throw std::runtime_error("--redis: " + error);
+  address->ca_file = config.redis_ca;
+  address->cert_file = config.redis_cert;
+  address->key_file = config.redis_key;
   if (auto problem = cluster::check_redis(*address, std::chrono::seconds(3))) {
     throw std::runtime_error("Redis at " + address->text() + " can't be reached: " + *problem +
                              " (--redis)");
@@ -88,6 +91,8 @@ Server::Opened Server::open_records(const ServerConfig& config, asio::any_io_exe
   opened.blocks = store->load_blocks();
   opened.state.max_room_id = store->max_room_id();
   opened.max_record = store->max_game_id();
+  // Serving from now on: a database that stops answering is noticed.
+  store->answer_within(config.postgres_timeout);
   opened.where = store->where();
   spdlog::info("database {}: {}, {} in progress", opened.where,
                count_text(opened.players.size(), "player", "players"),
@@ -110,7 +115,10 @@ Server::Server(ServerConfig config)
       opened_(open_records(config_, logic_, &metrics_.store_commit_seconds)),
       cluster_(config_.redis.empty() ? nullptr
                                      : std::make_unique<cluster::RedisCluster>(
-                                           logic_, redis_of(config_), NodeInfo{})),
+                                           logic_, redis_of(config_), NodeInfo{},
+                                           cluster::RedisCluster::Timings{config_.node_heartbeat,
+                                                                          config_.node_dead_after},
+                                           cluster::NodeSigner(config_.cluster_key))),
       shared_directory_(cluster_ ? std::make_unique<cluster::SharedGameDirectory>(logic_, *cluster_)
                                  : nullptr),
       shared_matchmaker_(cluster_ ? std::make_unique<cluster::SharedMatchmaker>(*cluster_)
@@ -121,7 +129,8 @@ Server::Server(ServerConfig config)
                          : nullptr),
       player_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kPlayer)
                            : nullptr),
-      holders_(cluster_ ? std::make_unique<StoredHolders>(*opened_.writer, cluster_->self().id)
+      holders_(cluster_ ? std::make_unique<StoredHolders>(*opened_.writer, cluster_->self().id,
+                                                          config_.node_dead_after)
                         : nullptr),
       local_(logic_, compute_.get_executor(), lobby_config(config_), opened_.writer.get(),
              opened_.players, opened_.max_record, opened_.pairings, &read_budget_, &metrics_.moves,
@@ -137,7 +146,7 @@ Server::Server(ServerConfig config)
       listener_(std::make_unique<Listener>(
           io_, config_.bind, config_.port, lobby_, logic_, config_.session,
           SessionCommons{read_budget_, local_.log, &metrics_, web_.get()}, slots_,
-          config_.threads > 1, tls_.get())) {
+          config_.threads > 1, tls_.get(), config_.listener)) {
   opened_.players = {};
   opened_.pairings = {};
   opened_.blocks = {};
@@ -165,6 +174,9 @@ Server::Server(ServerConfig config)
 void Server::join_cluster() {
   local_.accounts.share(player_ids_.get());
   local_.journal.share(game_ids_.get(), cluster_->self().id);
+  // A write refused because another node holds the game now: the room goes.
+  local_.journal.on_lost(
+      [this](RecordId record, const std::string& holder) { lobby_.game_lost(record, holder); });
   NodeInfo self = cluster_->self();
   std::string error;
   const std::string advertised = config_.advertise.empty() ? config_.bind : config_.advertise;
@@ -182,8 +194,9 @@ void Server::join_cluster() {
     shared_directory_->start();
   });
   if (config_.orphan_sweep.count() > 0) asio::co_spawn(logic_, sweep_orphans(), asio::detached);
+  asio::co_spawn(logic_, keep_fence(), asio::detached);
   spdlog::info("node {} of the lobby shared through Redis {}, reached at {}:{}", self.id,
-               config_.redis, self.host, self.port);
+               cluster_->commands().address().text(), self.host, self.port);
 }
 
 asio::awaitable<void> Server::sweep_orphans() {
@@ -193,6 +206,16 @@ asio::awaitable<void> Server::sweep_orphans() {
     auto [ec] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
     if (ec || stopping_) co_return;
     lobby_.sweep_orphans();
+  }
+}
+
+asio::awaitable<void> Server::keep_fence() {
+  asio::steady_timer timer(logic_);
+  while (!stopping_) {
+    lobby_.keep_fence();
+    timer.expires_after(config_.node_heartbeat);
+    auto [ec] = co_await timer.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (ec) co_return;
   }
 }
 
@@ -211,21 +234,23 @@ asio::awaitable<void> Server::run_drain() {
   lobby_.drain();
   asio::steady_timer poll(logic_);
   const auto deadline = std::chrono::steady_clock::now() + config_.drain_timeout;
-  while (lobby_.games_in_progress() > 0 && std::chrono::steady_clock::now() < deadline &&
-         !stopping_) {
+  // A game over whose last words still wait for their write counts as
+  // being played: its players hear its end here before they go.
+  while ((lobby_.games_in_progress() > 0 || !lobby_.settled()) &&
+         std::chrono::steady_clock::now() < deadline && !stopping_) {
     poll.expires_after(std::chrono::milliseconds(200));
     co_await poll.async_wait(asio::use_awaitable);
   }
   if (stopping_) co_return;
   const std::size_t left = lobby_.games_in_progress();
-  // Nothing more lands here; every write made so far is committed; then the
-  // games in progress are let go, so the nodes their players go to adopt them.
+  // Nothing more lands here; every write made so far is committed and its
+  // words said (the rooms settled); then the games in progress are let go,
+  // so the nodes their players go to adopt them.
   lobby_.freeze();
-  if (opened_.writer) {
-    while (opened_.writer->counters().queued > 0) {
-      poll.expires_after(std::chrono::milliseconds(20));
-      co_await poll.async_wait(asio::use_awaitable);
-    }
+  while (!stopping_ &&
+         (!lobby_.settled() || (opened_.writer && opened_.writer->counters().queued > 0))) {
+    poll.expires_after(std::chrono::milliseconds(20));
+    co_await poll.async_wait(asio::use_awaitable);
   }
   if (left > 0 && holders_) {
     bool released = false, done = false;
@@ -297,6 +322,7 @@ void Server::stop(std::string reason) {
     asio::post(logic_, [this] {
       shared_directory_->stop();
       cluster_->leave([] {});
+      holders_->leave();
     });
   }
   if (metrics_http_) metrics_http_->close();
@@ -338,7 +364,8 @@ asio::awaitable<void> Server::housekeeping() {
       cluster_->set_load(lobby_.stats().players);
       nodes_alive_ = cluster_->nodes_alive();
     }
-    const std::size_t closed = listener_->accepted() - listener_->connections();
+    const std::size_t closed =
+        listener_->accepted() - listener_->connections() + listener_->refused();
     trimming = closed >= closed_at_trim + kTrimAfterClosed || (trimming && closed > closed_at_trim);
     if (trimming) {
       trim_freed_memory();
@@ -376,6 +403,7 @@ asio::awaitable<std::string> Server::metrics_page() {
     snapshot.nodes_alive = nodes_alive_.load();
     snapshot.redirects = lobby.redirects;
     snapshot.games_adopted = lobby.games_adopted;
+    snapshot.games_lost = lobby.games_lost;
   }
   co_return metrics_.render(snapshot);
 }
@@ -384,7 +412,8 @@ asio::awaitable<metrics::Readiness> Server::readiness() {
   if (stopping_) co_return metrics::Readiness{false, "shutting down"};
   if (draining_) co_return metrics::Readiness{false, "draining: taking no new games"};
   if (cluster_ && !cluster_->available()) {
-    co_return metrics::Readiness{false, "the lobby's shared state (Redis " + config_.redis +
+    co_return metrics::Readiness{false, "the lobby's shared state (Redis " +
+                                            cluster_->commands().address().text() +
                                             ") can't be reached"};
   }
   if (slots_->open() >= slots_->max_total()) {

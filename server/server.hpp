@@ -115,6 +115,9 @@ class Server {
   boost::asio::awaitable<void> run_drain();
   // Several nodes: the orphan sweep, every --orphan-sweep.
   boost::asio::awaitable<void> sweep_orphans();
+  // Several nodes: every --node-heartbeat, the heartbeat in the database
+  // and the lobby's watch on whether this node may have looked dead.
+  boost::asio::awaitable<void> keep_fence();
   // After shutdown: waits (bounded) for the sessions to close, then stops.
   boost::asio::awaitable<void> wait_for_sessions();
   // Now and then: the log's held-back counts, and memory that a wave of

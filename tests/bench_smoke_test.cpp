@@ -68,6 +68,8 @@ class BenchServer {
                                   "0",
                                   "--max-connections-per-ip",
                                   "0",
+                                  "--max-connection-rate-per-ip",
+                                  "0",
                                   "--max-new-names-per-address",
                                   "0",
                                   "--max-games-per-address",

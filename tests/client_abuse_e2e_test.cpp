@@ -54,7 +54,8 @@ TEST(ClientAbuseE2E, ListWorksDuringARoomFlood) {
   // (about 70 KB) would not fit, and the client would be dropped.
   ServerProcess server({"--send-queue", "65536", "--max-games-per-address", "0",
                         "--max-new-names-per-address", "0", "--max-bot-games-per-address", "0",
-                        "--bot-game-grace", "60", "--db", "none"});
+                        "--bot-game-grace", "60", "--db", "none", "--max-connection-rate-per-ip",
+                        "0"});
   for (int i = 0; i < 1500; ++i) {
     TestClient c(server.port(), Transport::kTls);
     c.hello("flood-" + std::to_string(i));

@@ -22,6 +22,7 @@
 #include "client_support/fake_server.hpp"
 #include "client_support/test_certificates.hpp"
 #include "link/connection.hpp"
+#include "trust/known_servers.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -234,7 +235,7 @@ TEST(ConnectionRedirect, UnpromptedMidSessionItComesBackWithItsTokenAndStaysOnTh
   EXPECT_FALSE(node1.expect(is_hello, 300ms)) << "the node that sent it on is not asked";
 }
 
-TEST(ConnectionRedirect, OverTlsTheVouchedFingerprintIsThePinAndIsRemembered) {
+TEST(ConnectionRedirect, OverTlsTheVouchedFingerprintIsThePinForThatNodeAndNeverStored) {
   TempDir dir;
   TestCa ca(dir.path());
   const CertificateFiles cert1 = ca.issue(dir.path(), "node1", {"127.0.0.1"});
@@ -256,9 +257,50 @@ TEST(ConnectionRedirect, OverTlsTheVouchedFingerprintIsThePinAndIsRemembered) {
   node2.welcome(*hello);
   ASSERT_TRUE(client.events.wait_welcomes(1));
   EXPECT_TRUE(client.events.asked().empty()) << "nobody is asked about a vouched node";
-  EXPECT_NE(read_file(options.known_servers).find(where(node2) + " " + cert2.fingerprint),
-            std::string::npos)
-      << read_file(options.known_servers);
+  EXPECT_EQ(read_file(options.known_servers).find(where(node2)), std::string::npos)
+      << "a node's word is for that link: " << read_file(options.known_servers);
+  // A lost link goes back to node 2 on the same word, still unasked.
+  node2.close_connection();
+  const auto again = node2.expect(is_hello, 3s);
+  ASSERT_TRUE(again) << "back to node 2 on its vouched certificate";
+  EXPECT_TRUE(again->hello().reservation().empty()) << "a reservation is good once";
+  EXPECT_TRUE(client.events.asked().empty());
+}
+
+TEST(ConnectionRedirect, ARedirectCantChangeAPin) {
+  // The user pinned node 2's address already (known_servers). A node it
+  // visits sends it there vouching for another certificate, which whoever
+  // answers at that address presents (an interceptor): refused, the pin kept.
+  TempDir dir;
+  TestCa ca(dir.path());
+  const CertificateFiles cert1 = ca.issue(dir.path(), "node1", {"127.0.0.1"});
+  const CertificateFiles real = ca.issue(dir.path(), "node2", {"127.0.0.1"});
+  const CertificateFiles forged = ca.issue(dir.path(), "forged", {"127.0.0.1"});
+  FakeServer node1(cert1), interceptor(forged);
+  ConnectionOptions options = options_for(node1.port(), dir);
+  options.tls = true;
+  options.fingerprint = cert1.fingerprint;
+  std::string error;
+  ASSERT_TRUE(client::KnownServers(options.known_servers)
+                  .remember("127.0.0.1", interceptor.port(), real.fingerprint, error))
+      << error;
+  const std::string pinned = read_file(options.known_servers);
+  Client client(options);
+  const auto first = node1.expect(is_hello);
+  ASSERT_TRUE(first);
+  node1.welcome(*first);
+  ASSERT_TRUE(client.events.wait_welcomes(1));
+  wire::Redirect redirect = redirect_to(interceptor);
+  redirect.set_fingerprint(forged.fingerprint);
+  node1.redirect(redirect);
+
+  EXPECT_FALSE(interceptor.expect(is_hello, 1s)) << "no secret or token for the interceptor";
+  const auto closed = client.events.wait_closed();
+  ASSERT_TRUE(closed);
+  EXPECT_TRUE(closed->failed);
+  EXPECT_NE(closed->reason.find("but you trust " + real.fingerprint + " there"), std::string::npos)
+      << closed->reason;
+  EXPECT_EQ(read_file(options.known_servers), pinned) << "the pin is what it was";
 }
 
 TEST(ConnectionRedirect, ACertificateOtherThanTheVouchedOneIsRefusedAndNoLinkIsKept) {

@@ -298,9 +298,11 @@ TEST_F(TwoPlayersE2E, ADrawOfferedAndAcceptedEndsInAnAgreedDraw) {
 
 TEST_F(TwoPlayersE2E, ARematchAskedAndAcceptedSwapsTheSides) {
   start_game();
-  // One move each: a game resigned before both moved would change no rating.
+  // Two moves each: a game resigned before both moved twice changes no rating.
   ASSERT_TRUE(step(*alice_, "a1", *bob_, "alice (X) played a1."));
   ASSERT_TRUE(step(*bob_, "b2", *alice_, "bob (O) played b2."));
+  ASSERT_TRUE(step(*alice_, "c3", *bob_, "alice (X) played c3."));
+  ASSERT_TRUE(step(*bob_, "a3", *alice_, "bob (O) played a3."));
   ASSERT_TRUE(step(*alice_, "/resign", *bob_, "You won."));
   ASSERT_TRUE(step(*alice_, "/rematch", *bob_,
                    "alice (X) asks for a rematch: /rematch to accept, /decline to refuse.\n"));

@@ -68,8 +68,10 @@ TEST_F(SessionE2E, ARematchRequestLapsesWhenItsAskerLeaves) {
 
 TEST_F(SessionE2E, EachPlayerSeesTheRatingChangeAndMeShowsIt) {
   start_game();
-  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));  // both move: a rated game
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));  // two moves each: a rated game
   ASSERT_TRUE(step(*bob_, "a1", *alice_, "Your turn (X)"));
+  ASSERT_TRUE(step(*alice_, "c1", *bob_, "alice (X) played c1."));
+  ASSERT_TRUE(step(*bob_, "a3", *alice_, "bob (O) played a3."));
   ASSERT_TRUE(step(*bob_, "/resign", *bob_, "You lost.\nYour rating: 1200 -> 1184 (-16).\n"));
   EXPECT_TRUE(alice_->wait_for_text("You won.\nYour rating: 1200 -> 1216 (+16).\n", 5s))
       << alice_->output();
@@ -83,8 +85,10 @@ TEST_F(SessionE2E, ASpectatorIsToldWhoLeft) {
   start_game();
   auto carol = start_client(server_.port(), config_, {"--name", "carol"});
   ASSERT_TRUE(step(*carol, "/watch 1", *carol, "Watching game 1."));
-  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));  // both move: a rated game
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));  // two moves each: a rated game
   ASSERT_TRUE(step(*bob_, "a1", *alice_, "Your turn (X)"));
+  ASSERT_TRUE(step(*alice_, "c1", *bob_, "alice (X) played c1."));
+  ASSERT_TRUE(step(*bob_, "a3", *alice_, "bob (O) played a3."));
   ASSERT_TRUE(step(*bob_, "/resign", *carol, "Game over: X wins (O resigned)"));
   EXPECT_TRUE(
       carol->wait_for_text("Ratings: alice 1200 -> 1216 (+16), bob 1200 -> 1184 (-16).", 5s))

@@ -133,5 +133,16 @@ TEST(ServerTrust, AFingerprintANodeVouchedForDecidesAlone) {
       << refused.why;
 }
 
+TEST(ServerTrust, AVouchedFingerprintNeverOverrulesAPin) {
+  // The address is pinned to A: a node vouching for B there is refused,
+  // even when B is what answers (an interceptor).
+  const auto refused = judge_vouched("h", 2, {kB, false}, kB, "g:1", kA);
+  EXPECT_EQ(refused.verdict, Verdict::kRefused);
+  EXPECT_NE(refused.why.find(std::string("but you trust ") + kA + " there"), std::string::npos)
+      << refused.why;
+  EXPECT_EQ(judge_vouched("h", 2, {kA, false}, kA, "g:1", kA).verdict, Verdict::kTrusted)
+      << "the pin and the node's word agree";
+}
+
 }  // namespace
 }  // namespace ttt::client

@@ -14,6 +14,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -23,223 +24,15 @@
 #include "client_support/client_programs.hpp"
 #include "client_support/redis_scratch.hpp"
 #include "store/postgres.hpp"
-#include "support/postgres_scratch.hpp"
 #include "support/http_get.hpp"
+#include "support/lobby_nodes.hpp"
+#include "support/postgres_scratch.hpp"
 #include "support/test_client.hpp"
 
 namespace ttt::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-// One ttt-server node: --no-tls on loopback, no limits per address (every
-// client here comes from 127.0.0.1).
-class Node {
- public:
-  Node(const std::string& postgres, const std::string& redis, std::vector<std::string> extra = {},
-       bool tls = false) {
-    std::vector<std::string> argv{bin_dir() + "/ttt-server",
-                                  "--bind",
-                                  "127.0.0.1",
-                                  "--port",
-                                  "0",
-                                  "--postgres",
-                                  postgres,
-                                  "--redis",
-                                  redis,
-                                  "--log-level",
-                                  "debug",
-                                  "--max-connections-per-ip",
-                                  "0",
-                                  "--max-new-names-per-address",
-                                  "0",
-                                  "--max-identity-failures-per-address",
-                                  "0",
-                                  "--max-games-per-address",
-                                  "0",
-                                  "--rate-limit",
-                                  "0"};
-    // A flag in `extra` replaces its default above (each a flag and its value).
-    for (std::size_t i = 1; i + 1 < argv.size();) {
-      if (std::find(extra.begin(), extra.end(), argv[i]) != extra.end()) {
-        argv.erase(argv.begin() + static_cast<std::ptrdiff_t>(i),
-                   argv.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-      } else {
-        i += 2;
-      }
-    }
-    if (!tls) argv.push_back("--no-tls");
-    // ./ttt test --tsan runs every server the tests start on several threads.
-    if (const char* threads = std::getenv("TTT_TEST_THREADS")) {
-      argv.insert(argv.end(), {"--threads", threads});
-    }
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    process_ = std::make_unique<ChildProcess>(argv);
-    std::smatch m;
-    const std::regex listening("listening on port ([0-9]+)");
-    EXPECT_TRUE(process_->wait_for(
-        [&](const std::string& out) { return std::regex_search(out, m, listening); }, 20s))
-        << process_->output();
-    const std::string out = process_->output();
-    if (std::regex_search(out, m, listening)) port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
-    const std::regex node_id("node ([0-9a-f]+) of the lobby");
-    if (std::regex_search(out, m, node_id)) id_ = m[1];
-  }
-
-  std::uint16_t port() const { return port_; }
-  const std::string& id() const { return id_; }
-  ChildProcess& process() { return *process_; }
-  std::string where() const { return "127.0.0.1:" + std::to_string(port_); }
-  // Everything it printed so far (read now).
-  std::string log() {
-    process_->wait_for([](const std::string&) { return false; }, 200ms);
-    return process_->output();
-  }
-
- private:
-  std::unique_ptr<ChildProcess> process_;
-  std::uint16_t port_ = 0;
-  std::string id_;
-};
-
-class Nodes : public ::testing::Test {
- protected:
-  void SetUp() override {
-    TTT_NEED_REDIS();
-    TTT_NEED_POSTGRES();
-    redis_ = std::make_unique<RedisScratch>();
-    pg_ = std::make_unique<PostgresScratch>();
-  }
-
-  std::shared_ptr<Node> node(std::vector<std::string> extra = {}) {
-    auto n = std::make_shared<Node>(pg_->conninfo(), redis_->address(), std::move(extra));
-    nodes_.push_back(n);
-    return n;
-  }
-
-  // A failed test shows what its nodes logged.
-  void TearDown() override {
-    if (!HasFailure()) return;
-    for (std::size_t i = 0; i < nodes_.size(); ++i) {
-      ADD_FAILURE() << "node " << i + 1 << " logged:\n" << nodes_[i]->log();
-    }
-  }
-
-  // Games that ended, in PostgreSQL.
-  int finished_games() {
-    return std::stoi("0" + sql("SELECT COUNT(*) FROM games WHERE status <> 'in_progress'"));
-  }
-
-  // Every game played (`total` players' games, two a game) is in PostgreSQL
-  // once, finished, with its moves, and the games were spread over nodes.
-  void expect_every_game_once(int total) {
-    EXPECT_EQ(sql("SELECT COUNT(*) FROM (SELECT room_id, round FROM games GROUP BY room_id, "
-                  "round HAVING COUNT(*) > 1) twice"),
-              "0");
-    EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'in_progress'"), "0");
-    EXPECT_EQ(sql("SELECT COUNT(*) FROM games WHERE status = 'aborted'"), "0");
-    // A bot left without an opponent (every other finished its series)
-    // plays the server's bot (--bot-fallback): that game is one bot's only.
-    const int house = std::stoi("0" + sql("SELECT COUNT(*) FROM games g WHERE EXISTS (SELECT 1 "
-                                          "FROM players p WHERE p.is_bot <> 0 AND p.id IN "
-                                          "(g.x_player, g.o_player))"));
-    EXPECT_EQ(sql("SELECT COUNT(*) FROM games"), std::to_string((total + house) / 2));
-    EXPECT_EQ(sql("SELECT COUNT(*) FROM games g WHERE g.reason IN ('line', 'board_full') AND "
-                  "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) < 5"),
-              "0")
-        << "no game decided on the board without its moves";
-    EXPECT_NE(sql("SELECT COUNT(DISTINCT node) FROM games"), "1")
-        << "games were played on several nodes";
-  }
-
-  // Waits until every node sees all of them alive (their heartbeats).
-  void wait_for_each_other(std::size_t count) {
-    for (int i = 0; i < 100; ++i) {
-      if (redis_->cli("SCARD ttt:nodes") == std::to_string(count)) {
-        std::this_thread::sleep_for(1200ms);  // one more heartbeat: each has read the others
-        return;
-      }
-      std::this_thread::sleep_for(100ms);
-    }
-    FAIL() << "the nodes did not all register: " << redis_->cli("SMEMBERS ttt:nodes");
-  }
-
-  // A one-row, one-column answer from the scratch schema.
-  std::string sql(const std::string& query) {
-    server::PgConnection db(pg_->conninfo());
-    auto rows = db.exec(query);
-    return rows.rows() == 0 ? "" : rows.text(0, 0);
-  }
-
-  std::unique_ptr<RedisScratch> redis_;
-  std::unique_ptr<PostgresScratch> pg_;
-  std::vector<std::shared_ptr<Node>> nodes_;
-};
-
-// Quick match for a 3x3 board, and the Queued that says the client waits.
-void queue_for_3x3(TestClient& client) {
-  client.quick(3);
-  client.expect([](const wire::ServerMessage& s) { return s.has_queued(); }, "Queued");
-}
-
-// Hello with a resume token (the name only for the log).
-void hello_with_token(TestClient& client, const std::string& name, const std::string& token) {
-  wire::ClientMessage hello;
-  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
-  hello.mutable_hello()->set_name(name);
-  hello.mutable_hello()->set_resume_token(token);
-  client.send(hello);
-}
-
-wire::Redirect expect_redirect(TestClient& client, std::chrono::milliseconds timeout = 5s) {
-  auto m = client.expect([](const wire::ServerMessage& s) { return s.has_redirect(); },
-                         "a Redirect", timeout);
-  return m.redirect();
-}
-
-// Hello at the node a Redirect names, with the token and the reservation.
-std::unique_ptr<TestClient> follow(const wire::Redirect& redirect, const std::string& name,
-                                   const std::string& token, wire::Welcome& welcome) {
-  auto there = std::make_unique<TestClient>(static_cast<std::uint16_t>(redirect.port()),
-                                            redirect.host());
-  wire::ClientMessage hello;
-  hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
-  hello.mutable_hello()->set_name(name);
-  hello.mutable_hello()->set_resume_token(token);
-  hello.mutable_hello()->set_reservation(redirect.reservation());
-  there->send(hello);
-  welcome = there->expect([](const wire::ServerMessage& s) { return s.has_welcome(); },
-                          "Welcome at the node redirected to")
-                .welcome();
-  return there;
-}
-
-// alice and bob say Hello, alice opens a 3x3 game and bob takes its seat; its id.
-std::uint64_t seat_pair(TestClient& alice, TestClient& bob) {
-  alice.hello("alice");
-  bob.hello("bob");
-  alice.create(3);
-  const auto game = alice.expect_joined().state().game_id();
-  bob.join(game);
-  bob.expect_joined();
-  return game;
-}
-
-// Plays the moves in turn (x first) until the game ends; returns the final state.
-wire::GameState play_out(TestClient& x, TestClient& o, std::uint64_t game,
-                         const std::vector<std::pair<int, int>>& moves, int first_ply = 0) {
-  wire::GameState last;
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    TestClient& mover = (first_ply + static_cast<int>(i)) % 2 == 0 ? x : o;
-    mover.move(moves[i].first, moves[i].second, game);
-    const int ply = first_ply + static_cast<int>(i) + 1;
-    last = mover.expect_state(
-        [ply](const wire::GameState& s) { return s.move_count() >= static_cast<std::uint32_t>(ply); },
-        "the move's state");
-    if (is_over(last)) break;
-  }
-  return last;
-}
 
 TEST_F(Nodes, EveryNodeListsEveryNodesGamesWithTheNodeThatHoldsThem) {
   auto one = node();
@@ -455,17 +248,6 @@ TEST_F(Nodes, APrivateGamesInviteCodeAloneFindsItFromAnotherNodeAndAWrongOneIsCo
 }
 
 // Each name's (rating, games) on a node's leaderboard, and one name's profile there.
-std::map<std::string, std::pair<double, std::uint64_t>> board_at(TestClient& asker) {
-  wire::ClientMessage ask;
-  ask.mutable_get_leaderboard()->set_limit(100);
-  asker.send(ask);
-  const auto reply =
-      asker.expect([](const wire::ServerMessage& m) { return m.has_leaderboard(); }, "board");
-  std::map<std::string, std::pair<double, std::uint64_t>> board;
-  for (const auto& e : reply.leaderboard().entries()) board[e.name()] = {e.rating(), e.games()};
-  return board;
-}
-
 wire::Profile profile_at(TestClient& asker, const std::string& name) {
   wire::ClientMessage ask;
   ask.mutable_get_profile()->set_name(name);
@@ -880,7 +662,7 @@ TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsB
   PostgresScratch::admin("CREATE ROLE " + role + " LOGIN PASSWORD 'pw'; GRANT ALL ON SCHEMA " +
                          pg_->schema() + " TO " + role);
   auto one = std::make_shared<Node>("user=" + role + " password=pw " + pg_->conninfo(),
-                                    redis_->address());
+                                    redis_->address(), key_.path());
   wait_for_each_other(1);
   TestClient alice(one->port());
   TestClient bob(one->port());
@@ -965,7 +747,7 @@ TEST_F(Nodes, BotsPlayTheirSeriesAcrossThreeNodesThroughAKillAndADrain) {
     dirs.push_back(std::make_unique<TempDir>());
     extra.insert(extra.begin(), {"--tls-dir", dirs.back()->path(), "--reconnect-grace", "60",
                                  "--bot-fallback", "2"});
-    auto n = std::make_shared<Node>(pg_->conninfo(), redis_->address(), extra, true);
+    auto n = std::make_shared<Node>(pg_->conninfo(), redis_->address(), key_.path(), extra, true);
     nodes_.push_back(n);
     return n;
   };
@@ -1090,15 +872,47 @@ TEST(NodeFlags, NodesRefuseToStartWithoutWhatTheyShareAndSayWhy) {
                    "127.0.0.1:7777"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--advertise HOST:PORT"), std::string::npos) << r.output;
+  // The key the nodes share: needed, long enough, and the owner's alone.
+  const std::vector<std::string> node{
+      server,    "--port",         "0",      "--postgres", "host=/nonexistent",
+      "--redis", "127.0.0.1:7777", "--bind", "127.0.0.1"};
+  auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> argv = node;
+    argv.insert(argv.end(), more.begin(), more.end());
+    return run_command(argv);
+  };
+  r = with({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--redis needs --cluster-key-file FILE"), std::string::npos) << r.output;
+  TempDir dir;
+  const std::string short_key = dir.path() + "/short.key";
+  std::ofstream(short_key) << "too short\n";
+  ::chmod(short_key.c_str(), 0600);
+  r = with({"--cluster-key-file", short_key});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("holds 9 bytes"), std::string::npos) << r.output;
+  const std::string open_key = dir.path() + "/open.key";
+  std::ofstream(open_key) << std::string(64, 'k');
+  ::chmod(open_key.c_str(), 0644);
+  r = with({"--cluster-key-file", open_key});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("may be read by others"), std::string::npos) << r.output;
+  r = with({"--cluster-key-file", dir.path() + "/missing.key"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("missing"), std::string::npos) << r.output;
+  r = run_command({server, "--port", "0", "--db", "none", "--cluster-key-file", open_key});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("it needs --redis"), std::string::npos) << r.output;
 }
 
 TEST_F(Nodes, ANodeWhoseRedisCantBeReachedDoesNotStartAndSaysWhy) {
   RedisScratch spare;
   const std::string address = spare.address();
   spare.stop();
-  auto r = run_command({bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port", "0",
-                        "--no-tls", "--postgres", pg_->conninfo(), "--redis", address},
-                       15s);
+  auto r = run_command(
+      {bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port", "0", "--no-tls", "--postgres",
+       pg_->conninfo(), "--redis", address, "--cluster-key-file", key_.path()},
+      15s);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.output.find("Redis at " + address + " can't be reached"), std::string::npos)
       << r.output;

@@ -68,13 +68,26 @@ class Cluster : public ::testing::Test {
     return c;
   }
 
-  std::unique_ptr<RedisCluster> node(const std::string& id, std::uint16_t port) {
+  std::unique_ptr<RedisCluster> node(const std::string& id, std::uint16_t port,
+                                     const std::string& key = "",
+                                     server::cluster::NodeTimings timings = {}) {
     NodeInfo self;
     self.id = id;
     self.host = "127.0.0.1";
     self.port = port;
-    auto n = std::make_unique<RedisCluster>(io_.get_executor(), address(), self);
+    auto n = std::make_unique<RedisCluster>(io_.get_executor(), address(), self, timings,
+                                            server::cluster::NodeSigner(key));
     return n;
+  }
+
+  // hold() asked and answered: "" held, else the node that holds the player.
+  std::string hold(RedisCluster& at, std::uint64_t account, const std::string& token,
+                   const std::string& to = "") {
+    std::optional<std::string> answer;
+    at.hold(AccountId{account}, token, 60s, to,
+            [&](const std::string& elsewhere) { answer = elsewhere; });
+    EXPECT_TRUE(run_until([&] { return answer.has_value(); }));
+    return answer.value_or("(no answer)");
   }
 
   boost::asio::io_context io_;
@@ -99,6 +112,39 @@ TEST(RedisAddress, ParsesHostAndPortAndNamesWhatIsWrong) {
     EXPECT_FALSE(server::cluster::parse_redis_address(bad, error)) << bad;
     EXPECT_FALSE(error.empty()) << bad;
   }
+}
+
+TEST(RedisAddress, ReadsUrlsWithAUserAPasswordAndTlsAndNeverShowsThePassword) {
+  std::string error;
+  ::unsetenv("TTT_REDIS_PASSWORD");
+  auto a = server::cluster::parse_redis_address("rediss://ttt:p%40ss%3Aw@db1:6390", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_TRUE(a->tls);
+  EXPECT_EQ(a->user, "ttt");
+  EXPECT_EQ(a->password, "p@ss:w");
+  EXPECT_EQ(a->host, "db1");
+  EXPECT_EQ(a->port, 6390);
+  EXPECT_EQ(a->text(), "rediss://ttt@db1:6390");
+  a = server::cluster::parse_redis_address("redis://:only-a-password@[::1]/0", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_FALSE(a->tls);
+  EXPECT_EQ(a->user, "");
+  EXPECT_EQ(a->password, "only-a-password");
+  EXPECT_EQ(a->port, 6379);
+  EXPECT_EQ(a->text(), "[::1]:6379");
+  ::setenv("TTT_REDIS_PASSWORD", "from-env", 1);
+  a = server::cluster::parse_redis_address("redis://ttt@db1", error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->password, "from-env");
+  ::unsetenv("TTT_REDIS_PASSWORD");
+  EXPECT_FALSE(server::cluster::parse_redis_address("redis://ttt@db1", error));
+  EXPECT_NE(error.find("needs a password"), std::string::npos) << error;
+  EXPECT_FALSE(server::cluster::parse_redis_address("http://db1", error));
+  EXPECT_NE(error.find("no Redis URL"), std::string::npos) << error;
+  EXPECT_FALSE(server::cluster::parse_redis_address("redis://db1/3", error));
+  EXPECT_NE(error.find("database 0"), std::string::npos) << error;
+  EXPECT_FALSE(server::cluster::parse_redis_address("redis://u:%zz@db1", error));
+  EXPECT_NE(error.find("%-escape"), std::string::npos) << error;
 }
 
 TEST_F(Cluster, CommandsAreAnsweredInOrderBinarySafeAndErrorsAreReplies) {
@@ -303,6 +349,90 @@ TEST_F(Cluster, TheGameListOfEveryNodeIsSeenByEveryOtherWithinASecond) {
   // The holder dies: its games are no longer offered.
   a->close();
   EXPECT_TRUE(run_until([&] { return list_b.list(everything).total == 0; }, 8s));
+}
+
+TEST_F(Cluster, APlayerHeldByAnotherLiveNodeIsNotTakenFromIt) {
+  const server::cluster::NodeTimings quick{200ms, 600ms};
+  auto a = node("nodea", 1001, "", quick);
+  auto b = node("nodeb", 1002, "", quick);
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea"); }));
+  EXPECT_EQ(hold(*a, 7, "t1"), "");
+  EXPECT_EQ(redis_->cli("GET ttt:player:7"), "nodea");
+  // A node that only looked dead can't take the player back.
+  EXPECT_EQ(hold(*b, 7, "t2"), "nodea");
+  EXPECT_EQ(redis_->cli("GET ttt:player:7"), "nodea");
+  EXPECT_EQ(redis_->cli("GET ttt:token:t1"), "7\tnodea") << "its token untouched";
+  // Sending the player to the node that holds it is no taking.
+  EXPECT_EQ(hold(*b, 7, "t3", "nodea"), "");
+  EXPECT_EQ(redis_->cli("GET ttt:token:t3"), "7\tnodea");
+  // Its holder dead, the player may be held elsewhere.
+  a->close();
+  ASSERT_TRUE(run_until([&] { return !b->alive("nodea"); }, 5s));
+  EXPECT_EQ(hold(*b, 7, "t4"), "");
+  EXPECT_EQ(redis_->cli("GET ttt:player:7"), "nodeb");
+}
+
+TEST_F(Cluster, ARedisThatForgetsTheNodeIsNoticedAtTheNextHeartbeat) {
+  auto a = node("nodea", 1001, "", {200ms, 600ms});
+  std::vector<bool> restored;
+  a->on_restored([&](bool forgotten) { restored.push_back(forgotten); });
+  a->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodea") && a->registry_ready(); }));
+  ASSERT_TRUE(run_until([&] { return redis_->cli("EXISTS ttt:epoch:nodea") == "1"; }));
+  EXPECT_TRUE(restored.empty()) << "a first heartbeat is no loss";
+  const auto flushed = std::chrono::steady_clock::now();
+  redis_->cli("FLUSHALL");
+  ASSERT_TRUE(run_until([&] { return !restored.empty(); }, 3s)) << "noticed";
+  EXPECT_LT(std::chrono::steady_clock::now() - flushed, 1s) << "within a heartbeat or two";
+  EXPECT_TRUE(restored.front()) << "as forgotten, not as a lost connection";
+  EXPECT_EQ(redis_->cli("EXISTS ttt:node:nodea"), "1");
+}
+
+TEST_F(Cluster, HeartbeatsAndMessagesNotSignedWithTheLobbysKeyAreIgnored) {
+  const std::string key(40, 'k');
+  auto a = node("nodea", 1001, key);
+  auto b = node("nodeb", 1002, key);
+  auto stranger = node("nodex", 1009, std::string(40, 'x'));  // another key
+  int asked = 0;
+  a->serve_seats([&](const server::SeatRequest& request, server::Cluster::SeatDone reply) {
+    ++asked;
+    reply(server::SeatReply{"code", request.game, wire::ERROR_CODE_UNSPECIFIED, ""});
+  });
+  a->start();
+  b->start();
+  stranger->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea"); }));
+  // A heartbeat written by hand, and one signed with another key.
+  redis_->cli("SADD ttt:nodes evil");
+  redis_->cli("SET ttt:node:evil \"127.0.0.1\t6666\tSHA256:ab\t0\t0\t-\t99999999999999\"");
+  run_until([] { return false; }, 1500ms);
+  EXPECT_FALSE(a->alive("evil"));
+  EXPECT_FALSE(a->node("evil"));
+  EXPECT_FALSE(a->alive("nodex")) << "a node with another key is no node of this lobby";
+  EXPECT_TRUE(stranger->alive("nodex"));
+  // A seat request published by hand is ignored; one from a node is answered.
+  node::NodeMessage forged;
+  forged.set_id(1);
+  forged.set_from("nodeb");
+  forged.mutable_seat_request()->set_game(5);
+  RedisClient::Options options;
+  auto raw = client(options);
+  ask(*raw, {"PUBLISH", "ttt:rpc:nodea", forged.SerializeAsString()});
+  std::optional<server::SeatReply> reply;
+  stranger->request_seat("nodea", server::SeatRequest{},
+                         [&](const server::SeatReply& r) { reply = r; });
+  ASSERT_TRUE(run_until([&] { return reply.has_value(); }, 5s));
+  EXPECT_TRUE(reply->reservation.empty()) << "another key's request is not answered";
+  EXPECT_EQ(asked, 0);
+  reply.reset();
+  server::SeatRequest real;
+  real.game = 5;
+  b->request_seat("nodea", real, [&](const server::SeatReply& r) { reply = r; });
+  ASSERT_TRUE(run_until([&] { return reply.has_value(); }, 5s));
+  EXPECT_EQ(reply->reservation, "code");
+  EXPECT_EQ(asked, 1);
 }
 
 }  // namespace

@@ -132,5 +132,55 @@ TEST(GameDirectory, AFullPageOfLongestNamesIsAFewKilobytes) {
   EXPECT_LT(bytes, 16u * 1024) << "a page must stay far below any send queue";
 }
 
+TEST(GameDirectory, AFilteredPageComesFromItsIndexWithTheViewersPrivateGamesMerged) {
+  LocalGameDirectory directory;
+  const AccountId me{7};
+  // Ten thousand 3x3 games, and a few others scattered among them.
+  for (GameId id = 1; id <= 10'000; ++id) {
+    const bool odd_one = id % 2500 == 0;
+    directory.publish(game(id, odd_one ? 15 : 3, "p" + std::to_string(id)));
+  }
+  directory.publish(game(10'001, 15, "mine", "", wire::GAME_STATUS_WAITING, true, true, {me, {}}));
+  ListQuery query;
+  query.size = 15;
+  query.page_size = 3;
+  query.viewer = me;
+  const ListPage first = directory.list(query);
+  EXPECT_EQ(ids(first), (std::vector<GameId>{2500, 5000, 7500}));
+  EXPECT_EQ(first.total, 5u) << "four public 15x15 games and the viewer's own private one";
+  query.after = first.next_after;
+  const ListPage second = directory.list(query);
+  EXPECT_EQ(ids(second), (std::vector<GameId>{10'000, 10'001}));
+  EXPECT_EQ(second.next_after, 0u);
+  // A game that starts leaves the open ones' index; one that ends, every index.
+  directory.publish(game(2500, 15, "p2500", "q", wire::GAME_STATUS_IN_PROGRESS));
+  directory.withdraw(5000);
+  query.after = 0;
+  query.open_only = true;
+  EXPECT_EQ(ids(directory.list(query)), (std::vector<GameId>{7500, 10'000, 10'001}));
+  query.viewer = AccountId{8};
+  EXPECT_EQ(directory.list(query).total, 2u) << "another viewer sees no private game";
+}
+
+TEST(GameDirectory, ANameFilterLooksAtABoundedNumberOfGamesAPage) {
+  LocalGameDirectory directory;
+  const GameId games = 3 * LocalGameDirectory::kNameScan;
+  for (GameId id = 1; id <= games; ++id) directory.publish(game(id, 3, "p" + std::to_string(id)));
+  directory.publish(game(games + 1, 3, "needle"));
+  ListQuery query;
+  query.name = "needle";
+  query.page_size = 10;
+  std::vector<GameId> found;
+  int pages = 0;
+  do {
+    const ListPage page = directory.list(query);
+    for (const GameId id : ids(page)) found.push_back(id);
+    query.after = page.next_after;
+    ++pages;
+  } while (query.after != 0 && pages < 10);
+  EXPECT_EQ(found, (std::vector<GameId>{games + 1}));
+  EXPECT_EQ(pages, 4) << "a page looks at kNameScan games, then says where to go on";
+}
+
 }  // namespace
 }  // namespace ttt::server

@@ -127,7 +127,7 @@ class GameRoomTest : public ::testing::Test {
                                       RoomLinks{observer, observer, observer});
   }
   PlayerRef ref(std::uint64_t id, const std::shared_ptr<FakeParticipant>& p, std::string name) {
-    return PlayerRef{SeatId{id}, AccountId{id}, std::move(name), false, p};
+    return PlayerRef{SeatId{id}, AccountId{id}, std::move(name), false, p, false, ""};
   }
 
   boost::asio::io_context io;
@@ -466,7 +466,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
 TEST_F(GameRoomTest, ALeaverHearsTheEndEvenIfTheRoomClosesBeforeTheJournalAnswers) {
   auto room = make_room();
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
-  room->seat(PlayerRef{SeatId{9}, AccountId{9}, "bot (easy)", true, bob}, wire::SIDE_O, 0);
+  room->seat(PlayerRef{SeatId{9}, AccountId{9}, "bot (easy)", true, bob, false, ""}, wire::SIDE_O, 0);
   observer.hold = true;
   room->leave(SeatId{1}, 4);  // the last human leaves: the room closes
   EXPECT_TRUE(observer.closed);

@@ -19,10 +19,13 @@
 #include "lobby/resume_tokens.hpp"
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
+#include "net/connection_slots.hpp"
 #include "net/keyed_rate_limiter.hpp"
 #include "net/log_limiter.hpp"
+#include "net/message_rate.hpp"
 #include "net/peer_address.hpp"
 #include "net/read_budget.hpp"
+#include "net/read_turn.hpp"
 #include "store/stored_accounts.hpp"
 
 namespace ttt::server {
@@ -38,6 +41,32 @@ TEST(AddressKey, IPv4AsWrittenIPv6ByItsSlash64) {
   EXPECT_EQ(address_key(ip::make_address("2001:db8:1:2:aaaa::1")), "2001:db8:1:2::/64");
   EXPECT_EQ(address_key(ip::make_address("2001:db8:1:2:bbbb::9")), "2001:db8:1:2::/64")
       << "one subscriber's /64 is one address";
+}
+
+TEST(AddressKey, AnIPv6Slash64BelongsToItsSlash48) {
+  EXPECT_EQ(network_key("2001:db8:1:2::/64"), "2001:db8:1::/48");
+  EXPECT_EQ(network_key("2001:db8:1:ffff::/64"), "2001:db8:1::/48");
+  EXPECT_EQ(network_key("192.0.2.7"), "192.0.2.7") << "an IPv4 address is its own network";
+  EXPECT_EQ(network_key("unknown"), "unknown");
+}
+
+TEST(ConnectionSlots, AnIPv6Slash48HoldsSoManyAddressesShares) {
+  auto slots = std::make_shared<ConnectionSlots>(1000, 2);
+  std::vector<std::shared_ptr<void>> held;
+  ConnectionSlots::Refusal why{};
+  // Eight /64s of one /48 take two each...
+  for (int net = 0; net < static_cast<int>(kNetworkShare); ++net) {
+    for (int i = 0; i < 2; ++i) {
+      held.push_back(slots->take("2001:db8:1:" + std::to_string(net) + "::/64", why));
+      ASSERT_TRUE(held.back()) << net;
+    }
+  }
+  // ...and a ninth of the same /48 finds the network's share taken.
+  EXPECT_FALSE(slots->take("2001:db8:1:99::/64", why));
+  EXPECT_EQ(why, ConnectionSlots::Refusal::kAddressFull);
+  EXPECT_TRUE(slots->take("2001:db8:2:99::/64", why)) << "another /48";
+  held.pop_back();
+  EXPECT_TRUE(slots->take("2001:db8:1:99::/64", why)) << "one given back";
 }
 
 TEST(KeyedRateLimiter, EachKeyHasItsOwnBucketAndTheTableStaysBounded) {
@@ -94,6 +123,38 @@ TEST(ReadBudget, ReservationsNeverPassTheLimit) {
   EXPECT_TRUE(budget.reserve(500));
   ReadBudget unlimited(0);
   EXPECT_TRUE(unlimited.reserve(std::size_t{1} << 40));
+}
+
+TEST(ReadTurn, EndsAtItsBytesReadsOrFramesAndBeginsAfresh) {
+  ReadTurn turn(ReadTurnLimits{1000, 4, 3});
+  EXPECT_FALSE(turn.over());
+  EXPECT_EQ(turn.bytes_left(), 1000u);
+  turn.read(600);
+  EXPECT_EQ(turn.bytes_left(), 400u);
+  turn.read(400);
+  EXPECT_TRUE(turn.over()) << "its bytes";
+  EXPECT_EQ(turn.bytes_left(), 0u);
+  turn.begin();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(turn.over());
+    turn.frame();
+  }
+  EXPECT_TRUE(turn.over()) << "its frames";
+  turn.begin();
+  for (int i = 0; i < 4; ++i) turn.read(1);
+  EXPECT_TRUE(turn.over()) << "its reads: a record of one byte each is no cheaper a turn";
+}
+
+TEST(MessageRate, RefusesPastTheBurstThenCutsOffAFlood) {
+  MessageRate rate(10, 20);
+  const auto t = Clock::now();
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(rate.take(t), MessageRate::Verdict::kAllowed);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(rate.take(t), MessageRate::Verdict::kRefused);
+  EXPECT_EQ(rate.take(t), MessageRate::Verdict::kFlooding);
+  // A second later, ten more are allowed again.
+  EXPECT_EQ(rate.take(t + 1s), MessageRate::Verdict::kAllowed);
+  MessageRate unlimited(0, 0);
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(unlimited.take(t), MessageRate::Verdict::kAllowed);
 }
 
 TEST(AddressQuotas, CapsSeatsAndBotSeatsPerAddress) {

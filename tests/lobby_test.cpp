@@ -45,6 +45,7 @@ class LobbyTest : public ::testing::Test {
   static LobbyConfig config() {
     LobbyConfig c;
     c.bot_budget = std::chrono::milliseconds(1);
+    c.rate_one_address = true;  // most players here share an address
     return c;
   }
 
@@ -359,8 +360,12 @@ TEST_F(LobbyTest, AGameLostWhileAwayIsToldAtTheNextWelcome) {
   const std::string secret = bob->received.front().welcome().secret();
   wire::ClientMessage move;
   move.mutable_make_move()->set_row(0);
-  send(alice, move);  // both move: only then is a game rated
+  send(alice, move);  // both move twice: only then is a game rated
   move.mutable_make_move()->set_row(1);
+  send(bob, move);
+  move.mutable_make_move()->set_row(2);
+  send(alice, move);
+  move.mutable_make_move()->set_col(1);
   send(bob, move);
   disconnect(bob);
   wire::ClientMessage resign;
@@ -382,6 +387,73 @@ TEST_F(LobbyTest, AGameLostWhileAwayIsToldAtTheNextWelcome) {
   EXPECT_EQ(later->received.front().welcome().decided_while_away_size(), 0) << "told once";
 }
 
+class RatedGameTest : public LobbyTest {
+ protected:
+  // Alice and bob from these addresses, one game of `moves` moves that bob
+  // resigns; the final state.
+  wire::GameState play(const std::string& alice_from, const std::string& bob_from, int moves,
+                       bool rate_one_address = false) {
+    local_.reset();
+    LobbyConfig c = config();
+    c.rate_one_address = rate_one_address;
+    local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+    alice_ = player("alice", alice_from);
+    bob_ = player("bob", bob_from);
+    quick(alice_, 3);
+    quick(bob_, 3);
+    for (int i = 0; i < moves; ++i) {
+      wire::ClientMessage move;
+      move.mutable_make_move()->set_row(i % 2);
+      move.mutable_make_move()->set_col(i / 2);
+      send(i % 2 == 0 ? alice_ : bob_, move);
+    }
+    wire::ClientMessage resign;
+    resign.mutable_resign();
+    send(bob_, resign);
+    return bob_->last([](const wire::ServerMessage& m) { return m.has_state(); })->state();
+  }
+  double rating_of(const std::string& name) {
+    return local_->accounts.rating(account_id(*local_->accounts.find(name_key(name))));
+  }
+  std::shared_ptr<FakeConnection> alice_, bob_;
+};
+
+TEST_F(RatedGameTest, TwoAccountsOfOneAddressPlayUnrated) {
+  const auto state = play("198.51.100.7", "198.51.100.7", 4);
+  EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
+  EXPECT_FALSE(state.rated()) << "one address: one person, or a farm";
+  EXPECT_EQ(rating_of("alice"), 1200);
+  EXPECT_EQ(rating_of("bob"), 1200);
+}
+
+TEST_F(RatedGameTest, PlayersOfTwoAddressesPlayRated) {
+  const auto state = play("198.51.100.7", "198.51.100.8", 4);
+  EXPECT_TRUE(state.rated());
+  EXPECT_GT(rating_of("alice"), 1200);
+}
+
+TEST_F(RatedGameTest, AClubBehindOneNatIsRatedWhenTheServerSaysSo) {
+  const auto state = play("198.51.100.7", "198.51.100.7", 4, true);
+  EXPECT_TRUE(state.rated());
+  EXPECT_GT(rating_of("alice"), 1200);
+}
+
+TEST_F(RatedGameTest, AGameEndedBeforeTwoMovesEachSaysUnratedAsItsRecordDoes) {
+  // The farm's game: a move each, then a resignation. The final state says
+  // what the record says: not rated.
+  const auto state = play("198.51.100.7", "198.51.100.8", 2);
+  EXPECT_EQ(state.status(), wire::GAME_STATUS_X_WON);
+  EXPECT_FALSE(state.rated());
+  EXPECT_EQ(rating_of("alice"), 1200);
+  wire::ClientMessage list;
+  list.mutable_list_games();
+  send(alice_, list);
+  const auto* games = alice_->last([](const wire::ServerMessage& m) { return m.has_game_list(); });
+  ASSERT_NE(games, nullptr);
+  ASSERT_EQ(games->game_list().games_size(), 1);
+  EXPECT_FALSE(games->game_list().games(0).rated()) << "the list says so too";
+}
+
 TEST_F(LobbyTest, ProfileShowsRatingGamesAndRank) {
   auto alice = player("alice");
   auto bob = player("bob");
@@ -389,8 +461,12 @@ TEST_F(LobbyTest, ProfileShowsRatingGamesAndRank) {
   quick(bob, 3);
   wire::ClientMessage move;
   move.mutable_make_move()->set_row(0);
-  send(alice, move);  // both move: only then is a game rated
+  send(alice, move);  // both move twice: only then is a game rated
   move.mutable_make_move()->set_row(1);
+  send(bob, move);
+  move.mutable_make_move()->set_row(2);
+  send(alice, move);
+  move.mutable_make_move()->set_col(1);
   send(bob, move);
   wire::ClientMessage resign;
   resign.mutable_resign();
@@ -433,6 +509,13 @@ TEST_F(LobbyTest, LookAlikesOfAnExistingNameAreRefused) {
        "the name '\u0430lice' looks like 'alice', which belongs to another player"},
       {"\u200b", wire::ERROR_CODE_BAD_REQUEST, "U+200B (ZERO WIDTH SPACE): it is invisible"},
       {"ALICE", wire::ERROR_CODE_NAME_TAKEN, "the name 'alice' belongs to another player"},
+      // Look-alikes through case: a capital I is an l, a Cherokee letter an L.
+      {"aIice", wire::ERROR_CODE_NAME_TAKEN, "the name 'aIice' looks like 'alice'"},
+      {"ALlCE", wire::ERROR_CODE_NAME_TAKEN, "the name 'ALlCE' looks like 'alice'"},
+      {"a\u13DEice", wire::ERROR_CODE_NAME_TAKEN, "looks like 'alice'"},
+      {"bot  (perfect)", wire::ERROR_CODE_NAME_TAKEN, "belong to the server's bots"},
+      {"b0t (perfect)", wire::ERROR_CODE_NAME_TAKEN, "belong to the server's bots"},
+      {"bot\uff08perfect\uff09", wire::ERROR_CODE_NAME_TAKEN, "belong to the server's bots"},
   };
   for (const Case& c : cases) {
     auto impostor = player(c.name);
@@ -883,6 +966,31 @@ TEST_F(LobbyTest, OnlyTheOperatorSeesTheServersMemory) {
   EXPECT_EQ(full->stats().connections(), 1u);
 }
 
+TEST_F(LobbyTest, WrongOperatorTokensCostAWaitLikeWrongSecrets) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.stats_token = "s3cret-operator-token-0123456789abcdef";
+  c.identity_failures = 3;
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto guesser = player("guesser");
+  wire::ClientMessage stats;
+  for (int i = 0; i < 4; ++i) {
+    stats.mutable_get_stats()->set_operator_token("guess-" + std::to_string(i));
+    send(guesser, stats);
+  }
+  // Past the free failures even the right token waits.
+  stats.mutable_get_stats()->set_operator_token(c.stats_token);
+  send(guesser, stats);
+  ASSERT_NE(guesser->last_error(), nullptr);
+  EXPECT_EQ(guesser->last_error()->error().code(), wire::ERROR_CODE_IDENTITY_LOCKED);
+  auto operator_elsewhere = player("operator", "192.0.2.77");
+  send(operator_elsewhere, stats);
+  const auto* full =
+      operator_elsewhere->last([](const wire::ServerMessage& m) { return m.has_stats(); });
+  ASSERT_NE(full, nullptr);
+  EXPECT_TRUE(full->stats().operator_view()) << "another address is not held back";
+}
+
 TEST_F(LobbyTest, TheClientsOwnSecretOwnsTheNameFromItsFirstHello) {
   const std::string secret(64, 'c');
   auto hello = [&](const std::string& with) {
@@ -937,6 +1045,32 @@ TEST_F(LobbyTest, ARotatedSecretReplacesTheOldOne) {
   };
   EXPECT_EQ(last_code(*hello(old_secret)), wire::ERROR_CODE_NAME_TAKEN);
   EXPECT_TRUE(hello(new_secret)->received.front().has_welcome());
+}
+
+TEST_F(LobbyTest, ARotatedSecretRevokesTheResumeTokensIssuedBeforeIt) {
+  // One rotates a secret when it (or a token) may have got out: a token
+  // issued before the rotation takes nobody's seat after it.
+  auto alice = player("alice");
+  const std::string old_token = alice->received.front().welcome().resume_token();
+  wire::ClientMessage rotate;
+  rotate.mutable_rotate_secret()->set_new_secret(std::string(48, 'n'));
+  send(alice, rotate);
+  const auto* rotated =
+      alice->last([](const wire::ServerMessage& m) { return m.has_secret_rotated(); });
+  ASSERT_NE(rotated, nullptr);
+  const std::string new_token = rotated->secret_rotated().resume_token();
+  EXPECT_EQ(new_token.size(), 32u);
+  EXPECT_NE(new_token, old_token);
+  auto resume = [&](const std::string& token) {
+    auto conn = connect("192.0.2.9");
+    wire::ClientMessage m;
+    m.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    m.mutable_hello()->set_resume_token(token);
+    send(conn, m);
+    return conn;
+  };
+  EXPECT_EQ(last_code(*resume(old_token)), wire::ERROR_CODE_BAD_RESUME_TOKEN);
+  EXPECT_TRUE(resume(new_token)->received.front().has_welcome()) << "the token told with it works";
 }
 
 TEST_F(LobbyTest, AGameAgainstTheBotWithNobodyLeftEndsWithoutTheHumanGrace) {
@@ -1267,6 +1401,35 @@ TEST_F(LobbyTest, WhoMarksProgramsAndLeavesOutTheServersBots) {
   EXPECT_TRUE(list.players(1).is_bot());
 }
 
+TEST_F(LobbyTest, OneAddressTakesATenthOfAGamesSpectatorSeats) {
+  local_.reset();
+  LobbyConfig c = config();
+  c.max_spectators = 30;  // three seats an address
+  local_ = std::make_unique<LocalLobby>(logic_, logic_, c);
+  auto host = player("host", "192.0.2.1");
+  wire::ClientMessage create;
+  create.mutable_create_game()->set_size(3);
+  send(host, create);
+  const auto game = last_of(*host, wire::ServerMessage::kJoined)->joined().state().game_id();
+  wire::ClientMessage watch;
+  watch.mutable_spectate()->set_game_id(game);
+  for (int i = 0; i < 4; ++i) {
+    auto eye = player("eye" + std::to_string(i), "203.0.113.9");
+    send(eye, watch);
+    if (i < 3) {
+      EXPECT_NE(last_of(*eye, wire::ServerMessage::kJoined), nullptr) << i;
+    } else {
+      ASSERT_NE(eye->last_error(), nullptr);
+      EXPECT_EQ(eye->last_error()->error().code(), wire::ERROR_CODE_SPECTATORS_FULL);
+      EXPECT_NE(eye->last_error()->error().text().find("as many as one address may"),
+                std::string::npos);
+    }
+  }
+  auto other = player("other", "203.0.113.10");
+  send(other, watch);
+  EXPECT_NE(last_of(*other, wire::ServerMessage::kJoined), nullptr) << "another address watches";
+}
+
 class ChallengeTest : public LobbyTest {
  protected:
   wire::ClientMessage challenge_of(const std::string& name, int size = 3) {
@@ -1322,6 +1485,53 @@ TEST_F(ChallengeTest, AnAcceptedChallengeStartsTheGameWithTheChallengersSettings
   EXPECT_EQ(state->state().clock().initial_ms(), 180'000u);
   EXPECT_EQ(state->state().status(), wire::GAME_STATUS_IN_PROGRESS);
   EXPECT_TRUE(state->state().rated());
+}
+
+TEST_F(ChallengeTest, AChallengerMakesSoManyChallengesAMinute) {
+  auto alice = player("alice", "10.0.0.1");
+  std::vector<std::shared_ptr<FakeConnection>> others;
+  for (int i = 0; i < 11; ++i) {
+    const std::string name = "other" + std::to_string(i);
+    others.push_back(player(name, "10.0.1." + std::to_string(i)));
+    const auto code = refusal(alice, challenge_of(name));
+    if (i < 10) {
+      EXPECT_EQ(code, wire::ERROR_CODE_UNSPECIFIED) << i;
+      send(others.back(), answer(false));  // declined: it no longer stands
+    } else {
+      EXPECT_EQ(code, wire::ERROR_CODE_RATE_LIMITED) << "the eleventh within the minute";
+      EXPECT_NE(alice->last_error()->error().text().find("too many challenges"), std::string::npos);
+      EXPECT_EQ(last_of(*others.back(), wire::ServerMessage::kChallengeOffer), nullptr);
+    }
+  }
+  auto carol = player("carol", "10.0.0.3");
+  EXPECT_EQ(refusal(carol, challenge_of("other10")), wire::ERROR_CODE_UNSPECIFIED)
+      << "another challenger is not held back";
+}
+
+TEST_F(ChallengeTest, OneAddressMakesSoManyChallengesAMinuteWhicheverAccountsItUses) {
+  auto victim = player("victim", "10.0.0.1");
+  int offers = 0;
+  for (int i = 0; i < 29; ++i) {
+    auto sock = player("sock" + std::to_string(i), "10.0.0.66");
+    if (refusal(sock, challenge_of("victim")) == wire::ERROR_CODE_UNSPECIFIED) ++offers;
+    disconnect(sock);  // withdrawn, and on to the next account
+  }
+  EXPECT_EQ(offers, 20) << "twice one player's challenges a minute, for the whole address";
+  auto friendly = player("friendly", "10.0.0.2");
+  EXPECT_EQ(refusal(friendly, challenge_of("victim")), wire::ERROR_CODE_UNSPECIFIED);
+}
+
+TEST_F(ChallengeTest, TheSamePlayerIsChallengedAgainOnlyAfterACooldown) {
+  auto alice = player("alice", "10.0.0.1");
+  auto bob = player("bob", "10.0.0.2");
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_UNSPECIFIED);
+  send(bob, answer(false));
+  EXPECT_EQ(refusal(alice, challenge_of("bob")), wire::ERROR_CODE_RATE_LIMITED);
+  EXPECT_NE(alice->last_error()->error().text().find("you challenged bob a moment ago"),
+            std::string::npos)
+      << alice->last_error()->error().text();
+  EXPECT_EQ(refusal(bob, challenge_of("alice")), wire::ERROR_CODE_UNSPECIFIED)
+      << "the other way round is another pair";
 }
 
 TEST_F(ChallengeTest, ADeclinedChallengeIsToldToBoth) {
@@ -1520,6 +1730,45 @@ TEST_F(LobbyTest, AClockRunsOnAcrossAReconnect) {
   EXPECT_GT(s.x_clock_ms(), 60'000u) << "X's increment is kept";
   EXPECT_LE(s.o_clock_ms(), 60'000u) << "O's time ran on while away";
   EXPECT_EQ(s.to_move(), wire::SIDE_O);
+}
+
+TEST(PlayerTable, FindsAPersonByKeyAndPagesPeopleByName) {
+  PlayerTable table;
+  auto add = [&](std::uint64_t id, const std::string& name, bool bot = false) {
+    auto p = std::make_unique<LobbyPlayer>();
+    p->id = SeatId{id};
+    p->name = name;
+    p->is_bot = bot;
+    p->key = bot ? "" : name_key(name);
+    table.add(std::move(p));
+  };
+  add(1, "carol");
+  add(2, "Alice");
+  add(3, "bob");
+  add(4, "bot (easy)", true);
+  EXPECT_EQ(table.size(), 4u);
+  EXPECT_EQ(table.people(), 3u) << "the server's bots are not people";
+  ASSERT_NE(table.by_key(name_key("ALICE")), nullptr);
+  EXPECT_EQ(table.by_key(name_key("ALICE"))->id, SeatId{2});
+  EXPECT_EQ(table.by_key(name_key("bot (easy)")), nullptr);
+  auto page = table.page("", "", 2, 100, {});
+  ASSERT_EQ(page.people.size(), 2u);
+  EXPECT_EQ(page.people[0]->name, "Alice");
+  EXPECT_EQ(page.people[1]->name, "bob");
+  EXPECT_EQ(page.next_after, "bob");
+  page = table.page("bob", "", 2, 100, {});
+  ASSERT_EQ(page.people.size(), 1u);
+  EXPECT_EQ(page.people[0]->name, "carol");
+  EXPECT_TRUE(page.next_after.empty());
+  // A filter looks at so many names, then says where to go on.
+  page = table.page("", "CAR", 10, 2, {});
+  EXPECT_TRUE(page.people.empty());
+  EXPECT_EQ(page.next_after, "bob");
+  page = table.page(page.next_after, "CAR", 10, 2, {});
+  ASSERT_EQ(page.people.size(), 1u);
+  table.erase(SeatId{2});
+  EXPECT_EQ(table.by_key(name_key("alice")), nullptr);
+  EXPECT_EQ(table.people(), 2u);
 }
 
 }  // namespace

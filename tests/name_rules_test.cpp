@@ -87,11 +87,37 @@ TEST(NameSkeleton, DifferentNamesStayDifferent) {
   EXPECT_NE(name_skeleton("Дмитрий"), name_skeleton("Dmitri"));
 }
 
-TEST(NameSkeleton, TheServerBotsPrefixKeepsItsShape) {
-  // The lobby reserves names whose key starts with "bot (".
-  EXPECT_TRUE(name_skeleton("bot (hard)").starts_with("bot ("));
-  EXPECT_TRUE(name_skeleton("BOT (Perfect)").starts_with("bot ("));
-  EXPECT_TRUE(name_skeleton("b\u043et (hard)").starts_with("bot ("));  // Cyrillic о
+TEST(NameSkeleton, TheServerBotsNamesAreReservedWhateverTheyLookLike) {
+  for (const char* name : {"bot (hard)", "BOT (Perfect)", "b\u043et (hard)", "bot  (perfect)",
+                           "b0t (perfect)", "bot\uff08perfect\uff09", "B0T(perfect)"}) {
+    EXPECT_TRUE(imitates_a_bot(name)) << name;
+  }
+  for (const char* name : {"bot", "robot (x)", "botany", "abbot (x)"}) {
+    EXPECT_FALSE(imitates_a_bot(name)) << name;
+  }
+}
+
+TEST(NameSkeleton, LookAlikesThroughCaseAreOneName) {
+  // A capital I looks like an l, a 0 like an O, Cherokee U+13DE like an L.
+  for (const char* name : {"aIice", "ALlCE", "AL1CE", "a\u13DEice", "ALICE"}) {
+    EXPECT_EQ(name_skeleton(name), name_skeleton("alice")) << name;
+  }
+  EXPECT_EQ(name_skeleton("B0B"), name_skeleton("bob"));
+  EXPECT_EQ(name_skeleton("g00gle"), name_skeleton("google"));
+  EXPECT_EQ(name_skeleton("moderat0r"), name_skeleton("moderator"));
+  EXPECT_EQ(name_skeleton("two  spaces"), name_skeleton("two spaces"));
+}
+
+TEST(NameRules, RefusesMarksStackedOnOneLetter) {
+  EXPECT_EQ(name_problem("Vi\u1EC7t"), std::nullopt) << "two marks (Vietnamese)";
+  EXPECT_EQ(name_problem("e\u0302\u0301"), std::nullopt);
+  std::string smear = "z";
+  for (int i = 0; i < 13; ++i) smear += "\u0301";
+  const auto problem = name_problem(smear);
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("more than 2 combining marks on one letter"), std::string::npos)
+      << *problem;
+  EXPECT_TRUE(name_problem("a\u0300\u0301\u0302\u0303").has_value()) << "one composes";
 }
 
 TEST(NameNfc, ANewNameIsKeptInNfc) {

@@ -211,8 +211,10 @@ TEST_F(NetworkFailureE2E, AnOutageWithinTheGraceIsSeenByAllAndAMoveTypedMeanwhil
 TEST_F(NetworkFailureE2E, AnOutageLongerThanTheGraceLosesTheGameAndTheClientSaysSoOnReturn) {
   start_server({"--move-timeout", "0"});
   start_game();
-  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));  // both move: a rated game
+  ASSERT_TRUE(step(*alice_, "b2", *bob_, "Your turn (O)"));  // two moves each: a rated game
   ASSERT_TRUE(step(*bob_, "a1", *alice_, "Your turn (X)"));
+  ASSERT_TRUE(step(*alice_, "c1", *bob_, "alice (X) played c1."));
+  ASSERT_TRUE(step(*bob_, "a3", *alice_, "bob (O) played a3."));
   const std::size_t bob_from = bob_->output().size();
   const auto down = Clock::now();
   ASSERT_TRUE(spaces_[0]->link(false));

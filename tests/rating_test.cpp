@@ -67,8 +67,9 @@ class RatingRules : public ::testing::Test {
   AccountId alice_{}, bob_{};
 };
 
-TEST_F(RatingRules, AGameEndedBeforeBothPlayersMovedChangesNoRating) {
-  for (int moves : {0, 1}) {
+TEST_F(RatingRules, AGameEndedBeforeBothPlayersMovedTwiceChangesNoRating) {
+  // One move each and a resignation (the rating farm's game) says nothing.
+  for (int moves : {0, 1, 2, 3}) {
     const auto s = accounts_.settle(alice_, bob_, GameResult{Player::O, wire::END_REASON_RESIGNATION},
                                     true, moves);
     ASSERT_TRUE(s);
@@ -79,9 +80,9 @@ TEST_F(RatingRules, AGameEndedBeforeBothPlayersMovedChangesNoRating) {
   }
   EXPECT_EQ(rating(alice_), 1200);
   EXPECT_EQ(rating(bob_), 1200);
-  EXPECT_EQ(accounts_.get(bob_)->wins, 2) << "the result still counts as a game won";
+  EXPECT_EQ(accounts_.get(bob_)->wins, 4) << "the result still counts as a game won";
   EXPECT_EQ(accounts_.get(bob_)->rated_games, 0);
-  x_wins(alice_, bob_, 2);  // both moved once: rated
+  x_wins(alice_, bob_, 4);  // both moved twice: rated
   EXPECT_EQ(rating(alice_), 1216);
   EXPECT_EQ(accounts_.get(alice_)->rated_games, 1);
 }

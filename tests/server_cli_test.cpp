@@ -36,7 +36,8 @@ TEST(ServerCli, HelpListsEveryFlagAndExitsZero) {
                            "--max-spectators", "--max-games-per-address",
                            "--max-bot-games-per-address", "--token-lifetime", "--stats-token",
                            "--send-queue", "--web", "--web-origin", "--web-url",
-                           "--web-trusted-proxy"}) {
+                           "--web-trusted-proxy", "--max-connection-rate-per-ip",
+                           "--challenges-per-minute", "--challenge-cooldown"}) {
     EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
   }
 }
@@ -52,6 +53,7 @@ TEST(ServerCli, BadFlagsAreOneLineErrorsWithExitCodeTwo) {
                                         {"--web-url", "ftp://ttt.example.org"},
                                         {"--web-trusted-proxy", "proxy.example.org"},
                                         {"--web", "off", "--web-url", "https://ttt.example.org"},
+                                        {"--stats-token", "guessable"},
                                         {"--config"},
                                         {"extra"}}) {
     args.insert(args.begin(), bin_dir() + "/ttt-server");

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/eventually.hpp"
+#include "support/flood_thread.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 
@@ -38,6 +40,15 @@ void expect_normal_game_completes(std::uint16_t port) {
         [i](const wire::GameState& s) { return s.move_count() == i + 1; }, "the game after the attack");
   }
   EXPECT_EQ(end.status(), wire::GAME_STATUS_X_WON);
+}
+
+// A Ping from c and its Pong back, within timeout.
+bool pinged(TestClient& c, std::uint64_t nonce, std::chrono::milliseconds timeout = 5s) {
+  wire::ClientMessage ping;
+  ping.mutable_ping()->set_nonce(nonce);
+  c.send(ping);
+  const auto reply = c.receive(timeout);
+  return reply && reply->has_pong() && reply->pong().nonce() == nonce;
 }
 
 server::ServerConfig short_deadlines() {
@@ -315,6 +326,64 @@ TEST(ServerHostile, ManyRandomFramedMessagesNeverCrashTheServer) {
     }
   }
   expect_normal_game_completes(server.port());
+}
+
+TEST(ServerHostile, AFloodOfPongsIsCutOff) {
+  // Every frame counts against the rate, pongs too; a peer that goes on a
+  // burst past the warning is closed.
+  TestServer server;
+  TestClient victim(server.port());
+  victim.hello("victim");
+  TestClient flooder(server.port());
+  flooder.hello("flooder");
+  flooder.send_raw(pong_frames(4000));
+  const auto warned = flooder.expect_error(wire::ERROR_CODE_RATE_LIMITED);
+  EXPECT_FALSE(warned.fatal());
+  const auto cut =
+      flooder.expect([](const ServerMessage& m) { return m.has_error() && m.error().fatal(); },
+                     "the end of the flood");
+  EXPECT_EQ(cut.error().code(), wire::ERROR_CODE_RATE_LIMITED);
+  EXPECT_NE(cut.error().text().find("flooding"), std::string::npos) << cut.error().text();
+  EXPECT_TRUE(flooder.wait_closed());
+  EXPECT_TRUE(pinged(victim, 7));
+}
+
+TEST(ServerHostile, AConnectionStreamingFramesLeavesOthersServedWhileItStreams) {
+  // No rate limit: only the reader's turns stand between one connection's
+  // stream and everyone else. With one thread, the victim's ping is answered
+  // while the flood goes on, not after it.
+  auto config = test_config();
+  config.session.messages_per_second = 0;
+  TestServer server(config);
+  TestClient victim(server.port());
+  victim.hello("victim");
+  TestClient flooder(server.port());
+  flooder.hello("flooder");
+  FloodThread flood(flooder, pong_frames(128 * 1024), 10s);
+  ASSERT_TRUE(eventually([&] { return flood.sent() > (2u << 20) || !flood.running(); }));
+  EXPECT_TRUE(pinged(victim, 7, 15s));
+  EXPECT_TRUE(flood.running()) << "the ping was answered only once the flood had ended";
+  flood.stop();
+  EXPECT_FALSE(flood.cut_off());
+  EXPECT_TRUE(pinged(victim, 8));
+}
+
+TEST(ServerHostile, APeerStreamingPastItsErrorIsClosedWhenTheLingerEnds) {
+  // A peer told why it is closed keeps streaming bytes: the server drains
+  // it only until the linger ends, and serves the others meanwhile.
+  auto config = short_deadlines();
+  config.session.messages_per_second = 0;
+  TestServer server(config);
+  TestClient victim(server.port());
+  victim.hello("victim");
+  TestClient streamer(server.port());
+  wire::ClientMessage ping;
+  ping.mutable_ping()->set_nonce(1);
+  streamer.send(ping);  // not a Hello: told so, and closed after the linger
+  FloodThread flood(streamer, std::string(64 * 1024, '\0'), 10s);
+  EXPECT_TRUE(pinged(victim, 7, 15s));
+  EXPECT_TRUE(eventually([&] { return !flood.running(); }, 12s));
+  EXPECT_TRUE(flood.cut_off()) << "still open after its linger: sent " << flood.sent() << " bytes";
 }
 
 }  // namespace

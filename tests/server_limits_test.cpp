@@ -120,6 +120,15 @@ TEST(IdentityBackoff, FreeFailuresThenAWaitThatDoublesUpToFiveMinutes) {
   EXPECT_EQ(backoff.wait("", t), IdentityBackoff::Clock::duration::zero()) << "the server's own";
 }
 
+TEST(IdentityBackoff, ANameIsLockedPerNetworkNotPerAddress) {
+  EXPECT_EQ(IdentityBackoff::name_key("alice", "2001:db8:1:2::/64"),
+            IdentityBackoff::name_key("alice", "2001:db8:1:3::/64"))
+      << "one /48's /64s guess one name together";
+  EXPECT_NE(IdentityBackoff::name_key("alice", "192.0.2.1"),
+            IdentityBackoff::name_key("bob", "192.0.2.1"));
+  EXPECT_EQ(IdentityBackoff::name_key("alice", ""), "") << "the server's own never waits";
+}
+
 TEST(IdentityBackoff, TheTableStaysBounded) {
   IdentityBackoff backoff(1, 100);
   const auto t = IdentityBackoff::Clock::now();
@@ -151,21 +160,50 @@ TEST(AddressLimits, OneAddressFloodingConnectionsKeepsNobodyElseOut) {
   EXPECT_EQ(refused, 8);
   two_players_finish_a_game(server.port(), "during");
   // A connection of the flood closes: once the server has seen it go, its
-  // address gets that slot back.
+  // address gets that slot back. (Until then each try is refused: said, or,
+  // with the address's few refusals being said already, reset.)
   flood.front().reset();
   bool welcomed = false;
   for (int attempt = 0; attempt < 100 && !welcomed; ++attempt) {
     TestClient again(server.port(), "127.0.0.1", "127.0.0.2");
     again.send(hello_with("flood-again", ""));
-    const auto reply = again.expect(
-        [](const wire::ServerMessage& m) { return m.has_welcome() || m.has_error(); }, "an answer");
-    welcomed = reply.has_welcome();
+    const auto reply = again.receive(5s);
+    welcomed = reply && reply->has_welcome();
     if (!welcomed) {
-      EXPECT_EQ(reply.error().code(), wire::ERROR_CODE_TOO_MANY_CONNECTIONS);
+      if (reply) {
+        EXPECT_EQ(reply->error().code(), wire::ERROR_CODE_TOO_MANY_CONNECTIONS);
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
   EXPECT_TRUE(welcomed);
+}
+
+TEST(AddressLimits, AnAddressOpeningConnectionsTooFastIsResetWhileOthersConnect) {
+  auto config = test_config();
+  config.listener.connections_per_second = 2;  // bursts of 4
+  TestServer server(config);
+  int welcomed = 0;
+  int reset = 0;
+  const auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < 40; ++i) {
+    TestClient c(server.port(), "127.0.0.1", "127.0.0.2");
+    c.send(hello_with("fast-" + std::to_string(i), ""));
+    const auto reply = c.receive(3s);
+    if (reply && reply->has_welcome()) {
+      ++welcomed;
+    } else {
+      EXPECT_FALSE(reply) << "reset without a word";
+      ++reset;
+    }
+  }
+  // The burst, and two a second for as long as the loop took.
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LE(welcomed, 4 + static_cast<int>(2 * seconds) + 1) << reset << " reset in " << seconds;
+  EXPECT_GT(reset, 0);
+  TestClient other(server.port(), "127.0.0.1", "127.0.0.3");
+  EXPECT_EQ(other.hello("other").name(), "other") << "another address is not held back";
 }
 
 TEST(AddressLimits, AnAddressRegistersSoManyNewNamesAnHour) {
@@ -188,32 +226,53 @@ TEST(AddressLimits, AnAddressRegistersSoManyNewNamesAnHour) {
   two_players_finish_a_game(server.port(), "names");
 }
 
-TEST(AddressLimits, WrongSecretsAndTokensCostAGrowingWait) {
+TEST(AddressLimits, WrongSecretsCostAGrowingWaitForThatNameFromThatAddress) {
   auto config = test_config();
   config.lobby.identity_failures = 2;
   TestServer server(config);
   {
     TestClient owner(server.port(), "127.0.0.1", "127.0.0.3");
     owner.hello("alice");
+    TestClient carol(server.port(), "127.0.0.1", "127.0.0.2");
+    carol.hello("carol");
   }
   const auto wrong = hello_with("alice", "not-alices-secret-at-all");
   EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
-  EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", hello_with("", "", "no-such-token")).code(),
-            wire::ERROR_CODE_BAD_RESUME_TOKEN);
+  EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
   // The third failure is past the free ones: a wait of 1 s begins.
   EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
   const auto locked = refused_hello(server.port(), "127.0.0.2", wrong);
   EXPECT_EQ(locked.code(), wire::ERROR_CODE_IDENTITY_LOCKED);
   EXPECT_NE(locked.text().find("try again in 1 s"), std::string::npos) << locked.text();
-  // Alice herself, from her address, is not kept out.
+  // Alice herself, from her address, is not kept out; nor is carol from the
+  // guesser's own address (a NAT shared by many).
   TestClient owner(server.port(), "127.0.0.1", "127.0.0.3");
   EXPECT_EQ(owner.hello("alice").name(), "alice");
-  // After the wait the address is heard again, and the next wait is longer.
+  TestClient carol(server.port(), "127.0.0.1", "127.0.0.2");
+  EXPECT_EQ(carol.hello("carol").name(), "carol")
+      << "wrong secrets for alice lock no other name out of the address";
+  // After the wait the name is heard again from there, and the next wait is longer.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", wrong).code(), wire::ERROR_CODE_NAME_TAKEN);
   const auto longer = refused_hello(server.port(), "127.0.0.2", wrong);
   EXPECT_EQ(longer.code(), wire::ERROR_CODE_IDENTITY_LOCKED);
   EXPECT_NE(longer.text().find("try again in 2 s"), std::string::npos) << longer.text();
+}
+
+TEST(AddressLimits, UnknownResumeTokensCostAnAddressAGrowingWait) {
+  auto config = test_config();
+  config.lobby.identity_failures = 2;
+  TestServer server(config);
+  const auto stranger = hello_with("", "", "no-such-token");
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", stranger).code(),
+              wire::ERROR_CODE_BAD_RESUME_TOKEN);
+  }
+  EXPECT_EQ(refused_hello(server.port(), "127.0.0.2", stranger).code(),
+            wire::ERROR_CODE_IDENTITY_LOCKED);
+  EXPECT_EQ(refused_hello(server.port(), "127.0.0.4", stranger).code(),
+            wire::ERROR_CODE_BAD_RESUME_TOKEN)
+      << "another address is not held back";
 }
 
 TEST(AddressLimits, APlayerHoldsOneGameAtATime) {

@@ -3,7 +3,14 @@
 // frame, every read buffer draws on one budget, and what a flood took is
 // given back once it has gone. The bounds below are the ones stated in
 // docs/performance.md.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <openssl/bio.h>
+#include <openssl/ssl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -52,7 +59,7 @@ wire::ServerStats operator_stats(std::uint16_t port, const std::string& name) {
   TestClient c(port, "127.0.0.1", "127.0.0.5");
   c.hello(name);
   wire::ClientMessage m;
-  m.mutable_get_stats()->set_operator_token("memory-test-token");
+  m.mutable_get_stats()->set_operator_token("memory-test-token-0123456789abcdef");
   c.send(m);
   return c.expect([](const ServerMessage& r) { return r.has_stats(); }, "the stats").stats();
 }
@@ -81,8 +88,9 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
   // Plain TCP: the flood is of frames before Hello (a TLS server would
   // refuse these bytes at the first one, TLS_REQUIRED).
   ServerProcess server({"--db", "none", "--hello-timeout", "4", "--read-buffer-budget", "262144",
-                        "--stats-token", "memory-test-token", "--log-level", "warn", "--no-tls",
-                        "--max-connections-per-ip", "0"});
+                        "--stats-token", "memory-test-token-0123456789abcdef", "--log-level",
+                        "warn", "--no-tls", "--max-connections-per-ip", "0",
+                        "--max-connection-rate-per-ip", "0"});
   const pid_t pid = server.process().pid();
   a_game_goes_on(server.port());  // everything a game needs is in place
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -150,6 +158,89 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
   EXPECT_EQ(later.read_buffer_bytes(), 0u);
   std::printf("pre-Hello flood of %d connections: RSS %ld KiB -> %ld KiB -> %ld KiB\n",
               kFloodConnections, baseline, held, after);
+}
+
+// A TLS client's first flight (its ClientHello), made once in memory.
+std::string client_hello() {
+  SSL_CTX* context = SSL_CTX_new(TLS_client_method());
+  SSL* ssl = SSL_new(context);
+  BIO* in = BIO_new(BIO_s_mem());
+  BIO* out = BIO_new(BIO_s_mem());
+  SSL_set_bio(ssl, in, out);
+  SSL_set_connect_state(ssl);
+  SSL_do_handshake(ssl);  // wants the server's answer: the hello is written
+  char* data = nullptr;
+  const long length = BIO_get_mem_data(out, &data);
+  std::string hello(data, static_cast<std::size_t>(length));
+  SSL_free(ssl);
+  SSL_CTX_free(context);
+  return hello;
+}
+
+// A raw connection from `from` that sends bytes and holds on (-1 if it
+// can't connect).
+int connect_and_send(std::uint16_t port, const char* from, const std::string& bytes) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  ::inet_pton(AF_INET, from, &local.sin_addr);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0 ||
+      ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  return fd;
+}
+
+TEST(ServerMemory, ARefusalFloodCostsNoHandshakesAndLittleMemory) {
+  // The flood at a reduced scale: one address far past its share,
+  // each connection opening a TLS handshake and holding on. Refused before
+  // any TLS, they cost the server a descriptor for a moment each.
+  raise_file_limit();
+  constexpr int kRefused = 1500;
+  constexpr long kGrowthBoundKiB = 32 * 1024;  // docs/performance.md
+  ServerProcess server({"--db", "none", "--log-level", "error", "--max-connections-per-ip", "4",
+                        "--stats-token", "memory-test-token-0123456789abcdef"});
+  const pid_t pid = server.process().pid();
+  {
+    TestClient warm(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.6");
+    warm.hello("warm");
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const long baseline = resident_kib(pid);
+  ASSERT_GT(baseline, 0);
+  const std::string hello = client_hello();
+  ASSERT_FALSE(hello.empty());
+  std::vector<int> flood;
+  long peak = baseline;
+  for (int i = 0; i < kRefused; ++i) {
+    const int fd = connect_and_send(server.port(), "127.0.0.8", hello);
+    if (fd >= 0) flood.push_back(fd);
+    if (i % 100 == 0) peak = std::max(peak, resident_kib(pid));
+  }
+  TestClient player(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.7");
+  EXPECT_EQ(player.hello("player").name(), "player") << "another address is served meanwhile";
+  peak = std::max(peak, resident_kib(pid));
+  // No refused connection got a handshake: the server sent none of them a byte.
+  int answered = 0;
+  for (const int fd : flood) {
+    char byte = 0;
+    const ssize_t n = ::recv(fd, &byte, 1, MSG_DONTWAIT);
+    if (n > 0) ++answered;
+    ::close(fd);
+  }
+  EXPECT_LE(answered, 4) << "only the address's four connections (and their handshakes)";
+  if (!kSanitized) {
+    EXPECT_LT(peak - baseline, kGrowthBoundKiB)
+        << "refusal flood: " << baseline << " KiB -> " << peak << " KiB";
+  }
+  std::printf("refusal flood of %d connections: RSS %ld KiB -> %ld KiB\n", kRefused, baseline,
+              peak);
 }
 
 }  // namespace

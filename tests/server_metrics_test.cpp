@@ -1,9 +1,13 @@
 // The operator's HTTP port (issue 14): /metrics in the Prometheus text format,
 // clean under `promtool check metrics`, its counters moving with play;
 // /healthz and /readyz; and --log-format json's lines.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <sstream>
 #include <thread>
@@ -185,6 +189,31 @@ TEST(Metrics, HealthzAndReadyzSayWhetherTheServerTakesGames) {
   }
   EXPECT_EQ(http_get(port, "/nowhere").status, 404);
   EXPECT_EQ(http_get(port, "/metrics", "POST").status, 405);
+}
+
+TEST(Metrics, IdleHalfRequestsFromOneAddressNeverLockTheScraperOut) {
+  TestServer server(with_metrics());
+  const std::uint16_t port = server.server().metrics_port();
+  // More idle half-requests from one address than the port takes in all.
+  std::vector<int> idle;
+  for (std::size_t i = 0; i < 70; ++i) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    ::inet_pton(AF_INET, "127.0.0.2", &local.sin_addr);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local), 0);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    const std::string half = "GET /metrics HTTP/1.1\r\nHost: x\r\n";
+    ::send(fd, half.data(), half.size(), MSG_NOSIGNAL);
+    idle.push_back(fd);
+  }
+  const auto scraped = http_get(port, "/metrics");
+  for (const int fd : idle) ::close(fd);
+  EXPECT_EQ(scraped.status, 200) << "the scraper, from another address, is served";
 }
 
 // /readyz is not ready while the database refuses writes, and ready again

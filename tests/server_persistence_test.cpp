@@ -239,7 +239,7 @@ TEST_F(PersistenceTest, HistoryAndReplayShowFinishedGames) {
   alice.hello("alice");
   bob.hello("bob");
   start_game(alice, bob);
-  play(alice, bob, 0, {{1, 1}, {0, 0}});
+  play(alice, bob, 0, {{1, 1}, {0, 0}, {0, 1}, {2, 2}});  // two moves each: rated
   alice.simple([](wire::ClientMessage& m) { m.mutable_resign(); });
   bob.expect_state(is_over, "the resignation");
 
@@ -253,7 +253,7 @@ TEST_F(PersistenceTest, HistoryAndReplayShowFinishedGames) {
   const auto& record = history.games(0);
   EXPECT_EQ(record.status(), wire::GAME_STATUS_O_WON);
   EXPECT_EQ(record.end_reason(), wire::END_REASON_RESIGNATION);
-  EXPECT_EQ(record.move_count(), 2u);
+  EXPECT_EQ(record.move_count(), 4u);
   EXPECT_TRUE(record.rated());
   EXPECT_EQ(record.moves_size(), 0);
 
@@ -262,7 +262,7 @@ TEST_F(PersistenceTest, HistoryAndReplayShowFinishedGames) {
   bob.send(replay);
   const auto game =
       bob.expect([](const ServerMessage& m) { return m.has_replay(); }, "replay").replay().game();
-  ASSERT_EQ(game.moves_size(), 2);
+  ASSERT_EQ(game.moves_size(), 4);
   EXPECT_EQ(game.moves(0).row(), 1);
   EXPECT_EQ(game.moves(1).col(), 0);
   EXPECT_GE(game.moves(1).at_ms(), game.moves(0).at_ms());
@@ -287,10 +287,15 @@ TEST_F(PersistenceTest, BotGamesAreUnratedUnlessAsked) {
     create.mutable_create_game()->set_rated(rated);
     alice.send(create);
     EXPECT_EQ(alice.expect_joined().state().rated(), rated == wire::RATED_YES);
-    // Both sides move once (a game ended before that moves no rating), then alice resigns.
+    // Both sides move twice (a game ended before that moves no rating),
+    // then alice resigns.
     alice.move(1, 1);
-    alice.expect_state([](const wire::GameState& s) { return s.move_count() == 2; },
-                       "the bot's reply");
+    const auto replied = alice.expect_state(
+        [](const wire::GameState& s) { return s.move_count() == 2; }, "the bot's reply");
+    const auto free_cell = static_cast<int>(replied.cells().find('E'));
+    alice.move(free_cell / 3, free_cell % 3);
+    alice.expect_state([](const wire::GameState& s) { return s.move_count() >= 4; },
+                       "the bot's second reply");
     alice.simple([](wire::ClientMessage& m) { m.mutable_resign(); });
     alice.expect_state(is_over, "the resignation");
     alice.simple([](wire::ClientMessage& m) { m.mutable_leave(); });

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,8 @@
 
 #include "client_support/child_process.hpp"
 #include "client_support/test_certificates.hpp"
+#include "support/eventually.hpp"
+#include "support/flood_thread.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 #include "tls/self_signed.hpp"
@@ -61,6 +64,36 @@ std::string identity_error(const server::TlsConfig& config) {
   }
   ADD_FAILURE() << "no error";
   return "";
+}
+
+// A Ping from c and its Pong back, within timeout.
+bool tls_pinged(TestClient& c, std::uint64_t nonce, std::chrono::milliseconds timeout = 5s) {
+  wire::ClientMessage ping;
+  ping.mutable_ping()->set_nonce(nonce);
+  c.send(ping);
+  const auto reply = c.receive(timeout);
+  return reply && reply->has_pong() && reply->pong().nonce() == nonce;
+}
+
+// Whether a TLS 1.2 handshake offering only `ciphers` succeeds.
+bool tls12_handshake(std::uint16_t port, const char* ciphers) {
+  SSL_CTX* context = SSL_CTX_new(TLS_client_method());
+  SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+  SSL_CTX_set_max_proto_version(context, TLS1_2_VERSION);
+  bool ok = SSL_CTX_set_cipher_list(context, ciphers) == 1;
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ok = ok && ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  SSL* ssl = SSL_new(context);
+  SSL_set_fd(ssl, fd);
+  ok = ok && SSL_connect(ssl) == 1;
+  SSL_free(ssl);
+  ::close(fd);
+  SSL_CTX_free(context);
+  return ok;
 }
 
 TEST(ServerTls, MakesItsOwnKeyAndCertificateOnceAndKeepsThemPrivate) {
@@ -183,16 +216,46 @@ TEST(ServerTls, AHandshakeThatNeverFinishesIsDroppedAtTheHelloDeadline) {
   EXPECT_EQ(fine.hello("after").name(), "after");
 }
 
-TEST(ServerTls, AFullServerSaysSoOverTls) {
+TEST(ServerTls, AFullServerResetsAConnectionBeforeAnyTls) {
+  // Saying "full" over TLS would cost a whole handshake a refusal: a flood
+  // of refused connections would cost the server more than its players.
   TempDir dir;
   auto config = tls_config(dir.path());
   config.max_connections = 1;
   TestServer server(config);
   TestClient first(server.port(), Transport::kTls);
   first.hello("first");
-  TestClient second(server.port(), Transport::kTls);
-  second.expect_error(wire::ERROR_CODE_SERVER_FULL, 3s);
-  EXPECT_TRUE(second.wait_closed(3s));
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_THROW(TestClient(server.port(), Transport::kTls), std::runtime_error)
+        << "a handshake with a full server";
+  }
+  EXPECT_TRUE(tls_pinged(first, 1));
+}
+
+TEST(ServerTls, AnAddressPastItsShareIsResetBeforeAnyTls) {
+  TempDir dir;
+  auto config = tls_config(dir.path());
+  config.max_connections_per_ip = 2;
+  TestServer server(config);
+  TestClient a(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.2");
+  TestClient b(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.2");
+  EXPECT_THROW(TestClient(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.2"),
+               std::runtime_error);
+  TestClient other(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.3");
+  EXPECT_EQ(other.hello("other").name(), "other");
+}
+
+TEST(ServerTls, Tls12OffersForwardSecretAeadSuitesOnly) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  // A TLS 1.2 client that offers only suites with CBC and SHA-1 finds none
+  // in common; one that offers GCM is served.
+  EXPECT_FALSE(tls12_handshake(server.port(),
+                               "ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA:"
+                               "AES128-SHA:AES256-SHA:ECDHE-RSA-AES128-SHA256"));
+  EXPECT_TRUE(tls12_handshake(server.port(),
+                              "ECDHE-ECDSA-AES128-GCM-SHA256:"
+                              "ECDHE-RSA-AES128-GCM-SHA256"));
 }
 
 TEST(ServerTls, ReloadServesTheNewCertificateWithoutDroppingAnyone) {
@@ -456,6 +519,50 @@ TEST(ServerTls, AClientThatFallsTooFarBehindIsToldWhyBeforeItIsClosed) {
   EXPECT_TRUE(sleeper.wait_closed());
   TestClient after(server.port(), Transport::kTls);
   EXPECT_EQ(after.hello("after").name(), "after");
+}
+
+TEST(ServerTls, KeyUpdatesBeforeHelloAreCutOffAtAFew) {
+  // Each key update costs the server a key derivation: a peer that sends
+  // more than a few after the handshake is closed at once, Hello or not.
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  TestClient victim(server.port(), Transport::kTls);
+  victim.hello("victim");
+  TestClient updater(server.port(), Transport::kTls);
+  std::signal(SIGPIPE, SIG_IGN);  // a write to the closed connection fails, no more
+  int sent = 0;
+  while (sent < 200 && updater.key_update()) ++sent;
+  EXPECT_GT(sent, 8);
+  EXPECT_TRUE(updater.wait_closed(3s)) << "still open after " << sent << " key updates";
+  EXPECT_TRUE(tls_pinged(victim, 7));
+}
+
+TEST(ServerTls, AFewKeyUpdatesAreServedAsUsual) {
+  TempDir dir;
+  TestServer server(tls_config(dir.path()));
+  TestClient c(server.port(), Transport::kTls);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(c.key_update());
+  EXPECT_EQ(c.hello("rekeyed").name(), "rekeyed");
+  EXPECT_TRUE(tls_pinged(c, 3));
+}
+
+TEST(ServerTls, AConnectionStreamingRecordsLeavesOthersServedWhileItStreams) {
+  // No rate limit: the reader's turns alone keep one TLS connection's stream
+  // of records from holding up everyone else.
+  TempDir dir;
+  auto config = tls_config(dir.path());
+  config.session.messages_per_second = 0;
+  TestServer server(config);
+  TestClient victim(server.port(), Transport::kTls);
+  victim.hello("victim");
+  TestClient flooder(server.port(), Transport::kTls);
+  flooder.hello("flooder");
+  FloodThread flood(flooder, pong_frames(8192), 10s);
+  ASSERT_TRUE(eventually([&] { return flood.sent() > (2u << 20) || !flood.running(); }));
+  EXPECT_TRUE(tls_pinged(victim, 7, 15s));
+  EXPECT_TRUE(flood.running()) << "the ping was answered only once the flood had ended";
+  flood.stop();
+  EXPECT_FALSE(flood.cut_off());
 }
 
 }  // namespace

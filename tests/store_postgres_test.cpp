@@ -15,14 +15,15 @@
 
 #include "client_support/child_process.hpp"
 #include "client_support/client_programs.hpp"
+#include "lobby/text_rules.hpp"
 #include "store/game_export.hpp"
 #include "store/postgres.hpp"
 #include "store/postgres_store.hpp"
-#include "store/stored_accounts.hpp"
-#include "lobby/text_rules.hpp"
 #include "store/sqlite_store.hpp"
 #include "store/store_writer.hpp"
+#include "store/stored_accounts.hpp"
 #include "support/postgres_scratch.hpp"
+#include "support/tcp_proxy.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 
@@ -31,6 +32,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using server::GameRecord;
+using server::PgConnection;
 using server::PostgresStore;
 using server::SqliteStore;
 using server::Store;
@@ -248,6 +250,79 @@ TEST_F(PostgresStoreTest, ASecondMoveForTheSamePlyIsRefused) {
   pg.begin_game(game(1, 1, 2, 1'000));
   pg.add_move(1, 0, {1, 1, 1'100, 0});
   EXPECT_THROW(pg.add_move(1, 0, {2, 2, 1'200, 0}), StoreError);
+}
+
+// Fencing: a node writes a game only while it holds it; a claim waits for
+// a holder that still beats in the database; a refused end adds nothing.
+TEST_F(PostgresStoreTest, AGameIsWrittenOnlyByItsHolderAndTakenOnlyFromADeadOne) {
+  using namespace std::chrono_literals;
+  PostgresStore a(conninfo(), PostgresStore::Use::kNode);
+  PostgresStore b(conninfo(), PostgresStore::Use::kNode);
+  a.save_player(player(1, "alice"));
+  a.save_player(player(2, "bob"));
+  auto g = game(1, 1, 2, 1'000);
+  g.node = "nodea";
+  a.begin_game(g);
+  a.beat_node("nodea", "127.0.0.1", 7001, "SHA256:aa");
+  a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
+  // nodea still beats: its game is not taken, whatever Redis says.
+  EXPECT_FALSE(b.claim_game(1, "nodea", "nodeb", 60s));
+  ASSERT_TRUE(b.live_node("nodea", 60s));
+  EXPECT_EQ(b.live_node("nodea", 60s)->port, 7001);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(b.live_node("nodea", 20ms)) << "its beat is older than that";
+  EXPECT_TRUE(b.claim_game(1, "nodea", "nodeb", 20ms));
+  // nodea's writes are refused whole now, naming the holder.
+  try {
+    a.add_held_move("nodea", 1, 1, {0, 0, 1'200, 0});
+    ADD_FAILURE() << "a move written by a node that lost the game";
+  } catch (const server::GameLost& lost) {
+    EXPECT_EQ(lost.holder, "nodeb");
+    EXPECT_EQ(lost.status, "in_progress");
+  }
+  a.begin();
+  EXPECT_THROW(a.end_held_game("nodea", 1, "o_won", "disconnect", 2'000), server::GameLost);
+  a.rollback();
+  const auto holders = a.game_holders({1, 99});
+  ASSERT_EQ(holders.size(), 1u);
+  EXPECT_EQ(holders[0], (std::pair<std::int64_t, std::string>{1, "nodeb"}));
+  b.add_held_move("nodeb", 1, 1, {0, 0, 1'300, 0});
+  b.end_held_game("nodeb", 1, "x_won", "line", 2'100);
+  EXPECT_EQ(a.game_holders({1})[0].second, "") << "over: held by nobody";
+  EXPECT_THROW(b.end_held_game("nodeb", 1, "o_won", "timeout", 2'200), server::GameLost)
+      << "an end is written once";
+  EXPECT_EQ(a.game(1)->status, "x_won");
+  EXPECT_EQ(a.game(1)->moves.size(), 2u);
+  a.drop_node("nodea");
+  EXPECT_FALSE(b.live_node("nodea", 60s));
+}
+
+// A database that stops answering (its link frozen, as a stopped server):
+// the statement fails within the deadline and the connection is given up;
+// once the database answers, the next transaction connects again.
+TEST_F(PostgresStoreTest, ASilentDatabaseFailsAStatementWithinTheDeadline) {
+  using namespace std::chrono_literals;
+  const char* host = std::getenv("PGHOST");
+  const char* port = std::getenv("PGPORT");
+  TcpProxy link(host ? host : "localhost",
+                static_cast<std::uint16_t>(port ? std::stoi(port) : 5432));
+  PostgresStore pg(conninfo() + " host=127.0.0.1 port=" + std::to_string(link.port()),
+                   PostgresStore::Use::kNode);
+  pg.answer_within(500ms);
+  pg.save_player(player(1, "alice"));
+  link.freeze();
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_THROW(pg.save_player(player(2, "bob")), StoreError);
+  const auto waited = std::chrono::steady_clock::now() - asked;
+  EXPECT_GE(waited, 450ms);
+  EXPECT_LT(waited, 5s);
+  EXPECT_FALSE(pg.reachable());
+  link.heal();
+  pg.begin();  // connects again
+  pg.save_player(player(2, "bob"));
+  pg.commit();
+  EXPECT_TRUE(pg.reachable());
+  EXPECT_TRUE(pg.player_by_id(2));
 }
 
 // Group commit as on SQLite: one refused job loses nothing else of its

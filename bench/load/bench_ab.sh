@@ -51,7 +51,8 @@ start() {
   rm -f "$tmp/stdout"
   "$server" --bind 127.0.0.1 --port 0 --log-level warn --db none --rate-limit 0 \
     --max-connections 20000 --max-games-per-address 0 --max-bot-games-per-address 0 \
-    --max-connections-per-ip 0 --max-new-names-per-address 0 "${transport[@]}" \
+    --max-connections-per-ip 0 --max-connection-rate-per-ip 0 --max-new-names-per-address 0 \
+    "${transport[@]}" \
     >"$tmp/stdout" 2>"$tmp/server.log" &
   pid=$!
   port=""

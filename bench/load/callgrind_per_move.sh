@@ -45,7 +45,8 @@ valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" --dump-instr
   --collect-atstart=yes \
   "$server" --bind 127.0.0.1 --port 0 --log-level warn --db none --rate-limit 0 \
   --max-connections 20000 --max-games-per-address 0 --max-bot-games-per-address 0 \
-  --max-connections-per-ip 0 --max-new-names-per-address 0 --hello-timeout 60 \
+  --max-connections-per-ip 0 --max-connection-rate-per-ip 0 --max-new-names-per-address 0 \
+  --hello-timeout 60 \
   --metrics "127.0.0.1:$metrics_port" "${transport_flags[@]}" \
   >"$tmp/stdout" 2>"$tmp/server.log" &
 pid=$!

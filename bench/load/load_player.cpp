@@ -54,6 +54,15 @@ asio::awaitable<bool> LoadPlayer::connect() {
   stream_ = tls::Stream(tcp::socket(io_));
   unsent_.clear();
   reader_ = wire::FrameReader(1 << 20);
+  if (!options_.source.is_unspecified()) {
+    boost::system::error_code bind_ec;
+    socket().open(options_.endpoint.protocol(), bind_ec);
+    if (!bind_ec) socket().bind(tcp::endpoint(options_.source, 0), bind_ec);
+    if (bind_ec) {
+      counters_.error("bind: " + bind_ec.message());
+      co_return false;
+    }
+  }
   auto [ec] = co_await socket().async_connect(options_.endpoint, use_tuple);
   if (ec) {
     counters_.error("connect: " + ec.message());

@@ -70,6 +70,9 @@ struct PlayerOptions {
   // Each move waits this long first (0: none): an offered load the same
   // for every run, whatever the client's own speed (--web compares so).
   std::chrono::microseconds move_delay{0};
+  // The local address to connect from (e.g. 127.0.2.7, so that a server's
+  // limits per address see many machines); unspecified: any.
+  boost::asio::ip::address source;
 };
 
 class LoadPlayer : public std::enable_shared_from_this<LoadPlayer> {

@@ -2,7 +2,8 @@
 // answers and reports throughput and move round-trip latency; --baseline
 // measures the same load against a minimal relay (the physical limit),
 // --idle holds idle connections and reports the server's memory per
-// connection, --churn drops and resumes connections and checks for leaks.
+// connection, --churn drops and resumes connections and checks for leaks,
+// --lobby holds idle players online and times the lobby's answers.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -12,12 +13,16 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_future.hpp>
 #include <cstdio>
+#include <future>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "load/flood.hpp"
 #include "load/handshakes.hpp"
 #include "load/load_player.hpp"
+#include "load/lobby_probe.hpp"
 #include "load/relay.hpp"
 #include "load/stats_query.hpp"
 #include "ttt/cli/flags.hpp"
@@ -39,6 +44,9 @@ struct BenchConfig {
   std::int64_t seconds = 10;
   std::int64_t size = 3;
   std::int64_t idle = 0;
+  std::int64_t lobby = 0;
+  std::string flood;  // a FloodKind's name; empty: no flood
+  std::int64_t rounds = 300;
   std::int64_t seed = 1;
   bool baseline = false;
   bool churn = false;
@@ -110,13 +118,22 @@ std::optional<ttt::wire::ServerStats> stats_while_running(asio::io_context& io,
   return stats;
 }
 
+// The i-th of many loopback addresses (127.0.2.1, 127.0.2.2, ...), so many
+// players look like many machines to a server's limits per address.
+asio::ip::address spread_address(std::int64_t i) {
+  const auto n = static_cast<std::uint32_t>(i);
+  return asio::ip::make_address_v4((127u << 24) | ((2u + n / 250) << 8) | (1u + n % 250));
+}
+
 std::vector<std::shared_ptr<LoadPlayer>> spawn_players(asio::io_context& io, const BenchConfig& c,
                                                        const PlayerOptions& base,
                                                        LoadCounters& counters,
-                                                       const std::string& prefix = "bench") {
+                                                       const std::string& prefix = "bench",
+                                                       std::int64_t per_address = 0) {
   std::vector<std::shared_ptr<LoadPlayer>> players;
   for (std::int64_t i = 0; i < c.connections; ++i) {
     PlayerOptions options = base;
+    if (per_address > 0) options.source = spread_address(i / per_address);
     options.seed = static_cast<std::uint64_t>(c.seed) * 1'000'003 + static_cast<std::uint64_t>(i);
     // Names unique to this run: a server remembers names it has seen.
     auto player = std::make_shared<LoadPlayer>(
@@ -313,6 +330,76 @@ int run_idle(const BenchConfig& c, tcp::endpoint endpoint) {
   return counters.errors == 0 ? 0 : 1;
 }
 
+int run_lobby(const BenchConfig& c, tcp::endpoint endpoint) {
+  asio::io_context io;
+  LoadCounters counters;
+  PlayerOptions base;
+  base.endpoint = endpoint;
+  base.idle = true;
+  if (c.tls) base.tls = client_tls();
+  BenchConfig idle = c;
+  idle.connections = c.lobby;
+  auto players = spawn_players(io, idle, base, counters, "bench", 20);
+  LobbyProbe probe(io, endpoint, base.tls,
+                   "lobby-" + std::to_string(getpid()) + "-" + std::to_string(c.seed) + "-");
+  auto figures =
+      asio::co_spawn(io,
+                     probe.run(static_cast<int>(c.rounds), static_cast<std::uint32_t>(c.lobby),
+                               std::chrono::seconds(120)),
+                     asio::use_future);
+  while (figures.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+    io.run_for(std::chrono::milliseconds(50));
+  }
+  LobbyFigures f = figures.get();
+  for (auto& p : players) p->stop();
+  io.run_for(std::chrono::milliseconds(200));
+  if (f.errors > 0) std::fprintf(stderr, "ttt-bench: %s\n", f.first_error.c_str());
+  std::printf(
+      "lobby: online=%lld rounds=%lld hello_p50_us=%u hello_p99_us=%u list_p50_us=%u "
+      "list_p99_us=%u who_p50_us=%u who_p99_us=%u challenge_p50_us=%u challenge_p99_us=%u "
+      "errors=%llu\n",
+      static_cast<long long>(c.lobby), static_cast<long long>(c.rounds), f.hello.percentile(50),
+      f.hello.percentile(99), f.list.percentile(50), f.list.percentile(99), f.who.percentile(50),
+      f.who.percentile(99), f.challenge.percentile(50), f.challenge.percentile(99),
+      static_cast<unsigned long long>(f.errors + counters.errors));
+  return f.errors + counters.errors == 0 ? 0 : 1;
+}
+
+int run_flood_mode(const BenchConfig& c, tcp::endpoint endpoint, FloodKind kind) {
+  // --lobby N: that many idle players online first.
+  asio::io_context io;
+  LoadCounters counters;
+  PlayerOptions base;
+  base.endpoint = endpoint;
+  base.idle = true;
+  if (c.tls) base.tls = client_tls();
+  BenchConfig idle = c;
+  idle.connections = c.lobby;
+  // Twenty players an address: within a server's default limits per address.
+  auto players = spawn_players(io, idle, base, counters, "bench", 20);
+  const auto connect_end = steady_clock::now() + std::chrono::seconds(120);
+  while (counters.connected < static_cast<std::uint64_t>(c.lobby) &&
+         steady_clock::now() < connect_end) {
+    io.run_for(std::chrono::milliseconds(50));
+  }
+  io.run_for(std::chrono::milliseconds(500));  // their Welcomes
+  FloodFigures f = run_flood(kind, endpoint, base.tls, std::chrono::seconds(c.seconds),
+                             "flood-" + std::to_string(getpid()) + "-");
+  for (auto& p : players) p->stop();
+  io.run_for(std::chrono::milliseconds(200));
+  std::printf(
+      "flood: kind=%s online=%lld victim_pings=%zu victim_p50_us=%u victim_p99_us=%u "
+      "victim_max_us=%u lost=%llu attacker_connections=%llu attacker_cut_off=%llu "
+      "attacker_bytes=%llu\n",
+      c.flood.c_str(), static_cast<long long>(c.lobby), f.victim_pings.count(),
+      f.victim_pings.percentile(50), f.victim_pings.percentile(99), f.victim_max_us,
+      static_cast<unsigned long long>(f.lost_pings),
+      static_cast<unsigned long long>(f.attacker_connections),
+      static_cast<unsigned long long>(f.attacker_cut_off),
+      static_cast<unsigned long long>(f.attacker_bytes));
+  return f.victim_pings.count() > 0 ? 0 : 1;
+}
+
 int run_churn(const BenchConfig& c, tcp::endpoint endpoint) {
   const auto before = stats_of(endpoint, c.stats_token);
   if (!before) {
@@ -396,6 +483,16 @@ int main(int argc, char** argv) {
   flags.add_int("--idle", "", &c.idle, 0, 1'000'000, "N",
                 "hold N idle connections for --seconds and report the server's memory per "
                 "connection");
+  flags.add_int("--lobby", "", &c.lobby, 0, 1'000'000, "N",
+                "hold N idle players online, then time the lobby's answers (Hello, the game "
+                "list, /who, a challenge) --rounds times each and print p50 and p99");
+  flags.add_string("--flood", "", &c.flood, "KIND",
+                   "flood the server from one address (pong: Pong frames; records: TLS records "
+                   "of one byte; key-updates: TLS key updates; challenges: 30 accounts "
+                   "challenging one player) for --seconds while a victim pings every 10 ms, "
+                   "and print the victim's round trips; with --lobby N, N idle players online");
+  flags.add_int("--rounds", "", &c.rounds, 1, 1'000'000, "R",
+                "with --lobby: round trips of each request");
   flags.add_bool("--tls", "", &c.tls,
                  "speak TLS to the server, as every client does by default (the server's "
                  "certificate is not checked: measure servers of your own)");
@@ -429,6 +526,27 @@ int main(int argc, char** argv) {
   }
   if (c.handshakes && !c.tls) {
     std::fprintf(stderr, "ttt-bench: --handshakes measures TLS: give --tls too\n");
+    return 2;
+  }
+  std::optional<FloodKind> flood_kind;
+  if (!c.flood.empty()) {
+    flood_kind = parse_flood_kind(c.flood);
+    if (!flood_kind) {
+      std::fprintf(stderr,
+                   "ttt-bench: --flood is pong, records, key-updates or challenges, "
+                   "not '%s'\n",
+                   c.flood.c_str());
+      return 2;
+    }
+    if ((*flood_kind == FloodKind::kRecords || *flood_kind == FloodKind::kKeyUpdates) && !c.tls) {
+      std::fprintf(stderr, "ttt-bench: --flood %s is of TLS: give --tls too\n", c.flood.c_str());
+      return 2;
+    }
+  }
+  if (c.lobby > 0 && (c.baseline || c.idle > 0 || c.churn || c.handshakes)) {
+    std::fprintf(stderr,
+                 "ttt-bench: --lobby is a mode of its own: leave out --baseline, --idle, "
+                 "--churn and --handshakes\n");
     return 2;
   }
   if (c.tls && (c.baseline || c.idle > 0 || c.churn)) {
@@ -467,6 +585,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const tcp::endpoint endpoint(address, static_cast<unsigned short>(c.port));
+  if (flood_kind) return run_flood_mode(c, endpoint, *flood_kind);
+  if (c.lobby > 0) return run_lobby(c, endpoint);
   if (c.idle > 0) return run_idle(c, endpoint);
   if (c.churn) return run_churn(c, endpoint);
   if (c.handshakes) return run_handshakes(c, endpoint);

@@ -178,6 +178,13 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
           "the server does not speak TLS (an older server, or one run with --no-tls): "
           "connect with --no-tls if you trust the network";
       give_up_ = true;
+    } else if (ec == asio::error::connection_reset || tls::closed_without_notify(ec) ||
+               ec == asio::error::eof) {
+      // A server refuses a connection past its limits this way, before any
+      // TLS (a handshake only to refuse would cost it too much).
+      reason =
+          "the server closed the connection before TLS began: it may be full, or your "
+          "address may have too many connections open or open them too fast";
     } else {
       reason = "TLS handshake failed: " + tls::describe(ec);
     }
@@ -185,16 +192,15 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
   }
   const PresentedCertificate presented = presented_certificate(ssl);
   const ServerAddress& node = attempt_.address;
-  const auto decision =
-      attempt_.vouched.empty()
-          ? judge_server(node.host, node.port, presented,
-                         {options_.fingerprint, options_.known_servers})
-          : judge_vouched(node.host, node.port, presented, attempt_.vouched, attempt_.vouched_by);
+  const auto decision = attempt_.vouched.empty()
+                            ? judge_server(node.host, node.port, presented,
+                                           {options_.fingerprint, options_.known_servers})
+                            : judge_vouched(node.host, node.port, presented, attempt_.vouched,
+                                            attempt_.vouched_by, pin_for(node));
   switch (decision.verdict) {
     case TrustDecision::Verdict::kTrusted:
       spdlog::debug("{}: certificate {} trusted ({})", where(), presented.fingerprint,
                     decision.why);
-      if (!attempt_.vouched.empty()) remember_vouched(presented.fingerprint);
       co_return true;
     case TrustDecision::Verdict::kRefused:
       reason = decision.why;
@@ -356,6 +362,12 @@ bool Connection::handle_frame(std::string_view body) {
       }
       events_.on_welcome(message.welcome());
       return true;
+    case wire::ServerMessage::kSecretRotated:
+      // Tokens issued before the new secret no longer work: this one does.
+      if (!message.secret_rotated().resume_token().empty()) {
+        token_ = message.secret_rotated().resume_token();
+      }
+      break;
     case wire::ServerMessage::kRedirect:
       if (!closing_) follow(message.redirect());
       return false;  // the node closes the link next

@@ -214,8 +214,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // used.
   boost::asio::awaitable<bool> secure(tls::Stream& stream, std::string& reason);
   boost::asio::awaitable<bool> ask_about(const std::string& fingerprint);
-  // A vouched-for certificate is kept in known_servers for later links.
-  void remember_vouched(const std::string& fingerprint);
+  // The fingerprint the user pins for a node, if any: its known_servers
+  // entry, or --fingerprint for an address the user named. A redirect
+  // can't change it.
+  std::string pin_for(const ServerAddress& node) const;
   boost::asio::awaitable<void> serve(tls::Stream stream);
   boost::asio::awaitable<void> read_loop();
   boost::asio::awaitable<void> write_loop();
@@ -241,6 +243,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<Attempt> next_;             // to try before the round goes on
   Attempt attempt_;                         // the current (or last) link's
   std::optional<ServerAddress> last_node_;  // the node of the last Welcome
+  // A node reached through a Redirect: the fingerprint vouched for it, used
+  // again (in memory only, never stored) when a lost link goes back there.
+  std::optional<Attempt> vouched_node_;
   std::vector<std::string> failures_;       // "node: reason" of this first round
   RedirectLimit redirect_limit_;
 

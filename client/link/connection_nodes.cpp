@@ -1,8 +1,11 @@
 // Connection: where it connects. The lobby's nodes in rounds (the node of
 // the last Welcome first, then the list), the Redirects that send it to
-// another node (checked, bounded, and the vouched certificate remembered),
-// and the fatal errors that decide whether to try again, elsewhere or not.
+// another node (checked, bounded, and the vouched certificate used for that
+// node's links only, never stored nor over a pin), and the fatal errors that
+// decide whether to try again, elsewhere or not.
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 #include "link/connection.hpp"
 #include "text/safe_text.hpp"
@@ -23,6 +26,12 @@ Connection::Attempt Connection::next_attempt() {
   Attempt attempt;
   attempt.address = round_.front();
   round_.pop_front();
+  // Back to a node a Redirect sent this client to: its vouched certificate
+  // again (never a reservation: that was good once).
+  if (vouched_node_ && vouched_node_->address == attempt.address) {
+    attempt.vouched = vouched_node_->vouched;
+    attempt.vouched_by = vouched_node_->vouched_by;
+  }
   return attempt;
 }
 
@@ -58,22 +67,24 @@ void Connection::follow(const wire::Redirect& redirect) {
   attempt.vouched_by = where();
   attempt.reservation = target->reservation;
   attempt.redirected = true;
+  if (!attempt.vouched.empty()) {
+    vouched_node_ = attempt;
+  } else {
+    vouched_node_.reset();
+  }
   next_ = std::move(attempt);
   spdlog::debug("{} sends this client to {}", where(), to);
   events_.on_redirected(to, safe_text(redirect.reason(), field_width::kMessage));
 }
 
-void Connection::remember_vouched(const std::string& fingerprint) {
-  if (options_.known_servers.empty()) return;
-  const KnownServers known(options_.known_servers);
-  const ServerAddress& node = attempt_.address;
-  const auto lookup = known.find(node.host, node.port);
-  if (lookup.entry && lookup.entry->fingerprint == fingerprint) return;
-  std::string error;
-  if (!lookup.error.empty() || !known.remember(node.host, node.port, fingerprint, error)) {
-    spdlog::warn("could not remember the certificate of {}: {}", where(),
-                 lookup.error.empty() ? error : lookup.error);
+std::string Connection::pin_for(const ServerAddress& node) const {
+  if (!options_.fingerprint.empty() &&
+      std::find(nodes_.begin(), nodes_.end(), node) != nodes_.end()) {
+    return options_.fingerprint;
   }
+  if (options_.known_servers.empty()) return "";
+  const auto lookup = KnownServers(options_.known_servers).find(node.host, node.port);
+  return lookup.entry ? lookup.entry->fingerprint : "";
 }
 
 bool Connection::on_fatal(const wire::Error& error) {

@@ -49,8 +49,19 @@ TrustDecision judge_server(const std::string& host, std::uint16_t port,
 
 TrustDecision judge_vouched(const std::string& host, std::uint16_t port,
                             const PresentedCertificate& presented, const std::string& vouched,
-                            const std::string& vouched_by) {
-  if (presented.fingerprint == vouched) return {Verdict::kTrusted, "vouched for by " + vouched_by};
+                            const std::string& vouched_by, const std::string& pinned) {
+  if (!pinned.empty() && vouched != pinned) {
+    return {Verdict::kRefused,
+            vouched_by + " sent this client to " + server_key(host, port) +
+                " vouching for the certificate " + vouched + ", but you trust " + pinned +
+                " there: refusing to follow. A node that sends you on can't change whom you "
+                "trust; someone may be trying to intercept the connection. " +
+                how_to_check() + "."};
+  }
+  if (presented.fingerprint == vouched) {
+    return {Verdict::kTrusted, pinned.empty() ? "vouched for by " + vouched_by
+                                              : "pinned, and vouched for by " + vouched_by};
+  }
   return {Verdict::kRefused, "the node at " + server_key(host, port) +
                                  " presented the certificate " + presented.fingerprint + ", not " +
                                  vouched + " that " + vouched_by +

@@ -33,11 +33,14 @@ TrustDecision judge_server(const std::string& host, std::uint16_t port,
 
 // A node another node sent the client to (a Redirect) with the fingerprint
 // of its certificate: the node that redirects is trusted already, so its word
-// is the pin for this connection, and nothing else counts (neither
-// --fingerprint, a CA nor known_servers). vouched_by is that node
+// is the pin for this link, and for this link only: it is never stored.
+// Where the user pins the address already (`pinned`: its known_servers
+// entry, or --fingerprint for an address the user named), that pin stands:
+// a redirect can't change it, so a vouched fingerprint other than the pin is
+// refused, whatever the node presents. vouched_by is the redirecting node
 // ("host:port"), for the message.
 TrustDecision judge_vouched(const std::string& host, std::uint16_t port,
                             const PresentedCertificate& presented, const std::string& vouched,
-                            const std::string& vouched_by);
+                            const std::string& vouched_by, const std::string& pinned = "");
 
 }  // namespace ttt::client

@@ -6,8 +6,10 @@
 
 namespace ttt::server::cluster::scripts {
 
-// Renews this node's heartbeat and returns every live node's (id, value),
-// forgetting those whose heartbeat has expired.
+// Renews this node's heartbeat (ARGV: id, value, key life, draining,
+// epoch) and returns Redis's time, whether the node's epoch was still
+// there ('1', else Redis forgot the node: it is written again) and every
+// live node's (id, value), forgetting those whose heartbeat has expired.
 inline constexpr const char* kBeat = R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -18,7 +20,10 @@ if ARGV[4] == '1' then
 else
   redis.call('DEL', 'ttt:draining:' .. ARGV[1])
 end
-local out = {string.format('%d', now)}
+local epoch = 'ttt:epoch:' .. ARGV[1]
+local known = redis.call('GET', epoch) == ARGV[5]
+redis.call('SET', epoch, ARGV[5], 'PX', 86400000)
+local out = {string.format('%d', now), known and '1' or '0'}
 for _, id in ipairs(redis.call('SMEMBERS', 'ttt:nodes')) do
   local v = redis.call('GET', 'ttt:node:' .. id)
   if v then
@@ -31,15 +36,28 @@ end
 return out
 )lua";
 
-// The account's token is now ARGV[2], held by node ARGV[3]; its previous
-// token stops working.
+// The account's token is now ARGV[2], held by node ARGV[3] (ARGV[4]: its
+// lifetime in ms); its previous token stops working. Refused when the
+// player is held by a node other than ARGV[3] and the asker ARGV[5] whose
+// heartbeat is younger than ARGV[6] ms: that node's id is returned, '' when
+// held.
 inline constexpr const char* kHold = R"lua(
+local holder = redis.call('GET', 'ttt:player:' .. ARGV[1])
+if holder and holder ~= ARGV[3] and holder ~= ARGV[5] then
+  local beat = redis.call('GET', 'ttt:node:' .. holder)
+  local at = beat and tonumber(string.match(beat, '\t(%d+)$'))
+  if at then
+    local t = redis.call('TIME')
+    local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+    if now - at <= tonumber(ARGV[6]) then return holder end
+  end
+end
 local old = redis.call('GET', 'ttt:account-token:' .. ARGV[1])
 if old and old ~= ARGV[2] then redis.call('DEL', 'ttt:token:' .. old) end
 redis.call('SET', 'ttt:account-token:' .. ARGV[1], ARGV[2], 'PX', ARGV[4])
 redis.call('SET', 'ttt:token:' .. ARGV[2], ARGV[1] .. '\t' .. ARGV[3], 'PX', ARGV[4])
 redis.call('SET', 'ttt:player:' .. ARGV[1], ARGV[3])
-return 1
+return ''
 )lua";
 
 // One more use of the limit ARGV[1] by address ARGV[2] (at most ARGV[3]

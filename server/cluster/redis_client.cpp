@@ -5,10 +5,15 @@
 #include <spdlog/spdlog.h>
 #include <sys/time.h>
 
-#include <boost/asio/post.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/post.hpp>
 #include <charconv>
+#include <cstdlib>
 #include <deque>
+#include <thread>
+
+#include "cluster/redis_tls_relay.hpp"
 
 namespace ttt::server::cluster {
 namespace asio = boost::asio;
@@ -17,7 +22,90 @@ namespace asio = boost::asio;
 
 std::string RedisAddress::text() const {
   const bool v6 = host.find(':') != std::string::npos;
-  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  const std::string where = (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  if (!tls && user.empty()) return where;
+  return std::string(tls ? "rediss://" : "redis://") + (user.empty() ? "" : user + "@") + where;
+}
+
+namespace {
+
+// %XX decoded; nullopt for a broken escape.
+std::optional<std::string> percent_decoded(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out.push_back(text[i]);
+      continue;
+    }
+    unsigned value = 0;
+    if (i + 2 >= text.size()) return std::nullopt;
+    const auto [end, ec] = std::from_chars(text.data() + i + 1, text.data() + i + 3, value, 16);
+    if (ec != std::errc() || end != text.data() + i + 3) return std::nullopt;
+    out.push_back(static_cast<char>(value));
+    i += 2;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<RedisAddress> parse_redis_address(const std::string& text, std::string& error) {
+  std::string rest = text;
+  bool url = false, tls = false;
+  for (const char* scheme : {"redis://", "rediss://"}) {
+    if (text.starts_with(scheme)) {
+      url = true;
+      tls = std::string_view(scheme) == "rediss://";
+      rest = text.substr(std::string_view(scheme).size());
+    }
+  }
+  if (!url && text.find("://") != std::string::npos) {
+    error =
+        "\"" + text.substr(0, text.find("://")) + "://\" is no Redis URL: redis:// or rediss://";
+    return std::nullopt;
+  }
+  std::string user, password;
+  bool has_password = false;
+  if (url) {
+    if (const auto slash = rest.find('/'); slash != std::string::npos) {
+      if (rest.substr(slash) != "/" && rest.substr(slash) != "/0") {
+        error = "\"" + text + "\": the nodes share database 0: leave out the path";
+        return std::nullopt;
+      }
+      rest = rest.substr(0, slash);
+    }
+    if (const auto at = rest.rfind('@'); at != std::string::npos) {
+      const std::string userinfo = rest.substr(0, at);
+      rest = rest.substr(at + 1);
+      const auto colon = userinfo.find(':');
+      auto decoded_user = percent_decoded(userinfo.substr(0, colon));
+      auto decoded_password = colon == std::string::npos
+                                  ? std::optional<std::string>("")
+                                  : percent_decoded(userinfo.substr(colon + 1));
+      if (!decoded_user || !decoded_password) {
+        error = "the user or password of --redis has a broken %-escape";
+        return std::nullopt;
+      }
+      user = *decoded_user;
+      password = *decoded_password;
+      has_password = colon != std::string::npos;
+    }
+  }
+  auto address = parse_host_port(rest, 6379, error);
+  if (!address) return std::nullopt;
+  address->user = user;
+  address->password = password;
+  address->tls = tls;
+  if (!has_password) {
+    if (const char* from_env = std::getenv("TTT_REDIS_PASSWORD")) address->password = from_env;
+  }
+  if (!address->user.empty() && address->password.empty()) {
+    error = "Redis user " + address->user +
+            " needs a password: in the URL (redis://USER:PASSWORD@HOST:PORT) or in "
+            "TTT_REDIS_PASSWORD";
+    return std::nullopt;
+  }
+  return address;
 }
 
 std::optional<RedisAddress> parse_host_port(const std::string& text, std::uint16_t default_port,
@@ -61,27 +149,82 @@ std::optional<RedisAddress> parse_host_port(const std::string& text, std::uint16
   return address;
 }
 
+namespace {
+
+// The AUTH command of an address: AUTH [user] password.
+std::vector<std::string> auth_of(const RedisAddress& address) {
+  std::vector<std::string> args{"AUTH"};
+  if (!address.user.empty()) args.push_back(address.user);
+  args.push_back(address.password);
+  return args;
+}
+
+// One command on a blocking context: nullopt, or what went wrong.
+std::optional<std::string> ask(redisContext* c, const std::vector<std::string>& args,
+                               const std::string& what) {
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lengths;
+  for (const auto& a : args) {
+    argv.push_back(a.data());
+    lengths.push_back(a.size());
+  }
+  auto* reply = static_cast<redisReply*>(
+      redisCommandArgv(c, static_cast<int>(argv.size()), argv.data(), lengths.data()));
+  if (reply == nullptr) {
+    return c->err != 0 ? std::string(c->errstr) : "no answer to " + what;
+  }
+  std::optional<std::string> problem;
+  if (reply->type == REDIS_REPLY_ERROR) {
+    problem = what + " refused: " + std::string(reply->str, reply->len);
+  }
+  freeReplyObject(reply);
+  return problem;
+}
+
+}  // namespace
+
 std::optional<std::string> check_redis(const RedisAddress& address,
                                        std::chrono::milliseconds timeout) {
   timeval tv{};
   tv.tv_sec = static_cast<time_t>(timeout.count() / 1000);
   tv.tv_usec = static_cast<suseconds_t>((timeout.count() % 1000) * 1000);
-  redisContext* c = redisConnectWithTimeout(address.host.c_str(), address.port, tv);
-  if (c == nullptr) return "out of memory";
+  // rediss://: through a relay of its own, on a thread of its own.
+  std::unique_ptr<asio::io_context> io;
+  std::shared_ptr<RedisTlsRelay> relay;
+  std::thread relaying;
+  if (address.tls) {
+    io = std::make_unique<asio::io_context>();
+    try {
+      relay = std::make_shared<RedisTlsRelay>(io->get_executor(), address);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    relay->start();
+    relaying = std::thread([&io] { io->run_for(std::chrono::seconds(30)); });
+  }
+  redisContext* c = relay ? redisConnectUnixWithTimeout(relay->path().c_str(), tv)
+                          : redisConnectWithTimeout(address.host.c_str(), address.port, tv);
   std::optional<std::string> problem;
-  if (c->err != 0) {
+  if (c == nullptr) {
+    problem = "out of memory";
+  } else if (c->err != 0) {
     problem = c->errstr;
   } else {
     redisSetTimeout(c, tv);
-    auto* reply = static_cast<redisReply*>(redisCommand(c, "PING"));
-    if (reply == nullptr) {
-      problem = c->err != 0 ? std::string(c->errstr) : std::string("no answer to PING");
-    } else {
-      if (reply->type == REDIS_REPLY_ERROR) problem = std::string(reply->str, reply->len);
-      freeReplyObject(reply);
+    if (!address.password.empty()) problem = ask(c, auth_of(address), "the login (AUTH)");
+    if (!problem) problem = ask(c, {"PING"}, "PING");
+    if (problem && relay && problem->find("Server closed") != std::string::npos) {
+      problem = "no TLS connection (see the warning above)";
     }
   }
-  redisFree(c);
+  if (c != nullptr) redisFree(c);
+  if (relay) {
+    // Closed where it runs; its relays end with hiredis's connection, and
+    // the thread with them (within the connect timeout at most).
+    asio::post(*io, [relay] { relay->close(); });
+    relay.reset();
+    relaying.join();
+  }
   return problem;
 }
 
@@ -235,7 +378,9 @@ void RedisClient::connect() {
   if (closed_) return;
   auto link = std::make_shared<Link>();
   link->owner = weak_from_this();
-  redisAsyncContext* context = redisAsyncConnect(address_.host.c_str(), address_.port);
+  redisAsyncContext* context = options_.unix_path.empty()
+                                   ? redisAsyncConnect(address_.host.c_str(), address_.port)
+                                   : redisAsyncConnectUnix(options_.unix_path.c_str());
   if (context == nullptr || context->err != 0) {
     last_error_ = context ? std::string(context->errstr) : std::string("out of memory");
     if (context) redisAsyncFree(context);
@@ -251,6 +396,16 @@ void RedisClient::connect() {
   context->ev.delWrite = &Link::del_write;
   context->ev.cleanup = &Link::cleanup;
   link_ = link;
+  if (!address_.password.empty()) {
+    // Logged in before anything else (pipelined: what follows waits for it).
+    command(auth_of(address_), [this, link](const RedisResult& result) {
+      if (!result.ok() || result.value->type != RedisValue::Type::kError) return;
+      const std::string why = "Redis refused the login (" + result.value->text + ")";
+      if (why != last_error_) spdlog::error("redis {}: {}", address_.text(), why);
+      link->why = why;
+      if (link->context) redisAsyncFree(link->context);
+    });
+  }
   // The first reply says the link works (hiredis connects on the first write).
   auto probe = [this, link](const RedisResult& result) {
     linked(link, result.ok(), result.why());

@@ -31,24 +31,35 @@ struct redisAsyncContext;  // hiredis's, included by the .cpp only
 namespace ttt::server::cluster {
 
 // Where Redis listens: "HOST:PORT" (a name or an IP literal; [::1]:6379 for
-// IPv6).
+// IPv6), and how to log in and reach it: an ACL user and its password (or
+// the password alone, for requirepass) and TLS.
 struct RedisAddress {
   std::string host;
   std::uint16_t port = 6379;
+  std::string user;      // empty: the default user
+  std::string password;  // empty: no AUTH
+  bool tls = false;      // rediss://
+  // The TLS client's settings (rediss only): the CA file to check Redis's
+  // certificate against (empty: the system's), and a client certificate
+  // and key for Redis's tls-auth-clients (empty: none).
+  std::string ca_file;
+  std::string cert_file;
+  std::string key_file;
+  // "host:port", or "rediss://user@host:port": never the password.
   std::string text() const;
 };
 
 // Parses "HOST:PORT" (or "HOST": default_port); nullopt with error set if bad.
 std::optional<RedisAddress> parse_host_port(const std::string& text, std::uint16_t default_port,
                                             std::string& error);
-// The same with Redis's port, 6379, by default.
-inline std::optional<RedisAddress> parse_redis_address(const std::string& text,
-                                                       std::string& error) {
-  return parse_host_port(text, 6379, error);
-}
+// --redis: "HOST:PORT", or a URL "redis://[USER[:PASSWORD]@]HOST[:PORT]" (rediss:// for TLS;
+// USER and PASSWORD percent-encoded as in any URL). Without a password in the URL the
+// environment's TTT_REDIS_PASSWORD is the password, if set.
+std::optional<RedisAddress> parse_redis_address(const std::string& text, std::string& error);
 
-// Connects once, with a deadline, and asks PING: nullopt if Redis answers,
-// else why not (for a clear error at start).
+// Connects once, with a deadline, logs in (AUTH) when a password is given
+// and asks PING: nullopt if Redis answers, else why not (for a clear error
+// at start). rediss:// goes through a RedisTlsRelay of its own.
 std::optional<std::string> check_redis(const RedisAddress& address,
                                        std::chrono::milliseconds timeout);
 
@@ -69,6 +80,9 @@ class RedisClient : public std::enable_shared_from_this<RedisClient> {
     std::chrono::milliseconds retry_min{100};  // backoff after a loss, doubling...
     std::chrono::milliseconds retry_max{2'000};  // ...up to this
     std::string name;  // CLIENT SETNAME, for Redis's CLIENT LIST; empty: none
+    // rediss://: the Unix socket of the TLS relay that carries the
+    // connection to Redis (RedisTlsRelay); empty: TCP to the address.
+    std::string unix_path;
   };
 
   RedisClient(boost::asio::any_io_executor executor, RedisAddress address, Options options);

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "cluster/cluster_scripts.hpp"
+#include "cluster/redis_tls_relay.hpp"
 #include "cluster/shared_directory.hpp"
 #include "lobby/secrets.hpp"
 #include "node.pb.h"
@@ -51,6 +52,7 @@ node::SeatRequest to_message(const SeatRequest& r) {
   m.set_win_length(r.win_length);
   *m.mutable_clock() = r.clock;
   if (r.kind == SeatRequest::Kind::kChallenge) *m.mutable_challenge() = r.challenge;
+  m.set_address(r.address);
   return m;
 }
 
@@ -81,16 +83,29 @@ SeatRequest from_message(const node::SeatRequest& m) {
   r.size = m.size();
   r.win_length = m.win_length();
   r.clock = m.clock();
+  r.address = m.address().substr(0, 64);
   return r;
 }
 
 }  // namespace
 
-RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, NodeInfo self)
-    : executor_(executor), self_(std::move(self)), heartbeat_(executor) {
+RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, NodeInfo self,
+                           Timings timings, NodeSigner signer)
+    : executor_(executor),
+      self_(std::move(self)),
+      timings_(timings),
+      signer_(std::move(signer)),
+      epoch_(random_hex(16)),
+      last_beat_(std::chrono::steady_clock::now()),
+      heartbeat_(executor) {
   if (self_.id.empty()) self_.id = random_hex(6);
   RedisClient::Options options;
   options.name = "ttt-node-" + self_.id;
+  if (redis.tls) {
+    relay_ = std::make_shared<RedisTlsRelay>(executor, redis);
+    relay_->start();
+    options.unix_path = relay_->path();
+  }
   commands_ = std::make_shared<RedisClient>(executor, redis, options);
   options.name.clear();
   events_ = std::make_shared<RedisClient>(executor, std::move(redis), options);
@@ -115,7 +130,7 @@ void RedisCluster::start() {
       // What was published meanwhile was not heard: the lobby reads again
       // what it can't have heard (accounts' figures) and registers again.
       events_lost_ = false;
-      if (on_restored_) on_restored_();
+      if (on_restored_) on_restored_(false);
     }
   });
   commands_->on_state([this](bool up) { on_link(up); });
@@ -130,11 +145,42 @@ void RedisCluster::close() {
   waiting_.clear();
   if (commands_) commands_->close();
   if (events_) events_->close();
+  if (relay_) relay_->close();
 }
 
 std::string RedisCluster::heartbeat_value() const {
-  return self_.host + "\t" + std::to_string(self_.port) + "\t" + self_.fingerprint + "\t" +
-         (self_.draining ? "1" : "0") + "\t" + std::to_string(load_);
+  const std::string fields = self_.host + "\t" + std::to_string(self_.port) + "\t" +
+                             self_.fingerprint + "\t" + (self_.draining ? "1" : "0") + "\t" +
+                             std::to_string(load_);
+  return fields + "\t" + signer_.text_tag("ttt:node:" + self_.id, fields);
+}
+
+std::optional<RedisCluster::Known> RedisCluster::read_heartbeat(const std::string& id,
+                                                                const std::string& value,
+                                                                std::int64_t now) const {
+  const auto parts = split_tabs(value);
+  std::int64_t beat = 0;
+  if (parts.size() != 7 || !parse_number(parts[6], beat)) return std::nullopt;
+  // A heartbeat older than the dead limit (in Redis's clock: no skew
+  // between nodes) is a dead node, well before its key expires.
+  if (now - beat > timings_.dead_after.count()) return std::nullopt;
+  const std::string fields =
+      parts[0] + "\t" + parts[1] + "\t" + parts[2] + "\t" + parts[3] + "\t" + parts[4];
+  if (!signer_.text_tag_ok("ttt:node:" + id, fields, parts[5])) {
+    spdlog::warn(
+        "cluster: the heartbeat of \"{}\" is not signed with this lobby's key "
+        "(--cluster-key-file): not a node of ours, ignored",
+        id.substr(0, 64));
+    return std::nullopt;
+  }
+  Known known;
+  known.info.id = id;
+  known.info.host = parts[0];
+  if (!parse_number(parts[1], known.info.port)) return std::nullopt;
+  known.info.fingerprint = parts[2];
+  known.info.draining = parts[3] == "1";
+  parse_number(parts[4], known.players);
+  return known;
 }
 
 void RedisCluster::on_link(bool up) {
@@ -144,46 +190,49 @@ void RedisCluster::on_link(bool up) {
                  "nodes and redirects wait for it; games here go on");
     return;
   }
-  beat();
-  if (was_down_) {
-    was_down_ = false;
+  beat();  // its answer registers everything again (was_down_)
+}
+
+void RedisCluster::restore(bool forgotten) {
+  was_down_ = false;
+  if (forgotten) {
+    spdlog::warn(
+        "cluster: Redis has forgotten this node (restarted empty or flushed); "
+        "registering its players, tokens and games again");
+  } else {
     spdlog::info("cluster: Redis is back; registering this node's players and games again");
-    if (on_restored_) on_restored_();
-    if (directory_) directory_->resync();
-    presence_.resync();
-    // The figures committed here while Redis was away, told now.
-    auto unshared = std::move(unshared_figures_);
-    unshared_figures_.clear();
-    for (const auto& [id, account] : unshared) share_figures(account);
   }
+  if (on_restored_) on_restored_(forgotten);
+  if (directory_) directory_->resync();
+  presence_.resync();
+  // The figures committed here while Redis was away, told now.
+  auto unshared = std::move(unshared_figures_);
+  unshared_figures_.clear();
+  for (const auto& [id, account] : unshared) share_figures(account);
 }
 
 void RedisCluster::beat() {
   if (left_) return;
+  const auto sent = std::chrono::steady_clock::now();
   commands_->command(
-      {"EVAL", scripts::kBeat, "0", self_.id, heartbeat_value(), ms(kHeartbeatLife),
-       self_.draining ? "1" : "0"},
-      [this](const RedisResult& result) {
+      {"EVAL", scripts::kBeat, "0", self_.id, heartbeat_value(), ms(timings_.key_life()),
+       self_.draining ? "1" : "0", epoch_},
+      [this, sent](const RedisResult& result) {
         if (!result.ok() || result.value->type != RedisValue::Type::kArray) return;
         std::map<std::string, Known> live;
         const auto& e = result.value->elements;
         std::int64_t now = 0;
-        if (e.empty() || !parse_number(e[0].text, now)) return;
-        for (std::size_t i = 1; i + 1 < e.size(); i += 2) {
-          const auto parts = split_tabs(e[i + 1].text);
-          std::int64_t beat = 0;
-          if (parts.size() < 6 || !parse_number(parts[5], beat)) continue;
-          // A heartbeat older than kStale (in Redis's clock: no skew between
-          // nodes) is a dead node, well before its key expires.
-          if (now - beat > kStale.count()) continue;
-          Known known;
-          known.info.id = e[i].text;
-          known.info.host = parts[0];
-          if (!parse_number(parts[1], known.info.port)) continue;
-          known.info.fingerprint = parts[2];
-          known.info.draining = parts[3] == "1";
-          parse_number(parts[4], known.players);
-          live.emplace(known.info.id, std::move(known));
+        if (e.size() < 2 || !parse_number(e[0].text, now)) return;
+        last_beat_ = std::max(last_beat_, sent);
+        // Redis did not know this node's epoch: it lost its keys (a first
+        // heartbeat is no loss).
+        const bool forgotten = e[1].text != "1" && registered_;
+        registered_ = true;
+        if (was_down_ || forgotten) restore(forgotten);
+        for (std::size_t i = 2; i + 1 < e.size(); i += 2) {
+          if (auto known = read_heartbeat(e[i].text, e[i + 1].text, now)) {
+            live.emplace(known->info.id, std::move(*known));
+          }
         }
         for (const auto& [id, known] : live) {
           if (!live_.contains(id) && id != self_.id) {
@@ -194,7 +243,7 @@ void RedisCluster::beat() {
         for (const auto& [id, known] : live_) {
           if (!live.contains(id) && id != self_.id) {
             spdlog::warn("cluster: node {} at {}:{} is gone (no heartbeat for {} ms)", id,
-                         known.info.host, known.info.port, kHeartbeatLife.count());
+                         known.info.host, known.info.port, timings_.dead_after.count());
           }
         }
         live_ = std::move(live);
@@ -204,7 +253,7 @@ void RedisCluster::beat() {
           presence_.resync();
         }
       });
-  heartbeat_.expires_after(kHeartbeatEvery);
+  heartbeat_.expires_after(timings_.heartbeat_every);
   heartbeat_.async_wait([this](boost::system::error_code ec) {
     if (!ec) beat();
   });
@@ -248,15 +297,27 @@ std::optional<NodeInfo> RedisCluster::another_node() const {
 }
 
 void RedisCluster::hold(AccountId account, const std::string& token_hash,
-                        std::chrono::milliseconds token_lifetime, const std::string& to) {
-  commands_->command({"EVAL", scripts::kHold, "0", std::to_string(number(account)), token_hash,
-                      to.empty() ? self_.id : to, ms(token_lifetime)},
-                     [account](const RedisResult& result) {
-                       if (!result.ok()) {
-                         spdlog::debug("cluster: holding player {} not shared: {}",
-                                       number(account), result.why());
-                       }
-                     });
+                        std::chrono::milliseconds token_lifetime, const std::string& to,
+                        HoldDone done) {
+  commands_->command(
+      {"EVAL", scripts::kHold, "0", std::to_string(number(account)), token_hash,
+       to.empty() ? self_.id : to, ms(token_lifetime), self_.id, ms(timings_.dead_after)},
+      [account, done = std::move(done)](const RedisResult& result) {
+        if (!result.ok() || result.value->type == RedisValue::Type::kError) {
+          spdlog::debug("cluster: holding player {} not shared: {}", number(account),
+                        result.ok() ? result.value->text : result.why());
+          return;
+        }
+        const std::string elsewhere =
+            result.value->type == RedisValue::Type::kString ? result.value->text : "";
+        if (!elsewhere.empty()) {
+          spdlog::warn(
+              "cluster: player {} is held by node {}, which is alive: "
+              "not taken from it",
+              number(account), elsewhere.substr(0, 64));
+        }
+        if (done) done(elsewhere);
+      });
 }
 
 void RedisCluster::release(AccountId account, const std::string& token_hash) {
@@ -314,7 +375,8 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
                    "the other node did not answer in time: try again"});
   });
   waiting_.emplace(id, Waiting{std::move(done), std::move(timeout)});
-  commands_->command({"PUBLISH", "ttt:rpc:" + to, message.SerializeAsString()},
+  const std::string channel = "ttt:rpc:" + to;
+  commands_->command({"PUBLISH", channel, signer_.sign(channel, message.SerializeAsString())},
                      [this, id, to](const RedisResult& result) {
                        if (result.ok() && result.value->integer > 0) return;
                        auto it = waiting_.find(id);
@@ -370,15 +432,32 @@ void RedisCluster::share_figures(const StoredPlayer& account) {
   figures.set_draws(account.draws);
   figures.set_rated_games(account.rated_games);
   figures.set_node(self_.id);
-  commands_->command({"PUBLISH", kFiguresChannel, figures.SerializeAsString()},
-                     [](const RedisResult&) {});
+  commands_->command(
+      {"PUBLISH", kFiguresChannel, signer_.sign(kFiguresChannel, figures.SerializeAsString())},
+      [](const RedisResult&) {});
 }
 
-void RedisCluster::on_message(const std::string& channel, const std::string& payload) {
-  if (payload.size() > kMaxNodeMessage) {
-    spdlog::warn("cluster: a {}-byte message on {} is too large; dropped", payload.size(), channel);
+void RedisCluster::on_message(const std::string& channel, const std::string& signed_payload) {
+  if (signed_payload.size() > kMaxNodeMessage) {
+    spdlog::warn("cluster: a {}-byte message on {} is too large; dropped", signed_payload.size(),
+                 channel);
     return;
   }
+  const auto opened = signer_.open(channel, signed_payload);
+  if (!opened) {
+    // Not from a node of this lobby (no key, or another key): ignored, and
+    // said at most once a minute.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_forged_warning_ > std::chrono::minutes(1)) {
+      last_forged_warning_ = now;
+      spdlog::warn(
+          "cluster: a message on {} not signed with this lobby's key "
+          "(--cluster-key-file); ignored (and any more within a minute)",
+          channel.substr(0, 64));
+    }
+    return;
+  }
+  const std::string& payload = *opened;
   if (channel == kDirectoryChannel) {
     node::DirectoryChange change;
     if (!change.ParseFromString(payload)) {
@@ -443,7 +522,8 @@ void RedisCluster::on_message(const std::string& channel, const std::string& pay
                   r->set_game(reply.game);
                   r->set_code(reply.code);
                   r->set_text(reply.text);
-                  commands_->command({"PUBLISH", "ttt:rpc:" + from, answer.SerializeAsString()},
+                  const std::string to = "ttt:rpc:" + from;
+                  commands_->command({"PUBLISH", to, signer_.sign(to, answer.SerializeAsString())},
                                      [](const RedisResult&) {});
                 });
 }
@@ -457,8 +537,9 @@ void RedisCluster::set_draining(bool draining) {
 void RedisCluster::leave(std::function<void()> done) {
   left_ = true;
   heartbeat_.cancel();
-  commands_->command({"DEL", "ttt:node:" + self_.id, "ttt:draining:" + self_.id},
-                     [](const RedisResult&) {});
+  commands_->command(
+      {"DEL", "ttt:node:" + self_.id, "ttt:draining:" + self_.id, "ttt:epoch:" + self_.id},
+      [](const RedisResult&) {});
   commands_->command({"SREM", "ttt:nodes", self_.id},
                      [done = std::move(done)](const RedisResult&) { done(); });
 }

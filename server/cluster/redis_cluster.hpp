@@ -1,14 +1,19 @@
 // RedisCluster: the Cluster of several nodes, shared through Redis.
 //
 //   ttt:nodes                 set of node ids ever seen (pruned when dead)
-//   ttt:node:<id>             "host\tport\tfingerprint\tdraining\tplayers\tbeat_ms", PX 5 s,
-//                             renewed every second: the heartbeat (beat_ms: Redis's
-//                             clock); older than 2.5 s, or gone, = dead
+//   ttt:node:<id>             "host\tport\tfingerprint\tdraining\tplayers\ttag\tbeat_ms",
+//                             PX 5 s (or twice the dead limit), renewed every heartbeat
+//                             (1 s): the heartbeat (tag: the node's signature of the id
+//                             and the first five fields; beat_ms: Redis's clock); older
+//                             than the dead limit (2.5 s), gone, or unsigned = dead
 //   ttt:draining:<id>         present while the node drains (same expiry)
+//   ttt:epoch:<id>            a value of the node's own, checked at every heartbeat:
+//                             gone means Redis forgot the node (restarted empty,
+//                             flushed), which then registers everything again
 //   ttt:player:<account>      the node that holds the player
 //   ttt:token:<hash>          "account\tnode" of a resume token, PX its lifetime
 //   ttt:account-token:<acc>   the account's current token hash (an older one is dropped)
-//   ttt:rpc:<id>              the node's channel: seat requests and replies
+//   ttt:rpc:<id>              the node's channel: seat requests and replies (signed)
 //   ttt:limit:<kind>:<addr>   uses of a limit per address by every node, PX its window
 //   ttt:figures               channel: an account's rating and counts, each time a node
 //                             commits a change to them (node::AccountFigures)
@@ -16,9 +21,12 @@
 //
 // Two connections: one for commands, one subscribed to this node's channel
 // and the directory's. Requests to another node are answered within
-// kRequestTimeout or fail. Runs on the logic executor.
+// kRequestTimeout or fail. Everything a node says to the others is signed
+// with the key they share (NodeSigner) and checked when heard. Runs on the
+// logic executor.
 #pragma once
 
+#include <algorithm>
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
@@ -26,6 +34,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "cluster/node_signer.hpp"
 #include "cluster/redis_client.hpp"
 #include "cluster/shared_presence.hpp"
 #include "lobby/cluster.hpp"
@@ -34,22 +43,32 @@ namespace ttt::server::cluster {
 
 class SharedGameDirectory;
 
+// How often a node renews its heartbeat, and how old a heartbeat (in
+// Redis's clock) makes a node dead for the others: by default about 3 s
+// after it stops, well within the 5 s its key lives.
+struct NodeTimings {
+  std::chrono::milliseconds heartbeat_every{1'000};
+  std::chrono::milliseconds dead_after{2'500};
+  // How long a heartbeat's key lives: twice the dead limit, 5 s at least.
+  std::chrono::milliseconds key_life() const {
+    return std::max(std::chrono::milliseconds(5'000), 2 * dead_after);
+  }
+};
+
 class RedisCluster final : public Cluster {
  public:
-  static constexpr std::chrono::milliseconds kHeartbeatEvery{1'000};
-  static constexpr std::chrono::milliseconds kHeartbeatLife{5'000};
-  // A node whose last heartbeat (in Redis's clock) is older than this is
-  // dead for the others: about 3 s after it stops, well within the 5 s its
-  // key lives.
-  static constexpr std::chrono::milliseconds kStale{2'500};
+  using Timings = NodeTimings;
   static constexpr std::chrono::milliseconds kRequestTimeout{3'000};
   static constexpr const char* kDirectoryChannel = "ttt:directory";
   static constexpr const char* kFiguresChannel = "ttt:figures";
   // Accounts whose figures wait for Redis to be told, at most.
   static constexpr std::size_t kMaxUnsharedFigures = 100'000;
 
-  // self: this node as clients reach it (its id is made here when empty).
-  RedisCluster(boost::asio::any_io_executor executor, RedisAddress redis, NodeInfo self);
+  // self: this node as clients reach it (its id is made here when empty);
+  // signer: what signs and checks what the nodes say (without a key,
+  // nothing is signed).
+  RedisCluster(boost::asio::any_io_executor executor, RedisAddress redis, NodeInfo self,
+               Timings timings = {}, NodeSigner signer = {});
   ~RedisCluster() override;
 
   // The directory whose changes arrive on the directory channel (set before start).
@@ -64,8 +83,10 @@ class RedisCluster final : public Cluster {
   // Stops the heartbeat and closes the connections (after leave()).
   void close();
 
-  // For the directory and the matchmaker.
+  // For the directory, the presence and the matchmaker.
   RedisClient& commands() { return *commands_; }
+  const NodeSigner& signer() const noexcept { return signer_; }
+  const Timings& timings() const noexcept { return timings_; }
   // Drops fields of a shared hash that a full read found stale (their node
   // dead, or unreadable); nothing if there are none.
   void drop_fields(const char* hash, const std::vector<std::string>& fields);
@@ -86,13 +107,17 @@ class RedisCluster final : public Cluster {
   std::optional<NodeInfo> another_node() const override;
   std::vector<std::string> live_nodes() const override;
   void hold(AccountId account, const std::string& token_hash,
-            std::chrono::milliseconds token_lifetime, const std::string& to) override;
+            std::chrono::milliseconds token_lifetime, const std::string& to,
+            HoldDone done) override;
   void release(AccountId account, const std::string& token_hash) override;
   void find_token(const std::string& token_hash, TokenDone done) override;
   void find_player(AccountId account, PlayerDone done) override;
   void request_seat(const std::string& to, const SeatRequest& request, SeatDone done) override;
   void serve_seats(SeatHandler handler) override { seat_handler_ = std::move(handler); }
-  void on_restored(std::function<void()> handler) override { on_restored_ = std::move(handler); }
+  void on_restored(std::function<void(bool)> handler) override {
+    on_restored_ = std::move(handler);
+  }
+  std::chrono::steady_clock::time_point last_beat() const override { return last_beat_; }
   void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) override {
     presence_.publish(here);
   }
@@ -117,10 +142,23 @@ class RedisCluster final : public Cluster {
   void refresh_nodes();
   void on_message(const std::string& channel, const std::string& payload);
   void on_link(bool up);
+  // Registers again what this node holds (after an outage, or Redis forgot it).
+  void restore(bool forgotten);
   std::string heartbeat_value() const;
+  // A heartbeat read back: the node it describes, if its tag is right.
+  std::optional<Known> read_heartbeat(const std::string& id, const std::string& value,
+                                      std::int64_t now) const;
+  // Sends a node message, signed for the channel.
+  void send_to_node(const std::string& node, const std::string& bytes);
 
   boost::asio::any_io_executor executor_;
   NodeInfo self_;
+  Timings timings_;
+  NodeSigner signer_;
+  const std::string epoch_;  // this process's value of ttt:epoch:<id>
+  bool registered_ = false;  // a heartbeat was answered since start
+  std::chrono::steady_clock::time_point last_beat_{};
+  std::shared_ptr<class RedisTlsRelay> relay_;  // rediss://: TLS to Redis
   std::shared_ptr<RedisClient> commands_;
   std::shared_ptr<RedisClient> events_;
   SharedGameDirectory* directory_ = nullptr;
@@ -132,10 +170,11 @@ class RedisCluster final : public Cluster {
   bool registry_ready_ = false;
   bool was_down_ = false;  // the shared state was lost since the last registration
   SeatHandler seat_handler_;
-  std::function<void()> on_restored_;
+  std::function<void(bool)> on_restored_;
   std::function<void(const StoredPlayer&)> figures_handler_;
   std::map<std::int64_t, StoredPlayer> unshared_figures_;  // by account, while Redis is away
   bool events_lost_ = false;  // the subscription was lost since it was last made
+  std::chrono::steady_clock::time_point last_forged_warning_{};
   // Requests waiting for their reply.
   struct Waiting {
     SeatDone done;

@@ -11,7 +11,18 @@ namespace {
 
 constexpr const char* kGames = "ttt:games";
 
+// Deletes field ARGV[1] of ttt:games if it still holds ARGV[2] (what this
+// node wrote): a listing another node wrote since stays.
+constexpr const char* kWithdraw = R"lua(
+if redis.call('HGET', 'ttt:games', ARGV[1]) == ARGV[2] then
+  return redis.call('HDEL', 'ttt:games', ARGV[1])
+end
+return 0
+)lua";
+
 std::string key_of(GameId id) { return std::to_string(id); }
+// What a listing's signature covers beside its bytes: its place.
+std::string context_of(const std::string& field) { return std::string(kGames) + ":" + field; }
 
 }  // namespace
 
@@ -63,16 +74,22 @@ Listing SharedGameDirectory::shown(const Listing& listing) const {
   return out;
 }
 
+std::string SharedGameDirectory::stored(const Listing& listing) const {
+  const std::string field = key_of(listing.summary.game_id());
+  return cluster_.signer().sign(context_of(field), to_message(listing).SerializeAsString());
+}
+
 void SharedGameDirectory::write(const Listing& listing) {
   node::DirectoryChange change;
   change.set_node(cluster_.self().id);
   *change.mutable_publish() = to_message(listing);
   auto& redis = cluster_.commands();
-  redis.command({"HSET", kGames, key_of(listing.summary.game_id()),
-                 change.publish().SerializeAsString()},
+  redis.command({"HSET", kGames, key_of(listing.summary.game_id()), stored(listing)},
                 [](const RedisResult&) {});
-  redis.command({"PUBLISH", RedisCluster::kDirectoryChannel, change.SerializeAsString()},
-                [](const RedisResult&) {});
+  redis.command(
+      {"PUBLISH", RedisCluster::kDirectoryChannel,
+       cluster_.signer().sign(RedisCluster::kDirectoryChannel, change.SerializeAsString())},
+      [](const RedisResult&) {});
 }
 
 void SharedGameDirectory::publish(const Listing& listing) {
@@ -83,15 +100,20 @@ void SharedGameDirectory::publish(const Listing& listing) {
 }
 
 void SharedGameDirectory::withdraw(GameId game) {
-  if (own_.erase(game) == 0) return;
+  const auto it = own_.find(game);
+  if (it == own_.end()) return;
+  const std::string written = stored(it->second);
+  own_.erase(it);
   if (!cluster_.available()) return;
   node::DirectoryChange change;
   change.set_node(cluster_.self().id);
   change.set_withdraw(game);
   auto& redis = cluster_.commands();
-  redis.command({"HDEL", kGames, key_of(game)}, [](const RedisResult&) {});
-  redis.command({"PUBLISH", RedisCluster::kDirectoryChannel, change.SerializeAsString()},
-                [](const RedisResult&) {});
+  redis.command({"EVAL", kWithdraw, "0", key_of(game), written}, [](const RedisResult&) {});
+  redis.command(
+      {"PUBLISH", RedisCluster::kDirectoryChannel,
+       cluster_.signer().sign(RedisCluster::kDirectoryChannel, change.SerializeAsString())},
+      [](const RedisResult&) {});
 }
 
 void SharedGameDirectory::apply(const node::DirectoryChange& change) {
@@ -117,8 +139,9 @@ void SharedGameDirectory::resync() {
     const auto& e = result.value->elements;
     for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
       node::Listing message;
-      if (!message.ParseFromString(e[i + 1].text)) {
-        stale.push_back(e[i].text);
+      const auto bytes = cluster_.signer().open(context_of(e[i].text), e[i + 1].text);
+      if (!bytes || !message.ParseFromString(*bytes)) {
+        stale.push_back(e[i].text);  // unreadable, or not written by a node of ours
         continue;
       }
       Listing listing = from_message(message);

@@ -7,7 +7,9 @@
 // reconnect) heals anything missed; games of nodes whose heartbeat has
 // stopped are not shown, and are taken out of Redis by whoever sees them.
 // While Redis is away, lists hold this node's own games only (complete()
-// says so), and its changes are written again when Redis is back.
+// says so), and its changes are written again when Redis is back. Entries
+// and changes are signed (NodeSigner); a node withdraws an entry only if it
+// still holds what it wrote (another node may list the game now).
 // Runs on the logic executor.
 #pragma once
 
@@ -49,6 +51,8 @@ class SharedGameDirectory final : public GameDirectory {
   // The listing as clients see it: where its node is reached.
   Listing shown(const Listing& listing) const;
   void write(const Listing& listing);
+  // The listing as this node writes it into ttt:games (signed).
+  std::string stored(const Listing& listing) const;
   void schedule();
 
   RedisCluster& cluster_;

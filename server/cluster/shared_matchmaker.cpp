@@ -13,12 +13,12 @@ namespace {
 constexpr const char* kMatch = R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
--- A node is alive if its heartbeat is fresh (as RedisCluster::kStale).
+-- A node is alive if its heartbeat is fresh (RedisCluster's dead limit).
 local function alive(node)
   local v = redis.call('GET', 'ttt:node:' .. node)
   if not v then return false end
   local beat = tonumber(string.match(v, '\t(%d+)$'))
-  return beat ~= nil and now - beat <= 2500
+  return beat ~= nil and now - beat <= tonumber(ARGV[5])
 end
 local old = redis.call('GET', ARGV[2])
 if old then
@@ -112,7 +112,8 @@ void SharedMatchmaker::match(const MatchRequest& request, Done done) {
   waiting_.erase(request.player);
   cluster_.commands().command(
       {"EVAL", kMatch, "0", queue_key(request), waiting_key(self, request.player),
-       queue_entry(request, self), std::to_string(number(request.account))},
+       queue_entry(request, self), std::to_string(number(request.account)),
+       std::to_string(cluster_.timings().dead_after.count())},
       [this, player = request.player, done = std::move(done)](const RedisResult& result) {
         if (!result.ok()) {
           done({std::nullopt, false});

@@ -10,10 +10,12 @@ namespace {
 constexpr const char* kHash = "ttt:who";
 constexpr std::size_t kMaxPresence = 4096;
 
-// The player leaves node ARGV[2]'s hands (unless another node has it by now).
+// The player leaves node ARGV[2]'s hands (unless another node has it by
+// now); ARGV[3]: the bytes of the signature before the value.
 constexpr const char* kErase = R"lua(
 local v = redis.call('HGET', 'ttt:who', ARGV[1])
-if v and string.sub(v, 1, #ARGV[2] + 1) == ARGV[2] .. '\t' then
+local skip = tonumber(ARGV[3])
+if v and string.sub(v, skip + 1, skip + #ARGV[2] + 1) == ARGV[2] .. '\t' then
   redis.call('HDEL', 'ttt:who', ARGV[1])
 end
 return 1
@@ -38,16 +40,24 @@ bool parse_account(std::string_view text, std::uint64_t& out) {
 void SharedPresence::write(AccountId account, const std::string& bytes) {
   const std::string id = std::to_string(number(account));
   const std::string value = cluster_.self().id + "\t" + bytes;
-  cluster_.commands().command({"HSET", kHash, id, value}, [](const RedisResult&) {});
-  cluster_.commands().command({"PUBLISH", kChannel, id + "\t" + value}, [](const RedisResult&) {});
+  const auto& signer = cluster_.signer();
+  cluster_.commands().command(
+      {"HSET", kHash, id, signer.sign(std::string(kHash) + ":" + id, value)},
+      [](const RedisResult&) {});
+  cluster_.commands().command({"PUBLISH", kChannel, signer.sign(kChannel, id + "\t" + value)},
+                              [](const RedisResult&) {});
 }
 
 void SharedPresence::erase(AccountId account) {
   const std::string id = std::to_string(number(account));
-  cluster_.commands().command({"EVAL", kErase, "0", id, cluster_.self().id},
-                              [](const RedisResult&) {});
-  cluster_.commands().command({"PUBLISH", kChannel, id + "\t" + cluster_.self().id + "\t"},
-                              [](const RedisResult&) {});
+  cluster_.commands().command(
+      {"EVAL", kErase, "0", id, cluster_.self().id,
+       std::to_string(NodeSigner::kTagBytes * (cluster_.signer().enabled() ? 1 : 0))},
+      [](const RedisResult&) {});
+  cluster_.commands().command(
+      {"PUBLISH", kChannel,
+       cluster_.signer().sign(kChannel, id + "\t" + cluster_.self().id + "\t")},
+      [](const RedisResult&) {});
 }
 
 void SharedPresence::publish(const std::map<AccountId, wire::PlayerPresence>& here) {
@@ -103,7 +113,9 @@ void SharedPresence::resync() {
       std::uint64_t account = 0;
       std::string node, bytes;
       Entry entry;
-      if (!parse_account(e[i].text, account) || !split(e[i + 1].text, node, bytes) ||
+      const auto value =
+          cluster_.signer().open(std::string(kHash) + ":" + e[i].text, e[i + 1].text);
+      if (!value || !parse_account(e[i].text, account) || !split(*value, node, bytes) ||
           bytes.size() > kMaxPresence || !entry.presence.ParseFromString(bytes)) {
         stale.push_back(e[i].text);
         continue;

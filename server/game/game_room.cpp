@@ -162,6 +162,7 @@ void GameRoom::close_if_empty() {
 // --- playing ------------------------------------------------------------------
 
 void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
+  if (lost_) return;
   auto side = require_player(player, request_id);
   if (!side) return;
   const PlayerRef& mover = seat_for(*side).player;
@@ -228,7 +229,7 @@ void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
 
 void GameRoom::on_move_recorded(bool ok, Player mover, std::uint32_t request_id) {
   move_in_flight_ = false;
-  if (ok) return;
+  if (ok || lost_) return;
   // Nothing about the move was sent; take it back and tell the mover. What
   // else was said in the room meanwhile (chat, a spectator's arrival) stays.
   const auto [first, last] = move_messages_;
@@ -316,7 +317,12 @@ void GameRoom::begin_round() {
   start.win_length = game_.win_length();
   start.x = seats_[0].player.account;
   start.o = seats_[1].player.account;
-  start.rated = settings_.rated;
+  // Two accounts of one address (an IPv6 /64) playing each other say
+  // nothing about their strength: one person, or a farm.
+  const std::string& x_from = seats_[0].player.address;
+  rated_ = settings_.rated &&
+           (settings_.rate_one_address || x_from.empty() || x_from != seats_[1].player.address);
+  start.rated = rated_;
   start.is_private = settings_.is_private;
   start.invite_code = settings_.invite_code;
   start.bot_level = settings_.bot_level;
@@ -354,8 +360,10 @@ void GameRoom::conclude(const GameResult& result) {
 }
 
 void GameRoom::finish(GameResult result) {
+  if (lost_) return;
   conclude(result);
   const GameEnding final_ending = ending(result);
+  if (final_ending.settlement) links_.owner.room_changed(*this);  // the list: rated or not
   ++writes_in_flight_;
   links_.journal.end(record_id_, final_ending,
                      write_done([this, final_ending, away = away_players()](bool ok) {
@@ -371,8 +379,9 @@ GameEnding GameRoom::ending(const GameResult& result) {
   repeat_game_ = 0;
   if (result.reason != wire::END_REASON_ABORTED) {
     e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
-                                         settings_.rated, static_cast<int>(game_.moves().size()));
+                                         rated_, static_cast<int>(game_.moves().size()));
     if (e.settlement) {
+      rated_ = e.settlement->rated;  // what the players see now is what is stored
       rating_notes_ = {e.settlement->x_note, e.settlement->o_note};
       repeat_game_ = e.settlement->repeat_game;
     }
@@ -404,6 +413,17 @@ void GameRoom::abort() {
   for (Seat& seat : seats_) seat.grace.cancel();
 }
 
+void GameRoom::lose() {
+  if (lost_) return;
+  lost_ = true;
+  closed_ = true;
+  outbox_.clear();
+  move_clock_.stop();
+  chess_.stop(steady_clock::now());
+  spectator_count_timer_.cancel();
+  for (Seat& seat : seats_) seat.grace.cancel();
+}
+
 void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId record_id,
                        const std::vector<Move>& moves, std::chrono::milliseconds grace,
                        std::array<std::chrono::milliseconds, 2> clock_left) {
@@ -411,6 +431,7 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   seats_[1].player = std::move(o);
   last_names_ = {seats_[0].player.name, seats_[1].player.name};
   started_ = true;
+  rated_ = settings_.rated;
   round_ = round;
   record_id_ = record_id;
   for (std::size_t i = 0; i < moves.size(); ++i) {

@@ -41,6 +41,7 @@ struct PlayerRef {
   bool is_bot = false;
   std::weak_ptr<Participant> conn;
   bool hears_spectators = false;  // a player who chose to hear the spectators' chat
+  std::string address;            // where it connects from (an address key); "" unknown
 };
 
 struct RoomSettings {
@@ -51,6 +52,9 @@ struct RoomSettings {
   bool vs_bot = false;
   int bot_level = 0;   // bot_level_code (game/bot_level_code.hpp), 0 without the bot
   bool rated = false;  // results change the players' ratings
+  // Whether a game between two accounts of one address (an IPv6 /64) may be
+  // rated (a club behind one NAT); if not, such a round is unrated.
+  bool rate_one_address = false;
   // A Fischer clock (initial_ms 0: none); with one, no move timeout.
   wire::ClockSettings clock;
   std::chrono::milliseconds move_timeout{60'000};     // 0 = no clock
@@ -106,6 +110,12 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // True when the room has as many spectators as it takes.
   bool spectators_full() const noexcept;
   std::size_t spectators() const noexcept { return spectators_.size(); }
+  // Spectators who connect from this address (key).
+  std::size_t spectators_from(const std::string& address) const noexcept;
+  // Whether this round changes ratings: the settings', unless both players
+  // connect from one address; once the game is settled, whether its
+  // result counted (what GameState, the game list and the records say alike).
+  bool rated() const noexcept { return started_ ? rated_ : settings_.rated; }
 
   // The player or spectator leaves; a player resigns a game in progress.
   void leave(SeatId player, std::uint32_t request_id);
@@ -136,6 +146,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
 
   // Server shutdown: the game ends without a result.
   void abort();
+
+  // Several nodes: another node holds this game now (or ended it). The room
+  // says nothing more (what waits in its outbox was never stored: dropped),
+  // its clocks stop and it writes nothing more; its owner sends its players
+  // to the game's holder. Only the answers of writes in flight still come.
+  void lose();
+  bool lost() const noexcept { return lost_; }
 
   // After a restart: seats both players (away until they come back, except
   // bots) in round `round` with the moves already played, and starts the
@@ -257,6 +274,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::map<SeatId, PlayerRef> spectators_;
   Game game_;
   bool started_ = false;
+  bool rated_ = false;  // rated(): this round's
   std::optional<GameResult> result_;
   std::uint32_t round_ = 1;
   wire::Side draw_offered_by_ = wire::SIDE_NONE;
@@ -265,6 +283,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   ChessClock chess_;              // with a Fischer clock: both sides' time
   ChessClock chess_before_move_;  // as it was before the move whose write is in flight
   bool closed_ = false;
+  bool lost_ = false;  // another node holds the game: the room is silent
 
   RateLimiter spectator_chat_;
   boost::asio::steady_timer spectator_count_timer_;

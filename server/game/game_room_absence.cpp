@@ -14,7 +14,7 @@ using std::chrono::steady_clock;
 using wire::side_of;
 
 void GameRoom::on_move_clock() {
-  if (!in_progress()) return;
+  if (!in_progress() || lost_) return;
   const Player mover = game_.to_move();
   // A Fischer clock's flag fell against an opponent who could no longer
   // complete any line: nobody can win, a draw.
@@ -67,7 +67,7 @@ void GameRoom::hold_seat(Seat& seat, std::chrono::milliseconds grace) {
 
 void GameRoom::on_grace_expired(SeatId player) {
   Seat* seat = seat_of(player);
-  if (seat == nullptr || !seat->away) return;
+  if (seat == nullptr || !seat->away || lost_) return;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
   note(fmt::format("game {}: {} did not come back", id_, seat->player.name));
   if (in_progress()) finish({opponent(side), wire::END_REASON_DISCONNECT});
@@ -125,8 +125,8 @@ void GameRoom::report_away_results(const GameEnding& recorded,
                                                              : wire::GAME_STATUS_O_WON);
     result.set_end_reason(recorded.result.reason);
     result.set_opponent(p.opponent);
-    result.set_rated(settings_.rated);
-    if (settings_.rated && recorded.settlement) {
+    result.set_rated(rated());
+    if (rated() && recorded.settlement) {
       const PlayerResult& mine =
           p.side == Player::X ? recorded.settlement->x : recorded.settlement->o;
       const double after = links_.ratings.rating(p.account);

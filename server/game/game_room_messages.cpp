@@ -39,7 +39,7 @@ void GameRoom::fill_state(wire::GameState& s) const {
   s.set_move_count(static_cast<std::uint32_t>(game_.moves().size()));
   s.set_round(round_);
   s.set_is_private(settings_.is_private);
-  s.set_rated(settings_.rated);
+  s.set_rated(rated());
   s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
   for (int i = 0; i < 2; ++i) {
     const Seat& seat = seats_[static_cast<std::size_t>(i)];
@@ -48,7 +48,7 @@ void GameRoom::fill_state(wire::GameState& s) const {
     if (seat.player.id == SeatId{}) continue;
     if (seat.away) info.set_away_ms_left(ms_until(seat.away_until));
     // The change a rated game made, shown with its result.
-    if (result_ && settings_.rated && result_->reason != wire::END_REASON_ABORTED) {
+    if (result_ && rated() && result_->reason != wire::END_REASON_ABORTED) {
       info.set_rating_before(ratings_before_[static_cast<std::size_t>(i)]);
       info.set_rating_note(rating_notes_[static_cast<std::size_t>(i)]);
       if (rating_notes_[static_cast<std::size_t>(i)] == wire::RATING_NOTE_REPEAT) {
@@ -91,7 +91,7 @@ wire::GameSummary GameRoom::summary() const {
   s.set_o_name(seats_[1].player.name);
   s.set_spectators(static_cast<std::uint32_t>(spectators_.size()));
   s.set_is_private(settings_.is_private);
-  s.set_rated(settings_.rated);
+  s.set_rated(rated());
   s.set_vs_bot(settings_.vs_bot);
   s.set_status(status());
   if (chess_.enabled()) *s.mutable_clock() = settings_.clock;
@@ -106,6 +106,7 @@ wire::GameStatus GameRoom::status() const noexcept {
 }
 
 void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
+  if (lost_) return;  // another node's game now: nothing of this one is true
   if (writes_in_flight_ > 0) {
     outbox_.emplace_back(player.conn, message);
     return;

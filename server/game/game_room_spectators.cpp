@@ -8,6 +8,12 @@
 
 namespace ttt::server {
 
+std::size_t GameRoom::spectators_from(const std::string& address) const noexcept {
+  std::size_t n = 0;
+  for (const auto& [id, spectator] : spectators_) n += spectator.address == address ? 1 : 0;
+  return n;
+}
+
 bool GameRoom::spectators_full() const noexcept {
   return settings_.max_spectators != 0 && spectators_.size() >= settings_.max_spectators;
 }

@@ -14,8 +14,9 @@ inline constexpr double kEloK = 32.0;
 // move in a game against a provisional one; the provisional one's does.
 inline constexpr int kProvisionalGames = 10;
 
-// A rated game counts only once both players have moved.
-inline constexpr int kMovesToCount = 2;
+// A rated game counts only once both players have made two moves (four in
+// all: X moves first). A game on the board (a line, a draw) always has them.
+inline constexpr int kMovesToCount = 4;
 
 // Results repeated between the same two accounts within kRepeatWindow count
 // less: the n-th rated game of a pair in the window moves ratings by

@@ -95,6 +95,21 @@ class AccountStore : public RatingBook, public BlockBook {
   // An account as the records hold it now (read along with a game this
   // node takes over).
   virtual void keep(const StoredPlayer& account) { (void)account; }
+  // Several nodes: whether `token_hash` is the account's resume token as the
+  // records hold it (another node issued it): done(true or false), or
+  // done(nullopt) if the records can't be read. Redis only says where a
+  // token is held; this says whose it is. One server alone knows its tokens
+  // itself: never.
+  using TokenChecked = std::function<void(std::optional<bool> matches)>;
+  // done() once every change asked for so far is written (at once when
+  // nothing is kept): a player sent to another node goes when its token is
+  // in the records that node checks it against.
+  virtual void after_writes(std::function<void()> done) { done(); }
+  virtual void check_token(AccountId account, const std::string& token_hash, TokenChecked done) {
+    (void)account;
+    (void)token_hash;
+    done(false);
+  }
   // Several nodes: `listener` hears an account's figures (rating and
   // counts) each time a change to them is committed here (a game's result,
   // a new account), to tell the other nodes.

@@ -66,6 +66,9 @@ struct SeatRequest {
   wire::ClockSettings clock;
   // kChallenge: the challenge as the challenger made it (rules resolved).
   wire::Challenge challenge;
+  // The address key of the player's connection: the seats kept for one
+  // address are counted (and those left untaken held against it).
+  std::string address;
 };
 
 // A node's answer: a reservation (the seat is kept 10 s), or why not.
@@ -96,9 +99,15 @@ class Cluster {
   virtual std::optional<NodeInfo> another_node() const = 0;
 
   // This node holds the player now (or, with `to`, the node it is being
-  // sent to will); the token's hash is the player's current token.
+  // sent to will); the token's hash is the player's current token. Refused
+  // when another live node holds the player (a node that only looked dead
+  // must not take players back from the node that took its games over):
+  // done("") when held, done(that node's id) when refused; not called when
+  // the shared state can't answer.
+  using HoldDone = std::function<void(const std::string& held_elsewhere)>;
   virtual void hold(AccountId account, const std::string& token_hash,
-                    std::chrono::milliseconds token_lifetime, const std::string& to = {}) = 0;
+                    std::chrono::milliseconds token_lifetime, const std::string& to = {},
+                    HoldDone done = {}) = 0;
   // The player left this node for good; its token stops working.
   virtual void release(AccountId account, const std::string& token_hash) = 0;
   // Who holds the token: done(holder), done(nullopt) if nobody does, or
@@ -150,9 +159,17 @@ class Cluster {
   virtual void share_figures(const StoredPlayer& account) { (void)account; }
   virtual void on_figures(std::function<void(const StoredPlayer&)> handler) { (void)handler; }
 
-  // The shared state came back after an outage: called so that the lobby
-  // registers again what this node holds (players and games).
-  virtual void on_restored(std::function<void()> handler) = 0;
+  // The shared state came back after an outage, or it forgot this node
+  // (Redis restarted empty, or was flushed: `forgotten`): called so that
+  // the lobby registers again what this node holds (players and games).
+  virtual void on_restored(std::function<void(bool forgotten)> handler) = 0;
+
+  // When this node's heartbeat was last renewed (the time its renewal was
+  // sent, once answered): older than the dead limit, the others may have
+  // taken this node for dead. One node alone is never dead.
+  virtual std::chrono::steady_clock::time_point last_beat() const {
+    return std::chrono::steady_clock::time_point::max();
+  }
 
   // This node drains (or stops): it takes no new games and others stop
   // sending players here.
@@ -173,8 +190,8 @@ class SingleNode final : public Cluster {
     return id == self_.id ? std::optional<NodeInfo>(self_) : std::nullopt;
   }
   std::optional<NodeInfo> another_node() const override { return std::nullopt; }
-  void hold(AccountId, const std::string&, std::chrono::milliseconds,
-            const std::string&) override {}
+  void hold(AccountId, const std::string&, std::chrono::milliseconds, const std::string&,
+            HoldDone) override {}
   void release(AccountId, const std::string&) override {}
   void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
   void find_player(AccountId, PlayerDone done) override { done("", true); }
@@ -182,7 +199,7 @@ class SingleNode final : public Cluster {
     done(SeatReply{{}, 0, wire::ERROR_CODE_UNKNOWN_GAME, "no such node"});
   }
   void serve_seats(SeatHandler) override {}
-  void on_restored(std::function<void()>) override {}
+  void on_restored(std::function<void(bool)>) override {}
   void set_draining(bool) override {}
   void leave(std::function<void()> done) override { done(); }
 

@@ -24,11 +24,87 @@ bool matches(const Listing& listing, const ListQuery& q) {
   return true;
 }
 
-void LocalGameDirectory::publish(const Listing& listing) {
-  games_[listing.summary.game_id()] = listing;
+namespace {
+
+// A filter of the list as one number: size (0 = any), win length (0 =
+// any), rated (0 = any, 1 = rated, 2 = unrated), open only.
+std::uint64_t filter_key(int size, int win_length, int rated, bool open_only) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(size)) << 40) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(win_length)) << 8) |
+         (static_cast<std::uint64_t>(rated) << 1) | (open_only ? 1u : 0u);
 }
 
-void LocalGameDirectory::withdraw(GameId game) { games_.erase(game); }
+std::uint64_t filter_key(const ListQuery& q) {
+  const int rated = q.rated == wire::RATED_YES ? 1 : q.rated == wire::RATED_NO ? 2 : 0;
+  return filter_key(q.size, q.win_length, rated, q.open_only);
+}
+
+// Every filter a public listing passes: 2 x 2 x 2 x (1 or 2) of them.
+template <typename Each>
+void each_filter_of(const wire::GameSummary& s, Each each) {
+  const bool open = s.status() == wire::GAME_STATUS_WAITING;
+  for (const int size : {0, s.size()}) {
+    for (const int win : {0, s.win_length()}) {
+      for (const int rated : {0, s.rated() ? 1 : 2}) {
+        each(filter_key(size, win, rated, false));
+        if (open) each(filter_key(size, win, rated, true));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void LocalGameDirectory::index(const Listing& listing) {
+  const GameId id = listing.summary.game_id();
+  if (listing.summary.is_private()) {
+    for (const AccountId player : listing.players) {
+      if (player != AccountId{}) private_by_player_[player].insert(id);
+    }
+  } else {
+    each_filter_of(listing.summary, [&](std::uint64_t key) { by_filter_[key].insert(id); });
+  }
+  if (!listing.invite_key.empty()) by_invite_[listing.invite_key] = id;
+}
+
+void LocalGameDirectory::unindex(const Listing& listing) {
+  const GameId id = listing.summary.game_id();
+  if (listing.summary.is_private()) {
+    for (const AccountId player : listing.players) {
+      const auto it = private_by_player_.find(player);
+      if (it == private_by_player_.end()) continue;
+      it->second.erase(id);
+      if (it->second.empty()) private_by_player_.erase(it);
+    }
+  } else {
+    each_filter_of(listing.summary, [&](std::uint64_t key) {
+      const auto it = by_filter_.find(key);
+      if (it == by_filter_.end()) return;
+      it->second.erase(id);
+      if (it->second.empty()) by_filter_.erase(it);
+    });
+  }
+  if (const auto it = by_invite_.find(listing.invite_key);
+      it != by_invite_.end() && it->second == id) {
+    by_invite_.erase(it);
+  }
+}
+
+void LocalGameDirectory::publish(const Listing& listing) {
+  auto [it, added] = games_.try_emplace(listing.summary.game_id(), listing);
+  if (!added) {
+    unindex(it->second);
+    it->second = listing;
+  }
+  index(it->second);
+}
+
+void LocalGameDirectory::withdraw(GameId game) {
+  const auto it = games_.find(game);
+  if (it == games_.end()) return;
+  unindex(it->second);
+  games_.erase(it);
+}
 
 std::optional<Listing> LocalGameDirectory::find(GameId game) const {
   const auto it = games_.find(game);
@@ -37,7 +113,10 @@ std::optional<Listing> LocalGameDirectory::find(GameId game) const {
 }
 
 std::optional<Listing> LocalGameDirectory::find_by_invite(const std::string& invite_key) const {
-  return with_invite(games_, invite_key);
+  if (invite_key.empty()) return std::nullopt;
+  const auto it = by_invite_.find(invite_key);
+  if (it == by_invite_.end()) return std::nullopt;
+  return find(it->second);
 }
 
 std::optional<Listing> with_invite(const std::map<GameId, Listing>& games,
@@ -67,6 +146,50 @@ ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
   return page;
 }
 
-ListPage LocalGameDirectory::list(const ListQuery& query) const { return page_of(games_, query); }
+ListPage LocalGameDirectory::list(const ListQuery& query) const {
+  static const std::set<GameId> none;
+  const auto indexed = by_filter_.find(filter_key(query));
+  const std::set<GameId>& public_ids = indexed == by_filter_.end() ? none : indexed->second;
+  // The viewer's own private games that pass the filters: a handful.
+  std::vector<GameId> own;
+  if (query.viewer != AccountId{}) {
+    if (const auto mine = private_by_player_.find(query.viewer); mine != private_by_player_.end()) {
+      for (const GameId id : mine->second) {
+        if (matches(games_.at(id), query)) own.push_back(id);
+      }
+    }
+  }
+  ListPage page;
+  // Both in id order from the cursor, merged; a name filter is tested on
+  // each, at most kNameScan of them.
+  auto pub = public_ids.upper_bound(query.after);
+  auto priv = std::upper_bound(own.begin(), own.end(), query.after);
+  std::size_t looked = 0;
+  std::size_t matched = 0;
+  GameId last = 0;
+  while (pub != public_ids.end() || priv != own.end()) {
+    const bool from_public = priv == own.end() || (pub != public_ids.end() && *pub < *priv);
+    const GameId id = from_public ? *pub : *priv;
+    if (page.games.size() == query.page_size || (!query.name.empty() && looked == kNameScan)) {
+      page.next_after = last;
+      break;
+    }
+    if (from_public) {
+      ++pub;
+    } else {
+      ++priv;
+    }
+    ++looked;
+    last = id;
+    const Listing& listing = games_.at(id);
+    if (!query.name.empty() && !matches(listing, query)) continue;
+    ++matched;
+    page.games.push_back(listing.summary);
+  }
+  // Without a name filter every game in the indexes passes: the total is
+  // their count. With one, the games that passed among those looked at.
+  page.total = query.name.empty() ? public_ids.size() + own.size() : matched;
+  return page;
+}
 
 }  // namespace ttt::server

@@ -11,7 +11,9 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ids.hpp"
@@ -83,9 +85,16 @@ ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
 std::optional<Listing> with_invite(const std::map<GameId, Listing>& games,
                                    const std::string& invite_key);
 
-// The directory of one server process.
+// The directory of one server process. A page is read from an index in id
+// order of the public games that pass the query's filters of size, win
+// length, rated and open (each game sits in the 16 indexes of the filters it
+// passes), merged with the viewer's own private games: no request walks
+// every game. A name filter looks at a bounded number of games a page
+// (kNameScan) and says where to go on.
 class LocalGameDirectory final : public GameDirectory {
  public:
+  static constexpr std::size_t kNameScan = 1000;
+
   void publish(const Listing& listing) override;
   void withdraw(GameId game) override;
   ListPage list(const ListQuery& query) const override;
@@ -94,7 +103,15 @@ class LocalGameDirectory final : public GameDirectory {
   std::optional<Listing> find_by_invite(const std::string& invite_key) const override;
 
  private:
+  void index(const Listing& listing);
+  void unindex(const Listing& listing);
+
   std::map<GameId, Listing> games_;
+  // Public games by the filters they pass (filter_key), in id order.
+  std::unordered_map<std::uint64_t, std::set<GameId>> by_filter_;
+  // Private games by the accounts seated in them.
+  std::unordered_map<AccountId, std::set<GameId>> private_by_player_;
+  std::unordered_map<std::string, GameId> by_invite_;
 };
 
 }  // namespace ttt::server

@@ -11,6 +11,7 @@
 #include "lobby/lobby_connection.hpp"
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
+#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -51,7 +52,19 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
           config_.invite_failures_per_address),
       new_names_(static_cast<double>(config_.new_names_per_hour) / 3600.0,
                  static_cast<double>(std::max<std::size_t>(config_.new_names_per_hour, 1))),
+      network_names_(static_cast<double>(kNetworkShare * config_.new_names_per_hour) / 3600.0,
+                     static_cast<double>(kNetworkShare *
+                                         std::max<std::size_t>(config_.new_names_per_hour, 1))),
       identity_failures_(config_.identity_failures),
+      challenges_made_(config_.challenges_per_minute / 60.0, config_.challenges_per_minute),
+      address_challenges_(2 * config_.challenges_per_minute / 60.0,
+                          2 * config_.challenges_per_minute),
+      network_challenges_(2 * kNetworkShare * config_.challenges_per_minute / 60.0,
+                          2 * kNetworkShare * config_.challenges_per_minute),
+      pair_challenges_(config_.challenge_cooldown.count() > 0
+                           ? 1000.0 / static_cast<double>(config_.challenge_cooldown.count())
+                           : 0.0,
+                       1.0),
       instance_(random_hex(16)) {}
 
 Lobby::~Lobby() {
@@ -78,6 +91,8 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
   if (handed_over_) return;  // the node is going: its players are on their way elsewhere
+  // Several nodes: after a stall, the games here are checked first.
+  stalled();
   if (connection.routing) {
     if (connection.held.size() < Connection::kMaxHeld) {
       connection.held.push_back(message);  // handled once Hello is answered
@@ -220,7 +235,7 @@ void Lobby::database_waiting(bool waiting) {
   }
 }
 
-LobbyStats Lobby::stats() const {
+LobbyStats Lobby::counts() const {
   LobbyStats s;
   s.connections = connections_.size() - bots_.size();
   s.players = players_.size();
@@ -230,9 +245,15 @@ LobbyStats Lobby::stats() const {
   s.games_finished = games_finished_;
   s.redirects = redirects_;
   s.games_adopted = games_adopted_;
+  s.games_lost = games_lost_;
   s.accounts = links_.accounts.size();
   s.bot_searches_waiting = bot_searches_.waiting();
   s.bot_searches_running = bot_searches_.running();
+  return s;
+}
+
+LobbyStats Lobby::stats() const {
+  LobbyStats s = counts();
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
     ++(player->connection != nullptr ? s.players_online : s.players_away);
@@ -327,7 +348,7 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
 
 void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
                        std::uint32_t request_id) {
-  const LobbyStats s = stats();
+  const LobbyStats s = counts();  // a player's request: nothing that walks every player
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::ServerStats* out = message.mutable_stats();
@@ -337,9 +358,22 @@ void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
   out->set_queued(s.queued);
   out->set_games_finished(s.games_finished);
   // ...and what only its operator does (a player learns nothing from the
-  // server's memory, e.g. whether a flood works).
-  if (!config_.stats_token.empty() &&
-      equal_constant_time(request.operator_token(), config_.stats_token)) {
+  // server's memory, e.g. whether a flood works). A wrong token counts as a
+  // wrong secret does: past a few, the network waits before the next is
+  // even looked at, the right one included.
+  bool operator_view = false;
+  if (!request.operator_token().empty()) {
+    const std::string lock = IdentityBackoff::name_key("operator token", player.address);
+    if (identity_failures_.wait(lock) > IdentityBackoff::Clock::duration::zero()) {
+      error(player, wire::ERROR_CODE_IDENTITY_LOCKED,
+            "too many wrong operator tokens from your address: try again later", request_id);
+      return;
+    }
+    operator_view = !config_.stats_token.empty() &&
+                    equal_constant_time(request.operator_token(), config_.stats_token);
+    if (!operator_view) identity_failures_.failed(lock);
+  }
+  if (operator_view) {
     out->set_operator_view(true);
     out->set_connections(s.connections);
     out->set_bots(s.bots);

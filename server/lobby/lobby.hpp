@@ -25,13 +25,15 @@
 #include "game/game_room.hpp"
 #include "ids.hpp"
 #include "lobby/account_store.hpp"
-#include "lobby/cluster.hpp"
-#include "lobby/game_holders.hpp"
 #include "lobby/address_quotas.hpp"
+#include "lobby/challenge_book.hpp"
+#include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
+#include "lobby/game_holders.hpp"
 #include "lobby/identity_backoff.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
+#include "lobby/player_table.hpp"
 #include "lobby/resume_tokens.hpp"
 #include "net/inbox.hpp"
 #include "net/keyed_rate_limiter.hpp"
@@ -61,6 +63,9 @@ struct LobbyConfig {
   double address_chat_per_second = 3.0;  // chat of all players of one address
   double address_chat_burst = 10.0;
   std::size_t max_spectators = 100;  // per game; 0 = no limit
+  // Games between two accounts of one address (an IPv6 /64) are rated too
+  // (a club behind one NAT); off: one address is one person to the ratings.
+  bool rate_one_address = false;
   QuotaLimits quotas;                // game seats per address
   // Wrong invite codes: a burst per connection and per address, then one
   // every invite_retry.
@@ -78,6 +83,11 @@ struct LobbyConfig {
   // when a proxy is in front (--web-url), told to clients in Welcome.
   bool web_client = false;
   std::string web_url;
+  // Challenges one player may make a minute (its address twice that, an
+  // IPv6 /48 kNetworkShare times that), and how long before it may
+  // challenge the same player again; 0 = no limits.
+  double challenges_per_minute = 10;
+  std::chrono::milliseconds challenge_cooldown{30'000};
   std::uint32_t list_page_size = 50;                     // games per page by default...
   std::uint32_t list_page_max = 100;                     // ...and at most
   std::string stats_token;  // GetStats with it gets the operator counters; empty = nobody
@@ -86,6 +96,12 @@ struct LobbyConfig {
   double log_burst = 20;
   std::chrono::milliseconds log_every{5'000};
   std::string server_version = "0.1.0";
+  // Several nodes: a node whose heartbeats are older than this is dead for
+  // the others, who may take its games (--node-dead-after).
+  std::chrono::milliseconds node_dead_after{2'500};
+  // How long a seat is kept for a player another node sends here
+  // (--seat-hold).
+  std::chrono::milliseconds seat_hold{10'000};
   // Test seam: runs before each message is handled; an exception it throws
   // is handled as any failure of a handler is (the connection ends).
   std::function<void(const wire::ClientMessage&)> before_message;
@@ -109,6 +125,7 @@ struct LobbyStats {
   // Several nodes: connections sent to another node, games taken over.
   std::uint64_t redirects = 0;
   std::uint64_t games_adopted = 0;
+  std::uint64_t games_lost = 0;  // dropped: another node held them (fencing)
 };
 
 // What the database held at startup, beyond the accounts.
@@ -157,7 +174,12 @@ class Lobby final : public Gate, public RoomOwner {
   // resume after a restart.
   void shutdown(const std::string& reason);
 
+  // Everything, by state and size: walks every player and room (for the
+  // operator's page and tests, not for a player's request).
   LobbyStats stats() const;
+  // The counts kept as they change: connections, players, rooms, queued,
+  // bots, games finished, accounts, bot searches (the rest left zero).
+  LobbyStats counts() const;
 
   // The database can't be reached and writes wait for it (true), or it is
   // back (false): every player in a game is told (a Notice).
@@ -176,11 +198,24 @@ class Lobby final : public Gate, public RoomOwner {
   bool draining() const noexcept { return draining_; }
   // Games still being played here.
   std::size_t games_in_progress() const;
+  // No room waits for a write: everything every room said has been said
+  // (a drain hands players over only then).
+  bool settled() const;
   // The end of a drain, in two steps: freeze() takes nothing more from
   // anyone (no move can land after the games are let go in the database);
   // hand_over() then sends every player still here to another node, whose
   // node adopts their games. Returns how many were sent.
   void freeze() { handed_over_ = true; }
+  // Several nodes (lobby_fence.cpp): a write of game `record` was refused
+  // because node `holder` holds it now ("": it is over, or held by nobody):
+  // its room is dropped at once, its players told and sent on, never
+  // registered again.
+  void game_lost(RecordId record, const std::string& holder);
+  // Several nodes, every heartbeat: this node's heartbeat in the database,
+  // and whether it may have looked dead to the others (its heartbeats or
+  // its own executor stalled past the dead limit), when it asks the
+  // database which of its games it still holds.
+  void keep_fence();
   // Several nodes: takes over the games in progress that no live node has
   // held since the last sweep (their node died or let them go, and none of
   // their players came back): restored here with their players away, they
@@ -259,6 +294,9 @@ class Lobby final : public Gate, public RoomOwner {
   // --- the players online (lobby_presence.cpp)
   void list_players(LobbyPlayer& player, const wire::ListPlayers& request,
                     std::uint32_t request_id);
+  // Several nodes: the page from every node's players.
+  void list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& request,
+                      std::size_t page_size);
   // What the player is doing, as /who shows it.
   wire::PlayerPresence presence_of(const LobbyPlayer& player) const;
 
@@ -291,6 +329,10 @@ class Lobby final : public Gate, public RoomOwner {
   void took_seat(LobbyPlayer& player);
   // The human of that name connected now, or null.
   LobbyPlayer* online_player(std::string_view name);
+  // Whether the player may make another challenge (to `to`) now: within its
+  // own, its address's and its network's rates, and not `to` again too
+  // soon; replies RATE_LIMITED if not.
+  bool may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to, std::uint32_t request_id);
 
   // --- games (lobby_games.cpp)
   // Quick match, one try of the matchmaker (several when the one paired
@@ -356,6 +398,10 @@ class Lobby final : public Gate, public RoomOwner {
   // `routed` set, or the client is sent where its player is.
   void route_by_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   void route_by_token(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  // A token held here (or by a dead node) and the account's own in the
+  // records: the player comes here, with any games its node held.
+  void arrive_with_token(Connection& connection, AccountId account, const wire::Hello& hello,
+                         std::uint32_t request_id);
   // Hello with a reservation this node keeps: the player enters and takes
   // the seat kept for it. False if no such reservation is kept.
   bool arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
@@ -370,6 +416,12 @@ class Lobby final : public Gate, public RoomOwner {
   void seat_request(const SeatRequest& request, Cluster::SeatDone reply);
   // A reservation was not taken within its time.
   void reservation_lapsed(const std::string& code);
+  // The arriving client showed it is the player: it takes the kept place.
+  void take_reservation(Connection& open, const std::string& code, const wire::Hello& hello,
+                        std::uint32_t request_id);
+  // Seats kept by the request's account and address: one more, or one less.
+  void count_reservation(const SeatRequest& request, int change);
+  static std::vector<std::string> reservation_keys(const SeatRequest& request);
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // Draining, or a node that can't take players: sends a Hello elsewhere.
@@ -377,14 +429,30 @@ class Lobby final : public Gate, public RoomOwner {
   // Draining: a game here is over (and its end said): its players go on to
   // another node.
   void send_on_after_game(GameRoom& room);
-  // The shared state is back: registers again the players held here.
-  void register_again();
+  // The shared state is back (or forgot this node): registers again the
+  // players held here, and those waiting for a quick match.
+  void register_again(bool forgotten);
+  // --- fencing (lobby_fence.cpp)
+  // The logic executor stalled past the dead limit since the last tick (a
+  // SIGSTOP, an overload): the check of what this node holds is started.
+  bool stalled();
+  // Asks the database which of the games in progress here are still this
+  // node's, and drops the others (game_lost); Hellos wait meanwhile.
+  void check_holdings();
+  // A Hello that waits for that check; false when none is under way.
+  bool defer_hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  // Another live node holds the account's player (Redis refused to hold it
+  // here): once the check is done, a player here out of a game goes there.
+  void held_elsewhere(AccountId account, const std::string& node);
+  // A player in a room this node lost: sent to the game's holder, or told.
+  void let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInfo>& holder);
   // --- adoption (lobby_adopt.cpp)
   // Takes over the account's games in progress whose node is dead or has
-  // let them go, then done(""); each is claimed in the database so that one
-  // node only takes it. done(node) instead when a game of the account is
-  // held by another live node (whether it always was, or won the claim).
-  using Adopted = std::function<void(const std::string& elsewhere)>;
+  // let them go, then done(nullopt); each is claimed in the database so
+  // that one node only takes it. done(node) instead when a game of the
+  // account is held by another node that is alive (in Redis, or still
+  // beating in the database), whether it always was or won the claim.
+  using Adopted = std::function<void(const std::optional<NodeInfo>& elsewhere)>;
   void adopt_games_of(AccountId account, Adopted done, bool again = false);
   // One stored game in progress comes back here with its players away.
   void restore_game(const GameRecord& game);
@@ -406,23 +474,21 @@ class Lobby final : public Gate, public RoomOwner {
   KeyedRateLimiter address_chat_;
   KeyedRateLimiter invite_failures_;  // per address
   KeyedRateLimiter new_names_;        // per address, an hour's worth
+  KeyedRateLimiter network_names_;    // per IPv6 /48, kNetworkShare times that
   IdentityBackoff identity_failures_;
+  // Challenges made: per account, per address and per /48, and one player to
+  // the same other (lobby_challenges.cpp).
+  KeyedRateLimiter challenges_made_;
+  KeyedRateLimiter address_challenges_;
+  KeyedRateLimiter network_challenges_;
+  KeyedRateLimiter pair_challenges_;
 
   std::unordered_set<Connection*> connections_;
-  std::unordered_map<SeatId, std::unique_ptr<LobbyPlayer>> players_;
+  PlayerTable players_;
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
   std::unordered_map<std::string, GameId> invites_;    // by normalized code
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
-  // A challenge waiting for its answer (lobby_challenges.cpp).
-  struct PendingChallenge {
-    SeatId from{};
-    SeatId to{};
-    wire::Challenge settings;  // name: the challenged player's; size and win length resolved
-    std::chrono::steady_clock::time_point expires{};
-    std::shared_ptr<boost::asio::steady_timer> expiry;
-  };
-  std::map<std::uint64_t, PendingChallenge> challenges_;  // by id, oldest first
-  std::uint64_t next_challenge_id_ = 1;
+  ChallengeBook challenges_;  // waiting for an answer (lobby_challenges.cpp)
   // Results of games that ended while their player was away, told at the
   // player's next Welcome (in memory: a restart forgets them).
   std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;
@@ -443,10 +509,30 @@ class Lobby final : public Gate, public RoomOwner {
     SeatRequest request;
     std::shared_ptr<GameRoom> room;
     std::shared_ptr<boost::asio::steady_timer> expiry;
+    bool arriving = false;  // a client that says it is the player is being checked
   };
   std::unordered_map<std::string, Reservation> reservations_;
+  // Seats kept now by account and by address ("account N", "address A"),
+  // and those left untaken: 2, then one a minute, per key.
+  std::unordered_map<std::string, std::size_t> reservations_kept_;
+  KeyedRateLimiter reservation_lapses_{1.0 / 60, 2};
   std::unordered_set<GameId> reserved_rooms_;  // a free seat kept for someone
   std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep
+  // Fencing (lobby_fence.cpp): the executor's last tick, the last heartbeat
+  // committed in the database (when it ran), and the check of holdings.
+  std::chrono::steady_clock::time_point fence_tick_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point db_beat_ = std::chrono::steady_clock::now();
+  bool db_beat_pending_ = false;
+  bool checking_ = false;     // a check of holdings is under way
+  bool check_again_ = false;  // and another is due when it ends
+  struct DeferredHello {
+    std::weak_ptr<Connection> connection;
+    wire::Hello hello;
+    std::uint32_t request_id = 0;
+  };
+  std::vector<DeferredHello> deferred_hellos_;                     // Hellos waiting for the check
+  std::vector<std::pair<AccountId, std::string>> held_elsewhere_;  // to settle after it
+  std::uint64_t games_lost_ = 0;
 };
 
 }  // namespace ttt::server

@@ -8,6 +8,7 @@
 #include "game/ms_until.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
+#include "net/peer_address.hpp"
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
@@ -18,13 +19,49 @@ constexpr std::size_t kMaxChallengesEach = 3;
 }  // namespace
 
 LobbyPlayer* Lobby::online_player(std::string_view name) {
-  const std::string key = name_key(name);
-  for (auto& [id, player] : players_) {
-    if (!player->is_bot && player->connection != nullptr && name_key(player->name) == key) {
-      return player.get();
+  LobbyPlayer* player = players_.by_key(name_key(name));
+  return player != nullptr && player->connection != nullptr ? player : nullptr;
+}
+
+bool Lobby::may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to,
+                              std::uint32_t request_id) {
+  if (config_.challenges_per_minute <= 0 && config_.challenge_cooldown.count() <= 0) return true;
+  const auto now = KeyedRateLimiter::Clock::now();
+  const std::string account = std::to_string(number(player.account));
+  const std::string pair = account + ">" + std::to_string(number(to.account));
+  const std::string network = network_key(player.address);
+  // Every check first, then every spending: a refusal costs no allowance.
+  double wait = 0;
+  if (config_.challenges_per_minute > 0) {
+    wait = std::max(wait, challenges_made_.wait_seconds(account, now));
+    if (!player.address.empty()) {
+      wait = std::max(wait, address_challenges_.wait_seconds(player.address, now));
+      if (network != player.address) {
+        wait = std::max(wait, network_challenges_.wait_seconds(network, now));
+      }
     }
   }
-  return nullptr;
+  const double again =
+      config_.challenge_cooldown.count() > 0 ? pair_challenges_.wait_seconds(pair, now) : 0.0;
+  if (wait > 0 || again > 0) {
+    const auto seconds = static_cast<long long>(std::max(wait, again) + 0.999);
+    error(player, wire::ERROR_CODE_RATE_LIMITED,
+          again >= wait ? "you challenged " + to.name + " a moment ago: try again in " +
+                              std::to_string(std::max(seconds, 1LL)) + " s"
+                        : "too many challenges: try again in " +
+                              std::to_string(std::max(seconds, 1LL)) + " s",
+          request_id);
+    return false;
+  }
+  if (config_.challenges_per_minute > 0) {
+    challenges_made_.allow(account, now);
+    if (!player.address.empty()) {
+      address_challenges_.allow(player.address, now);
+      if (network != player.address) network_challenges_.allow(network, now);
+    }
+  }
+  if (config_.challenge_cooldown.count() > 0) pair_challenges_.allow(pair, now);
+  return true;
 }
 
 void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
@@ -64,32 +101,31 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
     error(player, why->first, why->second, request_id);
     return;
   }
-  std::size_t mine = 0;
-  for (const auto& [id, pending] : challenges_) {
-    if (pending.from != player.id) continue;
-    if (pending.to == target->id) {
-      error(player, wire::ERROR_CODE_BAD_REQUEST,
-            "you challenged " + target->name + " already (challenge " + std::to_string(id) + ")",
-            request_id);
-      return;
-    }
-    ++mine;
+  if (const auto standing = challenges_.between(player.id, target->id)) {
+    error(
+        player, wire::ERROR_CODE_BAD_REQUEST,
+        "you challenged " + target->name + " already (challenge " + std::to_string(*standing) + ")",
+        request_id);
+    return;
   }
-  if (mine >= kMaxChallengesEach) {
+  if (challenges_.made_count(player.id) >= kMaxChallengesEach) {
     error(player, wire::ERROR_CODE_TOO_MANY_CHALLENGES,
           std::to_string(kMaxChallengesEach) +
               " of your challenges stand already: wait for an answer",
           request_id);
     return;
   }
-  const std::uint64_t id = next_challenge_id_++;
-  PendingChallenge& pending = challenges_[id];
-  pending.from = player.id;
-  pending.to = target->id;
-  pending.settings = settings;
-  pending.expires = std::chrono::steady_clock::now() + config_.challenge_lifetime;
-  pending.expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, pending.expires);
-  pending.expiry->async_wait([this, id](boost::system::error_code ec) {
+  if (!may_challenge_now(player, *target, request_id)) return;
+  PendingChallenge made;
+  made.from = player.id;
+  made.to = target->id;
+  made.settings = settings;
+  made.expires = std::chrono::steady_clock::now() + config_.challenge_lifetime;
+  made.expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, made.expires);
+  const auto expiry = made.expiry;
+  const std::uint64_t id = challenges_.add(std::move(made));
+  const PendingChallenge& pending = *challenges_.find(id);
+  expiry->async_wait([this, id](boost::system::error_code ec) {
     if (!ec) end_challenge(id, wire::CHALLENGE_END_EXPIRED);
   });
   wire::ServerMessage sent;
@@ -160,16 +196,14 @@ void Lobby::challenge_elsewhere(LobbyPlayer& player, const std::string& node,
 
 void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& answer,
                              std::uint32_t request_id) {
-  auto it = challenges_.end();
+  std::optional<std::uint64_t> found;
   if (answer.challenge_id() != 0) {
-    it = challenges_.find(answer.challenge_id());
-    if (it != challenges_.end() && it->second.to != player.id) it = challenges_.end();
+    const PendingChallenge* asked = challenges_.find(answer.challenge_id());
+    if (asked != nullptr && asked->to == player.id) found = answer.challenge_id();
   } else {
-    for (auto c = challenges_.begin(); c != challenges_.end(); ++c) {
-      if (c->second.to == player.id) it = c;  // the latest: ids grow
-    }
+    found = challenges_.latest_to(player.id);
   }
-  if (it == challenges_.end()) {
+  if (!found) {
     error(player, wire::ERROR_CODE_NO_CHALLENGE,
           answer.challenge_id() == 0
               ? std::string("no challenge to you stands")
@@ -177,12 +211,12 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
           request_id);
     return;
   }
-  const std::uint64_t id = it->first;
+  const std::uint64_t id = *found;
   if (!answer.accept()) {
     end_challenge(id, wire::CHALLENGE_END_DECLINED);
     return;
   }
-  LobbyPlayer* challenger = player_of(it->second.from);
+  LobbyPlayer* challenger = player_of(challenges_.find(id)->from);
   if (challenger == nullptr || challenger->connection == nullptr ||
       (challenger->room && challenger->room->is_seated(challenger->id)) ||
       !quotas_.refusal(challenger->address, false).empty()) {
@@ -195,8 +229,9 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
     return;
   }
   if (!within_quota(player, false, request_id)) return;
-  const wire::Challenge settings = it->second.settings;
-  challenges_.erase(it);
+  const auto taken = challenges_.take(id);
+  if (taken->expiry) taken->expiry->cancel();
+  const wire::Challenge& settings = taken->settings;
   // Both leave what they watch or wait for: the game starts now.
   for (LobbyPlayer* p : {challenger, &player}) {
     unqueue(*p);
@@ -220,10 +255,9 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
 }
 
 void Lobby::end_challenge(std::uint64_t id, wire::ChallengeEnd how) {
-  const auto it = challenges_.find(id);
-  if (it == challenges_.end()) return;
-  const PendingChallenge pending = std::move(it->second);
-  challenges_.erase(it);
+  const auto taken = challenges_.take(id);
+  if (!taken) return;
+  const PendingChallenge& pending = *taken;
   if (pending.expiry) pending.expiry->cancel();
   LobbyPlayer* from = player_of(pending.from);
   LobbyPlayer* to = player_of(pending.to);
@@ -239,12 +273,12 @@ void Lobby::end_challenge(std::uint64_t id, wire::ChallengeEnd how) {
 }
 
 void Lobby::end_challenges_of(const LobbyPlayer& player) {
-  std::vector<std::pair<std::uint64_t, wire::ChallengeEnd>> ending;
-  for (const auto& [id, pending] : challenges_) {
-    if (pending.from == player.id) ending.emplace_back(id, wire::CHALLENGE_END_WITHDRAWN);
-    if (pending.to == player.id) ending.emplace_back(id, wire::CHALLENGE_END_UNAVAILABLE);
+  for (std::uint64_t id : challenges_.made_by(player.id)) {
+    end_challenge(id, wire::CHALLENGE_END_WITHDRAWN);
   }
-  for (const auto& [id, how] : ending) end_challenge(id, how);
+  for (std::uint64_t id : challenges_.received_by(player.id)) {
+    end_challenge(id, wire::CHALLENGE_END_UNAVAILABLE);
+  }
 }
 
 void Lobby::took_seat(LobbyPlayer& player) {
@@ -256,11 +290,9 @@ void Lobby::challenge_settings(LobbyPlayer& player, const wire::ChallengeSetting
                                std::uint32_t request_id) {
   player.refuses_challenges = settings.refuse_all();
   if (player.refuses_challenges) {
-    std::vector<std::uint64_t> received;
-    for (const auto& [id, pending] : challenges_) {
-      if (pending.to == player.id) received.push_back(id);
+    for (std::uint64_t id : challenges_.received_by(player.id)) {
+      end_challenge(id, wire::CHALLENGE_END_DECLINED);
     }
-    for (std::uint64_t id : received) end_challenge(id, wire::CHALLENGE_END_DECLINED);
   }
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
@@ -283,14 +315,12 @@ void Lobby::block(LobbyPlayer& player, const wire::Block& request, std::uint32_t
     links_.accounts.set_blocked(player.account, account_id(*whom), request.blocked());
     if (request.blocked()) {
       // What they asked of this player stands no longer.
-      std::vector<std::uint64_t> theirs;
-      for (const auto& [id, pending] : challenges_) {
-        const LobbyPlayer* from = player_of(pending.from);
-        if (pending.to == player.id && from != nullptr && from->account == account_id(*whom)) {
-          theirs.push_back(id);
+      for (std::uint64_t id : challenges_.received_by(player.id)) {
+        const LobbyPlayer* from = player_of(challenges_.find(id)->from);
+        if (from != nullptr && from->account == account_id(*whom)) {
+          end_challenge(id, wire::CHALLENGE_END_DECLINED);
         }
       }
-      for (std::uint64_t id : theirs) end_challenge(id, wire::CHALLENGE_END_DECLINED);
     }
   }
   wire::ServerMessage message;

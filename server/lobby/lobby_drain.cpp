@@ -1,8 +1,9 @@
 // The Lobby draining (SIGTERM on a node of several): no new games here;
 // players out of a game go to another node at once, and each game's players
 // when it is over; at the drain's end every player still here is sent on,
-// and the node that takes each adopts its game (lobby_adopt.cpp). Also: the
-// players held here registered again when Redis is back.
+// and the node that takes each adopts its game (lobby_adopt.cpp); games are
+// handed over only once settled (every write answered and its words said).
+// Also: the players held here registered again when Redis is back.
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
@@ -18,6 +19,13 @@ std::size_t Lobby::games_in_progress() const {
   std::size_t n = 0;
   for (const auto& [id, room] : rooms_) n += room->in_progress() ? 1 : 0;
   return n;
+}
+
+bool Lobby::settled() const {
+  for (const auto& [id, room] : rooms_) {
+    if (!room->settled()) return false;
+  }
+  return true;
 }
 
 void Lobby::send_on_after_game(GameRoom& room) {
@@ -83,7 +91,7 @@ std::size_t Lobby::hand_over() {
     // takes them over (adoption) when it arrives.
     LobbyPlayer* player = connection->player;
     if (auto hash = tokens_.hash_of(player->id)) {
-      cluster().hold(player->account, *hash, config_.token_lifetime, there->id);
+      cluster().hold(player->account, *hash, config_.token_lifetime, there->id, {});
     }
     tokens_.forget(player->id);
     connection->player = nullptr;
@@ -107,13 +115,39 @@ std::size_t Lobby::hand_over() {
   return sent;
 }
 
-void Lobby::register_again() {
+void Lobby::register_again(bool forgotten) {
   links_.accounts.refresh_figures();  // the results other nodes committed meanwhile
+  std::vector<SeatId> queued;
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
     if (auto hash = tokens_.hash_of(id)) {
-      cluster().hold(player->account, *hash, config_.token_lifetime);
+      // Not taken back from a live node that holds the player now (this
+      // node may have looked dead meanwhile).
+      cluster().hold(player->account, *hash, config_.token_lifetime, "",
+                     [this, account = player->account](const std::string& elsewhere) {
+                       if (elsewhere.empty()) return;
+                       check_holdings();
+                       held_elsewhere(account, elsewhere);
+                     });
     }
+    if (player->queued_size != 0 && !player->room && !player->conn.expired()) queued.push_back(id);
+  }
+  if (!forgotten) return;
+  // Redis lost the queues: whoever waited here waits again (at the back).
+  for (SeatId id : queued) {
+    LobbyPlayer* waiting = player_of(id);
+    if (waiting == nullptr || waiting->queued_size == 0) continue;
+    MatchRequest again{waiting->id,
+                       waiting->account,
+                       waiting->name,
+                       waiting->program,
+                       "",
+                       waiting->queued_size,
+                       waiting->queued_win_length,
+                       waiting->queued_rated,
+                       waiting->queued_clock.initial_ms(),
+                       waiting->queued_clock.increment_ms()};
+    try_match(id, std::move(again), 0, 0);
   }
 }
 

@@ -21,6 +21,12 @@ namespace {
 constexpr int kMinBoardSize = 3;
 constexpr int kMaxBoardSize = wire::kMaxLobbySize;
 
+// The spectators one address may be in one game: a tenth of the seats, two
+// at least; 0 (no share) when a game takes any number.
+std::size_t spectator_share(std::size_t max_spectators) {
+  return max_spectators == 0 ? 0 : std::max<std::size_t>(2, max_spectators / 10);
+}
+
 }  // namespace
 
 bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id) {
@@ -249,6 +255,15 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
           request_id);
     return;
   }
+  // The seats for spectators are shared: one address takes a tenth at most.
+  if (const std::size_t share = spectator_share(room->settings().max_spectators);
+      share != 0 && !player.address.empty() && room->spectators_from(player.address) >= share) {
+    error(player, wire::ERROR_CODE_SPECTATORS_FULL,
+          "your address watches game " + std::to_string(room->id()) + " " + std::to_string(share) +
+              " times already, as many as one address may",
+          request_id);
+    return;
+  }
   if (!can_enter(player, request_id)) return;
   player.room = room;
   room->watch(player.ref(), request_id);
@@ -349,6 +364,7 @@ std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   // Nobody else waits for the human of a game against the bot.
   settings.reconnect_grace = settings.vs_bot ? config_.bot_game_grace : config_.reconnect_grace;
   settings.max_spectators = config_.max_spectators;
+  settings.rate_one_address = config_.rate_one_address;
   if (id == 0) id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_++;
   if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
   auto room = std::make_shared<GameRoom>(
@@ -393,8 +409,7 @@ LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>&
   bot->connection = connection.get();
   connection->player = bot.get();
   bots_[bot->id] = std::move(house_bot);
-  const SeatId id = bot->id;
-  return *players_.emplace(id, std::move(bot)).first->second;
+  return players_.add(std::move(bot));
 }
 
 void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side,

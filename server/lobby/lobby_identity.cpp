@@ -7,6 +7,7 @@
 #include "lobby/lobby_connection.hpp"
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
+#include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/frame.hpp"
 
@@ -32,21 +33,25 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                ", the client " + std::to_string(hello.protocol_version()));
     return;
   }
-  // A wrong secret or an unknown token counts against the address; past a
-  // few, each costs a growing wait before the next is even looked at.
+  // An unknown token counts against the address, a wrong secret against the
+  // name asked for from the address's network (others' names behind the
+  // same NAT stay open); past a few, each costs a growing wait before the
+  // next is even looked at.
   const std::string& address = connection.address;
-  auto locked_out = [&] {
-    const auto wait = identity_failures_.wait(address);
+  auto locked_out = [&](const std::string& key, const char* what) {
+    const auto wait = identity_failures_.wait(key);
     if (wait <= IdentityBackoff::Clock::duration::zero()) return false;
     const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
-    refuse(wire::ERROR_CODE_IDENTITY_LOCKED,
-           "too many wrong secrets or resume tokens from your address: try again in " +
-               std::to_string(seconds) + " s");
+    refuse(
+        wire::ERROR_CODE_IDENTITY_LOCKED,
+        std::string("too many wrong ") + what + ": try again in " + std::to_string(seconds) + " s");
     return true;
   };
+  // A node that may have looked dead checks which games are its own first.
+  if (cluster().shared() && !routed && defer_hello(connection, hello, request_id)) return;
   if (!hello.reservation().empty() && arrive(connection, hello, request_id)) return;
   if (!hello.resume_token().empty()) {
-    if (locked_out()) return;
+    if (locked_out(address, "resume tokens from your address")) return;
     const auto holder = tokens_.redeem(hello.resume_token());  // unknown, replaced or expired
     if (!holder && cluster().shared() && !routed) {
       route_by_token(connection, hello, request_id);  // another node may hold it
@@ -77,7 +82,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     refuse(wire::ERROR_CODE_BAD_REQUEST, *problem);
     return;
   }
-  if (name_key(hello.name()).starts_with(kBotNamePrefix)) {
+  if (imitates_a_bot(hello.name())) {
     refuse(wire::ERROR_CODE_NAME_TAKEN,
            "names beginning with \"bot (\" belong to the server's bots: choose another name");
     return;
@@ -87,12 +92,14 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     return;
   }
   std::string issued;  // a secret made here, for a client that sent none
-  const StoredPlayer* account = links_.accounts.find(name_key(hello.name()));
+  const std::string key = name_key(hello.name());
+  const StoredPlayer* account = links_.accounts.find(key);
   if (account != nullptr) {
-    if (locked_out()) return;
+    const std::string lock = IdentityBackoff::name_key(key, address);
+    if (locked_out(lock, "secrets for this name from your address")) return;
     if (account->secret_hash.empty() ||
         !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
-      identity_failures_.failed(address);
+      identity_failures_.failed(lock);
       refuse(wire::ERROR_CODE_NAME_TAKEN, name_taken_text(hello.name(), account->name));
       return;
     }
@@ -118,13 +125,23 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                                                " characters of letters, digits, '-' and '_'");
       return;
     }
-    if (config_.new_names_per_hour != 0 && !address.empty() && !new_names_.allow(address)) {
-      const auto minutes = static_cast<long long>(new_names_.wait_seconds(address) / 60.0) + 1;
+    // New names per address, and per IPv6 /48 (so many /64s) in all.
+    const std::string network = network_key(address);
+    if (config_.new_names_per_hour != 0 && !address.empty() &&
+        (!new_names_.would_allow(address) ||
+         (network != address && !network_names_.would_allow(network)))) {
+      const double wait = std::max(new_names_.wait_seconds(address),
+                                   network != address ? network_names_.wait_seconds(network) : 0.0);
+      const auto minutes = static_cast<long long>(wait / 60.0) + 1;
       refuse(wire::ERROR_CODE_TOO_MANY_NEW_NAMES,
              "your address has registered " + std::to_string(config_.new_names_per_hour) +
                  " new names within the hour: try again in " + std::to_string(minutes) +
                  " min, or use a name you already have");
       return;
+    }
+    if (config_.new_names_per_hour != 0 && !address.empty()) {
+      new_names_.allow(address);
+      if (network != address) network_names_.allow(network);
     }
     if (cluster().shared()) {
       register_shared(connection, hello, request_id);
@@ -219,12 +236,13 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
   player->id = seat_of(account_id(account));
   player->account = account_id(account);
   player->name = account.name;
+  player->key = name_key(account.name);
   player->conn = conn;
   player->connection = &connection;
   player->program = hello.bot();
   player->address = connection.address;
   player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
-  LobbyPlayer& added = *players_.emplace(player->id, std::move(player)).first->second;
+  LobbyPlayer& added = players_.add(std::move(player));
   connection.player = &added;
   if (before_welcome) before_welcome(added);
   welcome(added, request_id, resumed, secret);
@@ -268,7 +286,12 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   // A fresh token on every Hello: an old one stops working.
   const std::string token = tokens_.issue(player.id, player.account);
   if (cluster().shared() && !player.is_bot) {
-    cluster().hold(player.account, sha256_hex(token), config_.token_lifetime);
+    cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
+                   [this, account = player.account](const std::string& elsewhere) {
+                     if (elsewhere.empty()) return;
+                     check_holdings();  // this node may have looked dead
+                     held_elsewhere(account, elsewhere);
+                   });
   }
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
@@ -339,10 +362,20 @@ void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
           return;
         }
         spdlog::info("player {} ({}) has a new secret", number(id), name);
-        if (asker == nullptr) return;
+        if (asker == nullptr) {
+          // Gone meanwhile: forgetting it revoked its token.
+          return;
+        }
+        // Whoever held a token of this player before the rotation (the
+        // reason one rotates: a secret or a token got out) holds nothing
+        // now: the player's one token is replaced, and told only to it.
+        const std::string token = tokens_.issue(asker->id, asker->account);
+        if (cluster().shared()) {
+          cluster().hold(asker->account, sha256_hex(token), config_.token_lifetime);
+        }
         wire::ServerMessage message;
         message.set_in_reply_to(request_id);
-        message.mutable_secret_rotated();
+        message.mutable_secret_rotated()->set_resume_token(token);
         reply(*asker, std::move(message));
       });
 }

@@ -19,7 +19,9 @@
 namespace ttt::server {
 namespace {
 
-constexpr auto kReservationLife = std::chrono::seconds(10);
+// Seats kept at once for one account and for one address.
+constexpr std::size_t kMostSeatsKeptPerAccount = 2;
+constexpr std::size_t kMostSeatsKeptPerAddress = 8;
 
 }  // namespace
 
@@ -34,7 +36,7 @@ void Lobby::serve_other_nodes() {
   if (!cluster().shared()) return;
   cluster().serve_seats(
       [this](const SeatRequest& request, Cluster::SeatDone reply) { seat_request(request, reply); });
-  cluster().on_restored([this] { register_again(); });
+  cluster().on_restored([this](bool forgotten) { register_again(forgotten); });
   // Every node's leaderboard and profiles follow the results the others commit.
   links_.accounts.on_figures([this](const StoredPlayer& account) {
     cluster().share_figures(account);
@@ -90,20 +92,24 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
           redirect(*again, *there, "", 0, "your player is at node " + where_of(*there));
           return;
         }
-        // Its node is gone: its games come here (or go where another node took them).
-        adopt_games_of(id, [this, weak, resume](const std::string& elsewhere) {
-          auto adopted = still_open(weak);
-          if (!adopted) return;
-          if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
-            adopted->end_routing();
-            redirect(*adopted, *there, "", 0, "your game is at node " + where_of(*there));
-            return;
-          }
-          resume();
-        });
+      }
+      if (!answered || node == cluster().self().id) {
+        resume();
         return;
       }
-      resume();
+      // Its node is gone, or no node holds the player (Redis may have lost
+      // what it knew): its games in progress come here, or it goes where
+      // they are held.
+      adopt_games_of(id, [this, weak, resume](const std::optional<NodeInfo>& elsewhere) {
+        auto adopted = still_open(weak);
+        if (!adopted) return;
+        if (elsewhere) {
+          adopted->end_routing();
+          redirect(*adopted, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
+          return;
+        }
+        resume();
+      });
     });
   });
 }
@@ -153,29 +159,59 @@ void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
                    "the server can't read its records now: try again in a moment");
             return;
           }
-          adopt_games_of(account, [this, weak, account, hello, request_id,
-                                   refuse](const std::string& elsewhere) {
-            auto adopted = still_open(weak);
-            if (!adopted) return;
-            adopted->end_routing();
-            if (auto there = elsewhere.empty() ? std::nullopt : cluster().node(elsewhere)) {
-              redirect(*adopted, *there, "", 0, "your game is at node " + where_of(*there));
-              return;
-            }
-            const StoredPlayer* stored = links_.accounts.get(account);
-            if (stored == nullptr || stored->is_bot) {
-              refuse(*adopted, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
-              return;
-            }
-            if (LobbyPlayer* held = player_of(seat_of(account))) {
-              take_back(*adopted, *held, hello, request_id);
-              return;
-            }
-            if (send_away(*adopted, nullptr)) return;
-            enter(*adopted, *stored, hello, request_id, true, "");
-          });
+          // Redis says where the token is held; the records say whose it is.
+          links_.accounts.check_token(
+              account, sha256_hex(hello.resume_token()),
+              [this, weak, account, hello, request_id, refuse](std::optional<bool> matches) {
+                auto checked = still_open(weak);
+                if (!checked) return;
+                if (!matches) {
+                  refuse(*checked, wire::ERROR_CODE_STORAGE,
+                         "the server can't read its records now: try again in a moment");
+                  return;
+                }
+                if (!*matches) {
+                  refuse(*checked, wire::ERROR_CODE_BAD_RESUME_TOKEN,
+                         "unknown or expired resume token");
+                  return;
+                }
+                arrive_with_token(*checked, account, hello, request_id);
+              });
         });
       });
+}
+
+void Lobby::arrive_with_token(Connection& connection, AccountId account, const wire::Hello& hello,
+                              std::uint32_t request_id) {
+  auto refuse = [this, request_id](Connection& open, wire::ErrorCode code, std::string text) {
+    open.end_routing();
+    if (code == wire::ERROR_CODE_BAD_RESUME_TOKEN) identity_failures_.failed(open.address);
+    if (auto conn = open.participant()) {
+      conn->deliver(error_reply(code, std::move(text), request_id, true));
+      conn->close();
+    }
+  };
+  adopt_games_of(account, [this, weak = connection.weak_from_this(), account, hello, request_id,
+                           refuse](const std::optional<NodeInfo>& elsewhere) {
+    auto adopted = still_open(weak);
+    if (!adopted) return;
+    adopted->end_routing();
+    if (elsewhere) {
+      redirect(*adopted, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
+      return;
+    }
+    const StoredPlayer* stored = links_.accounts.get(account);
+    if (stored == nullptr || stored->is_bot) {
+      refuse(*adopted, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
+      return;
+    }
+    if (LobbyPlayer* held = player_of(seat_of(account))) {
+      take_back(*adopted, *held, hello, request_id);
+      return;
+    }
+    if (send_away(*adopted, nullptr)) return;
+    enter(*adopted, *stored, hello, request_id, true, "");
+  });
 }
 
 bool Lobby::send_away(Connection& connection, const LobbyPlayer* existing) {
@@ -195,10 +231,11 @@ bool Lobby::send_away(Connection& connection, const LobbyPlayer* existing) {
 void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::string& reservation,
                      GameId game, const std::string& reason) {
   auto conn = connection.participant();
+  const bool handed_over = connection.player != nullptr;
   if (LobbyPlayer* player = connection.player) {
     // Handed over: its token is held there now; nothing is revoked.
     if (auto hash = tokens_.hash_of(player->id)) {
-      cluster().hold(player->account, *hash, config_.token_lifetime, node.id);
+      cluster().hold(player->account, *hash, config_.token_lifetime, node.id, {});
     }
     const SeatId id = player->id;
     end_challenges_of(*player);
@@ -226,72 +263,172 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
   r->set_reason(reason);
   r->set_game_id(game);
   conn->set_heartbeat(false);
-  conn->deliver(make_outbound(std::move(message)));
-  conn->close();
+  auto send = [conn, message = make_outbound(std::move(message))] {
+    conn->deliver(message);
+    conn->close();
+  };
+  if (!handed_over) {
+    send();
+    return;
+  }
+  // The node it goes to checks its token against the records: sent once
+  // they hold it. Meanwhile what the client says is held, never answered.
+  connection.begin_routing();
+  links_.accounts.after_writes(std::move(send));
 }
 
 bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
   auto it = reservations_.find(hello.reservation());
   if (it == reservations_.end()) return false;
+  auto refuse = [request_id](Connection& open, wire::ErrorCode code, std::string text) {
+    open.end_routing();
+    if (auto conn = open.participant()) {
+      conn->deliver(error_reply(code, std::move(text), request_id, true));
+      conn->close();
+    }
+  };
+  if (it->second.arriving) {
+    refuse(connection, wire::ERROR_CODE_RESERVATION_GONE,
+           "the seat kept for you is being taken by another connection");
+    return true;
+  }
+  // One arrival at a time; the seat stays kept until the arriving client
+  // has shown it speaks for the player it was kept for.
+  it->second.arriving = true;
+  connection.begin_routing();
+  const std::string code = hello.reservation();
+  const AccountId account = it->second.request.account;
+  auto released = [this, code] {
+    if (auto kept = reservations_.find(code); kept != reservations_.end()) {
+      kept->second.arriving = false;
+    }
+  };
+  links_.accounts.refresh(account, [this, weak = connection.weak_from_this(), code, account, hello,
+                                    request_id, refuse, released](bool read_ok) {
+    auto open = still_open(weak);
+    if (!open) {
+      released();
+      return;
+    }
+    const StoredPlayer* stored = links_.accounts.get(account);
+    if (!read_ok || stored == nullptr || stored->is_bot || !reservations_.contains(code)) {
+      released();
+      refuse(*open, wire::ERROR_CODE_RESERVATION_GONE,
+             "the seat kept for you could not be taken: connect again");
+      return;
+    }
+    // The seat is the player's only: shown its secret, or its own resume
+    // token (as the records hold it: the node that sent it issued it).
+    if (!hello.secret().empty() && !stored->secret_hash.empty() &&
+        equal_constant_time(hash_secret(stored->salt, hello.secret()), stored->secret_hash)) {
+      take_reservation(*open, code, hello, request_id);
+      return;
+    }
+    auto not_yours = [this, refuse, released](Connection& at) {
+      released();
+      identity_failures_.failed(at.address);
+      refuse(at, wire::ERROR_CODE_BAD_RESUME_TOKEN,
+             "that seat was kept for another player: say Hello with your own resume token or "
+             "secret");
+    };
+    if (hello.resume_token().empty()) {
+      not_yours(*open);
+      return;
+    }
+    links_.accounts.check_token(
+        account, sha256_hex(hello.resume_token()),
+        [this, weak, code, hello, request_id, refuse, released,
+         not_yours](std::optional<bool> matches) {
+          auto again = still_open(weak);
+          if (!again) {
+            released();
+            return;
+          }
+          if (!matches) {
+            released();
+            refuse(*again, wire::ERROR_CODE_STORAGE,
+                   "the server can't read its records now: try again in a moment");
+            return;
+          }
+          if (!*matches) {
+            not_yours(*again);
+            return;
+          }
+          take_reservation(*again, code, hello, request_id);
+        });
+  });
+  return true;
+}
+
+void Lobby::take_reservation(Connection& open, const std::string& code, const wire::Hello& hello,
+                             std::uint32_t request_id) {
+  auto it = reservations_.find(code);
+  open.end_routing();
+  if (it == reservations_.end()) {
+    if (auto conn = open.participant()) {
+      conn->deliver(error_reply(wire::ERROR_CODE_RESERVATION_GONE,
+                                "the seat kept for you could not be taken: connect again",
+                                request_id, true));
+      conn->close();
+    }
+    return;
+  }
   Reservation kept = std::move(it->second);
   reservations_.erase(it);
   kept.expiry->cancel();
+  count_reservation(kept.request, -1);
   if (kept.room) reserved_rooms_.erase(kept.room->id());
-  connection.begin_routing();
-  const AccountId account = kept.request.account;
-  links_.accounts.refresh(account, [this, weak = connection.weak_from_this(), kept, hello,
-                                    request_id](bool read_ok) {
-    auto open = still_open(weak);
-    if (!open) return;
-    open->end_routing();
-    const StoredPlayer* stored = links_.accounts.get(kept.request.account);
-    auto conn = open->participant();
-    if (!read_ok || stored == nullptr || stored->is_bot) {
-      if (conn) {
-        conn->deliver(error_reply(wire::ERROR_CODE_RESERVATION_GONE,
-                                  "the seat kept for you could not be taken: connect again",
-                                  request_id, true));
-        conn->close();
-      }
-      return;
-    }
-    // The kept place is taken before Welcome, so that Welcome names the game
-    // and the client asks for nothing again; Joined follows Welcome.
-    const auto& room = kept.room;
-    const bool there = room && rooms_.contains(room->id());
-    const bool seat = kept.request.kind != SeatRequest::Kind::kWatch;
-    bool placed = false;
-    auto place = [&](LobbyPlayer& player) {
-      if (!there || player.room || (seat && !room->waiting())) return;
-      if (seat && !allows_rating(player, kept.request.rated)) room->make_unrated();
-      player.room = room;
-      if (seat) took_seat(player);
-      placed = true;
-    };
-    if (LobbyPlayer* held = player_of(seat_of(account_id(*stored)))) {
-      take_back(*open, *held, hello, request_id);  // (rare: it was here already)
-      place(*held);
-    } else {
-      enter(*open, *stored, hello, request_id, true, "", place);
-    }
-    LobbyPlayer* player = open->player;
-    if (player == nullptr) return;
-    if (kept.request.kind == SeatRequest::Kind::kChallenge) {
-      challenge(*player, kept.request.challenge, 0);  // made here, as if asked here
-      return;
-    }
-    if (!placed) {
-      error(*player, wire::ERROR_CODE_RESERVATION_GONE,
-            "the game you were sent to is no longer there", 0);
-      return;
-    }
-    if (seat) {
-      room->seat(player->ref(), wire::SIDE_NONE, 0);
-    } else {
-      room->watch(player->ref(), 0);
-    }
-  });
-  return true;
+  const StoredPlayer* stored = links_.accounts.get(kept.request.account);
+  if (stored == nullptr) return;
+  // The kept place is taken before Welcome, so that Welcome names the game
+  // and the client asks for nothing again; Joined follows Welcome.
+  const auto& room = kept.room;
+  const bool there = room && rooms_.contains(room->id());
+  const bool seat = kept.request.kind != SeatRequest::Kind::kWatch;
+  bool placed = false;
+  auto place = [&](LobbyPlayer& player) {
+    if (!there || player.room || (seat && !room->waiting())) return;
+    if (seat && !allows_rating(player, kept.request.rated)) room->make_unrated();
+    player.room = room;
+    if (seat) took_seat(player);
+    placed = true;
+  };
+  if (LobbyPlayer* held = player_of(seat_of(account_id(*stored)))) {
+    take_back(open, *held, hello, request_id);  // (rare: it was here already)
+    place(*held);
+  } else {
+    enter(open, *stored, hello, request_id, true, "", place);
+  }
+  LobbyPlayer* player = open.player;
+  if (player == nullptr) return;
+  if (kept.request.kind == SeatRequest::Kind::kChallenge) {
+    challenge(*player, kept.request.challenge, 0);  // made here, as if asked here
+    return;
+  }
+  if (!placed) {
+    error(*player, wire::ERROR_CODE_RESERVATION_GONE,
+          "the game you were sent to is no longer there", 0);
+    return;
+  }
+  if (seat) {
+    room->seat(player->ref(), wire::SIDE_NONE, 0);
+  } else {
+    room->watch(player->ref(), 0);
+  }
+}
+
+void Lobby::count_reservation(const SeatRequest& request, int change) {
+  for (const std::string& key : reservation_keys(request)) {
+    auto& count = reservations_kept_[key];
+    count = change > 0 ? count + 1 : (count > 0 ? count - 1 : 0);
+    if (count == 0) reservations_kept_.erase(key);
+  }
+}
+
+std::vector<std::string> Lobby::reservation_keys(const SeatRequest& request) {
+  std::vector<std::string> keys{"account " + std::to_string(number(request.account))};
+  if (!request.address.empty()) keys.push_back("address " + request.address);
+  return keys;
 }
 
 // --- seats at other nodes --------------------------------------------------------
@@ -301,6 +438,7 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
   request.account = player.account;
   request.name = player.name;
   request.program = player.program;
+  request.address = player.address;
   const std::string challenged =
       request.kind == SeatRequest::Kind::kChallenge ? request.challenge.name() : "";
   cluster().request_seat(
@@ -350,6 +488,27 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
                      " is at is being drained: challenge again soon"
                : "that game's node is being drained: try another game");
     return;
+  }
+  // Seats kept per account and per address, and seats left untaken held
+  // against whoever asked: one client can't keep a game's seat from others.
+  for (const std::string& key : reservation_keys(request)) {
+    const bool address = key.starts_with("address ");
+    const auto kept = reservations_kept_.find(key);
+    const std::size_t most = address ? kMostSeatsKeptPerAddress : kMostSeatsKeptPerAccount;
+    if (kept != reservations_kept_.end() && kept->second >= most) {
+      refuse(wire::ERROR_CODE_RATE_LIMITED,
+             std::string(address ? "your address has" : "you have") + " " + std::to_string(most) +
+                 " seats kept at that node already: take them first");
+      return;
+    }
+    if (!reservation_lapses_.would_allow(key)) {
+      refuse(wire::ERROR_CODE_RATE_LIMITED,
+             std::string("seats kept for ") + (address ? "your address" : "you") +
+                 " were left untaken: try again in " +
+                 std::to_string(static_cast<long long>(reservation_lapses_.wait_seconds(key)) + 1) +
+                 " s");
+      return;
+    }
   }
   std::shared_ptr<GameRoom> room;
   if (request.kind == SeatRequest::Kind::kPair) {
@@ -419,12 +578,13 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
     }
   }
   const std::string code = random_hex(16);
-  auto expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, kReservationLife);
+  auto expiry = std::make_shared<boost::asio::steady_timer>(links_.logic, config_.seat_hold);
   expiry->async_wait([this, code](boost::system::error_code ec) {
     if (!ec) reservation_lapsed(code);
   });
   if (room && request.kind != SeatRequest::Kind::kWatch) reserved_rooms_.insert(room->id());
   reservations_[code] = Reservation{request, room, expiry};
+  count_reservation(request, +1);
   reply(SeatReply{code, room ? room->id() : 0, wire::ERROR_CODE_UNSPECIFIED, ""});
 }
 
@@ -433,6 +593,9 @@ void Lobby::reservation_lapsed(const std::string& code) {
   if (it == reservations_.end()) return;
   Reservation lapsed = std::move(it->second);
   reservations_.erase(it);
+  count_reservation(lapsed.request, -1);
+  // Untaken: held against the account and the address that asked.
+  for (const std::string& key : reservation_keys(lapsed.request)) reservation_lapses_.allow(key);
   if (!lapsed.room) return;
   reserved_rooms_.erase(lapsed.room->id());
   if (lapsed.request.kind != SeatRequest::Kind::kPair) return;

@@ -19,6 +19,7 @@ struct LobbyPlayer {
   SeatId id{};
   AccountId account{};
   std::string name;
+  std::string key;                  // the name's key (text_rules' name_key); empty for a bot
   bool is_bot = false;              // the server's own bot
   bool program = false;             // said Hello as a bot (ttt-bot)
   std::weak_ptr<Participant> conn;  // expired while away
@@ -40,7 +41,9 @@ struct LobbyPlayer {
   std::string quota_address;
 
   // The player as a room knows it.
-  PlayerRef ref() const { return PlayerRef{id, account, name, is_bot, conn, hears_spectators}; }
+  PlayerRef ref() const {
+    return PlayerRef{id, account, name, is_bot, conn, hears_spectators, address};
+  }
 };
 
 }  // namespace ttt::server

@@ -1,6 +1,7 @@
 // The Lobby's list of the players online (/who): one page at a time, in
-// the order of their names, each with what it is doing now. Worked out from
-// the players the lobby holds when asked, so it is never stale.
+// the order of their names, each with what it is doing now, read from the
+// players the lobby holds in that order (never stale). With several nodes
+// the other nodes' players, as last shared, are merged in.
 #include <algorithm>
 #include <map>
 #include <unordered_set>
@@ -14,6 +15,10 @@ namespace ttt::server {
 namespace {
 
 std::string seat_label(const PlayerRef& p) { return p.id == SeatId{} ? "(free)" : p.name; }
+
+// The names one /who with a filter looks at, at most: a page with a filter
+// costs the same however many are online.
+constexpr std::size_t kWhoScan = 1000;
 
 }  // namespace
 
@@ -75,9 +80,36 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
           "a name to look for is at most " + std::to_string(kMaxNameBytes) + " bytes", request_id);
     return;
   }
-  // Online: connected, or away with a seat held. The server's own bots are
-  // not players anyone can challenge or chat with outside their game. With
-  // several nodes, the other nodes' players too (as they last shared them).
+  const std::uint32_t asked =
+      request.page_size() == 0 ? config_.list_page_size : request.page_size();
+  const std::size_t page_size =
+      std::clamp<std::uint32_t>(asked, 1, std::max<std::uint32_t>(config_.list_page_max, 1));
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  wire::PlayerList* list = message.mutable_player_list();
+  list->set_page_size(static_cast<std::uint32_t>(page_size));
+  if (cluster().shared()) {
+    list_all_nodes(*list, request, page_size);
+  } else {
+    // Online: connected, or away with a seat held. The server's own bots are
+    // not players anyone can challenge or chat with outside their game. A
+    // page is read from the players in name order: a filter looks at a
+    // bounded number of names a request, and says where to go on.
+    const auto page = players_.page(
+        request.after(), request.name(), page_size, kWhoScan,
+        [](const LobbyPlayer& p) { return p.connection != nullptr || p.room != nullptr; });
+    for (const LobbyPlayer* p : page.people) *list->add_players() = presence_of(*p);
+    list->set_next_after(page.next_after);
+    list->set_total(
+        static_cast<std::uint32_t>(request.name().empty() ? players_.people() : page.matched));
+  }
+  reply(player, std::move(message));
+}
+
+void Lobby::list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& request,
+                           std::size_t page_size) {
+  // Several nodes: this node's players and the others' (as they last shared
+  // them), merged.
   std::vector<wire::PlayerPresence> online;
   std::unordered_set<std::string> here;
   for (const auto& [id, candidate] : players_) {
@@ -96,24 +128,15 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
             [](const wire::PlayerPresence& a, const wire::PlayerPresence& b) {
               return a.name() < b.name();
             });
-  const std::uint32_t asked =
-      request.page_size() == 0 ? config_.list_page_size : request.page_size();
-  const std::size_t page_size =
-      std::clamp<std::uint32_t>(asked, 1, std::max<std::uint32_t>(config_.list_page_max, 1));
   auto it = std::upper_bound(
       online.begin(), online.end(), request.after(),
       [](const std::string& after, const wire::PlayerPresence& p) { return after < p.name(); });
   if (request.after().empty()) it = online.begin();
-  wire::ServerMessage message;
-  message.set_in_reply_to(request_id);
-  wire::PlayerList* list = message.mutable_player_list();
-  for (; it != online.end() && static_cast<std::size_t>(list->players_size()) < page_size; ++it) {
-    *list->add_players() = *it;
+  for (; it != online.end() && static_cast<std::size_t>(list.players_size()) < page_size; ++it) {
+    *list.add_players() = *it;
   }
-  if (it != online.end()) list->set_next_after(list->players().rbegin()->name());
-  list->set_total(static_cast<std::uint32_t>(online.size()));
-  list->set_page_size(static_cast<std::uint32_t>(page_size));
-  reply(player, std::move(message));
+  if (it != online.end()) list.set_next_after(list.players().rbegin()->name());
+  list.set_total(static_cast<std::uint32_t>(online.size()));
 }
 
 }  // namespace ttt::server

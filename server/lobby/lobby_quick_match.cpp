@@ -66,6 +66,7 @@ void Lobby::try_match(SeatId id, MatchRequest request, std::uint32_t request_id,
       seat.account = player->account;
       seat.name = player->name;
       seat.program = player->program;
+      seat.address = player->address;
       cluster().request_seat(
           paired.node, seat,
           [this, id, request, request_id, attempt, node = paired.node](const SeatReply& answer) {

@@ -11,6 +11,7 @@
 
 #include "game/bot_level_code.hpp"
 #include "lobby/lobby.hpp"
+#include "lobby/text_rules.hpp"
 #include "ttt/count_text.hpp"
 
 namespace ttt::server {
@@ -39,12 +40,16 @@ void Lobby::restore_game(const GameRecord& g) {
           .ref();
     }
     const SeatId id = seat_of(account_id(*account));
-    auto& slot = players_[id];
-    if (!slot) slot = std::make_unique<LobbyPlayer>();
-    LobbyPlayer& player = *slot;
-    player.id = id;
-    player.account = account_id(*account);
-    player.name = account->name;
+    LobbyPlayer* held = player_of(id);
+    if (held == nullptr) {
+      auto fresh = std::make_unique<LobbyPlayer>();
+      fresh->id = id;
+      fresh->account = account_id(*account);
+      fresh->name = account->name;
+      fresh->key = name_key(account->name);
+      held = &players_.add(std::move(fresh));
+    }
+    LobbyPlayer& player = *held;
     player.room = room;
     player.chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
     return player.ref();

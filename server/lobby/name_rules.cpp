@@ -7,6 +7,7 @@
 #include <unicode/utf8.h>
 
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "lobby/text_rules.hpp"
@@ -74,6 +75,9 @@ icu::UnicodeString folded_nfc(std::string_view text) {
   return normal;
 }
 
+// The most combining marks one letter may carry (Vietnamese needs two).
+constexpr int kMaxMarks = 2;
+
 // The spoof checker is configured once and only read afterwards, which ICU
 // allows from any thread.
 const USpoofChecker& spoof_checker() {
@@ -84,6 +88,71 @@ const USpoofChecker& spoof_checker() {
     return c;
   }();
   return *checker;
+}
+
+icu::UnicodeString skeleton_of(const icu::UnicodeString& text) {
+  UErrorCode status = U_ZERO_ERROR;
+  icu::UnicodeString skeleton;
+  uspoof_getSkeletonUnicodeString(&spoof_checker(), 0, text, skeleton, &status);
+  if (U_FAILURE(status)) throw std::runtime_error("ICU could not compute a name's skeleton");
+  return skeleton;
+}
+
+icu::UnicodeString folded(icu::UnicodeString s) {
+  s.foldCase();
+  return s;
+}
+
+// The key's first step, for a case-folded NFC text: its skeleton, case-folded
+// again (a skeleton can hold capitals: U+13DE's is "L").
+icu::UnicodeString folded_skeleton(const icu::UnicodeString& folded_text) {
+  return folded(skeleton_of(folded_text));
+}
+
+// Latin letters that look alike in one case only: a capital I is an l, so
+// "aIice" looks like "alice", while case folding makes the I an i. Every
+// capital A-Z whose look-alike (its skeleton) differs from its folded
+// letter's joins the two: i and l are one letter to the key. (Other
+// scripts' capitals would join letters that look nothing alike through
+// their small forms.) Built once from ICU's data, read-only afterwards.
+class CaseLookAlikes {
+ public:
+  CaseLookAlikes() {
+    for (UChar32 c = 'A'; c <= 'Z'; ++c) {
+      const icu::UnicodeString letter(c);
+      const icu::UnicodeString as_folded = folded_skeleton(folded(letter));
+      const icu::UnicodeString as_written = folded(skeleton_of(letter));
+      if (as_folded == as_written || as_folded.countChar32() != 1 ||
+          as_written.countChar32() != 1 || as_folded.char32At(0) > 0x7F ||
+          as_written.char32At(0) > 0x7F) {
+        continue;
+      }
+      join(as_folded.char32At(0), as_written.char32At(0));
+    }
+  }
+  // The one code point standing for c and its look-alikes.
+  UChar32 of(UChar32 c) const {
+    for (auto it = parent_.find(c); it != parent_.end() && it->second != c; it = parent_.find(c)) {
+      c = it->second;
+    }
+    return c;
+  }
+
+ private:
+  void join(UChar32 a, UChar32 b) {
+    a = of(a);
+    b = of(b);
+    if (a == b) return;
+    if (b < a) std::swap(a, b);
+    parent_[a] = a;
+    parent_[b] = a;  // the smaller stands for both
+  }
+  std::map<UChar32, UChar32> parent_;
+};
+
+const CaseLookAlikes& case_look_alikes() {
+  static const CaseLookAlikes table;
+  return table;
 }
 
 }  // namespace
@@ -110,7 +179,19 @@ std::optional<std::string> name_problem(std::string_view name) {
     return std::nullopt;
   });
   if (problem) return "names can't contain " + *problem;
-  return std::nullopt;
+  // Marks stacked on one letter (a dozen make a smear over the names
+  // around): at most kMaxMarks once composed.
+  int marks = 0;
+  auto stacked =
+      for_each_code_point(nfc_name(name), [&](UChar32 c, UChar32) -> std::optional<std::string> {
+        marks = is_mark(c) ? marks + 1 : 0;
+        if (marks > kMaxMarks) {
+          return "names can't stack more than " + std::to_string(kMaxMarks) +
+                 " combining marks on one letter (" + describe(c) + " is one more)";
+        }
+        return std::nullopt;
+      });
+  return stacked;
 }
 
 std::string nfc_name(std::string_view name) {
@@ -125,14 +206,54 @@ std::string nfc_name(std::string_view name) {
   return out;
 }
 
-std::string name_skeleton(std::string_view name) {
+namespace {
+
+// The compatibility form, case-folded (NFKC_Casefold): fullwidth "（ａ）" is
+// "(a)", a ligature its letters.
+icu::UnicodeString nfkc_folded(std::string_view text) {
   UErrorCode status = U_ZERO_ERROR;
-  icu::UnicodeString skeleton;
-  uspoof_getSkeletonUnicodeString(&spoof_checker(), 0, folded_nfc(name), skeleton, &status);
-  if (U_FAILURE(status)) throw std::runtime_error("ICU could not compute a name's skeleton");
+  const icu::Normalizer2* nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  if (U_FAILURE(status)) throw std::runtime_error("ICU has no NFKC_Casefold data");
+  icu::UnicodeString normal =
+      nfkc_cf->normalize(icu::UnicodeString::fromUTF8(
+                             icu::StringPiece(text.data(), static_cast<int32_t>(text.size()))),
+                         status);
+  if (U_FAILURE(status)) throw std::runtime_error("ICU could not normalise a name");
+  return normal;
+}
+
+}  // namespace
+
+std::string name_skeleton(std::string_view name) {
+  const icu::UnicodeString skeleton = folded_skeleton(nfkc_folded(name));
+  // Each letter by the one standing for its look-alikes in either case, and
+  // a run of spaces as one space.
+  const CaseLookAlikes& alike = case_look_alikes();
+  icu::UnicodeString key;
+  bool space = false;
+  for (int32_t i = 0; i < skeleton.length();) {
+    const UChar32 c = skeleton.char32At(i);
+    i += U16_LENGTH(c);
+    if (c == ' ' && space) continue;
+    space = c == ' ';
+    key.append(alike.of(c));
+  }
   std::string out;
-  skeleton.toUTF8String(out);
+  key.toUTF8String(out);
   return out;
+}
+
+bool imitates_a_bot(std::string_view name) {
+  // The key without its spaces: "bot(hard)", "b0t  (hard)" and
+  // "bot（hard）" all read as a bot's name.
+  static const std::string prefix = [] {
+    std::string key = name_skeleton("bot(");
+    std::erase(key, ' ');
+    return key;
+  }();
+  std::string key = name_skeleton(name);
+  std::erase(key, ' ');
+  return key.starts_with(prefix);
 }
 
 std::string name_taken_text(std::string_view asked, std::string_view owner) {

@@ -8,7 +8,8 @@
 // zero-width characters such as U+200B), other default-ignorable code points
 // (the Hangul fillers, ...), variation selectors, separators other than the
 // ASCII space, private-use and unassigned code points, and combining marks
-// that have no letter to sit on (at the start, or after a space). Two names
+// that have no letter to sit on (at the start, or after a space) or that
+// stack more than two on one letter. Two names
 // are one account's when their keys are equal: the key is the Unicode
 // confusable skeleton (UTS #39, ICU's spoof checker) of the case-folded NFC
 // form, so "аlice" (Cyrillic а) and "ALICE" are both "alice".
@@ -30,8 +31,15 @@ std::optional<std::string> name_problem(std::string_view name);
 std::string nfc_name(std::string_view name);
 
 // The key under which a name is unique: the confusable skeleton of the
-// case-folded NFC form. Names with equal keys look alike on screen.
+// case-folded NFC form, folded again, with the letters that look alike in
+// one case joined (a capital I is an l: "aIice", "ALlCE" and "alice" are one
+// name) and runs of spaces as one. Names with equal keys look alike on
+// screen.
 std::string name_skeleton(std::string_view name);
+
+// Whether name looks like one of the server's bots' ("bot (LEVEL)"),
+// spaces and look-alike letters and brackets included.
+bool imitates_a_bot(std::string_view name);
 
 // What the lobby tells someone asking for a name whose key is that of the
 // account named owner: the name is taken (give its secret), or, when the two

@@ -1,4 +1,6 @@
 #include "metrics/metrics_http.hpp"
+#include "net/connection_slots.hpp"
+#include "net/peer_address.hpp"
 #include "net/use_tuple.hpp"
 
 #include <spdlog/spdlog.h>
@@ -48,7 +50,8 @@ Response text(http::status status, std::string body, unsigned version, bool keep
 
 struct MetricsHttp::State {
   MetricsPages pages;
-  std::atomic<std::size_t> connections{0};
+  std::shared_ptr<ConnectionSlots> slots =
+      std::make_shared<ConnectionSlots>(kMaxConnections, kMaxPerAddress);
 };
 
 MetricsHttp::MetricsHttp(asio::io_context& io, const std::string& address, std::uint16_t port,
@@ -96,18 +99,22 @@ asio::awaitable<void> MetricsHttp::accept_loop() {
         co_await acceptor_.async_accept(asio::make_strand(acceptor_.get_executor()), use_tuple);
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) co_return;
     if (ec) continue;
-    if (state_->connections.load() >= kMaxConnections) {
+    boost::system::error_code no_peer;
+    const auto peer = socket.remote_endpoint(no_peer);
+    ConnectionSlots::Refusal why{};
+    auto slot = state_->slots->take(no_peer ? "unknown" : address_key(peer.address()), why);
+    if (!slot) {
       boost::system::error_code ignored;
-      socket.close(ignored);  // a scraper needs one; past the cap, nobody is owed one
+      socket.close(ignored);  // a scraper needs one; past the caps, nobody is owed one
       continue;
     }
-    ++state_->connections;
     const auto executor = socket.get_executor();
-    asio::co_spawn(executor, serve(state_, std::move(socket)), asio::detached);
+    asio::co_spawn(executor, serve(state_, std::move(socket), std::move(slot)), asio::detached);
   }
 }
 
-asio::awaitable<void> MetricsHttp::serve(std::shared_ptr<State> state, tcp::socket socket) {
+asio::awaitable<void> MetricsHttp::serve(std::shared_ptr<State> state, tcp::socket socket,
+                                         std::shared_ptr<void> slot) {
   beast::tcp_stream stream(std::move(socket));
   beast::flat_buffer buffer(kHeaderLimit);
   for (;;) {
@@ -152,7 +159,7 @@ asio::awaitable<void> MetricsHttp::serve(std::shared_ptr<State> state, tcp::sock
   }
   boost::system::error_code ignored;
   stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  --state->connections;
+  slot.reset();  // its place, for the next
 }
 
 bool parse_listen_address(const std::string& text, std::string& address, std::uint16_t& port,

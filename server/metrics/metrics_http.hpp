@@ -3,8 +3,9 @@
 // (the process answers) and /readyz (taking games and the store writable;
 // 503 with the reason otherwise). Plain HTTP: bind it to loopback or a
 // private network (docs/hosting.md). Each connection reads one small request
-// at a time within a deadline; at most kMaxConnections at once; anything
-// else gets 404 or 405.
+// at a time within a deadline; at most kMaxConnections at once, and
+// kMaxPerAddress from one address (so that a few idle half-requests from one
+// peer never lock the scraper out); anything else gets 404 or 405.
 #pragma once
 
 #include <atomic>
@@ -34,6 +35,7 @@ struct MetricsPages {
 class MetricsHttp {
  public:
   static constexpr std::size_t kMaxConnections = 64;
+  static constexpr std::size_t kMaxPerAddress = 4;
 
   // Binds ADDR:PORT (an IP address; port 0 picks one); throws
   // std::runtime_error naming the address if it can't.
@@ -50,7 +52,8 @@ class MetricsHttp {
   struct State;
   boost::asio::awaitable<void> accept_loop();
   static boost::asio::awaitable<void> serve(std::shared_ptr<State> state,
-                                            boost::asio::ip::tcp::socket socket);
+                                            boost::asio::ip::tcp::socket socket,
+                                            std::shared_ptr<void> slot);
 
   boost::asio::ip::tcp::acceptor acceptor_;
   std::shared_ptr<State> state_;

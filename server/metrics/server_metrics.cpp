@@ -219,6 +219,9 @@ std::string ServerMetrics::render(const Snapshot& s) const {
     page.family("ttt_cluster_games_adopted_total", "counter",
                 "Games this node took over from a dead or drained node.");
     page.sample("ttt_cluster_games_adopted_total", "", s.games_adopted);
+    page.family("ttt_cluster_games_lost_total", "counter",
+                "Games this node dropped because another node held them (it looked dead).");
+    page.sample("ttt_cluster_games_lost_total", "", s.games_lost);
   }
 
   page.family("ttt_bot_searches", "gauge", "The server's bot searches, by state.");

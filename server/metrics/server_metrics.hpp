@@ -37,6 +37,7 @@ struct Snapshot {
   std::size_t nodes_alive = 0;        // this one included
   std::uint64_t redirects = 0;        // connections sent to another node
   std::uint64_t games_adopted = 0;    // games taken over from a dead or drained node
+  std::uint64_t games_lost = 0;       // games dropped: another node held them (fencing)
 };
 
 class ServerMetrics {
@@ -54,16 +55,16 @@ class ServerMetrics {
   std::string render(const Snapshot& snapshot) const;
 
   Counter connections_accepted;
-  LabeledCounters tls_handshakes{"result", {"ok", "failed", "plain_client"}};
-  LabeledCounters frames_refused{
-      "reason",
-      {"too_large", "unparseable", "before_hello", "rate_limited", "tls_at_plain", "plain_at_tls"}};
+  LabeledCounters tls_handshakes{"result", {"ok", "failed", "plain_client", "no_budget"}};
+  LabeledCounters frames_refused{"reason",
+                                 {"too_large", "unparseable", "before_hello", "rate_limited",
+                                  "flood", "tls_at_plain", "plain_at_tls"}};
   LabeledCounters limit_hits{
       "limit",
-      {"connections", "connections_per_address", "new_names_per_address",
-       "identity_failures_per_address", "games_per_address", "games_per_player", "message_rate",
-       "send_queue", "frame_size", "read_budget", "spectators", "bot_queue", "hello_timeout",
-       "idle_timeout"}};
+      {"connections", "connections_per_address", "connection_rate_per_address",
+       "new_names_per_address", "identity_failures_per_address", "games_per_address",
+       "games_per_player", "message_rate", "send_queue", "frame_size", "read_budget", "spectators",
+       "bot_queue", "hello_timeout", "idle_timeout"}};
   Counter moves;                                      // ttt_moves_total: moves a room accepted
   Histogram move_reply_seconds{latency_buckets()};    // a move read -> its state queued
   Histogram store_commit_seconds{latency_buckets()};  // one batch written and synced

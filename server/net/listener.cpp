@@ -13,7 +13,6 @@
 
 #include "net/peer_address.hpp"
 #include "net/replies.hpp"
-#include "net/transport.hpp"
 #include "tls/tls_identity.hpp"
 
 namespace ttt::server {
@@ -21,6 +20,18 @@ namespace {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+
+// Refusals said at once over plain TCP, in all and per address; past them
+// a refused connection is reset without a word.
+constexpr std::size_t kMaxRefusalsSaid = 64;
+constexpr std::size_t kMaxRefusalsSaidPerAddress = 8;
+
+// Closes at once with a reset: nothing kept, no TIME_WAIT.
+void reset(tcp::socket& socket) {
+  boost::system::error_code ignored;
+  socket.set_option(asio::socket_base::linger(true, 0), ignored);
+  socket.close(ignored);
+}
 
 tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
   boost::system::error_code ec;
@@ -34,7 +45,7 @@ tcp::endpoint endpoint_of(const std::string& address, std::uint16_t port) {
 Listener::Listener(asio::io_context& io, const std::string& address, std::uint16_t port, Gate& gate,
                    asio::any_io_executor logic, const SessionLimits& limits, SessionCommons commons,
                    std::shared_ptr<ConnectionSlots> slots, bool strand_per_connection,
-                   const TlsIdentity* tls)
+                   const TlsIdentity* tls, ListenerLimits listener_limits)
     : io_(io),
       acceptor_(io),
       gate_(gate),
@@ -43,7 +54,12 @@ Listener::Listener(asio::io_context& io, const std::string& address, std::uint16
       commons_(commons),
       slots_(std::move(slots)),
       strand_per_connection_(strand_per_connection),
-      tls_(tls) {
+      tls_(tls),
+      connection_rate_(listener_limits.connections_per_second,
+                       2 * listener_limits.connections_per_second),
+      network_connection_rate_(kNetworkShare * listener_limits.connections_per_second,
+                               2 * kNetworkShare * listener_limits.connections_per_second),
+      refusals_(std::make_shared<ConnectionSlots>(kMaxRefusalsSaid, kMaxRefusalsSaidPerAddress)) {
   const tcp::endpoint endpoint = endpoint_of(address, port);
   boost::system::error_code ec;
   acceptor_.open(endpoint.protocol(), ec);
@@ -97,6 +113,10 @@ asio::awaitable<void> Listener::accept_loop() {
     boost::system::error_code no_peer;
     const auto peer = socket.remote_endpoint(no_peer);
     const std::string address = no_peer ? std::string("unknown") : address_key(peer.address());
+    if (!within_rate(address)) {
+      reset(socket);
+      continue;
+    }
     ConnectionSlots::Refusal why = ConnectionSlots::Refusal::kNone;
     auto slot = slots_->take(address, why);
     if (!slot) {
@@ -111,8 +131,28 @@ asio::awaitable<void> Listener::accept_loop() {
   }
 }
 
+bool Listener::within_rate(const std::string& address) {
+  const std::string network = network_key(address);
+  if (connection_rate_.allow(address) &&
+      (network == address || network_connection_rate_.allow(network))) {
+    return true;
+  }
+  refused_.fetch_add(1, std::memory_order_relaxed);
+  if (commons_.metrics) commons_.metrics->limit_hits.at("connection_rate_per_address").add();
+  ++rate_unreported_;
+  if (rate_warnings_.allow()) {
+    spdlog::warn(
+        "{} opens connections faster than --max-connection-rate-per-ip allows: reset {} "
+        "connection{}",
+        address, rate_unreported_, rate_unreported_ == 1 ? "" : "s");
+    rate_unreported_ = 0;
+  }
+  return false;
+}
+
 void Listener::refuse(tcp::socket socket, ConnectionSlots::Refusal why,
                       const std::string& address) {
+  refused_.fetch_add(1, std::memory_order_relaxed);
   // One warning a second at most, however many are refused.
   const bool full = why == ConnectionSlots::Refusal::kServerFull;
   if (full) {
@@ -134,6 +174,17 @@ void Listener::refuse(tcp::socket socket, ConnectionSlots::Refusal why,
     }
   }
   const auto code = full ? wire::ERROR_CODE_SERVER_FULL : wire::ERROR_CODE_TOO_MANY_CONNECTIONS;
+  // Over TLS saying why would take a whole handshake; past a few refusals
+  // said at once, saying it would hold memory and descriptors for each.
+  ConnectionSlots::Refusal busy = ConnectionSlots::Refusal::kNone;
+  auto refusal_slot = tls_ ? nullptr : refusals_->take(address, busy);
+  if (!refusal_slot) {
+    if (commons_.metrics) {
+      commons_.metrics->limit_hits.at(full ? "connections" : "connections_per_address").add();
+    }
+    reset(socket);
+    return;
+  }
   if (commons_.metrics) commons_.metrics->error_sent(code);
   auto frame = error_reply(code,
                            full ? "server full: " + std::to_string(slots_->max_total()) +
@@ -145,42 +196,33 @@ void Listener::refuse(tcp::socket socket, ConnectionSlots::Refusal why,
                    .frame;
   // A strand: the deadline's close and the coroutine never run at once.
   auto strand = asio::make_strand(socket.get_executor());
-  asio::co_spawn(strand,
-                 send_refusal(tls::Stream(std::move(socket)), tls_ ? tls_->context() : nullptr,
-                              std::move(frame)),
+  asio::co_spawn(strand, send_refusal(std::move(socket), std::move(frame), std::move(refusal_slot)),
                  asio::detached);
 }
 
-asio::awaitable<void> Listener::send_refusal(tls::Stream stream,
-                                             std::shared_ptr<asio::ssl::context> tls,
-                                             std::shared_ptr<const std::string> frame) {
-  // Send the error (over TLS if the peer opens a TLS handshake), end our
-  // half, and drain the peer briefly so that closing doesn't reset the
-  // connection before the error is read. All within a second.
-  // (stream.socket() is looked up each time: start_tls moves the socket.)
+asio::awaitable<void> Listener::send_refusal(tcp::socket socket,
+                                             std::shared_ptr<const std::string> frame,
+                                             std::shared_ptr<void> refusal_slot) {
+  // Send the error, end our half, and drain the peer briefly so that closing
+  // doesn't reset the connection before the error is read. All within a
+  // second, holding one of the few refusals said at once.
   asio::steady_timer deadline(co_await asio::this_coro::executor, std::chrono::seconds(1));
-  deadline.async_wait([&stream](const boost::system::error_code& ec) {
+  deadline.async_wait([&socket](const boost::system::error_code& ec) {
     boost::system::error_code ignored;
-    if (!ec) stream.socket().close(ignored);
+    if (!ec) socket.close(ignored);
   });
-  if (tls) {
-    const TransportOpening opening = co_await open_tls_server_side(stream, std::move(tls));
-    if (opening.kind == TransportOpening::Kind::kFailed) {
-      deadline.cancel();
-      co_return;
-    }
-  }
-  const asio::const_buffer buffer = asio::buffer(*frame);
-  co_await stream.write(std::span<const asio::const_buffer>(&buffer, 1));
+  co_await asio::async_write(socket, asio::buffer(*frame), asio::as_tuple(asio::use_awaitable));
   boost::system::error_code ignored;
-  stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  socket.shutdown(tcp::socket::shutdown_send, ignored);
   char sink[256];
   for (;;) {
-    auto [ec, n] = co_await stream.read_some(asio::buffer(sink));
+    auto [ec, n] =
+        co_await socket.async_read_some(asio::buffer(sink), asio::as_tuple(asio::use_awaitable));
     if (ec) break;
   }
   deadline.cancel();
-  stream.socket().close(ignored);
+  socket.close(ignored);
+  refusal_slot.reset();
 }
 
 }  // namespace ttt::server

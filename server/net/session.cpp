@@ -59,7 +59,9 @@ Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
       wake_writer_(executor_),
       watchdog_timer_(executor_),
-      limiter_(limits.messages_per_second, limits.message_burst),
+      rate_(limits.messages_per_second, limits.message_burst),
+      turn_(limits.read_turn),
+      last_read_(steady_clock::now()),
       started_at_(steady_clock::now()),
       last_received_(started_at_),
       slot_(std::move(slot)),
@@ -67,7 +69,7 @@ Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor
       address_(address_of(stream_.socket())) {}
 
 Session::~Session() {
-  if (reserved_ > 0) commons_.read_budget.release(reserved_);
+  if (reserved_ + tls_charged_ > 0) commons_.read_budget.release(reserved_ + tls_charged_);
   set_state(metrics::ConnectionState::kNone);
 }
 
@@ -130,6 +132,31 @@ void Session::start() {
 // --- frames (reading itself is in session_read.cpp) -----------------------------
 
 bool Session::handle_frame(std::string_view body, steady_clock::time_point now) {
+  // Every frame counts against the rate, whatever it is (pings and pongs
+  // too), before it costs a parse.
+  switch (rate_.take(now)) {
+    case MessageRate::Verdict::kAllowed:
+      break;
+    case MessageRate::Verdict::kRefused:
+      refused_frame("rate_limited");
+      if (rate_warnings_.allow(now)) {
+        spdlog::debug("connection {}: over the message rate limit", peer_);
+        wire::ClientMessage refused;
+        const std::uint32_t request_id = wire::parse_body(body, refused) ? refused.request_id() : 0;
+        if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
+        enqueue(
+            error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id)
+                .frame);
+      }
+      return true;
+    case MessageRate::Verdict::kFlooding:
+      refused_frame("flood");
+      fail(wire::ERROR_CODE_RATE_LIMITED,
+           "flooding: more than " +
+               std::to_string(static_cast<long long>(limits_.messages_per_second)) +
+               " messages a second, and on past the warning");
+      return false;
+  }
   wire::ClientMessage message;
   if (!wire::parse_body(body, message)) {
     refused_frame("unparseable");
@@ -140,17 +167,6 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     refused_frame("before_hello");
     fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
     return false;
-  }
-  if (!limiter_.allow(now)) {
-    refused_frame("rate_limited");
-    if (rate_warnings_.allow(now)) {
-      spdlog::debug("connection {}: over the message rate limit", peer_);
-      if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
-      enqueue(error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down",
-                          message.request_id())
-                  .frame);
-    }
-    return true;
   }
   if (message.has_ping()) {
     wire::ServerMessage pong;
@@ -396,6 +412,7 @@ asio::awaitable<void> Session::watchdog() {
       next = check_silence(now);
       if (stopped_ || closing_) continue;
     }
+    next = std::min(next, release_idle_tls(now));
     watchdog_timer_.expires_at(next);
     co_await watchdog_timer_.async_wait(use_tuple);
   }

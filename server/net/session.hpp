@@ -22,9 +22,11 @@
 #include "metrics/server_metrics.hpp"
 #include "net/inbox.hpp"
 #include "net/log_limiter.hpp"
+#include "net/message_rate.hpp"
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/read_budget.hpp"
+#include "net/read_turn.hpp"
 #include "net/web_entrance.hpp"
 #include "ttt/tls/stream.hpp"
 #include "ttt/wire/frame.hpp"
@@ -42,8 +44,13 @@ struct SessionLimits {
   std::chrono::milliseconds heartbeat_timeout{10'000};
   std::size_t max_queued_bytes = 1 << 20;                // a client this far behind is dropped
   std::size_t max_queued_frames = 1024;
-  double messages_per_second = 200;                      // 0 = no rate limit
+  // Frames of any kind a connection may send; a peer that goes on a burst
+  // past the limit is cut off (net/message_rate.hpp). 0 = no rate limit.
+  double messages_per_second = 200;
   double message_burst = 400;
+  // What one wake-up of a connection's reader handles before the others
+  // run (net/read_turn.hpp).
+  ReadTurnLimits read_turn;
   std::chrono::milliseconds close_linger{2'000};         // time to flush before closing
   // SO_SNDBUF of each connection; 0 leaves the kernel's autotuning (tests set
   // it so that a client that doesn't read fills the queue quickly).
@@ -86,18 +93,27 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   // A TLS server's first step: the handshake, or a plain client told that
   // TLS is required. False once the session stopped.
   boost::asio::awaitable<bool> open_tls();
-  enum class ReadResult { kDrained, kPaused, kStopped };
+  enum class ReadResult { kDrained, kPaused, kYield, kStopped };
   // Reads and handles whatever has arrived (plain, or TLS after the
   // handshake): until the socket is drained, the read budget is spent
-  // (paused), or the session stopped.
+  // (paused), this wake-up's turn is spent (yield: input may be left), or
+  // the session stopped.
   ReadResult read_available();
-  // Handles the whole frames the reader holds, arrived at `now`.
+  // Handles the whole frames the reader holds, arrived at `now`, as many
+  // as the turn allows.
   void take_frames(std::chrono::steady_clock::time_point now);
   // Reserves from the read budget what the next read needs beyond the
-  // allowance; false if the budget can't give it now.
+  // allowance (and, over TLS, OpenSSL's buffers given back while idle);
+  // false if the budget can't give it now.
   bool reserve_read_space();
   // Gives back to the budget what the read buffer no longer holds.
   void return_read_space();
+  // TLS: the budget's share for this connection's TLS state becomes
+  // `bytes` (taken or given back); false if the budget can't give it.
+  bool charge_tls(std::size_t bytes);
+  // TLS: an idle connection gives OpenSSL's buffers back (and their share
+  // of the budget); the next time to look, or max() when nothing is held.
+  std::chrono::steady_clock::time_point release_idle_tls(std::chrono::steady_clock::time_point now);
   boost::asio::awaitable<void> write_loop();
   boost::asio::awaitable<void> watchdog();
   // After Hello: pings a silent peer and drops one silent too long (the idle
@@ -169,7 +185,11 @@ class Session : public Participant, public std::enable_shared_from_this<Session>
   bool dropped_backlog_ = false;  // a slow consumer: the stream's records no longer count
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_timer_;
-  RateLimiter limiter_;
+  MessageRate rate_;
+  ReadTurn turn_;
+  std::size_t tls_charged_ = 0;                      // bytes of the read budget held for TLS state
+  std::size_t drained_ = 0;                          // bytes read and dropped while closing
+  std::chrono::steady_clock::time_point last_read_;  // the last bytes taken from the socket
 
   std::chrono::steady_clock::time_point started_at_;
   std::chrono::steady_clock::time_point last_received_;

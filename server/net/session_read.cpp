@@ -23,6 +23,17 @@ using std::chrono::steady_clock;
 // How long a session whose read the budget can't cover waits before asking again.
 constexpr auto kBudgetRetry = std::chrono::milliseconds(20);
 
+// What a TLS connection's state costs beyond the frames it reads, counted in
+// the read budget: a handshake under way (OpenSSL's buffers and handshake
+// state, about 55 KB measured), and OpenSSL's record buffers of a connection
+// in use (about 38 KB), which an idle connection gives back.
+constexpr std::size_t kTlsHandshakeBytes = 56 * 1024;
+constexpr std::size_t kTlsBuffersBytes = 36 * 1024;
+constexpr auto kTlsIdle = std::chrono::seconds(1);
+
+// What a closing connection reads of its peer, at most, before it ends.
+constexpr std::size_t kMaxDrain = 64 * 1024;
+
 }  // namespace
 
 asio::awaitable<void> Session::read_loop() {
@@ -30,12 +41,19 @@ asio::awaitable<void> Session::read_loop() {
   if (tls_ && !co_await open_tls()) co_return;
   asio::steady_timer budget_wait(executor_);
   bool paused = false;
+  bool yielded = false;
   while (!stopped_) {
     if (paused) {
       // The read budget is spent: leave the bytes in the kernel (the peer is
       // slowed down by TCP itself) and ask again shortly.
       budget_wait.expires_after(kBudgetRetry);
       co_await budget_wait.async_wait(use_tuple);
+    } else if (yielded) {
+      // The last turn was spent with input perhaps left: every other
+      // connection ready now goes first, then this one reads on, without
+      // waiting on the socket (what it holds already would not wake a wait).
+      co_await asio::post(executor_, asio::use_awaitable);
+      if (stopped_) co_return;
     } else if (!stream_.holds_input()) {
       // Wait for data first, then read what is there: no read that comes
       // back empty, and no buffer held while the peer is idle. (What TLS
@@ -46,9 +64,11 @@ asio::awaitable<void> Session::read_loop() {
         co_return;
       }
     }
+    turn_.begin();
     const ReadResult result = read_available();
     if (result == ReadResult::kStopped) co_return;
     send_stream_output();
+    yielded = result == ReadResult::kYield;
     const bool now_paused = result == ReadResult::kPaused;
     if (now_paused && !paused && commons_.metrics) {
       commons_.metrics->limit_hits.at("read_budget").add();
@@ -72,7 +92,30 @@ void Session::send_stream_output() {
   wake_writer_.cancel_one();
 }
 
+bool Session::charge_tls(std::size_t bytes) {
+  if (bytes > tls_charged_ && !commons_.read_budget.reserve(bytes - tls_charged_)) return false;
+  if (bytes < tls_charged_) commons_.read_budget.release(tls_charged_ - bytes);
+  tls_charged_ = bytes;
+  return true;
+}
+
+steady_clock::time_point Session::release_idle_tls(steady_clock::time_point now) {
+  if (tls_charged_ == 0 || !linked_ || !stream_.is_tls()) return steady_clock::time_point::max();
+  const auto due = last_read_ + kTlsIdle;
+  if (now < due) return due;
+  if (writing_ || !queue_.empty() || reader_.buffered() > 0 || !stream_.release_buffers()) {
+    return now + kTlsIdle;  // busy after all: look again later
+  }
+  charge_tls(0);
+  return steady_clock::time_point::max();
+}
+
 bool Session::reserve_read_space() {
+  // OpenSSL takes its buffers back for the read: their share first.
+  if (stream_.is_tls() && linked_ && tls_charged_ == 0) {
+    if (!charge_tls(kTlsBuffersBytes)) return false;
+    watchdog_timer_.cancel();  // it gives them back again once the connection is idle
+  }
   const std::size_t needed = reader_.capacity_needed();
   const std::size_t charged = needed > ReadBudget::kAllowance ? needed - ReadBudget::kAllowance : 0;
   if (charged <= reserved_) return true;
@@ -90,15 +133,28 @@ void Session::return_read_space() {
 }
 
 Session::ReadResult Session::read_available() {
+  // Whole frames a spent turn left in the buffer go first.
+  if (reader_.buffered() > 0 && !closing_) {
+    take_frames(steady_clock::now());
+    if (stopped_) return ReadResult::kStopped;
+    if (turn_.over()) return ReadResult::kYield;
+  }
   for (;;) {
+    if (turn_.over()) return ReadResult::kYield;
     if (!reserve_read_space()) {
       spdlog::debug("connection {}: read budget spent, not reading for now", peer_);
       return ReadResult::kPaused;
     }
     const std::span<char> space = reader_.prepare();
     boost::system::error_code ec;
-    const std::size_t n = stream_.read_now(asio::buffer(space.data(), space.size()), ec);
+    const std::size_t received = stream_.bytes_received();
+    const std::size_t n =
+        stream_.read_now(asio::buffer(space.data(), space.size()), ec, turn_.bytes_left());
+    turn_.read(stream_.bytes_received() - received);
+    if (stream_.bytes_received() != received) last_read_ = steady_clock::now();
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      // This turn's share of the socket is spent: read on at the next.
+      if (turn_.over()) return ReadResult::kYield;
       // Drained: an idle connection keeps no read buffer.
       reader_.shrink();
       return_read_space();
@@ -113,7 +169,17 @@ Session::ReadResult Session::read_available() {
                                                                     : tls::describe(ec));
       return ReadResult::kStopped;
     }
-    if (closing_) continue;  // drain the peer until it closes or the linger ends
+    if (closing_) {
+      // Drain the peer until it closes or the linger ends, so that closing
+      // doesn't reset the connection under the Error it is reading; a peer
+      // that streams on past a little was never going to read it.
+      drained_ += n;
+      if (drained_ > kMaxDrain) {
+        stop(close_reason_.empty() ? "still sending after being told to stop" : close_reason_);
+        return ReadResult::kStopped;
+      }
+      continue;
+    }
     if (first_read_ && tls_ == nullptr && opens_tls_handshake({space.data(), n})) {
       first_read_ = false;
       refused_frame("tls_at_plain");
@@ -131,6 +197,7 @@ Session::ReadResult Session::read_available() {
     take_frames(steady_clock::now());
     return_read_space();
     if (stopped_) return ReadResult::kStopped;
+    if (turn_.over()) return ReadResult::kYield;
     if (n < space.size() && !stream_.holds_input()) {
       reader_.shrink();
       return_read_space();
@@ -141,7 +208,7 @@ Session::ReadResult Session::read_available() {
 
 void Session::take_frames(steady_clock::time_point now) {
   std::string_view body;
-  for (;;) {
+  while (turn_.frames() < turn_.limits().frames) {
     const auto status = reader_.next(body);
     if (status == wire::FrameReader::Status::kNeedMore) break;
     // Only whole frames count as life: a peer trickling bytes of a frame it
@@ -155,15 +222,33 @@ void Session::take_frames(steady_clock::time_point now) {
                (hello_ ? "" : " before Hello"));
       break;
     }
+    turn_.frame();
     if (!handle_frame(body, now)) break;
   }
 }
 
 asio::awaitable<bool> Session::open_tls() {
-  const TransportOpening opening = co_await open_tls_server_side(stream_, tls_);
+  // A handshake's state counts in the read budget: none is started when it
+  // is spent.
+  bool no_budget = false;
+  const TransportOpening opening = co_await open_tls_server_side(stream_, tls_, [this, &no_budget] {
+    no_budget = !charge_tls(kTlsHandshakeBytes);
+    return !no_budget;
+  });
   if (stopped_) co_return false;
+  if (no_budget) {
+    if (commons_.metrics) {
+      commons_.metrics->tls_handshakes.at("no_budget").add();
+      commons_.metrics->limit_hits.at("read_budget").add();
+    }
+    stop("read budget spent: no room for a TLS handshake now");
+    co_return false;
+  }
   switch (opening.kind) {
     case TransportOpening::Kind::kTls:
+      // From the handshake's state to a connection's buffers.
+      charge_tls(kTlsBuffersBytes);
+      last_read_ = steady_clock::now();
       if (commons_.metrics) commons_.metrics->tls_handshakes.at("ok").add();
       if (commons_.web != nullptr && tls::agreed_protocol(stream_) == tls::kHttpProtocol) {
         hand_to_web({});

@@ -7,8 +7,9 @@ namespace ttt::server {
 
 namespace asio = boost::asio;
 
-asio::awaitable<TransportOpening> open_tls_server_side(
-    tls::Stream& stream, std::shared_ptr<asio::ssl::context> context) {
+asio::awaitable<TransportOpening> open_tls_server_side(tls::Stream& stream,
+                                                       std::shared_ptr<asio::ssl::context> context,
+                                                       std::function<bool()> may_start) {
   auto& socket = stream.socket();
   auto [wait_ec] = co_await socket.async_wait(asio::ip::tcp::socket::wait_read,
                                               asio::as_tuple(asio::use_awaitable));
@@ -21,6 +22,9 @@ asio::awaitable<TransportOpening> open_tls_server_side(
   if (ec) co_return TransportOpening{TransportOpening::Kind::kFailed, ec};
   if (first != tls::kHandshakeRecord)
     co_return TransportOpening{TransportOpening::Kind::kPlain, {}};
+  if (may_start && !may_start()) {
+    co_return TransportOpening{TransportOpening::Kind::kFailed, asio::error::no_buffer_space};
+  }
   stream.start_tls(std::move(context));
   ec = co_await stream.handshake(asio::ssl::stream_base::server);
   if (ec) co_return TransportOpening{TransportOpening::Kind::kFailed, ec};

@@ -8,6 +8,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/system/error_code.hpp>
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -22,10 +23,12 @@ struct TransportOpening {
 };
 
 // Waits for the first byte (without taking it), then makes the TLS
-// handshake if it opens one. Not bounded in time: the caller's deadline
-// closes the socket.
+// handshake if it opens one, once may_start (if given) agrees: false from
+// it ends the opening, failed, before any TLS. Not bounded in time: the
+// caller's deadline closes the socket.
 boost::asio::awaitable<TransportOpening> open_tls_server_side(
-    tls::Stream& stream, std::shared_ptr<boost::asio::ssl::context> context);
+    tls::Stream& stream, std::shared_ptr<boost::asio::ssl::context> context,
+    std::function<bool()> may_start = {});
 
 // On a plain server: whether the first bytes a peer sent open a TLS
 // handshake (a client that wants TLS, told in plain framing that there is

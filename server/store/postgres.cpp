@@ -1,7 +1,10 @@
 #include "store/postgres.hpp"
 
 #include <libpq-fe.h>
+#include <poll.h>
+#include <sys/socket.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
 #include <system_error>
@@ -82,7 +85,14 @@ bool PgResult::is_null(int row, int column) const {
 }
 
 PgConnection::PgConnection(const std::string& conninfo) {
-  conn_ = PQconnectdb(conninfo.c_str());
+  // Keywords are read in order and the last value of each wins: ours come
+  // first, so that the connection string (dbname, expanded) overrides them.
+  const std::string connect = std::to_string(kConnectSeconds);
+  const char* keywords[] = {
+      "connect_timeout",  "keepalives",       "keepalives_idle", "keepalives_interval",
+      "keepalives_count", "tcp_user_timeout", "dbname",          nullptr};
+  const char* values[] = {connect.c_str(), "1", "5", "2", "3", "10000", conninfo.c_str(), nullptr};
+  conn_ = PQconnectdbParams(keywords, values, 1);
   if (conn_ == nullptr) throw StoreError("cannot connect to PostgreSQL: out of memory");
   if (PQstatus(conn_) != CONNECTION_OK) {
     const std::string message = message_of(PQerrorMessage(conn_));
@@ -129,24 +139,92 @@ PgResult PgConnection::checked(pg_result* result, std::string_view sql) {
   return owned;
 }
 
+bool PgConnection::wait_socket(short events, std::chrono::steady_clock::time_point until) {
+  for (;;) {
+    int timeout = -1;
+    if (deadline_.count() > 0) {
+      const auto left =
+          std::chrono::ceil<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      timeout = static_cast<int>(left.count());
+    }
+    pollfd fd{PQsocket(conn_), events, 0};
+    if (fd.fd < 0) return true;  // no socket: libpq reports the error itself
+    const int ready = ::poll(&fd, 1, timeout);
+    if (ready > 0) return true;
+    if (ready == 0) return false;
+    if (errno != EINTR) return true;  // let libpq find the socket's error
+  }
+}
+
+void PgConnection::timed_out(std::string_view sql) {
+  // Given up: whatever the server sends later is never read. Shutting the
+  // socket down makes libpq see the connection as lost, so the next
+  // transaction connects again (reconnect).
+  if (const int fd = PQsocket(conn_); fd >= 0) ::shutdown(fd, SHUT_RDWR);
+  while (PQconsumeInput(conn_) != 0 && PQisBusy(conn_) != 0) {
+  }
+  while (pg_result* r = PQgetResult(conn_)) PQclear(r);
+  throw StoreError("'" + excerpt(sql) + "': no answer from PostgreSQL at " + where() + " within " +
+                   std::to_string(deadline_.count()) + " ms: the connection is given up");
+}
+
+pg_result* PgConnection::await_result(std::string_view sql) {
+  const auto until = std::chrono::steady_clock::now() + deadline_;
+  for (;;) {
+    const int flushed = PQflush(conn_);
+    if (flushed <= 0) break;  // all sent, or failed (the result says why)
+    if (!wait_socket(POLLIN | POLLOUT, until)) timed_out(sql);
+    if (PQconsumeInput(conn_) == 0) break;
+  }
+  pg_result* kept = nullptr;
+  for (;;) {
+    while (PQisBusy(conn_) != 0) {
+      if (!wait_socket(POLLIN, until)) {
+        PQclear(kept);
+        timed_out(sql);
+      }
+      if (PQconsumeInput(conn_) == 0) break;  // lost: PQgetResult says so
+    }
+    pg_result* next = PQgetResult(conn_);
+    if (next == nullptr) break;
+    // As PQexec: the last result, unless an earlier one is an error.
+    const auto status = kept != nullptr ? PQresultStatus(kept) : PGRES_EMPTY_QUERY;
+    if (kept != nullptr && status != PGRES_FATAL_ERROR && status != PGRES_NONFATAL_ERROR) {
+      PQclear(kept);
+      kept = next;
+    } else if (kept != nullptr) {
+      PQclear(next);
+    } else {
+      kept = next;
+    }
+    if (PQstatus(conn_) == CONNECTION_BAD) break;
+  }
+  return kept;
+}
+
 PgResult PgConnection::exec(std::string_view sql) {
   const std::string text(sql);
-  return checked(PQexec(conn_, text.c_str()), sql);
+  if (PQsendQuery(conn_, text.c_str()) == 0) return checked(nullptr, sql);
+  return checked(await_result(sql), sql);
 }
 
 PgResult PgConnection::run(const char* sql, const std::vector<PgParam>& params) {
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
     const std::string name = "ttt_" + std::to_string(prepared_.size() + 1);
-    checked(PQprepare(conn_, name.c_str(), sql, 0, nullptr), sql);
+    if (PQsendPrepare(conn_, name.c_str(), sql, 0, nullptr) == 0) checked(nullptr, sql);
+    checked(await_result(sql), sql);
     it = prepared_.emplace(sql, name).first;
   }
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
-  return checked(PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(values.size()),
-                                values.data(), nullptr, nullptr, 0),
-                 sql);
+  if (PQsendQueryPrepared(conn_, it->second.c_str(), static_cast<int>(values.size()), values.data(),
+                          nullptr, nullptr, 0) == 0) {
+    return checked(nullptr, sql);
+  }
+  return checked(await_result(sql), sql);
 }
 
 }  // namespace ttt::server

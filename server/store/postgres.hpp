@@ -1,9 +1,13 @@
 // A thin RAII layer over libpq: one connection, statements prepared once and
 // run with text parameters, results read by row and column. Every failure is
-// a StoreError naming the statement and PostgreSQL's message. Only store/'s
-// own sources include libpq-fe.h.
+// a StoreError naming the statement and PostgreSQL's message. A silent
+// database is noticed: the connection asks the kernel for keepalives and a
+// TCP user timeout, connecting gives up after a few seconds, and a statement
+// may be given a deadline (answer_within) past which the connection is
+// dropped as lost. Only store/'s own sources include libpq-fe.h.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,8 +50,14 @@ class PgResult {
 
 class PgConnection {
  public:
+  // Seconds a connection attempt may take, unless the connection string
+  // says otherwise (with the keepalive settings below).
+  static constexpr int kConnectSeconds = 3;
+
   // Connects (libpq's connection string or URI). Throws StoreError with the
-  // server's or libpq's reason when it can't.
+  // server's or libpq's reason when it can't. Settings the string leaves out
+  // get ours: connect_timeout, keepalives every 2 s after 5 s idle (3
+  // unanswered: gone) and a TCP user timeout of 10 s.
   explicit PgConnection(const std::string& conninfo);
   ~PgConnection();
   PgConnection(const PgConnection&) = delete;
@@ -58,6 +68,11 @@ class PgConnection {
   // Runs sql with params, prepared on first use and kept for this
   // connection; sql must be a string literal (its address is the key).
   PgResult run(const char* sql, const std::vector<PgParam>& params = {});
+
+  // A statement not answered within `limit` fails, and the connection is
+  // dropped (connected() false): the server is stopped, cut off or stuck.
+  // 0: wait for ever.
+  void answer_within(std::chrono::milliseconds limit) noexcept { deadline_ = limit; }
 
   // False once the connection is lost.
   bool connected() const noexcept;
@@ -70,8 +85,17 @@ class PgConnection {
 
  private:
   PgResult checked(pg_result* result, std::string_view sql);
+  // Sends what libpq holds and waits for the statement's results (the
+  // last, or the first error), within the deadline; nullptr on a timeout.
+  pg_result* await_result(std::string_view sql);
+  // Waits until the socket is ready for `events` (poll), at most until
+  // `until`; false on a timeout.
+  bool wait_socket(short events, std::chrono::steady_clock::time_point until);
+  // The statement got no answer in time: the connection is given up.
+  [[noreturn]] void timed_out(std::string_view sql);
 
   pg_conn* conn_ = nullptr;
+  std::chrono::milliseconds deadline_{0};
   std::unordered_map<const char*, std::string> prepared_;  // literal -> statement name
 };
 

@@ -79,6 +79,25 @@ SELECT setval('ttt_game_ids', (SELECT COALESCE(MAX(id), 0) + 1 FROM games), fals
 SELECT setval('ttt_player_ids', (SELECT COALESCE(MAX(id), 0) + 1 FROM players), false);
 )sql";
 
+// Version 5: each node's heartbeat in the database, so that a node cut from
+// Redis but still committing keeps its games (claim_game).
+constexpr const char* kVersion5 = R"sql(
+CREATE TABLE ttt_nodes (
+  id TEXT PRIMARY KEY,
+  host TEXT NOT NULL,
+  port INTEGER NOT NULL,
+  fingerprint TEXT NOT NULL DEFAULT '',
+  beat TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX games_by_node ON games(node) WHERE status = 'in_progress';
+)sql";
+
+// A node's beat within the last $N milliseconds (the database's clock).
+#define TTT_BEAT_FRESH(node, ms)                         \
+  "EXISTS (SELECT 1 FROM ttt_nodes n WHERE n.id = " node \
+  " AND n.beat > "                                       \
+  "clock_timestamp() - " ms "::bigint * interval '1 millisecond')"
+
 // Any constant of ours: the key of the advisory lock taken while the schema
 // is checked and migrated ("ttt" in ASCII).
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(7633012)";
@@ -145,6 +164,10 @@ void PostgresStore::check_and_migrate() {
     if (version < 4) {
       db_.exec(kVersion4);
       db_.exec("UPDATE ttt_schema SET version = 4");
+    }
+    if (version < 5) {
+      db_.exec(kVersion5);
+      db_.exec("UPDATE ttt_schema SET version = 5");
     }
     db_.exec("COMMIT");
   } catch (...) {
@@ -290,6 +313,39 @@ void PostgresStore::end_game(std::int64_t game_id, const std::string& status,
          rated ? flag(*rated) : PgParam{}, number(game_id)});
 }
 
+void PostgresStore::lost(std::int64_t game_id) {
+  auto rows = db_.run("SELECT node, status FROM games WHERE id = $1", {number(game_id)});
+  if (rows.rows() == 0) throw StoreError("game " + std::to_string(game_id) + " is not stored");
+  throw GameLost(game_id, rows.text(0, 0), rows.text(0, 1));
+}
+
+void PostgresStore::add_held_move(const std::string& holder, std::int64_t game_id, int ply,
+                                  const StoredMove& m) {
+  if (refusing_) throw StoreError("writes refused (test hook)");
+  // FOR SHARE: the game's row stays locked until the transaction ends, so a
+  // claim (an update of the row) waits for this move or this move for it.
+  auto rows = db_.run(
+      "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
+      "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND "
+      "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply",
+      {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
+       number(m.clock_ms), pg_param(holder)});
+  if (rows.rows() != 1) lost(game_id);
+}
+
+void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_id,
+                                  const std::string& status, const std::string& reason,
+                                  std::int64_t ended_ms, std::optional<bool> rated) {
+  if (refusing_) throw StoreError("writes refused (test hook)");
+  auto rows = db_.run(
+      "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
+      "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND "
+      "status = 'in_progress' RETURNING id",
+      {pg_param(status), pg_param(reason), number(ended_ms), rated ? flag(*rated) : PgParam{},
+       number(game_id), pg_param(holder)});
+  if (rows.rows() != 1) lost(game_id);
+}
+
 void PostgresStore::save_secret(std::int64_t player_id, const std::string& salt,
                                 const std::string& hash) {
   write("UPDATE players SET salt = $1, secret_hash = $2 WHERE id = $3",
@@ -397,29 +453,71 @@ std::vector<GameRecord> PostgresStore::unfinished_games_of(std::int64_t player_i
 }
 
 std::vector<std::pair<std::int64_t, std::string>> PostgresStore::orphaned_games(
-    const std::vector<std::string>& live_nodes, int limit) {
+    const std::vector<std::string>& live_nodes, int limit, std::chrono::milliseconds dead_after) {
   // The live nodes as one text parameter: a PostgreSQL array literal of
   // node ids (hex: nothing to quote).
   std::string live = "{";
   for (std::size_t i = 0; i < live_nodes.size(); ++i) live += (i ? "," : "") + live_nodes[i];
   live += "}";
-  auto rows = db_.run("SELECT id, node FROM games WHERE status = 'in_progress' AND "
-                      "NOT (node = ANY($1::text[])) ORDER BY id LIMIT $2",
-                      {pg_param(live), number(limit)});
+  auto rows = db_.run(
+      "SELECT g.id, g.node FROM games g WHERE g.status = 'in_progress' AND "
+      "NOT (g.node = ANY($1::text[])) AND NOT " TTT_BEAT_FRESH("g.node",
+                                                               "$3") " ORDER BY g.id LIMIT $2",
+      {pg_param(live), number(limit), number(dead_after.count())});
   std::vector<std::pair<std::int64_t, std::string>> games;
   for (int i = 0; i < rows.rows(); ++i) games.emplace_back(rows.integer(i, 0), rows.text(i, 1));
   return games;
 }
 
-bool PostgresStore::claim_game(std::int64_t game_id, const std::string& from,
-                               const std::string& to) {
+bool PostgresStore::claim_game(std::int64_t game_id, const std::string& from, const std::string& to,
+                               std::chrono::milliseconds dead_after) {
   if (refusing_) throw StoreError("writes refused (test hook)");
   // Row-level: of several nodes claiming the same holder's game at once,
-  // the first update wins and the others find the holder changed.
-  auto rows = db_.run("UPDATE games SET node = $1 WHERE id = $2 AND node = $3 AND "
-                      "status = 'in_progress' RETURNING id",
-                      {pg_param(to), number(game_id), pg_param(from)});
+  // the first update wins and the others find the holder changed. A holder
+  // that still beats here keeps the game, whatever Redis says of it.
+  auto rows = db_.run(
+      "UPDATE games SET node = $1 WHERE id = $2 AND node = $3 AND "
+      "status = 'in_progress' AND NOT " TTT_BEAT_FRESH("$3", "$4") " RETURNING id",
+      {pg_param(to), number(game_id), pg_param(from), number(dead_after.count())});
   return rows.rows() == 1;
+}
+
+void PostgresStore::beat_node(const std::string& node, const std::string& host, int port,
+                              const std::string& fingerprint) {
+  write(
+      "INSERT INTO ttt_nodes (id, host, port, fingerprint, beat) VALUES ($1, $2, $3, $4, "
+      "clock_timestamp()) ON CONFLICT (id) DO UPDATE SET host = EXCLUDED.host, port = "
+      "EXCLUDED.port, fingerprint = EXCLUDED.fingerprint, beat = EXCLUDED.beat",
+      {pg_param(node), pg_param(host), number(port), pg_param(fingerprint)});
+}
+
+void PostgresStore::drop_node(const std::string& node) {
+  write("DELETE FROM ttt_nodes WHERE id = $1 OR beat < clock_timestamp() - interval '1 day'",
+        {pg_param(node)});
+}
+
+std::optional<Store::NodeAddress> PostgresStore::live_node(const std::string& node,
+                                                           std::chrono::milliseconds dead_after) {
+  auto rows = db_.run(
+      "SELECT host, port, fingerprint FROM ttt_nodes n WHERE n.id = $1 AND "
+      "n.beat > clock_timestamp() - $2::bigint * interval '1 millisecond'",
+      {pg_param(node), number(dead_after.count())});
+  if (rows.rows() == 0) return std::nullopt;
+  return NodeAddress{rows.text(0, 0), static_cast<int>(rows.integer(0, 1)), rows.text(0, 2)};
+}
+
+std::vector<std::pair<std::int64_t, std::string>> PostgresStore::game_holders(
+    const std::vector<std::int64_t>& ids) {
+  std::string list = "{";
+  for (std::size_t i = 0; i < ids.size(); ++i) list += (i ? "," : "") + std::to_string(ids[i]);
+  list += "}";
+  auto rows = db_.run(
+      "SELECT id, CASE WHEN status = 'in_progress' THEN node ELSE '' END FROM "
+      "games WHERE id = ANY($1::bigint[]) ORDER BY id",
+      {pg_param(list)});
+  std::vector<std::pair<std::int64_t, std::string>> holders;
+  for (int i = 0; i < rows.rows(); ++i) holders.emplace_back(rows.integer(i, 0), rows.text(i, 1));
+  return holders;
 }
 
 void PostgresStore::release_games(const std::string& node) {

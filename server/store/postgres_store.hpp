@@ -11,10 +11,15 @@
 // sequences in blocks (reserve_ids), find accounts made by other nodes
 // (player_by_key, player_by_id), and record which node holds each game in
 // progress (games.node), which a node takes over with one conditional update
-// (claim_game), so that exactly one node adopts a dead node's game. Readers
+// (claim_game), so that exactly one node adopts a dead node's game. Each
+// node beats in ttt_nodes (the database's clock), and a game is taken from
+// a node only when that beat is stale too; every write of a node's game is
+// conditional on holding it (add_held_move, end_held_game), so a node that
+// only looked dead writes nothing to a game another node took. Readers
 // (--export-games) take no lock.
 #pragma once
 
+#include <chrono>
 #include <string>
 
 #include "store/postgres.hpp"
@@ -31,14 +36,18 @@ class PostgresStore final : public Store {
   };
 
   // The schema version this store migrates to (the SQLite store's is
-  // Store::kSchemaVersion; version 4 is PostgreSQL's own: what nodes share).
-  static constexpr int kVersion = 4;
+  // Store::kSchemaVersion; versions 4 and 5 are PostgreSQL's own: what nodes share).
+  static constexpr int kVersion = 5;
 
   // Connects, checks the schema and migrates it to kSchemaVersion. Throws
   // StoreError with a clear reason when the server can't be reached, refuses
   // the login, holds a schema newer than this server knows, or (kServer) is
   // in use by another server.
   explicit PostgresStore(const std::string& conninfo, Use use = Use::kServer);
+
+  // From now on a statement the database does not answer within `limit`
+  // counts as a lost connection (0: wait for ever, as at startup).
+  void answer_within(std::chrono::milliseconds limit) override { db_.answer_within(limit); }
 
   std::vector<StoredPlayer> load_players() override;
   std::vector<RatedPairing> load_rated_pairings(std::int64_t since_ms) override;
@@ -55,6 +64,11 @@ class PostgresStore final : public Store {
   void add_move(std::int64_t game_id, int ply, const StoredMove& move) override;
   void end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
                 std::int64_t ended_ms, std::optional<bool> rated = std::nullopt) override;
+  void add_held_move(const std::string& holder, std::int64_t game_id, int ply,
+                     const StoredMove& move) override;
+  void end_held_game(const std::string& holder, std::int64_t game_id, const std::string& status,
+                     const std::string& reason, std::int64_t ended_ms,
+                     std::optional<bool> rated = std::nullopt) override;
   void save_secret(std::int64_t player_id, const std::string& salt,
                    const std::string& hash) override;
   void save_token(std::int64_t player_id, const std::string& token_hash) override;
@@ -83,8 +97,17 @@ class PostgresStore final : public Store {
   std::optional<StoredPlayer> figures_of(std::int64_t player_id) override;
   std::vector<GameRecord> unfinished_games_of(std::int64_t player_id) override;
   std::vector<std::pair<std::int64_t, std::string>> orphaned_games(
-      const std::vector<std::string>& live_nodes, int limit) override;
-  bool claim_game(std::int64_t game_id, const std::string& from, const std::string& to) override;
+      const std::vector<std::string>& live_nodes, int limit,
+      std::chrono::milliseconds dead_after) override;
+  bool claim_game(std::int64_t game_id, const std::string& from, const std::string& to,
+                  std::chrono::milliseconds dead_after) override;
+  void beat_node(const std::string& node, const std::string& host, int port,
+                 const std::string& fingerprint) override;
+  void drop_node(const std::string& node) override;
+  std::optional<NodeAddress> live_node(const std::string& node,
+                                       std::chrono::milliseconds dead_after) override;
+  std::vector<std::pair<std::int64_t, std::string>> game_holders(
+      const std::vector<std::int64_t>& ids) override;
   void release_games(const std::string& node) override;
   std::optional<std::string> token_hash(std::int64_t player_id) override;
   void ensure_player(const StoredPlayer& player) override;
@@ -107,6 +130,8 @@ class PostgresStore final : public Store {
   std::vector<GameRecord> games_with_moves(const PgResult& rows);
   std::optional<StoredPlayer> one_player(const PgResult& rows);
   std::int64_t single_integer(const char* sql);
+  // A held write updated no row: GameLost naming who holds the game now.
+  [[noreturn]] void lost(std::int64_t game_id);
 
   PgConnection db_;
   Use use_;

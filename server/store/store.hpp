@@ -7,6 +7,7 @@
 // StoreError naming what failed.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -53,6 +54,16 @@ class Store {
   // rated: whether the game counted as rated after all (nullopt: as it began).
   virtual void end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
                         std::int64_t ended_ms, std::optional<bool> rated = std::nullopt) = 0;
+  // Several nodes: the same two writes, made only while node `holder` holds
+  // the game in progress; the game's row stays locked until the transaction
+  // ends, so a claim by another node waits for it (or it for the claim).
+  // GameLost if the game is another node's now, or over. A store of one
+  // server alone (SQLite) writes as above.
+  virtual void add_held_move(const std::string& holder, std::int64_t game_id, int ply,
+                             const StoredMove& move);
+  virtual void end_held_game(const std::string& holder, std::int64_t game_id,
+                             const std::string& status, const std::string& reason,
+                             std::int64_t ended_ms, std::optional<bool> rated = std::nullopt);
   // A player's new secret (salt and salted hash).
   virtual void save_secret(std::int64_t player_id, const std::string& salt,
                            const std::string& hash) = 0;
@@ -90,13 +101,36 @@ class Store {
   // The player's games in progress, with their moves and holders.
   virtual std::vector<GameRecord> unfinished_games_of(std::int64_t player_id);
   // Games in progress held by none of the live nodes (their node died, or
-  // let them go), as (game id, holder), at most `limit` of them.
+  // let them go) whose holder has not beaten in the database for
+  // `dead_after` either, as (game id, holder), at most `limit` of them.
   virtual std::vector<std::pair<std::int64_t, std::string>> orphaned_games(
-      const std::vector<std::string>& live_nodes, int limit);
+      const std::vector<std::string>& live_nodes, int limit, std::chrono::milliseconds dead_after);
   // The game in progress passes from node `from` (empty: none) to `to`;
   // false if another node took it first (exactly one claim of the same
-  // holder wins).
-  virtual bool claim_game(std::int64_t game_id, const std::string& from, const std::string& to);
+  // holder wins), or if `from` still beats in the database (its last beat
+  // younger than `dead_after`, in the database's clock): a node that still
+  // commits keeps its games.
+  virtual bool claim_game(std::int64_t game_id, const std::string& from, const std::string& to,
+                          std::chrono::milliseconds dead_after);
+  // A node's heartbeat in the database (its row in ttt_nodes, stamped with
+  // the database's clock), with how clients reach it.
+  virtual void beat_node(const std::string& node, const std::string& host, int port,
+                         const std::string& fingerprint);
+  // The node stopped: its row goes (and rows of nodes silent for a day).
+  virtual void drop_node(const std::string& node);
+  // Where a node that beat in the database within `dead_after` is reached:
+  // (host, port, fingerprint), or nullopt if it did not.
+  struct NodeAddress {
+    std::string host;
+    int port = 0;
+    std::string fingerprint;
+  };
+  virtual std::optional<NodeAddress> live_node(const std::string& node,
+                                               std::chrono::milliseconds dead_after);
+  // Who holds each of these games now: (id, node) for a game in progress,
+  // (id, "") for one that is over or held by nobody; unknown ids are left out.
+  virtual std::vector<std::pair<std::int64_t, std::string>> game_holders(
+      const std::vector<std::int64_t>& ids);
   // The node's games in progress are held by nobody (a drained node hands
   // them over).
   virtual void release_games(const std::string& node);
@@ -116,6 +150,11 @@ class Store {
   // writer then waits for it and writes the batch again, instead of refusing
   // it. A file is always reachable.
   virtual bool reachable() { return true; }
+
+  // From now on a statement the database does not answer within `limit`
+  // fails as if the connection were lost (PostgreSQL: a stopped or cut-off
+  // server is noticed); a file store ignores it. 0: wait for ever.
+  virtual void answer_within(std::chrono::milliseconds limit) { (void)limit; }
 
   // Test hook: while on, every write fails, as on a failing disk.
   virtual void refuse_writes(bool on) = 0;

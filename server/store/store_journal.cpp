@@ -1,6 +1,7 @@
 #include "store/store_journal.hpp"
 
 #include <chrono>
+#include <memory>
 
 #include "store/record_outcome.hpp"
 #include "store/store.hpp"
@@ -21,12 +22,20 @@ std::string status_text(const GameResult& result) {
   return result.reason == wire::END_REASON_ABORTED ? "aborted" : "draw";
 }
 
-// A game's end and, unless aborted, its result for both players.
-void write_end(Store& store, RecordId record, const GameEnding& ending, std::int64_t at_ms) {
+// A game's end and, unless aborted, its result for both players (in the
+// same transaction: a refused end adds nothing to anyone's counts). holder:
+// the node that must hold the game (several nodes), or empty.
+void write_end(Store& store, const std::string& holder, RecordId record, const GameEnding& ending,
+               std::int64_t at_ms) {
   std::optional<bool> rated;
   if (ending.settlement) rated = ending.settlement->rated;
-  store.end_game(record, status_text(ending.result), stored_reason(ending.result.reason), at_ms,
-                 rated);
+  if (holder.empty()) {
+    store.end_game(record, status_text(ending.result), stored_reason(ending.result.reason), at_ms,
+                   rated);
+  } else {
+    store.end_held_game(holder, record, status_text(ending.result),
+                        stored_reason(ending.result.reason), at_ms, rated);
+  }
   if (ending.settlement) {
     store.add_result(ending.settlement->x);
     store.add_result(ending.settlement->o);
@@ -60,6 +69,30 @@ void StoreJournal::submit(std::function<void(Store&)> job, Done done) {
                   [done = std::move(done)](const std::optional<std::string>& error) {
                     if (done) done(!error);
                   });
+}
+
+void StoreJournal::submit_held(RecordId record, std::function<void(Store&)> job, Done done) {
+  if (!writer_) {
+    if (done) done(true);
+    return;
+  }
+  // Who holds the game now, when the job found it lost (the job may run
+  // twice: each run starts afresh).
+  auto lost = std::make_shared<std::optional<std::string>>();
+  writer_->submit(
+      [lost, job = std::move(job)](Store& s) {
+        lost->reset();
+        try {
+          job(s);
+        } catch (const GameLost& e) {
+          *lost = e.holder;
+          throw;
+        }
+      },
+      [this, record, lost, done = std::move(done)](const std::optional<std::string>& error) {
+        if (error && *lost && on_lost_) on_lost_(record, **lost);
+        if (done) done(!error);
+      });
 }
 
 RecordId StoreJournal::start(const GameStart& game, Done done) {
@@ -105,11 +138,16 @@ void StoreJournal::move(RecordId record, const MoveEntry& entry,
   const StoredMove stored{entry.move.row, entry.move.col, now_ms(), entry.clock_left.count()};
   const int ply = entry.ply;
   const std::optional<StartRecord> start = pending_start(record);
-  submit(
-      [start, record, ply, stored, end](Store& s) {
+  submit_held(
+      record,
+      [start, record, ply, stored, end, holder = node_](Store& s) {
         if (start) start->write(s);
-        s.add_move(record, ply, stored);
-        if (end) write_end(s, record, *end, stored.at_ms);
+        if (holder.empty()) {
+          s.add_move(record, ply, stored);
+        } else {
+          s.add_held_move(holder, record, ply, stored);
+        }
+        if (end) write_end(s, holder, record, *end, stored.at_ms);
       },
       [this, record, done = std::move(done)](bool ok) {
         if (ok) pending_starts_.erase(record);
@@ -126,10 +164,11 @@ void StoreJournal::end(RecordId record, const GameEnding& ending, Done done) {
   // A failed end leaves the stored game unfinished and its players' records
   // untouched; the game is over for its players all the same, so its start
   // is not kept for a later write.
-  submit(
-      [start, record, ending, at = now_ms()](Store& s) {
+  submit_held(
+      record,
+      [start, record, ending, at = now_ms(), holder = node_](Store& s) {
         if (start) start->write(s);
-        write_end(s, record, ending, at);
+        write_end(s, holder, record, ending, at);
       },
       [this, record, done = std::move(done)](bool ok) {
         pending_starts_.erase(record);

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "game/rating.hpp"
+#include "lobby/secrets.hpp"
 #include "store/store_writer.hpp"
 
 namespace ttt::server {
@@ -139,6 +140,37 @@ void StoredAccounts::refresh(const std::string& key, Refreshed done) {
 void StoredAccounts::refresh(AccountId account, Refreshed done) {
   reread([id = static_cast<std::int64_t>(number(account))](Store& s) { return s.player_by_id(id); },
          std::move(done));
+}
+
+void StoredAccounts::check_token(AccountId account, const std::string& token_hash,
+                                 TokenChecked done) {
+  if (!writer_ || !shared_) {
+    done(false);
+    return;
+  }
+  // Queued after every write made so far: a token this node saved is seen.
+  auto matches = std::make_shared<bool>(false);
+  writer_->submit(
+      [matches, id = static_cast<std::int64_t>(number(account)), token_hash](Store& s) {
+        const auto stored = s.token_hash(id);
+        *matches = stored && equal_constant_time(*stored, token_hash);
+      },
+      [matches, done = std::move(done)](const std::optional<std::string>& failure) {
+        if (failure) {
+          done(std::nullopt);
+        } else {
+          done(*matches);
+        }
+      });
+}
+
+void StoredAccounts::after_writes(std::function<void()> done) {
+  if (!writer_) {
+    done();
+    return;
+  }
+  writer_->submit([](Store&) {},
+                  [done = std::move(done)](const std::optional<std::string>&) { done(); });
 }
 
 void StoredAccounts::reread(std::function<std::optional<StoredPlayer>(Store&)> read,

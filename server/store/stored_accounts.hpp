@@ -60,6 +60,8 @@ class StoredAccounts final : public AccountStore {
   void refresh(const std::string& key, Refreshed done) override;
   void refresh(AccountId account, Refreshed done) override;
   void keep(const StoredPlayer& account) override;
+  void check_token(AccountId account, const std::string& token_hash, TokenChecked done) override;
+  void after_writes(std::function<void()> done) override;
   void on_figures(FiguresListener listener) override { figures_listener_ = std::move(listener); }
   void take_figures(const StoredPlayer& figures) override;
   void refresh_figures() override;

@@ -159,6 +159,9 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, std::uint16_t 
             std::vector<std::string> argv{
                 bin_dir() + "/ttt-server", "--bind",      "127.0.0.1", "--port",
                 std::to_string(port),      "--log-level", "warn"};
+            // The players of these tests all come from 127.0.0.1: their games
+            // are rated as the players' of many addresses would be.
+            argv.push_back("--rate-same-address");
             if (test_server_threads() > 1) {
               argv.insert(argv.end(), {"--threads", std::to_string(test_server_threads())});
             }

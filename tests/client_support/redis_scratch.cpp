@@ -48,15 +48,24 @@ std::string RedisScratch::unavailable() {
   return "";
 }
 
-RedisScratch::RedisScratch() : port_(free_port()) { start(); }
+RedisScratch::RedisScratch(Options options) : port_(free_port()), options_(std::move(options)) {
+  start();
+}
 
 RedisScratch::~RedisScratch() { stop(); }
 
 void RedisScratch::start() {
   stop();
-  process_ = std::make_unique<ChildProcess>(std::vector<std::string>{
-      kServer, "--port", std::to_string(port_), "--bind", "127.0.0.1", "--save", "",
-      "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning", "--dir", "/tmp"});
+  std::vector<std::string> argv{kServer,        "--bind", "127.0.0.1",   "--save", "",
+                                "--appendonly", "no",     "--daemonize", "no",     "--loglevel",
+                                "warning",      "--dir",  "/tmp"};
+  if (options_.tls) {
+    argv.insert(argv.end(), {"--port", "0", "--tls-port", std::to_string(port_)});
+  } else {
+    argv.insert(argv.end(), {"--port", std::to_string(port_)});
+  }
+  argv.insert(argv.end(), options_.server_args.begin(), options_.server_args.end());
+  process_ = std::make_unique<ChildProcess>(argv);
   for (int i = 0; i < 200; ++i) {
     if (cli("PING") == "PONG") return;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -80,8 +89,9 @@ void RedisScratch::resume() {
 }
 
 std::string RedisScratch::cli(const std::string& command) const {
-  const std::string line = std::string(kCli) + " -h 127.0.0.1 -p " + std::to_string(port_) +
-                           " " + command + " 2>&1";
+  std::string line = std::string(kCli) + " -h 127.0.0.1 -p " + std::to_string(port_);
+  for (const auto& arg : options_.cli_args) line += " '" + arg + "'";
+  line += " --no-auth-warning " + command + " 2>&1";
   std::FILE* pipe = ::popen(line.c_str(), "r");
   if (pipe == nullptr) return "";
   std::string out;

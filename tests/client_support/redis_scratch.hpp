@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "client_support/child_process.hpp"
 
@@ -22,7 +23,18 @@ class RedisScratch {
   // Empty when redis-server can be run; else why not.
   static std::string unavailable();
 
-  RedisScratch();  // starts it and waits (bounded) until it answers PING
+  // How it is reached, beyond the defaults: more redis-server arguments
+  // (--requirepass, --user ...), what redis-cli must say to reach it (-a,
+  // --user, --tls --cacert ...), and TLS only on its port (the TLS files
+  // among the arguments).
+  struct Options {
+    std::vector<std::string> server_args;
+    std::vector<std::string> cli_args;
+    bool tls = false;
+  };
+
+  RedisScratch() : RedisScratch(Options{}) {}  // starts it and waits (bounded) for PING
+  explicit RedisScratch(Options options);
   ~RedisScratch();
   RedisScratch(const RedisScratch&) = delete;
   RedisScratch& operator=(const RedisScratch&) = delete;
@@ -43,6 +55,7 @@ class RedisScratch {
 
  private:
   std::uint16_t port_ = 0;
+  Options options_;
   std::unique_ptr<ChildProcess> process_;
 };
 

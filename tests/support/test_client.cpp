@@ -92,6 +92,11 @@ TestClient::TestClient(std::uint16_t port, Transport transport, const std::strin
 
 std::string TestClient::tls_version() const { return tls_ != nullptr ? SSL_get_version(tls_) : ""; }
 
+bool TestClient::key_update() {
+  return tls_ != nullptr && SSL_key_update(tls_, SSL_KEY_UPDATE_NOT_REQUESTED) == 1 &&
+         SSL_do_handshake(tls_) == 1;
+}
+
 TestClient::~TestClient() {
   if (tls_ != nullptr) SSL_free(tls_);
   if (fd_ >= 0) ::close(fd_);

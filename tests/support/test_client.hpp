@@ -83,6 +83,8 @@ class TestClient {
   const std::string& peer_fingerprint() const noexcept { return peer_fingerprint_; }
   // TLS: the protocol agreed ("TLSv1.3"); empty over plain TCP.
   std::string tls_version() const;
+  // TLS 1.3: sends a KeyUpdate message now; false if it can't.
+  bool key_update();
 
  private:
   // Reads what has arrived into reader_, waiting up to wait.

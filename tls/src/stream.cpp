@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+#include "ttt/tls/tls_errors.hpp"
 
 namespace ttt::tls {
 namespace {
@@ -74,6 +75,14 @@ void harden(asio::ssl::context& context) {
   SSL_CTX_set_ciphersuites(native,
                            "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:"
                            "TLS_CHACHA20_POLY1305_SHA256");
+  // TLS 1.2: forward secrecy and AEAD only (no CBC, no SHA-1 MACs), as TLS
+  // 1.3 has, in the same order.
+  if (SSL_CTX_set_cipher_list(native,
+                              "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+                              "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+                              "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305") != 1) {
+    throw std::runtime_error("TLS: OpenSSL has none of the TLS 1.2 AEAD suites");
+  }
 }
 
 // OpenSSL's connection over a BIO of ours (below): what came from the socket
@@ -99,6 +108,11 @@ struct Stream::Tls {
   // counts such a part as pending: a reader that trusted SSL_has_pending
   // alone would read again and again without ever waiting.)
   bool starved = false;
+  // The handshake is over; handshake messages the peer sent since, and
+  // whether it sent too many (then OpenSSL is given nothing more).
+  bool established = false;
+  int post_handshake = 0;
+  bool flooded = false;
 
   explicit Tls(std::shared_ptr<asio::ssl::context> c) : context(std::move(c)) {
     ssl = SSL_new(context->native_handle());
@@ -111,6 +125,8 @@ struct Stream::Tls {
     BIO_set_data(bio, this);
     BIO_set_init(bio, 1);
     SSL_set_bio(ssl, bio, bio);  // one BIO both ways: ssl owns its one reference
+    SSL_set_msg_callback(ssl, on_message);
+    SSL_set_msg_callback_arg(ssl, this);
     // OpenSSL takes what arrived in one read, not a record's header and
     // then its body.
     SSL_set_read_ahead(ssl, 1);
@@ -178,17 +194,29 @@ struct Stream::Tls {
                : error_code(asio::ssl::error::stream_truncated);
   }
 
-  // Gives OpenSSL what the (non-blocking) socket has now, for its next
-  // call (keep_rest() after it).
-  void receive(tcp::socket& socket, error_code& ec) {
+  // Gives OpenSSL what the (non-blocking) socket has now, up to `most`
+  // bytes, for its next call (keep_rest() after it); returns how many.
+  std::size_t receive(tcp::socket& socket, std::size_t most, error_code& ec) {
     keep_rest();
     char* space = receive_space();
-    const std::size_t n = socket.read_some(asio::buffer(space, kReceiveBytes), ec);
+    const std::size_t n = socket.read_some(asio::buffer(space, std::min(kReceiveBytes, most)), ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) starved = true;
     if (ec == asio::error::eof) ec = ended();
-    if (ec) return;
+    if (ec) return 0;
     starved = false;
     fresh = std::string_view(space, n);
+    return n;
+  }
+
+  // OpenSSL tells each protocol message it reads or writes: a peer's
+  // handshake messages after the handshake are counted, and past the most
+  // a connection takes, OpenSSL reads nothing more (bio_read says the
+  // stream ended, read_now says why).
+  static void on_message(int write_p, int, int content_type, const void*, std::size_t, SSL*,
+                         void* arg) {
+    auto& t = *static_cast<Tls*>(arg);
+    if (write_p != 0 || content_type != SSL3_RT_HANDSHAKE || !t.established) return;
+    if (++t.post_handshake > kMaxPostHandshakeMessages) t.flooded = true;
   }
 
   // --- The BIO: OpenSSL's reads and writes. ---
@@ -196,6 +224,10 @@ struct Stream::Tls {
   static int bio_read(BIO* bio, char* data, std::size_t size, std::size_t* taken) {
     auto& t = *static_cast<Tls*>(BIO_get_data(bio));
     BIO_clear_retry_flags(bio);
+    if (t.flooded) {
+      *taken = 0;
+      return 0;  // no retry: the stream ended here
+    }
     const std::string_view from = t.unread();
     const std::size_t n = std::min(size, from.size());
     if (n == 0) {
@@ -283,11 +315,14 @@ asio::awaitable<error_code> Stream::handshake(asio::ssl::stream_base::handshake_
     t.keep_rest();
     // Our flight first (or the alert that says why we stop).
     const error_code sent = co_await flush();
-    if (result == 1) co_return sent;
+    if (result == 1) {
+      t.established = true;
+      co_return sent;
+    }
     if (!wants_input) co_return failed;
     if (sent) co_return sent;
     error_code ec;
-    t.receive(socket_, ec);
+    received_ += t.receive(socket_, kReceiveBytes, ec);
     if (ec == asio::error::would_block || ec == asio::error::try_again) {
       auto [wait_ec] = co_await socket_.async_wait(tcp::socket::wait_read, use_tuple);
       if (wait_ec) co_return wait_ec;
@@ -322,14 +357,26 @@ asio::awaitable<Stream::Result> Stream::write(std::span<const asio::const_buffer
   co_return Result{ec, ec ? 0 : asio::buffer_size(buffers)};
 }
 
-std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec) {
+std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec, std::size_t max_receive) {
   ec.clear();
-  if (!tls_) return socket_.read_some(buffer, ec);
+  max_receive = std::max<std::size_t>(max_receive, 1);
+  if (!tls_) {
+    const std::size_t n =
+        socket_.read_some(asio::buffer(buffer.data(), std::min(buffer.size(), max_receive)), ec);
+    received_ += n;
+    return n;
+  }
   Tls& t = *tls_;
+  std::size_t taken = 0;  // from the socket, in this call
+  auto receive = [&] {
+    const std::size_t n = t.receive(socket_, max_receive - taken, ec);
+    taken += n;
+    received_ += n;
+  };
   // Nothing held: what the socket has comes first (a read of nothing would
   // only say so).
   if (!holds_input()) {
-    t.receive(socket_, ec);
+    receive();
     if (ec) return 0;
   }
   for (;;) {
@@ -339,12 +386,33 @@ std::size_t Stream::read_now(asio::mutable_buffer buffer, error_code& ec) {
       t.keep_rest();
       return n;
     }
-    if (!t.wants_input()) ec = t.failure(result);
+    if (t.flooded) {
+      ERR_clear_error();
+      ec = error::post_handshake_flood;
+    } else if (!t.wants_input()) {
+      ec = t.failure(result);
+    }
     t.keep_rest();
     if (ec) return 0;
-    t.receive(socket_, ec);
+    if (taken >= max_receive) {
+      ec = asio::error::would_block;  // this call's share of the socket is spent
+      return 0;
+    }
+    receive();
     if (ec) return 0;
   }
+}
+
+bool Stream::release_buffers() noexcept {
+  if (!tls_) return true;
+  Tls& t = *tls_;
+  if (t.unsent() > 0 || t.in_flight > 0 || t.holds_input()) return false;
+  if (SSL_free_buffers(t.ssl) != 1) return false;
+  std::string().swap(t.pending);
+  t.sent = 0;
+  t.drop_held();
+  std::string().swap(t.held);
+  return true;
 }
 
 bool Stream::holds_input() const noexcept {

@@ -1,5 +1,7 @@
 #include "ttt/tls/tls_errors.hpp"
 
+#include "ttt/tls/stream.hpp"
+
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
@@ -7,6 +9,28 @@
 #include <boost/asio/ssl/error.hpp>
 
 namespace ttt::tls {
+namespace {
+
+class StreamCategory final : public boost::system::error_category {
+ public:
+  const char* name() const noexcept override { return "ttt.tls.stream"; }
+  std::string message(int value) const override {
+    switch (value) {
+      case error::post_handshake_flood:
+        return "TLS: the peer sent more than " + std::to_string(kMaxPostHandshakeMessages) +
+               " handshake messages (key updates) after the handshake";
+      default:
+        return "TLS stream error";
+    }
+  }
+};
+
+}  // namespace
+
+const boost::system::error_category& error::stream_category() noexcept {
+  static const StreamCategory category;
+  return category;
+}
 
 bool peer_not_tls(const boost::system::error_code& ec) {
   if (ec.category() != boost::asio::error::get_ssl_category()) return false;

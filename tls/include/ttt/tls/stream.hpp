@@ -23,8 +23,9 @@ namespace ttt::tls {
 // 16 MiB, so 0x00 or 0x01.
 constexpr unsigned char kHandshakeRecord = 0x16;
 
-// TLS 1.2 at least (1.3 when both sides have it, AES-128-GCM preferred), no
-// compression, no renegotiation: the settings both sides share.
+// TLS 1.2 at least (1.3 when both sides have it, AES-128-GCM preferred;
+// TLS 1.2 with ECDHE and AEAD suites only), no compression, no
+// renegotiation: the settings both sides share.
 void harden(boost::asio::ssl::context& context);
 
 class Stream {
@@ -68,7 +69,23 @@ class Stream {
 
   // Reads what is there now: would_block when nothing is. Over TLS a read
   // may make records of its own to send (an alert): see pending_output().
-  std::size_t read_now(boost::asio::mutable_buffer buffer, boost::system::error_code& ec);
+  // It takes at most max_receive bytes from the socket (at least one
+  // receive); past that it says would_block too, though the socket may hold
+  // more: a caller that spent its turn (net's ReadTurn) reads on later
+  // without waiting. Over TLS, a peer that sends more than a few
+  // handshake messages after the handshake (key updates, renegotiation) is
+  // refused: error::post_handshake_flood.
+  std::size_t read_now(boost::asio::mutable_buffer buffer, boost::system::error_code& ec,
+                       std::size_t max_receive = static_cast<std::size_t>(-1));
+
+  // Bytes taken from the socket so far (raw: TLS records as received).
+  std::size_t bytes_received() const noexcept { return received_; }
+
+  // TLS: gives back the memory of an idle connection (OpenSSL's record
+  // buffers, about 34 KiB, and what this stream keeps for records on their
+  // way out); they come back with the next read or write. False, with
+  // nothing given back, while records or received bytes are pending.
+  bool release_buffers() noexcept;
 
   // TLS: bytes received from the socket that read_now() may give out (or
   // fail on) without more from the socket: a wait for the socket to be
@@ -103,6 +120,12 @@ class Stream {
 
   tcp::socket socket_;
   std::unique_ptr<Tls> tls_;
+  std::size_t received_ = 0;
 };
+
+// A handshake message after the handshake is over costs the receiver a
+// key derivation or more (a TLS 1.3 key update); past this many, the peer is
+// flooding. (A client gets the server's session tickets so: 2 from ours.)
+constexpr int kMaxPostHandshakeMessages = 8;
 
 }  // namespace ttt::tls

@@ -3,6 +3,26 @@
 
 #include <boost/system/error_code.hpp>
 #include <string>
+#include <type_traits>
+
+namespace ttt::tls {
+
+namespace error {
+// What a Stream itself refuses of its peer.
+enum StreamError {
+  // More handshake messages after the handshake than kMaxPostHandshakeMessages.
+  post_handshake_flood = 1,
+};
+const boost::system::error_category& stream_category() noexcept;
+inline boost::system::error_code make_error_code(StreamError e) noexcept {
+  return {static_cast<int>(e), stream_category()};
+}
+}  // namespace error
+
+}  // namespace ttt::tls
+
+template <>
+struct boost::system::is_error_code_enum<ttt::tls::error::StreamError> : std::true_type {};
 
 namespace ttt::tls {
 
