@@ -225,6 +225,15 @@ TEST(RunLevels, AZeroBudgetAnswersAtOnceWithASensibleMove) {
       << m.row << "," << m.col;
 }
 
+TEST(RunLevels, PerfectOpensInTheCentre) {
+  for (int size : {15, 19, 20}) {
+    const Board board(size, 5);
+    const Move m = calculate_next_move(board, Player::X, {Level::Perfect, milliseconds(60000), 1, 20000u});
+    EXPECT_EQ(m.row, size / 2) << size;
+    EXPECT_EQ(m.col, size / 2) << size;
+  }
+}
+
 // --- the levels' order ---------------------------------------------------------
 // Tournaments at real budgets are in docs/ai.md (bench/ai_levels_arena); here
 // the cheap pairings play a few games, and the strong levels show on positions

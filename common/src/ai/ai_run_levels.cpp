@@ -211,6 +211,8 @@ class Tracer {
 int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   const int forced = forced_cell(board);
   if (forced >= 0) return forced;
+  // The first move of a game: the centre, the cell with the most lines.
+  if (board.empties() == board.cells()) return board.size() / 2 * board.size() + board.size() / 2;
   const Player me = board.to_move();
   if (board.open_fours(me).any()) return board.open_fours(me).first();
   SearchLimits limits = turn.options.max_nodes != 0
