@@ -12,8 +12,8 @@
 
 #include "ai/ai_exact_solver.hpp"
 #include "ai/ai_run_board.hpp"
-#include "ai/ai_run_prover.hpp"
 #include "ai/ai_run_levels.hpp"
+#include "ai/ai_run_prover.hpp"
 #include "ai/ai_run_threats.hpp"
 #include "ai_run_positions.hpp"
 #include "ai_test_support.hpp"
@@ -228,7 +228,8 @@ TEST(RunLevels, AZeroBudgetAnswersAtOnceWithASensibleMove) {
 TEST(RunLevels, PerfectOpensInTheCentre) {
   for (int size : {15, 19, 20}) {
     const Board board(size, 5);
-    const Move m = calculate_next_move(board, Player::X, {Level::Perfect, milliseconds(60000), 1, 20000u});
+    const Move m =
+        calculate_next_move(board, Player::X, {Level::Perfect, milliseconds(60000), 1, 20000u});
     EXPECT_EQ(m.row, size / 2) << size;
     EXPECT_EQ(m.col, size / 2) << size;
   }

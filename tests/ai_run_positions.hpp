@@ -69,7 +69,8 @@ inline Board from_moves(const std::vector<std::string>& moves, int k) {
   Board board(15, k);
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const std::string& m = moves[i];
-    board.place((std::stoi(m.substr(1)) - 1) * 15 + (m[0] - 'a'), i % 2 == 0 ? Player::X : Player::O);
+    board.place((std::stoi(m.substr(1)) - 1) * 15 + (m[0] - 'a'),
+                i % 2 == 0 ? Player::X : Player::O);
   }
   return board;
 }

@@ -90,7 +90,8 @@ TEST_F(EngineLoopTest, PlaysTheProtocolsTwentyByTwentyBoard) {
   EXPECT_NE(*reply, (pbrain::Point{19, 19}));
   EXPECT_LT(reply->x, 20);
   EXPECT_LT(reply->y, 20);
-  EXPECT_EQ(talk({"TURN 20,0"}), std::vector<std::string>{"ERROR TURN 20,0 is off the 20x20 board"});
+  EXPECT_EQ(talk({"TURN 20,0"}),
+            std::vector<std::string>{"ERROR TURN 20,0 is off the 20x20 board"});
 }
 
 TEST_F(EngineLoopTest, RefusesWhatItCannotPlay) {

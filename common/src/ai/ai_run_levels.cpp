@@ -92,8 +92,8 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   settings.quiescence = 0;
   settings.narrow_defences = false;
   settings.threat_terms = false;
-  const SearchResult result = run_iterative_deepening(board, moves, limits,
-                                                      SearchTable::for_this_thread(), settings);
+  const SearchResult result =
+      run_iterative_deepening(board, moves, limits, SearchTable::for_this_thread(), settings);
   if (result.moves.empty()) return moves.front();
   int best_cell = -1;
   long best_score = 0;

@@ -67,7 +67,8 @@ struct ReductionTable {
   ReductionTable() {
     for (int d = 1; d <= 64; ++d) {
       for (int n = 1; n < 64; ++n) {
-        plies[d][n] = static_cast<std::uint8_t>(0.5 + std::log(d) * std::log(n + 1) / kReductionDivisor);
+        plies[d][n] =
+            static_cast<std::uint8_t>(0.5 + std::log(d) * std::log(n + 1) / kReductionDivisor);
       }
     }
   }
