@@ -65,9 +65,9 @@ struct ProverSettings {
   int max_plies = 48;       // a line longer than this is not a proof
 };
 
-// A forced win for the side to move found by df-pn within the limits (its
-// first move; `attacks` is the length of the line proven, in attacking
-// moves), or nullopt.
+// A forced win for the side to move found by df-pn within the limits, or
+// nullopt: its first move, and `attacks` 1 for a five to make, 2 for an open
+// four to make, else 0 (df-pn proves a win without measuring its line).
 std::optional<ThreatWin> prove_threat_win(const RunBoard& board, SearchLimits& limits,
                                           ProofTable& table, const ProverSettings& settings);
 
