@@ -17,6 +17,7 @@
 #include "ai/ai_exact_solver.hpp"
 #include "ai/ai_heuristic_search.hpp"
 #include "ai/ai_run_board.hpp"
+#include "ai/ai_run_prover.hpp"
 #include "ai/ai_run_search.hpp"
 #include "ai/ai_run_threats.hpp"
 #include "ai/ai_search_table.hpp"
@@ -248,6 +249,38 @@ void BM_RunThreatPositions(benchmark::State& state) {
 BENCHMARK(BM_RunThreatPositions)
     ->ArgsProduct({{0}, {0, 1, 2, 3}})
     ->ArgsProduct({{1}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+
+// The threat prover (df-pn, as Perfect runs it) on the same positions: the
+// long VCFs (range 0: 0 to 3, fours only), the VCTs (range 1: 0 and 1), and
+// the nine-move VCT of a lost game (range 2), with a fresh table each time.
+void BM_RunProverPositions(benchmark::State& state) {
+  using namespace ttt::internal::ai;
+  const auto kind = state.range(0);
+  const auto index = static_cast<std::size_t>(state.range(1));
+  const RunBoard board(kind == 0   ? from_rows(kLongVcfs.at(index), 5)
+                       : kind == 1 ? from_rows(kVcts.at(index), 5)
+                                   : from_moves({"f11", "j9", "i8", "j7", "g10", "k7", "h10"}, 5));
+  ProverSettings settings;
+  settings.fours_only = kind == 0;
+  std::uint64_t nodes = 0;
+  bool proven = false;
+  for (auto _ : state) {
+    state.PauseTiming();
+    ProofTable table(18);
+    SearchLimits limits = SearchLimits::unlimited();
+    state.ResumeTiming();
+    proven = prove_threat_win(board, limits, table, settings).has_value();
+    nodes = limits.nodes();
+  }
+  state.SetLabel(kind == 0 ? "vcf" : kind == 1 ? "vct" : "deep vct");
+  state.counters["nodes"] = static_cast<double>(nodes);
+  state.counters["proven"] = proven ? 1 : 0;
+}
+BENCHMARK(BM_RunProverPositions)
+    ->ArgsProduct({{0}, {0, 1, 2, 3}})
+    ->ArgsProduct({{1}, {0, 1}})
+    ->Args({2, 0})
     ->Unit(benchmark::kMillisecond);
 
 // Each level's time per move against a 200 ms budget at 15×15 with five in a

@@ -224,6 +224,16 @@ TEST(RunLevels, AZeroBudgetAnswersAtOnceWithASensibleMove) {
       << m.row << "," << m.col;
 }
 
+TEST(RunLevels, PerfectOpensInTheCentre) {
+  for (int size : {15, 19, 20}) {
+    const Board board(size, 5);
+    const Move m =
+        calculate_next_move(board, Player::X, {Level::Perfect, milliseconds(60000), 1, 20000u});
+    EXPECT_EQ(m.row, size / 2) << size;
+    EXPECT_EQ(m.col, size / 2) << size;
+  }
+}
+
 // --- the levels' order ---------------------------------------------------------
 // Tournaments at real budgets are in docs/ai.md (bench/ai_levels_arena); here
 // the cheap pairings play a few games, and the strong levels show on positions
@@ -232,11 +242,11 @@ TEST(RunLevels, AZeroBudgetAnswersAtOnceWithASensibleMove) {
 
 // Points of `stronger` minus points of `weaker` over `games` games on 15×15
 // with five in a row, colours alternating.
-int score_difference(Level stronger, Level weaker, int games) {
+int score_difference(Level stronger, Level weaker, int games, std::uint64_t nodes = 3000) {
   int difference = 0;
   for (int g = 0; g < games; ++g) {
-    const testing::Policy s = testing::engine(stronger, 11 * g + 1, milliseconds(60000), 3000);
-    const testing::Policy w = testing::engine(weaker, 11 * g + 2, milliseconds(60000), 3000);
+    const testing::Policy s = testing::engine(stronger, 11 * g + 1, milliseconds(60000), nodes);
+    const testing::Policy w = testing::engine(weaker, 11 * g + 2, milliseconds(60000), nodes);
     const bool stronger_is_x = g % 2 == 0;
     const Game game =
         stronger_is_x ? testing::play_game(15, s, w, 5) : testing::play_game(15, w, s, 5);
@@ -251,22 +261,30 @@ TEST(RunLevels, EasyBeatsRandomAndMediumBeatsEasyWithFiveInARow) {
   EXPECT_EQ(score_difference(Level::Medium, Level::Easy, games), games);
 }
 
+TEST(RunLevels, HardBeatsMediumWithFiveInARow) {
+  const int games = testing::scaled(4, 2);
+  EXPECT_EQ(score_difference(Level::Hard, Level::Medium, games, 20000), games);
+}
+
 // Plays `level` as `side` from `start` against Perfect for at most `plies`
-// plies; the winner, if any.
-std::optional<Player> play_out(Level level, Player side, const Board& start, int plies) {
+// plies; the winner, if any. `level` may search `nodes` positions a move.
+std::optional<Player> play_out(Level level, Player side, const Board& start, int plies,
+                               std::uint64_t nodes = 60000) {
   Board board = start;
   for (int ply = 0; ply < plies && !winner(board) && !board.full(); ++ply) {
     const Player p = next_player(board);
     const AiOptions options{p == side ? level : Level::Perfect, milliseconds(60000), 5,
-                            p == side ? 60000u : 20000u};
+                            p == side ? nodes : 20000u};
     const Move m = calculate_next_move(board, p, options);
     board = make_move(board, m.row, m.col, p);
   }
   return winner(board);
 }
 
-bool converts(Level attacker, const Board& start, int plies) {
-  return play_out(attacker, Player::X, start, plies) == Player::X;
+// Whether `attacker`, the side to move at `start`, wins within `plies`.
+bool converts(Level attacker, const Board& start, int plies, std::uint64_t nodes = 60000) {
+  const Player side = next_player(start);
+  return play_out(attacker, side, start, plies, nodes) == side;
 }
 
 // Whether X, to move after `level` answered as O, has a VCF (of up to
@@ -291,12 +309,19 @@ TEST(RunLevels, HardStopsVcfsThatMediumDoesNot) {
   EXPECT_EQ(play_out(Level::Medium, Player::O, start, 20), Player::X);
 }
 
-TEST(RunLevels, PerfectConvertsVctsThatHardDoesNot) {
+TEST(RunLevels, PerfectConvertsVcts) {
   for (std::size_t i = 0; i < internal::ai::kVcts.size(); ++i) {
     const Board start = internal::ai::from_rows(internal::ai::kVcts[i], 5);
     EXPECT_TRUE(converts(Level::Perfect, start, 24)) << i;
-    EXPECT_FALSE(converts(Level::Hard, start, 24)) << i;
   }
+}
+
+TEST(RunLevels, PerfectConvertsADeepVctThatHardDoesNot) {
+  // O to move wins by threats in nine moves; Hard has no threat search
+  // beyond the VCF, and its eight plies do not see the win.
+  const Board deep = internal::ai::from_moves({"f11", "j9", "i8", "j7", "g10", "k7", "h10"}, 5);
+  EXPECT_TRUE(converts(Level::Perfect, deep, 40, 60000));
+  EXPECT_FALSE(converts(Level::Hard, deep, 40, 60000));
 }
 
 }  // namespace

@@ -63,4 +63,16 @@ inline Board from_rows(const std::vector<std::string>& rows, int k) {
   return *board;
 }
 
+// The 15×15 board after moves named as cells (column letter, row number from
+// 1: "h8" is the centre), X first, with win length k.
+inline Board from_moves(const std::vector<std::string>& moves, int k) {
+  Board board(15, k);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const std::string& m = moves[i];
+    board.place((std::stoi(m.substr(1)) - 1) * 15 + (m[0] - 'a'),
+                i % 2 == 0 ? Player::X : Player::O);
+  }
+  return board;
+}
+
 }  // namespace ttt::internal::ai

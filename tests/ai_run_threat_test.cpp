@@ -12,6 +12,7 @@
 #include "ai/ai_run_board.hpp"
 #include "ai/ai_run_levels.hpp"
 #include "ai/ai_run_threats.hpp"
+#include "ai_rules_oracle.hpp"
 #include "ai_run_positions.hpp"
 #include "ai_test_support.hpp"
 #include "ttt/ai.hpp"
@@ -22,23 +23,9 @@ namespace {
 
 SearchLimits unlimited() { return SearchLimits::unlimited(); }
 
-// The empty cells where p completes k in a row, by the rules alone.
-std::vector<int> win_cells(const Board& b, Player p) {
-  std::vector<int> cells;
-  for (int cell = 0; cell < b.cell_count(); ++cell) {
-    if (b.at_index(cell) != Cell::Empty) continue;
-    Board after = b;
-    after.place(cell, p);
-    if (winner_at(after, cell / b.size(), cell % b.size())) cells.push_back(cell);
-  }
-  return cells;
-}
-
-Board with(const Board& b, int cell, Player p) {
-  Board after = b;
-  after.place(cell, p);
-  return after;
-}
+using testing::brute_vcf;
+using testing::win_cells;
+using testing::with;
 
 // True iff the engine's VCF, followed move by move, wins for `a` (to move)
 // within `attacks` moves whichever block the defender chooses: each move is
@@ -57,24 +44,6 @@ bool vcf_holds(const Board& b, Player a, int attacks, SearchTable& table) {
     if (!vcf_holds(with(moved, block, opponent(a)), a, attacks - 1, table)) return false;
   }
   return true;
-}
-
-// A VCF of at most `fours` fours before the five, by trying every cell.
-bool brute_vcf(const Board& b, Player a, int fours) {
-  if (!win_cells(b, a).empty()) return true;
-  if (fours == 0) return false;
-  const std::vector<int> against = win_cells(b, opponent(a));
-  if (against.size() >= 2) return false;
-  for (int cell = 0; cell < b.cell_count(); ++cell) {
-    if (b.at_index(cell) != Cell::Empty) continue;
-    if (!against.empty() && cell != against[0]) continue;
-    const Board moved = with(b, cell, a);
-    const std::vector<int> made = win_cells(moved, a);
-    if (made.empty() || !win_cells(moved, opponent(a)).empty()) continue;
-    if (made.size() >= 2) return true;
-    if (brute_vcf(with(moved, made[0], opponent(a)), a, fours - 1)) return true;
-  }
-  return false;
 }
 
 TEST(RunVcf, FindsTheShortestVcfOfFifteenPliesAndItHolds) {

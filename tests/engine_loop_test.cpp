@@ -76,13 +76,31 @@ TEST_F(EngineLoopTest, FiveInARowWinsByDefault) {
   EXPECT_TRUE(move);
 }
 
+TEST_F(EngineLoopTest, PlaysTheProtocolsTwentyByTwentyBoard) {
+  EXPECT_EQ(talk({"START 20"}), std::vector<std::string>{"OK"});
+  // Its four along the last column, x = 19: the five is at 19,15.
+  const auto five = move_in(talk({"BOARD", "0,0,2", "19,16,1", "0,1,2", "19,17,1", "0,2,2",
+                                  "19,18,1", "5,5,2", "19,19,1", "DONE"}));
+  ASSERT_TRUE(five);
+  EXPECT_EQ(*five, (pbrain::Point{19, 15}));
+  EXPECT_EQ(talk({"RESTART"}), std::vector<std::string>{"OK"});
+  // The corner 19,19 is a cell of the board; the answer is another cell.
+  const auto reply = move_in(talk({"TURN 19,19"}));
+  ASSERT_TRUE(reply);
+  EXPECT_NE(*reply, (pbrain::Point{19, 19}));
+  EXPECT_LT(reply->x, 20);
+  EXPECT_LT(reply->y, 20);
+  EXPECT_EQ(talk({"TURN 20,0"}),
+            std::vector<std::string>{"ERROR TURN 20,0 is off the 20x20 board"});
+}
+
 TEST_F(EngineLoopTest, RefusesWhatItCannotPlay) {
   EXPECT_EQ(talk({"BEGIN"}), std::vector<std::string>{"ERROR BEGIN before START"});
-  EXPECT_EQ(talk({"START 20"}),
-            std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 19, not '20'"});
+  EXPECT_EQ(talk({"START 21"}),
+            std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 20, not '21'"});
   EXPECT_EQ(talk({"RECTSTART 15,10"}),
             std::vector<std::string>{
-                "ERROR ttt-engine plays square boards of 3 to 19 only, not '15,10'"});
+                "ERROR ttt-engine plays square boards of 3 to 20 only, not '15,10'"});
   EXPECT_EQ(talk({"RECTSTART 15,15"}), std::vector<std::string>{"OK"});
   EXPECT_EQ(talk({"TURN 15,0"}),
             std::vector<std::string>{"ERROR TURN 15,0 is off the 15x15 board"});
@@ -99,7 +117,7 @@ TEST_F(EngineLoopTest, RefusesWhatItCannotPlay) {
 TEST_F(EngineLoopTest, QuotesAManagersTextBackHarmlessly) {
   EXPECT_EQ(
       talk({"START \x1b[2J\xe2\x80\xae"}),
-      std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 19, not '^[[2J<U+202E>'"});
+      std::vector<std::string>{"ERROR ttt-engine plays boards of 3 to 20, not '^[[2J<U+202E>'"});
   EXPECT_EQ(talk({"\x1b[2J"}), std::vector<std::string>{"UNKNOWN ttt-engine does not know ^[[2J"});
   talk({"START 9"});
   EXPECT_EQ(talk({"TURN 1,\x07"}),

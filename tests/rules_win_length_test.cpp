@@ -96,12 +96,14 @@ TEST(WinLength, TheErrorSaysWhatWasWrong) {
   }
 }
 
-TEST(WinLength, BoardsUpToNineteenByNineteen) {
-  EXPECT_EQ(Board::kMaxSize, 19);
-  const Board board(19, 5);
-  EXPECT_EQ(board.cell_count(), 361);
-  EXPECT_TRUE(is_valid_move(board, 18, 18, Player::X));
-  EXPECT_TRUE(Board::parse(std::string(361, 'E'), 5));
+TEST(WinLength, BoardsUpToTwentyByTwenty) {
+  EXPECT_EQ(Board::kMaxSize, 20);
+  const Board board(20, 5);
+  EXPECT_EQ(board.cell_count(), 400);
+  EXPECT_TRUE(is_valid_move(board, 19, 19, Player::X));
+  EXPECT_FALSE(is_valid_move(board, 20, 19, Player::X));
+  EXPECT_TRUE(Board::parse(std::string(400, 'E'), 5));
+  EXPECT_FALSE(Board::parse(std::string(441, 'E'), 5));
 }
 
 // --- winner? with k < N -----------------------------------------------------

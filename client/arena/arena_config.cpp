@@ -43,6 +43,9 @@ cli::ParsedArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig&
   flags.add_string("--openings", "", &config.openings, "FILE",
                    "play the openings of FILE in turn, each with both colours (one a line: "
                    "cells like h8 i9 g7, or Gomocup offsets from the centre like 0,0, 1,-1)");
+  flags.add_string("--record", "", &config.record, "FILE",
+                   "write every game's moves to FILE, one game a line in the --openings "
+                   "format (cells like h8 i9 g7), after a comment line naming the game");
   flags.add_optional_int("--seed", &seed, 0, INT64_MAX, "N",
                          "seed for openings and the AI (default: random)", "a whole number");
   flags.add_choice("--log-level", "", &config.log_level,

@@ -19,6 +19,7 @@ struct ArenaConfig {
   std::chrono::milliseconds engine_grace{1000};
   int opening_plies = -1;  // -1: default_opening_plies(size)
   std::string openings;    // a file of openings; empty: random ones
+  std::string record;      // a file to write every game's moves to; empty: none
   std::uint64_t seed = 0;
   bool seeded = false;
   std::string log_level = "warn";

@@ -61,6 +61,14 @@ std::string game_line(int number, const std::string& x_name, const std::string& 
   return line + " after " + moves_text(game.moves.size());
 }
 
+std::string record_text(const std::string& game_line, const ArenaGame& game) {
+  std::string text = "# " + game_line + "\n";
+  for (std::size_t i = 0; i < game.moves.size(); ++i) {
+    text += (i == 0 ? "" : " ") + cell_name(game.moves[i]);
+  }
+  return text + "\n";
+}
+
 std::string summary_line(const ArenaTally& t) {
   std::string line =
       "arena summary: games=" + std::to_string(t.games) + " wins=" + std::to_string(t.wins) +

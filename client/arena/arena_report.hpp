@@ -32,6 +32,10 @@ std::string header_line(const std::string& a, const std::string& b, int games, i
 std::string game_line(int number, const std::string& x_name, const std::string& o_name,
                       const std::vector<Move>& opening, const ArenaGame& game);
 
+// A game for --record: "# " and its game_line, then its moves, the opening
+// included, as cell names on one line ("h8 g9 i7 ..."), each line ended.
+std::string record_text(const std::string& game_line, const ArenaGame& game);
+
 // The summary line; elo and its interval with one decimal and a sign, "+inf"
 // or "-inf" when the score is all or nothing.
 std::string summary_line(const ArenaTally& tally);

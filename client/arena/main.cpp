@@ -2,9 +2,12 @@
 // games against each other; the result and the Elo difference it shows.
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <random>
 
 #include "arena/arena_config.hpp"
@@ -68,6 +71,15 @@ int run(const ArenaConfig& config) {
     }
     openings = std::move(*loaded);
   }
+  std::ofstream record;
+  if (!config.record.empty()) {
+    record.open(config.record, std::ios::trunc);
+    if (!record) {
+      std::fprintf(stderr, "ttt-arena: --record: can't write %s: %s\n", config.record.c_str(),
+                   std::strerror(errno));
+      return kExitBadCommandLine;
+    }
+  }
   say(header_line(config.a, config.b, config.games, config.size, config.win_length, config.clock));
   std::mt19937_64 rng(seed);
   const int plies =
@@ -86,8 +98,10 @@ int run(const ArenaConfig& config) {
     const ArenaGame game =
         play_arena_game(x, o, config.size, config.win_length, opening, config.clock,
                         seed + static_cast<std::uint64_t>(g) * 0x2545f4914f6cdd1dull, g_stop);
-    say(game_line(g + 1, a_is_x ? config.a : config.b, a_is_x ? config.b : config.a, opening,
-                  game));
+    const std::string line =
+        game_line(g + 1, a_is_x ? config.a : config.b, a_is_x ? config.b : config.a, opening, game);
+    say(line);
+    if (record.is_open()) record << record_text(line, game) << std::flush;
     count_game(tally, game, a_is_x ? ttt::Player::X : ttt::Player::O);
   }
   say(summary_line(tally));

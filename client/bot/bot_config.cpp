@@ -4,6 +4,7 @@
 
 #include "ttt/board.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "ttt/wire/lobby_limits.hpp"
 #include "view/clock_text.hpp"
 
 namespace ttt::client {
@@ -21,7 +22,7 @@ cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& con
   std::optional<std::int64_t> create;
   std::optional<std::int64_t> seed;
   std::int64_t win_length = 0;
-  const std::string sizes = "a board size from 3 to " + std::to_string(Board::kMaxSize);
+  const std::string sizes = "a board size from 3 to " + std::to_string(wire::kMaxLobbySize);
   std::optional<std::int64_t> games;
   std::int64_t count = config.count;
   std::int64_t budget = config.bot.ai.budget.count();
@@ -39,13 +40,13 @@ cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& con
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
   flags.add_optional_int(
-      "--quick-match", &quick, 3, Board::kMaxSize, "SIZE",
+      "--quick-match", &quick, 3, wire::kMaxLobbySize, "SIZE",
       "play whoever else wants a SIZExSIZE game (what bots do by default, size 3)", sizes);
   flags.add_optional_int("--join", &join, 1, INT64_MAX, "ID",
                          "join game ID and play whoever created it", "a game id (a whole number)");
   flags.add_string("--code", "", &config.bot.invite_code, "CODE",
                    "the invite code of a private game for --join");
-  flags.add_optional_int("--create", &create, 3, Board::kMaxSize, "SIZE",
+  flags.add_optional_int("--create", &create, 3, wire::kMaxLobbySize, "SIZE",
                          "create a SIZExSIZE game and wait for an opponent", sizes);
   std::string challenge, accept_from, clock;
   bool accept_challenges = false;
@@ -58,12 +59,12 @@ cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& con
                    "with --accept-challenges: the players whose challenges it takes; the others "
                    "are declined");
   std::optional<std::int64_t> challenge_size;
-  flags.add_optional_int("--size", &challenge_size, 3, Board::kMaxSize, "SIZE",
+  flags.add_optional_int("--size", &challenge_size, 3, wire::kMaxLobbySize, "SIZE",
                          "with --challenge: the board size (default 3)", sizes);
   flags.add_string("--clock", "", &clock, "M+S",
                    "with --create, --quick-match or --challenge: a Fischer clock, M minutes for "
                    "the game and S seconds more a move (e.g. 3+2)");
-  flags.add_int("--win", "", &win_length, 0, Board::kMaxSize, "K",
+  flags.add_int("--win", "", &win_length, 0, wire::kMaxLobbySize, "K",
                 "with --create or --quick-match: K in a row wins (3 to SIZE); 0 = SIZE, only a "
                 "whole row, column or main diagonal wins");
   flags.add_bool("--rated", "", &config.bot.rated,

@@ -8,6 +8,7 @@
 
 #include "ttt/board.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "ttt/wire/lobby_limits.hpp"
 
 namespace ttt::client {
 
@@ -30,9 +31,9 @@ cli::ParsedArgs parse_client_args(int argc, const char* const* argv, ClientConfi
   flags.add_choice("--play-bot", "", &config.play_bot,
                    {"random", "easy", "medium", "hard", "perfect"},
                    "start straight in a game against the server's bot at this level");
-  flags.add_int("--size", "-k", &size, 3, Board::kMaxSize, "N",
+  flags.add_int("--size", "-k", &size, 3, wire::kMaxLobbySize, "N",
                 "board size for --play-bot, --local and -a");
-  flags.add_int("--win", "", &win_length, 0, Board::kMaxSize, "K",
+  flags.add_int("--win", "", &win_length, 0, wire::kMaxLobbySize, "K",
                 "marks in a row that win (3 to N) for --play-bot, --local and -a; 0 = N, only "
                 "a whole row, column or main diagonal wins");
   flags.add_seconds("--retry", &config.retry, 86400,

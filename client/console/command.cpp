@@ -8,12 +8,13 @@
 #include "text/display_width.hpp"
 #include "ttt/board.hpp"
 #include "ttt/cli/flags.hpp"
+#include "ttt/wire/lobby_limits.hpp"
 
 namespace ttt::client {
 namespace {
 
 constexpr int kMinSize = 3;
-constexpr int kMaxSize = Board::kMaxSize;
+constexpr int kMaxSize = wire::kMaxLobbySize;
 constexpr int kMaxTop = 100;  // the server's cap on a leaderboard
 
 std::vector<std::string_view> split_words(std::string_view text) {

@@ -5,6 +5,7 @@
 #include "console/game_text.hpp"
 #include "text/safe_text.hpp"
 #include "ttt/wire/convert.hpp"
+#include "ttt/wire/lobby_limits.hpp"
 #include "view/board_name.hpp"
 #include "view/move_input.hpp"
 
@@ -39,7 +40,7 @@ std::string offset_text(std::uint64_t started_ms, std::uint64_t at_ms) {
 }  // namespace
 
 std::optional<Replay> Replay::of(const wire::GameRecord& record, std::string& error) {
-  if (record.size() < 1 || record.size() > Board::kMaxSize) {
+  if (record.size() < 1 || record.size() > wire::kMaxLobbySize) {
     error = "the record's board size " + std::to_string(record.size()) + " can't be drawn";
     return std::nullopt;
   }

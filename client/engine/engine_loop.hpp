@@ -6,7 +6,7 @@
 // BOARD ... DONE, TAKEBACK x,y, PLAY x,y, INFO key value (timeout_turn,
 // timeout_match, time_left, rule, and ttt's ttt_win_length), ABOUT, END;
 // anything else is answered UNKNOWN, once (SWAP2BOARD and YXBOARD with their
-// lines to DONE). Boards 3 to 19; five in a row wins (freestyle, or exactly
+// lines to DONE). Boards 3 to 20; five in a row wins (freestyle, or exactly
 // five with INFO rule 1) unless INFO ttt_win_length says otherwise (a board
 // under 5 is won by its whole line). A bad command is answered ERROR with the
 // reason.

@@ -14,12 +14,13 @@
 #include "lobby/text_rules.hpp"
 #include "net/replies.hpp"
 #include "ttt/wire/convert.hpp"
+#include "ttt/wire/lobby_limits.hpp"
 
 namespace ttt::server {
 namespace {
 
 constexpr int kMinBoardSize = 3;
-constexpr int kMaxBoardSize = Board::kMaxSize;
+constexpr int kMaxBoardSize = wire::kMaxLobbySize;
 
 // The spectators one address may be in one game: a tenth of the seats, two
 // at least; 0 (no share) when a game takes any number.

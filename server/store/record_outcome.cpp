@@ -1,5 +1,6 @@
 #include "store/record_outcome.hpp"
 
+#include "ttt/wire/lobby_limits.hpp"
 #include "ttt/wire/result_words.hpp"
 
 namespace ttt::server {
@@ -44,7 +45,7 @@ wire::GameStatus game_status_of(const std::string& stored) {
 
 std::optional<ttt::Line> winning_line_of(const GameRecord& game) {
   if (end_reason_of(game.reason) != wire::END_REASON_LINE) return std::nullopt;
-  if (game.size < 1 || game.size > Board::kMaxSize) return std::nullopt;
+  if (game.size < 1 || game.size > wire::kMaxLobbySize) return std::nullopt;
   // The store keeps the size as the win length of a whole-line game.
   const int k = game.win_length == game.size ? 0 : game.win_length;
   if (k != 0 && !Board::valid_win_length(game.size, k)) return std::nullopt;

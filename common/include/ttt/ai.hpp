@@ -74,6 +74,12 @@ struct AiOptions {
   std::uint64_t max_nodes = 0;
   // The rule of k in a row (k < N).
   GomokuRule rule = GomokuRule::Freestyle;
+  // With k < N: the most plies the alpha-beta search of Medium, Hard and
+  // Perfect looks ahead; 0: as far as the budget allows (Medium: 2). Medium
+  // with max_depth 1 is a depth-1 search: an immediate win or block, else
+  // the move after which the evaluation (with Medium's noise) likes the
+  // position best.
+  int max_depth = 0;
 };
 
 // A legal move for `player` (the one to move) on `board`, chosen at

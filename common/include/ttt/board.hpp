@@ -40,7 +40,7 @@ std::string_view to_string(Player p) noexcept;
 // or O(lines).
 class Board {
  public:
-  static constexpr int kMaxSize = 19;
+  static constexpr int kMaxSize = 20;
   static constexpr int kMaxCells = kMaxSize * kMaxSize;
   // The shortest win length other than the board size.
   static constexpr int kMinWinLength = 3;

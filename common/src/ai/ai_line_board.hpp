@@ -1,4 +1,4 @@
-// Internal: a board of any size up to Board::kMaxSize (19×19) as the heuristic search, the
+// Internal: a board of any size up to Board::kMaxSize (20×20) as the heuristic search, the
 // threat search and the pairing strategy see it: how many marks each player
 // has on each of the 2N+2 lines, kept up to date in O(1) per move, and a
 // Zobrist hash of the position.

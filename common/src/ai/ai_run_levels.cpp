@@ -5,6 +5,7 @@
 
 #include "ai/ai_heuristic.hpp"
 #include "ai/ai_run_board.hpp"
+#include "ai/ai_run_prover.hpp"
 #include "ai/ai_run_search.hpp"
 #include "ai/ai_run_threats.hpp"
 #include "ai/ai_small_board.hpp"
@@ -19,27 +20,24 @@ using Clock = SearchLimits::Clock;
 constexpr int kMediumNoise = 80;
 // The opponent's VCF a defence must stop, in fours before the winning move.
 constexpr int kDefenceFours = 8;
-// The opponent's VCT a defence must stop, in threats before the win: with a
-// node cap (the tests' and the benchmarks' searches), and to the clock.
-constexpr int kDefenceThreats = 3;
-constexpr int kClockDefenceThreats = 5;
-// Perfect's VCT: threats before the win, and the VCF tried at each step.
-constexpr int kVctThreats = 5;
-constexpr int kVctFours = 4;
 
 struct Style {
-  bool vct;                // look for wins by continuous threats, and stop the opponent's
+  bool vct;                // look for its own wins by continuous threats
   int max_depth;           // plies of the alpha-beta search
   int width;               // moves searched at each node below the root; 0: all
   int root_width;          // moves searched at the root; 0: all
   bool selective;          // late move reductions and pruning (else full width)
   int quiescence;          // fours in a row at the horizon
   std::size_t checks;      // candidates checked against the opponent's VCF
-  std::size_t vct_checks;  // and against its VCT
 };
 
-constexpr Style kPerfect{true, 64, 0, 0, true, 8, 64, 40};
-constexpr Style kHard{false, 3, 8, 16, false, 0, 24, 0};
+// Perfect does not narrow its moves to those that stop the opponent's VCT:
+// with the prover's unfinished checks counted as safe, that filter cost
+// more than it saved (4-16 against Hard at 200 ms a move, 12-8 without).
+constexpr Style kPerfect{true, 64, 0, 0, true, 8, 64};
+// Hard: Perfect's selective search to the clock, but at most eight plies deep,
+// fewer moves checked against the opponent's VCF, and no VCT of its own.
+constexpr Style kHard{false, 8, 0, 0, true, 8, 24};
 
 // The search table's salt for searches to the clock: one per variant of the
 // game and level, kept from move to move so that what a search learnt is
@@ -88,16 +86,16 @@ int medium_cell(Turn& turn, const RunBoard& board) {
   if (forced >= 0) return forced;
   const std::vector<int> moves = run_candidates(board);
   SearchLimits limits = run_limits(turn);
+  RunSearchSettings settings;
+  settings.max_depth = turn.options.max_depth > 0 ? std::min(2, turn.options.max_depth) : 2;
+  settings.width = 12;
+  settings.selective = false;
+  settings.exact_top = 1 << 10;
+  settings.quiescence = 0;
+  settings.narrow_defences = false;
+  settings.threat_terms = false;
   const SearchResult result =
-      run_iterative_deepening(board, moves, limits, SearchTable::for_this_thread(),
-                              {.max_depth = 2,
-                               .width = 12,
-                               .selective = false,
-                               .exact_top = 1 << 10,
-                               .quiescence = 0,
-                               .narrow_defences = false,
-                               .threat_terms = false,
-                               .extend_defences = false});
+      run_iterative_deepening(board, moves, limits, SearchTable::for_this_thread(), settings);
   if (result.moves.empty()) return moves.front();
   int best_cell = -1;
   long best_score = 0;
@@ -135,7 +133,7 @@ class Spending {
 
   // The time after which the main search starts no new iteration.
   Clock::time_point soft_deadline() const {
-    return capped_ ? Clock::time_point::max() : time_share(0.5);
+    return capped_ ? Clock::time_point::max() : time_share(0.75);
   }
 
  private:
@@ -186,61 +184,114 @@ std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, Spe
   return safe.empty() ? moves : safe;
 }
 
-int strong_cell(Turn& turn, RunBoard& board, Style style) {
+// Records the steps of a turn in a RunTrace, when one is given.
+class Tracer {
+ public:
+  Tracer(RunTrace* trace, const SearchLimits& limits) : trace_(trace), limits_(limits) {}
+
+  // Runs step(), recording its time and nodes under `name`; decided(result)
+  // says whether it chose or narrowed the move.
+  template <typename Step, typename Decided>
+  auto run(const char* name, Step&& step, Decided&& decided) {
+    if (trace_ == nullptr) return step();
+    const auto start = Clock::now();
+    const std::uint64_t nodes = limits_.nodes();
+    auto result = step();
+    trace_->steps.push_back(
+        {name, std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
+         limits_.nodes() - nodes, decided(result)});
+    return result;
+  }
+
+  RunTrace* trace() const noexcept { return trace_; }
+
+ private:
+  RunTrace* trace_;
+  const SearchLimits& limits_;
+};
+
+int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   const int forced = forced_cell(board);
   if (forced >= 0) return forced;
+  // The first move of a game: the centre, the cell with the most lines.
+  if (board.empties() == board.cells()) return board.size() / 2 * board.size() + board.size() / 2;
   const Player me = board.to_move();
   if (board.open_fours(me).any()) return board.open_fours(me).first();
   SearchLimits limits = turn.options.max_nodes != 0
                             ? run_limits(turn)
                             : SearchLimits(run_limits(turn).deadline(), SearchLimits::kNoNodeCap);
   Spending spending(turn, limits);
+  Tracer tracer(trace, limits);
+  auto found = [](const auto& r) { return r.has_value(); };
   SearchTable& table = SearchTable::for_this_thread();
-  if (!spending.capped()) table.reserve(table_log2(turn.options.budget));
-  const auto vcf = spending.with_share(
-      spending.capped() ? 1.0 / 3 : 0.08,
-      [&](SearchLimits& share) { return find_vcf(board, share, table, kMaxVcfFours); });
+  ProofTable& proofs = ProofTable::for_this_thread();
+  if (!spending.capped()) {
+    table.reserve(table_log2(turn.options.budget));
+    proofs.reserve(table_log2(turn.options.budget) - 1);
+  }
+  const auto vcf = tracer.run(
+      "vcf",
+      [&] {
+        return spending.with_share(spending.capped() ? 1.0 / 3 : 0.08, [&](SearchLimits& share) {
+          return find_vcf(board, share, table, kMaxVcfFours);
+        });
+      },
+      found);
   if (vcf) return vcf->first;
   std::vector<int> moves = run_candidates(board);
+  const std::size_t all = moves.size();
+  auto narrowed = [all](const std::vector<int>& m) { return m.size() < all; };
   if (moves.size() > 1) {
-    moves =
-        stop_threat(board, moves, spending, limits, style.checks, spending.capped() ? 0.25 : 0.12,
-                    [&](const RunBoard& b, SearchLimits& share) {
-                      return find_vcf(b, share, table, kDefenceFours);
-                    });
+    moves = tracer.run(
+        "stop vcf",
+        [&] {
+          return stop_threat(board, moves, spending, limits, style.checks,
+                             spending.capped() ? 0.25 : 0.12,
+                             [&](const RunBoard& b, SearchLimits& share) {
+                               return find_vcf(b, share, table, kDefenceFours);
+                             });
+        },
+        narrowed);
   }
   if (style.vct) {
-    const auto vct = spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
-      return find_vct(board, share, table, kVctThreats, kVctFours);
-    });
-    if (vct) return vct->first;
-    if (moves.size() > 1) {
-      moves = stop_threat(
-          board, moves, spending, limits,
-          spending.capped() ? std::min<std::size_t>(style.vct_checks, 24) : style.vct_checks,
-          spending.capped() ? 0.25 : 0.3, [&](const RunBoard& b, SearchLimits& share) {
-            return find_vct(b, share, table,
-                            spending.capped() ? kDefenceThreats : kClockDefenceThreats, kVctFours);
+    const auto vct = tracer.run(
+        "vct",
+        [&] {
+          return spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
+            return prove_threat_win(board, share, proofs, ProverSettings{});
           });
-    }
+        },
+        found);
+    if (vct) return vct->first;
   }
   if (moves.size() == 1) return moves.front();
   if (style.root_width > 0 && static_cast<int>(moves.size()) > style.root_width) {
     moves.resize(style.root_width);
   }
-  RunSearchSettings settings{.max_depth = style.max_depth,
-                             .width = style.width,
-                             .selective = style.selective,
-                             .quiescence = style.quiescence,
-                             .narrow_defences = style.selective,
-                             .threat_terms = style.selective,
-                             .extend_defences = style.selective};
+  RunSearchSettings settings;
+  settings.max_depth = turn.options.max_depth > 0
+                           ? std::min(style.max_depth, turn.options.max_depth)
+                           : style.max_depth;
+  settings.width = style.width;
+  settings.selective = style.selective;
+  settings.quiescence = style.quiescence;
+  settings.narrow_defences = style.selective;
+  settings.threat_terms = style.selective;
   settings.soft_deadline = spending.soft_deadline();
   if (!spending.capped()) {
     settings.table_salt = variant_salt(board, turn.options.level);
     table.new_age();
   }
-  const SearchResult result = run_iterative_deepening(board, moves, limits, table, settings);
+  if (trace != nullptr) settings.on_iteration = trace->on_iteration;
+  RunSearchStats stats;
+  const SearchResult result = tracer.run(
+      "search",
+      [&] { return run_iterative_deepening(board, moves, limits, table, settings, &stats); },
+      [](const SearchResult&) { return true; });
+  if (trace != nullptr) {
+    trace->search = stats;
+    if (!result.moves.empty()) trace->score = result.moves.front().score;
+  }
   return result.moves.empty() ? moves.front() : result.moves.front().cell;
 }
 
@@ -260,7 +311,7 @@ std::optional<int> small_exact_cell(Turn& turn, const RunBoard& board) {
   return random_member(best, turn.rng);
 }
 
-int level_cell(Turn& turn, RunBoard& board) {
+int level_cell(Turn& turn, RunBoard& board, RunTrace* trace) {
   switch (turn.options.level) {
     case Level::Random:
       return random_cell(board, turn.rng, false);
@@ -275,21 +326,21 @@ int level_cell(Turn& turn, RunBoard& board) {
       if (forced_cell(board) < 0) {
         if (const auto cell = small_exact_cell(turn, board)) return *cell;
       }
-      return strong_cell(turn, board, kHard);
+      return strong_cell(turn, board, kHard, trace);
     case Level::Perfect:
       break;
   }
   if (forced_cell(board) < 0) {
     if (const auto cell = small_exact_cell(turn, board)) return *cell;
   }
-  return strong_cell(turn, board, kPerfect);
+  return strong_cell(turn, board, kPerfect, trace);
 }
 
 }  // namespace
 
-Move run_level_move(Turn& turn) {
+Move run_level_move(Turn& turn, RunTrace* trace) {
   RunBoard board(turn.board, turn.options.rule == GomokuRule::Standard);
-  return to_move(turn.board, level_cell(turn, board));
+  return to_move(turn.board, level_cell(turn, board, trace));
 }
 
 }  // namespace ttt::internal::ai

@@ -1,5 +1,7 @@
 #include "ai/ai_run_pattern.hpp"
 
+#include <algorithm>
+
 namespace ttt::internal::ai {
 namespace {
 
@@ -88,7 +90,7 @@ constexpr std::int16_t sum_of(int code, const int (&per_shape)[kShapeCount],
   return static_cast<std::int16_t>(value);
 }
 
-constexpr PatternTables build() {
+PatternTables build() {
   PatternTables t;
   for (int code = 0; code < kPatternCodes; ++code) {
     t.threat[code] = classify(count_shapes(code));

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ai/ai_heuristic.hpp"
+#include "ai/ai_rng.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -23,33 +24,27 @@ constexpr int kTempo = 80;
 constexpr int kFourThreeEdge = 600;
 constexpr int kDoubleThreeEdge = 400;
 constexpr int kOpenThreeCost = 120;
-// Margins of the shallow prunings, per ply of depth left.
-constexpr int kFutilityMargin = 90;
-constexpr int kRazorMargin = 160;
-// Moves searched at a node below the root's replies before the rest are
-// skipped, by depth left: fewer where neither side has a four or an open
-// three to play.
-struct MoveCounts {
-  std::array<std::array<std::uint8_t, 65>, 2> count{};  // [quiet][depth]
-  MoveCounts() {
-    for (int d = 0; d <= 64; ++d) {
-      count[1][d] =
-          static_cast<std::uint8_t>(std::clamp(std::lround(5 * std::sqrt(d) - 2), 1L, 8L));
-      count[0][d] =
-          static_cast<std::uint8_t>(std::clamp(std::lround(15 * std::sqrt(d) - 12), 3L, 32L));
-    }
-  }
-};
-const MoveCounts& move_counts() {
-  static const MoveCounts counts;
-  return counts;
-}
 // History scores are kept below this, so that they order the quiet moves
 // without outranking a threat.
 constexpr int kHistoryCap = 400;
 constexpr int kKillerBonus = 300;
 // The TT move's order key: above every pattern score.
 constexpr int kFirst = 1 << 24;
+
+// The selective search's numbers, chosen by self-play at 150 ms a move.
+// Reverse futility pruning: margin per ply of depth left, and below which depth.
+constexpr int kFutilityMargin = 70;
+constexpr int kFutilityDepth = 6;
+// Razoring: margin per ply, and below which depth.
+constexpr int kRazorMargin = 120;
+constexpr int kRazorDepth = 3;
+// The move count limit: kMoveCountBase + depth^kMoveCountPower moves.
+constexpr double kMoveCountBase = 3;
+constexpr double kMoveCountPower = 1.32;
+// Late move reductions: log(depth)·log(n)/kReductionDivisor plies.
+constexpr double kReductionDivisor = 2.1;
+// Below this depth, moves that make and stop nothing are pruned.
+constexpr int kTrivialDepth = 4;
 
 constexpr int win_in(int plies) noexcept { return kWinScore - plies; }
 
@@ -72,7 +67,8 @@ struct ReductionTable {
   ReductionTable() {
     for (int d = 1; d <= 64; ++d) {
       for (int n = 1; n < 64; ++n) {
-        plies[d][n] = static_cast<std::uint8_t>(0.5 + std::log(d) * std::log(n + 1) / 2.1);
+        plies[d][n] =
+            static_cast<std::uint8_t>(0.5 + std::log(d) * std::log(n + 1) / kReductionDivisor);
       }
     }
   }
@@ -99,6 +95,32 @@ struct MoveEntry {
   int cell;
 };
 
+// Depth in fractions of a ply, so that extensions and reductions can be
+// finer than a ply.
+constexpr int kPly = 8;
+
+// Moves searched at a node before the rest are pruned, by depth in plies.
+struct MoveCountTable {
+  std::array<int, 65> count{};
+  MoveCountTable() {
+    for (int d = 0; d <= 64; ++d) {
+      count[d] = static_cast<int>(kMoveCountBase + std::pow(d, kMoveCountPower));
+    }
+  }
+};
+int move_count_limit(int depth, bool improving) {
+  static const MoveCountTable table;
+  return table.count[std::clamp(depth / kPly, 0, 64)] / (improving ? 1 : 2) + 1;
+}
+
+// What the search keeps for each ply of the line it is on.
+struct Frame {
+  int static_eval = 0;
+  int move = -1;
+  std::array<int, 2> killers{-1, -1};
+  Threat move_threat = Threat::None;  // the class of the move for its player
+};
+
 class RunSearcher {
  public:
   RunSearcher(const RunBoard& board, SearchLimits& limits, SearchTable& table,
@@ -117,17 +139,19 @@ class RunSearcher {
 
   // Searches the root moves in their order at `depth`, setting their scores:
   // exact for the best exact_top of them, upper bounds for the others.
-  Outcome iteration(std::vector<RootScore>& moves, int depth);
+  Outcome iteration(std::vector<RootScore>& moves, int depth, int alpha, int beta);
 
   int sel_depth() const noexcept { return sel_depth_; }
+  std::uint64_t qnodes() const noexcept { return qnodes_; }
 
  private:
   int evaluate() const noexcept { return run_evaluate(board_, settings_.threat_terms); }
-  int pvs(int depth, int ply, int alpha, int beta, bool pv);
+  template <bool Pv>
+  int search(int depth, int ply, int alpha, int beta, bool cut);
   int quiesce(int ply, int alpha, int beta, int fours, int last_four);
   int generate(int ply, int tt_move, bool threatened, MoveEntry* moves) const;
-  bool quiet(int cell) const noexcept;
-  void reward(int ply, int cell, int depth);
+  void reward(int ply, int cell, int depth, const MoveEntry* tried, int tried_count);
+  int quick_result(int ply) const noexcept;
 
   RunBoard board_;
   SearchLimits& limits_;
@@ -137,41 +161,58 @@ class RunSearcher {
   std::vector<MoveEntry> buffer_;  // kMaxPly move lists of up to cells() moves
   bool aborted_ = false;
   int sel_depth_ = 0;
-  std::array<std::array<int, 2>, kMaxPly + 2> killers_{};
+  std::uint64_t qnodes_ = 0;
+  std::array<Frame, kMaxPly + 4> frames_{};
   std::array<std::array<int, Board::kMaxCells>, 2> history_{};
+  std::array<std::array<int, Board::kMaxCells>, 2> counter_{};
 };
 
-RunSearcher::Outcome RunSearcher::iteration(std::vector<RootScore>& moves, int depth) {
+RunSearcher::Outcome RunSearcher::iteration(std::vector<RootScore>& moves, int depth, int alpha,
+                                            int beta) {
   std::vector<int> best;  // the exact_top best scores so far, descending
+  const int d = depth * kPly;
   for (std::size_t i = 0; i < moves.size(); ++i) {
     const int cell = moves[i].cell;
     const bool open = static_cast<int>(best.size()) < settings_.exact_top;
-    const int alpha = open ? -kInfinity : best.back();
+    const int floor = open ? alpha : std::max(alpha, best.back());
     int score = win_in(1);
+    frames_[0].move = cell;
+    frames_[0].move_threat = board_.threat(board_.to_move(), cell);
     if (!board_.play(cell)) {
       if (open) {
-        score = -pvs(depth - 1, 1, -kInfinity, -alpha, true);
+        score = -search<true>(d - kPly, 1, -beta, -floor, false);
       } else {
-        score = -pvs(depth - 1, 1, -alpha - 1, -alpha, false);
-        if (score > alpha && !aborted_) score = -pvs(depth - 1, 1, -kInfinity, -alpha, true);
+        score = -search<false>(d - kPly, 1, -floor - 1, -floor, true);
+        if (score > floor && !aborted_) score = -search<true>(d - kPly, 1, -beta, -floor, false);
       }
     }
     board_.undo(cell);
     if (aborted_) return {false, static_cast<int>(i)};
     moves[i].score = score;
+    // Above the window: the caller widens it and searches again.
+    if (score >= beta) return {true, static_cast<int>(i) + 1};
     best.insert(std::upper_bound(best.begin(), best.end(), score, std::greater<>()), score);
     if (static_cast<int>(best.size()) > settings_.exact_top) best.pop_back();
   }
   return {true, static_cast<int>(moves.size())};
 }
 
-bool RunSearcher::quiet(int cell) const noexcept {
+// Wins the patterns alone prove, for the side to move (no five of the
+// opponent to block): an open four next move; a four-three or a double
+// three against an opponent who cannot make a four. 0 when none.
+int RunSearcher::quick_result(int ply) const noexcept {
   const Player me = board_.to_move();
-  return board_.threat(me, cell) < Threat::OpenThree &&
-         board_.threat(opponent(me), cell) < Threat::OpenThree;
+  const Player them = opponent(me);
+  if (board_.threat_count(me, Threat::OpenFour) > 0) return win_in(ply + 3);
+  if (!settings_.selective) return 0;
+  if (board_.fours(them).any()) return 0;
+  if (board_.threat_count(me, Threat::FourThree) > 0) return win_in(ply + 5);
+  if (board_.threat_count(me, Threat::DoubleThree) > 0) return win_in(ply + 5);
+  return 0;
 }
 
-int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
+template <bool Pv>
+int RunSearcher::search(int depth, int ply, int alpha, int beta, bool cut) {
   if (limits_.tick()) {
     aborted_ = true;
     return 0;
@@ -184,15 +225,19 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   if (against >= 2) return -win_in(ply + 2);
   if (board_.empties() == 0) return 0;
   if (ply >= kMaxPly - 4) return evaluate();
+  Frame& frame = frames_[ply];
   if (against == 1) {  // the block is forced and costs no depth
     const int block = board_.wins(them).first();
+    frame.move = block;
+    frame.move_threat = board_.threat(me, block);
+    frame.static_eval = ply > 0 ? -frames_[ply - 1].static_eval : evaluate();
     board_.play(block);
-    const int score = -pvs(depth, ply + 1, -beta, -alpha, pv);
+    const int score = -search<Pv>(depth, ply + 1, -beta, -alpha, !cut);
     board_.undo(block);
     return score;
   }
-  if (board_.threat_count(me, Threat::OpenFour) > 0) return win_in(ply + 3);
-  if (depth <= 0) return quiesce(ply, alpha, beta, settings_.quiescence, -1);
+  if (const int quick = quick_result(ply); quick != 0) return quick;
+  if (depth < kPly) return quiesce(ply, alpha, beta, settings_.quiescence, -1);
 
   // No line from here is shorter than a win next move or longer than a loss now.
   alpha = std::max(alpha, -win_in(ply));
@@ -201,28 +246,46 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
 
   const std::uint64_t key = board_.hash() ^ salt_;
   int tt_move = -1;
+  int tt_score = 0;
+  int tt_depth = -1;
+  Bound tt_bound = Bound::None;
   if (const SearchTable::Entry* e = table_.probe(key)) {
     if (e->has_move() && board_.is_empty(e->move())) tt_move = e->move();
-    const int score = from_table(e->score, ply);
-    if (!pv && e->depth >= depth) {
-      if (e->bound == Bound::Exact) return score;
-      if (e->bound == Bound::Lower && score >= beta) return score;
-      if (e->bound == Bound::Upper && score <= alpha) return score;
+    tt_score = from_table(e->score, ply);
+    tt_depth = e->depth * 2;
+    tt_bound = e->bound;
+    if (!Pv && tt_depth >= depth) {
+      if (e->bound == Bound::Exact) return tt_score;
+      if (e->bound == Bound::Lower && tt_score >= beta) return tt_score;
+      if (e->bound == Bound::Upper && tt_score <= alpha) return tt_score;
     }
   }
 
   // Against an open three (a cell where the opponent makes an open four)
   // only fours and the blocks of the opponent's fours help.
   const bool threatened = board_.threat_count(them, Threat::OpenFour) > 0;
-  if (!pv && !threatened && settings_.selective && depth <= 3) {
-    const int eval = evaluate();
-    if (eval - kFutilityMargin * depth >= beta) return eval;
-    if (depth <= 2 && eval + kRazorMargin * depth <= alpha) {
+  int eval = evaluate();
+  frame.static_eval = eval;
+  const bool improving = ply < 2 || eval > frames_[ply - 2].static_eval;
+  if (tt_bound != Bound::None && std::abs(tt_score) < kWinThreshold) {
+    if ((tt_score > eval && tt_bound != Bound::Upper) ||
+        (tt_score < eval && tt_bound != Bound::Lower)) {
+      eval = tt_score;
+    }
+  }
+  if (!Pv && !threatened && settings_.selective) {
+    if (depth < kRazorDepth * kPly && eval + kRazorMargin * depth / kPly < alpha) {
       const int q = quiesce(ply, alpha, alpha + 1, settings_.quiescence, -1);
       if (aborted_) return 0;
       if (q <= alpha) return q;
     }
+    if (depth < kFutilityDepth * kPly &&
+        eval - kFutilityMargin * (depth / kPly - (improving ? 1 : 0)) >= beta &&
+        eval < kWinThreshold) {
+      return eval;
+    }
   }
+  if (Pv && tt_move < 0 && depth >= 4 * kPly && settings_.selective) depth -= kPly;
 
   MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
   const int count = generate(ply, tt_move, threatened, moves);
@@ -232,39 +295,47 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   int best = -kInfinity;
   int best_move = -1;
   int searched = 0;
-  const bool quiet_node = board_.threat_count(me, Threat::OpenFour) == 0 && !threatened &&
-                          board_.threat_count(them, Threat::Five) == 0;
-  const int most = settings_.selective && ply >= 2 && !threatened
-                       ? move_counts().count[quiet_node][std::min(depth, 64)]
-                       : count;
-  // A node losing so far searches on: a pruned move may be the defence.
-  for (int i = 0; i < count && (searched < most || best <= -kWinThreshold); ++i) {
+  const int most = settings_.selective && !threatened ? move_count_limit(depth, improving) : count;
+  frames_[ply + 2].killers = {-1, -1};
+  for (int i = 0; i < count; ++i) {
     // Selection sort, one step at a time: most nodes cut off early.
     std::swap(moves[i], *std::max_element(moves + i, moves + count,
                                           [](auto& a, auto& b) { return a.key < b.key; }));
     const int cell = moves[i].cell;
-    const bool is_quiet = !threatened && quiet(cell);
+    const Threat mine = board_.threat(me, cell);
+    const Threat theirs = board_.threat(them, cell);
+    const bool is_quiet = !threatened && mine < Threat::OpenThree && theirs < Threat::OpenThree;
+    // Prune late moves once a move that does not lose is in hand.
+    if (settings_.selective && best > -kWinThreshold && searched > 0) {
+      if (searched >= most) break;
+      if (!threatened && depth < kTrivialDepth * kPly && mine == Threat::None &&
+          theirs == Threat::None) {
+        continue;
+      }
+    }
+    const int next = depth - kPly;
+    frame.move = cell;
+    frame.move_threat = mine;
     board_.play(cell);  // cannot complete a line: there was no five to make
-    // The answer to an open three is forced, as the block of a four is: it
-    // costs no depth when the settings extend it.
-    const int next = threatened && settings_.extend_defences ? depth : depth - 1;
     int score;
     if (searched == 0) {
-      score = -pvs(next, ply + 1, -beta, -alpha, pv);
+      score = -search<Pv>(next, ply + 1, -beta, -alpha, !cut);
     } else {
       int r = 0;
-      if (settings_.selective && depth >= 3 && searched >= 2) {
-        r = reductions()(depth, searched);
-        if (!is_quiet) r = 0;
-        if (pv) r = std::max(0, r - 1);
-        r = std::min(r, next);
+      if (settings_.selective && depth >= 2 * kPly && searched >= 1) {
+        r = reductions()(depth / kPly, searched) * kPly;
+        if (!is_quiet) r -= kPly;
+        if (Pv) r -= kPly;
+        if (cut) r += kPly / 2;
+        r -= std::clamp(history_[me == Player::X ? 0 : 1][cell] * kPly / 200, -kPly, kPly);
+        r = std::clamp(r, 0, std::max(0, next - kPly));
       }
-      score = -pvs(next - r, ply + 1, -alpha - 1, -alpha, false);
+      score = -search<false>(next - r, ply + 1, -alpha - 1, -alpha, true);
       if (score > alpha && r > 0 && !aborted_) {
-        score = -pvs(next, ply + 1, -alpha - 1, -alpha, false);
+        score = -search<false>(next, ply + 1, -alpha - 1, -alpha, !cut);
       }
-      if (pv && score > alpha && score < beta && !aborted_) {
-        score = -pvs(next, ply + 1, -beta, -alpha, true);
+      if (Pv && score > alpha && score < beta && !aborted_) {
+        score = -search<true>(next, ply + 1, -beta, -alpha, false);
       }
     }
     board_.undo(cell);
@@ -276,7 +347,7 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
       if (score > alpha) {
         alpha = score;
         if (alpha >= beta) {
-          reward(ply, cell, depth);
+          reward(ply, cell, depth, moves, i);
           break;
         }
       }
@@ -284,8 +355,8 @@ int RunSearcher::pvs(int depth, int ply, int alpha, int beta, bool pv) {
   }
   if (searched == 0) return evaluate();
   const Bound bound = best <= alpha_in ? Bound::Upper : best >= beta ? Bound::Lower : Bound::Exact;
-  table_.store({key, to_table(best, ply), static_cast<std::uint8_t>(std::min(depth, 255)), bound,
-                static_cast<std::uint16_t>(best_move + 1)});
+  table_.store({key, to_table(best, ply), static_cast<std::uint8_t>(std::clamp(depth / 2, 0, 255)),
+                bound, static_cast<std::uint16_t>(best_move + 1)});
   return best;
 }
 
@@ -299,6 +370,7 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
     return 0;
   }
   sel_depth_ = std::max(sel_depth_, ply);
+  ++qnodes_;
   const Player me = board_.to_move();
   const Player them = opponent(me);
   if (board_.threat_count(me, Threat::Five) > 0) return win_in(ply + 1);
@@ -318,14 +390,21 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
   if (stand >= beta || fours <= 0) return stand;
   int best = stand;
   alpha = std::max(alpha, stand);
-  const bool free_fours = settings_.quiescence - fours < 2;
   MoveEntry* moves = &buffer_[static_cast<std::size_t>(ply) * board_.cells()];
   int count = 0;
+  // Fours near the side's last move only (within two cells, or four along
+  // a line); after the first, only fours that also make a three or two.
+  const bool first = fours == settings_.quiescence;
+  const int last = first ? (ply >= 2 ? frames_[ply - 2].move : -1) : last_four;
+  const int n = board_.size();
   board_.fours(me).for_each([&](int cell) {
-    const bool strong = board_.threat(me, cell) >= Threat::FourPlus;
-    if (strong || free_fours || (last_four >= 0 && in_line(cell, last_four, board_.size(), 4))) {
-      moves[count++] = {run_move_value(board_, cell), cell};
+    if (last >= 0) {
+      const int dr = std::abs(cell / n - last / n);
+      const int dc = std::abs(cell % n - last % n);
+      if (!(dr <= 2 && dc <= 2) && !in_line(cell, last, n, 4)) return;
     }
+    if (!first && board_.threat(me, cell) < Threat::FourPlus) return;
+    moves[count++] = {run_move_value(board_, cell), cell};
   });
   std::sort(moves, moves + count, [](auto& a, auto& b) { return a.key > b.key; });
   for (int i = 0; i < count; ++i) {
@@ -350,15 +429,20 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
 int RunSearcher::generate(int ply, int tt_move, bool threatened, MoveEntry* moves) const {
   const Player me = board_.to_move();
   const int side = me == Player::X ? 0 : 1;
+  const Frame& frame = frames_[ply];
+  const int counter =
+      ply > 0 && frames_[ply - 1].move >= 0 ? counter_[side][frames_[ply - 1].move] : -1;
   int count = 0;
   auto add = [&](int cell) {
-    int key = run_move_value(board_, cell) + history_[side][cell];
+    int key = run_move_value(board_, cell) + history_[side][cell] / 2;
     if (cell == tt_move) {
       key = kFirst;
-    } else if (cell == killers_[ply][0]) {
+    } else if (cell == frame.killers[0]) {
       key += kKillerBonus;
-    } else if (cell == killers_[ply][1]) {
+    } else if (cell == frame.killers[1]) {
       key += kKillerBonus / 2;
+    } else if (cell == counter) {
+      key += kKillerBonus / 3;
     }
     moves[count++] = {key, cell};
   };
@@ -379,13 +463,24 @@ int RunSearcher::generate(int ply, int tt_move, bool threatened, MoveEntry* move
   return count;
 }
 
-void RunSearcher::reward(int ply, int cell, int depth) {
-  if (killers_[ply][0] != cell) {
-    killers_[ply][1] = killers_[ply][0];
-    killers_[ply][0] = cell;
+void RunSearcher::reward(int ply, int cell, int depth, const MoveEntry* tried, int tried_count) {
+  Frame& frame = frames_[ply];
+  if (frame.killers[0] != cell) {
+    frame.killers[1] = frame.killers[0];
+    frame.killers[0] = cell;
   }
-  int& h = history_[board_.to_move() == Player::X ? 0 : 1][cell];
-  h = std::min(h + depth * depth, kHistoryCap);
+  const int side = board_.to_move() == Player::X ? 0 : 1;
+  const int d = depth / kPly;
+  const int bonus = std::min(d * d, kHistoryCap / 4);
+  auto update = [&](int c, int delta) {
+    int& h = history_[side][c];
+    h += delta - h * std::abs(delta) / kHistoryCap;
+  };
+  update(cell, bonus);
+  for (int i = 0; i < tried_count; ++i) {
+    if (tried[i].cell != cell) update(tried[i].cell, -bonus);
+  }
+  if (ply > 0 && frames_[ply - 1].move >= 0) counter_[side][frames_[ply - 1].move] = cell;
 }
 
 bool decisive(const std::vector<RootScore>& scores) {
@@ -478,7 +573,7 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
   for (int cell : root_moves) order.push_back({cell, -kInfinity});
   int depth_used = 0;
   for (int depth = 1; depth <= settings.max_depth; ++depth) {
-    const RunSearcher::Outcome outcome = searcher.iteration(order, depth);
+    const RunSearcher::Outcome outcome = searcher.iteration(order, depth, -kInfinity, kInfinity);
     if (!outcome.complete) {
       // The previous best was searched first: what this iteration found for
       // it and for the moves after it that did better stands.
@@ -501,6 +596,10 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
     }
     sort_by_score(order);
     depth_used = depth;
+    if (settings.on_iteration) {
+      settings.on_iteration(depth, order.front().cell, order.front().score,
+                            limits.nodes() - nodes_before);
+    }
     const bool to_the_end = depth >= board.empties();
     result = {order, depth, to_the_end && !settings.selective && settings.width == 0};
     if (to_the_end || decisive(result.moves)) break;
@@ -510,6 +609,7 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
     stats->nodes = limits.nodes() - nodes_before;
     stats->depth = depth_used;
     stats->sel_depth = searcher.sel_depth();
+    stats->qnodes = searcher.qnodes();
   }
   return result;
 }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "ai/ai_heuristic_search.hpp"
@@ -36,13 +37,14 @@ struct RunSearchSettings {
   bool narrow_defences = true;
   // The evaluation's threat terms (run_evaluate).
   bool threat_terms = true;
-  // An answer to an open three searched without using up depth.
-  bool extend_defences = true;
   // No iteration starts after this (the limits' deadline still ends one).
   SearchLimits::Clock::time_point soft_deadline = SearchLimits::Clock::time_point::max();
   // The salt of the table's keys; 0: a fresh generation (nothing stored by
   // an earlier search is seen).
   std::uint64_t table_salt = 0;
+  // Called after each finished iteration with its depth, the best move and
+  // its score, and the nodes searched so far (the engine's messages).
+  std::function<void(int depth, int cell, int score, std::uint64_t nodes)> on_iteration;
 };
 
 // How a search went, for the benchmarks and the engine's messages.
@@ -50,6 +52,7 @@ struct RunSearchStats {
   std::uint64_t nodes = 0;
   int depth = 0;      // the deepest iteration finished or partly used
   int sel_depth = 0;  // the deepest ply reached
+  std::uint64_t qnodes = 0;  // nodes of the quiescence search
 };
 
 // Searches the given root moves (empty cells of board) deeper and deeper until
