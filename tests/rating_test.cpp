@@ -256,6 +256,7 @@ TEST_F(RatingRules, ResultsAreToldAsFiguresAndAnotherNodesFiguresAreTakenWithout
   EXPECT_EQ(told[0].wins, 1);
   EXPECT_EQ(told[0].rating, rating(alice_));
   EXPECT_EQ(told[1].losses, 1);
+  EXPECT_EQ(told[1].opponents, std::vector<std::int64_t>{told[0].id}) << "shared with the result";
   // Another node's result for bob: taken as it is, his secret kept.
   StoredPlayer bob = *accounts_.get(bob_);
   const std::string secret = bob.secret_hash;

@@ -495,8 +495,6 @@ void StoredAccounts::settled(const Settlement& settlement, bool ok) {
   if (!ok) return;
   apply(settlement.x);
   apply(settlement.o);
-  reread_figures(static_cast<AccountId>(settlement.x.player_id));
-  reread_figures(static_cast<AccountId>(settlement.o.player_id));
   if (settlement.rated) {
     remember_pairing(settlement.x.player_id, settlement.o.player_id, now_ms_());
     for (auto [who, whom] : {std::pair{settlement.x.player_id, settlement.o.player_id},
@@ -506,6 +504,8 @@ void StoredAccounts::settled(const Settlement& settlement, bool ok) {
       }
     }
   }
+  reread_figures(static_cast<AccountId>(settlement.x.player_id));
+  reread_figures(static_cast<AccountId>(settlement.o.player_id));
 }
 
 int StoredAccounts::pairing_count(std::int64_t a, std::int64_t b, std::int64_t now) {
