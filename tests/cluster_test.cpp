@@ -13,6 +13,7 @@
 #include "cluster/redis_cluster.hpp"
 #include "cluster/shared_directory.hpp"
 #include "cluster/shared_matchmaker.hpp"
+#include "game/rating.hpp"
 #include "node.pb.h"
 
 namespace ttt::testing {
@@ -388,6 +389,35 @@ TEST_F(Cluster, ARedisThatForgetsTheNodeIsNoticedAtTheNextHeartbeat) {
   EXPECT_LT(std::chrono::steady_clock::now() - flushed, 1s) << "within a heartbeat or two";
   EXPECT_TRUE(restored.front()) << "as forgotten, not as a lost connection";
   EXPECT_EQ(redis_->cli("EXISTS ttt:node:nodea"), "1");
+}
+
+// An account's figures after a result reach the other nodes with the
+// different opponents it played (the rating rule on varied opponents), at
+// most as many as the rule needs whatever a message says.
+TEST_F(Cluster, AnAccountsFiguresReachTheOtherNodesWithItsOpponents) {
+  auto a = node("nodea", 1001);
+  auto b = node("nodeb", 1002);
+  std::vector<server::StoredPlayer> heard;
+  b->on_figures([&](const server::StoredPlayer& p) { heard.push_back(p); });
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea"); }));
+  server::StoredPlayer alice;
+  alice.id = 7;
+  alice.name = "alice";
+  alice.key = "alice";
+  alice.games_played = 12;
+  alice.rated_games = 11;
+  alice.opponents = {2, 3, 5};
+  a->share_figures(alice);
+  ASSERT_TRUE(run_until([&] { return !heard.empty(); }));
+  EXPECT_EQ(heard.back().rated_games, 11);
+  EXPECT_EQ(heard.back().opponents, (std::vector<std::int64_t>{2, 3, 5}));
+  alice.opponents.clear();
+  for (std::int64_t id = 100; id < 150; ++id) alice.opponents.push_back(id);
+  a->share_figures(alice);
+  ASSERT_TRUE(run_until([&] { return heard.size() == 2; }));
+  EXPECT_EQ(std::ssize(heard.back().opponents), server::kVariedOpponents);
 }
 
 TEST_F(Cluster, HeartbeatsAndMessagesNotSignedWithTheLobbysKeyAreIgnored) {

@@ -61,6 +61,13 @@ class RatingRules : public ::testing::Test {
     accounts_.settled(*s, true);
   }
   double rating(AccountId id) { return accounts_.rating(id); }
+  // An established account that has played kVariedOpponents others (fresh
+  // accounts, which don't move its rating).
+  AccountId varied(const std::string& name, double rating = 1200) {
+    const AccountId id = add(name, kProvisionalGames, rating);
+    for (int i = 0; i < kVariedOpponents; ++i) x_wins(id, add(name + "." + std::to_string(i)));
+    return id;
+  }
 
   StoredAccounts accounts_;
   std::int64_t now_ms_ = 1'700'000'000'000;
@@ -127,6 +134,83 @@ TEST_F(RatingRules, AnEstablishedRatingIsNotMovedByAProvisionalAccount) {
   EXPECT_EQ(rating(champion), 1500) << "nor does losing to one";
 }
 
+// The rating farm: fresh accounts, each from an address of its own, become
+// established by playing rated games against one partner, then each loses
+// to the champion. They had few different opponents: the champion gains
+// little. The same champion beating established accounts that played many
+// others gains as usual.
+TEST_F(RatingRules, AFarmOfAccountsThatPlayedFewOthersMovesAChampionLittle) {
+  const AccountId champion = varied("champion", 1500);
+  ASSERT_EQ(rating(champion), 1500) << "provisional opponents never moved it";
+  constexpr int kFarm = 20;
+  std::vector<AccountId> farm;
+  for (int pair = 0; pair < kFarm / 2; ++pair) {
+    const AccountId a = add("farm" + std::to_string(2 * pair));
+    const AccountId b = add("farm" + std::to_string(2 * pair + 1));
+    // Established after kProvisionalGames rated games, all against each other.
+    for (int game = 0; game < kProvisionalGames; ++game) {
+      x_wins(game % 2 == 0 ? a : b, game % 2 == 0 ? b : a);
+      now_ms_ += 60'000;
+    }
+    farm.insert(farm.end(), {a, b});
+  }
+  for (AccountId account : farm) {
+    ASSERT_FALSE(is_provisional(*accounts_.get(account)));
+    ASSERT_EQ(accounts_.get(account)->opponents.size(), 1u);
+  }
+  for (AccountId account : farm) {
+    const auto s = accounts_.settle(champion, account,
+                                    GameResult{Player::X, wire::END_REASON_RESIGNATION}, true, 4);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->x_note, wire::RATING_NOTE_FEW_OPPONENTS);
+    EXPECT_EQ(s->x_variety, 1) << "the account had played one other";
+    EXPECT_EQ(s->o_note, wire::RATING_NOTE_NONE) << "the champion is varied";
+    accounts_.settled(*s, true);
+  }
+  // In full, 20 wins of a 1500 against 1200s would add about 85.
+  EXPECT_LT(rating(champion) - 1500, 12.0) << "20 farmed wins move the champion little";
+  EXPECT_GT(rating(champion), 1500) << "but they are results";
+
+  // The normal case: established accounts that played many others.
+  const AccountId rival = varied("rival", 1500);
+  for (int i = 0; i < 3; ++i) {
+    const AccountId other = varied("other" + std::to_string(i));
+    const double full_gain = kEloK * (1 - expected_score(rating(rival), rating(other)));
+    const auto s =
+        accounts_.settle(rival, other, GameResult{Player::X, wire::END_REASON_LINE}, true, 5);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->x_note, wire::RATING_NOTE_NONE);
+    EXPECT_NEAR(s->x.rating_change, full_gain, 1e-9) << "a varied account counts in full";
+    EXPECT_NEAR(s->o.rating_change, -full_gain, 1e-9);
+    accounts_.settled(*s, true);
+  }
+}
+
+TEST_F(RatingRules, FewOpponentsWeighByTenthsAndAddUpOnceEach) {
+  EXPECT_EQ(variety_weight(0), 0.0);
+  EXPECT_DOUBLE_EQ(variety_weight(3), 0.3);
+  EXPECT_EQ(variety_weight(kVariedOpponents), 1.0);
+  EXPECT_EQ(variety_weight(50), 1.0);
+  // Opponents count once each, and no more than kVariedOpponents are kept.
+  x_wins(alice_, bob_);
+  x_wins(alice_, bob_);
+  EXPECT_EQ(accounts_.get(alice_)->opponents, std::vector<std::int64_t>{accounts_.get(bob_)->id});
+  for (int i = 0; i < 2 * kVariedOpponents; ++i) x_wins(alice_, add("o" + std::to_string(i)));
+  EXPECT_EQ(std::ssize(accounts_.get(alice_)->opponents), kVariedOpponents);
+  // A game that did not count (too short) adds no opponent.
+  const AccountId carol = add("carol");
+  const auto s =
+      accounts_.settle(carol, bob_, GameResult{Player::X, wire::END_REASON_LINE}, true, 2);
+  accounts_.settled(*s, true);
+  EXPECT_TRUE(accounts_.get(carol)->opponents.empty());
+  // Another node's figures add their opponents to those known here.
+  StoredPlayer theirs = *accounts_.get(carol);
+  theirs.games_played = 5;
+  theirs.opponents = {accounts_.get(alice_)->id, accounts_.get(bob_)->id};
+  accounts_.take_figures(theirs);
+  EXPECT_EQ(accounts_.get(carol)->opponents.size(), 2u);
+}
+
 TEST_F(RatingRules, RepeatedResultsBetweenTheSamePairCountLessThenNothing) {
   std::vector<double> gains;
   for (int game = 0; game < 6; ++game) {
@@ -172,6 +256,7 @@ TEST_F(RatingRules, ResultsAreToldAsFiguresAndAnotherNodesFiguresAreTakenWithout
   EXPECT_EQ(told[0].wins, 1);
   EXPECT_EQ(told[0].rating, rating(alice_));
   EXPECT_EQ(told[1].losses, 1);
+  EXPECT_EQ(told[1].opponents, std::vector<std::int64_t>{told[0].id}) << "shared with the result";
   // Another node's result for bob: taken as it is, his secret kept.
   StoredPlayer bob = *accounts_.get(bob_);
   const std::string secret = bob.secret_hash;

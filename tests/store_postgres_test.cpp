@@ -139,7 +139,8 @@ std::string describe(const StoredPlayer& p) {
   std::ostringstream out;
   out << p.id << ' ' << p.name << ' ' << p.salt << ' ' << p.secret_hash << ' ' << p.is_bot << ' '
       << p.rating << ' ' << p.games_played << ' ' << p.wins << '/' << p.losses << '/' << p.draws
-      << " rated " << p.rated_games;
+      << " rated " << p.rated_games << " against";
+  for (std::int64_t opponent : p.opponents) out << ' ' << opponent;
   return out.str();
 }
 
@@ -187,6 +188,14 @@ TEST_F(PostgresStoreTest, EveryAnswerIsTheSqliteStoresAnswer) {
     EXPECT_EQ(s->load_unfinished_games().size(), 1u);
   }
   EXPECT_EQ(described(pg.load_players()), described(lite.load_players()));
+  // Each account's opponents in games that counted as rated, at start and
+  // when one account is read (a node it arrives at).
+  const auto players = pg.load_players();
+  EXPECT_EQ(players[0].opponents, std::vector<std::int64_t>{2});
+  EXPECT_EQ(players[3].opponents, std::vector<std::int64_t>{3});
+  ASSERT_TRUE(pg.player_by_id(4));
+  EXPECT_EQ(pg.player_by_id(4)->opponents, std::vector<std::int64_t>{3});
+  EXPECT_EQ(pg.player_by_id(2)->opponents, std::vector<std::int64_t>{1});
   EXPECT_EQ(described(pg.load_unfinished_games()), described(lite.load_unfinished_games()));
   EXPECT_EQ(pg.load_tokens(), lite.load_tokens());
   EXPECT_EQ(pg.load_blocks(), lite.load_blocks());

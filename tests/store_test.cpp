@@ -114,6 +114,39 @@ TEST_F(StoreTest, KeepsPlayersGamesAndMovesAcrossReopening) {
   EXPECT_FALSE(store.game(99));
 }
 
+// The rating rule on varied opponents reads each account's different
+// opponents from its games when the store opens: games that counted as
+// rated only, each opponent once, the first kVariedOpponents by id.
+TEST_F(StoreTest, EachAccountsOpponentsInRatedGamesComeBackWhenReopened) {
+  {
+    SqliteStore store(path());
+    for (std::int64_t id = 1; id <= 16; ++id)
+      store.save_player(player(id, "p" + std::to_string(id)));
+    std::int64_t next_game = 1;
+    auto play = [&](std::int64_t x, std::int64_t o, int moves, bool rated, const char* status) {
+      GameRecord g = game(next_game, x, o);
+      g.rated = rated;
+      store.begin_game(g);
+      for (int ply = 0; ply < moves; ++ply)
+        store.add_move(next_game, ply, {ply / 3, ply % 3, 1'100});
+      store.end_game(next_game, status, "line", 1'900, rated);
+      ++next_game;
+    };
+    for (std::int64_t o = 13; o >= 2; --o) play(1, o, 5, true, "x_won");  // 12 others
+    play(2, 1, 5, true, "draw");                                          // bob again
+    play(14, 15, 5, false, "x_won");                                      // unrated
+    play(14, 16, 1, true, "aborted");                                     // never finished
+  }
+  SqliteStore store(path());
+  const auto players = store.load_players();
+  ASSERT_EQ(players.size(), 16u);
+  EXPECT_EQ(players[0].opponents, (std::vector<std::int64_t>{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(players[0].rated_games, 13);
+  EXPECT_EQ(players[1].opponents, std::vector<std::int64_t>{1}) << "once, whoever played X";
+  EXPECT_EQ(players[12].opponents, std::vector<std::int64_t>{1});
+  EXPECT_TRUE(players[13].opponents.empty()) << "unrated and unfinished games count for none";
+}
+
 TEST_F(StoreTest, NamesAreUniqueWhateverTheirCase) {
   SqliteStore store(":memory:");
   store.save_player(player(1, "Alice"));

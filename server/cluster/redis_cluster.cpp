@@ -10,6 +10,7 @@
 #include "cluster/cluster_scripts.hpp"
 #include "cluster/redis_tls_relay.hpp"
 #include "cluster/shared_directory.hpp"
+#include "game/rating.hpp"
 #include "lobby/secrets.hpp"
 #include "node.pb.h"
 
@@ -431,6 +432,7 @@ void RedisCluster::share_figures(const StoredPlayer& account) {
   figures.set_losses(account.losses);
   figures.set_draws(account.draws);
   figures.set_rated_games(account.rated_games);
+  for (std::int64_t opponent : account.opponents) figures.add_opponents(opponent);
   figures.set_node(self_.id);
   commands_->command(
       {"PUBLISH", kFiguresChannel, signer_.sign(kFiguresChannel, figures.SerializeAsString())},
@@ -490,6 +492,11 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
     account.losses = figures.losses();
     account.draws = figures.draws();
     account.rated_games = figures.rated_games();
+    // Bounded as the account store keeps them (it adds them to those it knows).
+    for (std::int64_t opponent : figures.opponents()) {
+      if (std::ssize(account.opponents) >= kVariedOpponents) break;
+      account.opponents.push_back(opponent);
+    }
     figures_handler_(account);
     return;
   }

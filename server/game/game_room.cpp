@@ -397,6 +397,7 @@ GameEnding GameRoom::ending(const GameResult& result) {
   ratings_before_ = ratings_;
   rating_notes_ = {};
   repeat_game_ = 0;
+  opponent_varieties_ = {};
   if (result.reason != wire::END_REASON_ABORTED) {
     e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
                                          rated_, static_cast<int>(game_.moves().size()));
@@ -404,6 +405,7 @@ GameEnding GameRoom::ending(const GameResult& result) {
       rated_ = e.settlement->rated;  // what the players see now is what is stored
       rating_notes_ = {e.settlement->x_note, e.settlement->o_note};
       repeat_game_ = e.settlement->repeat_game;
+      opponent_varieties_ = {e.settlement->x_variety, e.settlement->o_variety};
     }
   }
   refresh_ratings();  // what players see at the end is what will be stored

@@ -258,7 +258,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::array<double, 2> ratings_before_{};  // as they were when the game ended
   // Why each rating moved less than the result alone would (final state).
   std::array<wire::RatingNote, 2> rating_notes_{};
-  int repeat_game_ = 0;
+  int repeat_game_ = 0;                      // the pair's n-th in the window, n > 1
+  std::array<int, 2> opponent_varieties_{};  // with RATING_NOTE_FEW_OPPONENTS
   std::array<std::string, 2> last_names_;   // who sat last, for the spectators' goodbye
   Spectators spectators_;
   Game game_;

@@ -51,9 +51,9 @@ void GameRoom::fill_state(wire::GameState& s) const {
     if (result_ && rated() && result_->reason != wire::END_REASON_ABORTED) {
       info.set_rating_before(ratings_before_[static_cast<std::size_t>(i)]);
       info.set_rating_note(rating_notes_[static_cast<std::size_t>(i)]);
-      if (rating_notes_[static_cast<std::size_t>(i)] == wire::RATING_NOTE_REPEAT) {
-        info.set_repeat_game(static_cast<std::uint32_t>(repeat_game_));
-      }
+      info.set_repeat_game(static_cast<std::uint32_t>(repeat_game_));
+      info.set_opponent_variety(
+          static_cast<std::uint32_t>(opponent_varieties_[static_cast<std::size_t>(i)]));
     }
   }
   if (!game_.moves().empty()) {

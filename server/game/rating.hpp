@@ -24,6 +24,14 @@ inline constexpr int kMovesToCount = 4;
 inline constexpr long long kRepeatWindowMs = 24LL * 60 * 60 * 1000;
 double repeat_weight(int nth) noexcept;
 
+// An established rating moves in full only against an account that has
+// played rated games that counted against kVariedOpponents different
+// accounts; against one that has played n < kVariedOpponents, by
+// variety_weight(n) = n / kVariedOpponents of the change. A farm of accounts
+// that made their games among themselves moves a champion little.
+inline constexpr int kVariedOpponents = 10;
+double variety_weight(int opponents) noexcept;
+
 // The expected score of a player rated `own` against one rated `opponent`.
 double expected_score(double own, double opponent) noexcept;
 

@@ -17,11 +17,15 @@ struct Settlement {
   PlayerResult x;
   PlayerResult o;
   bool rated = false;  // the game counted as rated (it may still have moved nobody)
-  // Why each side's rating moved less than the result alone would move it,
-  // and with RATING_NOTE_REPEAT the pair's n-th rated game in the window.
+  // Why each side's rating moved less than the result alone would move it;
+  // the pair's n-th rated game in the repeat window when n > 1 (0 otherwise);
+  // with RATING_NOTE_FEW_OPPONENTS, how many different accounts that side's
+  // opponent had played rated games against.
   wire::RatingNote x_note = wire::RATING_NOTE_NONE;
   wire::RatingNote o_note = wire::RATING_NOTE_NONE;
   int repeat_game = 0;
+  int x_variety = 0;
+  int o_variety = 0;
 };
 
 class RatingBook {
@@ -35,7 +39,8 @@ class RatingBook {
   // until settled(); nullopt for an aborted game. Ratings change only in a
   // rated game, and then by the rules of docs/persistence.md ("Which results
   // move ratings"): not before both players have moved, less against a
-  // provisional account, less for results repeated between the same two.
+  // provisional account or one that played few others, less for results
+  // repeated between the same two.
   virtual std::optional<Settlement> settle(AccountId x, AccountId o, const GameResult& result,
                                            bool rated, int moves) = 0;
 

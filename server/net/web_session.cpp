@@ -6,6 +6,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/websocket/error.hpp>
+#include <utility>
 
 #include "net/replies.hpp"
 #include "net/use_tuple.hpp"
@@ -41,7 +42,7 @@ bool expected_end(const boost::system::error_code& ec) {
 WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
                        std::string peer, std::string address)
     : executor_(stream.get_executor()),
-      ws_(std::move(stream)),
+      ws_(FrameCountingStream(std::move(stream), [this](int opcode) { on_frame(opcode); })),
       gate_(server.gate()),
       logic_(server.logic()),
       own_io_(executor_.target<asio::io_context::executor_type>()),
@@ -49,7 +50,7 @@ WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebS
       limits_(server.limits()),
       commons_(server.commons()),
       watchdog_timer_(executor_),
-      limiter_(limits_.messages_per_second, limits_.message_burst),
+      rate_(limits_.messages_per_second, limits_.message_burst),
       started_at_(steady_clock::now()),
       last_received_(started_at_),
       slot_(std::move(slot)),
@@ -118,14 +119,6 @@ asio::awaitable<void> WebSession::run(Request request) {
   }));
   ws_.binary(true);
   ws_.read_message_max(limits_.max_frame + kReadChunk);
-  // WebSocket pings and pongs count against the message rate too: Beast
-  // answers a ping by itself, so a peer flooding them is closed instead.
-  ws_.control_callback([this](websocket::frame_type kind, beast::string_view) {
-    if (kind == websocket::frame_type::close || stopped_ || closing_) return;
-    if (limiter_.allow()) return;
-    refused_frame("rate_limited");
-    fail(wire::ERROR_CODE_RATE_LIMITED, "too many WebSocket pings and pongs");
-  });
   auto [ec] = co_await ws_.async_accept(request, use_tuple);
   if (stopped_) co_return;
   if (ec) {
@@ -191,7 +184,12 @@ asio::awaitable<void> WebSession::read_loop() {
       last_received_ = now;
       const auto data = buffer_.data();
       const std::string_view body(static_cast<const char*>(data.data()), data.size());
-      if (!ws_.got_binary()) {
+      if (std::exchange(message_refused_, false)) {
+        // Over the message rate: dropped, and the peer told (its request id
+        // if it reads as a ClientMessage).
+        wire::ClientMessage refused;
+        warn_rate(wire::parse_body(body, refused) ? refused.request_id() : 0, now);
+      } else if (!ws_.got_binary()) {
         refused_frame("unparseable");
         fail(wire::ERROR_CODE_BAD_FRAME,
              "a text message: the game's WebSocket carries binary protobuf (docs/web.md)");
@@ -218,16 +216,6 @@ bool WebSession::handle_message(std::string_view body, steady_clock::time_point 
     refused_frame("before_hello");
     fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
     return false;
-  }
-  if (!limiter_.allow(now)) {
-    refused_frame("rate_limited");
-    if (rate_warnings_.allow(now)) {
-      if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
-      enqueue(error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down",
-                          message.request_id())
-                  .frame);
-    }
-    return true;
   }
   if (message.has_ping()) {
     wire::ServerMessage pong;
@@ -257,6 +245,44 @@ bool WebSession::handle_message(std::string_view body, steady_clock::time_point 
     });
   }
   return !closing_;
+}
+
+void WebSession::on_frame(int opcode) {
+  if (closing_ || stopped_ || flooded_) return;
+  const auto now = steady_clock::now();
+  switch (rate_.take(now)) {
+    case MessageRate::Verdict::kAllowed:
+      return;
+    case MessageRate::Verdict::kRefused:
+      refused_frame("rate_limited");
+      if (opcode < 8) {
+        message_refused_ = true;  // a data frame: its message goes unheard
+      } else {
+        // A control frame: Beast answers a ping by itself; the peer is told.
+        asio::post(executor_, [self = shared_from_this(), now] { self->warn_rate(0, now); });
+      }
+      return;
+    case MessageRate::Verdict::kFlooding:
+      // The frame's bytes are still on their way into Beast: the connection
+      // is failed from the executor's queue, not from inside the read.
+      refused_frame("flood");
+      flooded_ = true;
+      asio::post(executor_, [self = shared_from_this()] {
+        self->fail(wire::ERROR_CODE_RATE_LIMITED,
+                   "flooding: more than " +
+                       std::to_string(static_cast<long long>(self->limits_.messages_per_second)) +
+                       " WebSocket frames a second, and on past the warning");
+      });
+      return;
+  }
+}
+
+void WebSession::warn_rate(std::uint32_t request_id, steady_clock::time_point now) {
+  if (closing_ || !rate_warnings_.allow(now)) return;
+  spdlog::debug("web connection {}: over the message rate limit", peer_);
+  if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
+  enqueue(
+      error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id).frame);
 }
 
 // --- writing --------------------------------------------------------------------

@@ -4,7 +4,8 @@
 // it; docs/web.md says why binary). The lobby and the rooms see a
 // Participant like any other. Every limit of a TCP session holds: the
 // frame cap (and the small one before Hello), the Hello deadline, the
-// message rate, the shared read budget, the bounded send queue (a browser
+// message rate (every WebSocket frame counts: each fragment of a message,
+// pings, pongs, closes), the shared read budget, the bounded send queue (a browser
 // that stops reading is dropped as a slow consumer), the idle and heartbeat
 // deadlines; the connection slot taken when it was accepted is held until
 // it ends. A reader and a watchdog coroutine keep it alive, as in Session;
@@ -24,7 +25,9 @@
 #include <string>
 
 #include "metrics/server_metrics.hpp"
+#include "net/frame_counting_stream.hpp"
 #include "net/inbox.hpp"
+#include "net/message_rate.hpp"
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/session.hpp"
@@ -69,6 +72,12 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   void return_read_space();
   // Handles one whole message; false when the connection must stop reading.
   bool handle_message(std::string_view body, std::chrono::steady_clock::time_point now);
+  // One frame's header arrived (FrameCountingStream): it counts against the
+  // message rate. Over the rate, the message it belongs to is refused; on
+  // past the warning, the connection is cut off.
+  void on_frame(int opcode);
+  // Tells the peer it is over the message rate (at most once a second).
+  void warn_rate(std::uint32_t request_id, std::chrono::steady_clock::time_point now);
   template <typename F>
   void to_logic(F&& f);
   template <typename F>
@@ -86,7 +95,7 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   void note_sent(const wire::ServerMessage& message) noexcept;
 
   const boost::asio::any_io_executor executor_;
-  boost::beast::websocket::stream<tls::AsyncStream> ws_;
+  boost::beast::websocket::stream<FrameCountingStream> ws_;
   Gate& gate_;
   boost::asio::any_io_executor logic_;
   const boost::asio::io_context::executor_type* const own_io_;
@@ -103,8 +112,10 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   bool writing_ = false;  // a write (or the closing handshake) is in flight
   std::shared_ptr<const std::string> in_flight_;  // the message being written
   boost::asio::steady_timer watchdog_timer_;
-  RateLimiter limiter_;
-  RateLimiter rate_warnings_{1.0, 1.0};
+  MessageRate rate_;                     // every frame the peer sends
+  RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
+  bool message_refused_ = false;         // a frame of the message being read was over the rate
+  bool flooded_ = false;                 // cut off for flooding (the close is on its way)
 
   std::chrono::steady_clock::time_point started_at_;
   std::chrono::steady_clock::time_point last_received_;

@@ -3,6 +3,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "game/rating.hpp"
 #include "store/record_rows.hpp"
 
 namespace ttt::server {
@@ -201,6 +202,13 @@ std::vector<StoredPlayer> PostgresStore::load_players() {
     players.push_back(player_from(PgRow{rows, i}));
     players.back().rated_games = rows.integer(i, 10);
   }
+  auto pairs = db_.run(TTT_RATED_OPPONENTS("$1"), {number(kVariedOpponents)});
+  std::vector<std::pair<std::int64_t, std::int64_t>> opponents;
+  opponents.reserve(static_cast<std::size_t>(pairs.rows()));
+  for (int i = 0; i < pairs.rows(); ++i) {
+    opponents.emplace_back(pairs.integer(i, 0), pairs.integer(i, 1));
+  }
+  give_opponents(players, opponents);
   return players;
 }
 
@@ -494,10 +502,14 @@ std::optional<StoredPlayer> PostgresStore::one_player(const PgResult& rows) {
   StoredPlayer p = player_from(PgRow{rows, 0});
   p.rated_games = rows.integer(0, 10);
   if (!rows.is_null(0, 11)) p.key = rows.text(0, 11);
+  auto opponents =
+      db_.run(TTT_RATED_OPPONENTS_OF("$1", "$2"), {number(p.id), number(kVariedOpponents)});
+  for (int i = 0; i < opponents.rows(); ++i) p.opponents.push_back(opponents.integer(i, 0));
   return p;
 }
 
-// One account with its rated games counted and its name's key (one_player).
+// One account with its rated games counted and its name's key (one_player
+// adds its opponents).
 #define TTT_ONE_PLAYER                                                                  \
   TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "      \
                      "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "

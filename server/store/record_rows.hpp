@@ -4,6 +4,11 @@
 // columns from 0 (SqliteStore and PostgresStore adapt their own).
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "store/records.hpp"
 
 // Macros, not constants: the engines paste them into string literals.
@@ -21,6 +26,28 @@
   "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "                  \
   "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2"
 
+// Each player's different opponents in games that counted as rated, the
+// first LIMIT of each by id, as (player, opponent) rows ordered by player:
+// LIMIT is the engine's placeholder for kVariedOpponents.
+#define TTT_RATED_OPPONENTS(LIMIT)                                                     \
+  "SELECT player, opponent FROM (SELECT player, opponent, ROW_NUMBER() OVER "          \
+  "(PARTITION BY player ORDER BY opponent) AS nth FROM (SELECT g.x_player AS player, " \
+  "g.o_player AS opponent FROM games g WHERE " TTT_GAME_COUNTED                        \
+  " UNION SELECT "                                                                     \
+  "g.o_player, g.x_player FROM games g WHERE " TTT_GAME_COUNTED                        \
+  ") AS pairs WHERE player "                                                           \
+  "<> opponent) AS numbered WHERE nth <= " LIMIT " ORDER BY player, opponent"
+
+// One player's different opponents in games that counted as rated, the first
+// LIMIT by id; PLAYER is the engine's placeholder for the player's id (used
+// three times), LIMIT for kVariedOpponents.
+#define TTT_RATED_OPPONENTS_OF(PLAYER, LIMIT)                                       \
+  "SELECT DISTINCT CASE WHEN g.x_player = " PLAYER                                  \
+  " THEN g.o_player ELSE g.x_player END "                                           \
+  "AS opponent FROM games g WHERE (g.x_player = " PLAYER " OR g.o_player = " PLAYER \
+  ") AND "                                                                          \
+  "g.x_player <> g.o_player AND " TTT_GAME_COUNTED " ORDER BY opponent LIMIT " LIMIT
+
 namespace ttt::server {
 
 template <typename Row>
@@ -37,6 +64,18 @@ StoredPlayer player_from(const Row& r) {
   p.losses = r.integer(8);
   p.draws = r.integer(9);
   return p;
+}
+
+// Gives each of `players` (ordered by id) its opponents from (player,
+// opponent) rows of TTT_RATED_OPPONENTS.
+inline void give_opponents(std::vector<StoredPlayer>& players,
+                           const std::vector<std::pair<std::int64_t, std::int64_t>>& rows) {
+  for (const auto& [player, opponent] : rows) {
+    const auto it =
+        std::lower_bound(players.begin(), players.end(), player,
+                         [](const StoredPlayer& p, std::int64_t id) { return p.id < id; });
+    if (it != players.end() && it->id == player) it->opponents.push_back(opponent);
+  }
 }
 
 template <typename Row>

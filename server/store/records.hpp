@@ -23,6 +23,11 @@ struct StoredPlayer {
   // Rated games that counted (rated, both players moved): derived from the
   // games table when loaded, counted on in memory.
   std::int64_t rated_games = 0;
+  // The different accounts it played rated games that counted against, the
+  // first kVariedOpponents of them (game/rating.hpp: past that many the
+  // rules don't tell them apart): derived from the games table when loaded,
+  // added to in memory.
+  std::vector<std::int64_t> opponents;
   // The name's key (lobby/text_rules' name_key: no two accounts share one);
   // kept by the PostgreSQL store so that nodes sharing it can look names up.
   std::string key;

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "game/rating.hpp"
 #include "store/record_rows.hpp"
 
 namespace ttt::server {
@@ -158,6 +159,11 @@ std::vector<StoredPlayer> SqliteStore::load_players() {
     players.push_back(player_from(SqliteRow{s}));
     players.back().rated_games = s.column_int(10);
   }
+  std::vector<std::pair<std::int64_t, std::int64_t>> opponents;
+  auto o = db_.prepare(TTT_RATED_OPPONENTS("?"));
+  o.bind(1, std::int64_t{kVariedOpponents});
+  while (o.step()) opponents.emplace_back(o.column_int(0), o.column_int(1));
+  give_opponents(players, opponents);
   return players;
 }
 

@@ -29,7 +29,8 @@ class Store {
   virtual ~Store() = default;
 
   // Startup reads.
-  virtual std::vector<StoredPlayer> load_players() = 0;  // with rated_games counted
+  // Every account, with rated_games counted and its opponents listed.
+  virtual std::vector<StoredPlayer> load_players() = 0;
   // The rated games that counted (rated, both moved) ended since since_ms.
   virtual std::vector<RatedPairing> load_rated_pairings(std::int64_t since_ms) = 0;
   virtual std::vector<GameRecord> load_unfinished_games() = 0;  // with moves
@@ -102,7 +103,8 @@ class Store {
   enum class IdKind { kRoom, kGame, kPlayer };
   // The first of `count` ids of that kind nobody else is given.
   virtual std::int64_t reserve_ids(IdKind kind, int count);
-  // One account by its name's key or its id, with rated_games counted.
+  // One account by its name's key or its id, with rated_games counted and
+  // its opponents listed.
   virtual std::optional<StoredPlayer> player_by_key(const std::string& key);
   virtual std::optional<StoredPlayer> player_by_id(std::int64_t id);
   // The player's games in progress, with their moves and holders.
@@ -146,8 +148,9 @@ class Store {
   virtual void ensure_player(const StoredPlayer& player);
   // The hash of the player's resume token, if it has one.
   virtual std::optional<std::string> token_hash(std::int64_t player_id);
-  // One account's rating and counts as committed (rated_games not counted:
-  // a read by its key, cheap enough for every game's end).
+  // One account's rating and counts as committed (rated_games not counted,
+  // opponents not listed: a read by its key, cheap enough for every game's
+  // end).
   virtual std::optional<StoredPlayer> figures_of(std::int64_t player_id);
   // The accounts the player blocks (read with the account when its player
   // arrives at a node: it may have blocked them at another).

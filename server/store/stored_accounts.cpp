@@ -20,7 +20,17 @@ std::int64_t system_now_ms() {
       .count();
 }
 
-// An account's rating and counts, from another copy of it.
+// Remembers that `account` played a rated game that counted against
+// `opponent`, up to kVariedOpponents of them: past that the rules don't tell
+// them apart. Opponents only add up, whichever copy saw them first.
+void add_opponent(StoredPlayer& account, std::int64_t opponent) {
+  auto& known = account.opponents;
+  if (std::ssize(known) >= kVariedOpponents || opponent == account.id) return;
+  if (std::find(known.begin(), known.end(), opponent) == known.end()) known.push_back(opponent);
+}
+
+// An account's rating and counts, from another copy of it (its opponents
+// added to those known).
 void copy_figures(StoredPlayer& to, const StoredPlayer& from) {
   to.rating = from.rating;
   to.games_played = from.games_played;
@@ -28,6 +38,7 @@ void copy_figures(StoredPlayer& to, const StoredPlayer& from) {
   to.losses = from.losses;
   to.draws = from.draws;
   to.rated_games = from.rated_games;
+  for (std::int64_t opponent : from.opponents) add_opponent(to, opponent);
 }
 
 }  // namespace
@@ -388,6 +399,24 @@ double StoredAccounts::rating(AccountId account) const {
   return p->rating + (held == pending_.end() ? 0.0 : held->second);
 }
 
+namespace {
+
+// How many different accounts `account` played rated games against, up to
+// kVariedOpponents.
+int variety(const StoredPlayer& account) { return static_cast<int>(account.opponents.size()); }
+
+// The note for a side whose rating was held (opponent provisional), weighed
+// by the repeat rule, against an opponent of `opponent_variety` opponents.
+wire::RatingNote note(bool held, double repeat, int opponent_variety) {
+  if (held) return wire::RATING_NOTE_PROVISIONAL_OPPONENT;
+  if (repeat == 0) return wire::RATING_NOTE_REPEAT;
+  if (opponent_variety < kVariedOpponents) return wire::RATING_NOTE_FEW_OPPONENTS;
+  if (repeat < 1) return wire::RATING_NOTE_REPEAT;
+  return wire::RATING_NOTE_NONE;
+}
+
+}  // namespace
+
 std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
                                                  const GameResult& result, bool rated, int moves) {
   const StoredPlayer* x = get(x_id);
@@ -405,23 +434,27 @@ std::optional<Settlement> StoredAccounts::settle(AccountId x_id, AccountId o_id,
     const RatingChange change = rate_game(x->rating, o->rating, score);
     double x_change = change.x - x->rating;
     double o_change = change.o - o->rating;
-    // An established rating is not moved by a newcomer, nor by the same
-    // opponent again and again.
+    // An established rating is not moved by a newcomer, little by an
+    // account that played few others, nor by the same opponent again and
+    // again.
     const bool o_held = is_provisional(*x) && !is_provisional(*o);
     const bool x_held = is_provisional(*o) && !is_provisional(*x);
     if (o_held) o_change = 0;
     if (x_held) x_change = 0;
+    // Each side's opponent's different opponents, counted for an established side.
+    const int x_variety = is_provisional(*x) ? kVariedOpponents : variety(*o);
+    const int o_variety = is_provisional(*o) ? kVariedOpponents : variety(*x);
     const int nth = pairing_count(x->id, o->id, now_ms_()) + 1;
     const double weight = repeat_weight(nth);
-    settlement.x.rating_change = x_change * weight;
-    settlement.o.rating_change = o_change * weight;
-    // Why a rating moved less, for the players to read.
-    if (nth > 1) {
-      settlement.x_note = settlement.o_note = wire::RATING_NOTE_REPEAT;
-      settlement.repeat_game = nth;
-    }
-    if (x_held) settlement.x_note = wire::RATING_NOTE_PROVISIONAL_OPPONENT;
-    if (o_held) settlement.o_note = wire::RATING_NOTE_PROVISIONAL_OPPONENT;
+    settlement.x.rating_change = x_change * weight * variety_weight(x_variety);
+    settlement.o.rating_change = o_change * weight * variety_weight(o_variety);
+    // Why a rating moved less, for the players to read: the rule that held
+    // it back most.
+    if (nth > 1) settlement.repeat_game = nth;
+    settlement.x_note = note(x_held, weight, x_variety);
+    settlement.o_note = note(o_held, weight, o_variety);
+    if (settlement.x_note == wire::RATING_NOTE_FEW_OPPONENTS) settlement.x_variety = x_variety;
+    if (settlement.o_note == wire::RATING_NOTE_FEW_OPPONENTS) settlement.o_variety = o_variety;
   } else if (rated && x->id != o->id) {
     settlement.x_note = settlement.o_note = wire::RATING_NOTE_TOO_SHORT;
   }
@@ -442,11 +475,17 @@ void StoredAccounts::settled(const Settlement& settlement, bool ok) {
   if (!ok) return;
   apply(settlement.x);
   apply(settlement.o);
-  reread_figures(static_cast<AccountId>(settlement.x.player_id));
-  reread_figures(static_cast<AccountId>(settlement.o.player_id));
   if (settlement.rated) {
     remember_pairing(settlement.x.player_id, settlement.o.player_id, now_ms_());
+    for (auto [who, whom] : {std::pair{settlement.x.player_id, settlement.o.player_id},
+                             std::pair{settlement.o.player_id, settlement.x.player_id}}) {
+      if (auto it = accounts_.find(static_cast<AccountId>(who)); it != accounts_.end()) {
+        add_opponent(it->second, whom);
+      }
+    }
   }
+  reread_figures(static_cast<AccountId>(settlement.x.player_id));
+  reread_figures(static_cast<AccountId>(settlement.o.player_id));
 }
 
 int StoredAccounts::pairing_count(std::int64_t a, std::int64_t b, std::int64_t now) {

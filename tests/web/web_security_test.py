@@ -6,6 +6,8 @@ ALPN, ttt/1)."""
 
 import socket
 import ssl
+import threading
+import time
 
 import webtest as w
 
@@ -68,6 +70,30 @@ def hello(name):
 
 
 HELLO = hello("sec-one")
+
+
+def ws_frame(payload, opcode, fin=True):
+    """One masked client frame (short payloads), FIN as asked."""
+    mask = b"\x01\x02\x03\x04"
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([(0x80 if fin else 0) | opcode, 0x80 | len(payload)]) + mask + masked
+
+
+def ping(nonce):
+    """ClientMessage{request_id nonce, ping{nonce}} (nonce < 128)."""
+    return bytes([0x08, nonce, 0x72, 0x02, 0x08, nonce])
+
+
+def pong_to(sock, nonce):
+    """True once the ServerMessage{in_reply_to nonce, pong} comes (other
+    messages skipped)."""
+    for _ in range(50):
+        opcode, payload = w.ws_recv(sock)
+        if opcode is None:
+            return False
+        if opcode == 2 and payload[:3] == bytes([0x08, nonce, 0x62]):
+            return True
+    return False
 
 ERROR_BAD_FRAME, ERROR_FRAME_TOO_LARGE, ERROR_HELLO_REQUIRED, ERROR_RATE_LIMITED = 1, 2, 3, 23
 ERROR_TOO_MANY_NEW_NAMES = 16
@@ -144,6 +170,53 @@ def main():
             codes.append(error_code(payload))
     assert ERROR_RATE_LIMITED in codes, codes
     sock.close()
+
+    # Every WebSocket frame counts against the message rate like a TCP frame:
+    # each fragment of a message (empty ones too, which add nothing to it) and
+    # each pong. A flood of either is told RATE_LIMITED and cut off, while
+    # another player's pings are answered all along.
+    def upgraded():
+        """A WebSocket (within the cap of 4 once the closed ones are gone)."""
+        return w.eventually(lambda: (lambda r: r[1] if r[0] == 101 else None)(w.ws_upgrade(port)),
+                            5, "a WebSocket within the cap")
+    watcher = upgraded()
+    w.ws_send(watcher, hello("sec-watcher"))
+    assert w.ws_recv(watcher)[1][0] == 0x12
+    for kind, first, frame in (("fragments", ws_frame(b"", 2, fin=False), ws_frame(b"", 0, fin=False)),
+                               ("pongs", ws_frame(b"p", 10), ws_frame(b"p", 10))):
+        flooder = upgraded()
+        w.ws_send(flooder, hello(f"sec-{kind}"))
+        assert w.ws_recv(flooder)[1][0] == 0x12
+        flood = first + frame * 19999
+
+        def send_flood():
+            try:
+                for at in range(0, len(flood), 6000):
+                    flooder.sendall(flood[at:at + 6000])
+            except OSError:
+                pass  # cut off
+        sender = threading.Thread(target=send_flood)
+        sender.start()
+        worst = 0.0
+        for nonce in range(1, 6):
+            started = time.monotonic()
+            w.ws_send(watcher, ping(nonce))
+            assert pong_to(watcher, nonce), f"no Pong for the watcher during the {kind} flood"
+            worst = max(worst, time.monotonic() - started)
+        sender.join()
+        codes = []
+        for _ in range(2000):
+            opcode, payload = w.ws_recv(flooder)
+            if opcode is None or opcode == 8:
+                break
+            if opcode == 2:
+                codes.append(error_code(payload))
+        assert opcode in (None, 8), f"the {kind} flood was not cut off"
+        assert ERROR_RATE_LIMITED in codes, (kind, codes)
+        flooder.close()
+        print(f"a flood of {kind}: cut off; the watcher's pings answered, the slowest in "
+              f"{worst * 1000:.1f} ms")
+    watcher.close()
 
     # A flood of WebSockets from one address is capped like TCP connections
     # (--max-connections-per-ip 4): the fifth is refused, the others live.
