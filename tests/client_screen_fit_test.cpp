@@ -278,6 +278,16 @@ TEST(LiveGameText, ARatingThatMovesLessSaysWhy) {
       "not move against it).");
   EXPECT_EQ(rating_change_text(rated_end(1200, 1200, wire::RATING_NOTE_TOO_SHORT, 0), wire::SIDE_O),
             "Your rating: 1200 -> 1200 (+0: the game ended before both players moved).");
+  auto few = rated_end(1500, 1500, wire::RATING_NOTE_FEW_OPPONENTS, 0);
+  few.mutable_x()->set_opponent_variety(1);
+  EXPECT_EQ(rating_change_text(few, wire::SIDE_X),
+            "Your rating: 1500 -> 1500 (+0: bob has played rated games against only 1 other "
+            "account: it counts 1/10).");
+  few = rated_end(1500, 1503, wire::RATING_NOTE_FEW_OPPONENTS, 0);
+  few.mutable_x()->set_opponent_variety(3);
+  EXPECT_EQ(rating_change_text(few, wire::SIDE_X),
+            "Your rating: 1500 -> 1503 (+3: bob has played rated games against only 3 other "
+            "accounts: it counts 3/10).");
   EXPECT_EQ(rating_change_text(rated_end(1900, 1900.3, wire::RATING_NOTE_NONE, 0), wire::SIDE_X),
             "Your rating: 1900 -> 1900 (+0: the result the ratings expected).");
   EXPECT_EQ(rating_change_text(rated_end(1200, 1216, wire::RATING_NOTE_NONE, 0), wire::SIDE_X),

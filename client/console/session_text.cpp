@@ -43,6 +43,12 @@ std::string rating_note_text(const wire::PlayerInfo& p, const std::string& oppon
       return opponent + "'s rating is provisional: an established rating does not move against it";
     case wire::RATING_NOTE_TOO_SHORT:
       return "the game ended before both players moved";
+    case wire::RATING_NOTE_FEW_OPPONENTS: {
+      const std::uint32_t n = std::min<std::uint32_t>(p.opponent_variety(), 9);
+      return opponent + " has played rated games against only " + std::to_string(n) +
+             (n == 1 ? " other account" : " other accounts") + ": it counts " + std::to_string(n) +
+             "/10";
+    }
     default:
       return change == 0 ? "the result the ratings expected" : "";
   }
