@@ -1,4 +1,4 @@
-// Limits per remote address (issue 14): connections (--max-connections-per-ip),
+// Limits per remote address: connections (--max-connections-per-ip),
 // new names an hour, failed identity checks with a growing wait; and one
 // game at a time per player. Each test floods from one loopback address
 // while players from others go on; the units are tested with a clock of
