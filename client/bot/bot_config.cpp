@@ -35,8 +35,9 @@ cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& con
   flags.add_int("--port", "", &port, 1, 65535, "PORT",
                 "server port (for --host entries without one)");
   flags.add_string("--name", "", &config.name, "NAME",
-                   "player name; with --count, bots are NAME-1, NAME-2, ... (default: bot, or "
-                   "bot2, bot3, ... while other ttt programs of yours use it)");
+                   "player name; with --count, bots are NAME-1, NAME-2, ... (default: your "
+                   "login name followed by -bot, e.g. alice-bot, or alice-bot2, alice-bot3, ... "
+                   "while other ttt programs of yours use it)");
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
   flags.add_optional_int(
