@@ -90,9 +90,9 @@ TEST(ConnectionSlots, ASlotOutlivesTheTableItCameFrom) {
     auto slots = std::make_shared<ConnectionSlots>(1, 0);
     ConnectionSlots::Refusal why{};
     slot = slots->take("a", why);
+    ASSERT_NE(slot, nullptr) << "a table of one has room for one";
   }
-  slot.reset();  // gives back to a table only the slot still holds: no crash
-  SUCCEED();
+  slot.reset();  // gives back to a table only the slot still holds: no crash (ASan in CI)
 }
 
 TEST(IdentityBackoff, FreeFailuresThenAWaitThatDoublesUpToFiveMinutes) {
