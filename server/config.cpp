@@ -117,7 +117,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                 "challenges one player may make a minute (its address twice that, an IPv6 /48 "
                 "16 times), 0 = no limit");
   flags.add_seconds("--challenge-cooldown", &config.lobby.challenge_cooldown, 86400,
-                    "how long before a player may challenge the same player again, 0 = at once");
+                    "how long before a player may challenge the same player again after a "
+                    "challenge that ended without a game (declined, withdrawn, expired), 0 = at "
+                    "once");
   flags.add_string("--metrics", "", &config.metrics, "ADDR:PORT",
                    "serve /metrics (Prometheus), /healthz and /readyz over HTTP there, e.g. "
                    "127.0.0.1:9100 (plain HTTP: keep it off the internet); default: off");

@@ -28,7 +28,7 @@ struct ServerConfig {
   std::string postgres;            // libpq CONNINFO of a PostgreSQL store, in place of db; empty: db
   std::string export_games;        // write finished games to this file and exit
   bool print_fingerprint = false;  // print the TLS certificate's fingerprint and exit
-  // Several nodes of one lobby (issue 18): the Redis they share (HOST:PORT;
+  // Several nodes of one lobby: the Redis they share (HOST:PORT;
   // empty: this node is alone), how clients reach this node (HOST:PORT;
   // empty: --bind and --port when --bind names one address), and how long a
   // drain (SIGTERM) lets games in progress finish before handing them over.

@@ -1,4 +1,4 @@
-// The real ttt-client and ttt-bot against a mischievous lobby (issue 16):
+// The real ttt-client and ttt-bot against a mischievous lobby:
 // /list during a room flood, a player's screen during a spectator storm, a
 // first Welcome cut on the way, secrets rotated, and the files they keep.
 #include <arpa/inet.h>

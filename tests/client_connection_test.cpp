@@ -1,4 +1,4 @@
-// The client's Connection against a lobby of several nodes (issue 18), with
+// The client's Connection against a lobby of several nodes, with
 // scripted stand-ins for the nodes on loopback: a Redirect followed (at
 // once, with the secret or token and the reservation, over TLS pinned by the
 // fingerprint the redirecting node vouched for), unprompted mid-session,

@@ -1,4 +1,4 @@
-// The full-screen client (issue 19) on a real terminal, driven through tmux:
+// The full-screen client on a real terminal, driven through tmux:
 // the board stays in place while the log below it grows, the cursor moves
 // with the arrow keys and hjkl and places with Enter and space, a mouse
 // click places on its cell, keys pressed out of turn send nothing, the

@@ -1,4 +1,4 @@
-// The client's side of issue 16: the secret it makes before its first Hello
+// The client's side of the lobby's limits: the secret it makes before its first Hello
 // (and rotates), the game list a page at a time, and mutes.
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// ttt-client and ttt-bot against a lobby of several nodes (issue 18), with
+// ttt-client and ttt-bot against a lobby of several nodes, with
 // scripted stand-ins for the nodes: a node answers a quick match with a
 // Redirect and the program goes on at the node named (one line for the user,
 // no error for the bot; the bot over TLS, pinned by the fingerprint the first

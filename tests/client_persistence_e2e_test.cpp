@@ -493,7 +493,7 @@ void expect_clean_finish(ChildProcess& bot, int games) {
   EXPECT_EQ(summary->errors, 0) << bot.output();
 }
 
-// Issue 13: a bot waiting in quick match, a bot waiting in the game it
+// A server restart: a bot waiting in quick match, a bot waiting in the game it
 // opened, a watcher and two bots mid-game all keep their places across a
 // kill -9 (or an orderly SIGTERM) of the server: each puts itself back and
 // finishes with errors=0.
@@ -577,7 +577,7 @@ INSTANTIATE_TEST_SUITE_P(Signals, ServerRestart, ::testing::Values(SIGKILL, SIGT
 namespace ttt::testing {
 namespace {
 
-// Issue 13 with the console client: a player waiting in quick match, one
+// A server restart with the console client: a player waiting in quick match, one
 // waiting in the 4x4 game she opened, one idle in the lobby and two seated
 // in a game keep their places across a kill -9 (or SIGTERM) of the server.
 // Each keeps its name by its kept resume token (never "signing in again"),

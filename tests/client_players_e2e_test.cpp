@@ -1,4 +1,4 @@
-// Playing a friend end to end (issue 19): the real ttt-server, ttt-client
+// Playing a friend end to end: the real ttt-server, ttt-client
 // and ttt-bot over loopback. /who, a challenge accepted into a game with a
 // Fischer clock whose flag falls, a challenge declined, a block, and bots
 // that challenge and accept. Every wait is bounded.

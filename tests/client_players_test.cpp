@@ -1,4 +1,4 @@
-// Issue 19 in the console client, without a server: clocks as typed (M+S)
+// Playing a friend in the console client, without a server: clocks as typed (M+S)
 // and shown, the commands for players and challenges and the requests they
 // send, and the words for /who, challenges and blocks (with hostile names).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// A lobby of several nodes, the pure parts (issue 18): --host lists, the
+// A lobby of several nodes, the pure parts: --host lists, the
 // checks on a node's Redirect, the bound on redirects, and the words both
 // clients use.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Whom the clients trust (issue 14): fingerprints as people type them, the
+// Whom the clients trust: fingerprints as people type them, the
 // known_servers file, and the verdict on a server's certificate.
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-// Several ttt-server nodes end to end (issue 18), each a real process,
+// Several ttt-server nodes end to end, each a real process,
 // sharing a real redis-server of the test's own and a PostgreSQL schema of
 // the test's own: the game list of every node from any node, joining a game
 // held elsewhere (by its id, or a private game's invite code alone) and

@@ -1,4 +1,4 @@
-// The lobby and its rooms through their seams only (issue 12): a Lobby built
+// The lobby and its rooms through their seams only: a Lobby built
 // with fakes of every part a shared or durable implementation will replace
 // (the account store and rating book, the game journal, the game directory
 // and the matchmaker) plays games exactly as with the in-process ones, and

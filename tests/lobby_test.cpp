@@ -644,7 +644,7 @@ TEST_F(LobbyTest, GamesWithAProgramAreRatedOnlyWhenItAsks) {
   EXPECT_FALSE(rated_of(*p3));
 }
 
-// --- limits (issue 16) -------------------------------------------------------------
+// --- limits -------------------------------------------------------------
 
 template <typename Pred>
 int count_of(const FakeConnection& conn, Pred pred) {
@@ -1268,7 +1268,7 @@ TEST_F(LobbyJournalTest, TheServersBotMovesAgainAfterItsMoveCouldNotBeSaved) {
   EXPECT_EQ(last_state(*alice)->status(), wire::GAME_STATUS_IN_PROGRESS);
 }
 
-// --- the players online, challenges and blocks (issue 19) --------------------
+// --- the players online, challenges and blocks --------------------
 
 const wire::ServerMessage* last_of(const FakeConnection& conn, wire::ServerMessage::BodyCase kind) {
   return conn.last([kind](const wire::ServerMessage& m) { return m.body_case() == kind; });

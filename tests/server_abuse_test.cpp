@@ -1,4 +1,4 @@
-// One mischievous player can't hurt anyone else (issue 16): each attack at a
+// One mischievous player can't hurt anyone else: each attack at a
 // reduced scale, over loopback and bounded in time, with the defence that
 // holds it. Clients on 127.0.0.2, 127.0.0.3, ... look like other machines to
 // the limits per address.

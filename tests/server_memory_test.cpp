@@ -1,4 +1,4 @@
-// Memory a mischievous peer can make the server hold (issue 16), measured on
+// Memory a mischievous peer can make the server hold, measured on
 // the real ttt-server: connections that never say Hello may send one small
 // frame, every read buffer draws on one budget, and what a flood took is
 // given back once it has gone. The bounds below are the ones stated in
@@ -41,8 +41,8 @@ constexpr std::size_t kSent = 3000;
 constexpr long kFloodGrowthBoundKiB = 16 * kFloodConnections;
 // ...and what it may keep once the flood has gone: 8 KiB a connection of
 // the flood's peak (the I/O library keeps a record per descriptor for reuse,
-// about 4 KiB). Before issue 16 the same flood of 65 KiB frames took and
-// kept 70 KiB a connection.
+// about 4 KiB). A read buffer grown to the largest frame and kept would
+// hold 70 KiB a connection after the same flood of 65 KiB frames.
 constexpr long kAfterBoundKiB = 8 * kFloodConnections;
 
 // The resident memory of a process, in KiB (VmRSS), or -1.

@@ -1,4 +1,4 @@
-// The operator's HTTP port (issue 14): /metrics in the Prometheus text format,
+// The operator's HTTP port: /metrics in the Prometheus text format,
 // clean under `promtool check metrics`, its counters moving with play;
 // /healthz and /readyz; and --log-format json's lines.
 #include <arpa/inet.h>

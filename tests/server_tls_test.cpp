@@ -1,4 +1,4 @@
-// The server's TLS (issue 14): its own self-signed certificate, a CA's
+// The server's TLS: its own self-signed certificate, a CA's
 // certificate and key from files, reloading them, and what a peer that
 // speaks the other transport is told. Real OpenSSL over loopback; the
 // certificates are made in temporary directories and go with them.

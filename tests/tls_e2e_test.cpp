@@ -1,4 +1,4 @@
-// TLS end to end (issue 14), with the built ttt-server, ttt-client and
+// TLS end to end, with the built ttt-server, ttt-client and
 // ttt-bot and real OpenSSL over loopback: the fingerprint the server prints,
 // trust on first use (the bot accepts and logs, the client asks once on a
 // terminal), a changed certificate refused, a certificate from a CA made in

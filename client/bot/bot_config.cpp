@@ -35,8 +35,9 @@ cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& con
   flags.add_int("--port", "", &port, 1, 65535, "PORT",
                 "server port (for --host entries without one)");
   flags.add_string("--name", "", &config.name, "NAME",
-                   "player name; with --count, bots are NAME-1, NAME-2, ... (default: bot, or "
-                   "bot2, bot3, ... while other ttt programs of yours use it)");
+                   "player name; with --count, bots are NAME-1, NAME-2, ... (default: your "
+                   "login name followed by -bot, e.g. alice-bot, or alice-bot2, alice-bot3, ... "
+                   "while other ttt programs of yours use it)");
   flags.add_choice("--level", "", &level, {"random", "easy", "medium", "hard", "perfect"},
                    "playing strength");
   flags.add_optional_int(
@@ -65,8 +66,8 @@ cli::ParsedArgs parse_bot_args(int argc, const char* const* argv, BotConfig& con
                    "with --create, --quick-match or --challenge: a Fischer clock, M minutes for "
                    "the game and S seconds more a move (e.g. 3+2)");
   flags.add_int("--win", "", &win_length, 0, wire::kMaxLobbySize, "K",
-                "with --create or --quick-match: K in a row wins (3 to SIZE); 0 = SIZE, only a "
-                "whole row, column or main diagonal wins");
+                "with --create, --quick-match or --challenge: K in a row wins (3 to SIZE); 0 = "
+                "SIZE, only a whole row, column or main diagonal wins");
   flags.add_bool("--rated", "", &config.bot.rated,
                  "ask for rated games (a bot's games are unrated unless it asks)");
   flags.add_bool("--rotate-secret", "", &config.bot.rotate_secret,

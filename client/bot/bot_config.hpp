@@ -11,7 +11,7 @@ namespace ttt::client {
 
 struct BotConfig {
   BotOptions bot;       // what each bot does
-  std::string name;     // empty: the first free default identity of "bot"
+  std::string name;     // empty: the first free default identity, LOGIN-bot
   int count = 1;        // bots run at once
   int threads = 0;      // search threads; 0 = one per core
   bool seeded = false;  // --seed given: repeatable games

@@ -23,7 +23,7 @@ std::optional<std::string> node_error_text(wire::ErrorCode code) {
       return "this node of the lobby is being drained and takes no new games: try again in a "
              "moment (another node takes them)";
     case wire::ERROR_CODE_RESERVATION_GONE:
-      return "the seat kept for you at this node is no longer there (a seat is kept 10 s)";
+      return "the seat kept for you at this node is no longer there (seats are kept a few seconds)";
     case wire::ERROR_CODE_DATABASE_WAIT:
       return "the server is waiting for its database: play goes on when it is back";
     default:

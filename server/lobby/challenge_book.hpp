@@ -34,7 +34,8 @@ struct ChallengeLimits {
   // Challenges one player may make a minute (its address twice that, an
   // IPv6 /48 kNetworkShare times that); 0 = no limit.
   double per_minute = 10;
-  // How long before a player may challenge the same player again; 0 = at once.
+  // How long before a player may challenge the same player again after a
+  // challenge that ended without a game (see accepted()); 0 = at once.
   std::chrono::milliseconds cooldown{30'000};
 };
 

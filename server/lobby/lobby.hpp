@@ -87,7 +87,8 @@ struct LobbyConfig {
   std::string web_url;
   // Challenges one player may make a minute (its address twice that, an
   // IPv6 /48 kNetworkShare times that), and how long before it may
-  // challenge the same player again; 0 = no limits.
+  // challenge the same player again after a challenge that ended without a
+  // game; 0 = no limits.
   double challenges_per_minute = 10;
   std::chrono::milliseconds challenge_cooldown{30'000};
   std::uint32_t list_page_size = 50;                     // games per page by default...
