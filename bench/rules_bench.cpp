@@ -71,8 +71,8 @@ void BM_RandomPlayout(benchmark::State& state) {
       ++moves;
     }
   }
-  state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves),
-                                                 benchmark::Counter::kIsRate);
+  state.counters["moves/s"] =
+      benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RandomPlayout)->Arg(3)->Arg(4)->Arg(8)->Arg(15);
 

@@ -2,6 +2,7 @@
 // (target_precompile_headers in client/CMakeLists.txt); no code of ours.
 #pragma once
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -12,6 +13,5 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
 
 #include "ttt.pb.h"

@@ -1,9 +1,9 @@
+#include <spdlog/spdlog.h>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <spdlog/spdlog.h>
 #include <vector>
 
 #include "executor_check.hpp"

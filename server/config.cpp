@@ -234,8 +234,8 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     start = comma + 1;
   }
   config.web_settings.trusted_proxies.clear();
-  for (std::size_t start = 0; args.result.ok && !trusted_proxies.empty() &&
-                              start <= trusted_proxies.size();) {
+  for (std::size_t start = 0;
+       args.result.ok && !trusted_proxies.empty() && start <= trusted_proxies.size();) {
     const std::size_t comma = std::min(trusted_proxies.find(',', start), trusted_proxies.size());
     const std::string text = trusted_proxies.substr(start, comma - start);
     boost::system::error_code bad;
@@ -283,8 +283,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     std::string error;
     if (config.postgres.empty()) {
       args.result.ok = false;
-      args.result.error = "--redis needs --postgres: the nodes of one lobby keep their records "
-                          "in one PostgreSQL database";
+      args.result.error =
+          "--redis needs --postgres: the nodes of one lobby keep their records "
+          "in one PostgreSQL database";
     } else if (auto redis = cluster::parse_redis_address(config.redis, error); !redis) {
       args.result.ok = false;
       args.result.error = "--redis: " + error;
@@ -300,8 +301,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
                                                     : "--redis-cert needs --redis-key too";
     } else if (config.advertise.empty() && (config.bind == "0.0.0.0" || config.bind == "::")) {
       args.result.ok = false;
-      args.result.error = "--redis: other nodes must tell clients how to reach this one: give "
-                          "--advertise HOST:PORT (or --bind one address)";
+      args.result.error =
+          "--redis: other nodes must tell clients how to reach this one: give "
+          "--advertise HOST:PORT (or --bind one address)";
     } else if (!config.advertise.empty() &&
                !cluster::parse_host_port(config.advertise, config.port, error)) {
       args.result.ok = false;
@@ -339,8 +341,9 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
     args.result.error = "--cluster-key-file is the key of the nodes of one lobby: it needs --redis";
   } else if (args.result.ok && !config.advertise.empty()) {
     args.result.ok = false;
-    args.result.error = "--advertise says how clients reach this node among others: it needs "
-                        "--redis";
+    args.result.error =
+        "--advertise says how clients reach this node among others: it needs "
+        "--redis";
   }
   if (args.result.ok && !config.lobby.stats_token.empty() &&
       config.lobby.stats_token.size() < kMinStatsToken) {

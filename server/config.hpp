@@ -15,18 +15,19 @@ namespace ttt::server {
 
 struct ServerConfig {
   std::string bind = "0.0.0.0";
-  std::uint16_t port = 7777;       // 0 = any free port
-  int threads = 1;                 // I/O threads
-  int bot_threads = 1;             // threads for the server's bot searches
+  std::uint16_t port = 7777;  // 0 = any free port
+  int threads = 1;            // I/O threads
+  int bot_threads = 1;        // threads for the server's bot searches
   std::string log_level = "info";
   std::size_t max_connections = 10'000;
-  std::size_t max_connections_per_ip = 32;    // per address key; 0 = no limit
-  std::string metrics;                        // ADDR:PORT of the HTTP metrics; empty = off
-  std::string log_format = "text";            // or "json"
-  std::size_t read_buffer_budget = 64 << 20;  // all read buffers beyond small allowances; 0 = no cap
-  std::string db;                  // SQLite file, ":memory:", "none" to keep nothing; empty: default_db_path()
-  std::string postgres;            // libpq CONNINFO of a PostgreSQL store, in place of db; empty: db
-  std::string export_games;        // write finished games to this file and exit
+  std::size_t max_connections_per_ip = 32;  // per address key; 0 = no limit
+  std::string metrics;                      // ADDR:PORT of the HTTP metrics; empty = off
+  std::string log_format = "text";          // or "json"
+  std::size_t read_buffer_budget = 64
+                                   << 20;  // all read buffers beyond small allowances; 0 = no cap
+  std::string db;  // SQLite file, ":memory:", "none" to keep nothing; empty: default_db_path()
+  std::string postgres;      // libpq CONNINFO of a PostgreSQL store, in place of db; empty: db
+  std::string export_games;  // write finished games to this file and exit
   bool print_fingerprint = false;  // print the TLS certificate's fingerprint and exit
   // Several nodes of one lobby: the Redis they share (HOST:PORT;
   // empty: this node is alone), how clients reach this node (HOST:PORT;

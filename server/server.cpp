@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "net/memory_trim.hpp"
 #include "lobby/text_rules.hpp"
+#include "net/memory_trim.hpp"
 #include "store/open_store.hpp"
 #include "ttt/count_text.hpp"
 
@@ -57,7 +57,7 @@ constexpr std::size_t kTrimAfterClosed = 64;
 }  // namespace
 
 Server::Opened Server::open_records(const ServerConfig& config, asio::any_io_executor completions,
-                                  metrics::Histogram* commit_seconds) {
+                                    metrics::Histogram* commit_seconds) {
   Opened opened;
   auto store = open_store(config.db, config.postgres,
                           config.redis.empty() ? StoreUse::kServer : StoreUse::kNode);
@@ -422,8 +422,8 @@ asio::awaitable<metrics::Readiness> Server::readiness() {
         false, "full: " + std::to_string(slots_->max_total()) + " connections (--max-connections)"};
   }
   if (opened_.writer && opened_.writer->counters().waiting) {
-    co_return metrics::Readiness{false, "the database (" + opened_.where +
-                                            ") can't be reached: writes wait for it"};
+    co_return metrics::Readiness{
+        false, "the database (" + opened_.where + ") can't be reached: writes wait for it"};
   }
   if (opened_.writer && !opened_.writer->counters().last_batch_ok) {
     co_return metrics::Readiness{

@@ -52,7 +52,7 @@ TEST(Hints, TheArenasHintsNameTheCommandTheUserRan) {
 TEST(Hints, QuittingMidGameSaysHowToComeBackWithTheCommandTheUserRan) {
   ServerProcess server;
   TempDir config;
-  std::vector<std::string> argv{bin_dir() + "/ttt-client", "--host", "127.0.0.1", "--port",
+  std::vector<std::string> argv{bin_dir() + "/ttt-client",     "--host", "127.0.0.1", "--port",
                                 std::to_string(server.port()), "--name", "quitter"};
   for (auto& arg : trust_args(server.port())) argv.push_back(std::move(arg));
   ChildProcess client(std::move(argv), {"XDG_CONFIG_HOME=" + config.path(), "NO_COLOR=1",

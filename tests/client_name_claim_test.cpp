@@ -47,7 +47,8 @@ class ConfigDir {
 std::size_t files_in(const std::string& folder) {
   std::error_code ec;
   std::size_t n = 0;
-  for (auto it = fs::directory_iterator(folder, ec); !ec && it != fs::directory_iterator(); ++it) ++n;
+  for (auto it = fs::directory_iterator(folder, ec); !ec && it != fs::directory_iterator(); ++it)
+    ++n;
   return n;
 }
 

@@ -3,9 +3,9 @@
 
 #include <filesystem>
 
+#include "client_support/child_process.hpp"
 #include "identity/config_files.hpp"
 #include "identity/token_file.hpp"
-#include "client_support/child_process.hpp"
 
 namespace ttt::client {
 namespace {

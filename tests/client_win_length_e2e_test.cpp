@@ -229,7 +229,8 @@ TEST(WinLengthE2E, AWinLengthThatDoesNotFitIsABadCommandLine) {
       << bot.output;
   const auto joining = run_command({bin_dir() + "/ttt-bot", "--join", "3", "--win", "4"});
   EXPECT_EQ(joining.exit_code, 2);
-  EXPECT_NE(joining.output.find("--win goes with --create, --quick-match or --challenge"), std::string::npos)
+  EXPECT_NE(joining.output.find("--win goes with --create, --quick-match or --challenge"),
+            std::string::npos)
       << joining.output;
 }
 

@@ -494,8 +494,9 @@ TEST_F(Nodes, AKilledNodesGameIsAdoptedByExactlyOneNodeAndPlaysOnWithNoMoveLost)
   // Each is taken back where the game now is: one of them straight away,
   // the other after a redirect to the adopter.
   auto settle = [&](std::unique_ptr<TestClient>& c, const std::string& name) {
-    auto m = c->expect([](const wire::ServerMessage& s) { return s.has_welcome() || s.has_redirect(); },
-                       "Welcome or Redirect", 10s);
+    auto m =
+        c->expect([](const wire::ServerMessage& s) { return s.has_welcome() || s.has_redirect(); },
+                  "Welcome or Redirect", 10s);
     if (m.has_redirect()) {
       wire::Welcome w;
       c = follow(m.redirect(), name,
@@ -669,8 +670,10 @@ TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsB
   TestClient bob(one->port());
   const auto game = seat_pair(alice, bob);
   play_out(alice, bob, game, {{0, 0}, {1, 1}});
-  PostgresScratch::admin("ALTER ROLE " + role + " NOLOGIN; SELECT pg_terminate_backend(pid) FROM "
-                         "pg_stat_activity WHERE usename = '" + role + "'");
+  PostgresScratch::admin("ALTER ROLE " + role +
+                         " NOLOGIN; SELECT pg_terminate_backend(pid) FROM "
+                         "pg_stat_activity WHERE usename = '" +
+                         role + "'");
   alice.move(0, 1, game);
   const auto notice = alice.expect([](const wire::ServerMessage& s) { return s.has_notice(); },
                                    "a notice that the server waits for its database", 10s);
@@ -701,18 +704,29 @@ TEST_F(Nodes, WithPostgresLostAMoveWaitsThePlayersAreToldAndPlayResumesWhenItIsB
 // starts at hosts[i % 3] and tries the others in turn.
 class BotSeries {
  public:
-  BotSeries(const std::vector<std::string>& hosts, int bots, int games, bool tls)
-      : games_(games) {
+  BotSeries(const std::vector<std::string>& hosts, int bots, int games, bool tls) : games_(games) {
     for (int i = 0; i < bots; ++i) {
       std::string list;
       for (std::size_t k = 0; k < hosts.size(); ++k) {
         list += (k == 0 ? "" : ",") + hosts[(static_cast<std::size_t>(i) + k) % hosts.size()];
       }
       configs_.push_back(std::make_unique<TempDir>());
-      std::vector<std::string> argv{bin_dir() + "/ttt-bot", "--host", list, "--name",
-                                    "bot" + std::to_string(i + 1), "--games",
-                                    std::to_string(games), "--quick-match", "3", "--level",
-                                    "medium", "--budget", "150", "--retry", "60", "--log-level",
+      std::vector<std::string> argv{bin_dir() + "/ttt-bot",
+                                    "--host",
+                                    list,
+                                    "--name",
+                                    "bot" + std::to_string(i + 1),
+                                    "--games",
+                                    std::to_string(games),
+                                    "--quick-match",
+                                    "3",
+                                    "--level",
+                                    "medium",
+                                    "--budget",
+                                    "150",
+                                    "--retry",
+                                    "60",
+                                    "--log-level",
                                     "info"};
       if (!tls) argv.push_back("--no-tls");
       bots_.push_back(std::make_unique<ChildProcess>(
@@ -849,7 +863,8 @@ TEST_F(Nodes, DISABLED_QuickMatchAcrossNodesTimes) {
     }
     std::sort(ms.begin(), ms.end());
     auto at = [&](double q) {
-      return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
+      return ms[std::min(ms.size() - 1,
+                         static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
     };
     std::printf("quick match %s: pairs=%zu p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f\n",
                 bobs_node == one.get() ? "on one node" : "across nodes", ms.size(), at(0.5),
@@ -869,8 +884,8 @@ TEST(NodeFlags, NodesRefuseToStartWithoutWhatTheyShareAndSayWhy) {
                    "--bind", "127.0.0.1"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--redis: "), std::string::npos) << r.output;
-  r = run_command({server, "--port", "0", "--postgres", "host=/nonexistent", "--redis",
-                   "127.0.0.1:7777"});
+  r = run_command(
+      {server, "--port", "0", "--postgres", "host=/nonexistent", "--redis", "127.0.0.1:7777"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--advertise HOST:PORT"), std::string::npos) << r.output;
   // The key the nodes share: needed, long enough, and the owner's alone.

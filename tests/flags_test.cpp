@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 #include <vector>
 
 #include "ttt/cli/config_file.hpp"
@@ -46,10 +46,9 @@ Parsed parse(std::vector<const char*> args) {
 class ConfigFileTest : public ::testing::Test {
  protected:
   ConfigFileTest()
-      : dir_(fs::temp_directory_path() / ("ttt-flags-" + std::to_string(::getpid()) + "-" +
-                                          ::testing::UnitTest::GetInstance()
-                                              ->current_test_info()
-                                              ->name())) {
+      : dir_(fs::temp_directory_path() /
+             ("ttt-flags-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
     fs::create_directories(dir_);
   }
   ~ConfigFileTest() override { fs::remove_all(dir_); }
@@ -70,8 +69,8 @@ class ConfigFileTest : public ::testing::Test {
     const Parsed p = parse_with(text);
     EXPECT_FALSE(p.result.ok) << text;
     const std::string where = path_ + ":" + std::to_string(line) + ": ";
-    EXPECT_TRUE(p.result.error.starts_with(where)) << "got: " << p.result.error
-                                                   << "\nwanted it to start with: " << where;
+    EXPECT_TRUE(p.result.error.starts_with(where))
+        << "got: " << p.result.error << "\nwanted it to start with: " << where;
     EXPECT_NE(p.result.error.find(wanted), std::string::npos)
         << "got: " << p.result.error << "\nwanted: " << wanted;
   }
@@ -90,8 +89,8 @@ TEST(Flags, DefaultsStandWithoutArguments) {
 }
 
 TEST(Flags, ValuesBySpaceEqualsAndAlias) {
-  const Parsed p = parse({"--port", "80", "--host=example.org", "-v", "--grace", "0.25",
-                          "--level", "warn"});
+  const Parsed p =
+      parse({"--port", "80", "--host=example.org", "-v", "--grace", "0.25", "--level", "warn"});
   ASSERT_TRUE(p.result.ok) << p.result.error;
   EXPECT_EQ(p.port, 80);
   EXPECT_EQ(p.host, "example.org");
@@ -199,9 +198,9 @@ TEST_F(ConfigFileTest, FlagsWinOverTheFileAndTheFileOverDefaults) {
   const Parsed p = parse_with("port = 8080\nhost = \"file.example\"\nlevel = \"warn\"\n",
                               {"--port", "9090", "--level=info"});
   ASSERT_TRUE(p.result.ok) << p.result.error;
-  EXPECT_EQ(p.port, 9090);                // flag over file
-  EXPECT_EQ(p.level, "info");             // flag over file, even when it says the default
-  EXPECT_EQ(p.host, "file.example");     // file over default
+  EXPECT_EQ(p.port, 9090);            // flag over file
+  EXPECT_EQ(p.level, "info");         // flag over file, even when it says the default
+  EXPECT_EQ(p.host, "file.example");  // file over default
   EXPECT_EQ(p.grace, std::chrono::milliseconds(30'000));  // default
 }
 
@@ -231,8 +230,8 @@ TEST_F(ConfigFileTest, PrintConfigShowsTheFileAndFlagsTogether) {
 }
 
 TEST_F(ConfigFileTest, WhatPrintConfigPrintsReadsBackTheSame) {
-  const Parsed first = parse({"--print-config", "--port", "81", "--grace", "0.125", "-v",
-                              "--name", "tab\there"});
+  const Parsed first =
+      parse({"--print-config", "--port", "81", "--grace", "0.125", "-v", "--name", "tab\there"});
   ASSERT_TRUE(first.result.ok) << first.result.error;
   const Parsed second = parse_with(first.effective, {"--print-config"});
   ASSERT_TRUE(second.result.ok) << second.result.error;
@@ -245,7 +244,8 @@ TEST_F(ConfigFileTest, AnUnknownKeyNamesTheFileAndLine) {
 }
 
 TEST_F(ConfigFileTest, AWrongTypeNamesTheFileLineAndWhatWasExpected) {
-  expect_refused("port = \"80\"\n", 1, "'port' expects a whole number from 1 to 65535, not a string");
+  expect_refused("port = \"80\"\n", 1,
+                 "'port' expects a whole number from 1 to 65535, not a string");
   expect_refused("host = \"h\"\nport = 8.5\n", 2, "'port' expects a whole number");
   expect_refused("verbose = \"yes\"\n", 1, "'verbose' expects true or false, not a string");
   expect_refused("grace = \"30\"\n", 1, "'grace' expects seconds from 0 to 3600, not a string");
@@ -254,7 +254,8 @@ TEST_F(ConfigFileTest, AWrongTypeNamesTheFileLineAndWhatWasExpected) {
 }
 
 TEST_F(ConfigFileTest, AValueOutOfRangeNamesTheFileAndLine) {
-  expect_refused("\nport = 70000\n", 2, "'port' expects a whole number from 1 to 65535, got '70000'");
+  expect_refused("\nport = 70000\n", 2,
+                 "'port' expects a whole number from 1 to 65535, got '70000'");
   expect_refused("grace = -1\n", 1, "'grace' expects seconds from 0 to 3600, got '-1'");
   expect_refused("grace = nan\n", 1, "'grace' expects seconds from 0 to 3600");
   expect_refused("level = \"loud\"\n", 1, "'level' expects one of info|warn, got 'loud'");
@@ -320,8 +321,8 @@ TEST(ConfigText, SettingsComeInFileOrderWithTheirLines) {
 }
 
 TEST(ConfigText, QuotingRoundTrips) {
-  for (const std::string text : {"plain", "with \"quotes\"", "back\\slash", "tab\tand\nnewline",
-                                 "Zoë", ""}) {
+  for (const std::string text :
+       {"plain", "with \"quotes\"", "back\\slash", "tab\tand\nnewline", "Zoë", ""}) {
     const ConfigFile file = parse_config_text("k = " + toml_quote(text) + "\n", "f.toml");
     ASSERT_TRUE(file.ok) << file.error;
     EXPECT_EQ(std::get<std::string>(file.settings.at(0).value), text);

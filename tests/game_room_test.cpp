@@ -431,7 +431,8 @@ TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
 TEST_F(GameRoomTest, ALeaverHearsTheEndEvenIfTheRoomClosesBeforeTheJournalAnswers) {
   auto room = make_room();
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
-  room->seat(PlayerRef{SeatId{9}, AccountId{9}, "bot (easy)", true, bob, false, ""}, wire::SIDE_O, 0);
+  room->seat(PlayerRef{SeatId{9}, AccountId{9}, "bot (easy)", true, bob, false, ""}, wire::SIDE_O,
+             0);
   observer.hold = true;
   room->leave(SeatId{1}, 4);  // the last human leaves: the room closes
   EXPECT_TRUE(observer.closed);

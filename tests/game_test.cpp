@@ -52,8 +52,8 @@ TEST(GameRules, APlayerCanTakeAFieldIfNotAlreadyTaken) {
 TEST(GameRules, PlayersTakeTurnsTakingFieldsUntilTheGameIsOver) {
   Game game(3);
   Player expected = Player::X;
-  for (auto [row, col] : {std::pair{0, 0}, {1, 1}, {0, 1}, {0, 2}, {2, 0}, {1, 0}, {1, 2}, {2, 1},
-                          {2, 2}}) {
+  for (auto [row, col] :
+       {std::pair{0, 0}, {1, 1}, {0, 1}, {0, 2}, {2, 0}, {1, 0}, {1, 2}, {2, 1}, {2, 2}}) {
     EXPECT_EQ(game.to_move(), expected);
     EXPECT_EQ(game.play(opponent(expected), row, col), MoveError::NotYourTurn);
     EXPECT_EQ(game.play(expected, row, col), std::nullopt);

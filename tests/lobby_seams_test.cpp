@@ -173,9 +173,8 @@ class ChosenMatchmaker final : public Matchmaker {
   }
   void cancel(SeatId player, Cancelled done) override {
     cancelled.push_back(player);
-    const bool was = std::erase_if(waiting_, [player](const MatchRequest& r) {
-                       return r.player == player;
-                     }) > 0;
+    const bool was =
+        std::erase_if(waiting_, [player](const MatchRequest& r) { return r.player == player; }) > 0;
     if (done) done(was);
   }
   std::size_t waiting() const override { return waiting_.size(); }

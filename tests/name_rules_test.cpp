@@ -24,9 +24,7 @@ TEST(NameRules, RefusesARightToLeftOverride) {
   expect_refused("\u202eecila", "U+202E (RIGHT-TO-LEFT OVERRIDE): it changes the direction");
 }
 
-TEST(NameRules, RefusesALoneZeroWidthSpace) {
-  expect_refused("\u200b", "U+200B");
-}
+TEST(NameRules, RefusesALoneZeroWidthSpace) { expect_refused("\u200b", "U+200B"); }
 
 TEST(NameRules, RefusesEveryBidiControlAndFormatCharacter) {
   for (const char* name : {"a\u200eb", "a\u200fb", "a\u202ab", "a\u202cb", "a\u2066b", "a\u2069b",
@@ -78,7 +76,7 @@ TEST(NameSkeleton, CaseAndNormalisationDoNotMakeANewName) {
   EXPECT_EQ(name_skeleton("ALICE"), name_skeleton("alice"));
   EXPECT_EQ(name_skeleton("Zo\u00eb"), name_skeleton("Zoe\u0308"));  // NFC and NFD
   EXPECT_EQ(name_skeleton("pa\u0443pal"), name_skeleton("paypal"));  // Cyrillic у
-  EXPECT_EQ(name_skeleton("rnary"), name_skeleton("mary"));           // rn looks like m
+  EXPECT_EQ(name_skeleton("rnary"), name_skeleton("mary"));          // rn looks like m
 }
 
 TEST(NameSkeleton, DifferentNamesStayDifferent) {

@@ -56,7 +56,8 @@ class RatingRules : public ::testing::Test {
   }
   // x beats o in a rated game of `moves` moves, settled and stored.
   void x_wins(AccountId x, AccountId o, int moves = 5) {
-    const auto s = accounts_.settle(x, o, GameResult{Player::X, wire::END_REASON_LINE}, true, moves);
+    const auto s =
+        accounts_.settle(x, o, GameResult{Player::X, wire::END_REASON_LINE}, true, moves);
     ASSERT_TRUE(s);
     accounts_.settled(*s, true);
   }
@@ -77,8 +78,8 @@ class RatingRules : public ::testing::Test {
 TEST_F(RatingRules, AGameEndedBeforeBothPlayersMovedTwiceChangesNoRating) {
   // One move each and a resignation (the rating farm's game) says nothing.
   for (int moves : {0, 1, 2, 3}) {
-    const auto s = accounts_.settle(alice_, bob_, GameResult{Player::O, wire::END_REASON_RESIGNATION},
-                                    true, moves);
+    const auto s = accounts_.settle(
+        alice_, bob_, GameResult{Player::O, wire::END_REASON_RESIGNATION}, true, moves);
     ASSERT_TRUE(s);
     EXPECT_FALSE(s->rated);
     EXPECT_EQ(s->x.rating_change, 0);
@@ -238,7 +239,7 @@ TEST_F(RatingRules, RepeatedResultsBetweenTheSamePairCountLessThenNothing) {
 
 TEST_F(RatingRules, ProvisionalAccountsComeAfterEstablishedOnesOnTheLeaderboard) {
   const AccountId champion = add("champion", kProvisionalGames, 1300);
-  x_wins(champion, bob_);  // played, so listed
+  x_wins(champion, bob_);                             // played, so listed
   const AccountId climber = add("climber", 3, 1400);  // a newcomer rated higher
   x_wins(climber, add("victim"));
   ASSERT_GT(rating(climber), 1300);

@@ -8,8 +8,9 @@ namespace ttt::wire {
 namespace {
 
 TEST(ResultWords, AWinByALineNamesTheLine) {
-  EXPECT_EQ(result_text(GAME_STATUS_X_WON, END_REASON_LINE, ttt::Line{ttt::LineKind::AntiDiagonal, 0}),
-            "X wins (anti-diagonal)");
+  EXPECT_EQ(
+      result_text(GAME_STATUS_X_WON, END_REASON_LINE, ttt::Line{ttt::LineKind::AntiDiagonal, 0}),
+      "X wins (anti-diagonal)");
   EXPECT_EQ(result_text(GAME_STATUS_X_WON, END_REASON_LINE, ttt::Line{ttt::LineKind::Diagonal, 0}),
             "X wins (diagonal)");
   EXPECT_EQ(result_text(GAME_STATUS_O_WON, END_REASON_LINE, ttt::Line{ttt::LineKind::Column, 1}),

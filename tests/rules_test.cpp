@@ -109,7 +109,9 @@ TEST(NextPlayer, AfterXInTheMiddleItIsO) {
   EXPECT_EQ(next_player(*Board::parse("EEEEXEEEE")), Player::O);
 }
 
-TEST(NextPlayer, EqualCountsMeanX) { EXPECT_EQ(next_player(*Board::parse("XOEEEEEEE")), Player::X); }
+TEST(NextPlayer, EqualCountsMeanX) {
+  EXPECT_EQ(next_player(*Board::parse("XOEEEEEEE")), Player::X);
+}
 
 // --- valid-move? ------------------------------------------------------------
 
@@ -233,9 +235,7 @@ TEST(Winner, EveryOneOfTheEightThreeByThreeLinesWinsForBothPlayers) {
   }
 }
 
-TEST(Winner, TwoInARowIsNoWin) {
-  EXPECT_EQ(winner(board_of("XXEOOEEEE")), std::nullopt);
-}
+TEST(Winner, TwoInARowIsNoWin) { EXPECT_EQ(winner(board_of("XXEOOEEEE")), std::nullopt); }
 
 TEST(Winner, FullRowOnLargeBoards) {
   for (int n : {4, 8, 15, 16}) {

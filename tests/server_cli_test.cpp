@@ -28,16 +28,37 @@ std::vector<std::string> entries_of(const std::string& dir) {
 TEST(ServerCli, HelpListsEveryFlagAndExitsZero) {
   const auto result = run_command({bin_dir() + "/ttt-server", "--help"});
   EXPECT_EQ(result.exit_code, 0);
-  for (const char* flag : {"--bind", "--port", "--threads", "--log-level", "--move-timeout",
-                           "--reconnect-grace", "--max-connections", "--max-frame",
-                           "--bot-fallback", "--db", "--export-games", "--rate-limit",
-                           "--config FILE", "--print-config", "--max-hello-frame",
-                           "--read-buffer-budget", "--bot-game-grace", "--bot-queue",
-                           "--max-spectators", "--max-games-per-address",
-                           "--max-bot-games-per-address", "--token-lifetime", "--stats-token",
-                           "--send-queue", "--web", "--web-origin", "--web-url",
-                           "--web-trusted-proxy", "--max-connection-rate-per-ip",
-                           "--challenges-per-minute", "--challenge-cooldown"}) {
+  for (const char* flag : {"--bind",
+                           "--port",
+                           "--threads",
+                           "--log-level",
+                           "--move-timeout",
+                           "--reconnect-grace",
+                           "--max-connections",
+                           "--max-frame",
+                           "--bot-fallback",
+                           "--db",
+                           "--export-games",
+                           "--rate-limit",
+                           "--config FILE",
+                           "--print-config",
+                           "--max-hello-frame",
+                           "--read-buffer-budget",
+                           "--bot-game-grace",
+                           "--bot-queue",
+                           "--max-spectators",
+                           "--max-games-per-address",
+                           "--max-bot-games-per-address",
+                           "--token-lifetime",
+                           "--stats-token",
+                           "--send-queue",
+                           "--web",
+                           "--web-origin",
+                           "--web-url",
+                           "--web-trusted-proxy",
+                           "--max-connection-rate-per-ip",
+                           "--challenges-per-minute",
+                           "--challenge-cooldown"}) {
     EXPECT_NE(result.output.find(flag), std::string::npos) << flag;
   }
 }
@@ -107,8 +128,7 @@ TEST(ServerCli, ExportWithTheDefaultDatabaseMissingIsAnError) {
                       {"XDG_STATE_HOME=" + dir.path()}, dir.path());
   server.close_stdin();
   EXPECT_EQ(server.wait_exit(10s), 1) << server.output();
-  EXPECT_NE(server.output().find("no database at " + dir.path() + "/ttt/ttt.db"),
-            std::string::npos)
+  EXPECT_NE(server.output().find("no database at " + dir.path() + "/ttt/ttt.db"), std::string::npos)
       << server.output();
   EXPECT_TRUE(entries_of(dir.path()).empty())
       << "left behind: " << ::testing::PrintToString(entries_of(dir.path()));
@@ -118,9 +138,8 @@ TEST(ServerCli, ExportWithTheDefaultDatabaseMissingIsAnError) {
 // with SIGTERM; its output.
 std::string serve_once(std::vector<std::string> env, std::vector<std::string> args,
                        const std::string& cwd) {
-  std::vector<std::string> argv{bin_dir() + "/ttt-server", "--bind",      "127.0.0.1",
-                                "--port",                  "0",           "--log-level",
-                                "info"};
+  std::vector<std::string> argv{
+      bin_dir() + "/ttt-server", "--bind", "127.0.0.1", "--port", "0", "--log-level", "info"};
   argv.insert(argv.end(), args.begin(), args.end());
   ChildProcess server(argv, std::move(env), cwd);
   EXPECT_TRUE(server.wait_for_text("listening on port", 10s)) << server.output();
@@ -152,8 +171,7 @@ TEST(ServerCli, TheDefaultDatabaseLivesInTheStateDirPrivately) {
 
 TEST(ServerCli, WithoutXdgStateHomeTheDefaultDatabaseIsUnderHome) {
   TempDir dir;
-  const std::string out =
-      serve_once({"HOME=" + dir.path(), "XDG_STATE_HOME="}, {}, dir.path());
+  const std::string out = serve_once({"HOME=" + dir.path(), "XDG_STATE_HOME="}, {}, dir.path());
   const std::string db = dir.path() + "/.local/state/ttt/ttt.db";
   EXPECT_NE(out.find("database " + db + ": "), std::string::npos) << out;
   EXPECT_TRUE(fs::exists(db)) << out;
@@ -222,8 +240,8 @@ TEST(ServerCli, FilesTheServerWritesAreItsOwnersOnly) {
   {
     // An export file someone left world-readable before.
     std::ofstream(file) << "old\n";
-    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write |
-                              fs::perms::group_read | fs::perms::others_read);
+    fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read |
+                              fs::perms::others_read);
     ServerProcess server({"--db", db});
     // While it runs, the database has its write-ahead log and its index.
     for (const std::string& f : {db, db + "-wal", db + "-shm"}) {
@@ -340,7 +358,8 @@ TEST(ProgramsConfig, EachProgramReadsBackWhatItPrints) {
 
 TEST(ProgramsConfig, TheBotTakesGameNumbersAsNumbers) {
   TempDir dir;
-  const std::string file = write_file(dir, "bot.toml", "join = 12\ncode = \"k3y\"\nlevel = \"easy\"\n");
+  const std::string file =
+      write_file(dir, "bot.toml", "join = 12\ncode = \"k3y\"\nlevel = \"easy\"\n");
   const auto result =
       run_command({bin_dir() + "/ttt-bot", "--config", file, "--level", "hard", "--print-config"});
   ASSERT_EQ(result.exit_code, 0) << result.output;

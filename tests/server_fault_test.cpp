@@ -51,9 +51,11 @@ TEST_P(ServerFault, AFailingHandlerEndsOnlyItsConnectionAndTheSeatIsHeld) {
   EXPECT_TRUE(alice.wait_closed());
 
   // bob hears alice is away, as after any disconnect, and the server serves on.
-  bob.expect([](const wire::ServerMessage& m) {
-    return m.has_opponent() && !m.opponent().connected() && !m.opponent().left();
-  }, "alice away");
+  bob.expect(
+      [](const wire::ServerMessage& m) {
+        return m.has_opponent() && !m.opponent().connected() && !m.opponent().left();
+      },
+      "alice away");
   TestClient carol(server.port());
   carol.hello("carol");
   carol.simple([](wire::ClientMessage& m) { m.mutable_list_games(); });
@@ -83,8 +85,9 @@ TEST_P(ServerFault, RepeatedFailuresLeaveOtherPlayersServed) {
   bob.expect([](const wire::ServerMessage& m) { return m.has_stats(); }, "stats");
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, ServerFault, ::testing::Values(1, 4),
-                         [](const auto& param_info) { return std::to_string(param_info.param) + "Threads"; });
+INSTANTIATE_TEST_SUITE_P(Threads, ServerFault, ::testing::Values(1, 4), [](const auto& param_info) {
+  return std::to_string(param_info.param) + "Threads";
+});
 
 }  // namespace
 }  // namespace ttt::testing

@@ -296,8 +296,8 @@ TEST(ServerGame, ReconnectWithTheTokenRestoresTheSeatAndState) {
   Table t = start_game(server.port());
   play(t, {{1, 1}, {0, 0}});
   t.x.reset();  // alice's connection drops
-  const auto away = t.o->expect([](const ServerMessage& m) { return m.has_opponent(); },
-                                "opponent away");
+  const auto away =
+      t.o->expect([](const ServerMessage& m) { return m.has_opponent(); }, "opponent away");
   EXPECT_FALSE(away.opponent().connected());
   EXPECT_GT(away.opponent().grace_ms(), 0u);
 
@@ -309,8 +309,8 @@ TEST(ServerGame, ReconnectWithTheTokenRestoresTheSeatAndState) {
   EXPECT_EQ(joined.side(), wire::SIDE_X);
   EXPECT_EQ(joined.state().cells(), "OEEEXEEEE");
   EXPECT_EQ(joined.state().to_move(), wire::SIDE_X);
-  const auto back = t.o->expect([](const ServerMessage& m) { return m.has_opponent(); },
-                                "opponent back");
+  const auto back =
+      t.o->expect([](const ServerMessage& m) { return m.has_opponent(); }, "opponent back");
   EXPECT_TRUE(back.opponent().connected());
   // The game goes on.
   t.x->move(2, 2);
@@ -372,8 +372,8 @@ TEST(ServerGame, MoveTimerForfeitsTheGame) {
   TestServer server(config);
   Table t = start_game(server.port());
   t.x->move(0, 0);
-  const auto mid = t.o->expect_state([](const wire::GameState& s) { return s.move_count() == 1; },
-                                     "X's move");
+  const auto mid =
+      t.o->expect_state([](const wire::GameState& s) { return s.move_count() == 1; }, "X's move");
   EXPECT_GT(mid.move_time_left_ms(), 0u);
   EXPECT_LE(mid.move_time_left_ms(), 200u);
   const auto end = t.x->expect_state(is_over, "O's clock to run out");
@@ -481,8 +481,8 @@ TEST(ServerGame, AMoveWithdrawsAPendingDrawOffer) {
   t.x->expect_state([](const wire::GameState& s) { return s.draw_offered_by() == wire::SIDE_O; },
                     "the offer");
   t.x->move(0, 0);
-  const auto s = t.o->expect_state([](const wire::GameState& st) { return st.move_count() == 1; },
-                                   "the move");
+  const auto s =
+      t.o->expect_state([](const wire::GameState& st) { return st.move_count() == 1; }, "the move");
   EXPECT_EQ(s.draw_offered_by(), wire::SIDE_NONE);
 }
 
@@ -499,7 +499,9 @@ TEST(ServerGame, RematchSwapsSides) {
       "the rematch request");
   t.x->simple([](wire::ClientMessage& m) { m.mutable_rematch(); });
   const auto round2 = t.o->expect_state(
-      [](const wire::GameState& s) { return s.round() == 2 && s.status() == wire::GAME_STATUS_IN_PROGRESS; },
+      [](const wire::GameState& s) {
+        return s.round() == 2 && s.status() == wire::GAME_STATUS_IN_PROGRESS;
+      },
       "round 2");
   EXPECT_EQ(round2.x().name(), "bob");
   EXPECT_EQ(round2.o().name(), "alice");
@@ -542,8 +544,8 @@ TEST(ServerGame, LeavingAGameInProgressResignsIt) {
   t.o->expect([](const ServerMessage& m) { return m.has_left(); }, "Left");
   const auto end = t.x->expect_state(is_over, "the game to end");
   EXPECT_EQ(end.end_reason(), wire::END_REASON_RESIGNATION);
-  const auto left = t.x->expect([](const ServerMessage& m) { return m.has_opponent(); },
-                                "opponent left");
+  const auto left =
+      t.x->expect([](const ServerMessage& m) { return m.has_opponent(); }, "opponent left");
   EXPECT_TRUE(left.opponent().left());
   t.x->simple([](wire::ClientMessage& m) { m.mutable_leave(); });
   t.x->expect([](const ServerMessage& m) { return m.has_left(); }, "Left");
@@ -637,7 +639,8 @@ Outcomes play_concurrent_games(TestServer& server, int kGames) {
   std::vector<Table> tables;
   tables.reserve(kGames);
   for (int i = 0; i < kGames; ++i) {
-    tables.push_back(start_game(server.port(), 3, "x" + std::to_string(i), "o" + std::to_string(i)));
+    tables.push_back(
+        start_game(server.port(), 3, "x" + std::to_string(i), "o" + std::to_string(i)));
   }
   // Every game plays its own random legal sequence, all interleaved.
   std::mt19937 rng(99);

@@ -36,8 +36,9 @@ void expect_normal_game_completes(std::uint16_t port) {
   wire::GameState end;
   for (std::uint32_t i = 0; i < std::size(moves); ++i) {
     (i % 2 == 0 ? x : o).move(moves[i].first, moves[i].second);
-    end = (i % 2 == 0 ? o : x).expect_state(
-        [i](const wire::GameState& s) { return s.move_count() == i + 1; }, "the game after the attack");
+    end = (i % 2 == 0 ? o : x)
+              .expect_state([i](const wire::GameState& s) { return s.move_count() == i + 1; },
+                            "the game after the attack");
   }
   EXPECT_EQ(end.status(), wire::GAME_STATUS_X_WON);
 }
@@ -235,9 +236,9 @@ TEST(ServerHostile, ClientThatNeverReadsIsDisconnectedWhileItsOpponentPlaysOn) {
   if (!forfeited) {
     // The sleeper's queue overflowed; it is closed when the linger for its
     // last Error runs out, and its seat is forfeited after the grace.
-    const auto end = talker.expect(
-        [](const ServerMessage& r) { return r.has_state() && is_over(r.state()); },
-        "the sleeper's forfeit", 10s);
+    const auto end =
+        talker.expect([](const ServerMessage& r) { return r.has_state() && is_over(r.state()); },
+                      "the sleeper's forfeit", 10s);
     forfeited = end.has_state();
   }
   ASSERT_TRUE(forfeited) << "the sleeper was never disconnected";

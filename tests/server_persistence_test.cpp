@@ -60,8 +60,8 @@ wire::Leaderboard leaderboard(TestClient& client) {
   wire::ClientMessage top;
   top.mutable_get_leaderboard();
   client.send(top);
-  return client.expect([](const ServerMessage& m) { return m.has_leaderboard(); },
-                       "the leaderboard")
+  return client
+      .expect([](const ServerMessage& m) { return m.has_leaderboard(); }, "the leaderboard")
       .leaderboard();
 }
 
@@ -217,8 +217,9 @@ TEST_F(PersistenceTest, ARestoredGameAgainstTheBotWaitsTheFullGraceForItsPlayer)
     wire::ClientMessage list;
     list.mutable_list_games();
     carol.send(list);
-    const auto games = carol.expect([](const ServerMessage& m) { return m.has_game_list(); },
-                                    "the list").game_list();
+    const auto games =
+        carol.expect([](const ServerMessage& m) { return m.has_game_list(); }, "the list")
+            .game_list();
     if (games.games_size() == 0) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }

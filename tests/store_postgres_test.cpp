@@ -151,7 +151,8 @@ std::string describe(const GameRecord& g) {
       << " private " << g.is_private << g.invite_code << " bot " << g.bot_level << " clock "
       << g.clock_initial_ms << '+' << g.clock_increment_ms << " at " << g.started_ms << '-'
       << g.ended_ms << ' ' << g.status << ' ' << g.reason << " moves";
-  for (const auto& m : g.moves) out << ' ' << m.row << ',' << m.col << '@' << m.at_ms << '/' << m.clock_ms;
+  for (const auto& m : g.moves)
+    out << ' ' << m.row << ',' << m.col << '@' << m.at_ms << '/' << m.clock_ms;
   return out.str();
 }
 
@@ -920,12 +921,10 @@ TEST_F(PostgresStoreTest, TheServerKeepsAGameAcrossKillDashNine) {
     node->process().kill(9);
   }
   node = std::make_unique<ServerProcess>(args, port);
-  const auto second = run_command({bin_dir() + "/ttt-server", "--port", "0", "--no-tls",
-                                   "--postgres", conninfo()},
-                                  20s);
+  const auto second = run_command(
+      {bin_dir() + "/ttt-server", "--port", "0", "--no-tls", "--postgres", conninfo()}, 20s);
   EXPECT_EQ(second.exit_code, 1) << second.output;
-  EXPECT_NE(second.output.find("in use by another ttt-server"), std::string::npos)
-      << second.output;
+  EXPECT_NE(second.output.find("in use by another ttt-server"), std::string::npos) << second.output;
   TestClient alice(port);
   TestClient bob(port);
   ASSERT_TRUE(alice.hello("", x_token).resumed());
@@ -949,8 +948,8 @@ TEST_F(PostgresStoreTest, TheServerKeepsAGameAcrossKillDashNine) {
   EXPECT_EQ(finished[0].reason, "resignation");
 
   const std::string file = (fs::path(dir_.path()) / "games.txt").string();
-  const auto result = run_command({bin_dir() + "/ttt-server", "--postgres", conninfo(),
-                                   "--export-games", file});
+  const auto result =
+      run_command({bin_dir() + "/ttt-server", "--postgres", conninfo(), "--export-games", file});
   ASSERT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("exported 1 games"), std::string::npos) << result.output;
   std::ifstream in(file);
@@ -964,12 +963,12 @@ TEST_F(PostgresStoreTest, TheServerKeepsAGameAcrossKillDashNine) {
 TEST_F(PostgresStoreTest, BotsPlayASeriesOnRecord) {
   ServerProcess node({"--postgres", conninfo()});
   TempDir config;
-  auto a = start_bot(node.port(), config,
-                     {"--name", "pg-a", "--level", "random", "--quick-match", "3", "--games", "6",
-                      "--seed", "3"});
-  auto b = start_bot(node.port(), config,
-                     {"--name", "pg-b", "--level", "random", "--quick-match", "3", "--games", "6",
-                      "--seed", "4"});
+  auto a = start_bot(
+      node.port(), config,
+      {"--name", "pg-a", "--level", "random", "--quick-match", "3", "--games", "6", "--seed", "3"});
+  auto b = start_bot(
+      node.port(), config,
+      {"--name", "pg-b", "--level", "random", "--quick-match", "3", "--games", "6", "--seed", "4"});
   ASSERT_EQ(a->wait_exit(60s), 0) << a->output();
   ASSERT_EQ(b->wait_exit(60s), 0) << b->output();
   for (auto* bot : {a.get(), b.get()}) {

@@ -8,10 +8,10 @@
 
 #include <atomic>
 #include <boost/asio/io_context.hpp>
-#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "store/game_export.hpp"
 #include "store/record_outcome.hpp"
@@ -355,10 +355,13 @@ TEST_F(StoreTest, WhileTheDatabaseIsAwayWritesWaitBoundedAndLandWhenItIsBack) {
     writer.on_waiting([&waiting](bool w) { waiting.push_back(w); });
     *away = true;
     for (int i = 0; i < 5; ++i) {
-      writer.submit([i](Store& s) { s.add_move(1, i, {i % 3, i / 3, i}); },
-                    [&results, i](const std::optional<std::string>& error) {
-                      results[i] = error.value_or("ok");
-                    });
+      writer.submit(
+          [i](Store& s) {
+            s.add_move(1, i, {i % 3, i / 3, i});
+          },
+          [&results, i](const std::optional<std::string>& error) {
+            results[i] = error.value_or("ok");
+          });
       if (i == 0) {
         // The first batch meets the lost database and waits.
         for (int t = 0; t < 200 && !writer.counters().waiting; ++t) {

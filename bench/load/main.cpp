@@ -54,7 +54,7 @@ struct BenchConfig {
   bool handshakes = false;
   bool web = false;
   std::int64_t pace = 2000;  // --web: moves a second offered in all; 0 = as fast as answered
-  std::string stats_token;  // the server's --stats-token (its memory counters need it)
+  std::string stats_token;   // the server's --stats-token (its memory counters need it)
 };
 
 // The bench's TLS: the settings every client has, and no check of the

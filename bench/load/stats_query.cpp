@@ -36,8 +36,8 @@ asio::awaitable<std::optional<wire::ServerStats>> ask(tcp::socket& socket,
   wire::FrameReader reader;
   for (;;) {
     auto space = reader.prepare();
-    auto [ec, n] = co_await socket.async_read_some(asio::buffer(space.data(), space.size()),
-                                                   use_tuple);
+    auto [ec, n] =
+        co_await socket.async_read_some(asio::buffer(space.data(), space.size()), use_tuple);
     if (ec) co_return std::nullopt;
     reader.commit(n);
     std::string_view body;

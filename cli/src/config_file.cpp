@@ -1,13 +1,13 @@
 #include "ttt/cli/config_file.hpp"
 
+#include <toml++/toml.h>
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <cstdio>
-#include <toml++/toml.h>
 
 namespace ttt::cli {
 namespace {
@@ -22,12 +22,18 @@ std::string at(const std::string& name, std::uint32_t line) {
 // What a TOML value that no flag takes is called in an error.
 std::string kind_of(const toml::node& node) {
   switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    default: return "a value";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    default:
+      return "a value";
   }
 }
 
@@ -94,8 +100,8 @@ ConfigFile read_config_file(const std::string& path) {
     if (text.size() > kMaxConfigBytes) {
       ConfigFile file;
       file.ok = false;
-      file.error = path + ": not a config file (larger than " +
-                   std::to_string(kMaxConfigBytes) + " bytes)";
+      file.error =
+          path + ": not a config file (larger than " + std::to_string(kMaxConfigBytes) + " bytes)";
       return file;
     }
   }

@@ -118,8 +118,8 @@ void Flags::add(Spec spec) {
 }
 
 void Flags::add_bool(std::string name, std::string short_name, bool* out, std::string help) {
-  Spec spec{std::move(name), std::move(short_name), "", std::move(help), "", Kind::Switch,
-            "true or false", nullptr, nullptr, nullptr};
+  Spec spec{std::move(name), std::move(short_name), "",      std::move(help), "",
+            Kind::Switch,    "true or false",       nullptr, nullptr,         nullptr};
   spec.set = [out](std::string_view v) -> std::optional<std::string> {
     // The command line gives "true" (presence); a config file true or false.
     *out = v != "false";
@@ -131,9 +131,16 @@ void Flags::add_bool(std::string name, std::string short_name, bool* out, std::s
 
 void Flags::add_string(std::string name, std::string short_name, std::string* out,
                        std::string value_name, std::string help, bool allow_empty) {
-  Spec spec{std::move(name), std::move(short_name), std::move(value_name), std::move(help),
-            *out,            Kind::Text,      "text",                  nullptr,
-            nullptr,         nullptr};
+  Spec spec{std::move(name),
+            std::move(short_name),
+            std::move(value_name),
+            std::move(help),
+            *out,
+            Kind::Text,
+            "text",
+            nullptr,
+            nullptr,
+            nullptr};
   spec.set = [out, allow_empty](std::string_view v) -> std::optional<std::string> {
     if (v.empty() && !allow_empty) return "must not be empty";
     *out = std::string(v);
@@ -150,8 +157,16 @@ void Flags::add_int(std::string name, std::string short_name, std::int64_t* out,
                     std::int64_t max, std::string value_name, std::string help) {
   const std::string range =
       "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
-  Spec spec{std::move(name), std::move(short_name), std::move(value_name), std::move(help),
-            std::to_string(*out), Kind::Number, range, nullptr, nullptr, nullptr};
+  Spec spec{std::move(name),
+            std::move(short_name),
+            std::move(value_name),
+            std::move(help),
+            std::to_string(*out),
+            Kind::Number,
+            range,
+            nullptr,
+            nullptr,
+            nullptr};
   spec.set = [out, min, max, range](std::string_view v) -> std::optional<std::string> {
     auto value = parse_int(v, min, max);
     if (!value) return "expects " + range + ", got '" + std::string(v) + "'";
@@ -162,12 +177,21 @@ void Flags::add_int(std::string name, std::string short_name, std::int64_t* out,
   add(std::move(spec));
 }
 
-void Flags::add_optional_int(std::string name, std::optional<std::int64_t>* out,
-                             std::int64_t min, std::int64_t max, std::string value_name,
-                             std::string help, std::string what) {
-  if (what.empty()) what = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
-  Spec spec{std::move(name), "", std::move(value_name), std::move(help),
-            *out ? std::to_string(**out) : "", Kind::Number, what, nullptr, nullptr, nullptr};
+void Flags::add_optional_int(std::string name, std::optional<std::int64_t>* out, std::int64_t min,
+                             std::int64_t max, std::string value_name, std::string help,
+                             std::string what) {
+  if (what.empty())
+    what = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+  Spec spec{std::move(name),
+            "",
+            std::move(value_name),
+            std::move(help),
+            *out ? std::to_string(**out) : "",
+            Kind::Number,
+            what,
+            nullptr,
+            nullptr,
+            nullptr};
   spec.set = [out, min, max, what](std::string_view v) -> std::optional<std::string> {
     auto value = parse_int(v, min, max);
     if (!value) return "expects " + what + ", got '" + std::string(v) + "'";
@@ -185,16 +209,16 @@ void Flags::add_seconds(std::string name, std::chrono::milliseconds* out, double
                         std::string help) {
   std::ostringstream range;
   range << "seconds from 0 to " << max_seconds;
-  Spec spec{std::move(name), "", "SECONDS", std::move(help), seconds_text(*out),
-            Kind::Seconds, range.str(), nullptr, nullptr, nullptr};
-  spec.set = [out, max_seconds, range = range.str()](std::string_view v) -> std::optional<std::string> {
+  Spec spec{std::move(name), "",          "SECONDS", std::move(help), seconds_text(*out),
+            Kind::Seconds,   range.str(), nullptr,   nullptr,         nullptr};
+  spec.set = [out, max_seconds,
+              range = range.str()](std::string_view v) -> std::optional<std::string> {
     std::string text(v);
     std::istringstream in(text);
     double seconds = -1;
     in >> std::noskipws >> seconds;
     const bool whole = in && in.peek() == std::char_traits<char>::eof();
-    if (text.empty() || !whole || !std::isfinite(seconds) || seconds < 0 ||
-        seconds > max_seconds) {
+    if (text.empty() || !whole || !std::isfinite(seconds) || seconds < 0 || seconds > max_seconds) {
       return "expects " + range + ", got '" + text + "'";
     }
     *out = std::chrono::milliseconds(std::llround(seconds * 1000.0));
@@ -208,8 +232,8 @@ void Flags::add_choice(std::string name, std::string short_name, std::string* ou
                        std::vector<std::string> choices, std::string help) {
   std::string value_name;
   for (const auto& c : choices) value_name += (value_name.empty() ? "" : "|") + c;
-  Spec spec{std::move(name), std::move(short_name), value_name, std::move(help), *out,
-            Kind::Text, "one of " + value_name, nullptr, nullptr, nullptr};
+  Spec spec{std::move(name), std::move(short_name),  value_name, std::move(help), *out,
+            Kind::Text,      "one of " + value_name, nullptr,    nullptr,         nullptr};
   spec.set = [out, choices, value_name](std::string_view v) -> std::optional<std::string> {
     for (const auto& c : choices) {
       if (v == c) {

@@ -15,8 +15,8 @@
 
 #include "bot/bot_config.hpp"
 #include "bot/bot_player.hpp"
-#include "identity/name_claim.hpp"
 #include "identity/config_files.hpp"
+#include "identity/name_claim.hpp"
 #include "link/protobuf_log.hpp"
 #include "ttt/cli/program.hpp"
 #include "version.hpp"

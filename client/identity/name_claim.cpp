@@ -63,7 +63,8 @@ std::unique_ptr<NameClaim> NameClaim::try_claim(const std::string& lock_path, st
       if (why != EWOULDBLOCK) error = lock_path + ": " + std::strerror(why);
       return nullptr;  // held by another process, or by another claim of ours
     }
-    if (still_linked(fd, lock_path)) return std::unique_ptr<NameClaim>(new NameClaim(fd, lock_path));
+    if (still_linked(fd, lock_path))
+      return std::unique_ptr<NameClaim>(new NameClaim(fd, lock_path));
     ::close(fd);  // its holder released it and removed the file meanwhile: try the new one
   }
 }
@@ -82,8 +83,8 @@ std::string default_name(const std::string& base, int n) {
   return n <= 1 ? base : base + std::to_string(n);
 }
 
-ClaimedName claim_default_name(const std::string& host, std::uint16_t port,
-                               const std::string& base, std::string& warning) {
+ClaimedName claim_default_name(const std::string& host, std::uint16_t port, const std::string& base,
+                               std::string& warning) {
   warning.clear();
   if (name_lock_path(host, port, base).empty()) {
     warning = "no config dir (set HOME or XDG_CONFIG_HOME) to keep names in";

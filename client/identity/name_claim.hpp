@@ -65,8 +65,8 @@ struct ClaimedName {
 // can be kept (no HOME nor XDG_CONFIG_HOME, a folder that can't be written,
 // every one of the first 10,000 names held) the name is base-pPID, one of
 // this process alone, and warning says why.
-ClaimedName claim_default_name(const std::string& host, std::uint16_t port,
-                               const std::string& base, std::string& warning);
+ClaimedName claim_default_name(const std::string& host, std::uint16_t port, const std::string& base,
+                               std::string& warning);
 
 // Takes name's claim if it is free; null if another process holds it (the
 // caller goes on: an explicit --name is the user's choice). Holding it keeps

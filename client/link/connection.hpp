@@ -55,12 +55,12 @@ struct ConnectionOptions {
   std::string name;            // the player's name in Hello
   std::string client_version;  // Hello.client, for the server's log
   std::string resume_token;    // from an earlier run: take that player back
-  std::string secret;          // the secret that owns the name on this server (or will, for a new name)
+  std::string secret;  // the secret that owns the name on this server (or will, for a new name)
   // A new secret the server may have stored without saying so (a rotation
   // whose answer was lost): tried once if `secret` is refused.
   std::string next_secret;
-  bool program = false;        // Hello.bot: a program playing on its own (unrated unless it asks)
-  bool take_over = false;      // Hello.take_over: move a session of this name that is connected now
+  bool program = false;    // Hello.bot: a program playing on its own (unrated unless it asks)
+  bool take_over = false;  // Hello.take_over: move a session of this name that is connected now
   std::chrono::milliseconds connect_timeout{5'000};  // per attempt, and for the Welcome
   std::chrono::milliseconds retry{30'000};           // how long to keep reconnecting after a drop
   // Until a Welcome gives the server's heartbeat: server silence before we
@@ -74,11 +74,11 @@ struct ConnectionOptions {
   // trying: a server restarted within it restores the game and holds its
   // seats for its grace again. 0: only retry and the seat.
   std::chrono::milliseconds restart_wait{0};
-  std::size_t max_queued_frames = 256;               // more waiting means the server is not reading
-  std::size_t max_frame = 4 << 20;                   // the largest server frame accepted
-  bool tls = true;                                   // false: plain TCP (--no-tls)
-  std::string fingerprint;    // a pinned certificate (canonical "SHA256:..."), or empty
-  std::string known_servers;  // servers trusted on first use; empty = remember none
+  std::size_t max_queued_frames = 256;  // more waiting means the server is not reading
+  std::size_t max_frame = 4 << 20;      // the largest server frame accepted
+  bool tls = true;                      // false: plain TCP (--no-tls)
+  std::string fingerprint;              // a pinned certificate (canonical "SHA256:..."), or empty
+  std::string known_servers;            // servers trusted on first use; empty = remember none
   // Redirects followed: more than max_redirects within redirect_window end
   // the connection (nodes sending it round in circles).
   std::size_t max_redirects = 5;
@@ -241,7 +241,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // A node reached through a Redirect: the fingerprint vouched for it, used
   // again (in memory only, never stored) when a lost link goes back there.
   std::optional<Attempt> vouched_node_;
-  std::vector<std::string> failures_;       // "node: reason" of this first round
+  std::vector<std::string> failures_;  // "node: reason" of this first round
   RedirectLimit redirect_limit_;
 
   std::shared_ptr<boost::asio::ssl::context> tls_context_;  // null with tls off

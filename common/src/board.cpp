@@ -41,10 +41,16 @@ std::optional<Board> Board::from_cells(std::string_view cells, int win_length) {
   Board board(size, win_length);
   for (int i = 0; i < static_cast<int>(cells.size()); ++i) {
     switch (cells[i]) {
-      case 'X': board.place(i, Player::X); break;
-      case 'O': board.place(i, Player::O); break;
-      case 'E': break;
-      default: return std::nullopt;
+      case 'X':
+        board.place(i, Player::X);
+        break;
+      case 'O':
+        board.place(i, Player::O);
+        break;
+      case 'E':
+        break;
+      default:
+        return std::nullopt;
     }
   }
   return board;
@@ -53,8 +59,8 @@ std::optional<Board> Board::from_cells(std::string_view cells, int win_length) {
 Cell Board::at(int row, int col) const {
   if (!contains(row, col)) {
     throw std::out_of_range("cell (" + std::to_string(row) + ", " + std::to_string(col) +
-                            ") is not on a " + std::to_string(size_) + "x" +
-                            std::to_string(size_) + " board");
+                            ") is not on a " + std::to_string(size_) + "x" + std::to_string(size_) +
+                            " board");
   }
   return at_index(row * size_ + col);
 }

@@ -4,20 +4,28 @@ namespace ttt {
 
 std::string_view to_string(MoveError e) noexcept {
   switch (e) {
-    case MoveError::OutOfRange: return "that position is not on the board";
-    case MoveError::NotYourTurn: return "it is not your turn";
-    case MoveError::Occupied: return "that cell is already taken";
-    case MoveError::GameOver: return "the game is over";
+    case MoveError::OutOfRange:
+      return "that position is not on the board";
+    case MoveError::NotYourTurn:
+      return "it is not your turn";
+    case MoveError::Occupied:
+      return "that cell is already taken";
+    case MoveError::GameOver:
+      return "the game is over";
   }
   return "unknown move error";
 }
 
 std::string_view to_string(GameStatus s) noexcept {
   switch (s) {
-    case GameStatus::InProgress: return "in progress";
-    case GameStatus::XWon: return "X won";
-    case GameStatus::OWon: return "O won";
-    case GameStatus::Draw: return "draw";
+    case GameStatus::InProgress:
+      return "in progress";
+    case GameStatus::XWon:
+      return "X won";
+    case GameStatus::OWon:
+      return "O won";
+    case GameStatus::Draw:
+      return "draw";
   }
   return "unknown status";
 }

@@ -8,33 +8,48 @@ Player player_of(Side side) noexcept { return side == SIDE_O ? Player::O : Playe
 
 std::optional<Level> level_of(BotLevel level) noexcept {
   switch (level) {
-    case BOT_LEVEL_RANDOM: return Level::Random;
-    case BOT_LEVEL_EASY: return Level::Easy;
-    case BOT_LEVEL_MEDIUM: return Level::Medium;
-    case BOT_LEVEL_HARD: return Level::Hard;
+    case BOT_LEVEL_RANDOM:
+      return Level::Random;
+    case BOT_LEVEL_EASY:
+      return Level::Easy;
+    case BOT_LEVEL_MEDIUM:
+      return Level::Medium;
+    case BOT_LEVEL_HARD:
+      return Level::Hard;
     case BOT_LEVEL_UNSPECIFIED:
-    case BOT_LEVEL_PERFECT: return Level::Perfect;
-    default: return std::nullopt;
+    case BOT_LEVEL_PERFECT:
+      return Level::Perfect;
+    default:
+      return std::nullopt;
   }
 }
 
 BotLevel bot_level_of(Level level) noexcept {
   switch (level) {
-    case Level::Random: return BOT_LEVEL_RANDOM;
-    case Level::Easy: return BOT_LEVEL_EASY;
-    case Level::Medium: return BOT_LEVEL_MEDIUM;
-    case Level::Hard: return BOT_LEVEL_HARD;
-    case Level::Perfect: return BOT_LEVEL_PERFECT;
+    case Level::Random:
+      return BOT_LEVEL_RANDOM;
+    case Level::Easy:
+      return BOT_LEVEL_EASY;
+    case Level::Medium:
+      return BOT_LEVEL_MEDIUM;
+    case Level::Hard:
+      return BOT_LEVEL_HARD;
+    case Level::Perfect:
+      return BOT_LEVEL_PERFECT;
   }
   return BOT_LEVEL_PERFECT;
 }
 
 LineKind line_kind_of(ttt::LineKind kind) noexcept {
   switch (kind) {
-    case ttt::LineKind::Row: return LINE_KIND_ROW;
-    case ttt::LineKind::Column: return LINE_KIND_COLUMN;
-    case ttt::LineKind::Diagonal: return LINE_KIND_DIAGONAL;
-    case ttt::LineKind::AntiDiagonal: return LINE_KIND_ANTI_DIAGONAL;
+    case ttt::LineKind::Row:
+      return LINE_KIND_ROW;
+    case ttt::LineKind::Column:
+      return LINE_KIND_COLUMN;
+    case ttt::LineKind::Diagonal:
+      return LINE_KIND_DIAGONAL;
+    case ttt::LineKind::AntiDiagonal:
+      return LINE_KIND_ANTI_DIAGONAL;
   }
   return LINE_KIND_NONE;
 }
@@ -54,7 +69,8 @@ std::optional<ttt::Line> line_of(const Line& line) noexcept {
     case LINE_KIND_ANTI_DIAGONAL:
       out.kind = ttt::LineKind::AntiDiagonal;
       break;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
   if (line.length() <= 0) {
     // A whole main diagonal has index 0 whatever was sent.
@@ -84,10 +100,14 @@ int win_length_of(int size, int win_length) noexcept { return win_length == 0 ? 
 
 ErrorCode error_code_of(MoveError error) noexcept {
   switch (error) {
-    case MoveError::OutOfRange: return ERROR_CODE_OUT_OF_RANGE;
-    case MoveError::NotYourTurn: return ERROR_CODE_NOT_YOUR_TURN;
-    case MoveError::Occupied: return ERROR_CODE_OCCUPIED;
-    case MoveError::GameOver: return ERROR_CODE_GAME_OVER;
+    case MoveError::OutOfRange:
+      return ERROR_CODE_OUT_OF_RANGE;
+    case MoveError::NotYourTurn:
+      return ERROR_CODE_NOT_YOUR_TURN;
+    case MoveError::Occupied:
+      return ERROR_CODE_OCCUPIED;
+    case MoveError::GameOver:
+      return ERROR_CODE_GAME_OVER;
   }
   return ERROR_CODE_UNSPECIFIED;
 }

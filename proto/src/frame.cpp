@@ -14,7 +14,8 @@ void append_frame(const google::protobuf::MessageLite& message, std::string& out
   header[1] = static_cast<char>((length >> 16) & 0xff);
   header[2] = static_cast<char>((length >> 8) & 0xff);
   header[3] = static_cast<char>(length & 0xff);
-  message.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(header + kFrameHeaderSize));
+  message.SerializeWithCachedSizesToArray(
+      reinterpret_cast<std::uint8_t*>(header + kFrameHeaderSize));
 }
 
 std::string encode_frame(const google::protobuf::MessageLite& message) {

@@ -138,7 +138,8 @@ std::optional<RedisAddress> parse_host_port(const std::string& text, std::uint16
   }
   if (!port_text.empty() || text.ends_with(':')) {
     unsigned port = 0;
-    const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+    const auto [end, ec] =
+        std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
     if (ec != std::errc() || end != port_text.data() + port_text.size() || port == 0 ||
         port > 65535) {
       error = "\"" + text + "\" has no port 1 to 65535 after the colon";
@@ -274,10 +275,10 @@ struct RedisClient::Link : std::enable_shared_from_this<Link> {
   bool want_write = false;
   bool reading = false;
   bool writing = false;
-  bool linked = false;                 // the first reply came
-  std::size_t subscriptions = 0;       // channels confirmed
+  bool linked = false;                                     // the first reply came
+  std::size_t subscriptions = 0;                           // channels confirmed
   std::deque<std::chrono::steady_clock::time_point> sent;  // commands waiting, oldest first
-  std::string why;                     // why it ended, if known
+  std::string why;                                         // why it ended, if known
 
   void arm_read() {
     if (reading || !context) return;
@@ -407,9 +408,7 @@ void RedisClient::connect() {
     });
   }
   // The first reply says the link works (hiredis connects on the first write).
-  auto probe = [this, link](const RedisResult& result) {
-    linked(link, result.ok(), result.why());
-  };
+  auto probe = [this, link](const RedisResult& result) { linked(link, result.ok(), result.why()); };
   if (!channels_.empty()) {
     std::vector<const char*> argv{"SUBSCRIBE"};
     std::vector<std::size_t> lengths{9};
@@ -474,11 +473,12 @@ void RedisClient::arm_watchdog() {
     if (!self) return;
     auto& link = self->link_;
     const auto now = std::chrono::steady_clock::now();
-    const auto limit = link && link->linked ? self->options_.command_timeout
-                                            : self->options_.connect_timeout;
+    const auto limit =
+        link && link->linked ? self->options_.command_timeout : self->options_.connect_timeout;
     if (link && link->context && !link->sent.empty() && now - link->sent.front() > limit) {
-      link->why = link->linked ? "no answer for " + std::to_string(limit.count()) + " ms"
-                               : "could not connect within " + std::to_string(limit.count()) + " ms";
+      link->why = link->linked
+                      ? "no answer for " + std::to_string(limit.count()) + " ms"
+                      : "could not connect within " + std::to_string(limit.count()) + " ms";
       redisAsyncFree(link->context);
     }
     self->arm_watchdog();
@@ -512,7 +512,8 @@ void RedisClient::command(std::vector<std::string> args, Done done) {
   auto* pending = new Pending{weak_from_this(), link_, std::move(done)};
   link_->sent.push_back(std::chrono::steady_clock::now());
   if (redisAsyncCommandArgv(link_->context, &RedisClient::on_reply, pending,
-                            static_cast<int>(argv.size()), argv.data(), lengths.data()) != REDIS_OK) {
+                            static_cast<int>(argv.size()), argv.data(),
+                            lengths.data()) != REDIS_OK) {
     link_->sent.pop_back();
     Done failed = std::move(pending->done);
     delete pending;
@@ -547,16 +548,16 @@ void RedisClient::on_subscribed_message(redisAsyncContext*, void* reply, void* p
   if (kind == "subscribe") {
     if (!link->sent.empty()) link->sent.pop_front();
     if (++link->subscriptions == owner->channels_.size()) {
-      asio::post(owner->executor_, [owner, self = link->shared_from_this()] {
-        owner->linked(self, true, "");
-      });
+      asio::post(owner->executor_,
+                 [owner, self = link->shared_from_this()] { owner->linked(self, true, ""); });
     }
     return;
   }
   if (kind == "message" && owner->on_message_) {
-    asio::post(owner->executor_, [owner, channel = v.elements[1].text, payload = v.elements[2].text] {
-      if (owner->on_message_ && !owner->closed_) owner->on_message_(channel, payload);
-    });
+    asio::post(owner->executor_,
+               [owner, channel = v.elements[1].text, payload = v.elements[2].text] {
+                 if (owner->on_message_ && !owner->closed_) owner->on_message_(channel, payload);
+               });
   }
 }
 

@@ -13,9 +13,9 @@
 // several threads); create it with std::make_shared and start() it.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -77,7 +77,7 @@ class RedisClient : public std::enable_shared_from_this<RedisClient> {
   struct Options {
     std::chrono::milliseconds connect_timeout{2'000};
     std::chrono::milliseconds command_timeout{3'000};
-    std::chrono::milliseconds retry_min{100};  // backoff after a loss, doubling...
+    std::chrono::milliseconds retry_min{100};    // backoff after a loss, doubling...
     std::chrono::milliseconds retry_max{2'000};  // ...up to this
     std::string name;  // CLIENT SETNAME, for Redis's CLIENT LIST; empty: none
     // rediss://: the Unix socket of the TLS relay that carries the

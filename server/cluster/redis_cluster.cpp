@@ -115,11 +115,11 @@ RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, N
 RedisCluster::~RedisCluster() { close(); }
 
 void RedisCluster::start() {
-  events_->subscribe({kDirectoryChannel, SharedPresence::kChannel, kFiguresChannel,
-                      "ttt:rpc:" + self_.id},
-                     [this](const std::string& channel, const std::string& payload) {
-                       on_message(channel, payload);
-                     });
+  events_->subscribe(
+      {kDirectoryChannel, SharedPresence::kChannel, kFiguresChannel, "ttt:rpc:" + self_.id},
+      [this](const std::string& channel, const std::string& payload) {
+        on_message(channel, payload);
+      });
   events_->on_state([this](bool up) {
     if (!up) {
       events_lost_ = true;
@@ -187,8 +187,9 @@ std::optional<RedisCluster::Known> RedisCluster::read_heartbeat(const std::strin
 void RedisCluster::on_link(bool up) {
   if (!up) {
     was_down_ = true;
-    spdlog::warn("cluster: Redis is unreachable: listing other nodes' games, pairing across "
-                 "nodes and redirects wait for it; games here go on");
+    spdlog::warn(
+        "cluster: Redis is unreachable: listing other nodes' games, pairing across "
+        "nodes and redirects wait for it; games here go on");
     return;
   }
   beat();  // its answer registers everything again (was_down_)
@@ -215,45 +216,46 @@ void RedisCluster::restore(bool forgotten) {
 void RedisCluster::beat() {
   if (left_) return;
   const auto sent = std::chrono::steady_clock::now();
-  commands_->command(
-      {"EVAL", scripts::kBeat, "0", self_.id, heartbeat_value(), ms(timings_.key_life()),
-       self_.draining ? "1" : "0", epoch_},
-      [this, sent](const RedisResult& result) {
-        if (!result.ok() || result.value->type != RedisValue::Type::kArray) return;
-        std::map<std::string, Known> live;
-        const auto& e = result.value->elements;
-        std::int64_t now = 0;
-        if (e.size() < 2 || !parse_number(e[0].text, now)) return;
-        last_beat_ = std::max(last_beat_, sent);
-        // Redis did not know this node's epoch: it lost its keys (a first
-        // heartbeat is no loss).
-        const bool forgotten = e[1].text != "1" && registered_;
-        registered_ = true;
-        if (was_down_ || forgotten) restore(forgotten);
-        for (std::size_t i = 2; i + 1 < e.size(); i += 2) {
-          if (auto known = read_heartbeat(e[i].text, e[i + 1].text, now)) {
-            live.emplace(known->info.id, std::move(*known));
-          }
-        }
-        for (const auto& [id, known] : live) {
-          if (!live_.contains(id) && id != self_.id) {
-            spdlog::info("cluster: node {} at {}:{} is alive", id, known.info.host,
-                         known.info.port);
-          }
-        }
-        for (const auto& [id, known] : live_) {
-          if (!live.contains(id) && id != self_.id) {
-            spdlog::warn("cluster: node {} at {}:{} is gone (no heartbeat for {} ms)", id,
-                         known.info.host, known.info.port, timings_.dead_after.count());
-          }
-        }
-        live_ = std::move(live);
-        if (!registry_ready_) {
-          registry_ready_ = true;
-          if (directory_) directory_->resync();  // now whose games are whose can be told
-          presence_.resync();
-        }
-      });
+  commands_->command({"EVAL", scripts::kBeat, "0", self_.id, heartbeat_value(),
+                      ms(timings_.key_life()), self_.draining ? "1" : "0", epoch_},
+                     [this, sent](const RedisResult& result) {
+                       if (!result.ok() || result.value->type != RedisValue::Type::kArray) return;
+                       std::map<std::string, Known> live;
+                       const auto& e = result.value->elements;
+                       std::int64_t now = 0;
+                       if (e.size() < 2 || !parse_number(e[0].text, now)) return;
+                       last_beat_ = std::max(last_beat_, sent);
+                       // Redis did not know this node's epoch: it lost its keys (a first
+                       // heartbeat is no loss).
+                       const bool forgotten = e[1].text != "1" && registered_;
+                       registered_ = true;
+                       if (was_down_ || forgotten) restore(forgotten);
+                       for (std::size_t i = 2; i + 1 < e.size(); i += 2) {
+                         if (auto known = read_heartbeat(e[i].text, e[i + 1].text, now)) {
+                           live.emplace(known->info.id, std::move(*known));
+                         }
+                       }
+                       for (const auto& [id, known] : live) {
+                         if (!live_.contains(id) && id != self_.id) {
+                           spdlog::info("cluster: node {} at {}:{} is alive", id, known.info.host,
+                                        known.info.port);
+                         }
+                       }
+                       for (const auto& [id, known] : live_) {
+                         if (!live.contains(id) && id != self_.id) {
+                           spdlog::warn(
+                               "cluster: node {} at {}:{} is gone (no heartbeat for {} ms)", id,
+                               known.info.host, known.info.port, timings_.dead_after.count());
+                         }
+                       }
+                       live_ = std::move(live);
+                       if (!registry_ready_) {
+                         registry_ready_ = true;
+                         if (directory_)
+                           directory_->resync();  // now whose games are whose can be told
+                         presence_.resync();
+                       }
+                     });
   heartbeat_.expires_after(timings_.heartbeat_every);
   heartbeat_.async_wait([this](boost::system::error_code ec) {
     if (!ec) beat();
@@ -372,7 +374,9 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
     if (it == waiting_.end()) return;
     SeatDone late = std::move(it->second.done);
     waiting_.erase(it);
-    late(SeatReply{{}, 0, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+    late(SeatReply{{},
+                   0,
+                   wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
                    "the other node did not answer in time: try again"});
   });
   waiting_.emplace(id, Waiting{std::move(done), std::move(timeout)});
@@ -385,7 +389,9 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
                        SeatDone failed = std::move(it->second.done);
                        it->second.timeout->cancel();
                        waiting_.erase(it);
-                       failed(SeatReply{{}, 0, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                       failed(SeatReply{{},
+                                        0,
+                                        wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
                                         result.ok() ? "the other node is gone: try again"
                                                     : "the nodes can't reach each other now "
                                                       "(Redis): try again"});

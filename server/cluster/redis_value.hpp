@@ -15,7 +15,7 @@ struct RedisValue {
   enum class Type { kNil, kInteger, kString, kStatus, kError, kArray };
   Type type = Type::kNil;
   long long integer = 0;
-  std::string text;  // kString, kStatus, kError
+  std::string text;                  // kString, kStatus, kError
   std::vector<RedisValue> elements;  // kArray
 
   bool is_nil() const noexcept { return type == Type::kNil; }

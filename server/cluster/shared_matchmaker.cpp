@@ -92,10 +92,9 @@ std::optional<MatchRequest> parse_queue_entry(const std::string& entry) {
   std::uint64_t seat = 0, account = 0;
   int rated = 0;
   if (parts[0].empty() || !parse_number(parts[1], seat) || !parse_number(parts[2], account) ||
-      !parse_number(parts[3], rated) || rated < 0 || rated > 2 ||
-      !parse_number(parts[5], r.size) || !parse_number(parts[6], r.win_length) ||
-      !parse_number(parts[7], r.clock_initial_ms) || !parse_number(parts[8], r.clock_increment_ms) ||
-      rest.size() > 256) {
+      !parse_number(parts[3], rated) || rated < 0 || rated > 2 || !parse_number(parts[5], r.size) ||
+      !parse_number(parts[6], r.win_length) || !parse_number(parts[7], r.clock_initial_ms) ||
+      !parse_number(parts[8], r.clock_increment_ms) || rest.size() > 256) {
     return std::nullopt;
   }
   r.node = std::string(parts[0]);

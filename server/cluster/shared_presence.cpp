@@ -79,7 +79,8 @@ void SharedPresence::apply(const std::string& payload) {
   const auto tab = payload.find('\t');
   std::uint64_t account = 0;
   std::string node, bytes;
-  if (tab == std::string::npos || !parse_account(std::string_view(payload).substr(0, tab), account) ||
+  if (tab == std::string::npos ||
+      !parse_account(std::string_view(payload).substr(0, tab), account) ||
       !split(payload.substr(tab + 1), node, bytes) || node == cluster_.self().id ||
       bytes.size() > kMaxPresence) {
     return;

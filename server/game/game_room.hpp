@@ -260,7 +260,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   std::array<wire::RatingNote, 2> rating_notes_{};
   int repeat_game_ = 0;                      // the pair's n-th in the window, n > 1
   std::array<int, 2> opponent_varieties_{};  // with RATING_NOTE_FEW_OPPONENTS
-  std::array<std::string, 2> last_names_;   // who sat last, for the spectators' goodbye
+  std::array<std::string, 2> last_names_;    // who sat last, for the spectators' goodbye
   Spectators spectators_;
   Game game_;
   bool started_ = false;

@@ -22,7 +22,6 @@ void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInf
   info.set_rating(rating);
 }
 
-
 }  // namespace
 
 wire::GameState GameRoom::state() const {

@@ -34,9 +34,10 @@ void MoveClock::arm() {
   timer_.expires_at(deadline_);
   // A wait that completed just before the clock was destroyed still runs:
   // it finds the clock gone through its weak token.
-  timer_.async_wait([this, alive = std::weak_ptr<int>(alive_)](const boost::system::error_code& ec) {
-    if (!ec && !alive.expired()) on_timer();
-  });
+  timer_.async_wait(
+      [this, alive = std::weak_ptr<int>(alive_)](const boost::system::error_code& ec) {
+        if (!ec && !alive.expired()) on_timer();
+      });
 }
 
 void MoveClock::on_timer() {

@@ -25,8 +25,8 @@ namespace ttt::server {
 
 // A node of the lobby as clients reach it.
 struct NodeInfo {
-  std::string id;           // unique per process start
-  std::string host;         // --advertise
+  std::string id;    // unique per process start
+  std::string host;  // --advertise
   std::uint16_t port = 0;
   std::string fingerprint;  // its TLS certificate's; empty with --no-tls
   bool draining = false;    // takes no new games or players
@@ -47,9 +47,9 @@ struct TokenHolder {
 // A seat kept at a node for a player another node sends there.
 struct SeatRequest {
   enum class Kind {
-    kJoin,      // a free seat of game `game` (JoinGame)
-    kWatch,     // a place among game `game`'s spectators (Spectate)
-    kPair,      // quick match: a game with `waiting`, who waits at that node
+    kJoin,       // a free seat of game `game` (JoinGame)
+    kWatch,      // a place among game `game`'s spectators (Spectate)
+    kPair,       // quick match: a game with `waiting`, who waits at that node
     kChallenge,  // a challenge to `challenge.name()`, online at that node
   };
   Kind kind = Kind::kJoin;
@@ -130,9 +130,7 @@ class Cluster {
   // /who among nodes: this node's players as /who shows them (by account),
   // shared with the others; and the players the other live nodes hold, with
   // the node of each. One node alone shares nothing.
-  virtual void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) {
-    (void)here;
-  }
+  virtual void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) { (void)here; }
   virtual std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const {
     return {};
   }
@@ -143,9 +141,8 @@ class Cluster {
   // ends) on the logic executor. One node alone, or a shared state that
   // can't answer, allows: each node's own limit holds in any case.
   using AllowanceDone = std::function<void(bool allowed, std::chrono::milliseconds wait)>;
-  virtual void take_allowance(const std::string& kind, const std::string& address,
-                              std::size_t most, std::chrono::milliseconds window,
-                              AllowanceDone done) {
+  virtual void take_allowance(const std::string& kind, const std::string& address, std::size_t most,
+                              std::chrono::milliseconds window, AllowanceDone done) {
     (void)kind;
     (void)address;
     (void)most;

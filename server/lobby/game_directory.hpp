@@ -35,12 +35,12 @@ struct Listing {
 // What a player asks the list for (ListGames): filters, the page's start and
 // its length (already capped), and who asks.
 struct ListQuery {
-  int size = 0;                         // 0 = any
-  int win_length = 0;                   // 0 = any
+  int size = 0;                             // 0 = any
+  int win_length = 0;                       // 0 = any
   wire::Rated rated = wire::RATED_DEFAULT;  // YES/NO: rated/unrated only
-  bool open_only = false;               // only games waiting for a player
-  std::string name;                     // a player's name contains it (ASCII case ignored)
-  GameId after = 0;                     // the page starts after this id
+  bool open_only = false;                   // only games waiting for a player
+  std::string name;                         // a player's name contains it (ASCII case ignored)
+  GameId after = 0;                         // the page starts after this id
   std::size_t page_size = 50;
   AccountId viewer{};
 };

@@ -2,8 +2,8 @@
 #include <sys/resource.h>
 
 #include <spdlog/spdlog.h>
-#include <boost/asio/post.hpp>
 #include <unistd.h>
+#include <boost/asio/post.hpp>
 
 #include <fstream>
 
@@ -118,7 +118,7 @@ void Lobby::replay_held(Connection& connection) {
   boost::asio::post(links_.logic, [this, weak = connection.weak_from_this()] {
     auto open = still_open(weak);
     if (!open || open->routing) return;  // routing again: replayed when that ends
-    if (open->player == nullptr) {  // refused or sent elsewhere: nothing more here
+    if (open->player == nullptr) {       // refused or sent elsewhere: nothing more here
       open->held.clear();
       return;
     }

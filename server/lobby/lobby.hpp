@@ -68,7 +68,7 @@ struct LobbyConfig {
   // Games between two accounts of one address (an IPv6 /64) are rated too
   // (a club behind one NAT); off: one address is one person to the ratings.
   bool rate_one_address = false;
-  QuotaLimits quotas;                // game seats per address
+  QuotaLimits quotas;  // game seats per address
   // Wrong invite codes: a burst per connection and per address, then one
   // every invite_retry.
   double invite_failures_per_connection = 5;
@@ -91,9 +91,9 @@ struct LobbyConfig {
   // game; 0 = no limits.
   double challenges_per_minute = 10;
   std::chrono::milliseconds challenge_cooldown{30'000};
-  std::uint32_t list_page_size = 50;                     // games per page by default...
-  std::uint32_t list_page_max = 100;                     // ...and at most
-  std::string stats_token;  // GetStats with it gets the operator counters; empty = nobody
+  std::uint32_t list_page_size = 50;  // games per page by default...
+  std::uint32_t list_page_max = 100;  // ...and at most
+  std::string stats_token;            // GetStats with it gets the operator counters; empty = nobody
   // Info lines per address (connections, players, games): a burst, then one
   // every log_every; the rest are counted (net/log_limiter.hpp).
   double log_burst = 20;
@@ -515,8 +515,8 @@ class Lobby final : public Gate, public RoomOwner {
   bool draining_ = false;
   bool handed_over_ = false;
   std::uint64_t redirects_ = 0;
-  std::uint64_t games_adopted_ = 0;  // the drain ended: nothing more is taken from anyone
-  SeatReservations reservations_;    // places kept for players other nodes send here
+  std::uint64_t games_adopted_ = 0;            // the drain ended: nothing more is taken from anyone
+  SeatReservations reservations_;              // places kept for players other nodes send here
   std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep
   // Fencing (lobby_fence.cpp): the executor's last tick, the last heartbeat
   // committed in the database (when it ran), and the check of holdings.

@@ -19,55 +19,55 @@ void Lobby::adopt_games_of(AccountId account, Adopted done, bool again) {
     done(std::nullopt);
     return;
   }
-  links_.holders->games_of(account, [this, account, done,
-                                     again](std::optional<std::vector<HeldGame>> games) {
-    if (!games) {
-      spdlog::warn("cluster: a player's games in progress could not be read; none taken over");
-      done(std::nullopt);
-      return;
-    }
-    std::vector<std::pair<RecordId, std::string>> claims;
-    std::optional<NodeInfo> elsewhere;
-    for (const HeldGame& held : *games) {
-      const GameRecord& g = held.game;
-      // Held here already: never claimed again (the claim would re-label
-      // it, and the room here is the game).
-      if (find_room(static_cast<GameId>(g.room_id))) continue;
-      if (!g.node.empty() && g.node != cluster().self().id) {
-        // Held by a live node: its player is sent there, not here. A node
-        // Redis calls dead but that still beats in the database (cut from
-        // Redis alone) keeps its games too, and its players go there.
-        if (auto live = cluster().node(g.node)) {
-          elsewhere = live;
-          continue;
+  links_.holders->games_of(
+      account, [this, account, done, again](std::optional<std::vector<HeldGame>> games) {
+        if (!games) {
+          spdlog::warn("cluster: a player's games in progress could not be read; none taken over");
+          done(std::nullopt);
+          return;
         }
-        if (held.holder) {
-          elsewhere = held.holder;
-          continue;
+        std::vector<std::pair<RecordId, std::string>> claims;
+        std::optional<NodeInfo> elsewhere;
+        for (const HeldGame& held : *games) {
+          const GameRecord& g = held.game;
+          // Held here already: never claimed again (the claim would re-label
+          // it, and the room here is the game).
+          if (find_room(static_cast<GameId>(g.room_id))) continue;
+          if (!g.node.empty() && g.node != cluster().self().id) {
+            // Held by a live node: its player is sent there, not here. A node
+            // Redis calls dead but that still beats in the database (cut from
+            // Redis alone) keeps its games too, and its players go there.
+            if (auto live = cluster().node(g.node)) {
+              elsewhere = live;
+              continue;
+            }
+            if (held.holder) {
+              elsewhere = held.holder;
+              continue;
+            }
+          }
+          claims.emplace_back(g.id, g.node);
         }
-      }
-      claims.emplace_back(g.id, g.node);
-    }
-    if (claims.empty() || again) {
-      done(elsewhere);  // (a second look after a lost claim claims nothing more)
-      return;
-    }
-    auto remaining = std::make_shared<std::size_t>(claims.size());
-    for (const auto& [id, from] : claims) {
-      links_.holders->claim(id, from,
-                            [this, account, remaining, done, from = from](
-                                std::optional<ClaimedGame> claimed) {
-                              if (claimed) {
-                                adopt(*claimed, from);
-                                if (--*remaining == 0) done(std::nullopt);
-                                return;
-                              }
-                              if (--*remaining > 0) return;
-                              // Another node won it: the player goes where it is now.
-                              adopt_games_of(account, done, true);
-                            });
-    }
-  });
+        if (claims.empty() || again) {
+          done(elsewhere);  // (a second look after a lost claim claims nothing more)
+          return;
+        }
+        auto remaining = std::make_shared<std::size_t>(claims.size());
+        for (const auto& [id, from] : claims) {
+          links_.holders->claim(
+              id, from,
+              [this, account, remaining, done, from = from](std::optional<ClaimedGame> claimed) {
+                if (claimed) {
+                  adopt(*claimed, from);
+                  if (--*remaining == 0) done(std::nullopt);
+                  return;
+                }
+                if (--*remaining > 0) return;
+                // Another node won it: the player goes where it is now.
+                adopt_games_of(account, done, true);
+              });
+        }
+      });
 }
 
 void Lobby::sweep_orphans() {

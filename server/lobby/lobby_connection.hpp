@@ -13,7 +13,7 @@ namespace ttt::server {
 // lobby through here, with the player it speaks for once it said Hello. A
 // move needs no lookup: connection -> player -> room.
 class Lobby::Connection final : public Inbox,
-                                 public std::enable_shared_from_this<Lobby::Connection> {
+                                public std::enable_shared_from_this<Lobby::Connection> {
  public:
   Connection(Lobby& lobby, const std::shared_ptr<Participant>& conn, std::string from)
       : address(std::move(from)),
@@ -52,8 +52,8 @@ class Lobby::Connection final : public Inbox,
     routing = false;
     if (!held.empty()) lobby_.replay_held(*this);
   }
-  const std::string address;      // where the connection comes from (net/peer_address.hpp)
-  RateLimiter invite_failures;    // wrong invite codes this connection may still try
+  const std::string address;    // where the connection comes from (net/peer_address.hpp)
+  RateLimiter invite_failures;  // wrong invite codes this connection may still try
 
  private:
   Lobby& lobby_;

@@ -363,7 +363,8 @@ std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   settings.reconnect_grace = settings.vs_bot ? config_.bot_game_grace : config_.reconnect_grace;
   settings.max_spectators = config_.max_spectators;
   settings.rate_one_address = config_.rate_one_address;
-  if (id == 0) id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_++;
+  if (id == 0)
+    id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_++;
   if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
   auto room = std::make_shared<GameRoom>(
       id, std::move(settings), links_.logic,

@@ -218,30 +218,29 @@ void Lobby::write_shared_account(Connection& connection, const wire::Hello& hell
       hash_secret(account.salt, hello.secret().empty() ? *issued : hello.secret());
   const std::string key = name_key(account.name);
   connection.begin_routing();
-  links_.accounts.create_written(
-      std::move(account), [this, weak = connection.weak_from_this(), key, hello, request_id,
-                           issued](bool ok) {
-        auto open = still_open(weak);
-        if (!open) return;
-        open->end_routing();
-        const StoredPlayer* created = links_.accounts.find(key);
-        if (!ok || created == nullptr) {
-          if (auto conn = open->participant()) {
-            conn->deliver(error_reply(wire::ERROR_CODE_NAME_TAKEN,
-                                      "the name " + hello.name() +
-                                          " was just taken (or can't be written now): choose "
-                                          "another or try again",
-                                      request_id, true));
-            conn->close();
-          }
-          return;
-        }
-        if (const auto verdict = links_.log.check(open->address); verdict.log) {
-          spdlog::info("new player {} ({}){}", created->id, created->name,
-                       LogLimiter::suffix(open->address, verdict.held_back));
-        }
-        enter(*open, *created, hello, request_id, false, *issued);
-      });
+  links_.accounts.create_written(std::move(account), [this, weak = connection.weak_from_this(), key,
+                                                      hello, request_id, issued](bool ok) {
+    auto open = still_open(weak);
+    if (!open) return;
+    open->end_routing();
+    const StoredPlayer* created = links_.accounts.find(key);
+    if (!ok || created == nullptr) {
+      if (auto conn = open->participant()) {
+        conn->deliver(error_reply(wire::ERROR_CODE_NAME_TAKEN,
+                                  "the name " + hello.name() +
+                                      " was just taken (or can't be written now): choose "
+                                      "another or try again",
+                                  request_id, true));
+        conn->close();
+      }
+      return;
+    }
+    if (const auto verdict = links_.log.check(open->address); verdict.log) {
+      spdlog::info("new player {} ({}){}", created->id, created->name,
+                   LogLimiter::suffix(open->address, verdict.held_back));
+    }
+    enter(*open, *created, hello, request_id, false, *issued);
+  });
 }
 
 void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
@@ -276,12 +275,12 @@ void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::H
     old->player = nullptr;  // its closing no longer concerns the player
     if (auto old_conn = old->participant()) {
       old_conn->set_heartbeat(false);
-      old_conn->deliver(error_reply(
-          wire::ERROR_CODE_REPLACED,
-          hello.resume_token().empty()
-              ? player.name + "'s session was taken over by another connection"
-              : player.name + "'s session continued on a new connection",
-          0, true));
+      old_conn->deliver(
+          error_reply(wire::ERROR_CODE_REPLACED,
+                      hello.resume_token().empty()
+                          ? player.name + "'s session was taken over by another connection"
+                          : player.name + "'s session continued on a new connection",
+                      0, true));
       old_conn->close();
     }
   }

@@ -14,8 +14,8 @@
 namespace ttt::server {
 
 Listing Lobby::listing_of(const GameRoom& room) {
-  return Listing{room.summary(), room.seated_accounts(), {},
-                 invite_key(room.settings().invite_code)};
+  return Listing{
+      room.summary(), room.seated_accounts(), {}, invite_key(room.settings().invite_code)};
 }
 
 void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,

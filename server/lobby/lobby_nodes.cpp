@@ -25,16 +25,15 @@ std::shared_ptr<Lobby::Connection> Lobby::still_open(
 }
 
 void Lobby::serve_other_nodes() {
-  cluster().serve_seats(
-      [this](const SeatRequest& request, Cluster::SeatDone reply) { seat_request(request, reply); });
+  cluster().serve_seats([this](const SeatRequest& request, Cluster::SeatDone reply) {
+    seat_request(request, reply);
+  });
   cluster().on_restored([this](bool forgotten) { register_again(forgotten); });
   // Every node's leaderboard and profiles follow the results the others commit.
-  links_.accounts.on_figures([this](const StoredPlayer& account) {
-    cluster().share_figures(account);
-  });
-  cluster().on_figures([this](const StoredPlayer& account) {
-    links_.accounts.take_figures(account);
-  });
+  links_.accounts.on_figures(
+      [this](const StoredPlayer& account) { cluster().share_figures(account); });
+  cluster().on_figures(
+      [this](const StoredPlayer& account) { links_.accounts.take_figures(account); });
 }
 
 // --- Hello ----------------------------------------------------------------------
@@ -141,34 +140,34 @@ void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
         // Held here (sent from another node), or by a node that is gone: the
         // player comes here, with any games that node held.
         const AccountId account = holder->account;
-        links_.accounts.refresh(account, [this, weak, account, hello, request_id,
-                                          refuse](bool read_ok) {
-          auto again = still_open(weak);
-          if (!again) return;
-          if (!read_ok) {
-            refuse(*again, wire::ERROR_CODE_STORAGE,
-                   "the server can't read its records now: try again in a moment");
-            return;
-          }
-          // Redis says where the token is held; the records say whose it is.
-          links_.accounts.check_token(
-              account, sha256_hex(hello.resume_token()),
-              [this, weak, account, hello, request_id, refuse](std::optional<bool> matches) {
-                auto checked = still_open(weak);
-                if (!checked) return;
-                if (!matches) {
-                  refuse(*checked, wire::ERROR_CODE_STORAGE,
-                         "the server can't read its records now: try again in a moment");
-                  return;
-                }
-                if (!*matches) {
-                  refuse(*checked, wire::ERROR_CODE_BAD_RESUME_TOKEN,
-                         "unknown or expired resume token");
-                  return;
-                }
-                arrive_with_token(*checked, account, hello, request_id);
-              });
-        });
+        links_.accounts.refresh(
+            account, [this, weak, account, hello, request_id, refuse](bool read_ok) {
+              auto again = still_open(weak);
+              if (!again) return;
+              if (!read_ok) {
+                refuse(*again, wire::ERROR_CODE_STORAGE,
+                       "the server can't read its records now: try again in a moment");
+                return;
+              }
+              // Redis says where the token is held; the records say whose it is.
+              links_.accounts.check_token(
+                  account, sha256_hex(hello.resume_token()),
+                  [this, weak, account, hello, request_id, refuse](std::optional<bool> matches) {
+                    auto checked = still_open(weak);
+                    if (!checked) return;
+                    if (!matches) {
+                      refuse(*checked, wire::ERROR_CODE_STORAGE,
+                             "the server can't read its records now: try again in a moment");
+                      return;
+                    }
+                    if (!*matches) {
+                      refuse(*checked, wire::ERROR_CODE_BAD_RESUME_TOKEN,
+                             "unknown or expired resume token");
+                      return;
+                    }
+                    arrive_with_token(*checked, account, hello, request_id);
+                  });
+            });
       });
 }
 
@@ -420,16 +419,16 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
           // Seated here meanwhile (paired, or a challenge accepted): that
           // game goes on; the place kept there lapses.
           error(*asker, wire::ERROR_CODE_ALREADY_IN_GAME,
-                "you are in game " + std::to_string(asker->room->id()) +
-                    " now: " + (challenged.empty() ? "the other game was left alone"
-                                                   : "the challenge to " + challenged +
-                                                         " was not made"),
+                "you are in game " + std::to_string(asker->room->id()) + " now: " +
+                    (challenged.empty() ? "the other game was left alone"
+                                        : "the challenge to " + challenged + " was not made"),
                 request_id);
           return;
         }
         if (answer.reservation.empty()) {
-          error(*asker, answer.code == wire::ERROR_CODE_UNSPECIFIED ? wire::ERROR_CODE_UNKNOWN_GAME
-                                                                    : answer.code,
+          error(*asker,
+                answer.code == wire::ERROR_CODE_UNSPECIFIED ? wire::ERROR_CODE_UNKNOWN_GAME
+                                                            : answer.code,
                 answer.text, request_id);
           return;
         }
@@ -453,11 +452,10 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
     reply(SeatReply{{}, 0, code, std::move(text)});
   };
   if (shutting_down_ || draining_) {
-    refuse(wire::ERROR_CODE_DRAINING,
-           request.kind == SeatRequest::Kind::kChallenge
-               ? "the node " + request.challenge.name() +
-                     " is at is being drained: challenge again soon"
-               : "that game's node is being drained: try another game");
+    refuse(wire::ERROR_CODE_DRAINING, request.kind == SeatRequest::Kind::kChallenge
+                                          ? "the node " + request.challenge.name() +
+                                                " is at is being drained: challenge again soon"
+                                          : "that game's node is being drained: try another game");
     return;
   }
   if (auto why = reservations_.refusal(request)) {
@@ -512,11 +510,11 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
       refuse(wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(request.game));
       return;
     }
-    if (room->settings().is_private &&
-        normalize_invite_code(request.invite_code) !=
-            normalize_invite_code(room->settings().invite_code)) {
-      refuse(wire::ERROR_CODE_WRONG_INVITE_CODE,
-             "game " + std::to_string(room->id()) + " is private: a matching invite code is needed");
+    if (room->settings().is_private && normalize_invite_code(request.invite_code) !=
+                                           normalize_invite_code(room->settings().invite_code)) {
+      refuse(
+          wire::ERROR_CODE_WRONG_INVITE_CODE,
+          "game " + std::to_string(room->id()) + " is private: a matching invite code is needed");
       return;
     }
     if (request.kind == SeatRequest::Kind::kJoin &&

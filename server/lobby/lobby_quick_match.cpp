@@ -84,8 +84,8 @@ void Lobby::try_match(SeatId id, MatchRequest request, std::uint32_t request_id,
             }
             redirect(*static_cast<Connection*>(asker->connection), *there, answer.reservation,
                      answer.game,
-                     "paired: game " + std::to_string(answer.game) + " is at node " +
-                         there->host + ":" + std::to_string(there->port));
+                     "paired: game " + std::to_string(answer.game) + " is at node " + there->host +
+                         ":" + std::to_string(there->port));
           });
       return;
     }
@@ -118,7 +118,8 @@ void Lobby::pair_here(LobbyPlayer& player, LobbyPlayer& waiting, const MatchRequ
   settings.win_length = request.win_length;
   settings.clock.set_initial_ms(request.clock_initial_ms);
   settings.clock.set_increment_ms(request.clock_increment_ms);
-  settings.rated = allows_rating(waiting, waiting.queued_rated) && allows_rating(player, request.rated);
+  settings.rated =
+      allows_rating(waiting, waiting.queued_rated) && allows_rating(player, request.rated);
   settings.origin = waiting.address;
   auto room = new_room(std::move(settings));
   waiting.room = room;
@@ -129,8 +130,7 @@ void Lobby::pair_here(LobbyPlayer& player, LobbyPlayer& waiting, const MatchRequ
   room->seat(player.ref(), wire::SIDE_O, request_id);
 }
 
-void Lobby::now_queued(LobbyPlayer& player, const MatchRequest& request,
-                       std::uint32_t request_id) {
+void Lobby::now_queued(LobbyPlayer& player, const MatchRequest& request, std::uint32_t request_id) {
   const int size = request.size;
   const int win_length = request.win_length;
   player.queued_size = size;
@@ -142,7 +142,8 @@ void Lobby::now_queued(LobbyPlayer& player, const MatchRequest& request,
   message.set_in_reply_to(request_id);
   message.mutable_queued()->set_size(size);
   message.mutable_queued()->set_win_length(win_length);
-  if (request.clock_initial_ms != 0) *message.mutable_queued()->mutable_clock() = player.queued_clock;
+  if (request.clock_initial_ms != 0)
+    *message.mutable_queued()->mutable_clock() = player.queued_clock;
   message.mutable_queued()->set_bot_fallback_s(
       static_cast<std::uint32_t>((config_.bot_fallback.count() + 999) / 1000));
   reply(player, std::move(message));

@@ -101,61 +101,59 @@ void Lobby::history(LobbyPlayer& player, const wire::GetHistory& request,
     }
   }
   if (account == nullptr) return;
-  links_.accounts.history(
-      account_id(*account), static_cast<int>(clamp_limit(request.limit())),
-      [this, asker = player.id, name = account->name,
-       request_id](std::optional<std::vector<GameRecord>> games) {
-        LobbyPlayer* asking = player_of(asker);
-        if (asking == nullptr) return;
-        if (!games) {
-          error(*asking, wire::ERROR_CODE_STORAGE, "the history could not be read", request_id);
-          return;
-        }
-        wire::ServerMessage message;
-        message.set_in_reply_to(request_id);
-        message.mutable_history()->set_name(name);
-        for (const GameRecord& g : *games) {
-          fill_record(g, *message.mutable_history()->add_games());
-        }
-        reply(*asking, std::move(message));
-      });
+  links_.accounts.history(account_id(*account), static_cast<int>(clamp_limit(request.limit())),
+                          [this, asker = player.id, name = account->name,
+                           request_id](std::optional<std::vector<GameRecord>> games) {
+                            LobbyPlayer* asking = player_of(asker);
+                            if (asking == nullptr) return;
+                            if (!games) {
+                              error(*asking, wire::ERROR_CODE_STORAGE,
+                                    "the history could not be read", request_id);
+                              return;
+                            }
+                            wire::ServerMessage message;
+                            message.set_in_reply_to(request_id);
+                            message.mutable_history()->set_name(name);
+                            for (const GameRecord& g : *games) {
+                              fill_record(g, *message.mutable_history()->add_games());
+                            }
+                            reply(*asking, std::move(message));
+                          });
 }
 
-void Lobby::replay(LobbyPlayer& player, const wire::GetReplay& request,
-                   std::uint32_t request_id) {
+void Lobby::replay(LobbyPlayer& player, const wire::GetReplay& request, std::uint32_t request_id) {
   if (!has_records(player, request_id)) return;
-  auto answer =
-      [this, asker = player.id, request_id, record = request.record_id(), room = request.game_id()](
-          bool read_ok, std::optional<GameRecord> game) {
-        LobbyPlayer* asking = player_of(asker);
-        if (asking == nullptr) return;
-        // A private game is not found by its room (its link needs the code,
-        // which only a live Spectate checks, under the limits on codes).
-        if (game && record == 0 && game->is_private) game.reset();
-        if (!read_ok || !game || game->status == "in_progress") {
-          if (record == 0 && read_ok) {
-            error(*asking, wire::ERROR_CODE_NO_RECORD,
-                  "game " + std::to_string(room) + " has no finished round on record", request_id);
-            return;
-          }
-          error(*asking, !read_ok ? wire::ERROR_CODE_STORAGE : wire::ERROR_CODE_NO_RECORD,
-                !read_ok ? "the game could not be read"
-                         : "no finished game has record " + std::to_string(record),
-                request_id);
-          return;
-        }
-        wire::ServerMessage message;
-        message.set_in_reply_to(request_id);
-        wire::GameRecord* out = message.mutable_replay()->mutable_game();
-        fill_record(*game, *out);
-        for (const StoredMove& m : game->moves) {
-          wire::MoveRecord* move = out->add_moves();
-          move->set_row(m.row);
-          move->set_col(m.col);
-          move->set_at_ms(static_cast<std::uint64_t>(m.at_ms));
-        }
-        reply(*asking, std::move(message));
-      };
+  auto answer = [this, asker = player.id, request_id, record = request.record_id(),
+                 room = request.game_id()](bool read_ok, std::optional<GameRecord> game) {
+    LobbyPlayer* asking = player_of(asker);
+    if (asking == nullptr) return;
+    // A private game is not found by its room (its link needs the code,
+    // which only a live Spectate checks, under the limits on codes).
+    if (game && record == 0 && game->is_private) game.reset();
+    if (!read_ok || !game || game->status == "in_progress") {
+      if (record == 0 && read_ok) {
+        error(*asking, wire::ERROR_CODE_NO_RECORD,
+              "game " + std::to_string(room) + " has no finished round on record", request_id);
+        return;
+      }
+      error(*asking, !read_ok ? wire::ERROR_CODE_STORAGE : wire::ERROR_CODE_NO_RECORD,
+            !read_ok ? "the game could not be read"
+                     : "no finished game has record " + std::to_string(record),
+            request_id);
+      return;
+    }
+    wire::ServerMessage message;
+    message.set_in_reply_to(request_id);
+    wire::GameRecord* out = message.mutable_replay()->mutable_game();
+    fill_record(*game, *out);
+    for (const StoredMove& m : game->moves) {
+      wire::MoveRecord* move = out->add_moves();
+      move->set_row(m.row);
+      move->set_col(m.col);
+      move->set_at_ms(static_cast<std::uint64_t>(m.at_ms));
+    }
+    reply(*asking, std::move(message));
+  };
   if (request.record_id() == 0 && request.game_id() != 0) {
     links_.accounts.replay_of_room(request.game_id(), std::move(answer));
   } else {

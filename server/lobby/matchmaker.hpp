@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
-#include <string>
 #include <map>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <utility>

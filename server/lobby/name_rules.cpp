@@ -26,9 +26,7 @@ std::string describe(UChar32 c) {
   return std::string(code) + " (" + std::string(name, static_cast<std::size_t>(length)) + ")";
 }
 
-bool is_mark(UChar32 c) {
-  return (U_GET_GC_MASK(c) & U_GC_M_MASK) != 0;
-}
+bool is_mark(UChar32 c) { return (U_GET_GC_MASK(c) & U_GC_M_MASK) != 0; }
 
 // Why c can't be shown to other players as part of some text, where nobody
 // could see it or it would change how the text around it is shown.
@@ -36,7 +34,8 @@ std::optional<std::string> invisible_problem(UChar32 c) {
   if (u_hasBinaryProperty(c, UCHAR_BIDI_CONTROL)) {
     return describe(c) + ": it changes the direction text is shown in";
   }
-  if (u_charType(c) == U_FORMAT_CHAR || u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) {
+  if (u_charType(c) == U_FORMAT_CHAR ||
+      u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) {
     return describe(c) + ": it is invisible";
   }
   const auto type = u_charType(c);
@@ -163,21 +162,23 @@ std::optional<std::string> name_problem(std::string_view name) {
   if (name.empty() || name.size() > kMaxNameBytes) return rule;
   if (!is_printable_utf8(name)) return rule + ": this one has control characters or is not UTF-8";
   if (name.front() == ' ' || name.back() == ' ') return rule;
-  auto problem = for_each_code_point(name, [](UChar32 c, UChar32 previous) -> std::optional<std::string> {
-    if (auto invisible = invisible_problem(c)) return invisible;
-    if (u_hasBinaryProperty(c, UCHAR_VARIATION_SELECTOR)) {
-      return describe(c) + ": it is a variation selector";
-    }
-    const auto type = u_charType(c);
-    if (type == U_SPACE_SEPARATOR && c != ' ') return describe(c) + ": it is not the plain space";
-    if (type == U_UNASSIGNED || type == U_PRIVATE_USE_CHAR) {
-      return describe(c) + ": it is unassigned or private-use";
-    }
-    if (is_mark(c) && (previous == U_SENTINEL || previous == ' ')) {
-      return describe(c) + " without a letter before it";
-    }
-    return std::nullopt;
-  });
+  auto problem =
+      for_each_code_point(name, [](UChar32 c, UChar32 previous) -> std::optional<std::string> {
+        if (auto invisible = invisible_problem(c)) return invisible;
+        if (u_hasBinaryProperty(c, UCHAR_VARIATION_SELECTOR)) {
+          return describe(c) + ": it is a variation selector";
+        }
+        const auto type = u_charType(c);
+        if (type == U_SPACE_SEPARATOR && c != ' ')
+          return describe(c) + ": it is not the plain space";
+        if (type == U_UNASSIGNED || type == U_PRIVATE_USE_CHAR) {
+          return describe(c) + ": it is unassigned or private-use";
+        }
+        if (is_mark(c) && (previous == U_SENTINEL || previous == ' ')) {
+          return describe(c) + " without a letter before it";
+        }
+        return std::nullopt;
+      });
   if (problem) return "names can't contain " + *problem;
   // Marks stacked on one letter (a dozen make a smear over the names
   // around): at most kMaxMarks once composed.
@@ -269,14 +270,15 @@ std::optional<std::string> chat_problem(std::string_view text) {
   if (!is_printable_utf8(text)) {
     return "a chat line is UTF-8 text without control characters";
   }
-  auto problem = for_each_code_point(text, [](UChar32 c, UChar32 previous) -> std::optional<std::string> {
-    // A variation selector after a visible character picks its glyph (emoji).
-    if (u_hasBinaryProperty(c, UCHAR_VARIATION_SELECTOR) && previous != U_SENTINEL &&
-        previous != ' ' && !u_hasBinaryProperty(previous, UCHAR_VARIATION_SELECTOR)) {
-      return std::nullopt;
-    }
-    return invisible_problem(c);
-  });
+  auto problem =
+      for_each_code_point(text, [](UChar32 c, UChar32 previous) -> std::optional<std::string> {
+        // A variation selector after a visible character picks its glyph (emoji).
+        if (u_hasBinaryProperty(c, UCHAR_VARIATION_SELECTOR) && previous != U_SENTINEL &&
+            previous != ' ' && !u_hasBinaryProperty(previous, UCHAR_VARIATION_SELECTOR)) {
+          return std::nullopt;
+        }
+        return invisible_problem(c);
+      });
   if (problem) return "chat can't contain " + *problem;
   return std::nullopt;
 }

@@ -32,12 +32,12 @@ struct Snapshot {
   bool store_waiting = false;        // the database can't be reached: writes wait
   // Several nodes (--redis); all zero for a node alone.
   bool cluster = false;
-  bool cluster_reachable = false;     // Redis answers
+  bool cluster_reachable = false;  // Redis answers
   bool draining = false;
-  std::size_t nodes_alive = 0;        // this one included
-  std::uint64_t redirects = 0;        // connections sent to another node
-  std::uint64_t games_adopted = 0;    // games taken over from a dead or drained node
-  std::uint64_t games_lost = 0;       // games dropped: another node held them (fencing)
+  std::size_t nodes_alive = 0;      // this one included
+  std::uint64_t redirects = 0;      // connections sent to another node
+  std::uint64_t games_adopted = 0;  // games taken over from a dead or drained node
+  std::uint64_t games_lost = 0;     // games dropped: another node held them (fencing)
 };
 
 class ServerMetrics {

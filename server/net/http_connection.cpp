@@ -129,8 +129,7 @@ asio::awaitable<void> HttpConnection::serve() {
 
 asio::awaitable<bool> HttpConnection::answer(const Request& request) {
   auto* metrics = server_.commons().metrics;
-  const bool keep_alive =
-      request.keep_alive() && steady_clock::now() - started_at_ < kMaxLifetime;
+  const bool keep_alive = request.keep_alive() && steady_clock::now() - started_at_ < kMaxLifetime;
   const std::string_view target(request.target().data(), request.target().size());
   const std::string_view path = target.substr(0, target.find('?'));
   WebResponse response;
@@ -211,8 +210,8 @@ asio::awaitable<void> HttpConnection::upgrade(Request request) {
                                        std::string_view(forwarded.data(), forwarded.size()));
   if (!address) {
     if (metrics) metrics->web_requests.at("bad_request").add();
-    auto response = plain_answer(http::status::bad_request,
-                                 "X-Forwarded-For names no address\n", request, false);
+    auto response = plain_answer(http::status::bad_request, "X-Forwarded-For names no address\n",
+                                 request, false);
     arm(std::chrono::seconds(2));
     co_await http::async_write(stream_, response, use_tuple);
     disarm();
@@ -221,8 +220,8 @@ asio::awaitable<void> HttpConnection::upgrade(Request request) {
   upgraded_ = true;
   disarm();
   if (metrics) metrics->web_upgrades.at("ok").add();
-  auto session = std::make_shared<WebSession>(std::move(stream_), std::move(slot_), server_, peer_,
-                                              *address);
+  auto session =
+      std::make_shared<WebSession>(std::move(stream_), std::move(slot_), server_, peer_, *address);
   session->start(std::move(request));
 }
 

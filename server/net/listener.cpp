@@ -1,5 +1,6 @@
 #include "net/listener.hpp"
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -8,7 +9,6 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <spdlog/spdlog.h>
 #include <stdexcept>
 
 #include "net/peer_address.hpp"
@@ -95,9 +95,9 @@ asio::awaitable<void> Listener::accept_loop() {
   asio::steady_timer backoff(acceptor_.get_executor());
   RateLimiter accept_warnings(1.0, 1.0);  // one a second
   while (acceptor_.is_open()) {
-    const asio::any_io_executor executor =
-        strand_per_connection_ ? asio::any_io_executor(asio::make_strand(io_))
-                               : asio::any_io_executor(io_.get_executor());
+    const asio::any_io_executor executor = strand_per_connection_
+                                               ? asio::any_io_executor(asio::make_strand(io_))
+                                               : asio::any_io_executor(io_.get_executor());
     auto [ec, socket] =
         co_await acceptor_.async_accept(executor, asio::as_tuple(asio::use_awaitable));
     if (ec == asio::error::operation_aborted || !acceptor_.is_open()) break;

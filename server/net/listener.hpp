@@ -86,8 +86,8 @@ class Listener {
   std::shared_ptr<ConnectionSlots> refusals_;
   RateLimiter rate_warnings_{1.0, 1.0};  // "too fast" once a second at most
   std::size_t rate_unreported_ = 0;
-  RateLimiter full_warnings_{1.0, 1.0};  // "server full" once a second at most
-  std::size_t refused_unreported_ = 0;   // refused since the last warning
+  RateLimiter full_warnings_{1.0, 1.0};     // "server full" once a second at most
+  std::size_t refused_unreported_ = 0;      // refused since the last warning
   RateLimiter address_warnings_{1.0, 1.0};  // "too many from one address", likewise
   std::size_t address_unreported_ = 0;
   std::uint16_t port_ = 0;

@@ -2,8 +2,7 @@
 
 namespace ttt::server {
 
-Outbound error_reply(wire::ErrorCode code, std::string text, std::uint32_t request_id,
-                     bool fatal) {
+Outbound error_reply(wire::ErrorCode code, std::string text, std::uint32_t request_id, bool fatal) {
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::Error* error = message.mutable_error();

@@ -83,9 +83,8 @@ void Session::to_logic(F&& f) {
     guarded(f);
     return;
   }
-  asio::dispatch(logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable {
-    self->guarded(f);
-  });
+  asio::dispatch(
+      logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { self->guarded(f); });
 }
 
 template <typename F>

@@ -5,13 +5,13 @@
 // connection's Inbox on the logic executor (docs/architecture.md, "One concurrency story").
 #pragma once
 
+#include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -36,15 +36,15 @@
 namespace ttt::server {
 
 struct SessionLimits {
-  std::size_t max_frame = wire::kDefaultMaxFrame;        // larger declared frames are refused
-  std::size_t max_hello_frame = 4096;                    // the same before Hello
-  std::chrono::milliseconds hello_timeout{10'000};       // Hello must arrive by then
-  std::chrono::milliseconds idle_timeout{60'000};        // ping at half, drop at full; 0 = off
+  std::size_t max_frame = wire::kDefaultMaxFrame;   // larger declared frames are refused
+  std::size_t max_hello_frame = 4096;               // the same before Hello
+  std::chrono::milliseconds hello_timeout{10'000};  // Hello must arrive by then
+  std::chrono::milliseconds idle_timeout{60'000};   // ping at half, drop at full; 0 = off
   // While the lobby asks for a heartbeat (a player seated in a game): ping a
   // peer silent for a third of this, drop it (at once, no linger) when silent
   // for all of it; 0 = off.
   std::chrono::milliseconds heartbeat_timeout{10'000};
-  std::size_t max_queued_bytes = 1 << 20;                // a client this far behind is dropped
+  std::size_t max_queued_bytes = 1 << 20;  // a client this far behind is dropped
   std::size_t max_queued_frames = 1024;
   // Frames of any kind a connection may send; a peer that goes on a burst
   // past the limit is cut off (net/message_rate.hpp). 0 = no rate limit.
@@ -53,7 +53,7 @@ struct SessionLimits {
   // What one wake-up of a connection's reader handles before the others
   // run (net/read_turn.hpp).
   ReadTurnLimits read_turn;
-  std::chrono::milliseconds close_linger{2'000};         // time to flush before closing
+  std::chrono::milliseconds close_linger{2'000};  // time to flush before closing
   // SO_SNDBUF of each connection; 0 leaves the kernel's autotuning (tests set
   // it so that a client that doesn't read fills the queue quickly).
   int socket_send_buffer = 0;

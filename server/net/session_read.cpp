@@ -1,7 +1,7 @@
 // Session, continued: reading. TLS makes the handshake on the server's one
 // port; then plain TCP and TLS alike wait for data and read what is there
-// (TLS through OpenSSL's records in memory). Both draw on the shared read budget and cut frames the same way
-// (session.cpp holds the rest).
+// (TLS through OpenSSL's records in memory). Both draw on the shared read budget and cut frames the
+// same way (session.cpp holds the rest).
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>

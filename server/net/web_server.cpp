@@ -54,7 +54,8 @@ std::optional<std::string> WebServer::client_address(const boost::asio::ip::addr
   std::string_view last = forwarded_for.substr(forwarded_for.rfind(',') + 1);
   while (!last.empty() && last.front() == ' ') last.remove_prefix(1);
   while (!last.empty() && last.back() == ' ') last.remove_suffix(1);
-  if (last.size() > 2 && last.front() == '[' && last.back() == ']') last = last.substr(1, last.size() - 2);
+  if (last.size() > 2 && last.front() == '[' && last.back() == ']')
+    last = last.substr(1, last.size() - 2);
   boost::system::error_code ec;
   const auto address = boost::asio::ip::make_address(std::string(last), ec);
   if (ec) return std::nullopt;

@@ -23,8 +23,9 @@ std::string default_db_path(std::string& error) {
   } else if (const char* home = std::getenv("HOME"); home != nullptr && home[0] != '\0') {
     state = std::filesystem::path(home) / ".local" / "state";
   } else {
-    error = "no place for the default database: neither XDG_STATE_HOME nor HOME is set "
-            "(choose one with --db PATH)";
+    error =
+        "no place for the default database: neither XDG_STATE_HOME nor HOME is set "
+        "(choose one with --db PATH)";
     return "";
   }
   return (state / "ttt" / "ttt.db").string();

@@ -29,11 +29,11 @@ std::string utc_time(std::int64_t ms) {
 bool prints_as_itself(char32_t c) {
   if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0xa0)) return false;
   static constexpr std::pair<char32_t, char32_t> kHidden[] = {
-      {0x00ad, 0x00ad}, {0x034f, 0x034f}, {0x061c, 0x061c}, {0x115f, 0x1160},
-      {0x1680, 0x1680}, {0x17b4, 0x17b5}, {0x180b, 0x180f}, {0x2000, 0x200f},
-      {0x2028, 0x202f}, {0x205f, 0x206f}, {0x3000, 0x3000}, {0x3164, 0x3164},
-      {0xd800, 0xdfff}, {0xe000, 0xf8ff}, {0xfdd0, 0xfdef}, {0xfe00, 0xfe0f},
-      {0xfeff, 0xfeff}, {0xffa0, 0xffa0}, {0xfff0, 0xfffb}, {0x1d173, 0x1d17a},
+      {0x00ad, 0x00ad},   {0x034f, 0x034f},    {0x061c, 0x061c}, {0x115f, 0x1160},
+      {0x1680, 0x1680},   {0x17b4, 0x17b5},    {0x180b, 0x180f}, {0x2000, 0x200f},
+      {0x2028, 0x202f},   {0x205f, 0x206f},    {0x3000, 0x3000}, {0x3164, 0x3164},
+      {0xd800, 0xdfff},   {0xe000, 0xf8ff},    {0xfdd0, 0xfdef}, {0xfe00, 0xfe0f},
+      {0xfeff, 0xfeff},   {0xffa0, 0xffa0},    {0xfff0, 0xfffb}, {0x1d173, 0x1d17a},
       {0xe0000, 0xe0fff}, {0xf0000, 0x10ffff},
   };
   for (const auto& [first, last] : kHidden) {
@@ -59,10 +59,15 @@ std::string escape_export_text(std::string_view text) {
       ++i;
       continue;
     }
-    std::size_t length = byte < 0x80 ? 1 : (byte & 0xe0) == 0xc0 ? 2 : (byte & 0xf0) == 0xe0 ? 3
-                                     : (byte & 0xf8) == 0xf0 ? 4 : 0;
-    char32_t code = length == 1 ? byte : length == 2 ? byte & 0x1f : length == 3 ? byte & 0x0f
-                                                                                    : byte & 0x07;
+    std::size_t length = byte < 0x80             ? 1
+                         : (byte & 0xe0) == 0xc0 ? 2
+                         : (byte & 0xf0) == 0xe0 ? 3
+                         : (byte & 0xf8) == 0xf0 ? 4
+                                                 : 0;
+    char32_t code = length == 1   ? byte
+                    : length == 2 ? byte & 0x1f
+                    : length == 3 ? byte & 0x0f
+                                  : byte & 0x07;
     bool valid = length != 0 && i + length <= text.size();
     for (std::size_t k = 1; valid && k < length; ++k) {
       const auto next = static_cast<unsigned char>(text[i + k]);

@@ -98,9 +98,7 @@ std::string PgResult::text(int row, int column) const {
                      static_cast<std::size_t>(PQgetlength(result_, row, column)));
 }
 
-bool PgResult::is_null(int row, int column) const {
-  return PQgetisnull(result_, row, column) != 0;
-}
+bool PgResult::is_null(int row, int column) const { return PQgetisnull(result_, row, column) != 0; }
 
 PgConnection::PgConnection(const std::string& conninfo) {
   // Keywords are read in order and the last value of each wins: ours come

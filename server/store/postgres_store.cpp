@@ -193,9 +193,9 @@ std::string PostgresStore::where() const { return "postgresql://" + db_.where();
 // --- startup reads --------------------------------------------------------------
 
 std::vector<StoredPlayer> PostgresStore::load_players() {
-  auto rows = db_.exec(
-      TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
-                         "g.o_player = p.id) AND " TTT_GAME_COUNTED ") FROM players p ORDER BY id");
+  auto rows = db_.exec(TTT_PLAYER_COLUMNS
+                       ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "
+                       "g.o_player = p.id) AND " TTT_GAME_COUNTED ") FROM players p ORDER BY id");
   std::vector<StoredPlayer> players;
   players.reserve(static_cast<std::size_t>(rows.rows()));
   for (int i = 0; i < rows.rows(); ++i) {
@@ -213,9 +213,10 @@ std::vector<StoredPlayer> PostgresStore::load_players() {
 }
 
 std::vector<RatedPairing> PostgresStore::load_rated_pairings(std::int64_t since_ms) {
-  auto rows = db_.run("SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE "
-                      "g.ended_ms >= $1 AND " TTT_GAME_COUNTED " ORDER BY g.ended_ms",
-                      {number(since_ms)});
+  auto rows = db_.run(
+      "SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE "
+      "g.ended_ms >= $1 AND " TTT_GAME_COUNTED " ORDER BY g.ended_ms",
+      {number(since_ms)});
   std::vector<RatedPairing> pairings;
   for (int i = 0; i < rows.rows(); ++i) {
     pairings.push_back({rows.integer(i, 0), rows.integer(i, 1), rows.integer(i, 2)});
@@ -228,9 +229,9 @@ std::vector<GameRecord> PostgresStore::games_with_moves(const PgResult& rows) {
   games.reserve(static_cast<std::size_t>(rows.rows()));
   for (int i = 0; i < rows.rows(); ++i) games.push_back(game_from(PgRow{rows, i}));
   for (auto& g : games) {
-    auto moves = db_.run(
-        "SELECT \"row\", col, at_ms, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply",
-        {number(g.id)});
+    auto moves =
+        db_.run("SELECT \"row\", col, at_ms, clock_ms FROM moves WHERE game_id = $1 ORDER BY ply",
+                {number(g.id)});
     for (int i = 0; i < moves.rows(); ++i) {
       g.moves.push_back({static_cast<int>(moves.integer(i, 0)),
                          static_cast<int>(moves.integer(i, 1)), moves.integer(i, 2),
@@ -284,30 +285,33 @@ void PostgresStore::write(const char* sql, const std::vector<PgParam>& params) {
 }
 
 void PostgresStore::save_player(const StoredPlayer& p) {
-  write("INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
-        "losses, draws, name_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
-        "ON CONFLICT (id) DO NOTHING",
-        {number(p.id), pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash),
-         flag(p.is_bot), pg_param(p.rating), number(p.games_played), number(p.wins),
-         number(p.losses), number(p.draws), p.key.empty() ? PgParam{} : pg_param(p.key)});
+  write(
+      "INSERT INTO players (id, name, salt, secret_hash, is_bot, rating, games_played, wins, "
+      "losses, draws, name_key) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+      "ON CONFLICT (id) DO NOTHING",
+      {number(p.id), pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash), flag(p.is_bot),
+       pg_param(p.rating), number(p.games_played), number(p.wins), number(p.losses),
+       number(p.draws), p.key.empty() ? PgParam{} : pg_param(p.key)});
 }
 
 void PostgresStore::add_result(const PlayerResult& r) {
-  write("UPDATE players SET rating = rating + $1, games_played = games_played + 1, "
-        "wins = wins + $2, losses = losses + $3, draws = draws + $4 WHERE id = $5",
-        {pg_param(r.rating_change), number(r.wins), number(r.losses), number(r.draws),
-         number(r.player_id)});
+  write(
+      "UPDATE players SET rating = rating + $1, games_played = games_played + 1, "
+      "wins = wins + $2, losses = losses + $3, draws = draws + $4 WHERE id = $5",
+      {pg_param(r.rating_change), number(r.wins), number(r.losses), number(r.draws),
+       number(r.player_id)});
 }
 
 void PostgresStore::begin_game(const GameRecord& g) {
-  write("INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
-        "invite_code, bot_level, started_ms, status, win_length, clock_initial_ms, "
-        "clock_increment_ms, node) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
-        "$13, $14, $15, $16) ON CONFLICT (id) DO NOTHING",
-        {number(g.id), number(g.room_id), number(g.round), number(g.size), number(g.x_player),
-         number(g.o_player), flag(g.rated), flag(g.is_private), pg_param(g.invite_code),
-         number(g.bot_level), number(g.started_ms), pg_param(g.status), number(g.win_length),
-         number(g.clock_initial_ms), number(g.clock_increment_ms), pg_param(g.node)});
+  write(
+      "INSERT INTO games (id, room_id, round, size, x_player, o_player, rated, is_private, "
+      "invite_code, bot_level, started_ms, status, win_length, clock_initial_ms, "
+      "clock_increment_ms, node) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+      "$13, $14, $15, $16) ON CONFLICT (id) DO NOTHING",
+      {number(g.id), number(g.room_id), number(g.round), number(g.size), number(g.x_player),
+       number(g.o_player), flag(g.rated), flag(g.is_private), pg_param(g.invite_code),
+       number(g.bot_level), number(g.started_ms), pg_param(g.status), number(g.win_length),
+       number(g.clock_initial_ms), number(g.clock_increment_ms), pg_param(g.node)});
 }
 
 void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
@@ -316,20 +320,22 @@ void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m)
     hold_move("", game_id, ply, m);
     return;
   }
-  write("INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
-        "VALUES ($1, $2, $3, $4, $5, $6)",
-        {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
-         number(m.clock_ms)});
+  write(
+      "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "
+      "VALUES ($1, $2, $3, $4, $5, $6)",
+      {number(game_id), number(ply), number(m.row), number(m.col), number(m.at_ms),
+       number(m.clock_ms)});
 }
 
 void PostgresStore::end_game(std::int64_t game_id, const std::string& status,
                              const std::string& reason, std::int64_t ended_ms,
                              std::optional<bool> rated) {
   send_moves();  // the game's moves before its end
-  write("UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
-        "rated = COALESCE($4::integer, rated) WHERE id = $5",
-        {pg_param(status), pg_param(reason), number(ended_ms),
-         rated ? flag(*rated) : PgParam{}, number(game_id)});
+  write(
+      "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
+      "rated = COALESCE($4::integer, rated) WHERE id = $5",
+      {pg_param(status), pg_param(reason), number(ended_ms), rated ? flag(*rated) : PgParam{},
+       number(game_id)});
 }
 
 void PostgresStore::lost(std::int64_t game_id) {
@@ -413,9 +419,10 @@ void PostgresStore::save_secret(std::int64_t player_id, const std::string& salt,
 }
 
 void PostgresStore::save_token(std::int64_t player_id, const std::string& token_hash) {
-  write("INSERT INTO resume_tokens (player_id, token_hash) VALUES ($1, $2) "
-        "ON CONFLICT (player_id) DO UPDATE SET token_hash = EXCLUDED.token_hash",
-        {number(player_id), pg_param(token_hash)});
+  write(
+      "INSERT INTO resume_tokens (player_id, token_hash) VALUES ($1, $2) "
+      "ON CONFLICT (player_id) DO UPDATE SET token_hash = EXCLUDED.token_hash",
+      {number(player_id), pg_param(token_hash)});
 }
 
 void PostgresStore::drop_token(std::int64_t player_id) {
@@ -510,9 +517,10 @@ std::optional<StoredPlayer> PostgresStore::one_player(const PgResult& rows) {
 
 // One account with its rated games counted and its name's key (one_player
 // adds its opponents).
-#define TTT_ONE_PLAYER                                                                  \
-  TTT_PLAYER_COLUMNS ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR "      \
-                     "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "
+#define TTT_ONE_PLAYER                                           \
+  TTT_PLAYER_COLUMNS                                             \
+  ", (SELECT COUNT(*) FROM games g WHERE (g.x_player = p.id OR " \
+  "g.o_player = p.id) AND " TTT_GAME_COUNTED "), p.name_key FROM players p "
 
 std::optional<StoredPlayer> PostgresStore::player_by_key(const std::string& key) {
   return one_player(db_.run(TTT_ONE_PLAYER "WHERE p.name_key = $1", {pg_param(key)}));
@@ -537,10 +545,11 @@ std::vector<std::int64_t> PostgresStore::blocked_by(std::int64_t player_id) {
 }
 
 std::vector<GameRecord> PostgresStore::unfinished_games_of(std::int64_t player_id) {
-  auto games = games_with_moves(db_.run(
-      TTT_GAME_COLUMNS "WHERE g.status = 'in_progress' AND (g.x_player = $1 OR g.o_player = $1) "
-                       "ORDER BY g.id",
-      {number(player_id)}));
+  auto games = games_with_moves(
+      db_.run(TTT_GAME_COLUMNS
+              "WHERE g.status = 'in_progress' AND (g.x_player = $1 OR g.o_player = $1) "
+              "ORDER BY g.id",
+              {number(player_id)}));
   for (auto& g : games) {
     g.node = db_.run("SELECT node FROM games WHERE id = $1", {number(g.id)}).text(0, 0);
   }
@@ -617,17 +626,17 @@ std::vector<std::pair<std::int64_t, std::string>> PostgresStore::game_holders(
 
 void PostgresStore::release_games(const std::string& node) {
   send_moves();  // written while the node held the games
-  write("UPDATE games SET node = '' WHERE node = $1 AND status = 'in_progress'",
-        {pg_param(node)});
+  write("UPDATE games SET node = '' WHERE node = $1 AND status = 'in_progress'", {pg_param(node)});
 }
 
 void PostgresStore::ensure_player(const StoredPlayer& p) {
-  write("INSERT INTO players (id, name, salt, secret_hash, is_bot, name_key) "
-        "SELECT nextval('ttt_player_ids'), $1, $2, $3, $4, $5 "
-        "WHERE NOT EXISTS (SELECT 1 FROM players WHERE lower(name) = lower($1)) "
-        "ON CONFLICT DO NOTHING",
-        {pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash), flag(p.is_bot),
-         p.key.empty() ? PgParam{} : pg_param(p.key)});
+  write(
+      "INSERT INTO players (id, name, salt, secret_hash, is_bot, name_key) "
+      "SELECT nextval('ttt_player_ids'), $1, $2, $3, $4, $5 "
+      "WHERE NOT EXISTS (SELECT 1 FROM players WHERE lower(name) = lower($1)) "
+      "ON CONFLICT DO NOTHING",
+      {pg_param(p.name), pg_param(p.salt), pg_param(p.secret_hash), flag(p.is_bot),
+       p.key.empty() ? PgParam{} : pg_param(p.key)});
 }
 
 namespace {
@@ -695,8 +704,8 @@ std::size_t PostgresStore::rekey_names(const std::function<std::string(std::stri
 }
 
 std::optional<std::string> PostgresStore::token_hash(std::int64_t player_id) {
-  auto rows = db_.run("SELECT token_hash FROM resume_tokens WHERE player_id = $1",
-                      {number(player_id)});
+  auto rows =
+      db_.run("SELECT token_hash FROM resume_tokens WHERE player_id = $1", {number(player_id)});
   if (rows.rows() == 0) return std::nullopt;
   return rows.text(0, 0);
 }
@@ -704,8 +713,9 @@ std::optional<std::string> PostgresStore::token_hash(std::int64_t player_id) {
 // --- queries --------------------------------------------------------------------
 
 std::vector<StoredPlayer> PostgresStore::top_players(int limit) {
-  auto rows = db_.run(TTT_PLAYER_COLUMNS "FROM players WHERE games_played > 0 "
-                                         "ORDER BY rating DESC, games_played DESC, lower(name) LIMIT $1",
+  auto rows = db_.run(TTT_PLAYER_COLUMNS
+                      "FROM players WHERE games_played > 0 "
+                      "ORDER BY rating DESC, games_played DESC, lower(name) LIMIT $1",
                       {number(limit)});
   std::vector<StoredPlayer> players;
   for (int i = 0; i < rows.rows(); ++i) players.push_back(player_from(PgRow{rows, i}));
@@ -713,11 +723,11 @@ std::vector<StoredPlayer> PostgresStore::top_players(int limit) {
 }
 
 std::vector<GameRecord> PostgresStore::history(std::int64_t player_id, int limit) {
-  return games_with_moves(
-      db_.run(TTT_GAME_COLUMNS "WHERE (g.x_player = $1 OR g.o_player = $1) AND "
-                               "g.status != 'in_progress' ORDER BY g.ended_ms DESC, g.id DESC "
-                               "LIMIT $2",
-              {number(player_id), number(limit)}));
+  return games_with_moves(db_.run(TTT_GAME_COLUMNS
+                                  "WHERE (g.x_player = $1 OR g.o_player = $1) AND "
+                                  "g.status != 'in_progress' ORDER BY g.ended_ms DESC, g.id DESC "
+                                  "LIMIT $2",
+                                  {number(player_id), number(limit)}));
 }
 
 std::optional<GameRecord> PostgresStore::game(std::int64_t id) {

@@ -15,15 +15,15 @@
 #define TTT_PLAYER_COLUMNS \
   "SELECT id, name, salt, secret_hash, is_bot, rating, games_played, wins, losses, draws "
 
-#define TTT_GAME_COLUMNS                                                                   \
-  "SELECT g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, "    \
-  "g.rated, g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, "  \
+#define TTT_GAME_COLUMNS                                                                    \
+  "SELECT g.id, g.room_id, g.round, g.size, g.x_player, g.o_player, px.name, po.name, "     \
+  "g.rated, g.is_private, g.invite_code, g.bot_level, g.started_ms, g.ended_ms, g.status, " \
   "g.reason, g.win_length, g.clock_initial_ms, g.clock_increment_ms "                       \
   "FROM games g JOIN players px ON px.id = g.x_player JOIN players po ON po.id = g.o_player "
 
 // A game that counted as rated: rated, finished, and both players moved.
-#define TTT_GAME_COUNTED                                                         \
-  "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND "                  \
+#define TTT_GAME_COUNTED                                        \
+  "g.rated = 1 AND g.status IN ('x_won', 'o_won', 'draw') AND " \
   "(SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) >= 2"
 
 // Each player's different opponents in games that counted as rated, the

@@ -36,7 +36,7 @@ class SequenceIds final : public IdSource {
   std::mutex mutex_;
   std::condition_variable arrived_;
   std::deque<std::pair<std::int64_t, std::int64_t>> blocks_;  // [first, end)
-  bool asked_ = false;  // a block is on its way
+  bool asked_ = false;                                        // a block is on its way
 };
 
 }  // namespace ttt::server

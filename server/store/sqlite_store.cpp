@@ -169,8 +169,9 @@ std::vector<StoredPlayer> SqliteStore::load_players() {
 
 std::vector<RatedPairing> SqliteStore::load_rated_pairings(std::int64_t since_ms) {
   std::vector<RatedPairing> pairings;
-  auto s = db_.prepare("SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE "
-                       "g.ended_ms >= ? AND " TTT_GAME_COUNTED " ORDER BY g.ended_ms");
+  auto s = db_.prepare(
+      "SELECT g.x_player, g.o_player, g.ended_ms FROM games g WHERE "
+      "g.ended_ms >= ? AND " TTT_GAME_COUNTED " ORDER BY g.ended_ms");
   s.bind(1, since_ms);
   while (s.step()) pairings.push_back({s.column_int(0), s.column_int(1), s.column_int(2)});
   return pairings;
@@ -283,8 +284,9 @@ void SqliteStore::add_move(std::int64_t game_id, int ply, const StoredMove& m) {
   s.run();
 }
 
-void SqliteStore::end_game(std::int64_t game_id, const std::string& status, const std::string& reason,
-                     std::int64_t ended_ms, std::optional<bool> rated) {
+void SqliteStore::end_game(std::int64_t game_id, const std::string& status,
+                           const std::string& reason, std::int64_t ended_ms,
+                           std::optional<bool> rated) {
   auto& s = cached(
       "UPDATE games SET status = ?, reason = ?, ended_ms = ?, rated = COALESCE(?, rated) "
       "WHERE id = ?");
@@ -298,7 +300,8 @@ void SqliteStore::end_game(std::int64_t game_id, const std::string& status, cons
   s.run();
 }
 
-void SqliteStore::save_secret(std::int64_t player_id, const std::string& salt, const std::string& hash) {
+void SqliteStore::save_secret(std::int64_t player_id, const std::string& salt,
+                              const std::string& hash) {
   auto& s = cached("UPDATE players SET salt = ?, secret_hash = ? WHERE id = ?");
   s.bind(1, salt).bind(2, hash).bind(3, player_id);
   s.run();
@@ -382,7 +385,9 @@ std::vector<GameRecord> SqliteStore::finished_games() {
   return games;
 }
 
-void SqliteStore::limit_pages(int pages) { db_.exec("PRAGMA max_page_count = " + std::to_string(pages)); }
+void SqliteStore::limit_pages(int pages) {
+  db_.exec("PRAGMA max_page_count = " + std::to_string(pages));
+}
 
 std::string SqliteStore::where() const {
   if (path() == ":memory:") return path();

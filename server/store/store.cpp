@@ -14,7 +14,9 @@ std::int64_t Store::reserve_ids(IdKind, int) { only_shared("handing out ids for 
 std::optional<StoredPlayer> Store::player_by_key(const std::string&) {
   only_shared("reading one account");
 }
-std::optional<StoredPlayer> Store::player_by_id(std::int64_t) { only_shared("reading one account"); }
+std::optional<StoredPlayer> Store::player_by_id(std::int64_t) {
+  only_shared("reading one account");
+}
 std::vector<std::int64_t> Store::blocked_by(std::int64_t) { only_shared("reading one's blocks"); }
 std::optional<StoredPlayer> Store::figures_of(std::int64_t) {
   only_shared("reading one's figures");

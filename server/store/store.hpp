@@ -96,7 +96,7 @@ class Store {
   virtual std::optional<GameRecord> game(std::int64_t id) = 0;  // with moves
   // The last finished round of a room (a watch link's game), with moves.
   virtual std::optional<GameRecord> last_game_of_room(std::int64_t room_id) = 0;
-  virtual std::vector<GameRecord> finished_games() = 0;          // with moves, by id
+  virtual std::vector<GameRecord> finished_games() = 0;  // with moves, by id
 
   // --- several nodes on one database (PostgreSQL; the others refuse) -------
   // The kinds of ids nodes hand out, each from its own sequence.

@@ -131,8 +131,8 @@ void StoredAccounts::create_written(StoredPlayer account, std::function<void(boo
   by_key_[account.key] = id;
   accounts_[id] = account;
   writer_->submit([account](Store& s) { s.save_player(account); },
-                  [this, id, key = account.key, done = std::move(done)](
-                      const std::optional<std::string>& failure) {
+                  [this, id, key = account.key,
+                   done = std::move(done)](const std::optional<std::string>& failure) {
                     if (failure) {
                       accounts_.erase(id);
                       ranking_.erase(id);
@@ -277,20 +277,19 @@ void StoredAccounts::reread_figures(AccountId account) {
     return;
   }
   auto found = std::make_shared<std::optional<StoredPlayer>>();
-  writer_->submit(
-      [found, id = static_cast<std::int64_t>(number(account))](Store& s) {
-        *found = s.figures_of(id);
-      },
-      [this, found, account](const std::optional<std::string>& failure) {
-        if (failure || !*found) return;  // the next result tells them
-        const auto it = accounts_.find(account);
-        if (it == accounts_.end()) return;
-        const std::int64_t rated_games = it->second.rated_games;  // not read: counted here
-        copy_figures(it->second, **found);
-        it->second.rated_games = rated_games;
-        ranking_.update(it->second);
-        tell_figures(account);
-      });
+  writer_->submit([found, id = static_cast<std::int64_t>(number(account))](
+                      Store& s) { *found = s.figures_of(id); },
+                  [this, found, account](const std::optional<std::string>& failure) {
+                    if (failure || !*found) return;  // the next result tells them
+                    const auto it = accounts_.find(account);
+                    if (it == accounts_.end()) return;
+                    const std::int64_t rated_games =
+                        it->second.rated_games;  // not read: counted here
+                    copy_figures(it->second, **found);
+                    it->second.rated_games = rated_games;
+                    ranking_.update(it->second);
+                    tell_figures(account);
+                  });
 }
 
 void StoredAccounts::tell_figures(AccountId account) const {

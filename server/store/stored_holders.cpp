@@ -61,19 +61,19 @@ void StoredHolders::claim(RecordId game, const std::string& from, Claimed done) 
 void StoredHolders::orphans(const std::vector<std::string>& live_nodes, Orphans done) {
   constexpr int kAtOnce = 50;  // a sweep takes a few; the next sweep the rest
   auto found = std::make_shared<std::vector<std::pair<RecordId, std::string>>>();
-  writer_.submit([found, live_nodes, dead_after = dead_after_](
-                     Store& s) { *found = s.orphaned_games(live_nodes, kAtOnce, dead_after); },
-                 [found, done = std::move(done)](const std::optional<std::string>& failure) {
-                   done(failure ? std::vector<std::pair<RecordId, std::string>>{}
-                                : std::move(*found));
-                 });
+  writer_.submit(
+      [found, live_nodes, dead_after = dead_after_](Store& s) {
+        *found = s.orphaned_games(live_nodes, kAtOnce, dead_after);
+      },
+      [found, done = std::move(done)](const std::optional<std::string>& failure) {
+        done(failure ? std::vector<std::pair<RecordId, std::string>>{} : std::move(*found));
+      });
 }
 
 void StoredHolders::release_all(std::function<void(bool ok)> done) {
-  writer_.submit([node = node_](Store& s) { s.release_games(node); },
-                 [done = std::move(done)](const std::optional<std::string>& failure) {
-                   done(!failure);
-                 });
+  writer_.submit(
+      [node = node_](Store& s) { s.release_games(node); },
+      [done = std::move(done)](const std::optional<std::string>& failure) { done(!failure); });
 }
 
 }  // namespace ttt::server

@@ -94,7 +94,8 @@ class Node {
     argv.insert(argv.end(), extra.begin(), extra.end());
     // A TMPDIR of the node's own (its Redis TLS relay's socket folder goes
     // there), removed with the node even when the node was killed.
-    process_ = std::make_unique<ChildProcess>(argv, std::vector<std::string>{"TMPDIR=" + tmp_.path()});
+    process_ =
+        std::make_unique<ChildProcess>(argv, std::vector<std::string>{"TMPDIR=" + tmp_.path()});
     std::smatch m;
     const std::regex listening("listening on port ([0-9]+)");
     EXPECT_TRUE(process_->wait_for(

@@ -40,10 +40,10 @@ class PostgresScratch {
 }  // namespace ttt::testing
 
 // In a test body: skips (or fails under ./ttt test) without PostgreSQL.
-#define TTT_NEED_POSTGRES()                                                           \
-  do {                                                                                \
+#define TTT_NEED_POSTGRES()                                                              \
+  do {                                                                                   \
     if (const auto why = ::ttt::testing::PostgresScratch::unavailable(); !why.empty()) { \
-      if (::ttt::testing::postgres_required()) FAIL() << why;                         \
-      GTEST_SKIP() << why;                                                            \
-    }                                                                                 \
+      if (::ttt::testing::postgres_required()) FAIL() << why;                            \
+      GTEST_SKIP() << why;                                                               \
+    }                                                                                    \
   } while (false)

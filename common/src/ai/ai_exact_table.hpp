@@ -1,17 +1,17 @@
 // Internal: the exact solver's transposition table. Every slot is one 64-bit
-// word holding a whole entry, accessed atomically (std::atomic_ref), so any number of threads may probe and
-// store at once without locks and without ever reading a torn entry; a racing
-// store can only replace one true fact about a position with another.
+// word holding a whole entry, accessed atomically (std::atomic_ref), so any number of threads may
+// probe and store at once without locks and without ever reading a torn entry; a racing store can
+// only replace one true fact about a position with another.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <new>
-#include <type_traits>
 #include <memory>
+#include <new>
 #include <optional>
+#include <type_traits>
 
 namespace ttt::internal::ai {
 

@@ -22,13 +22,13 @@ constexpr int kMediumNoise = 80;
 constexpr int kDefenceFours = 8;
 
 struct Style {
-  bool vct;                // look for its own wins by continuous threats
-  int max_depth;           // plies of the alpha-beta search
-  int width;               // moves searched at each node below the root; 0: all
-  int root_width;          // moves searched at the root; 0: all
-  bool selective;          // late move reductions and pruning (else full width)
-  int quiescence;          // fours in a row at the horizon
-  std::size_t checks;      // candidates checked against the opponent's VCF
+  bool vct;            // look for its own wins by continuous threats
+  int max_depth;       // plies of the alpha-beta search
+  int width;           // moves searched at each node below the root; 0: all
+  int root_width;      // moves searched at the root; 0: all
+  bool selective;      // late move reductions and pruning (else full width)
+  int quiescence;      // fours in a row at the horizon
+  std::size_t checks;  // candidates checked against the opponent's VCF
 };
 
 // Perfect does not narrow its moves to those that stop the opponent's VCT:

@@ -50,8 +50,8 @@ struct RunSearchSettings {
 // How a search went, for the benchmarks and the engine's messages.
 struct RunSearchStats {
   std::uint64_t nodes = 0;
-  int depth = 0;      // the deepest iteration finished or partly used
-  int sel_depth = 0;  // the deepest ply reached
+  int depth = 0;             // the deepest iteration finished or partly used
+  int sel_depth = 0;         // the deepest ply reached
   std::uint64_t qnodes = 0;  // nodes of the quiescence search
 };
 

@@ -35,7 +35,8 @@ void add_lines(SmallGeometry& g) {
         const int ec = c + dc * (k - 1);
         if (er >= n || ec < 0 || ec >= n) continue;
         Mask16 line = 0;
-        for (int i = 0; i < k; ++i) line |= static_cast<Mask16>(1u << ((r + dr * i) * n + c + dc * i));
+        for (int i = 0; i < k; ++i)
+          line |= static_cast<Mask16>(1u << ((r + dr * i) * n + c + dc * i));
         g.lines[g.line_count++] = line;
       }
     }

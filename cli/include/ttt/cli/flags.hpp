@@ -30,9 +30,9 @@ namespace ttt::cli {
 
 // What parse() found.
 struct ParseResult {
-  bool ok = true;              // false: error holds the reason
-  bool help = false;           // --help or -h was given
-  bool print_config = false;   // --print-config was given: show effective_config() and exit
+  bool ok = true;             // false: error holds the reason
+  bool help = false;          // --help or -h was given
+  bool print_config = false;  // --print-config was given: show effective_config() and exit
   std::string error;
 };
 
@@ -80,8 +80,8 @@ class Flags {
 
  private:
   struct Spec;
-  void add(Spec spec);                        // registers spec with CLI11
-  std::optional<std::string> read_config();   // applies --config FILE; error or nullopt
+  void add(Spec spec);                       // registers spec with CLI11
+  std::optional<std::string> read_config();  // applies --config FILE; error or nullopt
 
   std::string program_;
   std::string summary_;

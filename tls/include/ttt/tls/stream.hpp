@@ -4,12 +4,12 @@
 // both.
 #pragma once
 
+#include <openssl/ssl.h>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/stream_base.hpp>
-#include <openssl/ssl.h>
 #include <cstddef>
 #include <memory>
 #include <span>
