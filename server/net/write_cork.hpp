@@ -4,7 +4,9 @@
 // message a session reads, so that what answering it sends to a connection
 // (a Welcome and the game taken back, say) goes out together: over TLS one
 // record of up to 16 KiB instead of one a frame, over plain TCP one
-// system call.
+// system call. With one thread (the default) the lobby answers within that
+// handling; with several, its answers arrive from its own thread and only the
+// writer's gathering of what is queued joins them.
 #pragma once
 
 #include <memory>
