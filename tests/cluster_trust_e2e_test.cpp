@@ -8,6 +8,7 @@
 // at another node and never goes can't keep it from others.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
@@ -27,6 +28,11 @@ namespace ttt::testing {
 namespace {
 
 using namespace std::chrono_literals;
+
+// spdlog makes its registry on first use. Made here, before any of the test's
+// threads, not by two of them at once: the guard of that static is inside
+// libspdlog, where ThreadSanitizer can't see it, so it reported a race.
+const std::shared_ptr<spdlog::logger> kLogger = spdlog::default_logger();
 
 // A subscriber to some of Redis's channels, as an attacker who can read
 // them: every message heard, as published (signed or not).
