@@ -118,6 +118,26 @@ class StreamPair : public ::testing::Test {
     }
   }
 
+  // Reads from client in reads of chunk bytes until received holds want
+  // bytes or a read fails (its error in read_ec).
+  void spawn_reader(Stream& client, std::size_t want, std::size_t chunk, std::string& received,
+                    error_code& read_ec) {
+    asio::co_spawn(
+        io_,
+        [&client, want, chunk, &received, &read_ec]() -> asio::awaitable<void> {
+          std::vector<char> buffer(chunk);
+          while (received.size() < want) {
+            auto [ec, n] = co_await client.read_some(asio::buffer(buffer));
+            if (ec) {
+              read_ec = ec;
+              break;
+            }
+            received.append(buffer.data(), n);
+          }
+        },
+        asio::detached);
+  }
+
   static std::string pattern(std::size_t size) {
     std::string bytes(size, '\0');
     std::uint32_t x = 2463534242u;
@@ -165,21 +185,8 @@ TEST_F(StreamPair, FourMebibytesInBigWritesArriveWholeAndInOrder) {
         written = true;
       },
       asio::detached);
-  asio::co_spawn(
-      io_,
-      [&]() -> asio::awaitable<void> {
-        // Reads of a size unrelated to the records' (a record never fits).
-        char buffer[7'001];
-        while (received.size() < sent.size()) {
-          auto [ec, n] = co_await client.read_some(asio::buffer(buffer));
-          if (ec) {
-            read_ec = ec;
-            break;
-          }
-          received.append(buffer, n);
-        }
-      },
-      asio::detached);
+  // Reads of a size unrelated to the records' (a record never fits).
+  spawn_reader(client, sent.size(), 7'001, received, read_ec);
   run_until([&] { return (written && received.size() >= sent.size()) || write_ec || read_ec; });
   ASSERT_FALSE(write_ec) << write_ec.message();
   ASSERT_FALSE(read_ec) << read_ec.message();
@@ -285,20 +292,7 @@ TEST_F(StreamPair, QueuedFramesGoInFullRecordsAndArriveWholeToASlowReader) {
   // bytes: the writer waits on it.
   std::string received;
   error_code read_ec;
-  asio::co_spawn(
-      io_,
-      [&]() -> asio::awaitable<void> {
-        char buffer[1'000];
-        while (received.size() < sent.size()) {
-          auto [e, n] = co_await client.read_some(asio::buffer(buffer));
-          if (e) {
-            read_ec = e;
-            break;
-          }
-          received.append(buffer, n);
-        }
-      },
-      asio::detached);
+  spawn_reader(client, sent.size(), 1'000, received, read_ec);
   run_until([&] { return (flushed && received.size() >= sent.size()) || read_ec; });
   ASSERT_FALSE(read_ec) << read_ec.message();
   ASSERT_FALSE(flush_ec) << flush_ec.message();
