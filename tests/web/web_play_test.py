@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Two browser pages play a whole game against each other while a third
-watches by link, move by move, and sees the replay once it ends; names and
-chat that look like markup stay text on every page."""
+watches by link, move by move, and sees the replay once it ends; the game
+is rated and each page says how the ratings moved, with why they moved less
+when they did; names and chat that look like markup stay text on every
+page."""
+
+import re
 
 import webtest as w
 
@@ -10,7 +14,8 @@ HOSTILE_CHAT = "<script>document.title='pwned'</script><b>bold</b><style>*{}</st
 
 
 def main():
-    server = w.Server("--max-connections-per-ip", "0")
+    # The three pages share an address: --rate-same-address rates the game.
+    server = w.Server("--max-connections-per-ip", "0", "--rate-same-address")
     browser = w.Browser()
     # Three origins of one server (Chromium sends *.localhost to loopback):
     # three players, each with storage of its own.
@@ -58,7 +63,46 @@ def main():
     w.eventually(lambda: "You won." in w.notes(alice), 10, "You won.")
     bob = browser.use("bob")
     w.eventually(lambda: "You lost." in w.notes(bob), 10, "You lost.")
+    # Two provisional ratings: the winner's goes up as much as the loser's
+    # goes down, with no note.
+    alice = browser.use("alice")
+    mine = w.eventually(lambda: re.search(r"Your rating: 1200 -> (\d+) \(\+(\d+)\)\.",
+                                          w.notes(alice)), 10, "alice's rating line")
+    assert int(mine.group(1)) - 1200 == int(mine.group(2)) > 0, mine.group(0)
+    bob = browser.use("bob")
+    w.eventually(lambda: re.search(r"Your rating: 1200 -> \d+ \(-\d+\)\.", w.notes(bob)), 10,
+                 "bob's rating line")
     carol = browser.use("carol")
+    w.eventually(lambda: re.search(r"Ratings: .* 1200 -> \d+ \(\+\d+\), bob 1200 -> \d+ "
+                                   r"\(-\d+\)\.", w.notes(carol)), 10, "carol's ratings line")
+    # The words for each note, as ttt-client says them.
+    said = carol.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "import('/js/words.js').then(m => done(["
+        "  m.ratingChangeText({rating_before: 1500, rating: 1508.2, rating_note:"
+        "      'RATING_NOTE_REPEAT', repeat_game: 2}, 'bob', true),"
+        "  m.ratingChangeText({rating_before: 1500, rating: 1500.2, rating_note:"
+        "      'RATING_NOTE_REPEAT', repeat_game: 5}, 'bob', false),"
+        "  m.ratingChangeText({rating_before: 1500, rating: 1500, rating_note:"
+        "      'RATING_NOTE_PROVISIONAL_OPPONENT'}, 'bob', true),"
+        "  m.ratingChangeText({rating_before: 1500, rating: 1500, rating_note:"
+        "      'RATING_NOTE_TOO_SHORT'}, 'bob', true),"
+        "  m.ratingChangeText({rating_before: 1500, rating: 1503, rating_note:"
+        "      'RATING_NOTE_FEW_OPPONENTS', opponent_variety: 3}, 'bob', true),"
+        "  m.ratingChangeText({rating_before: 1500, rating: 1500.3}, 'bob', true),"
+        "  m.ratingChangeText({rating_before: 1500, rating: 1484}, 'bob', true)]),"
+        "  e => done(String(e)));")
+    assert said == [
+        "1500 -> 1508 (+8: your 2nd rated game against each other within 24 hours counts 1/2)",
+        "1500 -> 1500 (+0: their 5th rated game against each other within 24 hours: from the 5th"
+        " on they move no rating)",
+        "1500 -> 1500 (+0: bob's rating is provisional: an established rating does not move"
+        " against it)",
+        "1500 -> 1500 (+0: the game ended before both players moved)",
+        "1500 -> 1503 (+3: bob has played rated games against only 3 other accounts: it counts"
+        " 3/10)",
+        "1500 -> 1500 (+0: the result the ratings expected)",
+        "1500 -> 1484 (-16)"], said
     # The spectator's page turns to the finished game's replay.
     w.eventually(lambda: w.visible(carol, "replay"), 15, "carol's replay")
     assert f"Replay of game {game}" in w.text_of(carol, "replay-title")

@@ -111,7 +111,7 @@ function onWelcome(welcome, info) {
                                                       'You lost';
     const rating = r.rated ?
         `; your rating ${Math.round(r.rating_before)} -> ${Math.round(r.rating_after)} (${
-            signed(r.rating_after - r.rating_before)})` :
+            signed(Math.round(r.rating_after) - Math.round(r.rating_before))})` :
         '';
     note(`While you were away, game ${r.game_id} against ${r.opponent} ended: ${
         resultText(r.status, r.end_reason, null, 0)}. ${outcome}${rating}.`);

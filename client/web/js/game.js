@@ -2,7 +2,7 @@
 // and what is announced, offers, chat, the end of a game.
 
 import {Board, lineCells} from './board.js';
-import {boardName, cellName, clockText, isOver, parseCell, resultText, seconds, sideLetter, signed} from './words.js';
+import {boardName, cellName, clockText, isOver, parseCell, ratingChangeText, resultText, seconds, sideLetter} from './words.js';
 import {$, announce, app, cell, note, send, show, watchLink} from './page.js';
 import {askProfile, refreshLobby} from './lobby.js';
 
@@ -216,15 +216,13 @@ export function gameOver(s) {
         (s.status === 'GAME_STATUS_O_WON' && g.side === 'SIDE_O');
     lines.push(s.status === 'GAME_STATUS_DRAW' ? 'A draw.' : won ? 'You won.' : 'You lost.');
     const mine = g.side === 'SIDE_X' ? s.x : s.o;
+    const theirs = g.side === 'SIDE_X' ? s.o : s.x;
     if (s.rated && mine && mine.rating_before) {
-      lines.push(`Your rating: ${Math.round(mine.rating_before)} -> ${Math.round(mine.rating)} (${
-          signed(mine.rating - mine.rating_before)}).`);
+      lines.push(`Your rating: ${ratingChangeText(mine, theirs ? theirs.name : '', true)}.`);
     }
   } else if (s.rated && s.x && s.o && s.x.rating_before) {
-    lines.push(`Ratings: ${s.x.name} ${Math.round(s.x.rating_before)} -> ${
-        Math.round(s.x.rating)} (${signed(s.x.rating - s.x.rating_before)}), ${s.o.name} ${
-        Math.round(s.o.rating_before)} -> ${Math.round(s.o.rating)} (${
-        signed(s.o.rating - s.o.rating_before)}).`);
+    lines.push(`Ratings: ${s.x.name} ${ratingChangeText(s.x, s.o.name, false)}, ${s.o.name} ${
+        ratingChangeText(s.o, s.x.name, false)}.`);
   }
   lines.push(`Watch link: ${watchLink(s.game_id, s.is_private ? g.invite : '')}`);
   for (const l of lines) note(l);

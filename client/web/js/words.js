@@ -112,3 +112,48 @@ export function signed(x) {
   const r = Math.round(x);
   return r >= 0 ? `+${r}` : String(r);
 }
+
+function ordinal(n) {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' :
+      n % 10 === 1                           ? 'st' :
+      n % 10 === 2                           ? 'nd' :
+      n % 10 === 3                           ? 'rd' :
+                                               'th';
+  return `${n}${suffix}`;
+}
+
+// Why a rating moved less than the result alone would move it (a
+// PlayerInfo's rating_note), from the player's side (aboutMe) or a
+// spectator's, as ttt-client says it; '' when there is no note and the
+// change is not a rounded zero.
+export function ratingNoteText(info, opponent, aboutMe, change) {
+  switch (info.rating_note) {
+    case 'RATING_NOTE_REPEAT': {
+      const n = info.repeat_game || 0;
+      const game = `${aboutMe ? 'your' : 'their'} ${n > 1 ? ordinal(n) : 'repeated'}` +
+          ' rated game against each other within 24 hours';
+      if (change === 0 || n >= 5) return `${game}: from the 5th on they move no rating`;
+      return `${game} counts 1/${1 << Math.min(n - 1, 3)}`;
+    }
+    case 'RATING_NOTE_PROVISIONAL_OPPONENT':
+      return `${opponent}'s rating is provisional: an established rating does not move against it`;
+    case 'RATING_NOTE_TOO_SHORT':
+      return 'the game ended before both players moved';
+    case 'RATING_NOTE_FEW_OPPONENTS': {
+      const n = Math.min(info.opponent_variety || 0, 9);
+      return `${opponent} has played rated games against only ${n} other ` +
+          `${n === 1 ? 'account' : 'accounts'}: it counts ${n}/10`;
+    }
+    default:
+      return change === 0 ? 'the result the ratings expected' : '';
+  }
+}
+
+// A rated game's change for one player: "1205 -> 1189 (-16)", with why it
+// moved less when it did: "1205 -> 1205 (+0: ...)".
+export function ratingChangeText(info, opponent, aboutMe) {
+  const change = Math.round(info.rating) - Math.round(info.rating_before);
+  const why = ratingNoteText(info, opponent, aboutMe, change);
+  return `${Math.round(info.rating_before)} -> ${Math.round(info.rating)} (${signed(change)}${
+      why ? `: ${why}` : ''})`;
+}
