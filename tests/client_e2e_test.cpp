@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "client_support/client_programs.hpp"
+#include "client_support/two_players.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -205,44 +206,7 @@ TEST(ClientE2E, SaysSoAndExitsNonZeroWhenTheServerIsGone) {
 
 // Two people on a server of their own, alice and bob, driven line by line:
 // each step waits (bounded) for what it should print.
-class TwoPlayersE2E : public ::testing::Test {
- protected:
-  void SetUp() override {
-    alice_ = start_client(server_.port(), config_, {"--name", "alice"});
-    bob_ = start_client(server_.port(), config_, {"--name", "bob"});
-  }
-
-  // Writes line to `who`, then waits for `expected` in what `reader` prints
-  // from then on.
-  static ::testing::AssertionResult step(ChildProcess& who, const std::string& line,
-                                         ChildProcess& reader, std::string_view expected) {
-    const std::size_t from = reader.output().size();
-    who.write(line + "\n");
-    if (reader.wait_for_text(expected, 5s, from)) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "after '" << line << "', no '" << expected << "' in:\n"
-                                         << reader.output().substr(from);
-  }
-
-  // alice creates game 1 and plays X; bob joins it as O.
-  void start_game() {
-    ASSERT_TRUE(step(*alice_, "/create 3", *alice_, "You play X in game 1."));
-    ASSERT_TRUE(step(*bob_, "/join 1", *bob_, "You play O in game 1."));
-    ASSERT_TRUE(alice_->wait_for_text("Your turn (X)", 5s)) << alice_->output();
-  }
-
-  // Both end their input and exit 0.
-  void finish() {
-    alice_->close_stdin();
-    bob_->close_stdin();
-    EXPECT_EQ(alice_->wait_exit(5s), 0) << alice_->output();
-    EXPECT_EQ(bob_->wait_exit(5s), 0) << bob_->output();
-  }
-
-  ServerProcess server_;
-  TempDir config_;
-  std::unique_ptr<ChildProcess> alice_;
-  std::unique_ptr<ChildProcess> bob_;
-};
+using TwoPlayersE2E = TwoPlayers;
 
 TEST_F(TwoPlayersE2E, APrivateGameIsJoinedWithItsInviteCode) {
   ASSERT_TRUE(step(*alice_, "/create 3 private", *alice_, "You play X in game 1."));

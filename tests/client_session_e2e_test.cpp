@@ -5,38 +5,14 @@
 
 #include "client_support/client_programs.hpp"
 #include "client_support/tmux.hpp"
+#include "client_support/two_players.hpp"
 
 namespace ttt::testing {
 namespace {
 
-class SessionE2E : public ::testing::Test {
+class SessionE2E : public TwoPlayers {
  protected:
-  void SetUp() override {
-    alice_ = start_client(server_.port(), config_, {"--name", "alice"});
-    bob_ = start_client(server_.port(), config_, {"--name", "bob"});
-  }
-
-  // Writes line to `who`, then waits (bounded) for `expected` in what
-  // `reader` prints from then on.
-  static ::testing::AssertionResult step(ChildProcess& who, const std::string& line,
-                                         ChildProcess& reader, std::string_view expected) {
-    const std::size_t from = reader.output().size();
-    who.write(line + "\n");
-    if (reader.wait_for_text(expected, 5s, from)) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "after '" << line << "', no '" << expected << "' in:\n"
-                                         << reader.output().substr(from);
-  }
-
-  void start_game() {
-    ASSERT_TRUE(step(*alice_, "/create 3", *alice_, "You play X in game 1."));
-    ASSERT_TRUE(step(*bob_, "/join 1", *bob_, "You play O in game 1."));
-    ASSERT_TRUE(alice_->wait_for_text("Your turn (X)", 5s)) << alice_->output();
-  }
-
-  ServerProcess server_{{"--db", ":memory:"}};
-  TempDir config_;
-  std::unique_ptr<ChildProcess> alice_;
-  std::unique_ptr<ChildProcess> bob_;
+  SessionE2E() : TwoPlayers({"--db", ":memory:"}) {}
 };
 
 TEST_F(SessionE2E, ADeclinedDrawOfferIsToldToBoth) {

@@ -212,7 +212,19 @@ TEST_F(Nodes, APrivateGamesInviteCodeAloneFindsItFromAnotherNodeAndAWrongOneIsCo
   const auto game = joined_alice.state().game_id();
   const std::string code = joined_alice.invite_code();
   ASSERT_FALSE(code.empty());
-  std::this_thread::sleep_for(300ms);  // the listing reaches node two
+  // Node two knows the game once it refuses a spectator without its code
+  // (asked from another address: eve's wrong codes are counted alone).
+  TestClient probe(two->port(), "127.0.0.1", "127.0.0.3");
+  probe.hello("probe");
+  ASSERT_TRUE(eventually(
+      [&] {
+        probe.spectate(game);
+        return probe.expect([](const wire::ServerMessage& m) { return m.has_error(); }, "an Error")
+                   .error()
+                   .code() == wire::ERROR_CODE_WRONG_INVITE_CODE;
+      },
+      5s, 50ms))
+      << "the listing reaches node two";
   TestClient eve(two->port());
   eve.hello("eve");
   // The game's id with a wrong code: refused at node two, no redirect.

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "client_support/client_programs.hpp"
+#include "client_support/two_players.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -135,13 +136,10 @@ class NetworkFailureE2E : public ::testing::Test {
         argv, std::vector<std::string>{"XDG_CONFIG_HOME=" + config_.path(), "NO_COLOR=1"});
   }
 
+  // A step (two_players.hpp) with the namespaces' longer wait.
   static ::testing::AssertionResult step(ChildProcess& who, const std::string& line,
                                          ChildProcess& reader, std::string_view expected) {
-    const std::size_t from = reader.output().size();
-    who.write(line + "\n");
-    if (reader.wait_for_text(expected, 10s, from)) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "after '" << line << "', no '" << expected << "' in:\n"
-                                         << reader.output().substr(from);
+    return ttt::testing::step(who, line, reader, expected, 10s);
   }
 
   // alice (X, namespace 0) and bob (O, namespace 1) in game 1, carol
@@ -150,10 +148,8 @@ class NetworkFailureE2E : public ::testing::Test {
     alice_ = client(0, "alice", extra);
     bob_ = client(1, "bob", extra);
     carol_ = client(2, "carol", extra);
-    ASSERT_TRUE(step(*alice_, "/create 3", *alice_, "You play X in game 1."));
-    ASSERT_TRUE(step(*bob_, "/join 1", *bob_, "You play O in game 1."));
+    ASSERT_TRUE(seat_two_players(*alice_, *bob_, 10s));
     ASSERT_TRUE(step(*carol_, "/watch 1", *carol_, "Watching game 1."));
-    ASSERT_TRUE(alice_->wait_for_text("Your turn (X)", 10s)) << alice_->output();
   }
 
   // Seconds since `start`, for the bounds.

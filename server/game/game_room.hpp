@@ -1,6 +1,8 @@
-// GameRoom: one game table — two seats, any number of spectators, the
-// authoritative ttt::Game, the move clock and the reconnect grace period.
-// Rematches replay in the same room with sides swapped.
+// GameRoom: one game table, the coordinator of its parts: two seats (with
+// the reconnect grace period of an absent player), its Spectators, the
+// authoritative ttt::Game, its GameClocks and its RoomOffers; it records
+// through the journal and speaks to everyone in the room. Rematches replay
+// in the same room with sides swapped.
 //
 // Every method runs on the logic executor. Call a room through a local
 // shared_ptr: a call may end in RoomOwner::room_closed, after which the
@@ -21,11 +23,13 @@
 #include <vector>
 
 #include "game/block_book.hpp"
-#include "game/chess_clock.hpp"
+#include "game/game_clocks.hpp"
 #include "game/game_journal.hpp"
-#include "game/move_clock.hpp"
 #include "game/player_ref.hpp"
+#include "game/room_offers.hpp"
+#include "game/room_outbox.hpp"
 #include "game/room_owner.hpp"
+#include "game/seat_hold.hpp"
 #include "game/spectators.hpp"
 #include "ids.hpp"
 #include "net/log_limiter.hpp"
@@ -86,7 +90,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   bool in_progress() const noexcept;
   // No write of the room's is waiting for the journal: everything it said
   // has reached its players' queues.
-  bool settled() const noexcept { return writes_in_flight_ == 0; }
+  bool settled() const noexcept { return outbox_.settled(); }
   // True if the player holds a seat (present or away).
   bool is_seated(SeatId player) const noexcept;
 
@@ -175,9 +179,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
  private:
   struct Seat {
     PlayerRef player;  // id 0: free
-    bool away = false;
-    boost::asio::steady_timer grace;
-    std::chrono::steady_clock::time_point away_until{};  // while away: the seat's end
+    SeatHold hold;     // held: the player is away, the seat kept for the grace period
   };
   // A seated player who was away when their game ended.
   struct AwayPlayer {
@@ -197,9 +199,6 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void start_round();
   // Records the new round and starts its clock.
   void begin_round();
-  // The side to move's time starts running: its Fischer time, or the move
-  // timeout.
-  void start_turn_clock();
   // Ends the game other than by a move and records it.
   void finish(GameResult result);
   // The game's end with its settlement (held by the rating book until the
@@ -214,6 +213,8 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void end_offer(wire::OfferKind kind, wire::OfferEnd how);
   // The player is gone (left, or away): every pending offer lapses.
   void offers_lapse_without(Player gone);
+  // Tells everyone in the room how an offer ended.
+  void announce(const RoomOffers::Ended& ended);
   // Reads both players' ratings from the book (at a seat change or a
   // game's end: ratings change nowhere else).
   void refresh_ratings();
@@ -222,7 +223,6 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   void on_move_recorded(bool ok, Player mover, std::uint32_t request_id);
   // A Done for the journal that releases the outbox once every write is in.
   GameJournal::Done write_done(std::function<void(bool)> on_result = {});
-  void flush_outbox();
   // The player to move ran out of time.
   void on_move_clock();
   void on_grace_expired(SeatId player);
@@ -267,21 +267,14 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   bool rated_ = false;  // rated(): this round's
   std::optional<GameResult> result_;
   std::uint32_t round_ = 1;
-  wire::Side draw_offered_by_ = wire::SIDE_NONE;
-  wire::Side rematch_requested_by_ = wire::SIDE_NONE;
-  MoveClock move_clock_;          // the running side's time: the move timeout, or its Fischer time
-  ChessClock chess_;              // with a Fischer clock: both sides' time
-  ChessClock chess_before_move_;  // as it was before the move whose write is in flight
+  RoomOffers offers_;
+  GameClocks clocks_;
   bool closed_ = false;
   bool lost_ = false;  // another node holds the game: the room is silent
 
-  RecordId record_id_ = 0;  // the current round's game in the journal
-  int writes_in_flight_ = 0;
+  RecordId record_id_ = 0;       // the current round's game in the journal
   bool move_in_flight_ = false;  // a move waits for the journal
-  // The outbox entries [first, last) that announce the move in flight: what
-  // a refused move takes back.
-  std::pair<std::size_t, std::size_t> move_messages_{0, 0};
-  std::vector<std::pair<std::weak_ptr<Participant>, Outbound>> outbox_;
+  RoomOutbox outbox_;
 };
 
 }  // namespace ttt::server

@@ -57,20 +57,27 @@ Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor
       limits_(limits),
       commons_(commons),
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
+      writer_(limits.max_queued_bytes, limits.max_queued_frames),
       wake_writer_(executor_),
       watchdog_timer_(executor_),
       rate_(limits.messages_per_second, limits.message_burst),
       turn_(limits.read_turn),
       last_read_(steady_clock::now()),
       started_at_(steady_clock::now()),
-      last_received_(started_at_),
+      silence_(limits.idle_timeout, limits.heartbeat_timeout, started_at_),
       slot_(std::move(slot)),
       peer_(describe(stream_.socket())),
-      address_(address_of(stream_.socket())) {}
+      address_(address_of(stream_.socket())),
+      phase_(tls_ ? ConnectionPhase::kHandshake : ConnectionPhase::kHello),
+      meter_(commons.metrics) {}
 
 Session::~Session() {
   if (reserved_ + tls_charged_ > 0) commons_.read_budget.release(reserved_ + tls_charged_);
-  set_state(metrics::ConnectionState::kNone);
+}
+
+void Session::enter(ConnectionPhase phase) noexcept {
+  phase_ = phase;
+  meter_.enter(phase);
 }
 
 bool Session::on_thread(const asio::io_context::executor_type* io) noexcept {
@@ -100,7 +107,7 @@ void Session::guarded(F& f) {
 }
 
 void Session::start() {
-  set_state(tls_ ? metrics::ConnectionState::kHandshake : metrics::ConnectionState::kHello);
+  meter_.enter(phase_);
   boost::system::error_code ignored;
   socket().set_option(asio::ip::tcp::no_delay(true), ignored);
   // Reads and the first try of each write never block: see read_available
@@ -137,19 +144,19 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     case MessageRate::Verdict::kAllowed:
       break;
     case MessageRate::Verdict::kRefused:
-      refused_frame("rate_limited");
+      meter_.refused("rate_limited");
       if (rate_warnings_.allow(now)) {
         spdlog::debug("connection {}: over the message rate limit", peer_);
         wire::ClientMessage refused;
         const std::uint32_t request_id = wire::parse_body(body, refused) ? refused.request_id() : 0;
-        if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
+        meter_.error_sent(wire::ERROR_CODE_RATE_LIMITED);
         enqueue(
             error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id)
                 .frame);
       }
       return true;
     case MessageRate::Verdict::kFlooding:
-      refused_frame("flood");
+      meter_.refused("flood");
       fail(wire::ERROR_CODE_RATE_LIMITED,
            "flooding: more than " +
                std::to_string(static_cast<long long>(limits_.messages_per_second)) +
@@ -158,12 +165,12 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
   }
   wire::ClientMessage message;
   if (!wire::parse_body(body, message)) {
-    refused_frame("unparseable");
+    meter_.refused("unparseable");
     fail(wire::ERROR_CODE_BAD_FRAME, "a frame that is not a ClientMessage");
     return false;
   }
-  if (!hello_ && !message.has_hello()) {
-    refused_frame("before_hello");
+  if (phase_ != ConnectionPhase::kReady && !message.has_hello()) {
+    meter_.refused("before_hello");
     fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
     return false;
   }
@@ -175,17 +182,12 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     return true;
   }
   if (message.has_pong()) return true;
-  if (message.has_hello() && !hello_) {
-    hello_ = true;
-    set_state(metrics::ConnectionState::kReady);
+  if (message.has_hello() && phase_ != ConnectionPhase::kReady) {
+    enter(ConnectionPhase::kReady);
     reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
     watchdog_timer_.cancel();                  // from the Hello deadline to the idle clock
   }
-  if (message.has_make_move()) {
-    move_request_ = message.request_id() != 0 ? message.request_id() : 1;
-    move_game_ = message.make_move().game_id();
-    move_read_at_ = now;
-  }
+  meter_.read(message, now);
   if (on_thread(logic_io_)) {
     // What answering it sends to a connection on this thread goes out in
     // one write, once it is handled.
@@ -198,7 +200,7 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
       if (self->inbox_) self->inbox_->receive(m);
     });
   }
-  return !closing_;  // a call made at once may have closed us
+  return !closing();  // a call made at once may have closed us
 }
 
 // --- writing --------------------------------------------------------------------
@@ -210,37 +212,14 @@ void Session::deliver(const Outbound& message) {
   }
   if (on_thread(own_io_)) {
     // Where dispatch would run it at once (one thread), without wrapping it.
-    if (message.message) note_sent(*message.message);
+    if (message.message) meter_.sent(*message.message);
     enqueue(message.frame);
     return;
   }
   asio::dispatch(executor_, [self = shared_from_this(), message] {
-    if (message.message) self->note_sent(*message.message);
+    if (message.message) self->meter_.sent(*message.message);
     self->enqueue(message.frame);
   });
-}
-
-void Session::note_sent(const wire::ServerMessage& message) noexcept {
-  auto* metrics = commons_.metrics;
-  if (metrics == nullptr) return;
-  if (message.has_error()) metrics->error_sent(message.error().code());
-  if (move_request_ == 0) return;
-  const bool answer =
-      (message.has_state() && (move_game_ == 0 || message.state().game_id() == move_game_)) ||
-      (message.has_error() && message.in_reply_to() == move_request_);
-  if (!answer) return;
-  metrics->move_reply_seconds.observe(steady_clock::now() - move_read_at_);
-  move_request_ = 0;
-}
-
-void Session::set_state(metrics::ConnectionState to) noexcept {
-  if (state_ == to) return;
-  if (commons_.metrics) commons_.metrics->connection_state(state_, to);
-  state_ = to;
-}
-
-void Session::refused_frame(const char* reason) noexcept {
-  if (commons_.metrics) commons_.metrics->frames_refused.at(reason).add();
 }
 
 void Session::refuse_oversized(const Outbound& message) {
@@ -267,12 +246,12 @@ void Session::send_now(const wire::ServerMessage& message) {
 }
 
 void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
-  if (stopped_) return;
-  if (!corked_ && queue_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
+  if (stopped()) return;
+  if (!corked_ && writer_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
     if (WriteCork::open() && on_thread(own_io_)) {
       // Kept until the cork closes (uncork), with whatever follows it.
-      corked_ = frame;
-      queued_bytes_ += frame->size();
+      corked_ = true;
+      writer_.push(frame);
       WriteCork::hold(shared_from_this());
       return;
     }
@@ -282,10 +261,8 @@ void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   // Records the stream holds count as queued: they are this peer's backlog
   // (until it is dropped as a slow consumer, when only the Error may follow).
   const std::size_t backlog = dropped_backlog_ ? 0 : stream_.pending_output();
-  const std::size_t frames = queue_.size() + (corked_ ? 1 : 0);
-  if (frames >= limits_.max_queued_frames ||
-      queued_bytes_ + backlog + frame->size() > limits_.max_queued_bytes) {
-    if (!closing_) drop_slow_consumer();
+  if (!writer_.fits(frame->size(), backlog)) {
+    if (!closing()) drop_slow_consumer();
     return;
   }
   queue_push(frame, 0);
@@ -315,66 +292,39 @@ void Session::write_at_once(const std::shared_ptr<const std::string>& frame) {
 }
 
 void Session::queue_push(const std::shared_ptr<const std::string>& frame, std::size_t sent) {
-  if (queue_.empty()) front_sent_ = sent;
-  queued_bytes_ += frame->size() - sent;
-  queue_.push_back(frame);
+  writer_.push(frame, sent);
   if (!corked_) wake_writer_.cancel_one();
 }
 
 void Session::uncork() noexcept {
-  std::shared_ptr<const std::string> first = std::move(corked_);
-  if (!first || stopped_) return;
-  queued_bytes_ -= std::min(first->size(), queued_bytes_);
-  if (queue_.empty()) {
-    write_at_once(first);  // the one frame kept: as if sent at once
+  if (!std::exchange(corked_, false) || stopped()) return;
+  if (writer_.frames() == 1) {
+    write_at_once(writer_.pop_front());  // the one frame kept: as if sent at once
     return;
   }
   // Frames followed it: all of them go in one write (over TLS, records of
   // up to 16 KiB); what the socket doesn't take is the writer's.
-  queue_.push_front(std::move(first));
-  front_sent_ = 0;
-  queued_bytes_ += queue_.front()->size();
-  gather_.clear();
-  for (const auto& frame : queue_) {
-    if (gather_.size() == kMaxFramesPerWrite) break;
-    gather_.push_back(asio::buffer(*frame));
-  }
   boost::system::error_code ec;
-  std::size_t sent = stream_.write_now(gather_, ec);
+  std::size_t sent = stream_.write_now(writer_.gather(kMaxFramesPerWrite), ec);
   if (ec == asio::error::would_block || ec == asio::error::try_again) {
     sent = 0;
   } else if (ec) {
     stop(ec.message());
     return;
   }
-  queued_bytes_ -= std::min(sent, queued_bytes_);
-  while (!queue_.empty() && sent >= queue_.front()->size()) {
-    sent -= queue_.front()->size();
-    queue_.pop_front();
-  }
-  front_sent_ = queue_.empty() ? 0 : sent;
-  if (!queue_.empty() || stream_.pending_output() > 0) wake_writer_.cancel_one();
+  writer_.consume(sent);
+  if (!writer_.empty() || stream_.pending_output() > 0) wake_writer_.cancel_one();
 }
 
 void Session::drop_slow_consumer() {
   // What is queued will never be wanted: it makes way for one last Error,
   // which the peer gets if it reads again before the linger ends.
-  std::string reason = "stopped reading: write queue full (" +
-                       std::to_string(queue_.size() + (corked_ ? 1 : 0)) + " frames, " +
-                       std::to_string(queued_bytes_) + " bytes)";
-  corked_.reset();  // never begun: dropped with the rest
+  std::string reason = "stopped reading: write queue full (" + std::to_string(writer_.frames()) +
+                       " frames, " + std::to_string(writer_.bytes()) + " bytes)";
+  corked_ = false;  // never begun: dropped with the rest
   // A frame the socket took in part is finished first, or the peer would
   // read the Error as the rest of it.
-  if (front_sent_ > 0 && !queue_.empty()) {
-    auto partial = std::move(queue_.front());
-    queue_.clear();
-    queue_.push_back(std::move(partial));
-    queued_bytes_ = queue_.front()->size() - front_sent_;
-  } else {
-    queue_.clear();
-    queued_bytes_ = 0;
-    front_sent_ = 0;
-  }
+  writer_.drop_waiting();
   // TLS records already made go out first (whole frames, in order); they no
   // longer count against the queue, or the Error would find it full again.
   dropped_backlog_ = true;
@@ -383,9 +333,7 @@ void Session::drop_slow_consumer() {
 
 asio::awaitable<void> Session::write_loop() {
   auto self = shared_from_this();
-  std::vector<std::shared_ptr<const std::string>> in_flight;
-  std::vector<asio::const_buffer> buffers;
-  while (!stopped_) {
+  while (!stopped()) {
     if (linked_ && stream_.pending_output() > 0) {
       // TLS records made already (by enqueue or a read) go first.
       writing_ = true;
@@ -397,8 +345,8 @@ asio::awaitable<void> Session::write_loop() {
       }
       continue;
     }
-    if (queue_.empty() || !linked_) {
-      if (closing_ && linked_) {
+    if (writer_.empty() || !linked_) {
+      if (closing() && linked_) {
         // Everything is sent: end our half and let the watchdog or the peer
         // finish. (Over TLS too, without close_notify: frames say their own
         // length, so the peer sees a frame cut short anyway.)
@@ -410,27 +358,15 @@ asio::awaitable<void> Session::write_loop() {
       co_await wake_writer_.async_wait(use_tuple);
       continue;
     }
-    if (corked_) {
-      // Kept for a cork (which closes before the writer can run on its
-      // thread): it goes first, ahead of the frames queued behind it.
-      queue_.push_front(std::move(corked_));
-      front_sent_ = 0;
-    }
-    in_flight.clear();
-    buffers.clear();
-    std::size_t bytes = 0;
-    while (!queue_.empty() && in_flight.size() < kMaxFramesPerWrite) {
-      const std::size_t skip = in_flight.empty() ? std::exchange(front_sent_, 0) : 0;
-      bytes += queue_.front()->size() - skip;
-      buffers.push_back(asio::buffer(*queue_.front()) + skip);
-      in_flight.push_back(std::move(queue_.front()));
-      queue_.pop_front();
-    }
+    // Frames kept for a cork (which closes before the writer can run on its
+    // thread) go now, in order, with those behind them.
+    corked_ = false;
+    const auto& buffers = writer_.begin_write(kMaxFramesPerWrite);
     boost::system::error_code ec;
     if (stream_.is_tls()) {
       // The frames become records now; the stream counts them until sent.
       stream_.encrypt(buffers, ec);
-      queued_bytes_ -= std::min(bytes, queued_bytes_);
+      writer_.end_write();
       if (!ec) {
         writing_ = true;
         ec = co_await stream_.flush();
@@ -440,7 +376,7 @@ asio::awaitable<void> Session::write_loop() {
       writing_ = true;
       std::tie(ec, std::ignore) = co_await stream_.write(buffers);
       writing_ = false;
-      queued_bytes_ -= std::min(bytes, queued_bytes_);
+      writer_.end_write();
     }
     if (ec) {
       stop(ec.message());
@@ -454,16 +390,16 @@ asio::awaitable<void> Session::write_loop() {
 asio::awaitable<void> Session::watchdog() {
   auto self = shared_from_this();
   const auto hello_deadline = started_at_ + limits_.hello_timeout;
-  while (!stopped_) {
+  while (!stopped()) {
     const auto now = steady_clock::now();
     auto next = steady_clock::time_point::max();
-    if (closing_) {
+    if (closing()) {
       if (now >= close_deadline_) {
         stop(close_reason_);
         co_return;
       }
       next = close_deadline_;
-    } else if (!hello_) {
+    } else if (phase_ != ConnectionPhase::kReady) {
       if (now >= hello_deadline) {
         fail(wire::ERROR_CODE_HELLO_TIMEOUT,
              "no Hello within " + std::to_string(limits_.hello_timeout.count()) + " ms");
@@ -472,7 +408,7 @@ asio::awaitable<void> Session::watchdog() {
       next = hello_deadline;
     } else {
       next = check_silence(now);
-      if (stopped_ || closing_) continue;
+      if (closing()) continue;
     }
     next = std::min(next, release_idle_tls(now));
     watchdog_timer_.expires_at(next);
@@ -481,38 +417,30 @@ asio::awaitable<void> Session::watchdog() {
 }
 
 steady_clock::time_point Session::check_silence(steady_clock::time_point now) {
-  const bool heartbeat =
-      heartbeat_ && limits_.heartbeat_timeout.count() > 0 &&
-      (limits_.idle_timeout.count() == 0 || limits_.heartbeat_timeout < limits_.idle_timeout);
-  const auto timeout = heartbeat ? limits_.heartbeat_timeout : limits_.idle_timeout;
-  if (timeout.count() <= 0) return steady_clock::time_point::max();
-  const auto drop_at = last_received_ + timeout;
-  if (now >= drop_at) {
-    const std::string why = "silent for " + std::to_string(timeout.count()) + " ms";
-    if (heartbeat) {
-      stop("no heartbeat: " + why);  // the link is dead: nobody would read an Error
-    } else {
-      fail(wire::ERROR_CODE_IDLE_TIMEOUT, why);
+  const SilenceWatch::Verdict verdict = silence_.check(now);
+  const std::string why = "silent for " + std::to_string(verdict.timeout.count()) + " ms";
+  switch (verdict.action) {
+    case SilenceWatch::Action::kWait:
+      break;
+    case SilenceWatch::Action::kPing: {
+      wire::ServerMessage ping;
+      ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+      send_now(ping);
+      break;
     }
-    return drop_at;
+    case SilenceWatch::Action::kIdle:
+      fail(wire::ERROR_CODE_IDLE_TIMEOUT, why);
+      break;
+    case SilenceWatch::Action::kNoHeartbeat:
+      stop("no heartbeat: " + why);  // the link is dead: nobody would read an Error
+      break;
   }
-  const auto interval = heartbeat ? timeout / 3 : timeout / 2;
-  auto ping_at = std::max(last_received_, last_ping_) + interval;
-  if (now >= ping_at) {
-    last_ping_ = now;
-    wire::ServerMessage ping;
-    ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
-    send_now(ping);
-    ping_at = now + interval;
-  }
-  return std::min(drop_at, ping_at);
+  return verdict.next;
 }
 
 void Session::set_heartbeat(bool on) {
   asio::dispatch(executor_, [self = shared_from_this(), on] {
-    if (self->heartbeat_ == on) return;
-    self->heartbeat_ = on;
-    self->watchdog_timer_.cancel();  // the deadlines changed
+    if (self->silence_.set_heartbeat(on)) self->watchdog_timer_.cancel();  // the deadlines changed
   });
 }
 
@@ -522,9 +450,9 @@ void Session::close() {
 }
 
 void Session::fail(wire::ErrorCode code, std::string text) {
-  if (closing_) return;
+  if (closing()) return;
   spdlog::debug("connection {}: {}", peer_, text);
-  if (commons_.metrics) commons_.metrics->error_sent(code);
+  meter_.error_sent(code);
   if (!linked_) {
     stop(std::move(text));  // before the TLS handshake nothing can be said
     return;
@@ -534,9 +462,8 @@ void Session::fail(wire::ErrorCode code, std::string text) {
 }
 
 void Session::begin_close(std::string reason) {
-  if (closing_ || stopped_) return;
-  closing_ = true;
-  set_state(metrics::ConnectionState::kClosing);
+  if (closing()) return;
+  enter(ConnectionPhase::kClosing);
   close_reason_ = std::move(reason);
   close_deadline_ = steady_clock::now() + limits_.close_linger;
   wake_writer_.cancel();
@@ -544,19 +471,16 @@ void Session::begin_close(std::string reason) {
 }
 
 void Session::stop(std::string reason) {
-  if (stopped_) return;
-  stopped_ = true;
-  closing_ = true;
-  set_state(metrics::ConnectionState::kClosing);
+  if (stopped()) return;
+  enter(ConnectionPhase::kStopped);
   if (close_reason_.empty()) close_reason_ = std::move(reason);
   boost::system::error_code ignored;
   socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket().close(ignored);
   wake_writer_.cancel();
   watchdog_timer_.cancel();
-  queue_.clear();
-  corked_.reset();
-  queued_bytes_ = 0;
+  writer_.clear();
+  corked_ = false;
   const auto lifetime =
       std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);
   // One line per connection, but not thousands a second from one address.

@@ -14,13 +14,15 @@
 #include <boost/asio/strand.hpp>
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "metrics/server_metrics.hpp"
+#include "net/connection_meter.hpp"
+#include "net/connection_phase.hpp"
+#include "net/frame_writer.hpp"
 #include "net/inbox.hpp"
 #include "net/log_limiter.hpp"
 #include "net/message_rate.hpp"
@@ -28,6 +30,7 @@
 #include "net/rate_limiter.hpp"
 #include "net/read_budget.hpp"
 #include "net/read_turn.hpp"
+#include "net/silence_watch.hpp"
 #include "net/web_entrance.hpp"
 #include "net/write_cork.hpp"
 #include "ttt/tls/stream.hpp"
@@ -163,12 +166,10 @@ class Session : public Participant,
   // without a word.
   void hand_to_web(std::string received);
 
-  // The metrics' view of this connection (no-ops without metrics).
-  void set_state(metrics::ConnectionState to) noexcept;
-  void refused_frame(const char* reason) noexcept;
-  // A message on its way to the peer: its Error counted; the state (or
-  // error) that answers the move in flight ends that move's timing.
-  void note_sent(const wire::ServerMessage& message) noexcept;
+  // The session moves on to `phase` (and the metrics see it).
+  void enter(ConnectionPhase phase) noexcept;
+  bool closing() const noexcept { return phase_ >= ConnectionPhase::kClosing; }
+  bool stopped() const noexcept { return phase_ == ConnectionPhase::kStopped; }
 
   boost::asio::ip::tcp::socket& socket() noexcept { return stream_.socket(); }
 
@@ -177,7 +178,9 @@ class Session : public Participant,
   const boost::asio::any_io_executor executor_;
   tls::Stream stream_;
   std::shared_ptr<boost::asio::ssl::context> tls_;  // null: plain TCP
-  bool linked_ = false;  // frames may be written: plain TCP, or TLS after the handshake
+  // Frames may be written: plain TCP, or TLS after the handshake. Apart from
+  // the phase: a close may begin before the handshake ends.
+  bool linked_ = false;
   Gate& gate_;
   boost::asio::any_io_executor logic_;
   // The io_context's executors behind executor_ and logic_ when they are
@@ -190,14 +193,11 @@ class Session : public Participant,
   std::size_t reserved_ = 0;  // bytes of the read budget this session holds
 
   wire::FrameReader reader_;
-  std::deque<std::shared_ptr<const std::string>> queue_;
-  std::size_t queued_bytes_ = 0;
-  std::size_t front_sent_ = 0;  // bytes of the queue's first frame already sent
-  bool writing_ = false;        // the writer's write (or TLS flush) is in flight
-  // The first frame given while a WriteCork is open, kept for its close
-  // (uncork); the queue holds what followed it.
-  std::shared_ptr<const std::string> corked_;
-  std::vector<boost::asio::const_buffer> gather_;  // uncork's frames for one write
+  FrameWriter writer_;
+  bool writing_ = false;  // the writer's write (or TLS flush) is in flight
+  // The queue's frames wait for an open WriteCork to close (uncork), which
+  // sends them in one write.
+  bool corked_ = false;
   bool dropped_backlog_ = false;  // a slow consumer: the stream's records no longer count
   boost::asio::steady_timer wake_writer_;
   boost::asio::steady_timer watchdog_timer_;
@@ -208,25 +208,16 @@ class Session : public Participant,
   std::chrono::steady_clock::time_point last_read_;  // the last bytes taken from the socket
 
   std::chrono::steady_clock::time_point started_at_;
-  std::chrono::steady_clock::time_point last_received_;
   std::chrono::steady_clock::time_point close_deadline_;
+  SilenceWatch silence_;
   RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
   std::shared_ptr<void> slot_;           // the connection's place in ConnectionSlots
   std::string peer_;
   std::string address_;  // the key limits per address use (net/peer_address.hpp)
   std::string close_reason_;
-  metrics::ConnectionState state_ = metrics::ConnectionState::kNone;
-  // The move in flight, for ttt_move_reply_seconds: its request and game and
-  // when it was read; request 0 when none.
-  std::uint32_t move_request_ = 0;
-  std::uint64_t move_game_ = 0;
-  std::chrono::steady_clock::time_point move_read_at_;
+  ConnectionPhase phase_;
+  ConnectionMeter meter_;
   bool first_read_ = true;  // plain TCP: the first bytes are checked for a TLS handshake
-  bool hello_ = false;
-  std::chrono::steady_clock::time_point last_ping_{};  // our last Ping to a silent peer
-  bool heartbeat_ = false;  // a player in a game: silence is noticed within heartbeat_timeout
-  bool closing_ = false;
-  bool stopped_ = false;
 };
 
 }  // namespace ttt::server

@@ -1,7 +1,7 @@
-// Session, continued: reading. TLS makes the handshake on the server's one
-// port; then plain TCP and TLS alike wait for data and read what is there
-// (TLS through OpenSSL's records in memory). Both draw on the shared read budget and cut frames the
-// same way (session.cpp holds the rest).
+// Session, continued: its reader. TLS makes the handshake on the server's
+// one port; then plain TCP and TLS alike wait for data and read what is
+// there (TLS through tls::Stream's records). Both draw on the shared read
+// budget and cut frames the same way (session.cpp holds the writer).
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/as_tuple.hpp>
@@ -42,7 +42,7 @@ asio::awaitable<void> Session::read_loop() {
   asio::steady_timer budget_wait(executor_);
   bool paused = false;
   bool yielded = false;
-  while (!stopped_) {
+  while (!stopped()) {
     if (paused) {
       // The read budget is spent: leave the bytes in the kernel (the peer is
       // slowed down by TCP itself) and ask again shortly.
@@ -53,7 +53,7 @@ asio::awaitable<void> Session::read_loop() {
       // connection ready now goes first, then this one reads on, without
       // waiting on the socket (what it holds already would not wake a wait).
       co_await asio::post(executor_, asio::use_awaitable);
-      if (stopped_) co_return;
+      if (stopped()) co_return;
     } else if (!stream_.holds_input()) {
       // Wait for data first, then read what is there: no read that comes
       // back empty, and no buffer held while the peer is idle. (What TLS
@@ -70,9 +70,7 @@ asio::awaitable<void> Session::read_loop() {
     send_stream_output();
     yielded = result == ReadResult::kYield;
     const bool now_paused = result == ReadResult::kPaused;
-    if (now_paused && !paused && commons_.metrics) {
-      commons_.metrics->limit_hits.at("read_budget").add();
-    }
+    if (now_paused && !paused) meter_.limit_hit("read_budget");
     paused = now_paused;
   }
 }
@@ -81,7 +79,7 @@ void Session::send_stream_output() {
   // Records a TLS read made (an alert, an answer to a key update) go out
   // behind whatever is already on its way.
   if (stream_.pending_output() == 0 || !linked_) return;
-  if (!writing_ && queue_.empty()) {
+  if (!writing_ && writer_.empty()) {
     boost::system::error_code ec;
     if (stream_.flush_now(ec)) return;
     if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
@@ -103,7 +101,7 @@ steady_clock::time_point Session::release_idle_tls(steady_clock::time_point now)
   if (tls_charged_ == 0 || !linked_ || !stream_.is_tls()) return steady_clock::time_point::max();
   const auto due = last_read_ + kTlsIdle;
   if (now < due) return due;
-  if (writing_ || !queue_.empty() || reader_.buffered() > 0 || !stream_.release_buffers()) {
+  if (writing_ || !writer_.empty() || reader_.buffered() > 0 || !stream_.release_buffers()) {
     return now + kTlsIdle;  // busy after all: look again later
   }
   charge_tls(0);
@@ -134,9 +132,9 @@ void Session::return_read_space() {
 
 Session::ReadResult Session::read_available() {
   // Whole frames a spent turn left in the buffer go first.
-  if (reader_.buffered() > 0 && !closing_) {
+  if (reader_.buffered() > 0 && !closing()) {
     take_frames(steady_clock::now());
-    if (stopped_) return ReadResult::kStopped;
+    if (stopped()) return ReadResult::kStopped;
     if (turn_.over()) return ReadResult::kYield;
   }
   for (;;) {
@@ -169,7 +167,7 @@ Session::ReadResult Session::read_available() {
                                                                     : tls::describe(ec));
       return ReadResult::kStopped;
     }
-    if (closing_) {
+    if (closing()) {
       // Drain the peer until it closes or the linger ends, so that closing
       // doesn't reset the connection under the Error it is reading; a peer
       // that streams on past a little was never going to read it.
@@ -182,7 +180,7 @@ Session::ReadResult Session::read_available() {
     }
     if (first_read_ && tls_ == nullptr && opens_tls_handshake({space.data(), n})) {
       first_read_ = false;
-      refused_frame("tls_at_plain");
+      meter_.refused("tls_at_plain");
       fail(wire::ERROR_CODE_TLS_UNAVAILABLE,
            "this server does not speak TLS (it runs with --no-tls): connect with --no-tls");
       continue;
@@ -196,7 +194,7 @@ Session::ReadResult Session::read_available() {
     reader_.commit(n);
     take_frames(steady_clock::now());
     return_read_space();
-    if (stopped_) return ReadResult::kStopped;
+    if (stopped()) return ReadResult::kStopped;
     if (turn_.over()) return ReadResult::kYield;
     if (n < space.size() && !stream_.holds_input()) {
       reader_.shrink();
@@ -213,13 +211,13 @@ void Session::take_frames(steady_clock::time_point now) {
     if (status == wire::FrameReader::Status::kNeedMore) break;
     // Only whole frames count as life: a peer trickling bytes of a frame it
     // never finishes is still dropped when the idle timeout runs out.
-    last_received_ = now;
+    silence_.heard(now);
     if (status == wire::FrameReader::Status::kTooLarge) {
-      refused_frame("too_large");
+      meter_.refused("too_large");
       fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
            "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
                std::to_string(reader_.max_frame()) + "-byte limit" +
-               (hello_ ? "" : " before Hello"));
+               (phase_ == ConnectionPhase::kReady ? "" : " before Hello"));
       break;
     }
     turn_.frame();
@@ -235,12 +233,10 @@ asio::awaitable<bool> Session::open_tls() {
     no_budget = !charge_tls(kTlsHandshakeBytes);
     return !no_budget;
   });
-  if (stopped_) co_return false;
+  if (stopped()) co_return false;
   if (no_budget) {
-    if (commons_.metrics) {
-      commons_.metrics->tls_handshakes.at("no_budget").add();
-      commons_.metrics->limit_hits.at("read_budget").add();
-    }
+    if (commons_.metrics) commons_.metrics->tls_handshakes.at("no_budget").add();
+    meter_.limit_hit("read_budget");
     stop("read budget spent: no room for a TLS handshake now");
     co_return false;
   }
@@ -254,7 +250,7 @@ asio::awaitable<bool> Session::open_tls() {
         hand_to_web({});
         co_return false;
       }
-      set_state(metrics::ConnectionState::kHello);
+      enter(ConnectionPhase::kHello);
       linked_ = true;
       wake_writer_.cancel_one();
       co_return true;
@@ -262,7 +258,7 @@ asio::awaitable<bool> Session::open_tls() {
       // A plain ttt client (or something else): told in its own framing,
       // then drained as any failed connection.
       if (commons_.metrics) commons_.metrics->tls_handshakes.at("plain_client").add();
-      refused_frame("plain_at_tls");
+      meter_.refused("plain_at_tls");
       linked_ = true;
       fail(wire::ERROR_CODE_TLS_REQUIRED,
            "this server only speaks TLS: connect without --no-tls (a plain connection would "
@@ -278,9 +274,8 @@ asio::awaitable<bool> Session::open_tls() {
 }
 
 void Session::hand_to_web(std::string received) {
-  stopped_ = true;
-  closing_ = true;
-  set_state(metrics::ConnectionState::kNone);
+  phase_ = ConnectionPhase::kStopped;
+  meter_.leave();  // the web entrance counts it from now on
   wake_writer_.cancel();
   watchdog_timer_.cancel();
   commons_.web->enter(std::move(stream_), std::move(received), std::move(slot_));

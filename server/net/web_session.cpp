@@ -49,20 +49,27 @@ WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebS
       logic_io_(logic_.target<asio::io_context::executor_type>()),
       limits_(server.limits()),
       commons_(server.commons()),
+      writer_(limits_.max_queued_bytes, limits_.max_queued_frames, wire::kFrameHeaderSize),
       watchdog_timer_(executor_),
       rate_(limits_.messages_per_second, limits_.message_burst),
       started_at_(steady_clock::now()),
-      last_received_(started_at_),
+      silence_(limits_.idle_timeout, limits_.heartbeat_timeout, started_at_),
       slot_(std::move(slot)),
       peer_(std::move(peer)),
-      address_(std::move(address)) {
+      address_(std::move(address)),
+      meter_(commons_.metrics) {
   if (commons_.metrics) commons_.metrics->web_sessions.add(1);
 }
 
 WebSession::~WebSession() {
   if (reserved_ > 0) commons_.read_budget.release(reserved_);
-  set_state(metrics::ConnectionState::kNone);
+  meter_.leave();
   if (commons_.metrics) commons_.metrics->web_sessions.add(-1);
+}
+
+void WebSession::enter(ConnectionPhase phase) noexcept {
+  phase_ = phase;
+  meter_.enter(phase);
 }
 
 bool WebSession::on_thread(const asio::io_context::executor_type* io) noexcept {
@@ -90,7 +97,7 @@ void WebSession::guarded(F& f) {
 }
 
 void WebSession::start(Request request) {
-  set_state(metrics::ConnectionState::kHello);
+  meter_.enter(phase_);
   auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
     if (!e) return;
     try {
@@ -120,7 +127,7 @@ asio::awaitable<void> WebSession::run(Request request) {
   ws_.binary(true);
   ws_.read_message_max(limits_.max_frame + kReadChunk);
   auto [ec] = co_await ws_.async_accept(request, use_tuple);
-  if (stopped_) co_return;
+  if (stopped()) co_return;
   if (ec) {
     stop("WebSocket upgrade failed: " + ec.message());
     co_return;
@@ -152,11 +159,11 @@ void WebSession::return_read_space() {
 asio::awaitable<void> WebSession::read_loop() {
   asio::steady_timer budget_wait(executor_);
   bool paused = false;
-  while (!stopped_) {
+  while (!stopped()) {
     if (!reserve_read_space(buffer_.size() + kReadChunk)) {
       // The budget is spent: leave the bytes in the kernel and ask again
       // shortly (TCP holds the browser back meanwhile).
-      if (!paused && commons_.metrics) commons_.metrics->limit_hits.at("read_budget").add();
+      if (!paused) meter_.limit_hit("read_budget");
       paused = true;
       budget_wait.expires_after(kWebBudgetRetry);
       co_await budget_wait.async_wait(use_tuple);
@@ -164,24 +171,25 @@ asio::awaitable<void> WebSession::read_loop() {
     }
     paused = false;
     auto [ec, n] = co_await ws_.async_read_some(buffer_, kReadChunk, use_tuple);
-    if (stopped_) co_return;
+    if (stopped()) co_return;
     if (ec) {
       stop(expected_end(ec) ? std::string("closed by peer") : "read: " + ec.message());
       co_return;
     }
+    const bool hello = phase_ == ConnectionPhase::kReady;
     const std::size_t limit =
-        hello_ ? limits_.max_frame : std::min(limits_.max_hello_frame, limits_.max_frame);
-    if (!closing_ && buffer_.size() > limit) {
-      refused_frame("too_large");
+        hello ? limits_.max_frame : std::min(limits_.max_hello_frame, limits_.max_frame);
+    if (!closing() && buffer_.size() > limit) {
+      meter_.refused("too_large");
       fail(wire::ERROR_CODE_FRAME_TOO_LARGE, "message of more than " + std::to_string(limit) +
                                                  " bytes (the limit" +
-                                                 (hello_ ? "" : " before Hello") + ")");
+                                                 (hello ? "" : " before Hello") + ")");
     }
-    if (closing_) {
+    if (closing()) {
       buffer_.consume(buffer_.size());  // drain the peer until it closes or the linger ends
     } else if (ws_.is_message_done()) {
       const auto now = steady_clock::now();
-      last_received_ = now;
+      silence_.heard(now);
       const auto data = buffer_.data();
       const std::string_view body(static_cast<const char*>(data.data()), data.size());
       if (std::exchange(message_refused_, false)) {
@@ -190,7 +198,7 @@ asio::awaitable<void> WebSession::read_loop() {
         wire::ClientMessage refused;
         warn_rate(wire::parse_body(body, refused) ? refused.request_id() : 0, now);
       } else if (!ws_.got_binary()) {
-        refused_frame("unparseable");
+        meter_.refused("unparseable");
         fail(wire::ERROR_CODE_BAD_FRAME,
              "a text message: the game's WebSocket carries binary protobuf (docs/web.md)");
       } else {
@@ -208,12 +216,12 @@ asio::awaitable<void> WebSession::read_loop() {
 bool WebSession::handle_message(std::string_view body, steady_clock::time_point now) {
   wire::ClientMessage message;
   if (!wire::parse_body(body, message)) {
-    refused_frame("unparseable");
+    meter_.refused("unparseable");
     fail(wire::ERROR_CODE_BAD_FRAME, "a message that is not a ClientMessage");
     return false;
   }
-  if (!hello_ && !message.has_hello()) {
-    refused_frame("before_hello");
+  if (phase_ != ConnectionPhase::kReady && !message.has_hello()) {
+    meter_.refused("before_hello");
     fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
     return false;
   }
@@ -225,16 +233,11 @@ bool WebSession::handle_message(std::string_view body, steady_clock::time_point 
     return true;
   }
   if (message.has_pong()) return true;
-  if (message.has_hello() && !hello_) {
-    hello_ = true;
-    set_state(metrics::ConnectionState::kReady);
+  if (message.has_hello() && phase_ != ConnectionPhase::kReady) {
+    enter(ConnectionPhase::kReady);
     watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
   }
-  if (message.has_make_move()) {
-    move_request_ = message.request_id() != 0 ? message.request_id() : 1;
-    move_game_ = message.make_move().game_id();
-    move_read_at_ = now;
-  }
+  meter_.read(message, now);
   if (on_thread(logic_io_)) {
     to_logic([this, &message] {
       if (inbox_) inbox_->receive(message);
@@ -244,17 +247,17 @@ bool WebSession::handle_message(std::string_view body, steady_clock::time_point 
       if (self->inbox_) self->inbox_->receive(m);
     });
   }
-  return !closing_;
+  return !closing();
 }
 
 void WebSession::on_frame(int opcode) {
-  if (closing_ || stopped_ || flooded_) return;
+  if (closing() || flooded_) return;
   const auto now = steady_clock::now();
   switch (rate_.take(now)) {
     case MessageRate::Verdict::kAllowed:
       return;
     case MessageRate::Verdict::kRefused:
-      refused_frame("rate_limited");
+      meter_.refused("rate_limited");
       if (opcode < 8) {
         message_refused_ = true;  // a data frame: its message goes unheard
       } else {
@@ -265,7 +268,7 @@ void WebSession::on_frame(int opcode) {
     case MessageRate::Verdict::kFlooding:
       // The frame's bytes are still on their way into Beast: the connection
       // is failed from the executor's queue, not from inside the read.
-      refused_frame("flood");
+      meter_.refused("flood");
       flooded_ = true;
       asio::post(executor_, [self = shared_from_this()] {
         self->fail(wire::ERROR_CODE_RATE_LIMITED,
@@ -278,9 +281,9 @@ void WebSession::on_frame(int opcode) {
 }
 
 void WebSession::warn_rate(std::uint32_t request_id, steady_clock::time_point now) {
-  if (closing_ || !rate_warnings_.allow(now)) return;
+  if (closing() || !rate_warnings_.allow(now)) return;
   spdlog::debug("web connection {}: over the message rate limit", peer_);
-  if (commons_.metrics) commons_.metrics->error_sent(wire::ERROR_CODE_RATE_LIMITED);
+  meter_.error_sent(wire::ERROR_CODE_RATE_LIMITED);
   enqueue(
       error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id).frame);
 }
@@ -293,27 +296,14 @@ void WebSession::deliver(const Outbound& message) {
     return;
   }
   if (on_thread(own_io_)) {
-    if (message.message) note_sent(*message.message);
+    if (message.message) meter_.sent(*message.message);
     enqueue(message.frame);
     return;
   }
   asio::dispatch(executor_, [self = shared_from_this(), message] {
-    if (message.message) self->note_sent(*message.message);
+    if (message.message) self->meter_.sent(*message.message);
     self->enqueue(message.frame);
   });
-}
-
-void WebSession::note_sent(const wire::ServerMessage& message) noexcept {
-  auto* metrics = commons_.metrics;
-  if (metrics == nullptr) return;
-  if (message.has_error()) metrics->error_sent(message.error().code());
-  if (move_request_ == 0) return;
-  const bool answer =
-      (message.has_state() && (move_game_ == 0 || message.state().game_id() == move_game_)) ||
-      (message.has_error() && message.in_reply_to() == move_request_);
-  if (!answer) return;
-  metrics->move_reply_seconds.observe(steady_clock::now() - move_read_at_);
-  move_request_ = 0;
 }
 
 void WebSession::refuse_oversized(const Outbound& message) {
@@ -336,29 +326,26 @@ void WebSession::send_now(const wire::ServerMessage& message) {
 }
 
 void WebSession::enqueue(const std::shared_ptr<const std::string>& frame) {
-  if (stopped_) return;
-  if (queue_.size() >= limits_.max_queued_frames ||
-      queued_bytes_ + frame->size() > limits_.max_queued_bytes) {
-    if (!closing_) drop_slow_consumer();
+  if (stopped()) return;
+  if (!writer_.fits(frame->size())) {
+    if (!closing()) drop_slow_consumer();
     return;
   }
-  queued_bytes_ += frame->size();
-  queue_.push_back(frame);
+  writer_.push(frame);
   write_next();
 }
 
 void WebSession::drop_slow_consumer() {
-  std::string reason = "stopped reading: write queue full (" + std::to_string(queue_.size()) +
-                       " messages, " + std::to_string(queued_bytes_) + " bytes)";
-  queue_.clear();
-  queued_bytes_ = 0;
+  std::string reason = "stopped reading: write queue full (" + std::to_string(writer_.frames()) +
+                       " messages, " + std::to_string(writer_.bytes()) + " bytes)";
+  writer_.drop_waiting();
   fail(wire::ERROR_CODE_SLOW_CONSUMER, std::move(reason));
 }
 
 void WebSession::write_next() {
-  if (writing_ || stopped_ || !open_) return;
-  if (queue_.empty()) {
-    if (closing_) {
+  if (writing_ || stopped() || !open_) return;
+  if (writer_.empty()) {
+    if (closing()) {
       // Everything is sent: the closing handshake (the watchdog ends it if
       // the browser never answers).
       writing_ = true;
@@ -368,11 +355,9 @@ void WebSession::write_next() {
     return;
   }
   writing_ = true;
-  in_flight_ = std::move(queue_.front());
-  queue_.pop_front();
-  // The frame's 4-byte length is the TCP framing's: the WebSocket frames
-  // the body itself.
-  ws_.async_write(asio::buffer(*in_flight_) + wire::kFrameHeaderSize,
+  // One frame a message: the writer drops its 4-byte length (the TCP
+  // framing's), as the WebSocket frames the body itself.
+  ws_.async_write(writer_.begin_write(1).front(),
                   [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
                     self->written(ec);
                   });
@@ -380,8 +365,7 @@ void WebSession::write_next() {
 
 void WebSession::written(const boost::system::error_code& ec) {
   writing_ = false;
-  queued_bytes_ -= std::min(in_flight_->size(), queued_bytes_);
-  in_flight_.reset();
+  writer_.end_write();
   if (ec) {
     stop(expected_end(ec) ? std::string("closed by peer") : "write: " + ec.message());
     return;
@@ -394,16 +378,16 @@ void WebSession::written(const boost::system::error_code& ec) {
 asio::awaitable<void> WebSession::watchdog() {
   auto self = shared_from_this();
   const auto hello_deadline = started_at_ + limits_.hello_timeout;
-  while (!stopped_) {
+  while (!stopped()) {
     const auto now = steady_clock::now();
     auto next = steady_clock::time_point::max();
-    if (closing_) {
+    if (closing()) {
       if (now >= close_deadline_) {
         stop(close_reason_);
         co_return;
       }
       next = close_deadline_;
-    } else if (!hello_) {
+    } else if (phase_ != ConnectionPhase::kReady) {
       if (now >= hello_deadline) {
         fail(wire::ERROR_CODE_HELLO_TIMEOUT,
              "no Hello within " + std::to_string(limits_.hello_timeout.count()) + " ms");
@@ -412,7 +396,7 @@ asio::awaitable<void> WebSession::watchdog() {
       next = hello_deadline;
     } else {
       next = check_silence(now);
-      if (stopped_ || closing_) continue;
+      if (closing()) continue;
     }
     watchdog_timer_.expires_at(next);
     co_await watchdog_timer_.async_wait(use_tuple);
@@ -420,38 +404,30 @@ asio::awaitable<void> WebSession::watchdog() {
 }
 
 steady_clock::time_point WebSession::check_silence(steady_clock::time_point now) {
-  const bool heartbeat =
-      heartbeat_ && limits_.heartbeat_timeout.count() > 0 &&
-      (limits_.idle_timeout.count() == 0 || limits_.heartbeat_timeout < limits_.idle_timeout);
-  const auto timeout = heartbeat ? limits_.heartbeat_timeout : limits_.idle_timeout;
-  if (timeout.count() <= 0) return steady_clock::time_point::max();
-  const auto drop_at = last_received_ + timeout;
-  if (now >= drop_at) {
-    const std::string why = "silent for " + std::to_string(timeout.count()) + " ms";
-    if (heartbeat) {
-      stop("no heartbeat: " + why);
-    } else {
-      fail(wire::ERROR_CODE_IDLE_TIMEOUT, why);
+  const SilenceWatch::Verdict verdict = silence_.check(now);
+  const std::string why = "silent for " + std::to_string(verdict.timeout.count()) + " ms";
+  switch (verdict.action) {
+    case SilenceWatch::Action::kWait:
+      break;
+    case SilenceWatch::Action::kPing: {
+      wire::ServerMessage ping;
+      ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+      send_now(ping);
+      break;
     }
-    return drop_at;
+    case SilenceWatch::Action::kIdle:
+      fail(wire::ERROR_CODE_IDLE_TIMEOUT, why);
+      break;
+    case SilenceWatch::Action::kNoHeartbeat:
+      stop("no heartbeat: " + why);
+      break;
   }
-  const auto interval = heartbeat ? timeout / 3 : timeout / 2;
-  auto ping_at = std::max(last_received_, last_ping_) + interval;
-  if (now >= ping_at) {
-    last_ping_ = now;
-    wire::ServerMessage ping;
-    ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
-    send_now(ping);
-    ping_at = now + interval;
-  }
-  return std::min(drop_at, ping_at);
+  return verdict.next;
 }
 
 void WebSession::set_heartbeat(bool on) {
   asio::dispatch(executor_, [self = shared_from_this(), on] {
-    if (self->heartbeat_ == on) return;
-    self->heartbeat_ = on;
-    self->watchdog_timer_.cancel();
+    if (self->silence_.set_heartbeat(on)) self->watchdog_timer_.cancel();
   });
 }
 
@@ -461,9 +437,9 @@ void WebSession::close() {
 }
 
 void WebSession::fail(wire::ErrorCode code, std::string text) {
-  if (closing_) return;
+  if (closing()) return;
   spdlog::debug("web connection {}: {}", peer_, text);
-  if (commons_.metrics) commons_.metrics->error_sent(code);
+  meter_.error_sent(code);
   if (!open_) {
     stop(std::move(text));
     return;
@@ -473,9 +449,8 @@ void WebSession::fail(wire::ErrorCode code, std::string text) {
 }
 
 void WebSession::begin_close(std::string reason) {
-  if (closing_ || stopped_) return;
-  closing_ = true;
-  set_state(metrics::ConnectionState::kClosing);
+  if (closing()) return;
+  enter(ConnectionPhase::kClosing);
   close_reason_ = std::move(reason);
   close_deadline_ = steady_clock::now() + limits_.close_linger;
   watchdog_timer_.cancel();
@@ -483,15 +458,12 @@ void WebSession::begin_close(std::string reason) {
 }
 
 void WebSession::stop(std::string reason) {
-  if (stopped_) return;
-  stopped_ = true;
-  closing_ = true;
-  set_state(metrics::ConnectionState::kClosing);
+  if (stopped()) return;
+  enter(ConnectionPhase::kStopped);
   if (close_reason_.empty()) close_reason_ = std::move(reason);
   ws_.next_layer().close();
   watchdog_timer_.cancel();
-  queue_.clear();
-  queued_bytes_ = 0;
+  writer_.clear();
   const auto lifetime =
       std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);
   if (const auto verdict = commons_.log.check(address_); verdict.log) {
@@ -501,16 +473,6 @@ void WebSession::stop(std::string reason) {
   asio::post(logic_, [self = shared_from_this()] {
     if (auto inbox = std::move(self->inbox_)) inbox->closed();
   });
-}
-
-void WebSession::set_state(metrics::ConnectionState to) noexcept {
-  if (state_ == to) return;
-  if (commons_.metrics) commons_.metrics->connection_state(state_, to);
-  state_ = to;
-}
-
-void WebSession::refused_frame(const char* reason) noexcept {
-  if (commons_.metrics) commons_.metrics->frames_refused.at(reason).add();
 }
 
 }  // namespace ttt::server

@@ -9,7 +9,7 @@
 // that stops reading is dropped as a slow consumer), the idle and heartbeat
 // deadlines; the connection slot taken when it was accepted is held until
 // it ends. A reader and a watchdog coroutine keep it alive, as in Session;
-// writes follow one another from the queue, exactly one in flight.
+// writes follow one another from its FrameWriter, exactly one in flight.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -20,17 +20,20 @@
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/websocket/stream.hpp>
 #include <chrono>
-#include <deque>
 #include <memory>
 #include <string>
 
 #include "metrics/server_metrics.hpp"
+#include "net/connection_meter.hpp"
+#include "net/connection_phase.hpp"
 #include "net/frame_counting_stream.hpp"
+#include "net/frame_writer.hpp"
 #include "net/inbox.hpp"
 #include "net/message_rate.hpp"
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/session.hpp"
+#include "net/silence_watch.hpp"
 #include "ttt/tls/async_stream.hpp"
 
 namespace ttt::server {
@@ -65,6 +68,7 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   void write_next();
   void written(const boost::system::error_code& ec);
   boost::asio::awaitable<void> watchdog();
+  // Pings a silent peer, drops one silent too long; the next deadline.
   std::chrono::steady_clock::time_point check_silence(std::chrono::steady_clock::time_point now);
   // Reserves from the read budget what the next chunk needs beyond the
   // allowance; false if the budget can't give it now.
@@ -90,9 +94,10 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   void fail(wire::ErrorCode code, std::string text);
   void begin_close(std::string reason);
   void stop(std::string reason);
-  void set_state(metrics::ConnectionState to) noexcept;
-  void refused_frame(const char* reason) noexcept;
-  void note_sent(const wire::ServerMessage& message) noexcept;
+  // The session moves on to `phase` (and the metrics see it).
+  void enter(ConnectionPhase phase) noexcept;
+  bool closing() const noexcept { return phase_ >= ConnectionPhase::kClosing; }
+  bool stopped() const noexcept { return phase_ == ConnectionPhase::kStopped; }
 
   const boost::asio::any_io_executor executor_;
   boost::beast::websocket::stream<FrameCountingStream> ws_;
@@ -105,12 +110,10 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   SessionCommons commons_;
   std::size_t reserved_ = 0;  // bytes of the read budget this session holds
 
-  boost::beast::flat_buffer buffer_;                      // the message being read
-  std::deque<std::shared_ptr<const std::string>> queue_;  // frames (4-byte length + body)
-  std::size_t queued_bytes_ = 0;
-  bool open_ = false;     // the upgrade is answered: messages may be written
-  bool writing_ = false;  // a write (or the closing handshake) is in flight
-  std::shared_ptr<const std::string> in_flight_;  // the message being written
+  boost::beast::flat_buffer buffer_;  // the message being read
+  FrameWriter writer_;                // frames (4-byte length + body), one message a write
+  bool open_ = false;                 // the upgrade is answered: messages may be written
+  bool writing_ = false;              // a write (or the closing handshake) is in flight
   boost::asio::steady_timer watchdog_timer_;
   MessageRate rate_;                     // every frame the peer sends
   RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
@@ -118,21 +121,14 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   bool flooded_ = false;                 // cut off for flooding (the close is on its way)
 
   std::chrono::steady_clock::time_point started_at_;
-  std::chrono::steady_clock::time_point last_received_;
   std::chrono::steady_clock::time_point close_deadline_;
-  std::chrono::steady_clock::time_point last_ping_{};
+  SilenceWatch silence_;
   std::shared_ptr<void> slot_;
   std::string peer_;
   std::string address_;
   std::string close_reason_;
-  metrics::ConnectionState state_ = metrics::ConnectionState::kNone;
-  std::uint32_t move_request_ = 0;
-  std::uint64_t move_game_ = 0;
-  std::chrono::steady_clock::time_point move_read_at_;
-  bool hello_ = false;
-  bool heartbeat_ = false;
-  bool closing_ = false;
-  bool stopped_ = false;
+  ConnectionPhase phase_ = ConnectionPhase::kHello;
+  ConnectionMeter meter_;
 };
 
 }  // namespace ttt::server
