@@ -124,6 +124,14 @@ class RedisCluster final : public Cluster {
   std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const override {
     return presence_.others();
   }
+  PresencePage others_presence_page(std::string_view after, std::string_view part,
+                                    std::size_t page_size, std::size_t scan) const override {
+    return presence_.page(after, part, page_size, scan);
+  }
+  std::optional<std::pair<std::string, wire::PlayerPresence>> other_player(
+      const std::string& name_key) const override {
+    return presence_.find(name_key);
+  }
   void take_allowance(const std::string& kind, const std::string& address, std::size_t most,
                       std::chrono::milliseconds window, AllowanceDone done) override;
   void share_figures(const StoredPlayer& account) override;
