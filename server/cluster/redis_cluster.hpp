@@ -148,6 +148,8 @@ class RedisCluster final : public Cluster {
   };
   void beat();
   void on_message(const std::string& channel, const std::string& payload);
+  // Whether a message on a channel every node hears is this node's own.
+  bool said_here(const std::string& channel, const std::string& signed_payload) const;
   void on_link(bool up);
   // Registers again what this node holds (after an outage, or Redis forgot it).
   void restore(bool forgotten);
