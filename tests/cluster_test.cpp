@@ -3,10 +3,13 @@
 // node registry, the shared quick-match queues and the shared game list.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <functional>
+#include <map>
 #include <memory>
+#include <numeric>
 
 #include "client_support/redis_scratch.hpp"
 #include "cluster/redis_client.hpp"
@@ -350,6 +353,128 @@ TEST_F(Cluster, TheGameListOfEveryNodeIsSeenByEveryOtherWithinASecond) {
   // The holder dies: its games are no longer offered.
   a->close();
   EXPECT_TRUE(run_until([&] { return list_b.list(everything).total == 0; }, 8s));
+}
+
+// Pages of the list merge every live node's games in id order, whatever
+// the page size, with filters; changes go out together, and a game opened
+// and closed between two writes is never written at all.
+TEST_F(Cluster, AListPageMergesTheNodesGamesInIdOrderAndChangesGoOutTogether) {
+  auto a = node("nodea", 1001);
+  auto b = node("nodeb", 1002);
+  SharedGameDirectory list_a(io_.get_executor(), *a), list_b(io_.get_executor(), *b);
+  a->attach(&list_a);
+  b->attach(&list_b);
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea") && a->available(); }));
+  auto game = [](std::uint64_t id, int size) {
+    server::Listing listing;
+    listing.summary.set_game_id(id);
+    listing.summary.set_size(size);
+    listing.summary.set_x_name(id % 2 == 0 ? "even" : "odd");
+    listing.summary.set_status(wire::GAME_STATUS_WAITING);
+    return listing;
+  };
+  // Ids 1..60: odd ones at a (size 3 when id % 3 == 0, else 4), even at b.
+  for (std::uint64_t id = 1; id <= 60; ++id) {
+    (id % 2 == 1 ? list_a : list_b).publish(game(id, id % 3 == 0 ? 3 : 4));
+  }
+  // One opened and closed before the changes are written: nothing of it goes out.
+  list_a.publish(game(999, 3));
+  list_a.withdraw(999);
+  server::ListQuery everything;
+  ASSERT_TRUE(run_until(
+      [&] { return list_a.list(everything).total == 60 && list_b.list(everything).total == 60; }));
+  EXPECT_EQ(redis_->cli("HLEN ttt:games"), "60");
+  EXPECT_EQ(redis_->cli("HEXISTS ttt:games 999"), "0");
+  for (auto* list : {&list_a, &list_b}) {
+    for (const std::size_t page_size : {1u, 7u, 50u, 100u}) {
+      server::ListQuery query;
+      query.page_size = page_size;
+      std::vector<std::uint64_t> seen;
+      for (int pages = 0; pages < 100; ++pages) {
+        const auto page = list->list(query);
+        EXPECT_EQ(page.total, 60u);
+        EXPECT_LE(page.games.size(), page_size);
+        for (const auto& g : page.games) {
+          seen.push_back(g.game_id());
+          EXPECT_EQ(g.node(), g.game_id() % 2 == 1 ? "127.0.0.1:1001" : "127.0.0.1:1002");
+        }
+        if (page.next_after == 0) break;
+        query.after = page.next_after;
+      }
+      std::vector<std::uint64_t> all(60);
+      std::iota(all.begin(), all.end(), 1);
+      EXPECT_EQ(seen, all) << "page size " << page_size;
+    }
+    // A filter: size 3 only (ids divisible by 3), and a name.
+    server::ListQuery threes;
+    threes.size = 3;
+    threes.page_size = 4;
+    const auto page = list->list(threes);
+    EXPECT_EQ(page.total, 20u);
+    ASSERT_EQ(page.games.size(), 4u);
+    EXPECT_EQ(page.games[0].game_id(), 3u);
+    EXPECT_EQ(page.games[3].game_id(), 12u);
+    EXPECT_EQ(page.next_after, 12u);
+    server::ListQuery evens;
+    evens.name = "EVEN";
+    evens.page_size = 100;
+    EXPECT_EQ(list->list(evens).games.size(), 30u);
+  }
+  // Withdrawn together: gone from the other node's list and from Redis.
+  for (std::uint64_t id = 1; id <= 60; id += 2) list_a.withdraw(id);
+  EXPECT_TRUE(run_until([&] { return list_b.list(everything).total == 30; }));
+  EXPECT_TRUE(run_until([&] { return redis_->cli("HLEN ttt:games") == "30"; }));
+  EXPECT_FALSE(list_b.find(1));
+  ASSERT_TRUE(list_a.find(2));
+  EXPECT_EQ(list_a.find(2)->node, "nodeb");
+}
+
+// /who among nodes reads a page of the other nodes' players from an index
+// by name, and a challenge finds one by its name's key.
+TEST_F(Cluster, TheOtherNodesPlayersArePagedByNameAndFoundByKey) {
+  auto a = node("nodea", 1001);
+  auto b = node("nodeb", 1002);
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea") && a->available(); }));
+  std::map<AccountId, wire::PlayerPresence> here;
+  for (int i = 0; i < 25; ++i) {
+    wire::PlayerPresence p;
+    p.set_name((i % 2 == 0 ? "Zed" : "amy") + std::to_string(100 + i));
+    here.emplace(AccountId{static_cast<std::uint64_t>(i + 1)}, p);
+  }
+  a->share_presence(here);
+  ASSERT_TRUE(run_until([&] { return b->others_presence_page("", "", 100, 1000).total == 25; }));
+  EXPECT_EQ(a->others_presence_page("", "", 100, 1000).total, 0u) << "a node's own are not others'";
+  std::vector<std::string> names;
+  std::string after;
+  for (int pages = 0; pages < 30; ++pages) {
+    const auto page = b->others_presence_page(after, "", 4, 1000);
+    EXPECT_LE(page.players.size(), 4u);
+    for (const auto& p : page.players) names.push_back(p.name());
+    if (page.next_after.empty()) break;
+    after = page.next_after;
+  }
+  ASSERT_EQ(names.size(), 25u);
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  const auto amys = b->others_presence_page("", "AMY", 100, 1000);
+  EXPECT_EQ(amys.matched, 12u);
+  // Byte order: every "Zed" before every "amy"; a scan of five names finds no amy.
+  const auto scanned = b->others_presence_page("", "amy", 100, 5);
+  EXPECT_EQ(scanned.players.size(), 0u);
+  EXPECT_EQ(scanned.next_after, "Zed108");
+  const auto found = b->other_player("zed100");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->first, "nodea");
+  EXPECT_EQ(found->second.name(), "Zed100");
+  EXPECT_FALSE(b->other_player("nobody"));
+  // A player who leaves a is gone from b's index.
+  here.erase(AccountId{1});
+  a->share_presence(here);
+  EXPECT_TRUE(run_until([&] { return !b->other_player("zed100"); }));
+  EXPECT_EQ(b->others_presence_page("", "", 100, 1000).total, 24u);
 }
 
 TEST_F(Cluster, APlayerHeldByAnotherLiveNodeIsNotTakenFromIt) {

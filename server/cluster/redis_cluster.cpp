@@ -445,12 +445,41 @@ void RedisCluster::share_figures(const StoredPlayer& account) {
       [](const RedisResult&) {});
 }
 
+bool RedisCluster::said_here(const std::string& channel, const std::string& signed_payload) const {
+  const std::size_t tag = signer_.enabled() ? NodeSigner::kTagBytes : 0;
+  if (signed_payload.size() < tag) return false;
+  const std::string_view payload = std::string_view(signed_payload).substr(tag);
+  if (channel == SharedPresence::kChannel) {
+    // "account\tnode\t..."
+    const auto first = payload.find('\t');
+    if (first == std::string_view::npos) return false;
+    const auto second = payload.find('\t', first + 1);
+    return second != std::string_view::npos &&
+           payload.substr(first + 1, second - first - 1) == self_.id;
+  }
+  if (channel == kDirectoryChannel) {
+    node::DirectoryChange change;
+    return change.ParseFromArray(payload.data(), static_cast<int>(payload.size())) &&
+           change.node() == self_.id;
+  }
+  if (channel == kFiguresChannel) {
+    node::AccountFigures figures;
+    return figures.ParseFromArray(payload.data(), static_cast<int>(payload.size())) &&
+           figures.node() == self_.id;
+  }
+  return false;
+}
+
 void RedisCluster::on_message(const std::string& channel, const std::string& signed_payload) {
   if (signed_payload.size() > kMaxNodeMessage) {
     spdlog::warn("cluster: a {}-byte message on {} is too large; dropped", signed_payload.size(),
                  channel);
     return;
   }
+  // What this node said itself on a channel every node hears comes back to
+  // it: dropped unchecked (checked or not, it would be dropped; a forged
+  // one claiming to be this node's loses nothing).
+  if (said_here(channel, signed_payload)) return;
   const auto opened = signer_.open(channel, signed_payload);
   if (!opened) {
     // Not from a node of this lobby (no key, or another key): ignored, and

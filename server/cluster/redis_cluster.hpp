@@ -124,6 +124,14 @@ class RedisCluster final : public Cluster {
   std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const override {
     return presence_.others();
   }
+  PresencePage others_presence_page(std::string_view after, std::string_view part,
+                                    std::size_t page_size, std::size_t scan) const override {
+    return presence_.page(after, part, page_size, scan);
+  }
+  std::optional<std::pair<std::string, wire::PlayerPresence>> other_player(
+      const std::string& name_key) const override {
+    return presence_.find(name_key);
+  }
   void take_allowance(const std::string& kind, const std::string& address, std::size_t most,
                       std::chrono::milliseconds window, AllowanceDone done) override;
   void share_figures(const StoredPlayer& account) override;
@@ -140,6 +148,8 @@ class RedisCluster final : public Cluster {
   };
   void beat();
   void on_message(const std::string& channel, const std::string& payload);
+  // Whether a message on a channel every node hears is this node's own.
+  bool said_here(const std::string& channel, const std::string& signed_payload) const;
   void on_link(bool up);
   // Registers again what this node holds (after an outage, or Redis forgot it).
   void restore(bool forgotten);

@@ -1,8 +1,10 @@
 #include "cluster/shared_presence.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "cluster/redis_cluster.hpp"
+#include "lobby/text_rules.hpp"
 
 namespace ttt::server::cluster {
 namespace {
@@ -66,10 +68,13 @@ void SharedPresence::publish(const std::map<AccountId, wire::PlayerPresence>& he
   for (const auto& [account, presence] : here) now[account] = presence.SerializeAsString();
   for (const auto& [account, bytes] : now) {
     auto it = mine_.find(account);
+    if (it == mine_.end() && others_.contains(account)) ++held_here_;
     if (it == mine_.end() || it->second != bytes) write(account, bytes);
   }
   for (const auto& [account, bytes] : mine_) {
-    if (!now.contains(account)) erase(account);
+    if (now.contains(account)) continue;
+    erase(account);
+    if (others_.contains(account)) --held_here_;
   }
   mine_ = std::move(now);
 }
@@ -88,13 +93,63 @@ void SharedPresence::apply(const std::string& payload) {
   const auto id = static_cast<AccountId>(account);
   if (bytes.empty()) {
     auto it = others_.find(id);
-    if (it != others_.end() && it->second.node == node) others_.erase(it);
+    if (it != others_.end() && it->second.node == node) remove(id);
     return;
   }
   Entry entry;
   entry.node = node;
   if (!entry.presence.ParseFromString(bytes)) return;
-  others_[id] = std::move(entry);
+  put(id, std::move(entry));
+}
+
+void SharedPresence::put(AccountId account, Entry entry) {
+  const auto it = others_.find(account);
+  if (it != others_.end()) {
+    Entry& old = it->second;
+    by_name_.erase({old.presence.name(), account});
+    if (const auto key = by_key_.find(name_key(old.presence.name()));
+        key != by_key_.end() && key->second == account) {
+      by_key_.erase(key);
+    }
+    if (--per_node_[old.node] == 0) per_node_.erase(old.node);
+  } else if (mine_.contains(account)) {
+    ++held_here_;
+  }
+  by_name_.emplace(entry.presence.name(), account);
+  by_key_[name_key(entry.presence.name())] = account;
+  ++per_node_[entry.node];
+  others_[account] = std::move(entry);
+}
+
+void SharedPresence::remove(AccountId account) {
+  const auto it = others_.find(account);
+  if (it == others_.end()) return;
+  const Entry& old = it->second;
+  by_name_.erase({old.presence.name(), account});
+  if (const auto key = by_key_.find(name_key(old.presence.name()));
+      key != by_key_.end() && key->second == account) {
+    by_key_.erase(key);
+  }
+  if (--per_node_[old.node] == 0) per_node_.erase(old.node);
+  if (mine_.contains(account)) --held_here_;
+  others_.erase(it);
+}
+
+void SharedPresence::reindex() {
+  by_name_.clear();
+  by_key_.clear();
+  per_node_.clear();
+  held_here_ = 0;
+  for (const auto& [account, entry] : others_) {
+    by_name_.emplace(entry.presence.name(), account);
+    by_key_[name_key(entry.presence.name())] = account;
+    ++per_node_[entry.node];
+    if (mine_.contains(account)) ++held_here_;
+  }
+}
+
+bool SharedPresence::shown(AccountId account, const Entry& entry) const {
+  return !mine_.contains(account) && cluster_.alive(entry.node);
 }
 
 void SharedPresence::resync() {
@@ -130,6 +185,7 @@ void SharedPresence::resync() {
       others.emplace(static_cast<AccountId>(account), std::move(entry));
     }
     others_ = std::move(others);
+    reindex();
     cluster_.drop_fields(kHash, stale);
   });
 }
@@ -138,10 +194,47 @@ std::vector<std::pair<std::string, wire::PlayerPresence>> SharedPresence::others
   std::vector<std::pair<std::string, wire::PlayerPresence>> out;
   if (!cluster_.available()) return out;
   for (const auto& [account, entry] : others_) {
-    if (mine_.contains(account) || !cluster_.alive(entry.node)) continue;
-    out.emplace_back(entry.node, entry.presence);
+    if (shown(account, entry)) out.emplace_back(entry.node, entry.presence);
   }
   return out;
+}
+
+Cluster::PresencePage SharedPresence::page(std::string_view after, std::string_view part,
+                                           std::size_t page_size, std::size_t scan) const {
+  Cluster::PresencePage page;
+  if (!cluster_.available()) return page;
+  for (const auto& [node, count] : per_node_) {
+    if (cluster_.alive(node)) page.total += count;
+  }
+  page.total -= std::min(page.total, held_here_);
+  // The first name past `after` (every account of that name is before it).
+  auto it = after.empty()
+                ? by_name_.begin()
+                : by_name_.upper_bound({std::string(after), AccountId{~std::uint64_t{0}}});
+  std::size_t looked = 0;
+  for (; it != by_name_.end(); ++it) {
+    if (page.players.size() == page_size || looked == scan) {
+      page.next_after = std::prev(it)->first;
+      return page;
+    }
+    ++looked;
+    if (!contains_ignoring_ascii_case(it->first, part)) continue;
+    const Entry& entry = others_.at(it->second);
+    if (!shown(it->second, entry)) continue;
+    ++page.matched;
+    page.players.push_back(entry.presence);
+  }
+  return page;
+}
+
+std::optional<std::pair<std::string, wire::PlayerPresence>> SharedPresence::find(
+    const std::string& name_key) const {
+  if (!cluster_.available()) return std::nullopt;
+  const auto key = by_key_.find(name_key);
+  if (key == by_key_.end()) return std::nullopt;
+  const Entry& entry = others_.at(key->second);
+  if (!shown(key->second, entry)) return std::nullopt;
+  return std::make_pair(entry.node, entry.presence);
 }
 
 }  // namespace ttt::server::cluster

@@ -4,16 +4,23 @@
 // "node\tPlayerPresence"), only what changed since it last did, every couple
 // of seconds, and publishes each change on the channel ttt:who; every node
 // keeps a copy those changes update, so /who is read here, at once, at most a
-// couple of seconds old. Players of nodes whose heartbeat stopped are not
-// shown. Runs on the logic executor.
+// couple of seconds old. The copy is indexed by name (a page of /who is read
+// from it) and by name key (a challenge): no request walks every player.
+// Players of nodes whose heartbeat stopped are not shown. Runs on the logic
+// executor.
 #pragma once
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "ids.hpp"
+#include "lobby/cluster.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server::cluster {
@@ -34,18 +41,34 @@ class SharedPresence {
   void resync();
   // The players the other live nodes hold, with the node of each.
   std::vector<std::pair<std::string, wire::PlayerPresence>> others() const;
+  // One page of them in the order of their names (Cluster::others_presence_page).
+  Cluster::PresencePage page(std::string_view after, std::string_view part, std::size_t page_size,
+                             std::size_t scan) const;
+  // The one whose name has this key, with its node.
+  std::optional<std::pair<std::string, wire::PlayerPresence>> find(
+      const std::string& name_key) const;
 
  private:
-  void write(AccountId account, const std::string& bytes);
-  void erase(AccountId account);
-
-  RedisCluster& cluster_;
-  std::map<AccountId, std::string> mine_;  // as last written (serialized)
   struct Entry {
     std::string node;
     wire::PlayerPresence presence;
   };
+  void write(AccountId account, const std::string& bytes);
+  void erase(AccountId account);
+  // Whether another node's player is shown: its node alive, not held here.
+  bool shown(AccountId account, const Entry& entry) const;
+  // others_ and its indexes changed together.
+  void put(AccountId account, Entry entry);
+  void remove(AccountId account);
+  void reindex();
+
+  RedisCluster& cluster_;
+  std::map<AccountId, std::string> mine_;  // as last written (serialized)
   std::map<AccountId, Entry> others_;
+  std::set<std::pair<std::string, AccountId>> by_name_;  // others_ by name
+  std::unordered_map<std::string, AccountId> by_key_;    // others_ by name key
+  std::map<std::string, std::size_t> per_node_;          // others_ by node: how many
+  std::size_t held_here_ = 0;  // entries of others_ whose account is in mine_ too
 };
 
 }  // namespace ttt::server::cluster

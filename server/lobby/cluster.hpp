@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -133,6 +134,28 @@ class Cluster {
   virtual void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) { (void)here; }
   virtual std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const {
     return {};
+  }
+  // One page of those, read from an index in the order of their names:
+  // after `after`, whose name contains `part` (ASCII case ignored), at most
+  // page_size, looking at no more than `scan` names (next_after: where the
+  // next page starts; empty: every name after `after` was looked at).
+  struct PresencePage {
+    std::vector<wire::PlayerPresence> players;
+    std::string next_after;
+    std::size_t matched = 0;  // names that passed among those looked at
+    std::size_t total = 0;    // the other live nodes' players, before any filter
+  };
+  virtual PresencePage others_presence_page(std::string_view after, std::string_view part,
+                                            std::size_t page_size, std::size_t scan) const {
+    (void)after, (void)part, (void)page_size, (void)scan;
+    return {};
+  }
+  // The player another live node holds whose name has this key, with that
+  // node; nullopt if none does.
+  virtual std::optional<std::pair<std::string, wire::PlayerPresence>> other_player(
+      const std::string& name_key) const {
+    (void)name_key;
+    return std::nullopt;
   }
 
   // A limit per address that every node shares: one more use of `kind`

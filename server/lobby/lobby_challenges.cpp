@@ -36,11 +36,9 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
   }
   LobbyPlayer* target = online_player(request.name());
   if (target == nullptr) {
-    const std::string key = name_key(request.name());
-    for (const auto& [node, presence] : cluster().others_presence()) {
-      if (name_key(presence.name()) != key) continue;
-      settings.set_name(presence.name());
-      challenge_elsewhere(player, node, settings, request_id);
+    if (const auto elsewhere = cluster().other_player(name_key(request.name()))) {
+      settings.set_name(elsewhere->second.name());
+      challenge_elsewhere(player, elsewhere->first, settings, request_id);
       return;
     }
     if (links_.accounts.find(name_key(request.name())) == nullptr) {

@@ -4,7 +4,6 @@
 // the other nodes' players, as last shared, are merged in.
 #include <algorithm>
 #include <map>
-#include <unordered_set>
 #include <vector>
 
 #include "executor_check.hpp"
@@ -110,35 +109,50 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
 
 void Lobby::list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& request,
                            std::size_t page_size) {
-  // Several nodes: this node's players and the others' (as they last shared
-  // them), merged.
-  std::vector<wire::PlayerPresence> online;
-  std::unordered_set<std::string> here;
-  for (const auto& [id, candidate] : players_) {
-    if (candidate->is_bot) continue;
-    if (candidate->connection == nullptr && !candidate->room) continue;
-    if (!contains_ignoring_ascii_case(candidate->name, request.name())) continue;
-    online.push_back(presence_of(*candidate));
-    here.insert(candidate->name);
+  // Several nodes: a page of this node's players and one of the others' (as
+  // they last shared them, indexed by name), merged in name order. Each
+  // holds every name from the cursor up to where it stopped (its
+  // next_after; empty: to the end), so the merge goes no further than the
+  // nearer of the two; a name on both is this node's.
+  const auto here = players_.page(
+      request.after(), request.name(), page_size, kWhoScan,
+      [](const LobbyPlayer& p) { return p.connection != nullptr || p.room != nullptr; });
+  auto there = cluster().others_presence_page(request.after(), request.name(), page_size, kWhoScan);
+  const std::string* stop = nullptr;  // the merge is complete up to here (null: to the end)
+  if (!here.next_after.empty()) stop = &here.next_after;
+  if (!there.next_after.empty() && (stop == nullptr || there.next_after < *stop)) {
+    stop = &there.next_after;
   }
-  for (auto& [node, presence] : cluster().others_presence()) {
-    if (here.contains(presence.name())) continue;
-    if (!contains_ignoring_ascii_case(presence.name(), request.name())) continue;
-    online.push_back(std::move(presence));
+  auto mine = here.people.begin();
+  auto theirs = there.players.begin();
+  bool more = stop != nullptr;
+  for (;;) {
+    const bool have_mine = mine != here.people.end();
+    const bool have_theirs = theirs != there.players.end();
+    if (!have_mine && !have_theirs) break;
+    const bool take_mine = have_mine && (!have_theirs || (*mine)->name <= theirs->name());
+    const std::string& name = take_mine ? (*mine)->name : theirs->name();
+    if ((stop != nullptr && name > *stop) ||
+        static_cast<std::size_t>(list.players_size()) == page_size) {
+      more = true;
+      break;
+    }
+    if (take_mine) {
+      if (have_theirs && theirs->name() == name) ++theirs;
+      *list.add_players() = presence_of(**mine);
+      ++mine;
+    } else {
+      *list.add_players() = std::move(*theirs);
+      ++theirs;
+    }
   }
-  std::sort(online.begin(), online.end(),
-            [](const wire::PlayerPresence& a, const wire::PlayerPresence& b) {
-              return a.name() < b.name();
-            });
-  auto it = std::upper_bound(
-      online.begin(), online.end(), request.after(),
-      [](const std::string& after, const wire::PlayerPresence& p) { return after < p.name(); });
-  if (request.after().empty()) it = online.begin();
-  for (; it != online.end() && static_cast<std::size_t>(list.players_size()) < page_size; ++it) {
-    *list.add_players() = *it;
+  if (more) {
+    const bool full = static_cast<std::size_t>(list.players_size()) == page_size;
+    list.set_next_after(full || stop == nullptr ? list.players().rbegin()->name() : *stop);
   }
-  if (it != online.end()) list.set_next_after(list.players().rbegin()->name());
-  list.set_total(static_cast<std::uint32_t>(online.size()));
+  const std::size_t total =
+      request.name().empty() ? players_.people() + there.total : here.matched + there.matched;
+  list.set_total(static_cast<std::uint32_t>(total));
 }
 
 }  // namespace ttt::server

@@ -536,6 +536,20 @@ std::optional<StoredPlayer> PostgresStore::figures_of(std::int64_t player_id) {
   return player_from(PgRow{rows, 0});
 }
 
+std::vector<StoredPlayer> PostgresStore::figures_of_all(
+    const std::vector<std::int64_t>& player_ids) {
+  std::string list = "{";
+  for (std::size_t i = 0; i < player_ids.size(); ++i) {
+    list += (i ? "," : "") + std::to_string(player_ids[i]);
+  }
+  list += "}";
+  auto rows = db_.run(TTT_PLAYER_COLUMNS "FROM players WHERE id = ANY($1::bigint[]) ORDER BY id",
+                      {pg_param(list)});
+  std::vector<StoredPlayer> players;
+  for (int i = 0; i < rows.rows(); ++i) players.push_back(player_from(PgRow{rows, i}));
+  return players;
+}
+
 std::vector<std::int64_t> PostgresStore::blocked_by(std::int64_t player_id) {
   auto rows = db_.run("SELECT blocked_id FROM blocks WHERE player_id = $1 ORDER BY blocked_id",
                       {number(player_id)});

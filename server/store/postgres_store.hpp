@@ -101,6 +101,7 @@ class PostgresStore final : public Store {
   std::optional<StoredPlayer> player_by_id(std::int64_t id) override;
   std::vector<std::int64_t> blocked_by(std::int64_t player_id) override;
   std::optional<StoredPlayer> figures_of(std::int64_t player_id) override;
+  std::vector<StoredPlayer> figures_of_all(const std::vector<std::int64_t>& player_ids) override;
   std::vector<GameRecord> unfinished_games_of(std::int64_t player_id) override;
   std::vector<std::pair<std::int64_t, std::string>> orphaned_games(
       const std::vector<std::string>& live_nodes, int limit,

@@ -1,5 +1,7 @@
 #include "store/sequence_ids.hpp"
 
+#include <algorithm>
+
 #include "store/store_writer.hpp"
 
 namespace ttt::server {
@@ -10,19 +12,31 @@ SequenceIds::SequenceIds(StoreWriter& writer, Store::IdKind kind) : writer_(writ
 }
 
 void SequenceIds::refill() {
+  int size = 0;
   {
     std::lock_guard lock(mutex_);
     if (asked_) return;
     asked_ = true;
+    const auto now = std::chrono::steady_clock::now();
+    if (last_asked_ != std::chrono::steady_clock::time_point{}) {
+      const auto since = now - last_asked_;
+      if (since < kBlockLasts) {
+        block_ = std::min(2 * block_, kMaxBlock);
+      } else if (since > 10 * kBlockLasts) {
+        block_ = std::max(block_ / 2, kBlock);
+      }
+    }
+    last_asked_ = now;
+    size = block_;
   }
   // The job may run twice (its batch rolled back and run again): a block
   // taken by the first run is simply never used.
   // A failure is told here, on the writer's thread: next() may be waiting
   // on the logic executor, where the writer's completions go.
-  writer_.submit([this](Store& store) {
+  writer_.submit([this, size](Store& store) {
     std::int64_t first = 0;
     try {
-      first = store.reserve_ids(kind_, kBlock);
+      first = store.reserve_ids(kind_, size);
     } catch (...) {
       std::lock_guard lock(mutex_);
       asked_ = false;  // asked again by the next id
@@ -30,7 +44,8 @@ void SequenceIds::refill() {
       throw;
     }
     std::lock_guard lock(mutex_);
-    blocks_.emplace_back(first, first + kBlock);
+    blocks_.emplace_back(first, first + size);
+    in_hand_ += size;
     asked_ = false;
     arrived_.notify_all();
   });
@@ -42,9 +57,9 @@ std::int64_t SequenceIds::next() {
     if (!blocks_.empty()) {
       auto& [first, end] = blocks_.front();
       const std::int64_t id = first++;
-      const bool half_used = end - first == kBlock / 2;
       if (first == end) blocks_.pop_front();
-      const bool low = blocks_.size() <= 1 && (half_used || blocks_.empty());
+      --in_hand_;
+      const bool low = !asked_ && in_hand_ <= block_ / 2;
       lock.unlock();
       if (low) refill();
       return id;

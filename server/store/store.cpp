@@ -21,6 +21,9 @@ std::vector<std::int64_t> Store::blocked_by(std::int64_t) { only_shared("reading
 std::optional<StoredPlayer> Store::figures_of(std::int64_t) {
   only_shared("reading one's figures");
 }
+std::vector<StoredPlayer> Store::figures_of_all(const std::vector<std::int64_t>&) {
+  only_shared("reading accounts' figures");
+}
 std::vector<GameRecord> Store::unfinished_games_of(std::int64_t) {
   only_shared("reading a player's games in progress");
 }

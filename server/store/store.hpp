@@ -152,6 +152,8 @@ class Store {
   // opponents not listed: a read by its key, cheap enough for every game's
   // end).
   virtual std::optional<StoredPlayer> figures_of(std::int64_t player_id);
+  // The same of several accounts in one read (those that exist, in id order).
+  virtual std::vector<StoredPlayer> figures_of_all(const std::vector<std::int64_t>& player_ids);
   // The accounts the player blocks (read with the account when its player
   // arrives at a node: it may have blocked them at another).
   virtual std::vector<std::int64_t> blocked_by(std::int64_t player_id);

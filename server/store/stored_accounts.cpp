@@ -276,20 +276,35 @@ void StoredAccounts::reread_figures(AccountId account) {
     tell_figures(account);  // nothing to read: these are the figures
     return;
   }
-  auto found = std::make_shared<std::optional<StoredPlayer>>();
-  writer_->submit([found, id = static_cast<std::int64_t>(number(account))](
-                      Store& s) { *found = s.figures_of(id); },
-                  [this, found, account](const std::optional<std::string>& failure) {
-                    if (failure || !*found) return;  // the next result tells them
-                    const auto it = accounts_.find(account);
-                    if (it == accounts_.end()) return;
-                    const std::int64_t rated_games =
-                        it->second.rated_games;  // not read: counted here
-                    copy_figures(it->second, **found);
-                    it->second.rated_games = rated_games;
-                    ranking_.update(it->second);
-                    tell_figures(account);
-                  });
+  figures_wanted_.insert(account);
+  if (!figures_reading_) read_wanted_figures();
+}
+
+void StoredAccounts::read_wanted_figures() {
+  if (figures_wanted_.empty()) return;
+  figures_reading_ = true;
+  std::vector<std::int64_t> ids;
+  for (const AccountId account : figures_wanted_)
+    ids.push_back(static_cast<std::int64_t>(number(account)));
+  figures_wanted_.clear();
+  auto found = std::make_shared<std::vector<StoredPlayer>>();
+  writer_->submit(
+      [found, ids = std::move(ids)](Store& s) { *found = s.figures_of_all(ids); },
+      [this, found](const std::optional<std::string>& failure) {
+        figures_reading_ = false;
+        // Not read: the next result tells them.
+        for (const StoredPlayer& read : failure ? std::vector<StoredPlayer>{} : *found) {
+          const AccountId account = account_id(read);
+          const auto it = accounts_.find(account);
+          if (it == accounts_.end()) continue;
+          const std::int64_t rated_games = it->second.rated_games;  // not read: counted here
+          copy_figures(it->second, read);
+          it->second.rated_games = rated_games;
+          ranking_.update(it->second);
+          tell_figures(account);
+        }
+        read_wanted_figures();  // results committed meanwhile
+      });
 }
 
 void StoredAccounts::tell_figures(AccountId account) const {

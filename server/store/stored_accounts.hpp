@@ -89,8 +89,12 @@ class StoredAccounts final : public AccountStore {
   void tell_figures(AccountId account) const;
   // Several nodes: reads the account's figures as committed (another node
   // may have added results to them meanwhile: the server's bots play at
-  // every node at once), takes them and tells them.
+  // every node at once), takes them and tells them. One read at a time is
+  // in the writer's queue, for every account whose results were committed
+  // since the last one began (not a read a result: the writer's queue is
+  // every move's way to the database).
   void reread_figures(AccountId account);
+  void read_wanted_figures();
   // The rated games a and b played together within the repeat window
   // (forgetting older ones), and one more.
   int pairing_count(std::int64_t a, std::int64_t b, std::int64_t now);
@@ -116,6 +120,8 @@ class StoredAccounts final : public AccountStore {
   std::int64_t next_id_ = 1;
   IdSource* ids_ = nullptr;  // null: counting on from next_id_
   FiguresListener figures_listener_;
+  std::set<AccountId> figures_wanted_;  // to read at the next reread
+  bool figures_reading_ = false;        // a reread is in the writer's queue
   bool shared_ = false;
 };
 
