@@ -596,10 +596,6 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
     }
     sort_by_score(order);
     depth_used = depth;
-    if (settings.on_iteration) {
-      settings.on_iteration(depth, order.front().cell, order.front().score,
-                            limits.nodes() - nodes_before);
-    }
     const bool to_the_end = depth >= board.empties();
     result = {order, depth, to_the_end && !settings.selective && settings.width == 0};
     if (to_the_end || decisive(result.moves)) break;
