@@ -24,7 +24,7 @@ constexpr int kDefenceFours = 8;
 // be checked against the opponent's threat wins, and the share of the turn
 // kept for it.
 constexpr std::size_t kVerifiedMoves = 3;
-constexpr double kVerifyShare = 0.12;
+constexpr double kVerifyShare = 0.08;
 
 struct Style {
   bool vct;            // look for its own wins by continuous threats
