@@ -137,12 +137,6 @@ class Spending {
     return result;
   }
 
-  // The time after which a search given `fraction` of what is left starts
-  // no new iteration.
-  Clock::time_point soft_deadline(double fraction = 1.0) const {
-    return capped_ ? Clock::time_point::max() : time_share(0.75 * fraction);
-  }
-
  private:
   Clock::time_point time_share(double fraction) const {
     const Clock::time_point now = Clock::now();
@@ -310,7 +304,6 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   settings.narrow_defences = style.selective;
   settings.threat_terms = style.selective;
   const double search_share = style.verify ? 1.0 - kVerifyShare : 1.0;
-  settings.soft_deadline = spending.soft_deadline(search_share);
   if (!spending.capped()) {
     settings.table_salt = variant_salt(board, turn.options.level);
     table.new_age();

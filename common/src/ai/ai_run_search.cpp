@@ -599,7 +599,6 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
     const bool to_the_end = depth >= board.empties();
     result = {order, depth, to_the_end && !settings.selective && settings.width == 0};
     if (to_the_end || decisive(result.moves)) break;
-    if (SearchLimits::Clock::now() >= settings.soft_deadline) break;
   }
   if (stats != nullptr) {
     stats->nodes = limits.nodes() - nodes_before;

@@ -36,8 +36,6 @@ struct RunSearchSettings {
   bool narrow_defences = true;
   // The evaluation's threat terms (run_evaluate).
   bool threat_terms = true;
-  // No iteration starts after this (the limits' deadline still ends one).
-  SearchLimits::Clock::time_point soft_deadline = SearchLimits::Clock::time_point::max();
   // The salt of the table's keys; 0: a fresh generation (nothing stored by
   // an earlier search is seen).
   std::uint64_t table_salt = 0;
