@@ -137,6 +137,19 @@ TEST(RunProver, ATableSharedByBothSidesProvesOnlyRealWins) {
   EXPECT_GE(checked, testing::scaled(30, 8));
 }
 
+TEST(RunProver, FindsTheDoubleOpenThree) {
+  // X to move on 15×15: h8 makes two open threes at once (row and column).
+  Board b(15, 5);
+  for (Move m : {Move{7, 5}, Move{7, 6}, Move{5, 7}, Move{6, 7}})
+    b.place(m.row * 15 + m.col, Player::X);
+  for (Move m : {Move{0, 0}, Move{0, 14}, Move{14, 0}, Move{14, 14}})
+    b.place(m.row * 15 + m.col, Player::O);
+  ProofTable table(14);
+  const auto win = prove(b, table, false);
+  ASSERT_TRUE(win);
+  EXPECT_EQ(win->first, 7 * 15 + 7);
+}
+
 TEST(RunProver, ProvesTheLongVcfsAndTheDeepVctOfALostGame) {
   ProofTable table(18);
   for (std::size_t i = 0; i < kLongVcfs.size(); ++i) {
