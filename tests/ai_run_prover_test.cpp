@@ -112,6 +112,44 @@ TEST(RunProver, EveryVctItProvesHoldsAgainstEveryDefence) {
   EXPECT_GE(checked, testing::scaled(12, 3));
 }
 
+// One table serves both sides' proofs (a level checks its move against the
+// opponent's threats, and looks for its own): a position the one side's
+// proof met with the other to move must not lend the other side a win.
+TEST(RunProver, ATableSharedByBothSidesProvesOnlyRealWins) {
+  std::mt19937 rng(5);
+  ProofTable table(14);
+  int checked = 0;
+  for (int t = 0; t < 2000 && checked < testing::scaled(30, 8); ++t) {
+    const Board b = random_position(rng, 7, 4, 6);
+    const Player a = next_player(b);
+    const RunBoard run(b);
+    if (run.wins(a).any() || run.wins(opponent(a)).any() || run.open_fours(a).any()) continue;
+    const auto win = prove(b, table, false);
+    if (!win) continue;
+    ++checked;
+    // After the attacker's first move, the defender's attack, judged with
+    // the same table, must hold by the rules when one is reported.
+    const Board moved = with(b, win->first, a);
+    if (!prove(moved, table, false)) continue;
+    ProofTable fresh(14);
+    EXPECT_TRUE(holds(moved, opponent(a), 16, fresh, false)) << moved.to_string();
+  }
+  EXPECT_GE(checked, testing::scaled(30, 8));
+}
+
+TEST(RunProver, FindsTheDoubleOpenThree) {
+  // X to move on 15×15: h8 makes two open threes at once (row and column).
+  Board b(15, 5);
+  for (Move m : {Move{7, 5}, Move{7, 6}, Move{5, 7}, Move{6, 7}})
+    b.place(m.row * 15 + m.col, Player::X);
+  for (Move m : {Move{0, 0}, Move{0, 14}, Move{14, 0}, Move{14, 14}})
+    b.place(m.row * 15 + m.col, Player::O);
+  ProofTable table(14);
+  const auto win = prove(b, table, false);
+  ASSERT_TRUE(win);
+  EXPECT_EQ(win->first, 7 * 15 + 7);
+}
+
 TEST(RunProver, ProvesTheLongVcfsAndTheDeepVctOfALostGame) {
   ProofTable table(18);
   for (std::size_t i = 0; i < kLongVcfs.size(); ++i) {

@@ -20,9 +20,15 @@ using Clock = SearchLimits::Clock;
 constexpr int kMediumNoise = 80;
 // The opponent's VCF a defence must stop, in fours before the winning move.
 constexpr int kDefenceFours = 8;
+// Perfect's last look at the search's choice: how many of its best moves may
+// be checked against the opponent's threat wins, and the share of the turn
+// kept for it.
+constexpr std::size_t kVerifiedMoves = 3;
+constexpr double kVerifyShare = 0.08;
 
 struct Style {
   bool vct;            // look for its own wins by continuous threats
+  bool verify;         // check the search's best moves against the opponent's threat wins
   int max_depth;       // plies of the alpha-beta search
   int width;           // moves searched at each node below the root; 0: all
   int root_width;      // moves searched at the root; 0: all
@@ -34,10 +40,10 @@ struct Style {
 // Perfect does not narrow its moves to those that stop the opponent's VCT:
 // with the prover's unfinished checks counted as safe, that filter cost
 // more than it saved (4-16 against Hard at 200 ms a move, 12-8 without).
-constexpr Style kPerfect{true, 64, 0, 0, true, 8, 64};
+constexpr Style kPerfect{true, true, 64, 0, 0, true, 8, 64};
 // Hard: Perfect's selective search to the clock, but at most eight plies deep,
 // fewer moves checked against the opponent's VCF, and no VCT of its own.
-constexpr Style kHard{false, 8, 0, 0, true, 8, 24};
+constexpr Style kHard{false, false, 8, 0, 0, true, 8, 24};
 
 // The search table's salt for searches to the clock: one per variant of the
 // game and level, kept from move to move so that what a search learnt is
@@ -131,11 +137,6 @@ class Spending {
     return result;
   }
 
-  // The time after which the main search starts no new iteration.
-  Clock::time_point soft_deadline() const {
-    return capped_ ? Clock::time_point::max() : time_share(0.75);
-  }
-
  private:
   Clock::time_point time_share(double fraction) const {
     const Clock::time_point now = Clock::now();
@@ -182,6 +183,31 @@ std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, Spe
     if (!still) safe.push_back(moves[i]);
   }
   return safe.empty() ? moves : safe;
+}
+
+// Of the search's best moves (best first), the first after which the
+// opponent has no win by threats that the prover finds in its share of what
+// is left; the best when every one checked loses, when the best already wins,
+// or when no time is left. The search alone misses wins of many plies by
+// threes and fours; the prover sees them, but checking every candidate before
+// the search cost the search too much of its time.
+int verified_cell(RunBoard& board, const std::vector<RootScore>& best, Spending& spending,
+                  SearchLimits& limits, ProofTable& proofs) {
+  const int first = best.front().cell;
+  if (best.front().score >= kWinThreshold) return first;
+  const std::size_t checks = std::min(best.size(), kVerifiedMoves);
+  for (std::size_t i = 0; i < checks; ++i) {
+    if (limits.stopped() || best[i].score <= -kWinThreshold) break;
+    const int cell = best[i].cell;
+    board.play(cell);
+    const double each = 1.0 / static_cast<double>(checks - i);
+    const auto threat = spending.with_share(each, [&](SearchLimits& share) {
+      return prove_threat_win(board, share, proofs, ProverSettings{});
+    });
+    board.undo(cell);
+    if (!threat) return cell;
+  }
+  return first;
 }
 
 // Records the steps of a turn in a RunTrace, when one is given.
@@ -277,22 +303,29 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
   settings.quiescence = style.quiescence;
   settings.narrow_defences = style.selective;
   settings.threat_terms = style.selective;
-  settings.soft_deadline = spending.soft_deadline();
+  const double search_share = style.verify ? 1.0 - kVerifyShare : 1.0;
   if (!spending.capped()) {
     settings.table_salt = variant_salt(board, turn.options.level);
     table.new_age();
   }
-  if (trace != nullptr) settings.on_iteration = trace->on_iteration;
   RunSearchStats stats;
   const SearchResult result = tracer.run(
       "search",
-      [&] { return run_iterative_deepening(board, moves, limits, table, settings, &stats); },
+      [&] {
+        return spending.with_share(search_share, [&](SearchLimits& share) {
+          return run_iterative_deepening(board, moves, share, table, settings, &stats);
+        });
+      },
       [](const SearchResult&) { return true; });
   if (trace != nullptr) {
     trace->search = stats;
     if (!result.moves.empty()) trace->score = result.moves.front().score;
   }
-  return result.moves.empty() ? moves.front() : result.moves.front().cell;
+  if (result.moves.empty()) return moves.front();
+  if (!style.verify) return result.moves.front().cell;
+  return tracer.run(
+      "verify", [&] { return verified_cell(board, result.moves, spending, limits, proofs); },
+      [&](int cell) { return cell != result.moves.front().cell; });
 }
 
 // Exact play on boards of at most 4×4 when the budget allows, else nullopt.

@@ -13,7 +13,6 @@
 //   Perfect play exactly, as on the other small boards.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,8 +33,6 @@ struct RunTrace {
   std::vector<Step> steps;
   RunSearchStats search;  // the main search's, when it ran
   int score = 0;          // the main search's score of the move (side to move's view)
-  // Called after each iteration of the main search, when set.
-  std::function<void(int depth, int cell, int score, std::uint64_t nodes)> on_iteration;
 };
 
 // The move at turn.options.level. Precondition: the board's win length is

@@ -37,7 +37,11 @@ class Prover {
         limits_(limits),
         table_(table),
         settings_(settings),
+        // The attacker is part of the key: a position with X to move is an
+        // OR node when X attacks and an AND node when O does, and their
+        // numbers mean different things.
         salt_(mix64(0xDF9Bull ^ (settings.fours_only ? 0x10 : 0x20) ^
+                    (board.to_move() == Player::X ? 0x40 : 0x80) ^
                     (static_cast<std::uint64_t>(settings.max_plies) << 8) ^
                     (static_cast<std::uint64_t>(board.win_length()) << 16) ^
                     (static_cast<std::uint64_t>(board.exact()) << 24))),

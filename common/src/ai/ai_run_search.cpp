@@ -596,14 +596,9 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
     }
     sort_by_score(order);
     depth_used = depth;
-    if (settings.on_iteration) {
-      settings.on_iteration(depth, order.front().cell, order.front().score,
-                            limits.nodes() - nodes_before);
-    }
     const bool to_the_end = depth >= board.empties();
     result = {order, depth, to_the_end && !settings.selective && settings.width == 0};
     if (to_the_end || decisive(result.moves)) break;
-    if (SearchLimits::Clock::now() >= settings.soft_deadline) break;
   }
   if (stats != nullptr) {
     stats->nodes = limits.nodes() - nodes_before;

@@ -16,7 +16,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 #include "ai/ai_heuristic_search.hpp"
@@ -37,14 +36,9 @@ struct RunSearchSettings {
   bool narrow_defences = true;
   // The evaluation's threat terms (run_evaluate).
   bool threat_terms = true;
-  // No iteration starts after this (the limits' deadline still ends one).
-  SearchLimits::Clock::time_point soft_deadline = SearchLimits::Clock::time_point::max();
   // The salt of the table's keys; 0: a fresh generation (nothing stored by
   // an earlier search is seen).
   std::uint64_t table_salt = 0;
-  // Called after each finished iteration with its depth, the best move and
-  // its score, and the nodes searched so far (the engine's messages).
-  std::function<void(int depth, int cell, int score, std::uint64_t nodes)> on_iteration;
 };
 
 // How a search went, for the benchmarks and the engine's messages.

@@ -5,10 +5,9 @@
 namespace ttt::internal::ai {
 namespace {
 
-// Table keys of the two searches differ from each other and from the
-// alpha-beta search's by these salts; an entry is a refutation at `depth`.
+// Table keys of the search differ from the alpha-beta search's by this
+// salt; an entry is a refutation at `depth`.
 constexpr std::uint64_t kVcfSalt = 0xF0C5'0000'0000'0001ull;
-constexpr std::uint64_t kVctSalt = 0x7E47'0000'0000'0002ull;
 
 class ThreatSearch {
  public:
@@ -23,14 +22,10 @@ class ThreatSearch {
   // The attacker, to move, wins with at most `fours` fours; first move in *first.
   bool vcf(int fours, int* first);
 
-  // The attacker, to move, wins with at most `threats` threats.
-  bool vct(int threats, int vcf_fours, int* first);
-
   bool aborted() const noexcept { return aborted_; }
 
  private:
   bool four_wins(int cell, int fours);
-  bool defended(int threats, int vcf_fours);
   bool refuted(std::uint64_t salt, int depth) const;
   void remember_refuted(std::uint64_t salt, int depth);
 
@@ -111,69 +106,6 @@ bool ThreatSearch::four_wins(int cell, int fours) {
   return won;
 }
 
-bool ThreatSearch::vct(int threats, int vcf_fours, int* first) {
-  if (limits_.tick()) {
-    aborted_ = true;
-    return false;
-  }
-  if (vcf(vcf_fours, first)) return true;
-  if (aborted_ || threats <= 0) return false;
-  const CellSet& against = board_.wins(defender_);
-  if (board_.threat_count(defender_, Threat::Five) >= 2) return false;
-  if (refuted(kVctSalt, threats)) return false;
-  CellSet moves;
-  if (against.any()) {
-    moves.set(against.first());
-  } else {
-    moves = board_.fours(attacker_) | board_.threes(attacker_);
-  }
-  bool won = false;
-  moves.for_each([&](int cell) {
-    if (won || aborted_) return;
-    board_.play(cell);
-    const bool wins = defended(threats - 1, vcf_fours);
-    board_.undo(cell);
-    if (wins && !aborted_) {
-      *first = cell;
-      won = true;
-    }
-  });
-  if (!won) remember_refuted(kVctSalt, threats);
-  return won;
-}
-
-// The defender to move: true iff every defence loses to a continued attack.
-bool ThreatSearch::defended(int threats, int vcf_fours) {
-  if (limits_.tick()) {
-    aborted_ = true;
-    return false;
-  }
-  if (board_.threat_count(defender_, Threat::Five) > 0) return false;
-  const CellSet& made = board_.wins(attacker_);
-  const int fives = board_.threat_count(attacker_, Threat::Five);
-  if (fives >= 2) return true;
-  int unused = -1;
-  if (fives == 1) {
-    const int block = made.first();
-    board_.play(block);
-    const bool lost = vct(threats, vcf_fours, &unused);
-    board_.undo(block);
-    return lost;
-  }
-  // Not a threat: the attack has nothing the defender must answer.
-  if (!board_.open_fours(attacker_).any()) return false;
-  // Any other defence lets the attacker make an open four (see the header).
-  const CellSet defences = board_.defences();
-  bool all_lose = true;
-  defences.for_each([&](int cell) {
-    if (!all_lose || aborted_) return;
-    board_.play(cell);
-    all_lose = vct(threats, vcf_fours, &unused);
-    board_.undo(cell);
-  });
-  return all_lose && !aborted_;
-}
-
 }  // namespace
 
 std::optional<ThreatWin> find_vcf(const RunBoard& board, SearchLimits& limits, SearchTable& table,
@@ -182,17 +114,6 @@ std::optional<ThreatWin> find_vcf(const RunBoard& board, SearchLimits& limits, S
   for (int fours = 0; fours <= max_fours; ++fours) {
     int first = -1;
     if (search.vcf(fours, &first)) return ThreatWin{first, fours + 1};
-    if (search.aborted()) break;
-  }
-  return std::nullopt;
-}
-
-std::optional<ThreatWin> find_vct(const RunBoard& board, SearchLimits& limits, SearchTable& table,
-                                  int max_threats, int vcf_fours) {
-  ThreatSearch search(board, limits, table);
-  for (int threats = 0; threats <= max_threats; ++threats) {
-    int first = -1;
-    if (search.vct(threats, vcf_fours, &first)) return ThreatWin{first, threats + 1};
     if (search.aborted()) break;
   }
   return std::nullopt;
