@@ -7,7 +7,7 @@
 // game is never taken from a node whose beat there is fresh: a node cut
 // from Redis but still committing keeps its games. store/stored_holders
 // implements it over the PostgreSQL store. Answers arrive later, on the
-// logic executor.
+// logic executor. SingleNodeHolders is a node alone's.
 #pragma once
 
 #include <array>
@@ -76,6 +76,27 @@ class GameHolders {
 
   // The node stops: its heartbeat in the database goes.
   virtual void leave() = 0;
+};
+
+// One node alone: it holds every game it has, and there is nobody to take
+// games from. Answers at once.
+class SingleNodeHolders final : public GameHolders {
+ public:
+  explicit SingleNodeHolders(const Cluster& cluster) : cluster_(cluster) {}
+  void games_of(AccountId, Found done) override { done(std::vector<HeldGame>{}); }
+  void claim(RecordId, const std::string&, Claimed done) override { done(std::nullopt); }
+  void orphans(const std::vector<std::string>&, Orphans done) override { done({}); }
+  void release_all(std::function<void(bool ok)> done) override { done(true); }
+  void beat(const NodeInfo&, Beaten done) override { done(true, std::chrono::steady_clock::now()); }
+  void holders_of(std::vector<RecordId> records, Holders done) override {
+    std::map<RecordId, std::string> held;
+    for (RecordId record : records) held[record] = cluster_.self().id;
+    done(std::move(held));
+  }
+  void leave() override {}
+
+ private:
+  const Cluster& cluster_;
 };
 
 }  // namespace ttt::server

@@ -54,9 +54,13 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       new_names_(config_.new_names_per_hour),
       identity_failures_(config_.identity_failures),
       challenges_(ChallengeLimits{config_.challenges_per_minute, config_.challenge_cooldown}),
+      quick_match_(links_.logic, links_.matchmaker, cluster(), *this, config_.bot_fallback),
       instance_(random_hex(16)),
       reservations_(links_.logic, config_.seat_hold,
-                    [this](Reservation lapsed) { reservation_lapsed(std::move(lapsed)); }) {}
+                    [this](Reservation lapsed) { reservation_lapsed(std::move(lapsed)); }),
+      single_holders_(cluster()),
+      holdings_(links_.logic, links_.holders ? *links_.holders : single_holders_, cluster(), *this,
+                config_.node_dead_after) {}
 
 Lobby::~Lobby() {
   // The accounts and the cluster outlive the lobby: nothing of it is called after.
@@ -85,7 +89,7 @@ void Lobby::receive(Connection& connection, const wire::ClientMessage& message) 
   check_executor(links_.logic, "Lobby::receive");
   if (handed_over_) return;  // the node is going: its players are on their way elsewhere
   // Several nodes: after a stall, the games here are checked first.
-  stalled();
+  holdings_.stalled();
   if (connection.routing) {
     if (connection.held.size() < Connection::kMaxHeld) {
       connection.held.push_back(message);  // handled once Hello is answered
@@ -159,7 +163,7 @@ void Lobby::closed(Connection& connection) {
   // next start; nothing is released.
   if (shutting_down_) return;
   end_challenges_of(*player);
-  unqueue(*player);
+  quick_match_.withdraw(player->id);
   auto room = player->room;
   if (room && room->in_progress() && room->is_seated(player->id)) {
     room->away(player->id);  // the record stays for a resume
@@ -179,7 +183,7 @@ void Lobby::forget(SeatId id) {
     if (auto hash = tokens_.hash_of(player.id)) cluster().release(player.account, *hash);
   }
   tokens_.revoke(player.id, player.account);
-  links_.matchmaker.cancel(player.id);
+  quick_match_.forget(player.id);
   // Only a bot is forgotten while connected: its connection ends with it.
   if (auto* connection = static_cast<Connection*>(player.connection)) {
     connection->player = nullptr;
@@ -197,9 +201,7 @@ LobbyPlayer* Lobby::player_of(SeatId id) {
 void Lobby::shutdown(const std::string& reason) {
   check_executor(links_.logic, "Lobby::shutdown");
   shutting_down_ = true;
-  for (auto& [id, player] : players_) {
-    if (player->fallback) player->fallback->cancel();
-  }
+  quick_match_.stop();
   if (!links_.accounts.keeps_games()) {
     auto rooms = rooms_;
     for (auto& [id, room] : rooms) room->abort();
@@ -241,8 +243,8 @@ LobbyStats Lobby::counts() const {
   s.bots = bots_.size();
   s.games_finished = games_finished_;
   s.redirects = redirects_;
-  s.games_adopted = games_adopted_;
-  s.games_lost = games_lost_;
+  s.games_adopted = holdings_.adopted();
+  s.games_lost = holdings_.lost_count();
   s.accounts = links_.accounts.size();
   s.bot_searches_waiting = bot_searches_.waiting();
   s.bot_searches_running = bot_searches_.running();

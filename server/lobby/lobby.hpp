@@ -30,11 +30,13 @@
 #include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/game_holders.hpp"
+#include "lobby/game_holdings.hpp"
 #include "lobby/identity_backoff.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/new_name_allowance.hpp"
 #include "lobby/player_table.hpp"
+#include "lobby/quick_match.hpp"
 #include "lobby/resume_tokens.hpp"
 #include "lobby/seat_reservations.hpp"
 #include "net/inbox.hpp"
@@ -156,7 +158,7 @@ struct LobbyLinks {
   GameHolders* holders = nullptr;
 };
 
-class Lobby final : public Gate, public RoomOwner {
+class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, private HoldingsHost {
  public:
   Lobby(LobbyLinks links, LobbyConfig config);
   ~Lobby() override;
@@ -188,7 +190,7 @@ class Lobby final : public Gate, public RoomOwner {
   // back (false): every player in a game is told (a Notice).
   void database_waiting(bool waiting);
 
-  // --- several nodes (lobby_nodes.cpp, lobby_adopt.cpp, lobby_presence.cpp)
+  // --- several nodes (lobby_nodes.cpp, lobby_holdings.cpp, lobby_presence.cpp)
   // Shares this node's players as /who shows them with the other nodes
   // (called every couple of seconds).
   void share_presence();
@@ -209,7 +211,7 @@ class Lobby final : public Gate, public RoomOwner {
   // hand_over() then sends every player still here to another node, whose
   // node adopts their games. Returns how many were sent.
   void freeze() { handed_over_ = true; }
-  // Several nodes (lobby_fence.cpp): a write of game `record` was refused
+  // Several nodes (GameHoldings): a write of game `record` was refused
   // because node `holder` holds it now ("": it is over, or held by nobody):
   // its room is dropped at once, its players told and sent on, never
   // registered again.
@@ -352,14 +354,6 @@ class Lobby final : public Gate, public RoomOwner {
   bool may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to, std::uint32_t request_id);
 
   // --- games (lobby_games.cpp)
-  // Quick match, one try of the matchmaker (several when the one paired
-  // turns out to be gone).
-  void try_match(SeatId player, MatchRequest request, std::uint32_t request_id, int attempt);
-  // The player was paired with `waiting`, who waits here: a room for both.
-  void pair_here(LobbyPlayer& player, LobbyPlayer& waiting, const MatchRequest& request,
-                 std::uint32_t request_id);
-  // The player waits now: Queued, and the bot fallback's timer.
-  void now_queued(LobbyPlayer& player, const MatchRequest& request, std::uint32_t request_id);
   void create_game(LobbyPlayer& player, const wire::CreateGame& create, std::uint32_t request_id);
   void join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id);
   void quick_match(LobbyPlayer& player, const wire::QuickMatch& quick, std::uint32_t request_id);
@@ -388,11 +382,14 @@ class Lobby final : public Gate, public RoomOwner {
   static bool allows_rating(const LobbyPlayer& player, wire::Rated asked);
   std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = 0);
   std::shared_ptr<GameRoom> find_room(GameId id) const;
-  void unqueue(LobbyPlayer& player);
-  void on_fallback_timer(SeatId player, int size, int win_length);
-  // The player, out of every queue, plays the server's bot instead.
-  void bot_fallback(LobbyPlayer& player, int size, int win_length,
-                    const wire::ClockSettings& clock);
+  // QuickMatchHost: the rooms quick match opens.
+  std::shared_ptr<GameRoom> open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
+                                      LobbyPlayer* player, const MatchRequest& rules,
+                                      std::uint32_t request_id) override;
+  void send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
+                    GameId game, const std::string& reason) override;
+  bool bot_free_for(const LobbyPlayer& player) override;
+  void play_bot(LobbyPlayer& player, const MatchRequest& rules) override;
   // A bot seat-holder for room; its searches take the share's turns.
   LobbyPlayer& add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
                               const std::string& share);
@@ -451,39 +448,29 @@ class Lobby final : public Gate, public RoomOwner {
   // The shared state is back (or forgot this node): registers again the
   // players held here, and those waiting for a quick match.
   void register_again(bool forgotten);
-  // --- fencing (lobby_fence.cpp)
-  // The logic executor stalled past the dead limit since the last tick (a
-  // SIGSTOP, an overload): the check of what this node holds is started.
-  bool stalled();
-  // Asks the database which of the games in progress here are still this
-  // node's, and drops the others (game_lost); Hellos wait meanwhile.
-  void check_holdings();
-  // A Hello that waits for that check; false when none is under way.
+  // --- the games this node holds (lobby_holdings.cpp; GameHoldings decides)
+  // A Hello that waits for GameHoldings' check; false when none is under way.
   bool defer_hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Another live node holds the account's player (Redis refused to hold it
   // here): once the check is done, a player here out of a game goes there.
   void held_elsewhere(AccountId account, const std::string& node);
   // A player in a room this node lost: sent to the game's holder, or told.
   void let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInfo>& holder);
-  // --- adoption (lobby_adopt.cpp)
-  // Takes over the account's games in progress whose node is dead or has
-  // let them go, then done(nullopt); each is claimed in the database so
-  // that one node only takes it. done(node) instead when a game of the
-  // account is held by another node that is alive (in Redis, or still
-  // beating in the database), whether it always was or won the claim.
-  using Adopted = std::function<void(const std::optional<NodeInfo>& elsewhere)>;
-  void adopt_games_of(AccountId account, Adopted done, bool again = false);
+  // HoldingsHost
+  bool has_room(GameId room) const override;
+  std::vector<RecordId> records_here(bool in_progress_only) const override;
+  // A game claimed from a dead node: its players and their tokens too.
+  bool take_over(const ClaimedGame& claimed, const std::string& from) override;
+  bool drop_game(RecordId record, const std::string& holder) override;
   // One stored game in progress comes back here with its players away.
   void restore_game(const GameRecord& game);
-  // A game claimed from a dead node: its players and their tokens too.
-  void adopt(const ClaimedGame& claimed, const std::string& from);
 
   // --- replies
-  void reply(const LobbyPlayer& player, wire::ServerMessage message);
+  void reply(const LobbyPlayer& player, wire::ServerMessage message) override;
   void error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
-             std::uint32_t request_id);
+             std::uint32_t request_id) override;
   // The player, if still known (for answers that arrive later).
-  LobbyPlayer* player_of(SeatId id);
+  LobbyPlayer* player_of(SeatId id) override;
 
   LobbyLinks links_;
   LobbyConfig config_;
@@ -501,6 +488,7 @@ class Lobby final : public Gate, public RoomOwner {
   std::unordered_map<std::string, GameId> invites_;    // by normalized code
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
   ChallengeBook challenges_;  // waiting for an answer (lobby_challenges.cpp)
+  QuickMatch quick_match_;    // the players waiting for a quick match
   // Results of games that ended while their player was away, told at the
   // player's next Welcome (in memory: a restart forgets them).
   std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;
@@ -513,26 +501,11 @@ class Lobby final : public Gate, public RoomOwner {
   // --- several nodes
   static SingleNode single_node_;  // the cluster of a node alone
   bool draining_ = false;
-  bool handed_over_ = false;
+  bool handed_over_ = false;  // the drain ended: nothing more is taken from anyone
   std::uint64_t redirects_ = 0;
-  std::uint64_t games_adopted_ = 0;            // the drain ended: nothing more is taken from anyone
-  SeatReservations reservations_;              // places kept for players other nodes send here
-  std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep
-  // Fencing (lobby_fence.cpp): the executor's last tick, the last heartbeat
-  // committed in the database (when it ran), and the check of holdings.
-  std::chrono::steady_clock::time_point fence_tick_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point db_beat_ = std::chrono::steady_clock::now();
-  bool db_beat_pending_ = false;
-  bool checking_ = false;     // a check of holdings is under way
-  bool check_again_ = false;  // and another is due when it ends
-  struct DeferredHello {
-    std::weak_ptr<Connection> connection;
-    wire::Hello hello;
-    std::uint32_t request_id = 0;
-  };
-  std::vector<DeferredHello> deferred_hellos_;                     // Hellos waiting for the check
-  std::vector<std::pair<AccountId, std::string>> held_elsewhere_;  // to settle after it
-  std::uint64_t games_lost_ = 0;
+  SeatReservations reservations_;     // places kept for players other nodes send here
+  SingleNodeHolders single_holders_;  // the game holders of a node alone
+  GameHoldings holdings_;             // adoption and fencing
 };
 
 }  // namespace ttt::server

@@ -192,7 +192,7 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
   const wire::Challenge& settings = taken->settings;
   // Both leave what they watch or wait for: the game starts now.
   for (LobbyPlayer* p : {challenger, &player}) {
-    unqueue(*p);
+    quick_match_.withdraw(p->id);
     if (auto watched = p->room) watched->leave(p->id, 0);
   }
   RoomSettings room_settings;

@@ -122,7 +122,6 @@ std::size_t Lobby::hand_over() {
 
 void Lobby::register_again(bool forgotten) {
   links_.accounts.refresh_figures();  // the results other nodes committed meanwhile
-  std::vector<SeatId> queued;
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
     if (auto hash = tokens_.hash_of(id)) {
@@ -131,29 +130,13 @@ void Lobby::register_again(bool forgotten) {
       cluster().hold(player->account, *hash, config_.token_lifetime, "",
                      [this, account = player->account](const std::string& elsewhere) {
                        if (elsewhere.empty()) return;
-                       check_holdings();
+                       holdings_.check();
                        held_elsewhere(account, elsewhere);
                      });
     }
-    if (player->queued_size != 0 && !player->room && !player->conn.expired()) queued.push_back(id);
   }
-  if (!forgotten) return;
   // Redis lost the queues: whoever waited here waits again (at the back).
-  for (SeatId id : queued) {
-    LobbyPlayer* waiting = player_of(id);
-    if (waiting == nullptr || waiting->queued_size == 0) continue;
-    MatchRequest again{waiting->id,
-                       waiting->account,
-                       waiting->name,
-                       waiting->program,
-                       "",
-                       waiting->queued_size,
-                       waiting->queued_win_length,
-                       waiting->queued_rated,
-                       waiting->queued_clock.initial_ms(),
-                       waiting->queued_clock.increment_ms()};
-    try_match(id, std::move(again), 0, 0);
-  }
+  if (forgotten) quick_match_.ask_again_all();
 }
 
 }  // namespace ttt::server

@@ -100,7 +100,7 @@ bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
           request_id);
     return false;
   }
-  unqueue(player);
+  quick_match_.withdraw(player.id);
   return true;
 }
 
@@ -268,8 +268,8 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
 }
 
 void Lobby::leave(LobbyPlayer& player, std::uint32_t request_id) {
-  if (player.queued_size != 0) {
-    unqueue(player);
+  if (quick_match_.wish_of(player.id) != nullptr) {
+    quick_match_.withdraw(player.id);
     wire::ServerMessage message;
     message.set_in_reply_to(request_id);
     message.mutable_left();
@@ -386,6 +386,75 @@ const StoredPlayer& Lobby::bot_account(Level level) {
   account.name = name;
   account.is_bot = true;  // no secret: nobody logs in as a bot
   return links_.accounts.create(std::move(account));
+}
+
+void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
+                        std::uint32_t request_id) {
+  if (!valid_rules(player, quick.size(), quick.win_length(), request_id)) return;
+  if (!valid_clock(player, quick.clock(), request_id)) return;
+  if (!can_enter(player, request_id)) return;
+  if (!within_quota(player, false, request_id)) return;
+  MatchRequest request{player.id,
+                       player.account,
+                       player.name,
+                       player.program,
+                       "",
+                       quick.size(),
+                       wire::win_length_of(quick.size(), quick.win_length()),
+                       quick.rated(),
+                       quick.clock().initial_ms(),
+                       quick.clock().increment_ms()};
+  quick_match_.ask(player, request, request_id);
+}
+
+std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
+                                           LobbyPlayer* player, const MatchRequest& rules,
+                                           std::uint32_t request_id) {
+  RoomSettings settings;
+  settings.size = rules.size;
+  settings.win_length = rules.win_length;
+  settings.clock.set_initial_ms(rules.clock_initial_ms);
+  settings.clock.set_increment_ms(rules.clock_increment_ms);
+  settings.rated = allows_rating(waiting, waiting_rated) &&
+                   (player == nullptr || allows_rating(*player, rules.rated));
+  settings.origin = waiting.address;
+  auto room = new_room(std::move(settings));
+  waiting.room = room;
+  took_seat(waiting);
+  if (player != nullptr) {
+    player->room = room;
+    took_seat(*player);
+  }
+  room->seat(waiting.ref(), wire::SIDE_X, 0);
+  if (player != nullptr) room->seat(player->ref(), wire::SIDE_O, request_id);
+  return room;
+}
+
+void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
+                         GameId game, const std::string& reason) {
+  if (player.connection == nullptr) return;
+  redirect(*static_cast<Connection*>(player.connection), node, reservation, game, reason);
+}
+
+bool Lobby::bot_free_for(const LobbyPlayer& player) {
+  return quotas_.refusal(player.address, true).empty() && !bot_searches_.busy();
+}
+
+void Lobby::play_bot(LobbyPlayer& player, const MatchRequest& rules) {
+  RoomSettings settings;
+  settings.size = rules.size;
+  settings.win_length = rules.win_length;
+  // The bot plays the clock the player asked for.
+  settings.clock.set_initial_ms(rules.clock_initial_ms);
+  settings.clock.set_increment_ms(rules.clock_increment_ms);
+  settings.vs_bot = true;
+  settings.bot_level = bot_level_code(config_.fallback_level);
+  settings.origin = player.address;
+  auto room = new_room(std::move(settings));
+  player.room = room;
+  took_seat(player);
+  room->seat(player.ref(), wire::SIDE_X, 0);
+  add_bot(room, config_.fallback_level, wire::SIDE_O, player.address);
 }
 
 LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,

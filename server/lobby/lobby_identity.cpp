@@ -305,7 +305,7 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
     cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
                    [this, account = player.account](const std::string& elsewhere) {
                      if (elsewhere.empty()) return;
-                     check_holdings();  // this node may have looked dead
+                     holdings_.check();  // this node may have looked dead
                      held_elsewhere(account, elsewhere);
                    });
   }

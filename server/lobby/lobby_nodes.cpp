@@ -90,7 +90,7 @@ void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
       // Its node is gone, or no node holds the player (Redis may have lost
       // what it knew): its games in progress come here, or it goes where
       // they are held.
-      adopt_games_of(id, [this, weak, resume](const std::optional<NodeInfo>& elsewhere) {
+      holdings_.adopt_games_of(id, [this, weak, resume](const std::optional<NodeInfo>& elsewhere) {
         auto adopted = still_open(weak);
         if (!adopted) return;
         if (elsewhere) {
@@ -181,8 +181,8 @@ void Lobby::arrive_with_token(Connection& connection, AccountId account, const w
       conn->close();
     }
   };
-  adopt_games_of(account, [this, weak = connection.weak_from_this(), account, hello, request_id,
-                           refuse](const std::optional<NodeInfo>& elsewhere) {
+  holdings_.adopt_games_of(account, [this, weak = connection.weak_from_this(), account, hello,
+                                     request_id, refuse](const std::optional<NodeInfo>& elsewhere) {
     auto adopted = still_open(weak);
     if (!adopted) return;
     adopted->end_routing();
@@ -229,7 +229,7 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
     }
     const SeatId id = player->id;
     end_challenges_of(*player);
-    unqueue(*player);
+    quick_match_.withdraw(id);
     if (player->room) player->room->leave(id, 0);
     tokens_.forget(id);
     connection.player = nullptr;
@@ -464,30 +464,12 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
   }
   std::shared_ptr<GameRoom> room;
   if (request.kind == SeatRequest::Kind::kPair) {
-    LobbyPlayer* waiting = player_of(request.waiting);
-    if (waiting == nullptr || waiting->conn.expired() || waiting->room ||
-        waiting->queued_size != request.size || waiting->queued_win_length != request.win_length ||
-        waiting->queued_clock.initial_ms() != request.clock.initial_ms() ||
-        waiting->queued_clock.increment_ms() != request.clock.increment_ms()) {
+    // The newcomer's own rating wish is applied when it arrives (make_unrated).
+    room = quick_match_.seat_for_newcomer(request);
+    if (!room) {
       refuse(wire::ERROR_CODE_UNKNOWN_GAME, "the player you were paired with is gone");
       return;
     }
-    const wire::Rated waiting_rated = waiting->queued_rated;
-    waiting->queued_size = 0;
-    waiting->queued_win_length = 0;
-    waiting->queued_clock.Clear();
-    waiting->fallback.reset();
-    RoomSettings settings;
-    settings.size = request.size;
-    settings.win_length = request.win_length;
-    settings.clock = request.clock;
-    // The newcomer's own wish is applied when it arrives (make_unrated).
-    settings.rated = allows_rating(*waiting, waiting_rated);
-    settings.origin = waiting->address;
-    room = new_room(std::move(settings));
-    waiting->room = room;
-    took_seat(*waiting);
-    room->seat(waiting->ref(), wire::SIDE_X, 0);
   } else if (request.kind == SeatRequest::Kind::kChallenge) {
     // No seat: a place for the challenger to arrive and challenge from
     // (checked again then, as any challenge).
@@ -542,18 +524,7 @@ void Lobby::reservation_lapsed(Reservation lapsed) {
   if (waiting == nullptr || waiting->room != lapsed.room || !lapsed.room->waiting()) return;
   const std::shared_ptr<GameRoom> room = lapsed.room;
   room->leave(waiting->id, 0);
-  if (waiting->conn.expired()) return;
-  MatchRequest again{waiting->id,
-                     waiting->account,
-                     waiting->name,
-                     waiting->program,
-                     "",
-                     lapsed.request.size,
-                     lapsed.request.win_length,
-                     waiting->queued_rated,
-                     lapsed.request.clock.initial_ms(),
-                     lapsed.request.clock.increment_ms()};
-  try_match(waiting->id, std::move(again), 0, 0);
+  quick_match_.wait_again(waiting->id, lapsed.request);
 }
 
 }  // namespace ttt::server

@@ -1,9 +1,8 @@
 // LobbyPlayer: the lobby's record of one seat-holder — a human online or
-// away, or one of the server's bots — with where it is (the room it sits in
-// or watches, or the quick-match size and win length it waits for).
+// away, or one of the server's bots — with the room it sits in or watches
+// (the quick match it waits for is QuickMatch's).
 #pragma once
 
-#include <boost/asio/steady_timer.hpp>
 #include <memory>
 #include <string>
 
@@ -25,11 +24,6 @@ struct LobbyPlayer {
   std::weak_ptr<Participant> conn;  // expired while away
   Inbox* connection = nullptr;      // the lobby's end of conn; null while away
   std::shared_ptr<GameRoom> room;   // the room it sits in or watches
-  int queued_size = 0;              // quick-match board size, 0 = not queued
-  int queued_win_length = 0;        // and its win length (never 0 while queued)
-  wire::Rated queued_rated = wire::RATED_DEFAULT;
-  wire::ClockSettings queued_clock;  // and the clock it asked for (none: initial_ms 0)
-  std::unique_ptr<boost::asio::steady_timer> fallback;  // quick match's bot fallback
   RateLimiter chat_limiter{1.0, 5.0};
   std::string address;              // where its connection comes from ("" if restored or a bot)
   bool hears_spectators = false;    // chose to hear the spectators' chat (ChatSettings)

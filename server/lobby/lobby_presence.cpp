@@ -30,11 +30,12 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
   p.set_away(player.connection == nullptr);
   const GameRoom* room = player.room.get();
   if (room == nullptr) {
-    if (player.queued_size != 0) {
+    if (const MatchRequest* wish = quick_match_.wish_of(player.id)) {
       p.set_activity(wire::ACTIVITY_QUEUED);
-      p.set_size(player.queued_size);
-      p.set_win_length(player.queued_win_length);
-      *p.mutable_clock() = player.queued_clock;
+      p.set_size(wish->size);
+      p.set_win_length(wish->win_length);
+      p.mutable_clock()->set_initial_ms(wish->clock_initial_ms);
+      p.mutable_clock()->set_increment_ms(wish->clock_increment_ms);
     } else {
       p.set_activity(wire::ACTIVITY_IDLE);
     }

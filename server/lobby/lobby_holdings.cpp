@@ -1,0 +1,185 @@
+// The Lobby's side of the games it holds among several nodes (GameHoldings
+// decides which): a game claimed from a node that is gone comes back here as
+// after a restart, its players away until they reconnect, their resume
+// tokens held here; a game another node holds now is dropped at once, its
+// players told and sent to that node, never registered again; and Hellos
+// wait while GameHoldings checks what is still this node's.
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "executor_check.hpp"
+#include "lobby/lobby.hpp"
+#include "lobby/lobby_connection.hpp"
+#include "lobby/secrets.hpp"
+#include "net/replies.hpp"
+#include "ttt/count_text.hpp"
+
+namespace ttt::server {
+
+void Lobby::keep_fence() {
+  check_executor(links_.logic, "Lobby::keep_fence");
+  holdings_.keep_fence(!handed_over_);
+}
+
+void Lobby::sweep_orphans() {
+  check_executor(links_.logic, "Lobby::sweep_orphans");
+  if (draining_) return;
+  holdings_.sweep_orphans();
+}
+
+void Lobby::game_lost(RecordId record, const std::string& holder) {
+  check_executor(links_.logic, "Lobby::game_lost");
+  holdings_.lost(record, holder);
+}
+
+bool Lobby::has_room(GameId room) const { return find_room(room) != nullptr; }
+
+std::vector<RecordId> Lobby::records_here(bool in_progress_only) const {
+  std::vector<RecordId> records;
+  for (const auto& [id, room] : rooms_) {
+    if (!in_progress_only || room->in_progress()) records.push_back(room->record_id());
+  }
+  return records;
+}
+
+bool Lobby::take_over(const ClaimedGame& claimed, const std::string& from) {
+  const GameRecord& g = claimed.game;
+  for (const auto& player : claimed.players) {
+    if (player) links_.accounts.keep(*player);
+  }
+  try {
+    restore_game(g);
+  } catch (const std::exception& e) {
+    spdlog::error("cluster: game {} could not be taken over: {}", g.id, e.what());
+    return false;
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& player = claimed.players[i];
+    if (!player || player->is_bot || claimed.token_hashes[i].empty()) continue;
+    const AccountId id = account_id(*player);
+    tokens_.restore(seat_of(id), claimed.token_hashes[i]);
+    cluster().hold(id, claimed.token_hashes[i], config_.token_lifetime, "",
+                   [id](const std::string& elsewhere) {
+                     // Its player is at another live node (out of this
+                     // game): it finds the game here when it comes back.
+                     if (!elsewhere.empty()) {
+                       spdlog::info("cluster: player {} of an adopted game is at node {}",
+                                    number(id), elsewhere.substr(0, 64));
+                     }
+                   });
+  }
+  spdlog::info("cluster: took over game {} (room {}, {} vs {}, {}) from {}", g.id, g.room_id,
+               g.x_name, g.o_name, count_text(g.moves.size(), "move", "moves"),
+               from.empty() ? std::string("a drained node") : "node " + from);
+  return true;
+}
+
+bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
+                        std::uint32_t request_id) {
+  holdings_.stalled();
+  if (!holdings_.checking()) return false;
+  constexpr std::size_t kMostDeferred = 10'000;
+  if (holdings_.waiting_for_check() >= kMostDeferred) {
+    if (auto conn = connection.participant()) {
+      conn->deliver(error_reply(wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                                "this node is checking which games are its own: try again in a "
+                                "moment",
+                                request_id, true));
+      conn->close();
+    }
+    return true;
+  }
+  connection.begin_routing();
+  holdings_.after_check([this, weak = connection.weak_from_this(), hello, request_id] {
+    auto open = still_open(weak);
+    if (!open) return;
+    open->end_routing();
+    this->hello(*open, hello, request_id, false);
+  });
+  return true;
+}
+
+void Lobby::held_elsewhere(AccountId account, const std::string& node) {
+  if (holdings_.checking()) {
+    holdings_.after_check([this, account, node] { held_elsewhere(account, node); });
+    return;
+  }
+  LobbyPlayer* player = player_of(seat_of(account));
+  if (player == nullptr || player->connection == nullptr) return;
+  if (player->room && player->room->in_progress() && player->room->is_seated(player->id)) {
+    // Its game is this node's (the check said so): the player stays with it.
+    spdlog::warn("cluster: player {} plays game {} here while node {} holds it in Redis",
+                 number(account), player->room->id(), node.substr(0, 64));
+    return;
+  }
+  if (auto there = cluster().node(node)) {
+    redirect(*static_cast<Connection*>(player->connection), *there, "", 0,
+             "your player is at node " + where_of(*there));
+  }
+}
+
+bool Lobby::drop_game(RecordId record, const std::string& holder) {
+  std::shared_ptr<GameRoom> room;
+  for (const auto& [id, r] : rooms_) {
+    if (r->record_id() == record) room = r;
+  }
+  if (!room || room->lost()) return false;
+  const GameId id = room->id();
+  spdlog::warn("cluster: game {} (room {}) is {} now: this node lets it go", record, id,
+               holder.empty() ? std::string("over, or held by nobody") : "held by node " + holder);
+  room->lose();
+  const auto there = holder.empty() ? std::nullopt : cluster().node(holder);
+  std::vector<SeatId> inside;
+  for (const auto& [seat, player] : players_) {
+    if (player->room == room) inside.push_back(seat);
+  }
+  for (SeatId seat : inside) {
+    if (LobbyPlayer* player = player_of(seat)) let_go(*player, id, there);
+  }
+  if (!room->settings().invite_code.empty()) {
+    invites_.erase(normalize_invite_code(room->settings().invite_code));
+  }
+  reservations_.game_gone(id);
+  // Withdrawn only if the listing is still what this node wrote.
+  links_.directory.withdraw(id);
+  rooms_.erase(id);
+  return true;
+}
+
+void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInfo>& holder) {
+  player.room.reset();
+  release_quota(player);
+  const SeatId id = player.id;
+  if (player.is_bot) {
+    bots_.erase(id);
+    players_.erase(id);
+    return;
+  }
+  if (player.connection == nullptr) {
+    // Away: the game's holder has the player (and its token) now. Nothing
+    // is released or revoked: that is the holder's.
+    tokens_.forget(id);
+    players_.erase(id);
+    return;
+  }
+  auto& connection = *static_cast<Connection*>(player.connection);
+  if (holder) {
+    redirect(connection, *holder, "", 0,
+             "game " + std::to_string(game) + " is held by node " + where_of(*holder) +
+                 " now (this node was cut off)");
+    return;
+  }
+  // The game ended elsewhere (or nobody holds it): the player stays here,
+  // out of it.
+  wire::ServerMessage left;
+  left.mutable_left()->set_game_id(game);
+  reply(player, std::move(left));
+  error(player, wire::ERROR_CODE_UNKNOWN_GAME,
+        "game " + std::to_string(game) +
+            " went on at another node while this node was cut off: see /history for how it "
+            "ended",
+        0);
+}
+
+}  // namespace ttt::server

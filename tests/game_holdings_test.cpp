@@ -1,0 +1,323 @@
+// GameHoldings alone, with a fake lobby and fake game holders: a player's
+// games of a dead node are claimed and taken over here, those a live node
+// holds send the player there, orphans are claimed only when a second sweep
+// still finds them, the check of holdings drops the games another node holds
+// now and runs what waited for it; and a node alone, with the single-node
+// holders, has nothing to take over and loses nothing.
+#include "lobby/game_holdings.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <deque>
+#include <map>
+#include <set>
+
+namespace ttt::server {
+namespace {
+
+using std::chrono::milliseconds;
+
+// The lobby as GameHoldings sees it: its rooms, by room and record.
+class FakeLobby : public HoldingsHost {
+ public:
+  bool has_room(GameId room) const override { return rooms.contains(room); }
+  std::vector<RecordId> records_here(bool in_progress_only) const override {
+    std::vector<RecordId> records;
+    for (const auto& [room, record] : rooms) {
+      if (!in_progress_only || !finished.contains(room)) records.push_back(record);
+    }
+    return records;
+  }
+  bool take_over(const ClaimedGame& claimed, const std::string& from) override {
+    taken.emplace_back(claimed.game.id, from);
+    if (refuse_take_over) return false;
+    rooms[static_cast<GameId>(claimed.game.room_id)] = claimed.game.id;
+    return true;
+  }
+  bool drop_game(RecordId record, const std::string& holder) override {
+    for (auto it = rooms.begin(); it != rooms.end(); ++it) {
+      if (it->second != record) continue;
+      dropped.emplace_back(record, holder);
+      rooms.erase(it);
+      return true;
+    }
+    return false;
+  }
+
+  std::map<GameId, RecordId> rooms;  // room -> record
+  std::set<GameId> finished;
+  std::vector<std::pair<RecordId, std::string>> taken;  // record, from
+  std::vector<std::pair<RecordId, std::string>> dropped;
+  bool refuse_take_over = false;
+};
+
+// The database's holders, answered by the test.
+class FakeHolders : public GameHolders {
+ public:
+  void games_of(AccountId account, Found done) override {
+    games_asked.push_back({account, std::move(done)});
+  }
+  void claim(RecordId game, const std::string& from, Claimed done) override {
+    claims.push_back({game, from, std::move(done)});
+  }
+  void orphans(const std::vector<std::string>&, Orphans done) override {
+    orphans_asked.push_back(std::move(done));
+  }
+  void release_all(std::function<void(bool)> done) override { done(true); }
+  void beat(const NodeInfo&, Beaten done) override { beats.push_back(std::move(done)); }
+  void holders_of(std::vector<RecordId> records, Holders done) override {
+    checks.push_back({std::move(records), std::move(done)});
+  }
+  void leave() override {}
+
+  struct Claim {
+    RecordId game;
+    std::string from;
+    Claimed done;
+  };
+  std::deque<std::pair<AccountId, Found>> games_asked;
+  std::deque<Claim> claims;
+  std::deque<Orphans> orphans_asked;
+  std::deque<Beaten> beats;
+  std::deque<std::pair<std::vector<RecordId>, Holders>> checks;
+};
+
+// This node "a" and a live node "b"; "dead" is known to nobody.
+class TwoNodes : public Cluster {
+ public:
+  TwoNodes() {
+    self_.id = "a";
+    other_.id = "b";
+    other_.host = "127.0.0.2";
+  }
+  bool shared() const override { return true; }
+  const NodeInfo& self() const override { return self_; }
+  bool available() const override { return true; }
+  std::optional<NodeInfo> node(const std::string& id) const override {
+    if (id == self_.id) return self_;
+    if (id == other_.id) return other_;
+    return std::nullopt;
+  }
+  std::vector<std::string> live_nodes() const override { return {"a", "b"}; }
+  std::optional<NodeInfo> another_node() const override { return other_; }
+  void hold(AccountId, const std::string&, milliseconds, const std::string&, HoldDone) override {}
+  void release(AccountId, const std::string&) override {}
+  void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
+  void find_player(AccountId, PlayerDone done) override { done("", true); }
+  void request_seat(const std::string&, const SeatRequest&, SeatDone) override {}
+  void serve_seats(SeatHandler) override {}
+  void on_restored(std::function<void(bool)>) override {}
+  void set_draining(bool) override {}
+  void leave(std::function<void()> done) override { done(); }
+
+ private:
+  NodeInfo self_;
+  NodeInfo other_;
+};
+
+HeldGame held(RecordId id, GameId room, const std::string& node) {
+  HeldGame game;
+  game.game.id = id;
+  game.game.room_id = static_cast<std::int64_t>(room);
+  game.game.node = node;
+  return game;
+}
+
+ClaimedGame claimed(RecordId id, GameId room) {
+  ClaimedGame game;
+  game.game.id = id;
+  game.game.room_id = static_cast<std::int64_t>(room);
+  return game;
+}
+
+class GameHoldingsTest : public ::testing::Test {
+ protected:
+  boost::asio::io_context io_;
+  FakeLobby lobby_;
+  FakeHolders holders_;
+  TwoNodes nodes_;
+  GameHoldings holdings_{io_.get_executor(), holders_, nodes_, lobby_, milliseconds(60'000)};
+  std::vector<std::optional<NodeInfo>> answers_;
+  GameHoldings::Adopted answer() {
+    return [this](const std::optional<NodeInfo>& elsewhere) { answers_.push_back(elsewhere); };
+  }
+};
+
+TEST_F(GameHoldingsTest, GamesOfADeadNodeAreClaimedAndTakenOverHere) {
+  holdings_.adopt_games_of(AccountId{5}, answer());
+  ASSERT_EQ(holders_.games_asked.size(), 1u);
+  EXPECT_EQ(holders_.games_asked[0].first, AccountId{5});
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "dead"), held(41, 6, "")});
+  ASSERT_EQ(holders_.claims.size(), 2u);
+  EXPECT_EQ(holders_.claims[0].from, "dead");
+  EXPECT_EQ(holders_.claims[1].from, "");
+  holders_.claims[0].done(claimed(40, 4));
+  EXPECT_TRUE(answers_.empty());  // one claim still open
+  holders_.claims[1].done(claimed(41, 6));
+  ASSERT_EQ(answers_.size(), 1u);
+  EXPECT_FALSE(answers_[0]);
+  EXPECT_EQ(lobby_.taken.size(), 2u);
+  EXPECT_EQ(holdings_.adopted(), 2u);
+}
+
+TEST_F(GameHoldingsTest, GameOfALiveNodeSendsThePlayerThere) {
+  holdings_.adopt_games_of(AccountId{5}, answer());
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "b")});
+  EXPECT_TRUE(holders_.claims.empty());
+  ASSERT_EQ(answers_.size(), 1u);
+  ASSERT_TRUE(answers_[0]);
+  EXPECT_EQ(answers_[0]->id, "b");
+}
+
+TEST_F(GameHoldingsTest, NodeStillBeatingInTheDatabaseKeepsItsGame) {
+  HeldGame game = held(40, 4, "cut-off");
+  game.holder = NodeInfo{"cut-off", "127.0.0.3", 1, "", false};
+  holdings_.adopt_games_of(AccountId{5}, answer());
+  holders_.games_asked[0].second(std::vector<HeldGame>{game});
+  EXPECT_TRUE(holders_.claims.empty());
+  ASSERT_EQ(answers_.size(), 1u);
+  ASSERT_TRUE(answers_[0]);
+  EXPECT_EQ(answers_[0]->id, "cut-off");
+}
+
+TEST_F(GameHoldingsTest, GameHeldHereIsNeverClaimedAgain) {
+  lobby_.rooms[4] = 40;
+  holdings_.adopt_games_of(AccountId{5}, answer());
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "a")});
+  EXPECT_TRUE(holders_.claims.empty());
+  ASSERT_EQ(answers_.size(), 1u);
+  EXPECT_FALSE(answers_[0]);
+}
+
+TEST_F(GameHoldingsTest, ClaimLostToAnotherNodeSendsThePlayerWhereTheGameIsNow) {
+  holdings_.adopt_games_of(AccountId{5}, answer());
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "dead")});
+  holders_.claims[0].done(std::nullopt);
+  // A second look, which claims nothing more.
+  ASSERT_EQ(holders_.games_asked.size(), 2u);
+  holders_.games_asked[1].second(std::vector<HeldGame>{held(40, 4, "b")});
+  EXPECT_EQ(holders_.claims.size(), 1u);
+  ASSERT_EQ(answers_.size(), 1u);
+  ASSERT_TRUE(answers_[0]);
+  EXPECT_EQ(answers_[0]->id, "b");
+  EXPECT_EQ(holdings_.adopted(), 0u);
+}
+
+TEST_F(GameHoldingsTest, UnreadableGamesTakeNothingOver) {
+  holdings_.adopt_games_of(AccountId{5}, answer());
+  holders_.games_asked[0].second(std::nullopt);
+  ASSERT_EQ(answers_.size(), 1u);
+  EXPECT_FALSE(answers_[0]);
+  EXPECT_TRUE(holders_.claims.empty());
+}
+
+TEST_F(GameHoldingsTest, GameThatCantBeRestoredIsNotCountedAsAdopted) {
+  lobby_.refuse_take_over = true;
+  holdings_.adopt_games_of(AccountId{5}, answer());
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "dead")});
+  holders_.claims[0].done(claimed(40, 4));
+  EXPECT_EQ(lobby_.taken.size(), 1u);
+  EXPECT_EQ(holdings_.adopted(), 0u);
+}
+
+TEST_F(GameHoldingsTest, OrphanIsClaimedOnlyWhenTheNextSweepStillFindsIt) {
+  holdings_.sweep_orphans();
+  ASSERT_EQ(holders_.orphans_asked.size(), 1u);
+  holders_.orphans_asked[0]({{40, "dead"}, {41, "dead"}});
+  EXPECT_TRUE(holders_.claims.empty());
+  holdings_.sweep_orphans();
+  // Someone came back for 41 meanwhile: only 40 is still an orphan.
+  holders_.orphans_asked[1]({{40, "dead"}});
+  ASSERT_EQ(holders_.claims.size(), 1u);
+  EXPECT_EQ(holders_.claims[0].game, 40);
+  holders_.claims[0].done(claimed(40, 4));
+  EXPECT_EQ(holdings_.adopted(), 1u);
+}
+
+TEST_F(GameHoldingsTest, CheckDropsTheGamesAnotherNodeHoldsNow) {
+  lobby_.rooms = {{1, 10}, {2, 20}, {3, 30}};
+  lobby_.finished = {3};
+  holdings_.check();
+  ASSERT_EQ(holders_.checks.size(), 1u);
+  EXPECT_EQ(holders_.checks[0].first, (std::vector<RecordId>{10, 20}));  // in progress only
+  EXPECT_TRUE(holdings_.checking());
+  holders_.checks[0].second(std::map<RecordId, std::string>{{10, "a"}, {20, "b"}});
+  EXPECT_FALSE(holdings_.checking());
+  ASSERT_EQ(lobby_.dropped.size(), 1u);
+  EXPECT_EQ(lobby_.dropped[0], (std::pair<RecordId, std::string>{20, "b"}));
+  EXPECT_EQ(holdings_.lost_count(), 1u);
+}
+
+TEST_F(GameHoldingsTest, WhatWaitsForTheCheckRunsOnceItIsAnswered) {
+  lobby_.rooms = {{1, 10}};
+  holdings_.check();
+  int ran = 0;
+  holdings_.after_check([&] { ++ran; });
+  holdings_.after_check([&] { ++ran; });
+  EXPECT_EQ(holdings_.waiting_for_check(), 2u);
+  EXPECT_EQ(ran, 0);
+  holders_.checks[0].second(std::map<RecordId, std::string>{{10, "a"}});
+  EXPECT_EQ(ran, 2);
+  EXPECT_EQ(holdings_.waiting_for_check(), 0u);
+}
+
+TEST_F(GameHoldingsTest, UnansweredCheckIsAskedAgainAndWaitingGoesOn) {
+  lobby_.rooms = {{1, 10}};
+  holdings_.check();
+  int ran = 0;
+  holdings_.after_check([&] { ++ran; });
+  holders_.checks[0].second(std::nullopt);
+  EXPECT_EQ(ran, 0);
+  io_.run();  // the check is asked again
+  ASSERT_EQ(holders_.checks.size(), 2u);
+  holders_.checks[1].second(std::map<RecordId, std::string>{{10, "a"}});
+  EXPECT_EQ(ran, 1);
+  EXPECT_TRUE(lobby_.dropped.empty());
+}
+
+TEST_F(GameHoldingsTest, WriteRefusedDropsTheGameOnce) {
+  lobby_.rooms = {{1, 10}};
+  holdings_.lost(10, "b");
+  holdings_.lost(10, "b");
+  EXPECT_EQ(lobby_.dropped.size(), 1u);
+  EXPECT_EQ(holdings_.lost_count(), 1u);
+}
+
+TEST_F(GameHoldingsTest, HeartbeatBeatsInTheDatabaseUntilTheGamesAreLetGo) {
+  holdings_.keep_fence(true);
+  ASSERT_EQ(holders_.beats.size(), 1u);
+  holdings_.keep_fence(true);  // one beat at a time
+  EXPECT_EQ(holders_.beats.size(), 1u);
+  holders_.beats[0](true, std::chrono::steady_clock::now());
+  holdings_.keep_fence(false);
+  EXPECT_EQ(holders_.beats.size(), 1u);
+  EXPECT_TRUE(holders_.checks.empty());  // both beats fresh: nothing to check
+}
+
+TEST(GameHoldingsAlone, NodeAloneHasNothingToTakeOverAndLosesNothing) {
+  boost::asio::io_context io;
+  SingleNode node;
+  SingleNodeHolders holders(node);
+  FakeLobby lobby;
+  lobby.rooms = {{1, 10}, {2, 20}};
+  GameHoldings holdings(io.get_executor(), holders, node, lobby, milliseconds(1));
+  std::vector<std::optional<NodeInfo>> answers;
+  holdings.adopt_games_of(AccountId{5}, [&](const auto& elsewhere) {
+    answers.push_back(elsewhere);
+  });
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_FALSE(answers[0]);
+  holdings.sweep_orphans();
+  holdings.keep_fence(true);
+  holdings.check();
+  io.run();
+  EXPECT_FALSE(holdings.checking());
+  EXPECT_TRUE(lobby.taken.empty());
+  EXPECT_TRUE(lobby.dropped.empty());
+  EXPECT_EQ(holdings.adopted(), 0u);
+  EXPECT_EQ(holdings.lost_count(), 0u);
+}
+
+}  // namespace
+}  // namespace ttt::server
