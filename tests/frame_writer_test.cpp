@@ -67,7 +67,7 @@ TEST(FrameWriter, CountsAWriteInFlightUntilItEnds) {
   writer.push(frame("abc"));
   writer.push(frame("de"));
   EXPECT_EQ(joined(writer.begin_write(10)), "abcde");
-  EXPECT_TRUE(writer.empty());  // nothing waits...
+  EXPECT_TRUE(writer.empty());    // nothing waits...
   EXPECT_EQ(writer.bytes(), 5u);  // ...but the bytes are not out yet
   writer.push(frame("f"));
   writer.end_write();

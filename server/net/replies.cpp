@@ -1,5 +1,7 @@
 #include "net/replies.hpp"
 
+#include <spdlog/spdlog.h>
+
 namespace ttt::server {
 
 Outbound error_reply(wire::ErrorCode code, std::string text, std::uint32_t request_id, bool fatal) {
@@ -10,6 +12,24 @@ Outbound error_reply(wire::ErrorCode code, std::string text, std::uint32_t reque
   error->set_text(std::move(text));
   error->set_fatal(fatal);
   return make_outbound(std::move(message));
+}
+
+Outbound oversized_refusal(const Outbound& message, std::string_view peer, std::size_t max_queued) {
+  std::string kind = "message";  // the message's kind, for the log ("game_list")
+  if (message.message) {
+    const auto* descriptor = wire::ServerMessage::descriptor();
+    if (const auto* field = descriptor->FindFieldByNumber(message.message->body_case())) {
+      kind = field->name();
+    }
+  }
+  spdlog::error(
+      "server error: a {} of {} bytes for {} is larger than a connection's whole send queue ({} "
+      "bytes); not sent",
+      kind, message.frame->size(), peer, max_queued);
+  return error_reply(wire::ERROR_CODE_INTERNAL,
+                     "the server could not send its " + kind +
+                         ": it was too large (the server's fault; the connection stays open)",
+                     message.message ? message.message->in_reply_to() : 0);
 }
 
 void send_error(const std::weak_ptr<Participant>& to, wire::ErrorCode code, std::string text,

@@ -1,8 +1,10 @@
 // Building the server's error replies.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "net/participant.hpp"
 #include "ttt/game.hpp"
@@ -12,6 +14,12 @@ namespace ttt::server {
 // An Error reply to request_id (0 for none).
 Outbound error_reply(wire::ErrorCode code, std::string text, std::uint32_t request_id,
                      bool fatal = false);
+
+// A message too large for a connection's whole send queue (max_queued
+// bytes): nothing a client does makes one, so it is logged as the server's
+// error (for `peer`); the reply is the short Error the client gets instead,
+// and the connection stays open.
+Outbound oversized_refusal(const Outbound& message, std::string_view peer, std::size_t max_queued);
 
 // Sends an Error to a participant, if it is still there.
 void send_error(const std::weak_ptr<Participant>& to, wire::ErrorCode code, std::string text,

@@ -35,12 +35,6 @@ std::string address_of(const asio::ip::tcp::socket& socket) {
   return ec ? std::string("unknown") : address_key(endpoint.address());
 }
 
-// A server message's kind, for the log ("game_list").
-std::string kind_of(const wire::ServerMessage& message) {
-  const auto* field = wire::ServerMessage::descriptor()->FindFieldByNumber(message.body_case());
-  return field ? field->name() : "message";
-}
-
 }  // namespace
 
 Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor logic,
@@ -223,20 +217,7 @@ void Session::deliver(const Outbound& message) {
 }
 
 void Session::refuse_oversized(const Outbound& message) {
-  // Nothing a client does makes a message this large: the server built it
-  // wrong. Log it as the server's error, tell the client in a few bytes,
-  // and keep the connection.
-  const std::string kind = message.message ? kind_of(*message.message) : "message";
-  spdlog::error(
-      "server error: a {} of {} bytes for {} is larger than a connection's whole send queue ({} "
-      "bytes); not sent",
-      kind, message.frame->size(), peer_, limits_.max_queued_bytes);
-  const std::uint32_t request_id = message.message ? message.message->in_reply_to() : 0;
-  auto reply = error_reply(wire::ERROR_CODE_INTERNAL,
-                           "the server could not send its " + kind +
-                               ": it was too large (the "
-                               "server's fault; the connection stays open)",
-                           request_id);
+  auto reply = oversized_refusal(message, peer_, limits_.max_queued_bytes);
   asio::dispatch(executor_,
                  [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
 }

@@ -26,11 +26,6 @@ using std::chrono::steady_clock;
 constexpr std::size_t kReadChunk = 2048;
 constexpr auto kWebBudgetRetry = std::chrono::milliseconds(20);
 
-std::string web_kind_of(const wire::ServerMessage& message) {
-  const auto* field = wire::ServerMessage::descriptor()->FindFieldByNumber(message.body_case());
-  return field ? field->name() : "message";
-}
-
 bool expected_end(const boost::system::error_code& ec) {
   return ec == websocket::error::closed || ec == asio::error::eof ||
          ec == asio::error::connection_reset || ec == asio::error::operation_aborted ||
@@ -307,16 +302,7 @@ void WebSession::deliver(const Outbound& message) {
 }
 
 void WebSession::refuse_oversized(const Outbound& message) {
-  const std::string kind = message.message ? web_kind_of(*message.message) : "message";
-  spdlog::error(
-      "server error: a {} of {} bytes for {} is larger than a connection's whole send queue ({} "
-      "bytes); not sent",
-      kind, message.frame->size(), peer_, limits_.max_queued_bytes);
-  const std::uint32_t request_id = message.message ? message.message->in_reply_to() : 0;
-  auto reply = error_reply(wire::ERROR_CODE_INTERNAL,
-                           "the server could not send its " + kind +
-                               ": it was too large (the server's fault; the connection stays open)",
-                           request_id);
+  auto reply = oversized_refusal(message, peer_, limits_.max_queued_bytes);
   asio::dispatch(executor_,
                  [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
 }
