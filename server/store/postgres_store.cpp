@@ -1,5 +1,6 @@
 #include "store/postgres_store.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_set>
 
@@ -489,19 +490,29 @@ void PostgresStore::refuse_writes(bool on) { refusing_ = on; }
 
 // --- several nodes ----------------------------------------------------------------
 
-std::int64_t PostgresStore::reserve_ids(IdKind kind, int count) {
-  // nextval for the first, setval past the block: one statement, and no
-  // other session can get an id inside it (setval is not rolled back).
-  const char* sql = kind == IdKind::kRoom   ? "SELECT nextval('ttt_room_ids'), "
-                                              "setval('ttt_room_ids', currval('ttt_room_ids') "
-                                              "+ $1 - 1)"
-                    : kind == IdKind::kGame ? "SELECT nextval('ttt_game_ids'), "
-                                              "setval('ttt_game_ids', currval('ttt_game_ids') "
-                                              "+ $1 - 1)"
-                                            : "SELECT nextval('ttt_player_ids'), "
-                                              "setval('ttt_player_ids', "
-                                              "currval('ttt_player_ids') + $1 - 1)";
-  return db_.run(sql, {number(count)}).integer(0, 0);
+Store::IdRuns PostgresStore::reserve_ids(IdKind kind, int count) {
+  // `count` calls of nextval in one statement: each is atomic, so no other
+  // session gets one of these ids (nextval then setval past a block would
+  // not be: another session's nextval can fall between the two). Another
+  // node's ids may fall among them: the runs say where.
+  const char* sql =
+      kind == IdKind::kRoom   ? "SELECT nextval('ttt_room_ids') FROM generate_series(1, $1)"
+      : kind == IdKind::kGame ? "SELECT nextval('ttt_game_ids') FROM generate_series(1, $1)"
+                              : "SELECT nextval('ttt_player_ids') FROM generate_series(1, $1)";
+  auto rows = db_.run(sql, {number(count)});
+  std::vector<std::int64_t> ids;
+  ids.reserve(static_cast<std::size_t>(rows.rows()));
+  for (int i = 0; i < rows.rows(); ++i) ids.push_back(rows.integer(i, 0));
+  std::sort(ids.begin(), ids.end());
+  IdRuns runs;
+  for (const std::int64_t id : ids) {
+    if (!runs.empty() && runs.back().second == id) {
+      ++runs.back().second;
+    } else {
+      runs.emplace_back(id, id + 1);
+    }
+  }
+  return runs;
 }
 
 std::optional<StoredPlayer> PostgresStore::one_player(const PgResult& rows) {
