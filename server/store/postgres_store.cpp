@@ -405,11 +405,16 @@ void PostgresStore::send_moves() {
   }
   // A node's moves: each only while the node holds its game in progress
   // (FOR SHARE, as one move alone); a move whose game it doesn't hold
-  // writes no row, and the count fails the batch.
+  // writes no row, and the count fails the batch. Each move's game is
+  // looked up by its key: the holder and status are compared as
+  // expressions no index answers, because a join that could read them from
+  // games_by_node read every version of the node's games there (the dead
+  // ones until a vacuum) once a batch.
   params.push_back(pg_param(moves_holder_));
   db_.send(TTT_INSERT_MOVE_ROWS
-           "JOIN games g ON g.id = m.game_id WHERE g.node = $7 AND g.status = 'in_progress' "
-           "FOR SHARE OF g RETURNING ply",
+           "CROSS JOIN LATERAL (SELECT 1 FROM games g WHERE g.id = m.game_id AND "
+           "g.node || '' = $7 AND g.status || '' = 'in_progress' FOR SHARE) AS held "
+           "RETURNING ply",
            params, count);
 }
 
