@@ -17,6 +17,7 @@
 #include "cluster/shared_directory.hpp"
 #include "cluster/shared_matchmaker.hpp"
 #include "game/rating.hpp"
+#include "lobby/text_rules.hpp"
 #include "node.pb.h"
 
 namespace ttt::testing {
@@ -465,15 +466,15 @@ TEST_F(Cluster, TheOtherNodesPlayersArePagedByNameAndFoundByKey) {
   const auto scanned = b->others_presence_page("", "amy", 100, 5);
   EXPECT_EQ(scanned.players.size(), 0u);
   EXPECT_EQ(scanned.next_after, "Zed108");
-  const auto found = b->other_player("zed100");
+  const auto found = b->other_player(server::name_key("zed100"));
   ASSERT_TRUE(found);
   EXPECT_EQ(found->first, "nodea");
   EXPECT_EQ(found->second.name(), "Zed100");
-  EXPECT_FALSE(b->other_player("nobody"));
+  EXPECT_FALSE(b->other_player(server::name_key("nobody")));
   // A player who leaves a is gone from b's index.
   here.erase(AccountId{1});
   a->share_presence(here);
-  EXPECT_TRUE(run_until([&] { return !b->other_player("zed100"); }));
+  EXPECT_TRUE(run_until([&] { return !b->other_player(server::name_key("Zed100")); }));
   EXPECT_EQ(b->others_presence_page("", "", 100, 1000).total, 24u);
 }
 

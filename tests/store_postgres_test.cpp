@@ -414,13 +414,15 @@ TEST_F(PostgresStoreTest, ASilentDatabaseFailsAStatementWithinTheDeadline) {
 
 // Group commit as on SQLite: one refused job loses nothing else of its
 // batch, and each job hears its own outcome.
-// Two nodes taking ids of one kind in a burst: no id twice, each node's in
-// increasing order, and blocks that grow with the demand (a node's ids jump
-// only where one of its blocks ends: a few times, not once every 64 ids).
-TEST_F(PostgresStoreTest, IdBlocksGrowWithTheDemandAndNeverOverlap) {
+// Two nodes taking ids of one kind in a burst, their blocks asked for at
+// the same moments: no id is handed out twice, and each node's come in
+// increasing order.
+TEST_F(PostgresStoreTest, IdsTakenByNodesAtOnceAreNeverTheSame) {
   boost::asio::io_context io;
-  server::StoreWriter writer_a(std::make_unique<PostgresStore>(conninfo()), io.get_executor());
-  server::StoreWriter writer_b(std::make_unique<PostgresStore>(conninfo()), io.get_executor());
+  server::StoreWriter writer_a(
+      std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode), io.get_executor());
+  server::StoreWriter writer_b(
+      std::make_unique<PostgresStore>(conninfo(), PostgresStore::Use::kNode), io.get_executor());
   server::SequenceIds ids_a(writer_a, Store::IdKind::kGame);
   server::SequenceIds ids_b(writer_b, Store::IdKind::kGame);
   constexpr int kEach = 10'000;
@@ -432,12 +434,8 @@ TEST_F(PostgresStoreTest, IdBlocksGrowWithTheDemandAndNeverOverlap) {
   std::set<std::int64_t> all(a.begin(), a.end());
   all.insert(b.begin(), b.end());
   EXPECT_EQ(all.size(), 2u * kEach) << "no id handed out twice";
-  for (const auto* ids : {&a, &b}) {
-    EXPECT_TRUE(std::is_sorted(ids->begin(), ids->end()));
-    int jumps = 0;
-    for (std::size_t i = 1; i < ids->size(); ++i) jumps += (*ids)[i] != (*ids)[i - 1] + 1;
-    EXPECT_LT(jumps, kEach / server::SequenceIds::kBlock / 4) << "blocks grew";
-  }
+  EXPECT_TRUE(std::is_sorted(a.begin(), a.end()));
+  EXPECT_TRUE(std::is_sorted(b.begin(), b.end()));
 }
 
 TEST_F(PostgresStoreTest, TheWriterRefusesAFailedWriteAloneAndKeepsTheRest) {

@@ -1,5 +1,6 @@
 #include "store/postgres_store.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_set>
 
@@ -404,11 +405,16 @@ void PostgresStore::send_moves() {
   }
   // A node's moves: each only while the node holds its game in progress
   // (FOR SHARE, as one move alone); a move whose game it doesn't hold
-  // writes no row, and the count fails the batch.
+  // writes no row, and the count fails the batch. Each move's game is
+  // looked up by its key: the holder and status are compared as
+  // expressions no index answers, because a join that could read them from
+  // games_by_node read every version of the node's games there (the dead
+  // ones until a vacuum) once a batch.
   params.push_back(pg_param(moves_holder_));
   db_.send(TTT_INSERT_MOVE_ROWS
-           "JOIN games g ON g.id = m.game_id WHERE g.node = $7 AND g.status = 'in_progress' "
-           "FOR SHARE OF g RETURNING ply",
+           "CROSS JOIN LATERAL (SELECT 1 FROM games g WHERE g.id = m.game_id AND "
+           "g.node || '' = $7 AND g.status || '' = 'in_progress' FOR SHARE) AS held "
+           "RETURNING ply",
            params, count);
 }
 
@@ -489,19 +495,29 @@ void PostgresStore::refuse_writes(bool on) { refusing_ = on; }
 
 // --- several nodes ----------------------------------------------------------------
 
-std::int64_t PostgresStore::reserve_ids(IdKind kind, int count) {
-  // nextval for the first, setval past the block: one statement, and no
-  // other session can get an id inside it (setval is not rolled back).
-  const char* sql = kind == IdKind::kRoom   ? "SELECT nextval('ttt_room_ids'), "
-                                              "setval('ttt_room_ids', currval('ttt_room_ids') "
-                                              "+ $1 - 1)"
-                    : kind == IdKind::kGame ? "SELECT nextval('ttt_game_ids'), "
-                                              "setval('ttt_game_ids', currval('ttt_game_ids') "
-                                              "+ $1 - 1)"
-                                            : "SELECT nextval('ttt_player_ids'), "
-                                              "setval('ttt_player_ids', "
-                                              "currval('ttt_player_ids') + $1 - 1)";
-  return db_.run(sql, {number(count)}).integer(0, 0);
+Store::IdRuns PostgresStore::reserve_ids(IdKind kind, int count) {
+  // `count` calls of nextval in one statement: each is atomic, so no other
+  // session gets one of these ids (nextval then setval past a block would
+  // not be: another session's nextval can fall between the two). Another
+  // node's ids may fall among them: the runs say where.
+  const char* sql =
+      kind == IdKind::kRoom   ? "SELECT nextval('ttt_room_ids') FROM generate_series(1, $1)"
+      : kind == IdKind::kGame ? "SELECT nextval('ttt_game_ids') FROM generate_series(1, $1)"
+                              : "SELECT nextval('ttt_player_ids') FROM generate_series(1, $1)";
+  auto rows = db_.run(sql, {number(count)});
+  std::vector<std::int64_t> ids;
+  ids.reserve(static_cast<std::size_t>(rows.rows()));
+  for (int i = 0; i < rows.rows(); ++i) ids.push_back(rows.integer(i, 0));
+  std::sort(ids.begin(), ids.end());
+  IdRuns runs;
+  for (const std::int64_t id : ids) {
+    if (!runs.empty() && runs.back().second == id) {
+      ++runs.back().second;
+    } else {
+      runs.emplace_back(id, id + 1);
+    }
+  }
+  return runs;
 }
 
 std::optional<StoredPlayer> PostgresStore::one_player(const PgResult& rows) {

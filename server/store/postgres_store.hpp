@@ -96,7 +96,7 @@ class PostgresStore final : public Store {
   std::optional<GameRecord> last_game_of_room(std::int64_t room_id) override;
   std::vector<GameRecord> finished_games() override;
 
-  std::int64_t reserve_ids(IdKind kind, int count) override;
+  IdRuns reserve_ids(IdKind kind, int count) override;
   std::optional<StoredPlayer> player_by_key(const std::string& key) override;
   std::optional<StoredPlayer> player_by_id(std::int64_t id) override;
   std::vector<std::int64_t> blocked_by(std::int64_t player_id) override;

@@ -34,9 +34,9 @@ void SequenceIds::refill() {
   // A failure is told here, on the writer's thread: next() may be waiting
   // on the logic executor, where the writer's completions go.
   writer_.submit([this, size](Store& store) {
-    std::int64_t first = 0;
+    Store::IdRuns runs;
     try {
-      first = store.reserve_ids(kind_, size);
+      runs = store.reserve_ids(kind_, size);
     } catch (...) {
       std::lock_guard lock(mutex_);
       asked_ = false;  // asked again by the next id
@@ -44,8 +44,10 @@ void SequenceIds::refill() {
       throw;
     }
     std::lock_guard lock(mutex_);
-    blocks_.emplace_back(first, first + size);
-    in_hand_ += size;
+    for (const auto& [first, end] : runs) {
+      blocks_.emplace_back(first, end);
+      in_hand_ += end - first;
+    }
     asked_ = false;
     arrived_.notify_all();
   });

@@ -10,7 +10,7 @@ namespace {
 
 }  // namespace
 
-std::int64_t Store::reserve_ids(IdKind, int) { only_shared("handing out ids for several nodes"); }
+Store::IdRuns Store::reserve_ids(IdKind, int) { only_shared("handing out ids for several nodes"); }
 std::optional<StoredPlayer> Store::player_by_key(const std::string&) {
   only_shared("reading one account");
 }

@@ -101,8 +101,10 @@ class Store {
   // --- several nodes on one database (PostgreSQL; the others refuse) -------
   // The kinds of ids nodes hand out, each from its own sequence.
   enum class IdKind { kRoom, kGame, kPlayer };
-  // The first of `count` ids of that kind nobody else is given.
-  virtual std::int64_t reserve_ids(IdKind kind, int count);
+  // `count` ids of that kind nobody else is given, as runs [first, end) in
+  // order (another node's may fall between two runs).
+  using IdRuns = std::vector<std::pair<std::int64_t, std::int64_t>>;
+  virtual IdRuns reserve_ids(IdKind kind, int count);
   // One account by its name's key or its id, with rated_games counted and
   // its opponents listed.
   virtual std::optional<StoredPlayer> player_by_key(const std::string& key);
