@@ -19,12 +19,11 @@ namespace ttt::server {
 
 void Lobby::keep_fence() {
   check_executor(links_.logic, "Lobby::keep_fence");
-  holdings_.keep_fence(!handed_over_);
+  holdings_.keep_fence();
 }
 
 void Lobby::sweep_orphans() {
   check_executor(links_.logic, "Lobby::sweep_orphans");
-  if (draining_) return;
   holdings_.sweep_orphans();
 }
 
