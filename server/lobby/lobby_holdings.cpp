@@ -94,7 +94,7 @@ bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
     auto open = still_open(weak);
     if (!open) return;
     open->end_routing();
-    this->hello(*open, hello, request_id, false);
+    this->hello(*open, hello, request_id);
   });
   return true;
 }
