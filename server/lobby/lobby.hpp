@@ -154,7 +154,8 @@ struct LobbyLinks {
   // ids come from (null: counting on from the largest restored).
   Cluster* cluster = nullptr;
   IdSource* room_ids = nullptr;
-  // Several nodes: which node holds each game in progress (adoption).
+  // Several nodes: which node holds each game in progress (null: this node
+  // alone holds all it has, SingleNodeHolders).
   GameHolders* holders = nullptr;
 };
 
