@@ -108,8 +108,10 @@ class TwoNodes : public Cluster {
   void request_seat(const std::string&, const SeatRequest&, SeatDone) override {}
   void serve_seats(SeatHandler) override {}
   void on_restored(std::function<void(bool)>) override {}
-  void set_draining(bool) override {}
+  void set_draining(bool on) override { draining = on; }
   void leave(std::function<void()> done) override { done(); }
+
+  bool draining = false;
 
  private:
   NodeInfo self_;
@@ -285,14 +287,26 @@ TEST_F(GameHoldingsTest, WriteRefusedDropsTheGameOnce) {
 }
 
 TEST_F(GameHoldingsTest, HeartbeatBeatsInTheDatabaseUntilTheGamesAreLetGo) {
-  holdings_.keep_fence(true);
+  holdings_.keep_fence();
   ASSERT_EQ(holders_.beats.size(), 1u);
-  holdings_.keep_fence(true);  // one beat at a time
+  holdings_.keep_fence();  // one beat at a time
   EXPECT_EQ(holders_.beats.size(), 1u);
   holders_.beats[0](true, std::chrono::steady_clock::now());
-  holdings_.keep_fence(false);
+  holdings_.freeze();
+  holdings_.keep_fence();
   EXPECT_EQ(holders_.beats.size(), 1u);
   EXPECT_TRUE(holders_.checks.empty());  // both beats fresh: nothing to check
+}
+
+TEST_F(GameHoldingsTest, DrainingNodeTellsTheOthersAndTakesNoOrphans) {
+  holdings_.sweep_orphans();
+  holders_.orphans_asked[0]({{40, "dead"}});
+  holdings_.drain();
+  EXPECT_TRUE(holdings_.draining());
+  EXPECT_TRUE(nodes_.draining);
+  holdings_.sweep_orphans();
+  EXPECT_EQ(holders_.orphans_asked.size(), 1u);
+  EXPECT_TRUE(holders_.claims.empty());
 }
 
 TEST(GameHoldingsAlone, NodeAloneHasNothingToTakeOverAndLosesNothing) {
@@ -303,13 +317,12 @@ TEST(GameHoldingsAlone, NodeAloneHasNothingToTakeOverAndLosesNothing) {
   lobby.rooms = {{1, 10}, {2, 20}};
   GameHoldings holdings(io.get_executor(), holders, node, lobby, milliseconds(1));
   std::vector<std::optional<NodeInfo>> answers;
-  holdings.adopt_games_of(AccountId{5}, [&](const auto& elsewhere) {
-    answers.push_back(elsewhere);
-  });
+  holdings.adopt_games_of(AccountId{5},
+                          [&](const auto& elsewhere) { answers.push_back(elsewhere); });
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_FALSE(answers[0]);
   holdings.sweep_orphans();
-  holdings.keep_fence(true);
+  holdings.keep_fence();
   holdings.check();
   io.run();
   EXPECT_FALSE(holdings.checking());

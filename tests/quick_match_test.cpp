@@ -59,9 +59,7 @@ class FakeLobby : public QuickMatchHost {
   }
   FakeParticipant& conn(std::uint64_t id) { return *conns_.at(SeatId{id}); }
   // The player's connection drops.
-  void drop(std::uint64_t id) {
-    conns_.erase(SeatId{id});
-  }
+  void drop(std::uint64_t id) { conns_.erase(SeatId{id}); }
 
   LobbyPlayer* player_of(SeatId id) override {
     const auto it = players_.find(id);
@@ -221,8 +219,7 @@ bool run_until(boost::asio::io_context& io, Condition done) {
 class QuickMatchTest : public ::testing::Test {
  protected:
   QuickMatch& one_node(milliseconds fallback = milliseconds(0)) {
-    match_ =
-        std::make_unique<QuickMatch>(io_.get_executor(), local_, single_, lobby_, fallback);
+    match_ = std::make_unique<QuickMatch>(io_.get_executor(), local_, single_, lobby_, fallback);
     return *match_;
   }
   QuickMatch& two_nodes(milliseconds fallback = milliseconds(0)) {

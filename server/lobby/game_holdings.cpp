@@ -27,58 +27,59 @@ void GameHoldings::adopt_games_of(AccountId account, Adopted done) {
 }
 
 void GameHoldings::adopt_games_of(AccountId account, Adopted done, bool again) {
-  holders_.games_of(account, [this, account, done, again](
-                                 std::optional<std::vector<HeldGame>> games) {
-    if (!games) {
-      spdlog::warn("cluster: a player's games in progress could not be read; none taken over");
-      done(std::nullopt);
-      return;
-    }
-    std::vector<std::pair<RecordId, std::string>> claims;
-    std::optional<NodeInfo> elsewhere;
-    for (const HeldGame& held : *games) {
-      const GameRecord& g = held.game;
-      // Held here already: never claimed again (the claim would re-label
-      // it, and the room here is the game).
-      if (host_.has_room(static_cast<GameId>(g.room_id))) continue;
-      if (!g.node.empty() && g.node != cluster_.self().id) {
-        // Held by a live node: its player is sent there, not here. A node
-        // Redis calls dead but that still beats in the database (cut from
-        // Redis alone) keeps its games too, and its players go there.
-        if (auto live = cluster_.node(g.node)) {
-          elsewhere = live;
-          continue;
-        }
-        if (held.holder) {
-          elsewhere = held.holder;
-          continue;
-        }
-      }
-      claims.emplace_back(g.id, g.node);
-    }
-    if (claims.empty() || again) {
-      done(elsewhere);  // (a second look after a lost claim claims nothing more)
-      return;
-    }
-    auto remaining = std::make_shared<std::size_t>(claims.size());
-    for (const auto& [id, from] : claims) {
-      holders_.claim(id, from, [this, account, remaining, done,
-                                from = from](std::optional<ClaimedGame> claimed) {
-        if (claimed) {
-          adopt(*claimed, from);
-          if (--*remaining == 0) done(std::nullopt);
+  holders_.games_of(
+      account, [this, account, done, again](std::optional<std::vector<HeldGame>> games) {
+        if (!games) {
+          spdlog::warn("cluster: a player's games in progress could not be read; none taken over");
+          done(std::nullopt);
           return;
         }
-        if (--*remaining > 0) return;
-        // Another node won it: the player goes where it is now.
-        adopt_games_of(account, done, true);
+        std::vector<std::pair<RecordId, std::string>> claims;
+        std::optional<NodeInfo> elsewhere;
+        for (const HeldGame& held : *games) {
+          const GameRecord& g = held.game;
+          // Held here already: never claimed again (the claim would re-label
+          // it, and the room here is the game).
+          if (host_.has_room(static_cast<GameId>(g.room_id))) continue;
+          if (!g.node.empty() && g.node != cluster_.self().id) {
+            // Held by a live node: its player is sent there, not here. A node
+            // Redis calls dead but that still beats in the database (cut from
+            // Redis alone) keeps its games too, and its players go there.
+            if (auto live = cluster_.node(g.node)) {
+              elsewhere = live;
+              continue;
+            }
+            if (held.holder) {
+              elsewhere = held.holder;
+              continue;
+            }
+          }
+          claims.emplace_back(g.id, g.node);
+        }
+        if (claims.empty() || again) {
+          done(elsewhere);  // (a second look after a lost claim claims nothing more)
+          return;
+        }
+        auto remaining = std::make_shared<std::size_t>(claims.size());
+        for (const auto& [id, from] : claims) {
+          holders_.claim(
+              id, from,
+              [this, account, remaining, done, from = from](std::optional<ClaimedGame> claimed) {
+                if (claimed) {
+                  adopt(*claimed, from);
+                  if (--*remaining == 0) done(std::nullopt);
+                  return;
+                }
+                if (--*remaining > 0) return;
+                // Another node won it: the player goes where it is now.
+                adopt_games_of(account, done, true);
+              });
+        }
       });
-    }
-  });
 }
 
 void GameHoldings::sweep_orphans() {
-  if (!cluster_.available()) return;
+  if (draining_ || !cluster_.available()) return;
   holders_.orphans(cluster_.live_nodes(), [this](auto games) {
     std::unordered_set<RecordId> now;
     const std::vector<RecordId> records = host_.records_here(false);
@@ -113,13 +114,20 @@ void GameHoldings::adopt(const ClaimedGame& claimed, const std::string& from) {
   if (host_.take_over(claimed, from)) ++adopted_;
 }
 
+// --- draining --------------------------------------------------------------------
+
+void GameHoldings::drain() {
+  draining_ = true;
+  cluster_.set_draining(true);
+}
+
 // --- fencing ----------------------------------------------------------------------
 
-void GameHoldings::keep_fence(bool beat) {
+void GameHoldings::keep_fence() {
   stalled();
   const auto now = steady_clock::now();
   tick_ = now;
-  if (beat && !db_beat_pending_) {
+  if (!frozen_ && !db_beat_pending_) {
     db_beat_pending_ = true;
     holders_.beat(cluster_.self(), [this](bool ok, steady_clock::time_point ran) {
       db_beat_pending_ = false;

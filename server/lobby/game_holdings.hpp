@@ -7,7 +7,9 @@
 // limit, so when this node may have looked dead (its heartbeats, or its own
 // executor, stalled past that limit) it asks the database which of its games
 // are still its own and drops the others; what waits on that answer (Hellos)
-// runs once it is in. One path for one node or several: a node alone has
+// runs once it is in. And it drains this node: no new games here, then
+// nothing more taken from anyone once its games are let go. One path for one
+// node or several: a node alone has
 // GameHolders that answer "nothing to take over, everything is yours" and a
 // Cluster whose heartbeat never ages. Runs on the logic executor.
 #pragma once
@@ -63,10 +65,10 @@ class GameHoldings {
   // sweep either (nobody came back for them meanwhile).
   void sweep_orphans();
 
-  // Every heartbeat: this node's beat in the database (when `beat`: not
-  // once its games are let go), and a check of holdings if this node may
-  // have looked dead. Starts the stall watch.
-  void keep_fence(bool beat);
+  // Every heartbeat: this node's beat in the database (not once frozen),
+  // and a check of holdings if this node may have looked dead. Starts the
+  // stall watch.
+  void keep_fence();
   // Whether the executor stalled past the dead limit since the last tick
   // (a check of holdings is started then). Never before keep_fence ticked.
   bool stalled();
@@ -79,6 +81,15 @@ class GameHoldings {
   std::size_t waiting_for_check() const noexcept { return after_check_.size(); }
   // A write of game `record` was refused: node `holder` holds it now.
   void lost(RecordId record, const std::string& holder);
+
+  // The drain: this node takes no new games, and others send it nobody
+  // (the Cluster is told); no orphans are taken over from now on.
+  void drain();
+  bool draining() const noexcept { return draining_; }
+  // The drain's end: nothing more is taken from anyone (no beat, no move
+  // lands after the games are let go in the database).
+  void freeze() noexcept { frozen_ = true; }
+  bool frozen() const noexcept { return frozen_; }
 
   std::uint64_t adopted() const noexcept { return adopted_; }
   std::uint64_t lost_count() const noexcept { return lost_; }
@@ -94,6 +105,8 @@ class GameHoldings {
   Cluster& cluster_;
   HoldingsHost& host_;
   std::chrono::milliseconds dead_after_;
+  bool draining_ = false;
+  bool frozen_ = false;
   std::uint64_t adopted_ = 0;
   std::uint64_t lost_ = 0;
   std::unordered_set<RecordId> orphans_seen_;  // held by no live node at the last sweep

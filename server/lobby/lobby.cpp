@@ -87,7 +87,7 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
   check_executor(links_.logic, "Lobby::receive");
-  if (handed_over_) return;  // the node is going: its players are on their way elsewhere
+  if (holdings_.frozen()) return;  // the node is going: its players are on their way elsewhere
   // Several nodes: after a stall, the games here are checked first.
   holdings_.stalled();
   if (connection.routing) {

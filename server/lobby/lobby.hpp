@@ -154,7 +154,8 @@ struct LobbyLinks {
   // ids come from (null: counting on from the largest restored).
   Cluster* cluster = nullptr;
   IdSource* room_ids = nullptr;
-  // Several nodes: which node holds each game in progress (adoption).
+  // Several nodes: which node holds each game in progress (null: this node
+  // alone holds all it has, SingleNodeHolders).
   GameHolders* holders = nullptr;
 };
 
@@ -200,7 +201,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // for an opponent or watching are sent to another node; games in
   // progress play on.
   void drain();
-  bool draining() const noexcept { return draining_; }
+  bool draining() const noexcept { return holdings_.draining(); }
   // Games still being played here.
   std::size_t games_in_progress() const;
   // No room waits for a write: everything every room said has been said
@@ -210,7 +211,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // anyone (no move can land after the games are let go in the database);
   // hand_over() then sends every player still here to another node, whose
   // node adopts their games. Returns how many were sent.
-  void freeze() { handed_over_ = true; }
+  void freeze() { holdings_.freeze(); }
   // Several nodes (GameHoldings): a write of game `record` was refused
   // because node `holder` holds it now ("": it is over, or held by nobody):
   // its room is dropped at once, its players told and sent on, never
@@ -500,12 +501,10 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
 
   // --- several nodes
   static SingleNode single_node_;  // the cluster of a node alone
-  bool draining_ = false;
-  bool handed_over_ = false;  // the drain ended: nothing more is taken from anyone
   std::uint64_t redirects_ = 0;
   SeatReservations reservations_;     // places kept for players other nodes send here
   SingleNodeHolders single_holders_;  // the game holders of a node alone
-  GameHoldings holdings_;             // adoption and fencing
+  GameHoldings holdings_;             // adoption, fencing, draining
 };
 
 }  // namespace ttt::server

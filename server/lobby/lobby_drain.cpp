@@ -57,9 +57,8 @@ void Lobby::send_on_after_game(GameRoom& room) {
 
 void Lobby::drain() {
   check_executor(links_.logic, "Lobby::drain");
-  if (draining_) return;
-  draining_ = true;
-  cluster().set_draining(true);
+  if (draining()) return;
+  holdings_.drain();
   spdlog::info("draining: no new games here; players out of a game go to other nodes");
   std::vector<Connection*> away;
   for (Connection* connection : connections_) {

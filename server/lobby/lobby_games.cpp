@@ -88,7 +88,7 @@ bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
     error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
     return false;
   }
-  if (draining_) {
+  if (draining()) {
     error(player, wire::ERROR_CODE_DRAINING,
           "this node is being drained: it takes no new games (reconnect to play elsewhere)",
           request_id);
@@ -500,13 +500,13 @@ void Lobby::left_room(GameRoom& room, SeatId id) {
 void Lobby::room_changed(GameRoom& room) {
   check_executor(links_.logic, "Lobby::room_changed");
   links_.directory.publish(listing_of(room));
-  if (draining_) send_on_after_game(room);
+  if (draining()) send_on_after_game(room);
 }
 
 void Lobby::game_recorded(GameRoom& room) {
   check_executor(links_.logic, "Lobby::game_recorded");
   ++games_finished_;
-  if (draining_) send_on_after_game(room);
+  if (draining()) send_on_after_game(room);
 }
 
 void Lobby::decided_while_away(AccountId account, wire::AwayResult result) {

@@ -19,12 +19,11 @@ namespace ttt::server {
 
 void Lobby::keep_fence() {
   check_executor(links_.logic, "Lobby::keep_fence");
-  holdings_.keep_fence(!handed_over_);
+  holdings_.keep_fence();
 }
 
 void Lobby::sweep_orphans() {
   check_executor(links_.logic, "Lobby::sweep_orphans");
-  if (draining_) return;
   holdings_.sweep_orphans();
 }
 
@@ -95,7 +94,7 @@ bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
     auto open = still_open(weak);
     if (!open) return;
     open->end_routing();
-    this->hello(*open, hello, request_id, false);
+    this->hello(*open, hello, request_id);
   });
   return true;
 }

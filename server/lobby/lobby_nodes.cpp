@@ -205,7 +205,7 @@ void Lobby::arrive_with_token(Connection& connection, AccountId account, const w
 }
 
 bool Lobby::send_away(Connection& connection, const LobbyPlayer* existing) {
-  if (!draining_ || (existing != nullptr && existing->room)) return false;
+  if (!draining() || (existing != nullptr && existing->room)) return false;
   if (auto there = cluster().another_node()) {
     redirect(connection, *there, "", 0, "this node is being drained");
   } else if (auto conn = connection.participant()) {
@@ -451,7 +451,7 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
   auto refuse = [&reply](wire::ErrorCode code, std::string text) {
     reply(SeatReply{{}, 0, code, std::move(text)});
   };
-  if (shutting_down_ || draining_) {
+  if (shutting_down_ || draining()) {
     refuse(wire::ERROR_CODE_DRAINING, request.kind == SeatRequest::Kind::kChallenge
                                           ? "the node " + request.challenge.name() +
                                                 " is at is being drained: challenge again soon"

@@ -1,7 +1,7 @@
 // The Lobby after a restart: the games that were in progress come back with
 // their players away (until they reconnect with their resume token) and the
 // server's bots in their seats. With several nodes, a node starts with no
-// games: each comes back where one of its players returns (lobby_adopt.cpp).
+// games: each comes back where one of its players returns (GameHoldings).
 #include <spdlog/spdlog.h>
 
 #include <algorithm>

@@ -21,8 +21,8 @@ bool free_to_pair(const LobbyPlayer* player) {
 
 }  // namespace
 
-QuickMatch::QuickMatch(boost::asio::any_io_executor logic, Matchmaker& matchmaker,
-                       Cluster& cluster, QuickMatchHost& host, std::chrono::milliseconds fallback)
+QuickMatch::QuickMatch(boost::asio::any_io_executor logic, Matchmaker& matchmaker, Cluster& cluster,
+                       QuickMatchHost& host, std::chrono::milliseconds fallback)
     : logic_(std::move(logic)),
       matchmaker_(matchmaker),
       cluster_(cluster),
@@ -64,10 +64,8 @@ QuickMatch::Waiting* QuickMatch::waiting_by(SeatId id, int size, int win_length,
   return same_rules(it->second.request, rules) ? &it->second : nullptr;
 }
 
-void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t request_id,
-                           int attempt) {
-  matchmaker_.match(request, [this, id, request, request_id,
-                              attempt](const MatchOutcome& outcome) {
+void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t request_id, int attempt) {
+  matchmaker_.match(request, [this, id, request, request_id, attempt](const MatchOutcome& outcome) {
     LobbyPlayer* player = host_.player_of(id);
     if (!free_to_pair(player)) {
       // Gone (or seated) meanwhile: its wish goes with it.
