@@ -83,7 +83,8 @@ class Cluster {
  public:
   virtual ~Cluster() = default;
 
-  // Whether other nodes may exist (false for one node alone).
+  // Whether other nodes may exist (false for one node alone). The lobby
+  // asks the calls below the same way either way.
   virtual bool shared() const = 0;
   // This node.
   virtual const NodeInfo& self() const = 0;
@@ -177,6 +178,8 @@ class Cluster {
 };
 
 // One node alone: every player and token is here, there is nobody to ask.
+// It answers at once: every player is held here, no other node holds a
+// token, a seat can't be kept elsewhere.
 class SingleNode final : public Cluster {
  public:
   SingleNode() { self_.id = "local"; }
@@ -191,7 +194,7 @@ class SingleNode final : public Cluster {
             HoldDone) override {}
   void release(AccountId, const std::string&) override {}
   void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
-  void find_player(AccountId, PlayerDone done) override { done("", true); }
+  void find_player(AccountId, PlayerDone done) override { done(self_.id, true); }
   void request_seat(const std::string&, const SeatRequest&, SeatDone done) override {
     done(SeatReply{{}, 0, wire::ERROR_CODE_UNKNOWN_GAME, "no such node"});
   }

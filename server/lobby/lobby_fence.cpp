@@ -99,7 +99,7 @@ void Lobby::check_holdings() {
       auto open = still_open(deferred.connection);
       if (!open) continue;
       open->end_routing();
-      hello(*open, deferred.hello, deferred.request_id, false);
+      hello(*open, deferred.hello, deferred.request_id);
     }
     auto elsewhere = std::move(held_elsewhere_);
     held_elsewhere_.clear();

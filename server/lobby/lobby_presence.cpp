@@ -1,10 +1,9 @@
 // The Lobby's list of the players online (/who): one page at a time, in
 // the order of their names, each with what it is doing now, read from the
-// players the lobby holds in that order (never stale). With several nodes
-// the other nodes' players, as last shared, are merged in.
+// players the lobby holds in that order (never stale), with the other
+// nodes' players, as last shared, merged in (none with one node).
 #include <algorithm>
 #include <map>
-#include <unordered_set>
 #include <vector>
 
 #include "executor_check.hpp"
@@ -20,6 +19,12 @@ std::string seat_label(const PlayerRef& p) { return p.id == SeatId{} ? "(free)" 
 // The names one /who with a filter looks at, at most: a page with a filter
 // costs the same however many are online.
 constexpr std::size_t kWhoScan = 1000;
+
+// Online: connected, or away with a seat held. The server's own bots are
+// not players anyone can challenge or chat with outside their game.
+bool shown_in_who(const LobbyPlayer& player) {
+  return !player.is_bot && (player.connection != nullptr || player.room != nullptr);
+}
 
 }  // namespace
 
@@ -65,11 +70,9 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
 
 void Lobby::share_presence() {
   check_executor(links_.logic, "Lobby::share_presence");
-  if (!cluster().shared()) return;
   std::map<AccountId, wire::PlayerPresence> here;
   for (const auto& [id, player] : players_) {
-    if (player->is_bot) continue;
-    if (player->connection == nullptr && !player->room) continue;
+    if (!shown_in_who(*player)) continue;
     here.emplace(player->account, presence_of(*player));
   }
   cluster().share_presence(here);
@@ -90,55 +93,39 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
   message.set_in_reply_to(request_id);
   wire::PlayerList* list = message.mutable_player_list();
   list->set_page_size(static_cast<std::uint32_t>(page_size));
-  if (cluster().shared()) {
-    list_all_nodes(*list, request, page_size);
-  } else {
-    // Online: connected, or away with a seat held. The server's own bots are
-    // not players anyone can challenge or chat with outside their game. A
-    // page is read from the players in name order: a filter looks at a
-    // bounded number of names a request, and says where to go on.
-    const auto page = players_.page(
-        request.after(), request.name(), page_size, kWhoScan,
-        [](const LobbyPlayer& p) { return p.connection != nullptr || p.room != nullptr; });
-    for (const LobbyPlayer* p : page.people) *list->add_players() = presence_of(*p);
-    list->set_next_after(page.next_after);
-    list->set_total(
-        static_cast<std::uint32_t>(request.name().empty() ? players_.people() : page.matched));
-  }
-  reply(player, std::move(message));
-}
-
-void Lobby::list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& request,
-                           std::size_t page_size) {
-  // Several nodes: this node's players and the others' (as they last shared
-  // them), merged.
-  std::vector<wire::PlayerPresence> online;
-  std::unordered_set<std::string> here;
-  for (const auto& [id, candidate] : players_) {
-    if (candidate->is_bot) continue;
-    if (candidate->connection == nullptr && !candidate->room) continue;
-    if (!contains_ignoring_ascii_case(candidate->name, request.name())) continue;
-    online.push_back(presence_of(*candidate));
-    here.insert(candidate->name);
-  }
+  // This node's page is read from its players in name order (a filter looks
+  // at a bounded number of names a request, and says where to go on)...
+  const auto page = players_.page(request.after(), request.name(), page_size, kWhoScan,
+                                  [](const LobbyPlayer& p) { return shown_in_who(p); });
+  std::vector<wire::PlayerPresence> shown;
+  shown.reserve(page.people.size());
+  for (const LobbyPlayer* p : page.people) shown.push_back(presence_of(*p));
+  // ...and the other nodes' players (as they last shared them; none with
+  // one node) merged in, up to where this node's page looked.
+  std::size_t others = 0;
   for (auto& [node, presence] : cluster().others_presence()) {
-    if (here.contains(presence.name())) continue;
+    if (players_.by_key(name_key(presence.name())) != nullptr) continue;  // held here
     if (!contains_ignoring_ascii_case(presence.name(), request.name())) continue;
-    online.push_back(std::move(presence));
+    ++others;
+    if (!request.after().empty() && presence.name() <= request.after()) continue;
+    if (!page.scanned_to_end && presence.name() > page.next_after) continue;
+    shown.push_back(std::move(presence));
   }
-  std::sort(online.begin(), online.end(),
-            [](const wire::PlayerPresence& a, const wire::PlayerPresence& b) {
-              return a.name() < b.name();
-            });
-  auto it = std::upper_bound(
-      online.begin(), online.end(), request.after(),
-      [](const std::string& after, const wire::PlayerPresence& p) { return after < p.name(); });
-  if (request.after().empty()) it = online.begin();
-  for (; it != online.end() && static_cast<std::size_t>(list.players_size()) < page_size; ++it) {
-    *list.add_players() = *it;
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const wire::PlayerPresence& a, const wire::PlayerPresence& b) {
+                     return a.name() < b.name();
+                   });
+  const bool cut = shown.size() > page_size;
+  if (cut) shown.resize(page_size);
+  for (auto& presence : shown) *list->add_players() = std::move(presence);
+  if (cut) {
+    list->set_next_after(list->players().rbegin()->name());
+  } else {
+    list->set_next_after(page.next_after);
   }
-  if (it != online.end()) list.set_next_after(list.players().rbegin()->name());
-  list.set_total(static_cast<std::uint32_t>(online.size()));
+  const std::size_t here = request.name().empty() ? players_.people() : page.matched;
+  list->set_total(static_cast<std::uint32_t>(here + others));
+  reply(player, std::move(message));
 }
 
 }  // namespace ttt::server
