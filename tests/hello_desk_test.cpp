@@ -21,7 +21,7 @@ namespace {
 using Kind = Identified::Kind;
 using ttt::testing::MemoryAccounts;
 
-constexpr const char* kSecret = "alice-secret-0123";
+constexpr const char* kSecret = "alices-secret-0123456789abcdef-0123";
 
 // Several nodes, as the test sets them: which node holds each player and
 // token, which nodes are alive, and whether the shared state answers.
@@ -165,10 +165,10 @@ TEST_F(HelloDeskTest, TheRightSecretIsThePlayerHereOnANodeAlone) {
 
 TEST_F(HelloDeskTest, AWrongSecretIsRefusedAndPastTheFreeOnesTheNameWaits) {
   make_account("alice");
-  const Identified first = identify(by_name("alice", "wrong-secret-0000"));
+  const Identified first = identify(by_name("alice", "wrong-secret-00000000000000000000000"));
   EXPECT_EQ(first.kind, Kind::kRefused);
   EXPECT_EQ(first.code, wire::ERROR_CODE_NAME_TAKEN);
-  EXPECT_EQ(identify(by_name("alice", "wrong-secret-0001")).code, wire::ERROR_CODE_NAME_TAKEN);
+  EXPECT_EQ(identify(by_name("alice", "wrong-secret-00000000000000000000001")).code, wire::ERROR_CODE_NAME_TAKEN);
   // Now even the right secret waits, from that network...
   const Identified locked = identify(by_name("alice"));
   EXPECT_EQ(locked.code, wire::ERROR_CODE_IDENTITY_LOCKED);
@@ -275,7 +275,7 @@ TEST_F(HelloDeskNodes, APlayerAnotherLiveNodeHoldsIsSentThere) {
   EXPECT_EQ(who.node.port, 4001);
   EXPECT_NE(who.text.find("your player is at node 127.0.0.1:4001"), std::string::npos);
   // A wrong secret learns nothing of where the player is.
-  EXPECT_EQ(identify(by_name("alice", "wrong-secret-0000")).code, wire::ERROR_CODE_NAME_TAKEN);
+  EXPECT_EQ(identify(by_name("alice", "wrong-secret-00000000000000000000000")).code, wire::ERROR_CODE_NAME_TAKEN);
 }
 
 TEST_F(HelloDeskNodes, APlayerHeldHereOrWhoseNodeCantBeAskedIsLetInHere) {
