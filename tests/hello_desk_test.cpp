@@ -52,8 +52,8 @@ class PlayedCluster final : public Cluster {
   }
   void request_seat(const std::string&, const SeatRequest&, SeatDone) override {}
   void serve_seats(SeatHandler) override {}
-  void take_allowance(const std::string&, const std::string&, std::size_t, std::chrono::milliseconds,
-                      AllowanceDone done) override {
+  void take_allowance(const std::string&, const std::string&, std::size_t,
+                      std::chrono::milliseconds, AllowanceDone done) override {
     done(allow_names, std::chrono::minutes(20));
   }
   void on_restored(std::function<void(bool)>) override {}
@@ -168,7 +168,8 @@ TEST_F(HelloDeskTest, AWrongSecretIsRefusedAndPastTheFreeOnesTheNameWaits) {
   const Identified first = identify(by_name("alice", "wrong-secret-00000000000000000000000"));
   EXPECT_EQ(first.kind, Kind::kRefused);
   EXPECT_EQ(first.code, wire::ERROR_CODE_NAME_TAKEN);
-  EXPECT_EQ(identify(by_name("alice", "wrong-secret-00000000000000000000001")).code, wire::ERROR_CODE_NAME_TAKEN);
+  EXPECT_EQ(identify(by_name("alice", "wrong-secret-00000000000000000000001")).code,
+            wire::ERROR_CODE_NAME_TAKEN);
   // Now even the right secret waits, from that network...
   const Identified locked = identify(by_name("alice"));
   EXPECT_EQ(locked.code, wire::ERROR_CODE_IDENTITY_LOCKED);
@@ -275,7 +276,8 @@ TEST_F(HelloDeskNodes, APlayerAnotherLiveNodeHoldsIsSentThere) {
   EXPECT_EQ(who.node.port, 4001);
   EXPECT_NE(who.text.find("your player is at node 127.0.0.1:4001"), std::string::npos);
   // A wrong secret learns nothing of where the player is.
-  EXPECT_EQ(identify(by_name("alice", "wrong-secret-00000000000000000000000")).code, wire::ERROR_CODE_NAME_TAKEN);
+  EXPECT_EQ(identify(by_name("alice", "wrong-secret-00000000000000000000000")).code,
+            wire::ERROR_CODE_NAME_TAKEN);
 }
 
 TEST_F(HelloDeskNodes, APlayerHeldHereOrWhoseNodeCantBeAskedIsLetInHere) {
@@ -327,8 +329,7 @@ TEST_F(HelloDeskNodes, NewNamesAreCountedByEveryNodeTogether) {
   cluster_.allow_names = false;
   const Identified refused_name = register_name(by_name("alice"));
   EXPECT_EQ(refused_name.code, wire::ERROR_CODE_TOO_MANY_NEW_NAMES);
-  EXPECT_NE(refused_name.text.find("on this lobby's nodes: try again in 21 min"),
-            std::string::npos)
+  EXPECT_NE(refused_name.text.find("on this lobby's nodes: try again in 21 min"), std::string::npos)
       << refused_name.text;
   EXPECT_TRUE(accounts_.created.empty());
 }

@@ -47,8 +47,8 @@ Identified refused(wire::ErrorCode code, std::string text) {
   return who;
 }
 
-HelloDesk::HelloDesk(AccountStore& accounts, Cluster& cluster, LogLimiter& log,
-                     HelloLimits limits, HeldHere held_here)
+HelloDesk::HelloDesk(AccountStore& accounts, Cluster& cluster, LogLimiter& log, HelloLimits limits,
+                     HeldHere held_here)
     : accounts_(accounts),
       cluster_(cluster),
       log_(log),
@@ -74,9 +74,9 @@ std::optional<Identified> HelloDesk::locked_out(const std::string& key, const ch
   const auto wait = failures_.wait(key);
   if (wait <= IdentityBackoff::Clock::duration::zero()) return std::nullopt;
   const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
-  return refused(wire::ERROR_CODE_IDENTITY_LOCKED, std::string("too many wrong ") + what +
-                                                       ": try again in " + std::to_string(seconds) +
-                                                       " s");
+  return refused(
+      wire::ERROR_CODE_IDENTITY_LOCKED,
+      std::string("too many wrong ") + what + ": try again in " + std::to_string(seconds) + " s");
 }
 
 Identified HelloDesk::failed(const std::string& key, wire::ErrorCode code, std::string text) {
@@ -108,8 +108,7 @@ void HelloDesk::by_token(const wire::Hello& hello, const std::string& address, D
   done(std::move(who));
 }
 
-void HelloDesk::token_elsewhere(const wire::Hello& hello, const std::string& address,
-                                Done done) {
+void HelloDesk::token_elsewhere(const wire::Hello& hello, const std::string& address, Done done) {
   const std::string hash = sha256_hex(hello.resume_token());
   cluster_.find_token(hash, [this, hash, address, done = std::move(done)](
                                 std::optional<TokenHolder> holder, bool answered) {
@@ -199,31 +198,31 @@ void HelloDesk::by_name(const wire::Hello& hello, const std::string& address, Do
 }
 
 void HelloDesk::locate(AccountId account, Done done) {
-  cluster_.find_player(account, [this, account, done = std::move(done)](const std::string& node,
-                                                                        bool answered) {
-    // Not answered: the shared state is away, and the player is taken here.
-    if (!answered || node == cluster_.self().id) {
-      done(known(account, false));
-      return;
-    }
-    if (!node.empty()) {
-      if (auto there = cluster_.node(node)) {
-        done(elsewhere(*there, "your player is at node " + where_of(*there)));
-        return;
-      }
-    }
-    // Its node is gone, or no node holds the player (the shared state may
-    // have lost what it knew): its games in progress come here, or it goes
-    // where they are held.
-    done(known(account, false, true));
-  });
+  cluster_.find_player(
+      account, [this, account, done = std::move(done)](const std::string& node, bool answered) {
+        // Not answered: the shared state is away, and the player is taken here.
+        if (!answered || node == cluster_.self().id) {
+          done(known(account, false));
+          return;
+        }
+        if (!node.empty()) {
+          if (auto there = cluster_.node(node)) {
+            done(elsewhere(*there, "your player is at node " + where_of(*there)));
+            return;
+          }
+        }
+        // Its node is gone, or no node holds the player (the shared state may
+        // have lost what it knew): its games in progress come here, or it goes
+        // where they are held.
+        done(known(account, false, true));
+      });
 }
 
 void HelloDesk::register_name(const wire::Hello& hello, const std::string& address, Done done) {
   if (!hello.secret().empty() && !is_valid_secret(hello.secret())) {
-    done(refused(wire::ERROR_CODE_BAD_REQUEST,
-                 "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
-                     " characters of letters, digits, '-' and '_'"));
+    done(refused(wire::ERROR_CODE_BAD_REQUEST, "a secret is " + std::to_string(kMinSecret) +
+                                                   " to " + std::to_string(kMaxSecret) +
+                                                   " characters of letters, digits, '-' and '_'"));
     return;
   }
   // New names per address, and per IPv6 /48 (so many /64s) in all.
@@ -239,8 +238,7 @@ void HelloDesk::register_name(const wire::Hello& hello, const std::string& addre
   // through already; a node alone allows at once).
   cluster_.take_allowance(
       "names", address, limits_.new_names_per_hour, std::chrono::hours(1),
-      [this, hello, address, done = std::move(done)](bool allowed,
-                                                     std::chrono::milliseconds wait) {
+      [this, hello, address, done = std::move(done)](bool allowed, std::chrono::milliseconds wait) {
         if (allowed) {
           write_account(hello, address, done);
           return;

@@ -19,8 +19,8 @@
 namespace ttt::testing {
 
 using server::AccountId;
-using server::GameResult;
 using server::GameRecord;
+using server::GameResult;
 using server::RecordId;
 using server::Settlement;
 using server::Standing;
@@ -88,8 +88,7 @@ class MemoryAccounts final : public server::AccountStore {
     int moves;
   };
   // The records' token hashes (as another node saved them), for check_token.
-  void check_token(AccountId account, const std::string& token_hash,
-                   TokenChecked done) override {
+  void check_token(AccountId account, const std::string& token_hash, TokenChecked done) override {
     const auto it = records.find(account);
     done(it != records.end() && it->second == token_hash);
   }
