@@ -1,6 +1,7 @@
-// The Lobby's identities: Hello (a name is owned through its secret, which
-// the client makes; a resume token takes a held seat back), a new secret
-// for a name, and a player's chat settings.
+// The Lobby's side of identities: Hello as one path (the HelloDesk says who
+// it speaks for and where its player is held; the client is then refused,
+// sent to that node, or let in here with a Welcome), a new secret for a
+// name, and a player's chat settings.
 #include <spdlog/spdlog.h>
 
 #include "lobby/lobby.hpp"
