@@ -90,7 +90,8 @@ TEST(PlayerTable, AFilteredPageLooksAtABoundedNumberOfNames) {
   EXPECT_EQ(names(rest), (std::vector<std::string>{"dan", "fay"}));
   EXPECT_TRUE(rest.scanned_to_end);
   // What `shown` holds back is not on the page.
-  const auto shown = table.page("", "", 10, 100, [](const LobbyPlayer& p) { return p.name != "bob"; });
+  const auto shown =
+      table.page("", "", 10, 100, [](const LobbyPlayer& p) { return p.name != "bob"; });
   EXPECT_EQ(shown.people.size(), 5u);
 }
 
