@@ -30,6 +30,13 @@ std::unique_ptr<LobbyPlayer> bot(std::uint64_t seat, const std::string& name) {
   return player;
 }
 
+// A connection the table only looks at, never calls.
+class Unheard final : public Inbox {
+ public:
+  void receive(const wire::ClientMessage&) override {}
+  void closed() override {}
+};
+
 std::vector<std::string> names(const PlayerTable::Page& page) {
   std::vector<std::string> out;
   for (const LobbyPlayer* p : page.people) out.push_back(p->name);
@@ -46,6 +53,18 @@ TEST(PlayerTable, HoldsPlayersBySeatAndPeopleByTheKeyOfTheirName) {
   EXPECT_EQ(table.by_key(name_key("alice"))->id, SeatId{1});
   EXPECT_EQ(table.by_key(name_key("bot (hard)")), nullptr);
   EXPECT_TRUE(table.contains(SeatId{2}));
+  EXPECT_EQ(table.get(SeatId{2})->name, "bot (hard)");
+  EXPECT_EQ(table.get(SeatId{3}), nullptr);
+}
+
+TEST(PlayerTable, OnlineIsAPersonConnectedNowNotOneAway) {
+  PlayerTable table;
+  LobbyPlayer& alice = table.add(person(1, "alice"));
+  EXPECT_EQ(table.online(name_key("alice")), nullptr) << "away: no connection";
+  Unheard connection;
+  alice.connection = &connection;
+  EXPECT_EQ(table.online(name_key("ALICE")), &alice);
+  EXPECT_EQ(table.online(name_key("bob")), nullptr);
 }
 
 TEST(PlayerTable, ASeatHeldAlreadyStaysAndErasingUnindexes) {

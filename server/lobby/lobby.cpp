@@ -191,10 +191,7 @@ void Lobby::forget(SeatId id) {
   players_.erase(it);
 }
 
-LobbyPlayer* Lobby::player_of(SeatId id) {
-  const auto it = players_.find(id);
-  return it == players_.end() ? nullptr : it->second.get();
-}
+LobbyPlayer* Lobby::player_of(SeatId id) { return players_.get(id); }
 
 void Lobby::shutdown(const std::string& reason) {
   check_executor(links_.logic, "Lobby::shutdown");

@@ -326,8 +326,6 @@ class Lobby final : public Gate, public RoomOwner {
   // The player now sits in its room as a player: its seat counts against its
   // address, and its challenges end.
   void took_seat(LobbyPlayer& player);
-  // The human of that name connected now, or null.
-  LobbyPlayer* online_player(std::string_view name);
   // Whether the player may make another challenge (to `to`) now: within its
   // own, its address's and its network's rates, and not `to` again too
   // soon; replies RATE_LIMITED if not.

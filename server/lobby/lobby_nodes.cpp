@@ -298,7 +298,7 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
   } else if (request.kind == SeatRequest::Kind::kChallenge) {
     // No seat: a place for the challenger to arrive and challenge from
     // (checked again then, as any challenge).
-    LobbyPlayer* target = online_player(request.challenge.name());
+    LobbyPlayer* target = players_.online(name_key(request.challenge.name()));
     if (target == nullptr) {
       refuse(wire::ERROR_CODE_PLAYER_OFFLINE, "not online now: " + request.challenge.name());
       return;
