@@ -121,9 +121,6 @@ class RedisCluster final : public Cluster {
   void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) override {
     presence_.publish(here);
   }
-  std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const override {
-    return presence_.others();
-  }
   PresencePage others_presence_page(std::string_view after, std::string_view part,
                                     std::size_t page_size, std::size_t scan) const override {
     return presence_.page(after, part, page_size, scan);

@@ -190,15 +190,6 @@ void SharedPresence::resync() {
   });
 }
 
-std::vector<std::pair<std::string, wire::PlayerPresence>> SharedPresence::others() const {
-  std::vector<std::pair<std::string, wire::PlayerPresence>> out;
-  if (!cluster_.available()) return out;
-  for (const auto& [account, entry] : others_) {
-    if (shown(account, entry)) out.emplace_back(entry.node, entry.presence);
-  }
-  return out;
-}
-
 Cluster::PresencePage SharedPresence::page(std::string_view after, std::string_view part,
                                            std::size_t page_size, std::size_t scan) const {
   Cluster::PresencePage page;

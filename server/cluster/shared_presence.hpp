@@ -39,9 +39,8 @@ class SharedPresence {
   void apply(const std::string& payload);
   // Reads all of it again and writes this node's players into it.
   void resync();
-  // The players the other live nodes hold, with the node of each.
-  std::vector<std::pair<std::string, wire::PlayerPresence>> others() const;
-  // One page of them in the order of their names (Cluster::others_presence_page).
+  // One page of the players the other live nodes hold, in the order of
+  // their names (Cluster::others_presence_page).
   Cluster::PresencePage page(std::string_view after, std::string_view part, std::size_t page_size,
                              std::size_t scan) const;
   // The one whose name has this key, with its node.

@@ -37,8 +37,9 @@ class AccountStore : public RatingBook, public BlockBook {
   virtual const StoredPlayer& create(StoredPlayer account) = 0;
   // The same, and done(ok) once the account is written (several nodes: no
   // other node can be sent this player before its account is there to
-  // read). If the write fails (another node took the name at the same
-  // moment), the account is forgotten here and done(false).
+  // read; a node alone answers at once, its write queued as create's). If
+  // the write fails (another node took the name at the same moment), the
+  // account is forgotten here and done(false).
   virtual void create_written(StoredPlayer account, std::function<void(bool ok)> done) {
     create(std::move(account));
     done(true);

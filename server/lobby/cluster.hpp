@@ -84,7 +84,8 @@ class Cluster {
  public:
   virtual ~Cluster() = default;
 
-  // Whether other nodes may exist (false for one node alone).
+  // Whether other nodes may exist (false for one node alone). The lobby
+  // asks the calls below the same way either way.
   virtual bool shared() const = 0;
   // This node.
   virtual const NodeInfo& self() const = 0;
@@ -129,13 +130,10 @@ class Cluster {
   virtual void serve_seats(SeatHandler handler) = 0;
 
   // /who among nodes: this node's players as /who shows them (by account),
-  // shared with the others; and the players the other live nodes hold, with
-  // the node of each. One node alone shares nothing.
+  // shared with the others. One node alone shares nothing.
   virtual void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) { (void)here; }
-  virtual std::vector<std::pair<std::string, wire::PlayerPresence>> others_presence() const {
-    return {};
-  }
-  // One page of those, read from an index in the order of their names:
+  // One page of the players the other live nodes hold, read from an index
+  // in the order of their names:
   // after `after`, whose name contains `part` (ASCII case ignored), at most
   // page_size, looking at no more than `scan` names (next_after: where the
   // next page starts; empty: every name after `after` was looked at).
@@ -200,6 +198,8 @@ class Cluster {
 };
 
 // One node alone: every player and token is here, there is nobody to ask.
+// It answers at once: every player is held here, no other node holds a
+// token, a seat can't be kept elsewhere.
 class SingleNode final : public Cluster {
  public:
   SingleNode() { self_.id = "local"; }
@@ -214,7 +214,7 @@ class SingleNode final : public Cluster {
             HoldDone) override {}
   void release(AccountId, const std::string&) override {}
   void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
-  void find_player(AccountId, PlayerDone done) override { done("", true); }
+  void find_player(AccountId, PlayerDone done) override { done(self_.id, true); }
   void request_seat(const std::string&, const SeatRequest&, SeatDone done) override {
     done(SeatReply{{}, 0, wire::ERROR_CODE_UNKNOWN_GAME, "no such node"});
   }

@@ -43,7 +43,10 @@ std::uint64_t process_cpu_us() {
 Lobby::Lobby(LobbyLinks links, LobbyConfig config)
     : links_(std::move(links)),
       config_(std::move(config)),
-      tokens_(links_.accounts, config_.token_lifetime),
+      desk_(links_.accounts, cluster(), links_.log,
+            HelloLimits{config_.token_lifetime, config_.new_names_per_hour,
+                        config_.identity_failures},
+            [this](SeatId seat) { return players_.contains(seat); }),
       quotas_(config_.quotas),
       bot_searches_(links_.logic, links_.compute,
                     static_cast<std::size_t>(std::max(config_.bot_threads, 1)), config_.bot_queue),
@@ -51,8 +54,6 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       invite_failures_(
           1000.0 / static_cast<double>(std::max<long long>(config_.invite_retry.count(), 1)),
           config_.invite_failures_per_address),
-      new_names_(config_.new_names_per_hour),
-      identity_failures_(config_.identity_failures),
       challenges_(ChallengeLimits{config_.challenges_per_minute, config_.challenge_cooldown}),
       quick_match_(links_.logic, links_.matchmaker, cluster(), *this, config_.bot_fallback),
       instance_(random_hex(16)),
@@ -180,9 +181,9 @@ void Lobby::forget(SeatId id) {
   LobbyPlayer& player = *it->second;
   release_quota(player);
   if (!player.is_bot) {
-    if (auto hash = tokens_.hash_of(player.id)) cluster().release(player.account, *hash);
+    if (auto hash = desk_.tokens().hash_of(player.id)) cluster().release(player.account, *hash);
   }
-  tokens_.revoke(player.id, player.account);
+  desk_.tokens().revoke(player.id, player.account);
   quick_match_.forget(player.id);
   // Only a bot is forgotten while connected: its connection ends with it.
   if (auto* connection = static_cast<Connection*>(player.connection)) {
@@ -193,10 +194,7 @@ void Lobby::forget(SeatId id) {
   players_.erase(it);
 }
 
-LobbyPlayer* Lobby::player_of(SeatId id) {
-  const auto it = players_.find(id);
-  return it == players_.end() ? nullptr : it->second.get();
-}
+LobbyPlayer* Lobby::player_of(SeatId id) { return players_.get(id); }
 
 void Lobby::shutdown(const std::string& reason) {
   check_executor(links_.logic, "Lobby::shutdown");
@@ -363,15 +361,14 @@ void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
   // even looked at, the right one included.
   bool operator_view = false;
   if (!request.operator_token().empty()) {
-    const std::string lock = IdentityBackoff::name_key("operator token", player.address);
-    if (identity_failures_.wait(lock) > IdentityBackoff::Clock::duration::zero()) {
+    const auto right =
+        desk_.operator_token(request.operator_token(), config_.stats_token, player.address);
+    if (!right) {
       error(player, wire::ERROR_CODE_IDENTITY_LOCKED,
             "too many wrong operator tokens from your address: try again later", request_id);
       return;
     }
-    operator_view = !config_.stats_token.empty() &&
-                    equal_constant_time(request.operator_token(), config_.stats_token);
-    if (!operator_view) identity_failures_.failed(lock);
+    operator_view = *right;
   }
   if (operator_view) {
     out->set_operator_view(true);

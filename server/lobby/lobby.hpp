@@ -32,9 +32,9 @@
 #include "lobby/game_holders.hpp"
 #include "lobby/game_holdings.hpp"
 #include "lobby/identity_backoff.hpp"
+#include "lobby/hello_desk.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
-#include "lobby/new_name_allowance.hpp"
 #include "lobby/player_table.hpp"
 #include "lobby/quick_match.hpp"
 #include "lobby/resume_tokens.hpp"
@@ -248,22 +248,18 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // The messages a connection sent while its Hello was being routed, now
   // handled in order.
   void replay_held(Connection& connection);
-  // --- identity (lobby_identity.cpp)
-  // routed: the other nodes were asked already (several nodes).
-  void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
-             bool routed = false);
+  // --- identity (lobby_identity.cpp; who a Hello speaks for: HelloDesk)
+  // Hello, one path: checked (HelloDesk), then the client is refused, sent
+  // to the node that holds its player, or let in here.
+  void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Hello refused: the client told why, its connection closed.
   void refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
                     std::uint32_t request_id);
-  // Whether `key` (an address, or a name from a network) must wait after
-  // failed identity checks; refuses the Hello (IDENTITY_LOCKED) if so.
-  bool locked_out(Connection& connection, const std::string& key, const char* what,
-                  std::uint32_t request_id);
-  // Hello with a resume token, or with a name (and its secret).
-  void hello_by_token(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
-                      bool routed);
-  void hello_by_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
-                     bool routed);
+  // The account's player, identified, comes in on the connection: it takes
+  // back the player held here, or enters (after taking over the games of
+  // its node if no live node holds it).
+  void let_in(Connection& connection, const Identified& who, const wire::Hello& hello,
+              std::uint32_t request_id);
   // A name nobody has: registered (within the address's new names) and entered.
   void new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Attaches the connection, which said Hello, to a player who is online
@@ -278,15 +274,6 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
              const std::function<void(LobbyPlayer&)>& before_welcome = {});
   void welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                const std::string& secret);
-  // A new account owned by `chosen` (the client's secret), or by a secret
-  // made here and returned in `issued` when the client chose none.
-  const StoredPlayer& register_account(const std::string& name, const std::string& chosen,
-                                       std::string& issued, const std::string& address);
-  // Several nodes: a new name, counted against its address by every node
-  // together, and its account written before its Welcome.
-  void register_shared(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
-  void write_shared_account(Connection& connection, const wire::Hello& hello,
-                            std::uint32_t request_id);
   void rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
                      std::uint32_t request_id);
   void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
@@ -314,9 +301,6 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // --- the players online (lobby_presence.cpp)
   void list_players(LobbyPlayer& player, const wire::ListPlayers& request,
                     std::uint32_t request_id);
-  // Several nodes: the page from every node's players.
-  void list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& request,
-                      std::size_t page_size);
   // What the player is doing, as /who shows it.
   wire::PlayerPresence presence_of(const LobbyPlayer& player) const;
 
@@ -347,8 +331,6 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // The player now sits in its room as a player: its seat counts against its
   // address, and its challenges end.
   void took_seat(LobbyPlayer& player);
-  // The human of that name connected now, or null.
-  LobbyPlayer* online_player(std::string_view name);
   // Whether the player may make another challenge (to `to`) now: within its
   // own, its address's and its network's rates, and not `to` again too
   // soon; replies RATE_LIMITED if not.
@@ -413,15 +395,6 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   bool elsewhere(const Listing& listing) const {
     return !listing.node.empty() && listing.node != cluster().self().id;
   }
-  // Hello when the player may be held by another node: the name's or the
-  // token's holder is looked up first (async), then hello() goes on with
-  // `routed` set, or the client is sent where its player is.
-  void route_by_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
-  void route_by_token(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
-  // A token held here (or by a dead node) and the account's own in the
-  // records: the player comes here, with any games its node held.
-  void arrive_with_token(Connection& connection, AccountId account, const wire::Hello& hello,
-                         std::uint32_t request_id);
   // Hello with a reservation this node keeps: the player enters and takes
   // the seat kept for it. False if no such reservation is kept.
   bool arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
@@ -475,13 +448,11 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
 
   LobbyLinks links_;
   LobbyConfig config_;
-  ResumeTokens tokens_;
+  HelloDesk desk_;        // who each Hello speaks for; the resume tokens
   AddressQuotas quotas_;
   BotSearchQueue bot_searches_;
   KeyedRateLimiter address_chat_;
   KeyedRateLimiter invite_failures_;  // per address
-  NewNameAllowance new_names_;        // per address and per IPv6 /48, an hour's worth
-  IdentityBackoff identity_failures_;
 
   std::unordered_set<Connection*> connections_;
   PlayerTable players_;

@@ -9,11 +9,6 @@
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
-LobbyPlayer* Lobby::online_player(std::string_view name) {
-  LobbyPlayer* player = players_.by_key(name_key(name));
-  return player != nullptr && player->connection != nullptr ? player : nullptr;
-}
-
 bool Lobby::may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to,
                               std::uint32_t request_id) {
   auto refusal = challenges_.spend_allowance(player.account, player.address, to.account, to.name);
@@ -34,7 +29,7 @@ void Lobby::challenge(LobbyPlayer& player, const wire::Challenge& request,
           request_id);
     return;
   }
-  LobbyPlayer* target = online_player(request.name());
+  LobbyPlayer* target = players_.online(name_key(request.name()));
   if (target == nullptr) {
     if (const auto elsewhere = cluster().other_player(name_key(request.name()))) {
       settings.set_name(elsewhere->second.name());

@@ -94,10 +94,10 @@ std::size_t Lobby::hand_over() {
     // The player's games were let go in the database: the node it goes to
     // takes them over (adoption) when it arrives.
     LobbyPlayer* player = connection->player;
-    if (auto hash = tokens_.hash_of(player->id)) {
+    if (auto hash = desk_.tokens().hash_of(player->id)) {
       cluster().hold(player->account, *hash, config_.token_lifetime, there->id, {});
     }
-    tokens_.forget(player->id);
+    desk_.tokens().forget(player->id);
     connection->player = nullptr;
     player->connection = nullptr;
     player->conn.reset();
@@ -123,7 +123,7 @@ void Lobby::register_again(bool forgotten) {
   links_.accounts.refresh_figures();  // the results other nodes committed meanwhile
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
-    if (auto hash = tokens_.hash_of(id)) {
+    if (auto hash = desk_.tokens().hash_of(id)) {
       // Not taken back from a live node that holds the player now (this
       // node may have looked dead meanwhile).
       cluster().hold(player->account, *hash, config_.token_lifetime, "",

@@ -57,7 +57,7 @@ bool Lobby::take_over(const ClaimedGame& claimed, const std::string& from) {
     const auto& player = claimed.players[i];
     if (!player || player->is_bot || claimed.token_hashes[i].empty()) continue;
     const AccountId id = account_id(*player);
-    tokens_.restore(seat_of(id), claimed.token_hashes[i]);
+    desk_.tokens().restore(seat_of(id), claimed.token_hashes[i]);
     cluster().hold(id, claimed.token_hashes[i], config_.token_lifetime, "",
                    [id](const std::string& elsewhere) {
                      // Its player is at another live node (out of this
@@ -158,7 +158,7 @@ void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInf
   if (player.connection == nullptr) {
     // Away: the game's holder has the player (and its token) now. Nothing
     // is released or revoked: that is the holder's.
-    tokens_.forget(id);
+    desk_.tokens().forget(id);
     players_.erase(id);
     return;
   }

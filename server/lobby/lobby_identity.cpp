@@ -1,6 +1,7 @@
-// The Lobby's identities: Hello (a name is owned through its secret, which
-// the client makes; a resume token takes a held seat back), a new secret
-// for a name, and a player's chat settings.
+// The Lobby's side of identities: Hello as one path (the HelloDesk says who
+// it speaks for and where its player is held; the client is then refused,
+// sent to that node, or let in here with a Welcome), a new secret for a
+// name, and a player's chat settings.
 #include <spdlog/spdlog.h>
 
 #include "lobby/lobby.hpp"
@@ -12,8 +13,7 @@
 
 namespace ttt::server {
 
-void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id,
-                  bool routed) {
+void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
   auto conn = connection.participant();
   if (!conn) return;
   if (connection.player != nullptr) {
@@ -29,13 +29,31 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
     return;
   }
   // A node that may have looked dead checks which games are its own first.
-  if (!routed && defer_hello(connection, hello, request_id)) return;
+  if (defer_hello(connection, hello, request_id)) return;
   if (!hello.reservation().empty() && arrive(connection, hello, request_id)) return;
-  if (!hello.resume_token().empty()) {
-    hello_by_token(connection, hello, request_id, routed);
-  } else {
-    hello_by_name(connection, hello, request_id, routed);
-  }
+  // Who it is and where its player is held (the other nodes may be asked):
+  // what the peer sends meanwhile waits.
+  connection.begin_routing();
+  desk_.identify(hello, connection.address,
+                 [this, weak = connection.weak_from_this(), hello, request_id](Identified who) {
+                   auto open = still_open(weak);
+                   if (!open) return;
+                   open->end_routing();
+                   switch (who.kind) {
+                     case Identified::Kind::kRefused:
+                       refuse_hello(*open, who.code, std::move(who.text), request_id);
+                       return;
+                     case Identified::Kind::kElsewhere:
+                       redirect(*open, who.node, "", 0, who.text);
+                       return;
+                     case Identified::Kind::kNewName:
+                       new_name(*open, hello, request_id);
+                       return;
+                     case Identified::Kind::kKnown:
+                       let_in(*open, who, hello, request_id);
+                       return;
+                   }
+                 });
 }
 
 void Lobby::refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
@@ -47,200 +65,68 @@ void Lobby::refuse_hello(Connection& connection, wire::ErrorCode code, std::stri
   }
 }
 
-// An unknown token counts against the address, a wrong secret against the
-// name asked for from the address's network (others' names behind the same
-// NAT stay open); past a few, each costs a growing wait before the next is
-// even looked at.
-bool Lobby::locked_out(Connection& connection, const std::string& key, const char* what,
-                       std::uint32_t request_id) {
-  const auto wait = identity_failures_.wait(key);
-  if (wait <= IdentityBackoff::Clock::duration::zero()) return false;
-  const auto seconds = std::chrono::ceil<std::chrono::seconds>(wait).count();
-  refuse_hello(
-      connection, wire::ERROR_CODE_IDENTITY_LOCKED,
-      std::string("too many wrong ") + what + ": try again in " + std::to_string(seconds) + " s",
-      request_id);
-  return true;
-}
-
-void Lobby::hello_by_token(Connection& connection, const wire::Hello& hello,
-                           std::uint32_t request_id, bool routed) {
-  const std::string& address = connection.address;
-  if (locked_out(connection, address, "resume tokens from your address", request_id)) return;
-  const auto holder = tokens_.redeem(hello.resume_token());  // unknown, replaced or expired
-  if (!holder && cluster().shared() && !routed) {
-    route_by_token(connection, hello, request_id);  // another node may hold it
+void Lobby::let_in(Connection& connection, const Identified& who, const wire::Hello& hello,
+                   std::uint32_t request_id) {
+  if (who.adopt) {
+    // No live node holds the player: its games in progress come here (or
+    // it goes where they are held) before it enters.
+    connection.begin_routing();
+    Identified here = who;
+    here.adopt = false;
+    holdings_.adopt_games_of(who.account, [this, weak = connection.weak_from_this(), here, hello,
+                                 request_id](const std::optional<NodeInfo>& elsewhere) {
+      auto open = still_open(weak);
+      if (!open) return;
+      open->end_routing();
+      if (elsewhere) {
+        redirect(*open, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
+        return;
+      }
+      let_in(*open, here, hello, request_id);
+    });
     return;
   }
-  if (!holder) {
-    identity_failures_.failed(address);
-    refuse_hello(connection, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token",
-                 request_id);
-    return;
-  }
-  if (LobbyPlayer* player = player_of(*holder)) {
-    if (send_away(connection, player)) return;
-    take_back(connection, *player, hello, request_id);
-    return;
-  }
-  if (send_away(connection, nullptr)) return;
-  // A token kept from before a restart: the player comes back to the lobby.
-  const StoredPlayer* account = links_.accounts.get(static_cast<AccountId>(number(*holder)));
-  if (account == nullptr || account->is_bot) {
-    identity_failures_.failed(address);
-    refuse_hello(connection, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token",
-                 request_id);
-    return;
-  }
-  enter(connection, *account, hello, request_id, true, "");
-}
-
-void Lobby::hello_by_name(Connection& connection, const wire::Hello& hello,
-                          std::uint32_t request_id, bool routed) {
-  if (auto problem = name_problem(hello.name())) {
-    refuse_hello(connection, wire::ERROR_CODE_BAD_REQUEST, *problem, request_id);
-    return;
-  }
-  if (imitates_a_bot(hello.name())) {
-    refuse_hello(connection, wire::ERROR_CODE_NAME_TAKEN,
-                 "names beginning with \"bot (\" belong to the server's bots: choose another name",
-                 request_id);
-    return;
-  }
-  if (cluster().shared() && !routed) {
-    route_by_name(connection, hello, request_id);  // another node may hold the name
-    return;
-  }
-  const std::string key = name_key(hello.name());
-  const StoredPlayer* account = links_.accounts.find(key);
-  if (account == nullptr) {
-    new_name(connection, hello, request_id);
-    return;
-  }
-  const std::string lock = IdentityBackoff::name_key(key, connection.address);
-  if (locked_out(connection, lock, "secrets for this name from your address", request_id)) return;
-  if (account->secret_hash.empty() ||
-      !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
-    identity_failures_.failed(lock);
-    refuse_hello(connection, wire::ERROR_CODE_NAME_TAKEN,
-                 name_taken_text(hello.name(), account->name), request_id);
-    return;
-  }
-  LobbyPlayer* online = player_of(seat_of(account_id(*account)));
-  if (send_away(connection, online)) return;
-  if (online == nullptr) {
-    enter(connection, *account, hello, request_id, false, "");
+  LobbyPlayer* held = player_of(who.seat);
+  if (send_away(connection, held)) return;
+  if (held == nullptr) {
+    const StoredPlayer* account = links_.accounts.get(who.account);
+    if (account == nullptr) {
+      refuse_hello(connection, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token",
+                   request_id);
+      return;
+    }
+    enter(connection, *account, hello, request_id, who.resumed, "");
     return;
   }
   // One session per name: a second terminal is refused unless it asks to
   // take the session over (a resume token is the same session).
-  if (online->connection != nullptr && !online->is_bot && !hello.take_over()) {
+  if (!who.resumed && held->connection != nullptr && !held->is_bot && !hello.take_over()) {
     refuse_hello(connection, wire::ERROR_CODE_SESSION_ACTIVE,
-                 online->name +
+                 held->name +
                      " is connected now from another connection; ask to take over to move the "
                      "session here",
                  request_id);
     return;
   }
-  take_back(connection, *online, hello, request_id);
+  take_back(connection, *held, hello, request_id);
 }
 
 void Lobby::new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
   if (send_away(connection, nullptr)) return;
-  if (!hello.secret().empty() && !is_valid_secret(hello.secret())) {
-    refuse_hello(connection, wire::ERROR_CODE_BAD_REQUEST,
-                 "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
-                     " characters of letters, digits, '-' and '_'",
-                 request_id);
-    return;
-  }
-  // New names per address, and per IPv6 /48 (so many /64s) in all.
-  if (auto too_many = new_names_.spend(connection.address)) {
-    refuse_hello(connection, wire::ERROR_CODE_TOO_MANY_NEW_NAMES, std::move(*too_many), request_id);
-    return;
-  }
-  if (cluster().shared()) {
-    register_shared(connection, hello, request_id);
-    return;
-  }
-  // The client's own secret: the account is its from the first write, and
-  // a Welcome lost on the way loses nothing.
-  std::string issued;  // a secret made here, for a client that sent none
-  const StoredPlayer& account =
-      register_account(nfc_name(hello.name()), hello.secret(), issued, connection.address);
-  enter(connection, account, hello, request_id, false, issued);
-}
-
-void Lobby::register_shared(Connection& connection, const wire::Hello& hello,
-                            std::uint32_t request_id) {
-  if (config_.new_names_per_hour == 0 || connection.address.empty()) {
-    write_shared_account(connection, hello, request_id);
-    return;
-  }
-  // The new names per address are counted by every node together (this
-  // node's own count has let this one through already).
   connection.begin_routing();
-  cluster().take_allowance(
-      "names", connection.address, config_.new_names_per_hour, std::chrono::hours(1),
-      [this, weak = connection.weak_from_this(), hello, request_id](
-          bool allowed, std::chrono::milliseconds wait) {
+  desk_.register_name(
+      hello, connection.address,
+      [this, weak = connection.weak_from_this(), hello, request_id](Identified who) {
         auto open = still_open(weak);
         if (!open) return;
         open->end_routing();
-        if (allowed) {
-          write_shared_account(*open, hello, request_id);
+        const StoredPlayer* account = links_.accounts.get(who.account);
+        if (who.kind != Identified::Kind::kKnown || account == nullptr) {
+          refuse_hello(*open, who.code, std::move(who.text), request_id);
           return;
         }
-        const auto minutes = std::chrono::duration_cast<std::chrono::minutes>(wait).count() + 1;
-        if (auto conn = open->participant()) {
-          conn->deliver(error_reply(
-              wire::ERROR_CODE_TOO_MANY_NEW_NAMES,
-              "your address has registered " + std::to_string(config_.new_names_per_hour) +
-                  " new names within the hour on this lobby's nodes: try again in " +
-                  std::to_string(minutes) + " min, or use a name you already have",
-              request_id, true));
-          conn->close();
-        }
+        enter(*open, *account, hello, request_id, false, who.issued);
       });
-}
-
-void Lobby::write_shared_account(Connection& connection, const wire::Hello& hello,
-                                 std::uint32_t request_id) {
-  // Several nodes: Welcome only once the account is written, so that any
-  // node this player is sent to can read it, and a name another node took
-  // at the same moment is refused here rather than lost later.
-  StoredPlayer account;
-  account.name = nfc_name(hello.name());
-  account.salt = random_hex(16);
-  auto issued = std::make_shared<std::string>();
-  if (hello.secret().empty()) *issued = random_hex(32);
-  account.secret_hash =
-      hash_secret(account.salt, hello.secret().empty() ? *issued : hello.secret());
-  const std::string key = name_key(account.name);
-  connection.begin_routing();
-  links_.accounts.create_written(std::move(account), [this, weak = connection.weak_from_this(), key,
-                                                      hello, request_id, issued](bool ok) {
-    auto open = still_open(weak);
-    if (!open) return;
-    open->end_routing();
-    const StoredPlayer* created = links_.accounts.find(key);
-    if (!ok || created == nullptr) {
-      if (auto conn = open->participant()) {
-        conn->deliver(error_reply(wire::ERROR_CODE_NAME_TAKEN,
-                                  "the name " + hello.name() +
-                                      " was just taken (or can't be written now): choose "
-                                      "another or try again",
-                                  request_id, true));
-        conn->close();
-      }
-      return;
-    }
-    if (const auto verdict = links_.log.check(open->address); verdict.log) {
-      spdlog::info("new player {} ({}){}", created->id, created->name,
-                   LogLimiter::suffix(open->address, verdict.held_back));
-    }
-    enter(*open, *created, hello, request_id, false, *issued);
-  });
 }
 
 void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
@@ -300,7 +186,7 @@ void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::H
 void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                     const std::string& secret) {
   // A fresh token on every Hello: an old one stops working.
-  const std::string token = tokens_.issue(player.id, player.account);
+  const std::string token = desk_.tokens().issue(player.id, player.account);
   if (!player.is_bot) {
     cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
                    [this, account = player.account](const std::string& elsewhere) {
@@ -337,21 +223,6 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   reply(player, std::move(message));
 }
 
-const StoredPlayer& Lobby::register_account(const std::string& name, const std::string& chosen,
-                                            std::string& issued, const std::string& address) {
-  StoredPlayer account;
-  account.name = name;
-  account.salt = random_hex(16);
-  if (chosen.empty()) issued = random_hex(32);  // an older client: it gets the secret once
-  account.secret_hash = hash_secret(account.salt, chosen.empty() ? issued : chosen);
-  const StoredPlayer& created = links_.accounts.create(std::move(account));
-  if (const auto verdict = links_.log.check(address); verdict.log) {
-    spdlog::info("new player {} ({}){}", created.id, name,
-                 LogLimiter::suffix(address, verdict.held_back));
-  }
-  return created;
-}
-
 void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
                           std::uint32_t request_id) {
   if (!is_valid_secret(rotate.new_secret())) {
@@ -385,7 +256,7 @@ void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
         // Whoever held a token of this player before the rotation (the
         // reason one rotates: a secret or a token got out) holds nothing
         // now: the player's one token is replaced, and told only to it.
-        const std::string token = tokens_.issue(asker->id, asker->account);
+        const std::string token = desk_.tokens().issue(asker->id, asker->account);
         cluster().hold(asker->account, sha256_hex(token), config_.token_lifetime);
         wire::ServerMessage message;
         message.set_in_reply_to(request_id);

@@ -3,7 +3,8 @@
 // or is paired with a player waiting elsewhere, gets a seat kept there (a
 // reservation, 10 s) and is sent to it; other nodes' requests for such seats
 // are answered here; a drained node sends its players away. With one node
-// (SingleNode) none of this runs.
+// (SingleNode) no listing is elsewhere and no player arrives from another
+// node; where a Hello's player is held is the HelloDesk's question.
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
@@ -36,174 +37,6 @@ void Lobby::serve_other_nodes() {
       [this](const StoredPlayer& account) { links_.accounts.take_figures(account); });
 }
 
-// --- Hello ----------------------------------------------------------------------
-
-void Lobby::route_by_name(Connection& connection, const wire::Hello& hello,
-                          std::uint32_t request_id) {
-  connection.begin_routing();
-  const std::string key = name_key(hello.name());
-  auto resume = [this, weak = connection.weak_from_this(), hello, request_id] {
-    auto open = still_open(weak);
-    if (!open) return;
-    open->end_routing();
-    this->hello(*open, hello, request_id, true);
-  };
-  links_.accounts.refresh(key, [this, weak = connection.weak_from_this(), key, hello, request_id,
-                                resume](bool read_ok) {
-    auto open = still_open(weak);
-    if (!open) return;
-    if (!read_ok) {
-      open->end_routing();
-      if (auto conn = open->participant()) {
-        conn->deliver(error_reply(wire::ERROR_CODE_STORAGE,
-                                  "the server can't read its records now: try again in a moment",
-                                  request_id, true));
-        conn->close();
-      }
-      return;
-    }
-    const StoredPlayer* account = links_.accounts.find(key);
-    if (account == nullptr || account->secret_hash.empty() ||
-        !equal_constant_time(hash_secret(account->salt, hello.secret()), account->secret_hash)) {
-      resume();  // a new name, or a wrong secret: answered here as ever
-      return;
-    }
-    const AccountId id = account_id(*account);
-    if (player_of(seat_of(id)) != nullptr) {
-      resume();  // held here
-      return;
-    }
-    cluster().find_player(id, [this, weak, id, resume](const std::string& node, bool answered) {
-      auto again = still_open(weak);
-      if (!again) return;
-      if (answered && !node.empty() && node != cluster().self().id) {
-        if (auto there = cluster().node(node)) {
-          again->end_routing();
-          redirect(*again, *there, "", 0, "your player is at node " + where_of(*there));
-          return;
-        }
-      }
-      if (!answered || node == cluster().self().id) {
-        resume();
-        return;
-      }
-      // Its node is gone, or no node holds the player (Redis may have lost
-      // what it knew): its games in progress come here, or it goes where
-      // they are held.
-      holdings_.adopt_games_of(id, [this, weak, resume](const std::optional<NodeInfo>& elsewhere) {
-        auto adopted = still_open(weak);
-        if (!adopted) return;
-        if (elsewhere) {
-          adopted->end_routing();
-          redirect(*adopted, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
-          return;
-        }
-        resume();
-      });
-    });
-  });
-}
-
-void Lobby::route_by_token(Connection& connection, const wire::Hello& hello,
-                           std::uint32_t request_id) {
-  connection.begin_routing();
-  auto weak = connection.weak_from_this();
-  auto refuse = [this, request_id](Connection& open, wire::ErrorCode code, std::string text) {
-    open.end_routing();
-    if (code == wire::ERROR_CODE_BAD_RESUME_TOKEN) identity_failures_.failed(open.address);
-    if (auto conn = open.participant()) {
-      conn->deliver(error_reply(code, std::move(text), request_id, true));
-      conn->close();
-    }
-  };
-  cluster().find_token(
-      sha256_hex(hello.resume_token()),
-      [this, weak, hello, request_id, refuse](std::optional<TokenHolder> holder, bool answered) {
-        auto open = still_open(weak);
-        if (!open) return;
-        if (!answered) {
-          refuse(*open, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
-                 "the lobby's nodes can't reach each other now: try again in a moment");
-          return;
-        }
-        if (!holder) {
-          refuse(*open, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
-          return;
-        }
-        if (holder->node != cluster().self().id) {
-          if (auto there = cluster().node(holder->node)) {
-            open->end_routing();
-            redirect(*open, *there, "", 0, "your player is at node " + where_of(*there));
-            return;
-          }
-        }
-        // Held here (sent from another node), or by a node that is gone: the
-        // player comes here, with any games that node held.
-        const AccountId account = holder->account;
-        links_.accounts.refresh(
-            account, [this, weak, account, hello, request_id, refuse](bool read_ok) {
-              auto again = still_open(weak);
-              if (!again) return;
-              if (!read_ok) {
-                refuse(*again, wire::ERROR_CODE_STORAGE,
-                       "the server can't read its records now: try again in a moment");
-                return;
-              }
-              // Redis says where the token is held; the records say whose it is.
-              links_.accounts.check_token(
-                  account, sha256_hex(hello.resume_token()),
-                  [this, weak, account, hello, request_id, refuse](std::optional<bool> matches) {
-                    auto checked = still_open(weak);
-                    if (!checked) return;
-                    if (!matches) {
-                      refuse(*checked, wire::ERROR_CODE_STORAGE,
-                             "the server can't read its records now: try again in a moment");
-                      return;
-                    }
-                    if (!*matches) {
-                      refuse(*checked, wire::ERROR_CODE_BAD_RESUME_TOKEN,
-                             "unknown or expired resume token");
-                      return;
-                    }
-                    arrive_with_token(*checked, account, hello, request_id);
-                  });
-            });
-      });
-}
-
-void Lobby::arrive_with_token(Connection& connection, AccountId account, const wire::Hello& hello,
-                              std::uint32_t request_id) {
-  auto refuse = [this, request_id](Connection& open, wire::ErrorCode code, std::string text) {
-    open.end_routing();
-    if (code == wire::ERROR_CODE_BAD_RESUME_TOKEN) identity_failures_.failed(open.address);
-    if (auto conn = open.participant()) {
-      conn->deliver(error_reply(code, std::move(text), request_id, true));
-      conn->close();
-    }
-  };
-  holdings_.adopt_games_of(account, [this, weak = connection.weak_from_this(), account, hello,
-                                     request_id, refuse](const std::optional<NodeInfo>& elsewhere) {
-    auto adopted = still_open(weak);
-    if (!adopted) return;
-    adopted->end_routing();
-    if (elsewhere) {
-      redirect(*adopted, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
-      return;
-    }
-    const StoredPlayer* stored = links_.accounts.get(account);
-    if (stored == nullptr || stored->is_bot) {
-      refuse(*adopted, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token");
-      return;
-    }
-    if (LobbyPlayer* held = player_of(seat_of(account))) {
-      take_back(*adopted, *held, hello, request_id);
-      return;
-    }
-    if (send_away(*adopted, nullptr)) return;
-    enter(*adopted, *stored, hello, request_id, true, "");
-  });
-}
-
 bool Lobby::send_away(Connection& connection, const LobbyPlayer* existing) {
   if (!draining() || (existing != nullptr && existing->room)) return false;
   if (auto there = cluster().another_node()) {
@@ -224,14 +57,14 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
   const bool handed_over = connection.player != nullptr;
   if (LobbyPlayer* player = connection.player) {
     // Handed over: its token is held there now; nothing is revoked.
-    if (auto hash = tokens_.hash_of(player->id)) {
+    if (auto hash = desk_.tokens().hash_of(player->id)) {
       cluster().hold(player->account, *hash, config_.token_lifetime, node.id, {});
     }
     const SeatId id = player->id;
     end_challenges_of(*player);
     quick_match_.withdraw(id);
     if (player->room) player->room->leave(id, 0);
-    tokens_.forget(id);
+    desk_.tokens().forget(id);
     connection.player = nullptr;
     player->connection = nullptr;
     player->conn.reset();
@@ -306,44 +139,18 @@ bool Lobby::arrive(Connection& connection, const wire::Hello& hello, std::uint32
       return;
     }
     // The seat is the player's only: shown its secret, or its own resume
-    // token (as the records hold it: the node that sent it issued it).
-    if (!hello.secret().empty() && !stored->secret_hash.empty() &&
-        equal_constant_time(hash_secret(stored->salt, hello.secret()), stored->secret_hash)) {
-      take_reservation(*open, code, hello, request_id);
-      return;
-    }
-    auto not_yours = [this, refuse, released](Connection& at) {
-      released();
-      identity_failures_.failed(at.address);
-      refuse(at, wire::ERROR_CODE_BAD_RESUME_TOKEN,
-             "that seat was kept for another player: say Hello with your own resume token or "
-             "secret");
-    };
-    if (hello.resume_token().empty()) {
-      not_yours(*open);
-      return;
-    }
-    links_.accounts.check_token(
-        account, sha256_hex(hello.resume_token()),
-        [this, weak, code, hello, request_id, refuse, released,
-         not_yours](std::optional<bool> matches) {
-          auto again = still_open(weak);
-          if (!again) {
-            released();
-            return;
-          }
-          if (!matches) {
-            released();
-            refuse(*again, wire::ERROR_CODE_STORAGE,
-                   "the server can't read its records now: try again in a moment");
-            return;
-          }
-          if (!*matches) {
-            not_yours(*again);
-            return;
-          }
-          take_reservation(*again, code, hello, request_id);
-        });
+    // token.
+    desk_.prove(hello, *stored, open->address,
+                [this, weak, code, hello, request_id, refuse, released](Identified who) {
+                  auto again = still_open(weak);
+                  if (!again || who.kind != Identified::Kind::kKnown) released();
+                  if (!again) return;
+                  if (who.kind != Identified::Kind::kKnown) {
+                    refuse(*again, who.code, std::move(who.text));
+                    return;
+                  }
+                  take_reservation(*again, code, hello, request_id);
+                });
   });
   return true;
 }
@@ -473,7 +280,7 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
   } else if (request.kind == SeatRequest::Kind::kChallenge) {
     // No seat: a place for the challenger to arrive and challenge from
     // (checked again then, as any challenge).
-    LobbyPlayer* target = online_player(request.challenge.name());
+    LobbyPlayer* target = players_.online(name_key(request.challenge.name()));
     if (target == nullptr) {
       refuse(wire::ERROR_CODE_PLAYER_OFFLINE, "not online now: " + request.challenge.name());
       return;

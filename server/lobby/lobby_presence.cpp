@@ -1,7 +1,7 @@
 // The Lobby's list of the players online (/who): one page at a time, in
 // the order of their names, each with what it is doing now, read from the
-// players the lobby holds in that order (never stale). With several nodes
-// the other nodes' players, as last shared, are merged in.
+// players the lobby holds in that order (never stale), with the other
+// nodes' players, as last shared, merged in (none with one node).
 #include <algorithm>
 #include <map>
 #include <vector>
@@ -19,6 +19,12 @@ std::string seat_label(const PlayerRef& p) { return p.id == SeatId{} ? "(free)" 
 // The names one /who with a filter looks at, at most: a page with a filter
 // costs the same however many are online.
 constexpr std::size_t kWhoScan = 1000;
+
+// Online: connected, or away with a seat held. The server's own bots are
+// not players anyone can challenge or chat with outside their game.
+bool shown_in_who(const LobbyPlayer& player) {
+  return !player.is_bot && (player.connection != nullptr || player.room != nullptr);
+}
 
 }  // namespace
 
@@ -65,11 +71,9 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
 
 void Lobby::share_presence() {
   check_executor(links_.logic, "Lobby::share_presence");
-  if (!cluster().shared()) return;
   std::map<AccountId, wire::PlayerPresence> here;
   for (const auto& [id, player] : players_) {
-    if (player->is_bot) continue;
-    if (player->connection == nullptr && !player->room) continue;
+    if (!shown_in_who(*player)) continue;
     here.emplace(player->account, presence_of(*player));
   }
   cluster().share_presence(here);
@@ -90,34 +94,17 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
   message.set_in_reply_to(request_id);
   wire::PlayerList* list = message.mutable_player_list();
   list->set_page_size(static_cast<std::uint32_t>(page_size));
-  if (cluster().shared()) {
-    list_all_nodes(*list, request, page_size);
-  } else {
-    // Online: connected, or away with a seat held. The server's own bots are
-    // not players anyone can challenge or chat with outside their game. A
-    // page is read from the players in name order: a filter looks at a
-    // bounded number of names a request, and says where to go on.
-    const auto page = players_.page(
-        request.after(), request.name(), page_size, kWhoScan,
-        [](const LobbyPlayer& p) { return p.connection != nullptr || p.room != nullptr; });
-    for (const LobbyPlayer* p : page.people) *list->add_players() = presence_of(*p);
-    list->set_next_after(page.next_after);
-    list->set_total(
-        static_cast<std::uint32_t>(request.name().empty() ? players_.people() : page.matched));
-  }
-  reply(player, std::move(message));
-}
-
-void Lobby::list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& request,
-                           std::size_t page_size) {
-  // Several nodes: a page of this node's players and one of the others' (as
-  // they last shared them, indexed by name), merged in name order. Each
+  // A page of this node's players (online: connected, or away with a seat
+  // held; the server's own bots are not players anyone can challenge or
+  // chat with outside their game) and one of the other nodes' (as they last
+  // shared them, indexed by name; none on a node alone), merged in name
+  // order. A filter looks at a bounded number of names a request. Each
   // holds every name from the cursor up to where it stopped (its
   // next_after; empty: to the end), so the merge goes no further than the
   // nearer of the two; a name on both is this node's.
   const auto here = players_.page(
       request.after(), request.name(), page_size, kWhoScan,
-      [](const LobbyPlayer& p) { return p.connection != nullptr || p.room != nullptr; });
+      [](const LobbyPlayer& p) { return shown_in_who(p); });
   auto there = cluster().others_presence_page(request.after(), request.name(), page_size, kWhoScan);
   const std::string* stop = nullptr;  // the merge is complete up to here (null: to the end)
   if (!here.next_after.empty()) stop = &here.next_after;
@@ -134,26 +121,27 @@ void Lobby::list_all_nodes(wire::PlayerList& list, const wire::ListPlayers& requ
     const bool take_mine = have_mine && (!have_theirs || (*mine)->name <= theirs->name());
     const std::string& name = take_mine ? (*mine)->name : theirs->name();
     if ((stop != nullptr && name > *stop) ||
-        static_cast<std::size_t>(list.players_size()) == page_size) {
+        static_cast<std::size_t>(list->players_size()) == page_size) {
       more = true;
       break;
     }
     if (take_mine) {
       if (have_theirs && theirs->name() == name) ++theirs;
-      *list.add_players() = presence_of(**mine);
+      *list->add_players() = presence_of(**mine);
       ++mine;
     } else {
-      *list.add_players() = std::move(*theirs);
+      *list->add_players() = std::move(*theirs);
       ++theirs;
     }
   }
   if (more) {
-    const bool full = static_cast<std::size_t>(list.players_size()) == page_size;
-    list.set_next_after(full || stop == nullptr ? list.players().rbegin()->name() : *stop);
+    const bool full = static_cast<std::size_t>(list->players_size()) == page_size;
+    list->set_next_after(full || stop == nullptr ? list->players().rbegin()->name() : *stop);
   }
   const std::size_t total =
       request.name().empty() ? players_.people() + there.total : here.matched + there.matched;
-  list.set_total(static_cast<std::uint32_t>(total));
+  list->set_total(static_cast<std::uint32_t>(total));
+  reply(player, std::move(message));
 }
 
 }  // namespace ttt::server

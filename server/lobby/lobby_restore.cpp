@@ -84,7 +84,7 @@ void Lobby::restore(const StoredState& state) {
   // else comes back to the lobby (and asks again for the place it had).
   for (const auto& [account, hash] : tokens) {
     if (links_.accounts.get(static_cast<AccountId>(account)) == nullptr) continue;
-    tokens_.restore(seat_of(static_cast<AccountId>(account)), hash);
+    desk_.tokens().restore(seat_of(static_cast<AccountId>(account)), hash);
   }
   if (!state.unfinished_games.empty()) {
     spdlog::info("restored {} in progress; their players have {} ms to come back",

@@ -34,6 +34,16 @@ void PlayerTable::unindex(const LobbyPlayer& player) {
   by_name_.erase({player.name, player.id});
 }
 
+LobbyPlayer* PlayerTable::get(SeatId id) const {
+  const auto it = players_.find(id);
+  return it == players_.end() ? nullptr : it->second.get();
+}
+
+LobbyPlayer* PlayerTable::online(const std::string& key) const {
+  LobbyPlayer* player = by_key(key);
+  return player != nullptr && player->connection != nullptr ? player : nullptr;
+}
+
 LobbyPlayer* PlayerTable::by_key(const std::string& key) const {
   const auto it = by_key_.find(key);
   if (it == by_key_.end()) return nullptr;

@@ -44,8 +44,12 @@ class PlayerTable {
   // Every player held, bots included.
   std::size_t size() const noexcept { return players_.size(); }
 
+  // The player of that seat, or null.
+  LobbyPlayer* get(SeatId id) const;
   // The person (not a bot) whose name has this key, or null.
   LobbyPlayer* by_key(const std::string& key) const;
+  // That person if it is connected now (not away), or null.
+  LobbyPlayer* online(const std::string& key) const;
 
   // People held: the /who list before any filter.
   std::size_t people() const noexcept { return by_name_.size(); }

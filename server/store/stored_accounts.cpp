@@ -120,7 +120,8 @@ const StoredPlayer& StoredAccounts::create(StoredPlayer account) {
 }
 
 void StoredAccounts::create_written(StoredPlayer account, std::function<void(bool ok)> done) {
-  if (!writer_) {
+  // A node alone reads its accounts from memory: the write may follow.
+  if (!writer_ || !shared_) {
     create(std::move(account));
     done(true);
     return;

@@ -1,0 +1,106 @@
+// MemoryAccounts: an AccountStore in a map, for tests that drive the lobby
+// or one of its parts without a database. Ratings are as the test sets them;
+// what the lobby asked of it (accounts made, tokens saved, settlements) is
+// recorded. Token hashes set in `records` answer check_token as another
+// node's records would.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lobby/account_store.hpp"
+#include "lobby/text_rules.hpp"
+
+namespace ttt::testing {
+
+using server::AccountId;
+using server::GameRecord;
+using server::GameResult;
+using server::RecordId;
+using server::Settlement;
+using server::Standing;
+using server::StoredPlayer;
+
+class MemoryAccounts final : public server::AccountStore {
+ public:
+  const StoredPlayer* find(std::string_view key) const override {
+    for (const auto& [id, account] : accounts_) {
+      if (server::name_key(account.name) == key) return &account;
+    }
+    return nullptr;
+  }
+  const StoredPlayer* get(AccountId id) const override {
+    const auto it = accounts_.find(static_cast<std::int64_t>(id));
+    return it == accounts_.end() ? nullptr : &it->second;
+  }
+  const StoredPlayer& create(StoredPlayer account) override {
+    account.id = static_cast<std::int64_t>(accounts_.size()) + 1;
+    created.push_back(account.name);
+    return accounts_[account.id] = std::move(account);
+  }
+  void change_secret(AccountId, std::string, std::string, std::function<void(bool)> done) override {
+    done(true);
+  }
+  void save_token(AccountId account, const std::string&) override {
+    tokens_saved.push_back(account);
+  }
+  void drop_token(AccountId) override {}
+  std::vector<StoredPlayer> leaderboard(std::size_t) const override { return {}; }
+  Standing standing(AccountId) const override { return {}; }
+  bool keeps_games() const override { return false; }
+  void history(AccountId, int, HistoryDone done) override { done(std::nullopt); }
+  void replay(RecordId, ReplayDone done) override { done(false, std::nullopt); }
+  std::size_t size() const override { return accounts_.size(); }
+  std::vector<std::string> blocked_names(AccountId) const override { return {}; }
+  void set_blocked(AccountId, AccountId, bool) override {}
+  bool blocks(AccountId, AccountId) const override { return false; }
+
+  double rating(AccountId account) const override {
+    const StoredPlayer* a = get(account);
+    return a == nullptr ? 0 : a->rating;
+  }
+  std::optional<Settlement> settle(AccountId x, AccountId o, const GameResult& result, bool rated,
+                                   int moves) override {
+    settlements.push_back({x, o, result.winner, rated, moves});
+    Settlement s;
+    s.x.player_id = static_cast<std::int64_t>(x);
+    s.o.player_id = static_cast<std::int64_t>(o);
+    s.rated = rated;
+    return s;
+  }
+  void settled(const Settlement&, bool ok) override { settled_ok.push_back(ok); }
+
+  void set_rating(const std::string& name, double rating) {
+    for (auto& [id, account] : accounts_) {
+      if (account.name == name) account.rating = rating;
+    }
+  }
+
+  struct Asked {
+    AccountId x, o;
+    std::optional<Player> winner;
+    bool rated;
+    int moves;
+  };
+  // The records' token hashes (as another node saved them), for check_token.
+  void check_token(AccountId account, const std::string& token_hash, TokenChecked done) override {
+    const auto it = records.find(account);
+    done(it != records.end() && it->second == token_hash);
+  }
+
+  std::map<AccountId, std::string> records;
+  std::vector<std::string> created;
+  std::vector<AccountId> tokens_saved;
+  std::vector<Asked> settlements;
+  std::vector<bool> settled_ok;
+
+ private:
+  std::map<std::int64_t, StoredPlayer> accounts_;
+};
+
+}  // namespace ttt::testing
