@@ -13,6 +13,7 @@
 #include "ai/ai_exact_solver.hpp"
 #include "ai/ai_run_board.hpp"
 #include "ai/ai_run_levels.hpp"
+#include "ai/ai_run_prover.hpp"
 #include "ai/ai_run_threats.hpp"
 #include "ai_run_positions.hpp"
 #include "ai_test_support.hpp"
@@ -314,6 +315,21 @@ TEST(RunLevels, PerfectConvertsVcts) {
     const Board start = internal::ai::from_rows(internal::ai::kVcts[i], 5);
     EXPECT_TRUE(converts(Level::Perfect, start, 24)) << i;
   }
+}
+
+TEST(RunLevels, PerfectLeavesNoWinByThreatsWhereAMoveDoes) {
+  // X to move (from a game Perfect lost to a depth-1 engine): 3 of its 100
+  // candidates leave O no win by threats; Perfect played one of the others.
+  const Board start = internal::ai::from_moves(
+      {"f7", "e6", "i10", "f5", "h11", "g4", "d7", "g5", "g7", "e7", "j9", "h3", "i2", "g12"}, 5);
+  const Move m =
+      calculate_next_move(start, Player::X, {Level::Perfect, milliseconds(60000), 1, 400000u});
+  Board after = start;
+  after.place(m.row * start.size() + m.col, Player::X);
+  internal::ai::ProofTable table(16);
+  SearchLimits limits(SearchLimits::Clock::time_point::max(), 400000);
+  EXPECT_FALSE(internal::ai::prove_threat_win(internal::ai::RunBoard(after), limits, table, {}))
+      << "after " << m.row << "," << m.col;
 }
 
 TEST(RunLevels, PerfectConvertsADeepVctThatHardDoesNot) {

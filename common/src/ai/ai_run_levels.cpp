@@ -20,11 +20,11 @@ using Clock = SearchLimits::Clock;
 constexpr int kMediumNoise = 80;
 // The opponent's VCF a defence must stop, in fours before the winning move.
 constexpr int kDefenceFours = 8;
-// Perfect's last look at the search's choice: how many of its best moves may
-// be checked against the opponent's threat wins, and the share of the turn
-// kept for it.
-constexpr std::size_t kVerifiedMoves = 3;
+// Perfect's last look at the search's choice: the share of the turn kept for
+// checking its moves against the opponent's threat wins, and the part of it
+// the best move's check may use (the others share the rest).
 constexpr double kVerifyShare = 0.08;
+constexpr double kVerifyBestPart = 0.5;
 
 struct Style {
   bool vct;            // look for its own wins by continuous threats
@@ -185,22 +185,25 @@ std::vector<int> stop_threat(RunBoard& board, const std::vector<int>& moves, Spe
   return safe.empty() ? moves : safe;
 }
 
-// Of the search's best moves (best first), the first after which the
-// opponent has no win by threats that the prover finds in its share of what
-// is left; the best when every one checked loses, when the best already wins,
-// or when no time is left. The search alone misses wins of many plies by
-// threes and fours; the prover sees them, but checking every candidate before
-// the search cost the search too much of its time.
+// Of the search's moves (best first), the first after which the opponent has
+// no win by threats that the prover finds in its share of what is left; the
+// best when every one checked loses, when the best already wins, or when no
+// time is left. The search alone misses wins of many plies by threes and
+// fours; the prover sees them, but checking every candidate before the search
+// cost the search too much of its time. When the best move loses, the next
+// ones often lose to the same attack: the check goes on down the list (a
+// game lost to a depth-1 engine had 3 safe moves of 100, none of them among
+// the search's best three).
 int verified_cell(RunBoard& board, const std::vector<RootScore>& best, Spending& spending,
                   SearchLimits& limits, ProofTable& proofs) {
   const int first = best.front().cell;
   if (best.front().score >= kWinThreshold) return first;
-  const std::size_t checks = std::min(best.size(), kVerifiedMoves);
+  const std::size_t checks = best.size();
   for (std::size_t i = 0; i < checks; ++i) {
     if (limits.stopped() || best[i].score <= -kWinThreshold) break;
     const int cell = best[i].cell;
     board.play(cell);
-    const double each = 1.0 / static_cast<double>(checks - i);
+    const double each = i == 0 ? kVerifyBestPart : 1.0 / static_cast<double>(checks - i);
     const auto threat = spending.with_share(each, [&](SearchLimits& share) {
       return prove_threat_win(board, share, proofs, ProverSettings{});
     });
