@@ -31,8 +31,8 @@
 #include "lobby/game_directory.hpp"
 #include "lobby/game_holders.hpp"
 #include "lobby/game_holdings.hpp"
-#include "lobby/identity_backoff.hpp"
 #include "lobby/hello_desk.hpp"
+#include "lobby/identity_backoff.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/player_table.hpp"
@@ -448,7 +448,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
 
   LobbyLinks links_;
   LobbyConfig config_;
-  HelloDesk desk_;        // who each Hello speaks for; the resume tokens
+  HelloDesk desk_;  // who each Hello speaks for; the resume tokens
   AddressQuotas quotas_;
   BotSearchQueue bot_searches_;
   KeyedRateLimiter address_chat_;

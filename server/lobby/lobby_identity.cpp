@@ -74,7 +74,7 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
     Identified here = who;
     here.adopt = false;
     holdings_.adopt_games_of(who.account, [this, weak = connection.weak_from_this(), here, hello,
-                                 request_id](const std::optional<NodeInfo>& elsewhere) {
+                                           request_id](const std::optional<NodeInfo>& elsewhere) {
       auto open = still_open(weak);
       if (!open) return;
       open->end_routing();

@@ -102,9 +102,8 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
   // holds every name from the cursor up to where it stopped (its
   // next_after; empty: to the end), so the merge goes no further than the
   // nearer of the two; a name on both is this node's.
-  const auto here = players_.page(
-      request.after(), request.name(), page_size, kWhoScan,
-      [](const LobbyPlayer& p) { return shown_in_who(p); });
+  const auto here = players_.page(request.after(), request.name(), page_size, kWhoScan,
+                                  [](const LobbyPlayer& p) { return shown_in_who(p); });
   auto there = cluster().others_presence_page(request.after(), request.name(), page_size, kWhoScan);
   const std::string* stop = nullptr;  // the merge is complete up to here (null: to the end)
   if (!here.next_after.empty()) stop = &here.next_after;
