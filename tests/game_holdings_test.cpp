@@ -91,7 +91,6 @@ class TwoNodes : public Cluster {
     other_.id = "b";
     other_.host = "127.0.0.2";
   }
-  bool shared() const override { return true; }
   const NodeInfo& self() const override { return self_; }
   bool available() const override { return true; }
   std::optional<NodeInfo> node(const std::string& id) const override {

@@ -31,7 +31,6 @@ class PlayedCluster final : public Cluster {
     self_.id = "one";
     alive["one"] = self_;
   }
-  bool shared() const override { return true; }
   const NodeInfo& self() const override { return self_; }
   bool available() const override { return answers; }
   std::optional<NodeInfo> node(const std::string& id) const override {

@@ -152,7 +152,6 @@ class TwoNodes : public Cluster {
     other_.host = "127.0.0.2";
     other_.port = 4000;
   }
-  bool shared() const override { return true; }
   const NodeInfo& self() const override { return self_; }
   bool available() const override { return true; }
   std::optional<NodeInfo> node(const std::string& id) const override {

@@ -100,7 +100,6 @@ class RedisCluster final : public Cluster {
   void set_load(std::size_t players) { load_ = players; }
 
   // Cluster
-  bool shared() const override { return true; }
   const NodeInfo& self() const override { return self_; }
   bool available() const override { return commands_->up(); }
   std::optional<NodeInfo> node(const std::string& id) const override;

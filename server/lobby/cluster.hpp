@@ -84,9 +84,6 @@ class Cluster {
  public:
   virtual ~Cluster() = default;
 
-  // Whether other nodes may exist (false for one node alone). The lobby
-  // asks the calls below the same way either way.
-  virtual bool shared() const = 0;
   // This node.
   virtual const NodeInfo& self() const = 0;
   // Whether the shared state can be reached now.
@@ -203,7 +200,6 @@ class Cluster {
 class SingleNode final : public Cluster {
  public:
   SingleNode() { self_.id = "local"; }
-  bool shared() const override { return false; }
   const NodeInfo& self() const override { return self_; }
   bool available() const override { return true; }
   std::optional<NodeInfo> node(const std::string& id) const override {
