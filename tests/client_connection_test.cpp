@@ -403,6 +403,30 @@ TEST(ConnectionRedirect, NodesThatSendItRoundInCirclesAreLeftAfterFiveRedirects)
   EXPECT_EQ(client.events.redirects().size(), 5u);
 }
 
+TEST(ConnectionRedirect, RedirectsToSeatsKeptForItAreNoCircleHoweverMany) {
+  // A bot paired again and again at other nodes: each redirect carries the
+  // seat kept for it, and the Welcome there names its game.
+  TempDir dir;
+  FakeServer node1, node2;
+  Client client(options_for(node1.port(), dir));
+  int welcomes = 0;
+  for (int i = 0; i < 12; ++i) {
+    FakeServer& here = i % 2 == 0 ? node1 : node2;
+    FakeServer& there = i % 2 == 0 ? node2 : node1;
+    const auto hello = here.expect(is_hello, 2s);
+    ASSERT_TRUE(hello) << "no Hello at round " << i;
+    EXPECT_EQ(hello->hello().reservation(), i == 0 ? "" : "seat-" + std::to_string(i - 1));
+    here.welcome(*hello, "", "", static_cast<std::uint64_t>(i + 1));
+    ASSERT_TRUE(client.events.wait_welcomes(static_cast<std::size_t>(++welcomes)));
+    here.redirect(redirect_to(there, "paired", "seat-" + std::to_string(i)));
+  }
+  // The twelfth redirect within 30 s is followed too.
+  const auto last = node1.expect(is_hello, 2s);
+  ASSERT_TRUE(last) << "the client gave up on seats kept for it";
+  EXPECT_EQ(last->hello().reservation(), "seat-11");
+  EXPECT_EQ(client.events.redirects().size(), 12u);
+}
+
 TEST(ConnectionHostileNode, ANodeThatRefusesEveryTokenIsNotAskedAgainAndAgainAtOnce) {
   TempDir dir;
   FakeServer node;

@@ -351,6 +351,14 @@ bool Connection::handle_frame(std::string_view body) {
       watchdog_.cancel();  // the deadlines may have changed
       if (!message.welcome().secret().empty()) secret_ = message.welcome().secret();
       welcomed_ = ever_welcomed_ = true;
+      if (attempt_.redirected && !attempt_.reservation.empty() &&
+          message.welcome().game_id() != 0) {
+        // The redirect led to the seat kept for this client (a quick match
+        // or a challenge paired at another node): it went somewhere, so it
+        // is no circle. A bot pairing fast in a lobby of several nodes is
+        // sent on often and rightly.
+        redirect_limit_.forgive();
+      }
       {
         const std::string& instance = message.welcome().server_instance();
         const bool same_node = last_node_ == attempt_.address;
