@@ -1,7 +1,7 @@
 // The Lobby draining (SIGTERM on a node of several): no new games here;
 // players out of a game go to another node at once, and each game's players
 // when it is over; at the drain's end every player still here is sent on,
-// and the node that takes each adopts its game (lobby_adopt.cpp); games are
+// and the node that takes each adopts its game (GameHoldings); games are
 // handed over only once settled (every write answered and its words said).
 // Also: the players held here registered again when Redis is back.
 #include <spdlog/spdlog.h>
