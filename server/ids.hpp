@@ -11,12 +11,14 @@ namespace ttt::server {
 
 enum class AccountId : std::uint64_t {};
 enum class SeatId : std::uint64_t {};
-using GameId = std::uint64_t;
-using RecordId = std::int64_t;
+enum class GameId : std::uint64_t {};
+enum class RecordId : std::int64_t {};
 
 // The number behind an id, for the wire, the database and the log.
 constexpr std::uint64_t number(AccountId id) noexcept { return static_cast<std::uint64_t>(id); }
 constexpr std::uint64_t number(SeatId id) noexcept { return static_cast<std::uint64_t>(id); }
+constexpr std::uint64_t number(GameId id) noexcept { return static_cast<std::uint64_t>(id); }
+constexpr std::int64_t number(RecordId id) noexcept { return static_cast<std::int64_t>(id); }
 
 // A human's seat-holder id is their account's number.
 constexpr SeatId seat_of(AccountId id) noexcept { return static_cast<SeatId>(number(id)); }

@@ -34,7 +34,7 @@ struct LocalLobby {
   // read_budget, if given, is the sessions' (for the operator's counters).
   LocalLobby(boost::asio::any_io_executor logic, boost::asio::any_io_executor compute,
              LobbyConfig config, StoreWriter* writer = nullptr,
-             const std::vector<StoredPlayer>& players = {}, RecordId last_record = 0,
+             const std::vector<StoredPlayer>& players = {}, RecordId last_record = {},
              const std::vector<RatedPairing>& pairings = {},
              const ReadBudget* read_budget = nullptr, metrics::Counter* moves = nullptr,
              const std::vector<std::pair<std::int64_t, std::int64_t>>& blocks = {},

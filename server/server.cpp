@@ -96,7 +96,7 @@ Server::Opened Server::open_records(const ServerConfig& config, asio::any_io_exe
   }
   opened.blocks = store->load_blocks();
   opened.state.max_room_id = store->max_room_id();
-  opened.max_record = store->max_game_id();
+  opened.max_record = RecordId{store->max_game_id()};
   // Serving from now on: a database that stops answering is noticed.
   store->answer_within(config.postgres_timeout);
   opened.where = store->where();

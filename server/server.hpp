@@ -95,7 +95,7 @@ class Server {
     std::vector<RatedPairing> pairings;                         // for the ratings' repeat rule
     std::vector<std::pair<std::int64_t, std::int64_t>> blocks;  // who blocked whom
     StoredState state;
-    RecordId max_record = 0;
+    RecordId max_record{};
     std::string where;  // the store's place, for logs and /readyz
   };
   // Opens the store the config names (--postgres, else --db) and reads what

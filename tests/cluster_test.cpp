@@ -337,15 +337,15 @@ TEST_F(Cluster, TheGameListOfEveryNodeIsSeenByEveryOtherWithinASecond) {
   const auto page = list_b.list(everything);
   ASSERT_EQ(page.games.size(), 1u);
   EXPECT_EQ(page.games[0].node(), "127.0.0.1:1001") << "where the game is held";
-  ASSERT_TRUE(list_b.find(42));
-  EXPECT_EQ(list_b.find(42)->node, "nodea");
+  ASSERT_TRUE(list_b.find(server::GameId{42}));
+  EXPECT_EQ(list_b.find(server::GameId{42})->node, "nodea");
   // A node that comes later reads the whole list.
   auto c = node("nodec", 1003);
   SharedGameDirectory list_c(io_.get_executor(), *c);
   c->attach(&list_c);
   c->start();
   ASSERT_TRUE(run_until([&] { return list_c.list(everything).total == 1; }, 3s));
-  list_a.withdraw(42);
+  list_a.withdraw(server::GameId{42});
   EXPECT_TRUE(run_until([&] { return list_b.list(everything).total == 0; }, 2s));
   // Junk on the directory's channel is dropped.
   redis_->cli("PUBLISH ttt:directory junk");
@@ -382,7 +382,7 @@ TEST_F(Cluster, AListPageMergesTheNodesGamesInIdOrderAndChangesGoOutTogether) {
   }
   // One opened and closed before the changes are written: nothing of it goes out.
   list_a.publish(game(999, 3));
-  list_a.withdraw(999);
+  list_a.withdraw(server::GameId{999});
   server::ListQuery everything;
   ASSERT_TRUE(run_until(
       [&] { return list_a.list(everything).total == 60 && list_b.list(everything).total == 60; }));
@@ -401,7 +401,7 @@ TEST_F(Cluster, AListPageMergesTheNodesGamesInIdOrderAndChangesGoOutTogether) {
           seen.push_back(g.game_id());
           EXPECT_EQ(g.node(), g.game_id() % 2 == 1 ? "127.0.0.1:1001" : "127.0.0.1:1002");
         }
-        if (page.next_after == 0) break;
+        if (page.next_after == server::GameId{}) break;
         query.after = page.next_after;
       }
       std::vector<std::uint64_t> all(60);
@@ -417,19 +417,19 @@ TEST_F(Cluster, AListPageMergesTheNodesGamesInIdOrderAndChangesGoOutTogether) {
     ASSERT_EQ(page.games.size(), 4u);
     EXPECT_EQ(page.games[0].game_id(), 3u);
     EXPECT_EQ(page.games[3].game_id(), 12u);
-    EXPECT_EQ(page.next_after, 12u);
+    EXPECT_EQ(page.next_after, server::GameId{12});
     server::ListQuery evens;
     evens.name = "EVEN";
     evens.page_size = 100;
     EXPECT_EQ(list->list(evens).games.size(), 30u);
   }
   // Withdrawn together: gone from the other node's list and from Redis.
-  for (std::uint64_t id = 1; id <= 60; id += 2) list_a.withdraw(id);
+  for (std::uint64_t id = 1; id <= 60; id += 2) list_a.withdraw(server::GameId{id});
   EXPECT_TRUE(run_until([&] { return list_b.list(everything).total == 30; }));
   EXPECT_TRUE(run_until([&] { return redis_->cli("HLEN ttt:games") == "30"; }));
-  EXPECT_FALSE(list_b.find(1));
-  ASSERT_TRUE(list_a.find(2));
-  EXPECT_EQ(list_a.find(2)->node, "nodeb");
+  EXPECT_FALSE(list_b.find(server::GameId{1}));
+  ASSERT_TRUE(list_a.find(server::GameId{2}));
+  EXPECT_EQ(list_a.find(server::GameId{2})->node, "nodeb");
 }
 
 // /who among nodes reads a page of the other nodes' players from an index
@@ -584,7 +584,7 @@ TEST_F(Cluster, HeartbeatsAndMessagesNotSignedWithTheLobbysKeyAreIgnored) {
   EXPECT_EQ(asked, 0);
   reply.reset();
   server::SeatRequest real;
-  real.game = 5;
+  real.game = server::GameId{5};
   b->request_seat("nodea", real, [&](const server::SeatReply& r) { reply = r; });
   ASSERT_TRUE(run_until([&] { return reply.has_value(); }, 5s));
   EXPECT_EQ(reply->reservation, "code");

@@ -10,7 +10,7 @@
 namespace ttt::server {
 namespace {
 
-Listing game(GameId id, int size, const std::string& x, const std::string& o = "",
+Listing game(std::uint64_t id, int size, const std::string& x, const std::string& o = "",
              wire::GameStatus status = wire::GAME_STATUS_WAITING, bool rated = true,
              bool is_private = false, std::array<AccountId, 2> players = {}) {
   Listing l;
@@ -26,31 +26,32 @@ Listing game(GameId id, int size, const std::string& x, const std::string& o = "
   return l;
 }
 
-std::vector<GameId> ids(const ListPage& page) {
-  std::vector<GameId> out;
+std::vector<std::uint64_t> ids(const ListPage& page) {
+  std::vector<std::uint64_t> out;
   for (const auto& g : page.games) out.push_back(g.game_id());
   return out;
 }
 
 TEST(GameDirectory, PagesFollowOneAnotherAndCountEveryMatch) {
   LocalGameDirectory directory;
-  for (GameId id = 1; id <= 7; ++id) directory.publish(game(id, 3, "p" + std::to_string(id)));
+  for (std::uint64_t id = 1; id <= 7; ++id)
+    directory.publish(game(id, 3, "p" + std::to_string(id)));
   ListQuery query;
   query.page_size = 3;
   const ListPage first = directory.list(query);
-  EXPECT_EQ(ids(first), (std::vector<GameId>{1, 2, 3}));
+  EXPECT_EQ(ids(first), (std::vector<std::uint64_t>{1, 2, 3}));
   EXPECT_EQ(first.total, 7u);
-  EXPECT_EQ(first.next_after, 3u);
+  EXPECT_EQ(number(first.next_after), 3u);
   // A game that ends between pages moves nothing: the next page starts after 3.
-  directory.withdraw(2);
+  directory.withdraw(GameId{2});
   query.after = first.next_after;
   const ListPage second = directory.list(query);
-  EXPECT_EQ(ids(second), (std::vector<GameId>{4, 5, 6}));
+  EXPECT_EQ(ids(second), (std::vector<std::uint64_t>{4, 5, 6}));
   EXPECT_EQ(second.total, 6u);
   query.after = second.next_after;
   const ListPage last = directory.list(query);
-  EXPECT_EQ(ids(last), (std::vector<GameId>{7}));
-  EXPECT_EQ(last.next_after, 0u) << "the last page says so";
+  EXPECT_EQ(ids(last), (std::vector<std::uint64_t>{7}));
+  EXPECT_EQ(number(last.next_after), 0u) << "the last page says so";
 }
 
 TEST(GameDirectory, FiltersBySizeRatedOpenAndName) {
@@ -61,21 +62,21 @@ TEST(GameDirectory, FiltersBySizeRatedOpenAndName) {
   directory.publish(game(4, 15, "dave", "erin", wire::GAME_STATUS_X_WON, false));
   ListQuery q;
   q.size = 3;
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 3}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{1, 3}));
   q = {};
   q.win_length = 15;
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{4}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{4}));
   q = {};
   q.rated = wire::RATED_NO;
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{2, 4}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{2, 4}));
   q.rated = wire::RATED_YES;
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 3}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{1, 3}));
   q = {};
   q.open_only = true;
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 2}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{1, 2}));
   q = {};
   q.name = "alice";  // ASCII case ignored, anywhere in either name
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 3}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{1, 3}));
   EXPECT_EQ(directory.list(q).total, 2u);
 }
 
@@ -87,12 +88,12 @@ TEST(GameDirectory, APrivateGameIsListedToItsPlayersOnly) {
   directory.publish(game(2, 3, "carol"));
   ListQuery q;
   q.viewer = eve;
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{2}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{2}));
   EXPECT_EQ(directory.list(q).total, 1u) << "not even counted for others";
   q.viewer = bob;
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{1, 2}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{1, 2}));
   q.viewer = AccountId{};
-  EXPECT_EQ(ids(directory.list(q)), (std::vector<GameId>{2}));
+  EXPECT_EQ(ids(directory.list(q)), (std::vector<std::uint64_t>{2}));
 }
 
 TEST(GameDirectory, APrivateGameIsFoundByItsInviteKeyAndNothingByAnEmptyOne) {
@@ -105,7 +106,7 @@ TEST(GameDirectory, APrivateGameIsFoundByItsInviteKeyAndNothingByAnEmptyOne) {
   EXPECT_EQ(directory.find_by_invite("k1")->summary.game_id(), 1u);
   EXPECT_FALSE(directory.find_by_invite("k2").has_value());
   EXPECT_FALSE(directory.find_by_invite("").has_value()) << "a public game has no key to match";
-  directory.withdraw(1);
+  directory.withdraw(GameId{1});
   EXPECT_FALSE(directory.find_by_invite("k1").has_value());
 }
 
@@ -115,7 +116,7 @@ TEST(GameDirectory, AFullPageOfLongestNamesIsAFewKilobytes) {
   LocalGameDirectory directory;
   std::string longest;
   for (int i = 0; i < 8; ++i) longest += "\xF0\x9F\x98\x80";
-  for (GameId id = 1; id <= 5000; ++id) {
+  for (std::uint64_t id = 1; id <= 5000; ++id) {
     directory.publish(
         game(id * 1'000'000'007ull, 15, longest, longest, wire::GAME_STATUS_IN_PROGRESS));
   }
@@ -126,7 +127,7 @@ TEST(GameDirectory, AFullPageOfLongestNamesIsAFewKilobytes) {
   message.set_in_reply_to(~0u);
   for (const auto& g : page.games) *message.mutable_game_list()->add_games() = g;
   message.mutable_game_list()->set_total(static_cast<std::uint32_t>(page.total));
-  message.mutable_game_list()->set_next_after(page.next_after);
+  message.mutable_game_list()->set_next_after(number(page.next_after));
   const std::size_t bytes = wire::encode_frame(message).size();
   EXPECT_EQ(page.games.size(), 100u);
   EXPECT_LT(bytes, 16u * 1024) << "a page must stay far below any send queue";
@@ -136,7 +137,7 @@ TEST(GameDirectory, AFilteredPageComesFromItsIndexWithTheViewersPrivateGamesMerg
   LocalGameDirectory directory;
   const AccountId me{7};
   // Ten thousand 3x3 games, and a few others scattered among them.
-  for (GameId id = 1; id <= 10'000; ++id) {
+  for (std::uint64_t id = 1; id <= 10'000; ++id) {
     const bool odd_one = id % 2500 == 0;
     directory.publish(game(id, odd_one ? 15 : 3, "p" + std::to_string(id)));
   }
@@ -146,39 +147,40 @@ TEST(GameDirectory, AFilteredPageComesFromItsIndexWithTheViewersPrivateGamesMerg
   query.page_size = 3;
   query.viewer = me;
   const ListPage first = directory.list(query);
-  EXPECT_EQ(ids(first), (std::vector<GameId>{2500, 5000, 7500}));
+  EXPECT_EQ(ids(first), (std::vector<std::uint64_t>{2500, 5000, 7500}));
   EXPECT_EQ(first.total, 5u) << "four public 15x15 games and the viewer's own private one";
   query.after = first.next_after;
   const ListPage second = directory.list(query);
-  EXPECT_EQ(ids(second), (std::vector<GameId>{10'000, 10'001}));
-  EXPECT_EQ(second.next_after, 0u);
+  EXPECT_EQ(ids(second), (std::vector<std::uint64_t>{10'000, 10'001}));
+  EXPECT_EQ(number(second.next_after), 0u);
   // A game that starts leaves the open ones' index; one that ends, every index.
   directory.publish(game(2500, 15, "p2500", "q", wire::GAME_STATUS_IN_PROGRESS));
-  directory.withdraw(5000);
-  query.after = 0;
+  directory.withdraw(GameId{5000});
+  query.after = GameId{};
   query.open_only = true;
-  EXPECT_EQ(ids(directory.list(query)), (std::vector<GameId>{7500, 10'000, 10'001}));
+  EXPECT_EQ(ids(directory.list(query)), (std::vector<std::uint64_t>{7500, 10'000, 10'001}));
   query.viewer = AccountId{8};
   EXPECT_EQ(directory.list(query).total, 2u) << "another viewer sees no private game";
 }
 
 TEST(GameDirectory, ANameFilterLooksAtABoundedNumberOfGamesAPage) {
   LocalGameDirectory directory;
-  const GameId games = 3 * LocalGameDirectory::kNameScan;
-  for (GameId id = 1; id <= games; ++id) directory.publish(game(id, 3, "p" + std::to_string(id)));
+  const std::uint64_t games = 3 * LocalGameDirectory::kNameScan;
+  for (std::uint64_t id = 1; id <= games; ++id)
+    directory.publish(game(id, 3, "p" + std::to_string(id)));
   directory.publish(game(games + 1, 3, "needle"));
   ListQuery query;
   query.name = "needle";
   query.page_size = 10;
-  std::vector<GameId> found;
+  std::vector<std::uint64_t> found;
   int pages = 0;
   do {
     const ListPage page = directory.list(query);
-    for (const GameId id : ids(page)) found.push_back(id);
+    for (const std::uint64_t id : ids(page)) found.push_back(id);
     query.after = page.next_after;
     ++pages;
-  } while (query.after != 0 && pages < 10);
-  EXPECT_EQ(found, (std::vector<GameId>{games + 1}));
+  } while (query.after != GameId{} && pages < 10);
+  EXPECT_EQ(found, (std::vector<std::uint64_t>{games + 1}));
   EXPECT_EQ(pages, 4) << "a page looks at kNameScan games, then says where to go on";
 }
 

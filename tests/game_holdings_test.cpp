@@ -18,6 +18,12 @@ namespace {
 
 using std::chrono::milliseconds;
 
+// A game's record and room, written as numbers: 40_rec, 4_room.
+constexpr RecordId operator""_rec(unsigned long long n) {
+  return RecordId{static_cast<std::int64_t>(n)};
+}
+constexpr GameId operator""_room(unsigned long long n) { return GameId{n}; }
+
 // The lobby as GameHoldings sees it: its rooms, by room and record.
 class FakeLobby : public HoldingsHost {
  public:
@@ -30,9 +36,9 @@ class FakeLobby : public HoldingsHost {
     return records;
   }
   bool take_over(const ClaimedGame& claimed, const std::string& from) override {
-    taken.emplace_back(claimed.game.id, from);
+    taken.emplace_back(RecordId{claimed.game.id}, from);
     if (refuse_take_over) return false;
-    rooms[static_cast<GameId>(claimed.game.room_id)] = claimed.game.id;
+    rooms[static_cast<GameId>(claimed.game.room_id)] = RecordId{claimed.game.id};
     return true;
   }
   bool drop_game(RecordId record, const std::string& holder) override {
@@ -119,7 +125,7 @@ class TwoNodes : public Cluster {
 
 HeldGame held(RecordId id, GameId room, const std::string& node) {
   HeldGame game;
-  game.game.id = id;
+  game.game.id = number(id);
   game.game.room_id = static_cast<std::int64_t>(room);
   game.game.node = node;
   return game;
@@ -127,7 +133,7 @@ HeldGame held(RecordId id, GameId room, const std::string& node) {
 
 ClaimedGame claimed(RecordId id, GameId room) {
   ClaimedGame game;
-  game.game.id = id;
+  game.game.id = number(id);
   game.game.room_id = static_cast<std::int64_t>(room);
   return game;
 }
@@ -149,13 +155,14 @@ TEST_F(GameHoldingsTest, GamesOfADeadNodeAreClaimedAndTakenOverHere) {
   holdings_.adopt_games_of(AccountId{5}, answer());
   ASSERT_EQ(holders_.games_asked.size(), 1u);
   EXPECT_EQ(holders_.games_asked[0].first, AccountId{5});
-  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "dead"), held(41, 6, "")});
+  holders_.games_asked[0].second(
+      std::vector<HeldGame>{held(40_rec, 4_room, "dead"), held(41_rec, 6_room, "")});
   ASSERT_EQ(holders_.claims.size(), 2u);
   EXPECT_EQ(holders_.claims[0].from, "dead");
   EXPECT_EQ(holders_.claims[1].from, "");
-  holders_.claims[0].done(claimed(40, 4));
+  holders_.claims[0].done(claimed(40_rec, 4_room));
   EXPECT_TRUE(answers_.empty());  // one claim still open
-  holders_.claims[1].done(claimed(41, 6));
+  holders_.claims[1].done(claimed(41_rec, 6_room));
   ASSERT_EQ(answers_.size(), 1u);
   EXPECT_FALSE(answers_[0]);
   EXPECT_EQ(lobby_.taken.size(), 2u);
@@ -164,7 +171,7 @@ TEST_F(GameHoldingsTest, GamesOfADeadNodeAreClaimedAndTakenOverHere) {
 
 TEST_F(GameHoldingsTest, GameOfALiveNodeSendsThePlayerThere) {
   holdings_.adopt_games_of(AccountId{5}, answer());
-  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "b")});
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40_rec, 4_room, "b")});
   EXPECT_TRUE(holders_.claims.empty());
   ASSERT_EQ(answers_.size(), 1u);
   ASSERT_TRUE(answers_[0]);
@@ -172,7 +179,7 @@ TEST_F(GameHoldingsTest, GameOfALiveNodeSendsThePlayerThere) {
 }
 
 TEST_F(GameHoldingsTest, NodeStillBeatingInTheDatabaseKeepsItsGame) {
-  HeldGame game = held(40, 4, "cut-off");
+  HeldGame game = held(40_rec, 4_room, "cut-off");
   game.holder = NodeInfo{"cut-off", "127.0.0.3", 1, "", false};
   holdings_.adopt_games_of(AccountId{5}, answer());
   holders_.games_asked[0].second(std::vector<HeldGame>{game});
@@ -183,9 +190,9 @@ TEST_F(GameHoldingsTest, NodeStillBeatingInTheDatabaseKeepsItsGame) {
 }
 
 TEST_F(GameHoldingsTest, GameHeldHereIsNeverClaimedAgain) {
-  lobby_.rooms[4] = 40;
+  lobby_.rooms[4_room] = 40_rec;
   holdings_.adopt_games_of(AccountId{5}, answer());
-  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "a")});
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40_rec, 4_room, "a")});
   EXPECT_TRUE(holders_.claims.empty());
   ASSERT_EQ(answers_.size(), 1u);
   EXPECT_FALSE(answers_[0]);
@@ -193,11 +200,11 @@ TEST_F(GameHoldingsTest, GameHeldHereIsNeverClaimedAgain) {
 
 TEST_F(GameHoldingsTest, ClaimLostToAnotherNodeSendsThePlayerWhereTheGameIsNow) {
   holdings_.adopt_games_of(AccountId{5}, answer());
-  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "dead")});
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40_rec, 4_room, "dead")});
   holders_.claims[0].done(std::nullopt);
   // A second look, which claims nothing more.
   ASSERT_EQ(holders_.games_asked.size(), 2u);
-  holders_.games_asked[1].second(std::vector<HeldGame>{held(40, 4, "b")});
+  holders_.games_asked[1].second(std::vector<HeldGame>{held(40_rec, 4_room, "b")});
   EXPECT_EQ(holders_.claims.size(), 1u);
   ASSERT_EQ(answers_.size(), 1u);
   ASSERT_TRUE(answers_[0]);
@@ -216,8 +223,8 @@ TEST_F(GameHoldingsTest, UnreadableGamesTakeNothingOver) {
 TEST_F(GameHoldingsTest, GameThatCantBeRestoredIsNotCountedAsAdopted) {
   lobby_.refuse_take_over = true;
   holdings_.adopt_games_of(AccountId{5}, answer());
-  holders_.games_asked[0].second(std::vector<HeldGame>{held(40, 4, "dead")});
-  holders_.claims[0].done(claimed(40, 4));
+  holders_.games_asked[0].second(std::vector<HeldGame>{held(40_rec, 4_room, "dead")});
+  holders_.claims[0].done(claimed(40_rec, 4_room));
   EXPECT_EQ(lobby_.taken.size(), 1u);
   EXPECT_EQ(holdings_.adopted(), 0u);
 }
@@ -225,46 +232,46 @@ TEST_F(GameHoldingsTest, GameThatCantBeRestoredIsNotCountedAsAdopted) {
 TEST_F(GameHoldingsTest, OrphanIsClaimedOnlyWhenTheNextSweepStillFindsIt) {
   holdings_.sweep_orphans();
   ASSERT_EQ(holders_.orphans_asked.size(), 1u);
-  holders_.orphans_asked[0]({{40, "dead"}, {41, "dead"}});
+  holders_.orphans_asked[0]({{40_rec, "dead"}, {41_rec, "dead"}});
   EXPECT_TRUE(holders_.claims.empty());
   holdings_.sweep_orphans();
   // Someone came back for 41 meanwhile: only 40 is still an orphan.
-  holders_.orphans_asked[1]({{40, "dead"}});
+  holders_.orphans_asked[1]({{40_rec, "dead"}});
   ASSERT_EQ(holders_.claims.size(), 1u);
-  EXPECT_EQ(holders_.claims[0].game, 40);
-  holders_.claims[0].done(claimed(40, 4));
+  EXPECT_EQ(holders_.claims[0].game, 40_rec);
+  holders_.claims[0].done(claimed(40_rec, 4_room));
   EXPECT_EQ(holdings_.adopted(), 1u);
 }
 
 TEST_F(GameHoldingsTest, CheckDropsTheGamesAnotherNodeHoldsNow) {
-  lobby_.rooms = {{1, 10}, {2, 20}, {3, 30}};
-  lobby_.finished = {3};
+  lobby_.rooms = {{1_room, 10_rec}, {2_room, 20_rec}, {3_room, 30_rec}};
+  lobby_.finished = {3_room};
   holdings_.check();
   ASSERT_EQ(holders_.checks.size(), 1u);
-  EXPECT_EQ(holders_.checks[0].first, (std::vector<RecordId>{10, 20}));  // in progress only
+  EXPECT_EQ(holders_.checks[0].first, (std::vector<RecordId>{10_rec, 20_rec}));  // in progress only
   EXPECT_TRUE(holdings_.checking());
-  holders_.checks[0].second(std::map<RecordId, std::string>{{10, "a"}, {20, "b"}});
+  holders_.checks[0].second(std::map<RecordId, std::string>{{10_rec, "a"}, {20_rec, "b"}});
   EXPECT_FALSE(holdings_.checking());
   ASSERT_EQ(lobby_.dropped.size(), 1u);
-  EXPECT_EQ(lobby_.dropped[0], (std::pair<RecordId, std::string>{20, "b"}));
+  EXPECT_EQ(lobby_.dropped[0], (std::pair<RecordId, std::string>{20_rec, "b"}));
   EXPECT_EQ(holdings_.lost_count(), 1u);
 }
 
 TEST_F(GameHoldingsTest, WhatWaitsForTheCheckRunsOnceItIsAnswered) {
-  lobby_.rooms = {{1, 10}};
+  lobby_.rooms = {{1_room, 10_rec}};
   holdings_.check();
   int ran = 0;
   holdings_.after_check([&] { ++ran; });
   holdings_.after_check([&] { ++ran; });
   EXPECT_EQ(holdings_.waiting_for_check(), 2u);
   EXPECT_EQ(ran, 0);
-  holders_.checks[0].second(std::map<RecordId, std::string>{{10, "a"}});
+  holders_.checks[0].second(std::map<RecordId, std::string>{{10_rec, "a"}});
   EXPECT_EQ(ran, 2);
   EXPECT_EQ(holdings_.waiting_for_check(), 0u);
 }
 
 TEST_F(GameHoldingsTest, UnansweredCheckIsAskedAgainAndWaitingGoesOn) {
-  lobby_.rooms = {{1, 10}};
+  lobby_.rooms = {{1_room, 10_rec}};
   holdings_.check();
   int ran = 0;
   holdings_.after_check([&] { ++ran; });
@@ -272,15 +279,15 @@ TEST_F(GameHoldingsTest, UnansweredCheckIsAskedAgainAndWaitingGoesOn) {
   EXPECT_EQ(ran, 0);
   io_.run();  // the check is asked again
   ASSERT_EQ(holders_.checks.size(), 2u);
-  holders_.checks[1].second(std::map<RecordId, std::string>{{10, "a"}});
+  holders_.checks[1].second(std::map<RecordId, std::string>{{10_rec, "a"}});
   EXPECT_EQ(ran, 1);
   EXPECT_TRUE(lobby_.dropped.empty());
 }
 
 TEST_F(GameHoldingsTest, WriteRefusedDropsTheGameOnce) {
-  lobby_.rooms = {{1, 10}};
-  holdings_.lost(10, "b");
-  holdings_.lost(10, "b");
+  lobby_.rooms = {{1_room, 10_rec}};
+  holdings_.lost(10_rec, "b");
+  holdings_.lost(10_rec, "b");
   EXPECT_EQ(lobby_.dropped.size(), 1u);
   EXPECT_EQ(holdings_.lost_count(), 1u);
 }
@@ -299,7 +306,7 @@ TEST_F(GameHoldingsTest, HeartbeatBeatsInTheDatabaseUntilTheGamesAreLetGo) {
 
 TEST_F(GameHoldingsTest, DrainingNodeTellsTheOthersAndTakesNoOrphans) {
   holdings_.sweep_orphans();
-  holders_.orphans_asked[0]({{40, "dead"}});
+  holders_.orphans_asked[0]({{40_rec, "dead"}});
   holdings_.drain();
   EXPECT_TRUE(holdings_.draining());
   EXPECT_TRUE(nodes_.draining);
@@ -313,7 +320,7 @@ TEST(GameHoldingsAlone, NodeAloneHasNothingToTakeOverAndLosesNothing) {
   SingleNode node;
   SingleNodeHolders holders(node);
   FakeLobby lobby;
-  lobby.rooms = {{1, 10}, {2, 20}};
+  lobby.rooms = {{1_room, 10_rec}, {2_room, 20_rec}};
   GameHoldings holdings(io.get_executor(), holders, node, lobby, milliseconds(1));
   std::vector<std::optional<NodeInfo>> answers;
   holdings.adopt_games_of(AccountId{5},

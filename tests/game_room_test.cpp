@@ -33,7 +33,8 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
   // GameJournal
   RecordId start(const GameStart&, Done done) override {
     complete(std::move(done));
-    return ++records;
+    records = RecordId{number(records) + 1};
+    return records;
   }
   void move(RecordId, const MoveEntry& entry, const std::optional<GameEnding>& end,
             Done done) override {
@@ -76,7 +77,7 @@ class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
   std::vector<GameResult> results;
   std::vector<Move> moves;
   std::vector<std::chrono::milliseconds> clock_left;  // each move's, as recorded
-  RecordId records = 0;
+  RecordId records{};
   bool hold = false;
   std::vector<Done> pending;
 };
@@ -85,7 +86,7 @@ class GameRoomTest : public ::testing::Test {
  protected:
   std::shared_ptr<GameRoom> make_room(RoomSettings settings = {}) {
     settings.move_timeout = std::chrono::milliseconds(0);
-    return std::make_shared<GameRoom>(1, settings, io.get_executor(),
+    return std::make_shared<GameRoom>(GameId{1}, settings, io.get_executor(),
                                       RoomLinks{observer, observer, observer});
   }
   PlayerRef ref(std::uint64_t id, const std::shared_ptr<FakeParticipant>& p, std::string name) {
@@ -400,7 +401,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhileAwayIsADisconnect) {
   RoomSettings settings;
   settings.move_timeout = std::chrono::milliseconds(20);
   settings.reconnect_grace = std::chrono::milliseconds(60'000);
-  auto room = std::make_shared<GameRoom>(1, settings, io.get_executor(),
+  auto room = std::make_shared<GameRoom>(GameId{1}, settings, io.get_executor(),
                                          RoomLinks{observer, observer, observer});
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
@@ -419,7 +420,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhileAwayIsADisconnect) {
 TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
   RoomSettings settings;
   settings.move_timeout = std::chrono::milliseconds(20);
-  auto room = std::make_shared<GameRoom>(1, settings, io.get_executor(),
+  auto room = std::make_shared<GameRoom>(GameId{1}, settings, io.get_executor(),
                                          RoomLinks{observer, observer, observer});
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
@@ -515,7 +516,7 @@ TEST_F(ClockRoomTest, EachMoveChargesItsMoverAndEarnsTheIncrement) {
 TEST_F(ClockRoomTest, AFlagFallLosesTheGame) {
   auto room = clock_room(60'000, 0);
   // After a restart: X played b2, O has 40 ms left and is to move.
-  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, 1, {{1, 1}},
+  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, RecordId{1}, {{1, 1}},
                 std::chrono::milliseconds(30'000), {milliseconds(59'000), milliseconds(40)});
   room->back(ref(1, alice, "alice"));
   room->back(ref(2, bob, "bob"));
@@ -531,7 +532,7 @@ TEST_F(ClockRoomTest, AFlagFallAgainstAnOpponentWhoCanNoLongerWinIsADraw) {
   auto room = clock_room(60'000, 0);
   // X O X / X O O / O X _ with X to move: O can no longer complete a line.
   const std::vector<Move> moves = {{0, 0}, {0, 1}, {0, 2}, {1, 1}, {1, 0}, {1, 2}, {2, 1}, {2, 0}};
-  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, 1, moves,
+  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, RecordId{1}, moves,
                 std::chrono::milliseconds(30'000), {milliseconds(30), milliseconds(59'000)});
   room->back(ref(1, alice, "alice"));
   room->back(ref(2, bob, "bob"));
@@ -543,7 +544,7 @@ TEST_F(ClockRoomTest, AFlagFallAgainstAnOpponentWhoCanNoLongerWinIsADraw) {
 
 TEST_F(ClockRoomTest, ARestoredClockRunsOnFromWhatWasStoredNotFromTheRestart) {
   auto room = clock_room(180'000, 0);
-  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, 1, {{1, 1}},
+  room->restore(ref(1, alice, "alice"), ref(2, bob, "bob"), 1, RecordId{1}, {{1, 1}},
                 std::chrono::milliseconds(30'000), {milliseconds(170'000), milliseconds(90'000)});
   room->back(ref(2, bob, "bob"));
   const auto s = *bob->last_state();

@@ -61,7 +61,7 @@ class RecordingJournal final : public GameJournal {
 class RecordingDirectory final : public GameDirectory {
  public:
   void publish(const Listing& listing) override {
-    published.push_back(listing.summary.game_id());
+    published.push_back(GameId{listing.summary.game_id()});
     inner_.publish(listing);
   }
   void withdraw(GameId game) override {
@@ -272,7 +272,7 @@ TEST_F(LobbySeams, AGameIsPublishedInTheDirectoryAndWithdrawnWhenItCloses) {
   send(alice, create);
   const wire::GameState* state = alice->last_state();
   ASSERT_NE(state, nullptr);
-  const GameId game = state->game_id();
+  const GameId game{state->game_id()};
   ASSERT_FALSE(directory_.published.empty());
   EXPECT_EQ(directory_.published.back(), game);
   auto bob = player("bob");
@@ -282,7 +282,7 @@ TEST_F(LobbySeams, AGameIsPublishedInTheDirectoryAndWithdrawnWhenItCloses) {
   EXPECT_EQ(directory_.lists, 1) << "the list is the directory's";
   ASSERT_TRUE(bob->received.back().has_game_list());
   ASSERT_EQ(bob->received.back().game_list().games_size(), 1);
-  EXPECT_EQ(bob->received.back().game_list().games(0).game_id(), game);
+  EXPECT_EQ(bob->received.back().game_list().games(0).game_id(), number(game));
   wire::ClientMessage leave_game;
   leave_game.mutable_leave();
   send(alice, leave_game);

@@ -29,7 +29,7 @@ class UnusedLinks : public RoomOwner, public GameJournal, public RatingBook {
   void game_recorded(GameRoom&) override {}
   void room_closed(GameRoom&) override {}
   void decided_while_away(AccountId, wire::AwayResult) override {}
-  RecordId start(const GameStart&, Done) override { return 0; }
+  RecordId start(const GameStart&, Done) override { return RecordId{}; }
   void move(RecordId, const MoveEntry&, const std::optional<GameEnding>&, Done) override {}
   void end(RecordId, const GameEnding&, Done) override {}
   double rating(AccountId) const override { return 1200.0; }
@@ -392,7 +392,7 @@ TEST_F(QuickMatchTest, PairedWithPlayerAtAnotherNodeGoesToTheSeatKeptThere) {
   EXPECT_EQ(nodes_.seats[0].request.waiting, SeatId{77});
   EXPECT_EQ(nodes_.seats[0].request.size, 5);
   EXPECT_EQ(nodes_.seats[0].request.address, a.address);
-  nodes_.seats[0].done(SeatReply{"kept", 12, wire::ERROR_CODE_UNSPECIFIED, ""});
+  nodes_.seats[0].done(SeatReply{"kept", GameId{12}, wire::ERROR_CODE_UNSPECIFIED, ""});
   ASSERT_EQ(lobby_.sent.size(), 1u);
   EXPECT_EQ(lobby_.sent[0].node, "b");
   EXPECT_EQ(lobby_.sent[0].reservation, "kept");
@@ -414,7 +414,7 @@ TEST_F(QuickMatchTest, RefusedSeatElsewhereTriesTheQueuesAgainThenGivesUp) {
     ASSERT_EQ(nodes_.seats.size(), 1u);
     auto seat = std::move(nodes_.seats.front().done);
     nodes_.seats.pop_front();
-    seat(SeatReply{{}, 0, wire::ERROR_CODE_UNKNOWN_GAME, "gone"});
+    seat(SeatReply{{}, GameId{}, wire::ERROR_CODE_UNKNOWN_GAME, "gone"});
   }
   EXPECT_TRUE(later_.matches.empty());
   const auto* error = lobby_.conn(1).last_error();

@@ -14,7 +14,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-SeatRequest join(std::uint64_t account, const std::string& address, GameId game = 7) {
+SeatRequest join(std::uint64_t account, const std::string& address, GameId game = GameId{7}) {
   SeatRequest request;
   request.kind = SeatRequest::Kind::kJoin;
   request.game = game;
@@ -31,7 +31,7 @@ class UnusedLinks : public RoomOwner, public GameJournal, public RatingBook {
   void game_recorded(GameRoom&) override {}
   void room_closed(GameRoom&) override {}
   void decided_while_away(AccountId, wire::AwayResult) override {}
-  RecordId start(const GameStart&, Done) override { return 0; }
+  RecordId start(const GameStart&, Done) override { return RecordId{}; }
   void move(RecordId, const MoveEntry&, const std::optional<GameEnding>&, Done) override {}
   void end(RecordId, const GameEnding&, Done) override {}
   double rating(AccountId) const override { return 1200.0; }
@@ -67,7 +67,7 @@ TEST_F(SeatReservationsTest, APlaceIsTakenOnceByItsCode) {
   EXPECT_EQ(book.find(code)->request.account, AccountId{1});
   const auto taken = book.take(code);
   ASSERT_TRUE(taken);
-  EXPECT_EQ(taken->request.game, 7u);
+  EXPECT_EQ(taken->request.game, GameId{7});
   EXPECT_FALSE(book.take(code));
   EXPECT_EQ(book.find("not a code"), nullptr);
   EXPECT_EQ(book.size(), 0u);
@@ -96,22 +96,22 @@ TEST_F(SeatReservationsTest, AnAccountKeepsTwoPlacesAndAnAddressEight) {
 
 TEST_F(SeatReservationsTest, AFreeSeatKeptIsKeptFromOthersUntilTaken) {
   auto& book = reservations();
-  auto game = room(7);
+  auto game = room(GameId{7});
   const std::string watch = [&] {
     SeatRequest request = join(1, "");
     request.kind = SeatRequest::Kind::kWatch;
     return book.keep(request, game);
   }();
-  EXPECT_FALSE(book.seat_kept(7)) << "a spectator's place keeps no seat";
+  EXPECT_FALSE(book.seat_kept(GameId{7})) << "a spectator's place keeps no seat";
   const std::string seat = book.keep(join(2, ""), game);
-  EXPECT_TRUE(book.seat_kept(7));
+  EXPECT_TRUE(book.seat_kept(GameId{7}));
   book.take(watch);
-  EXPECT_TRUE(book.seat_kept(7)) << "the spectator's arrival leaves the seat kept";
+  EXPECT_TRUE(book.seat_kept(GameId{7})) << "the spectator's arrival leaves the seat kept";
   book.take(seat);
-  EXPECT_FALSE(book.seat_kept(7));
+  EXPECT_FALSE(book.seat_kept(GameId{7}));
   book.keep(join(3, ""), game);
-  book.game_gone(7);
-  EXPECT_FALSE(book.seat_kept(7));
+  book.game_gone(GameId{7});
+  EXPECT_FALSE(book.seat_kept(GameId{7}));
 }
 
 TEST_F(SeatReservationsTest, AnUntakenPlaceLapsesAndTwoLapsesHoldTheAccountBack) {

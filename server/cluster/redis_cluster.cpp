@@ -42,7 +42,7 @@ std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()); 
 node::SeatRequest to_message(const SeatRequest& r) {
   node::SeatRequest m;
   m.set_kind(static_cast<node::SeatRequest::Kind>(r.kind));
-  m.set_game(r.game);
+  m.set_game(number(r.game));
   m.set_waiting(number(r.waiting));
   m.set_account(number(r.account));
   m.set_name(r.name);
@@ -74,7 +74,7 @@ SeatRequest from_message(const node::SeatRequest& m) {
       r.kind = SeatRequest::Kind::kJoin;
       break;
   }
-  r.game = m.game();
+  r.game = GameId{m.game()};
   r.waiting = static_cast<SeatId>(m.waiting());
   r.account = static_cast<AccountId>(m.account());
   r.name = m.name();
@@ -375,7 +375,7 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
     SeatDone late = std::move(it->second.done);
     waiting_.erase(it);
     late(SeatReply{{},
-                   0,
+                   GameId{},
                    wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
                    "the other node did not answer in time: try again"});
   });
@@ -390,7 +390,7 @@ void RedisCluster::request_seat(const std::string& to, const SeatRequest& reques
                        it->second.timeout->cancel();
                        waiting_.erase(it);
                        failed(SeatReply{{},
-                                        0,
+                                        GameId{},
                                         wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
                                         result.ok() ? "the other node is gone: try again"
                                                     : "the nodes can't reach each other now "
@@ -547,7 +547,7 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
     it->second.timeout->cancel();
     waiting_.erase(it);
     const auto& r = message.seat_reply();
-    done(SeatReply{r.reservation(), r.game(), r.code(), r.text()});
+    done(SeatReply{r.reservation(), GameId{r.game()}, r.code(), r.text()});
     return;
   }
   if (!message.has_seat_request() || !seat_handler_ || message.from().empty() ||
@@ -561,7 +561,7 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
                   answer.set_from(self_.id);
                   auto* r = answer.mutable_seat_reply();
                   r->set_reservation(reply.reservation);
-                  r->set_game(reply.game);
+                  r->set_game(number(reply.game));
                   r->set_code(reply.code);
                   r->set_text(reply.text);
                   const std::string to = "ttt:rpc:" + from;

@@ -25,7 +25,7 @@ end
 return gone
 )lua";
 
-std::string key_of(GameId id) { return std::to_string(id); }
+std::string key_of(GameId id) { return std::to_string(number(id)); }
 // What a listing's signature covers beside its bytes: its place.
 std::string context_of(const std::string& field) { return std::string(kGames) + ":" + field; }
 
@@ -78,7 +78,7 @@ void SharedGameDirectory::schedule() {
 }
 
 std::string SharedGameDirectory::stored(const Listing& listing) const {
-  const std::string field = key_of(listing.summary.game_id());
+  const std::string field = key_of(GameId{listing.summary.game_id()});
   return cluster_.signer().sign(context_of(field), to_message(listing).SerializeAsString());
 }
 
@@ -153,7 +153,7 @@ void SharedGameDirectory::flush() {
       gone.push_back(field);
       gone.push_back(std::move(written->second));
       written_.erase(written);
-      change.add_withdrawn(id);
+      change.add_withdrawn(number(id));
       if (gone.size() >= withdraw_start.size() + 2 * kGamesPerCommand) send_gone();
     }
     if (++games_in_change == kGamesPerCommand) {
@@ -171,8 +171,8 @@ void SharedGameDirectory::publish(const Listing& listing) {
   Listing mine = listing;
   mine.node = cluster_.self().id;
   own_index_.publish(mine);
-  own_[mine.summary.game_id()] = std::move(mine);
-  changed(listing.summary.game_id());
+  own_[GameId{mine.summary.game_id()}] = std::move(mine);
+  changed(GameId{listing.summary.game_id()});
 }
 
 void SharedGameDirectory::withdraw(GameId game) {
@@ -182,7 +182,7 @@ void SharedGameDirectory::withdraw(GameId game) {
 }
 
 void SharedGameDirectory::heard(Listing listing) {
-  const GameId id = listing.summary.game_id();
+  const GameId id{listing.summary.game_id()};
   const auto [at, added] = node_of_.try_emplace(id, listing.node);
   if (!added && at->second != listing.node) {
     // The game moved (adopted by another node): listed by its new holder only.
@@ -210,9 +210,9 @@ void SharedGameDirectory::apply(const node::DirectoryChange& change) {
     heard(std::move(listing));
   };
   if (change.has_publish()) publish_one(change.publish());
-  if (change.has_withdraw()) heard_withdrawn(change.node(), change.withdraw());
+  if (change.has_withdraw()) heard_withdrawn(change.node(), GameId{change.withdraw()});
   for (const auto& message : change.published()) publish_one(message);
-  for (const GameId id : change.withdrawn()) heard_withdrawn(change.node(), id);
+  for (const std::uint64_t id : change.withdrawn()) heard_withdrawn(change.node(), GameId{id});
 }
 
 void SharedGameDirectory::resync() {
@@ -236,8 +236,8 @@ void SharedGameDirectory::resync() {
       Listing listing = from_message(message);
       if (listing.node == cluster_.self().id) {
         // Ours no longer: a game this node closed while its withdrawal was lost.
-        if (!own_.contains(listing.summary.game_id()) &&
-            !written_.contains(listing.summary.game_id())) {
+        if (!own_.contains(GameId{listing.summary.game_id()}) &&
+            !written_.contains(GameId{listing.summary.game_id()})) {
           stale.push_back(e[i].text);
         }
         continue;
@@ -247,7 +247,7 @@ void SharedGameDirectory::resync() {
         if (cluster_.registry_ready()) stale.push_back(e[i].text);
         continue;
       }
-      const GameId id = listing.summary.game_id();
+      const GameId id{listing.summary.game_id()};
       if (!node_of.try_emplace(id, listing.node).second) continue;
       others[listing.node].publish(listing);
     }
@@ -276,7 +276,7 @@ ListPage SharedGameDirectory::list(const ListQuery& query) const {
       if (cluster_.alive(node)) sources.push_back({games.list(query), address_of(node)});
     }
   }
-  constexpr GameId kEnd = std::numeric_limits<GameId>::max();
+  constexpr GameId kEnd{std::numeric_limits<std::uint64_t>::max()};
   GameId complete_to = kEnd;  // every source's games up to here are in the pages
   ListPage page;
   struct Candidate {
@@ -288,15 +288,15 @@ ListPage SharedGameDirectory::list(const ListQuery& query) const {
   for (std::size_t s = 0; s < sources.size(); ++s) {
     const ListPage& part = sources[s].page;
     page.total += part.total;
-    if (part.next_after != 0) complete_to = std::min(complete_to, part.next_after);
+    if (part.next_after != GameId{}) complete_to = std::min(complete_to, part.next_after);
     for (std::size_t i = 0; i < part.games.size(); ++i) {
-      candidates.push_back({part.games[i].game_id(), s, i});
+      candidates.push_back({GameId{part.games[i].game_id()}, s, i});
     }
   }
   std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
     return a.id != b.id ? a.id < b.id : a.source < b.source;
   });
-  GameId last = 0;
+  GameId last{};
   bool more = complete_to != kEnd;
   for (const Candidate& c : candidates) {
     if (c.id == last) continue;  // listed twice: the first source's
@@ -312,7 +312,7 @@ ListPage SharedGameDirectory::list(const ListQuery& query) const {
   }
   if (more) {
     page.next_after = page.games.size() == query.page_size || complete_to == kEnd
-                          ? (page.games.empty() ? 0 : page.games.back().game_id())
+                          ? (page.games.empty() ? GameId{} : GameId{page.games.back().game_id()})
                           : complete_to;
   }
   return page;

@@ -19,7 +19,7 @@ namespace ttt::server {
 
 // One round of a room, as it starts.
 struct GameStart {
-  GameId room = 0;
+  GameId room{};
   std::uint32_t round = 1;
   int size = 3;
   int win_length = 3;  // marks in a line that win (the size: whole lines)

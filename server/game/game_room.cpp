@@ -97,7 +97,7 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
   if (auto conn = seat->player.conn.lock()) conn->set_heartbeat(true);
   const wire::Side side = seat == &seats_[0] ? wire::SIDE_X : wire::SIDE_O;
   last_names_[side == wire::SIDE_X ? 0 : 1] = seat->player.name;
-  spdlog::debug("game {}: {} (player {}) sits as {}", id_, seat->player.name,
+  spdlog::debug("game {}: {} (player {}) sits as {}", number(id_), seat->player.name,
                 number(seat->player.id), side == wire::SIDE_X ? "X" : "O");
   refresh_ratings();
   if (seats_[0].player.id != SeatId{} && seats_[1].player.id != SeatId{}) {
@@ -119,7 +119,7 @@ void GameRoom::leave(SeatId player, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::leave");
   wire::ServerMessage left;
   left.set_in_reply_to(request_id);
-  left.mutable_left()->set_game_id(id_);
+  left.mutable_left()->set_game_id(number(id_));
   const Outbound left_message = make_outbound(std::move(left));
 
   if (auto gone = spectators_.remove(player)) {
@@ -162,7 +162,7 @@ void GameRoom::close_if_empty() {
   }
   // Spectators are told why they are back in the lobby, with who left.
   wire::ServerMessage left;
-  left.mutable_left()->set_game_id(id_);
+  left.mutable_left()->set_game_id(number(id_));
   left.mutable_left()->set_reason(wire::LEFT_REASON_PLAYERS_LEFT);
   for (const std::string& name : last_names_) {
     if (!name.empty()) left.mutable_left()->add_players(name);
@@ -172,7 +172,7 @@ void GameRoom::close_if_empty() {
     send_to(spectator, left_message);
     links_.owner.left_room(*this, id);
   }
-  spdlog::debug("game {}: closed", id_);
+  spdlog::debug("game {}: closed", number(id_));
   links_.owner.room_closed(*this);
 }
 
@@ -346,7 +346,7 @@ void GameRoom::offers_lapse_without(Player gone) {
 void GameRoom::announce(const RoomOffers::Ended& ended) {
   wire::ServerMessage message;
   wire::OfferEnded* m = message.mutable_offer_ended();
-  m->set_game_id(id_);
+  m->set_game_id(number(id_));
   m->set_kind(ended.kind);
   m->set_by(ended.by);
   m->set_by_name(seat_for(ended.by == wire::SIDE_X ? Player::X : Player::O).player.name);
@@ -360,7 +360,7 @@ void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t reques
   check_executor(executor_, "GameRoom::chat");
   wire::ServerMessage message;
   wire::ChatMessage* chat = message.mutable_chat();
-  chat->set_game_id(id_);
+  chat->set_game_id(number(id_));
   chat->set_text(text);
   if (auto side = player_side(player)) {
     chat->set_from(seat_for(*side).player.name);
@@ -397,9 +397,9 @@ void GameRoom::start_round() {
 
 void GameRoom::begin_round() {
   if (spdlog::should_log(spdlog::level::info)) {  // not formatted for nothing, once a game
-    note(fmt::format("game {} round {} starts: {} (X) vs {} (O), {}x{}, {} in a row", id_, round_,
-                     seats_[0].player.name, seats_[1].player.name, settings_.size, settings_.size,
-                     game_.win_length()));
+    note(fmt::format("game {} round {} starts: {} (X) vs {} (O), {}x{}, {} in a row", number(id_),
+                     round_, seats_[0].player.name, seats_[1].player.name, settings_.size,
+                     settings_.size, game_.win_length()));
   }
   GameStart start;
   start.room = id_;
@@ -432,7 +432,7 @@ void GameRoom::conclude(const GameResult& result) {
                                   : *result.winner == Player::X ? wire::GAME_STATUS_X_WON
                                                                 : wire::GAME_STATUS_O_WON;
   if (spdlog::should_log(spdlog::level::info)) {
-    note(fmt::format("game {} over: {} after {}", id_,
+    note(fmt::format("game {} over: {} after {}", number(id_),
                      wire::result_text(status, result.reason, game_.winning_line()),
                      count_text(game_.moves().size(), "move", "moves")));
   }
@@ -521,7 +521,7 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   for (Seat& seat : seats_) {
     if (!seat.player.is_bot) hold_seat(seat, grace);
   }
-  spdlog::info("game {} round {} restored after {}: {} (X) vs {} (O)", id_, round_,
+  spdlog::info("game {} round {} restored after {}: {} (X) vs {} (O)", number(id_), round_,
                count_text(moves.size(), "move", "moves"), seats_[0].player.name,
                seats_[1].player.name);
   refresh_ratings();
@@ -567,7 +567,7 @@ void GameRoom::away(SeatId player) {
   }
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
   hold_seat(*seat, settings_.reconnect_grace);
-  note(fmt::format("game {}: {} is away, seat held for {} ms", id_, seat->player.name,
+  note(fmt::format("game {}: {} is away, seat held for {} ms", number(id_), seat->player.name,
                    settings_.reconnect_grace.count()));
   offers_lapse_without(side);
   wire::OpponentStatus status;
@@ -588,7 +588,7 @@ void GameRoom::on_grace_expired(SeatId player) {
   Seat* seat = seat_of(player);
   if (seat == nullptr || !seat->hold.held() || lost_) return;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
-  note(fmt::format("game {}: {} did not come back", id_, seat->player.name));
+  note(fmt::format("game {}: {} did not come back", number(id_), seat->player.name));
   if (in_progress()) finish({opponent(side), wire::END_REASON_DISCONNECT});
   remove_seat(*seat);
   wire::OpponentStatus status;
@@ -615,7 +615,7 @@ void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
   send_joined(seat->player, side_of(side), request_id);
   // A session moved to another terminal was never away: nobody is told.
   if (!was_away) return;
-  note(fmt::format("game {}: {} is back", id_, seat->player.name));
+  note(fmt::format("game {}: {} is back", number(id_), seat->player.name));
   wire::OpponentStatus status;
   status.set_connected(true);
   tell_opponent(side, status);
@@ -636,7 +636,7 @@ void GameRoom::report_away_results(const GameEnding& recorded,
                                    const std::vector<AwayPlayer>& away) {
   for (const AwayPlayer& p : away) {
     wire::AwayResult result;
-    result.set_game_id(id_);
+    result.set_game_id(number(id_));
     result.set_round(round_);
     result.set_side(side_of(p.side));
     result.set_status(!recorded.result.winner                ? wire::GAME_STATUS_DRAW
@@ -668,7 +668,7 @@ wire::GameState GameRoom::state() const {
 }
 
 void GameRoom::fill_state(wire::GameState& s) const {
-  s.set_game_id(id_);
+  s.set_game_id(number(id_));
   s.set_size(settings_.size);
   s.set_win_length(game_.win_length());
   s.set_cells(game_.board().to_string());
@@ -719,7 +719,7 @@ void GameRoom::fill_state(wire::GameState& s) const {
 
 wire::GameSummary GameRoom::summary() const {
   wire::GameSummary s;
-  s.set_game_id(id_);
+  s.set_game_id(number(id_));
   s.set_size(settings_.size);
   s.set_win_length(game_.win_length());
   s.set_x_name(seats_[0].player.name);
@@ -747,7 +747,7 @@ void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
 
 void GameRoom::send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,
                              std::uint32_t request_id) {
-  spdlog::debug("game {}: refused {} ({}): {}", id_, player.name, number(player.id), text);
+  spdlog::debug("game {}: refused {} ({}): {}", number(id_), player.name, number(player.id), text);
   send_to(player, error_reply(code, std::move(text), request_id));
 }
 
@@ -774,7 +774,7 @@ void GameRoom::send_joined(const PlayerRef& player, wire::Side side, std::uint32
 }
 
 void GameRoom::tell_opponent(Player about, wire::OpponentStatus status) {
-  status.set_game_id(id_);
+  status.set_game_id(number(id_));
   wire::ServerMessage message;
   *message.mutable_opponent() = std::move(status);
   send_to(seat_for(opponent(about)).player, make_outbound(std::move(message)));
@@ -796,7 +796,7 @@ GameJournal::Done GameRoom::write_done(std::function<void(bool)> on_result) {
 void GameRoom::announce_spectators(std::uint32_t count) {
   if (closed_) return;
   wire::ServerMessage message;
-  message.mutable_spectator_count()->set_game_id(id_);
+  message.mutable_spectator_count()->set_game_id(number(id_));
   message.mutable_spectator_count()->set_spectators(count);
   broadcast(make_outbound(std::move(message)));
   links_.owner.room_changed(*this);

@@ -272,7 +272,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   bool closed_ = false;
   bool lost_ = false;  // another node holds the game: the room is silent
 
-  RecordId record_id_ = 0;       // the current round's game in the journal
+  RecordId record_id_{};         // the current round's game in the journal
   bool move_in_flight_ = false;  // a move waits for the journal
   RoomOutbox outbox_;
 };

@@ -54,7 +54,7 @@ struct SeatRequest {
     kChallenge,  // a challenge to `challenge.name()`, online at that node
   };
   Kind kind = Kind::kJoin;
-  GameId game = 0;
+  GameId game{};
   SeatId waiting{};
   AccountId account{};  // the player sent there
   std::string name;
@@ -75,7 +75,7 @@ struct SeatRequest {
 // A node's answer: a reservation (the seat is kept 10 s), or why not.
 struct SeatReply {
   std::string reservation;  // empty: refused
-  GameId game = 0;
+  GameId game{};
   wire::ErrorCode code = wire::ERROR_CODE_UNSPECIFIED;
   std::string text;
 };
@@ -212,7 +212,7 @@ class SingleNode final : public Cluster {
   void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
   void find_player(AccountId, PlayerDone done) override { done(self_.id, true); }
   void request_seat(const std::string&, const SeatRequest&, SeatDone done) override {
-    done(SeatReply{{}, 0, wire::ERROR_CODE_UNKNOWN_GAME, "no such node"});
+    done(SeatReply{{}, GameId{}, wire::ERROR_CODE_UNKNOWN_GAME, "no such node"});
   }
   void serve_seats(SeatHandler) override {}
   void on_restored(std::function<void(bool)>) override {}

@@ -56,7 +56,7 @@ void each_filter_of(const wire::GameSummary& s, Each each) {
 }  // namespace
 
 void LocalGameDirectory::index(const Listing& listing) {
-  const GameId id = listing.summary.game_id();
+  const GameId id{listing.summary.game_id()};
   if (listing.summary.is_private()) {
     for (const AccountId player : listing.players) {
       if (player != AccountId{}) private_by_player_[player].insert(id);
@@ -68,7 +68,7 @@ void LocalGameDirectory::index(const Listing& listing) {
 }
 
 void LocalGameDirectory::unindex(const Listing& listing) {
-  const GameId id = listing.summary.game_id();
+  const GameId id{listing.summary.game_id()};
   if (listing.summary.is_private()) {
     for (const AccountId player : listing.players) {
       const auto it = private_by_player_.find(player);
@@ -91,7 +91,7 @@ void LocalGameDirectory::unindex(const Listing& listing) {
 }
 
 void LocalGameDirectory::publish(const Listing& listing) {
-  auto [it, added] = games_.try_emplace(listing.summary.game_id(), listing);
+  auto [it, added] = games_.try_emplace(GameId{listing.summary.game_id()}, listing);
   if (!added) {
     unindex(it->second);
     it->second = listing;
@@ -139,8 +139,8 @@ ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
     if (id <= query.after) continue;
     if (page.games.size() < query.page_size) {
       page.games.push_back(listing.summary);
-    } else if (page.next_after == 0) {
-      page.next_after = page.games.empty() ? 0 : page.games.back().game_id();
+    } else if (page.next_after == GameId{}) {
+      page.next_after = page.games.empty() ? GameId{} : GameId{page.games.back().game_id()};
     }
   }
   return page;
@@ -166,7 +166,7 @@ ListPage LocalGameDirectory::list(const ListQuery& query) const {
   auto priv = std::upper_bound(own.begin(), own.end(), query.after);
   std::size_t looked = 0;
   std::size_t matched = 0;
-  GameId last = 0;
+  GameId last{};
   while (pub != public_ids.end() || priv != own.end()) {
     const bool from_public = priv == own.end() || (pub != public_ids.end() && *pub < *priv);
     const GameId id = from_public ? *pub : *priv;

@@ -40,7 +40,7 @@ struct ListQuery {
   wire::Rated rated = wire::RATED_DEFAULT;  // YES/NO: rated/unrated only
   bool open_only = false;                   // only games waiting for a player
   std::string name;                         // a player's name contains it (ASCII case ignored)
-  GameId after = 0;                         // the page starts after this id
+  GameId after{};                           // the page starts after this id
   std::size_t page_size = 50;
   AccountId viewer{};
 };
@@ -50,7 +50,7 @@ struct ListQuery {
 struct ListPage {
   std::vector<wire::GameSummary> games;
   std::size_t total = 0;
-  GameId next_after = 0;
+  GameId next_after{};
 };
 
 class GameDirectory {

@@ -54,7 +54,7 @@ void GameHoldings::adopt_games_of(AccountId account, Adopted done, bool again) {
               continue;
             }
           }
-          claims.emplace_back(g.id, g.node);
+          claims.emplace_back(RecordId{g.id}, g.node);
         }
         if (claims.empty() || again) {
           done(elsewhere);  // (a second look after a lost claim claims nothing more)

@@ -363,7 +363,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // Whether a player's side of a game lets it be rated: a human's does unless
   // it says no, a program's only when it asks.
   static bool allows_rating(const LobbyPlayer& player, wire::Rated asked);
-  std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = 0);
+  std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = {});
   std::shared_ptr<GameRoom> find_room(GameId id) const;
   // QuickMatchHost: the rooms quick match opens.
   std::shared_ptr<GameRoom> open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
@@ -465,7 +465,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // player's next Welcome (in memory: a restart forgets them).
   std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;
   std::uint64_t next_bot_id_ = std::uint64_t{1} << 48;  // bots' seat ids, apart from accounts'
-  GameId next_game_id_ = 1;
+  GameId next_game_id_{1};
   std::uint64_t games_finished_ = 0;
   bool shutting_down_ = false;
   const std::string instance_;  // this process's start, as Welcome tells it

@@ -116,7 +116,8 @@ std::optional<std::pair<wire::ErrorCode, std::string>> Lobby::challenge_refusal(
 bool Lobby::seated_now(LobbyPlayer& player, std::uint32_t request_id) {
   if (!player.room || !player.room->is_seated(player.id)) return false;
   error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
-        "you are in game " + std::to_string(player.room->id()) + ": leave it first", request_id);
+        "you are in game " + std::to_string(number(player.room->id())) + ": leave it first",
+        request_id);
   return true;
 }
 
@@ -202,7 +203,7 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
   player.room = room;
   took_seat(*challenger);
   took_seat(player);
-  spdlog::debug("challenge {} accepted: game {}", id, room->id());
+  spdlog::debug("challenge {} accepted: game {}", id, number(room->id()));
   room->seat(challenger->ref(), wire::SIDE_X, 0);
   room->seat(player.ref(), wire::SIDE_O, request_id);
 }

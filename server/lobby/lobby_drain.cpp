@@ -49,7 +49,7 @@ void Lobby::send_on_after_game(GameRoom& room) {
     }
     for (Connection* connection : players) {
       if (connections_.contains(connection)) {
-        redirect(*connection, *there, "", 0, "this node is being drained");
+        redirect(*connection, *there, "", GameId{}, "this node is being drained");
       }
     }
   });
@@ -74,7 +74,7 @@ void Lobby::drain() {
   for (Connection* connection : away) {
     if (!connections_.contains(connection)) continue;
     if (auto there = cluster().another_node()) {
-      redirect(*connection, *there, "", 0, "this node is being drained");
+      redirect(*connection, *there, "", GameId{}, "this node is being drained");
     }
   }
 }

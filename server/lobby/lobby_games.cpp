@@ -95,9 +95,10 @@ bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
     return false;
   }
   if (player.room) {
-    error(player, wire::ERROR_CODE_ALREADY_IN_GAME,
-          "you are already in game " + std::to_string(player.room->id()) + ": leave it first",
-          request_id);
+    error(
+        player, wire::ERROR_CODE_ALREADY_IN_GAME,
+        "you are already in game " + std::to_string(number(player.room->id())) + ": leave it first",
+        request_id);
     return false;
   }
   quick_match_.withdraw(player.id);
@@ -143,7 +144,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   player.room = room;
   took_seat(player);
   room->seat(player.ref(), side, request_id);
-  spdlog::debug("game {} created by {} ({}x{}, {} in a row{}{})", room->id(), player.name,
+  spdlog::debug("game {} created by {} ({}x{}, {} in a row{}{})", number(room->id()), player.name,
                 create.size(), create.size(), room->settings().win_length,
                 create.is_private() ? ", private" : "", create.vs_bot() ? ", vs bot" : "");
   if (create.vs_bot()) {
@@ -152,15 +153,15 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
 }
 
 void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id) {
-  GameId id = join.game_id();
+  GameId id{join.game_id()};
   const std::string code = normalize_invite_code(join.invite_code());
-  const bool by_code = id == 0;
+  const bool by_code = id == GameId{};
   if (by_code) {
     if (!may_try_invite(player, request_id)) return;
     if (auto invite = invites_.find(code); !code.empty() && invite != invites_.end()) {
       id = invite->second;
     } else if (auto listing = links_.directory.find_by_invite(invite_key(code))) {
-      id = listing->summary.game_id();  // a private game another node holds
+      id = GameId{listing->summary.game_id()};  // a private game another node holds
     } else {
       invite_failed(player);
       error(player, wire::ERROR_CODE_WRONG_INVITE_CODE, "no game has that invite code", request_id);
@@ -183,12 +184,14 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     }
   }
   if (!room) {
-    error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(id), request_id);
+    error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(number(id)),
+          request_id);
     return;
   }
   if (reservations_.seat_kept(id)) {
     error(player, wire::ERROR_CODE_GAME_FULL,
-          "game " + std::to_string(id) + " has no free seat (watch it instead)", request_id);
+          "game " + std::to_string(number(id)) + " has no free seat (watch it instead)",
+          request_id);
     return;
   }
   // A code found the room already; a game id alone needs the right code.
@@ -197,14 +200,15 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     if (code != normalize_invite_code(room->settings().invite_code)) {
       invite_failed(player);
       error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
-            "game " + std::to_string(id) + " is private: a matching invite code is needed",
+            "game " + std::to_string(number(id)) + " is private: a matching invite code is needed",
             request_id);
       return;
     }
   }
   if (!room->waiting()) {
     error(player, wire::ERROR_CODE_GAME_FULL,
-          "game " + std::to_string(id) + " has no free seat (watch it instead)", request_id);
+          "game " + std::to_string(number(id)) + " has no free seat (watch it instead)",
+          request_id);
     return;
   }
   if (!can_enter(player, request_id)) return;
@@ -217,14 +221,15 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
 
 void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
                      std::uint32_t request_id) {
-  auto room = find_room(spectate.game_id());
+  auto room = find_room(GameId{spectate.game_id()});
   if (!room) {
-    if (auto listing = links_.directory.find(spectate.game_id()); listing && elsewhere(*listing)) {
+    if (auto listing = links_.directory.find(GameId{spectate.game_id()});
+        listing && elsewhere(*listing)) {
       if (!invite_admits(player, *listing, spectate.invite_code(), request_id)) return;
       if (!can_enter(player, request_id)) return;
       SeatRequest seat;
       seat.kind = SeatRequest::Kind::kWatch;
-      seat.game = spectate.game_id();
+      seat.game = GameId{spectate.game_id()};
       seat.invite_code = spectate.invite_code();
       seat_elsewhere(player, listing->node, std::move(seat), request_id);
       return;
@@ -241,15 +246,16 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
         normalize_invite_code(room->settings().invite_code)) {
       invite_failed(player);
       error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
-            "game " + std::to_string(room->id()) + " is private: a matching invite code is needed",
+            "game " + std::to_string(number(room->id())) +
+                " is private: a matching invite code is needed",
             request_id);
       return;
     }
   }
   if (room->spectators_full()) {
     error(player, wire::ERROR_CODE_SPECTATORS_FULL,
-          "game " + std::to_string(room->id()) + " has " + std::to_string(room->spectators()) +
-              " spectators, as many as a game takes",
+          "game " + std::to_string(number(room->id())) + " has " +
+              std::to_string(room->spectators()) + " spectators, as many as a game takes",
           request_id);
     return;
   }
@@ -257,8 +263,8 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
   if (const std::size_t share = spectator_share(room->settings().max_spectators);
       share != 0 && !player.address.empty() && room->spectators_from(player.address) >= share) {
     error(player, wire::ERROR_CODE_SPECTATORS_FULL,
-          "your address watches game " + std::to_string(room->id()) + " " + std::to_string(share) +
-              " times already, as many as one address may",
+          "your address watches game " + std::to_string(number(room->id())) + " " +
+              std::to_string(share) + " times already, as many as one address may",
           request_id);
     return;
   }
@@ -289,13 +295,14 @@ void Lobby::in_room(LobbyPlayer& player, const wire::ClientMessage& message) {
   // A local copy: the call may close the room, which drops the player's.
   const std::shared_ptr<GameRoom> room = player.room;
   if (message.has_make_move() && message.make_move().game_id() != 0 &&
-      (!room || message.make_move().game_id() != room->id())) {
-    const GameId target = message.make_move().game_id();
+      (!room || message.make_move().game_id() != number(room->id()))) {
+    const GameId target{message.make_move().game_id()};
     if (rooms_.contains(target)) {
       error(player, wire::ERROR_CODE_NOT_IN_GAME,
-            "you are not a player of game " + std::to_string(target), rid);
+            "you are not a player of game " + std::to_string(number(target)), rid);
     } else {
-      error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(target), rid);
+      error(player, wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(number(target)),
+            rid);
     }
     return;
   }
@@ -363,8 +370,10 @@ std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
   settings.reconnect_grace = settings.vs_bot ? config_.bot_game_grace : config_.reconnect_grace;
   settings.max_spectators = config_.max_spectators;
   settings.rate_one_address = config_.rate_one_address;
-  if (id == 0)
-    id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_++;
+  if (id == GameId{}) {
+    id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_;
+    if (!links_.room_ids) next_game_id_ = GameId{number(next_game_id_) + 1};
+  }
   if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
   auto room = std::make_shared<GameRoom>(
       id, std::move(settings), links_.logic,

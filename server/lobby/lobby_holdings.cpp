@@ -109,11 +109,11 @@ void Lobby::held_elsewhere(AccountId account, const std::string& node) {
   if (player->room && player->room->in_progress() && player->room->is_seated(player->id)) {
     // Its game is this node's (the check said so): the player stays with it.
     spdlog::warn("cluster: player {} plays game {} here while node {} holds it in Redis",
-                 number(account), player->room->id(), node.substr(0, 64));
+                 number(account), number(player->room->id()), node.substr(0, 64));
     return;
   }
   if (auto there = cluster().node(node)) {
-    redirect(*static_cast<Connection*>(player->connection), *there, "", 0,
+    redirect(*static_cast<Connection*>(player->connection), *there, "", GameId{},
              "your player is at node " + where_of(*there));
   }
 }
@@ -125,7 +125,8 @@ bool Lobby::drop_game(RecordId record, const std::string& holder) {
   }
   if (!room || room->lost()) return false;
   const GameId id = room->id();
-  spdlog::warn("cluster: game {} (room {}) is {} now: this node lets it go", record, id,
+  spdlog::warn("cluster: game {} (room {}) is {} now: this node lets it go", number(record),
+               number(id),
                holder.empty() ? std::string("over, or held by nobody") : "held by node " + holder);
   room->lose();
   const auto there = holder.empty() ? std::nullopt : cluster().node(holder);
@@ -164,18 +165,18 @@ void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInf
   }
   auto& connection = *static_cast<Connection*>(player.connection);
   if (holder) {
-    redirect(connection, *holder, "", 0,
-             "game " + std::to_string(game) + " is held by node " + where_of(*holder) +
+    redirect(connection, *holder, "", GameId{},
+             "game " + std::to_string(number(game)) + " is held by node " + where_of(*holder) +
                  " now (this node was cut off)");
     return;
   }
   // The game ended elsewhere (or nobody holds it): the player stays here,
   // out of it.
   wire::ServerMessage left;
-  left.mutable_left()->set_game_id(game);
+  left.mutable_left()->set_game_id(number(game));
   reply(player, std::move(left));
   error(player, wire::ERROR_CODE_UNKNOWN_GAME,
-        "game " + std::to_string(game) +
+        "game " + std::to_string(number(game)) +
             " went on at another node while this node was cut off: see /history for how it "
             "ended",
         0);

@@ -44,7 +44,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                        refuse_hello(*open, who.code, std::move(who.text), request_id);
                        return;
                      case Identified::Kind::kElsewhere:
-                       redirect(*open, who.node, "", 0, who.text);
+                       redirect(*open, who.node, "", GameId{}, who.text);
                        return;
                      case Identified::Kind::kNewName:
                        new_name(*open, hello, request_id);
@@ -79,7 +79,7 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
       if (!open) return;
       open->end_routing();
       if (elsewhere) {
-        redirect(*open, *elsewhere, "", 0, "your game is at node " + where_of(*elsewhere));
+        redirect(*open, *elsewhere, "", GameId{}, "your game is at node " + where_of(*elsewhere));
         return;
       }
       let_in(*open, here, hello, request_id);
@@ -207,7 +207,7 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   w->set_secret(secret);
   w->set_rating(links_.accounts.rating(player.account));
   w->set_server_instance(instance_);
-  if (player.room) w->set_game_id(player.room->id());
+  if (player.room) w->set_game_id(number(player.room->id()));
   w->set_reconnect_grace_ms(static_cast<std::uint32_t>(config_.reconnect_grace.count()));
   w->set_move_timeout_ms(static_cast<std::uint32_t>(config_.move_timeout.count()));
   w->set_web_client(config_.web_client);

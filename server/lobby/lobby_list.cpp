@@ -37,7 +37,7 @@ void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,
   query.rated = request.rated();
   query.open_only = request.open_only();
   query.name = request.name();
-  query.after = request.after();
+  query.after = GameId{request.after()};
   // Whatever is asked, a page is small: no list can outgrow a send queue.
   const std::uint32_t asked =
       request.page_size() == 0 ? config_.list_page_size : request.page_size();
@@ -50,7 +50,7 @@ void Lobby::list_games(LobbyPlayer& player, const wire::ListGames& request,
   wire::GameList* list = message.mutable_game_list();
   for (auto& summary : page.games) *list->add_games() = std::move(summary);
   list->set_total(static_cast<std::uint32_t>(page.total));
-  list->set_next_after(page.next_after);
+  list->set_next_after(number(page.next_after));
   list->set_page_size(static_cast<std::uint32_t>(query.page_size));
   reply(player, std::move(message));
 }

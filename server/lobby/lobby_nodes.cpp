@@ -40,7 +40,7 @@ void Lobby::serve_other_nodes() {
 bool Lobby::send_away(Connection& connection, const LobbyPlayer* existing) {
   if (!draining() || (existing != nullptr && existing->room)) return false;
   if (auto there = cluster().another_node()) {
-    redirect(connection, *there, "", 0, "this node is being drained");
+    redirect(connection, *there, "", GameId{}, "this node is being drained");
   } else if (auto conn = connection.participant()) {
     conn->deliver(error_reply(wire::ERROR_CODE_DRAINING,
                               "this node is being drained and no other node takes players now: "
@@ -84,7 +84,7 @@ void Lobby::redirect(Connection& connection, const NodeInfo& node, const std::st
   r->set_fingerprint(node.fingerprint);
   r->set_reservation(reservation);
   r->set_reason(reason);
-  r->set_game_id(game);
+  r->set_game_id(number(game));
   conn->set_heartbeat(false);
   auto send = [conn, message = make_outbound(std::move(message))] {
     conn->deliver(message);
@@ -226,7 +226,7 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
           // Seated here meanwhile (paired, or a challenge accepted): that
           // game goes on; the place kept there lapses.
           error(*asker, wire::ERROR_CODE_ALREADY_IN_GAME,
-                "you are in game " + std::to_string(asker->room->id()) + " now: " +
+                "you are in game " + std::to_string(number(asker->room->id())) + " now: " +
                     (challenged.empty() ? "the other game was left alone"
                                         : "the challenge to " + challenged + " was not made"),
                 request_id);
@@ -245,18 +245,18 @@ void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatReque
                 request_id);
           return;
         }
-        redirect(*static_cast<Connection*>(asker->connection), *there, answer.reservation,
-                 answer.game,
-                 challenged.empty()
-                     ? "game " + std::to_string(answer.game) + " is at node " + where_of(*there)
-                     : challenged + " is at node " + where_of(*there) +
-                           ": your challenge is made there");
+        redirect(
+            *static_cast<Connection*>(asker->connection), *there, answer.reservation, answer.game,
+            challenged.empty()
+                ? "game " + std::to_string(number(answer.game)) + " is at node " + where_of(*there)
+                : challenged + " is at node " + where_of(*there) +
+                      ": your challenge is made there");
       });
 }
 
 void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
   auto refuse = [&reply](wire::ErrorCode code, std::string text) {
-    reply(SeatReply{{}, 0, code, std::move(text)});
+    reply(SeatReply{{}, GameId{}, code, std::move(text)});
   };
   if (shutting_down_ || draining()) {
     refuse(wire::ERROR_CODE_DRAINING, request.kind == SeatRequest::Kind::kChallenge
@@ -296,29 +296,29 @@ void Lobby::seat_request(const SeatRequest& request, Cluster::SeatDone reply) {
   } else {
     room = find_room(request.game);
     if (!room) {
-      refuse(wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(request.game));
+      refuse(wire::ERROR_CODE_UNKNOWN_GAME, "no game " + std::to_string(number(request.game)));
       return;
     }
     if (room->settings().is_private && normalize_invite_code(request.invite_code) !=
                                            normalize_invite_code(room->settings().invite_code)) {
-      refuse(
-          wire::ERROR_CODE_WRONG_INVITE_CODE,
-          "game " + std::to_string(room->id()) + " is private: a matching invite code is needed");
+      refuse(wire::ERROR_CODE_WRONG_INVITE_CODE,
+             "game " + std::to_string(number(room->id())) +
+                 " is private: a matching invite code is needed");
       return;
     }
     if (request.kind == SeatRequest::Kind::kJoin &&
         (!room->waiting() || reservations_.seat_kept(room->id()))) {
       refuse(wire::ERROR_CODE_GAME_FULL,
-             "game " + std::to_string(room->id()) + " has no free seat (watch it instead)");
+             "game " + std::to_string(number(room->id())) + " has no free seat (watch it instead)");
       return;
     }
     if (request.kind == SeatRequest::Kind::kWatch && room->spectators_full()) {
       refuse(wire::ERROR_CODE_SPECTATORS_FULL,
-             "game " + std::to_string(room->id()) + " has as many spectators as it takes");
+             "game " + std::to_string(number(room->id())) + " has as many spectators as it takes");
       return;
     }
   }
-  const GameId game = room ? room->id() : 0;
+  const GameId game = room ? room->id() : GameId{};
   const std::string code = reservations_.keep(request, std::move(room));
   reply(SeatReply{code, game, wire::ERROR_CODE_UNSPECIFIED, ""});
 }

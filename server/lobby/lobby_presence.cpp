@@ -51,7 +51,7 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
   p.set_size(settings.size);
   p.set_win_length(wire::win_length_of(settings.size, settings.win_length));
   *p.mutable_clock() = settings.clock;
-  if (!settings.is_private) p.set_game_id(room->id());
+  if (!settings.is_private) p.set_game_id(number(room->id()));
   const PlayerRef& x = room->player(Player::X);
   const PlayerRef& o = room->player(Player::O);
   if (!room->is_seated(player.id)) {

@@ -68,15 +68,16 @@ void Lobby::restore_game(const GameRecord& g) {
   PlayerRef x = seat(g.x_player);
   PlayerRef o = seat(g.o_player);
   // Everyone gets the whole reconnect grace after a restart, even against the bot.
-  room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), g.id, moves,
-                config_.reconnect_grace, clock_left);
+  room->restore(std::move(x), std::move(o), static_cast<std::uint32_t>(g.round), RecordId{g.id},
+                moves, config_.reconnect_grace, clock_left);
 }
 
 void Lobby::restore(const StoredState& state) {
   // Before serving: no thread runs the logic executor yet, and the one
   // restoring stands in for it (the rooms, bots and callbacks it starts).
   const ExecutorStandIn before_serving;
-  next_game_id_ = std::max(next_game_id_, static_cast<GameId>(state.max_room_id) + 1);
+  next_game_id_ =
+      std::max(next_game_id_, GameId{static_cast<std::uint64_t>(state.max_room_id) + 1});
   const std::unordered_map<std::int64_t, std::string> tokens(state.tokens.begin(),
                                                              state.tokens.end());
   for (const GameRecord& g : state.unfinished_games) restore_game(g);

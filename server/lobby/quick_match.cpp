@@ -139,7 +139,7 @@ void QuickMatch::pair_elsewhere(LobbyPlayer& player, const MatchRequest& paired,
           return;
         }
         host_.send_to_seat(*asker, *there, answer.reservation, answer.game,
-                           "paired: game " + std::to_string(answer.game) + " is at node " +
+                           "paired: game " + std::to_string(number(answer.game)) + " is at node " +
                                there->host + ":" + std::to_string(there->port));
       });
 }

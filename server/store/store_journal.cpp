@@ -30,10 +30,10 @@ void write_end(Store& store, const std::string& holder, RecordId record, const G
   std::optional<bool> rated;
   if (ending.settlement) rated = ending.settlement->rated;
   if (holder.empty()) {
-    store.end_game(record, status_text(ending.result), stored_reason(ending.result.reason), at_ms,
-                   rated);
+    store.end_game(number(record), status_text(ending.result), stored_reason(ending.result.reason),
+                   at_ms, rated);
   } else {
-    store.end_held_game(holder, record, status_text(ending.result),
+    store.end_held_game(holder, number(record), status_text(ending.result),
                         stored_reason(ending.result.reason), at_ms, rated);
   }
   if (ending.settlement) {
@@ -96,14 +96,15 @@ void StoreJournal::submit_held(RecordId record, std::function<void(Store&)> job,
 }
 
 RecordId StoreJournal::start(const GameStart& game, Done done) {
-  const RecordId id = ids_ ? ids_->next() : ++last_record_;
+  if (!ids_) last_record_ = RecordId{number(last_record_) + 1};
+  const RecordId id = ids_ ? RecordId{ids_->next()} : last_record_;
   if (!writer_) {
     if (done) done(true);
     return id;
   }
   StartRecord start;
   GameRecord& g = start.game;
-  g.id = id;
+  g.id = number(id);
   g.room_id = static_cast<std::int64_t>(game.room);
   g.round = static_cast<int>(game.round);
   g.size = game.size;
@@ -143,9 +144,9 @@ void StoreJournal::move(RecordId record, const MoveEntry& entry,
       [start, record, ply, stored, end, holder = node_](Store& s) {
         if (start) start->write(s);
         if (holder.empty()) {
-          s.add_move(record, ply, stored);
+          s.add_move(number(record), ply, stored);
         } else {
-          s.add_held_move(holder, record, ply, stored);
+          s.add_held_move(holder, number(record), ply, stored);
         }
         if (end) write_end(s, holder, record, *end, stored.at_ms);
       },

@@ -384,7 +384,7 @@ void StoredAccounts::replay(RecordId record, ReplayDone done) {
     return;
   }
   auto game = std::make_shared<std::optional<GameRecord>>();
-  writer_->submit([game, record](Store& s) { *game = s.game(record); },
+  writer_->submit([game, record](Store& s) { *game = s.game(number(record)); },
                   [game, done = std::move(done)](const std::optional<std::string>& failure) {
                     done(!failure, failure ? std::nullopt : std::move(*game));
                   });

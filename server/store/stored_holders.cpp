@@ -36,9 +36,9 @@ void StoredHolders::claim(RecordId game, const std::string& from, Claimed done) 
   writer_.submit(
       [claimed, game, from, to = node_, dead_after = dead_after_](Store& s) {
         claimed->reset();  // a second run (the batch rolled back) starts afresh
-        if (!s.claim_game(game, from, to, dead_after)) return;
+        if (!s.claim_game(number(game), from, to, dead_after)) return;
         ClaimedGame c;
-        auto record = s.game(game);
+        auto record = s.game(number(game));
         if (!record) return;
         c.game = std::move(*record);
         c.game.node = to;
@@ -63,7 +63,10 @@ void StoredHolders::orphans(const std::vector<std::string>& live_nodes, Orphans 
   auto found = std::make_shared<std::vector<std::pair<RecordId, std::string>>>();
   writer_.submit(
       [found, live_nodes, dead_after = dead_after_](Store& s) {
-        *found = s.orphaned_games(live_nodes, kAtOnce, dead_after);
+        found->clear();
+        for (auto& [id, node] : s.orphaned_games(live_nodes, kAtOnce, dead_after)) {
+          found->emplace_back(RecordId{id}, std::move(node));
+        }
       },
       [found, done = std::move(done)](const std::optional<std::string>& failure) {
         done(failure ? std::vector<std::pair<RecordId, std::string>>{} : std::move(*found));
@@ -97,7 +100,11 @@ void StoredHolders::holders_of(std::vector<RecordId> records, Holders done) {
   writer_.submit(
       [games, records = std::move(records)](Store& s) {
         games->clear();
-        for (auto& [id, node] : s.game_holders(records)) games->emplace(id, std::move(node));
+        std::vector<std::int64_t> numbers;
+        numbers.reserve(records.size());
+        for (const RecordId record : records) numbers.push_back(number(record));
+        for (auto& [id, node] : s.game_holders(numbers))
+          games->emplace(RecordId{id}, std::move(node));
       },
       [games, done = std::move(done)](const std::optional<std::string>& failure) {
         if (failure) {
