@@ -14,30 +14,14 @@
 
 #include "support/eventually.hpp"
 #include "support/fake_participant.hpp"
+#include "support/unused_room_links.hpp"
 
 namespace ttt::server {
 namespace {
 
 using std::chrono::milliseconds;
 using testing::FakeParticipant;
-
-// Rooms here are only opened, never played: nothing reaches their links.
-class UnusedLinks : public RoomOwner, public GameJournal, public RatingBook {
- public:
-  void left_room(GameRoom&, SeatId) override {}
-  void room_changed(GameRoom&) override {}
-  void game_recorded(GameRoom&) override {}
-  void room_closed(GameRoom&) override {}
-  void decided_while_away(AccountId, wire::AwayResult) override {}
-  RecordId start(const GameStart&, Done) override { return RecordId{}; }
-  void move(RecordId, const MoveEntry&, const std::optional<GameEnding>&, Done) override {}
-  void end(RecordId, const GameEnding&, Done) override {}
-  double rating(AccountId) const override { return 1200.0; }
-  std::optional<Settlement> settle(AccountId, AccountId, const GameResult&, bool, int) override {
-    return std::nullopt;
-  }
-  void settled(const Settlement&, bool) override {}
-};
+using testing::UnusedLinks;
 
 // The lobby as quick match sees it: its players, what it says to them, and
 // the rooms and redirects quick match asks for.

@@ -8,11 +8,13 @@
 #include <boost/asio/io_context.hpp>
 
 #include "game/game_room.hpp"
+#include "support/unused_room_links.hpp"
 
 namespace ttt::server {
 namespace {
 
 using std::chrono::milliseconds;
+using testing::UnusedLinks;
 
 SeatRequest join(std::uint64_t account, const std::string& address, GameId game = GameId{7}) {
   SeatRequest request;
@@ -22,24 +24,6 @@ SeatRequest join(std::uint64_t account, const std::string& address, GameId game 
   request.address = address;
   return request;
 }
-
-// Rooms here are only kept, never played: nothing reaches their links.
-class UnusedLinks : public RoomOwner, public GameJournal, public RatingBook {
- public:
-  void left_room(GameRoom&, SeatId) override {}
-  void room_changed(GameRoom&) override {}
-  void game_recorded(GameRoom&) override {}
-  void room_closed(GameRoom&) override {}
-  void decided_while_away(AccountId, wire::AwayResult) override {}
-  RecordId start(const GameStart&, Done) override { return RecordId{}; }
-  void move(RecordId, const MoveEntry&, const std::optional<GameEnding>&, Done) override {}
-  void end(RecordId, const GameEnding&, Done) override {}
-  double rating(AccountId) const override { return 1200.0; }
-  std::optional<Settlement> settle(AccountId, AccountId, const GameResult&, bool, int) override {
-    return std::nullopt;
-  }
-  void settled(const Settlement&, bool) override {}
-};
 
 class SeatReservationsTest : public ::testing::Test {
  protected:
