@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <regex>
 #include <thread>
@@ -41,12 +42,16 @@ class Namespace {
     name_ = "ttt-nf-" + std::to_string(pid) + "-" + std::to_string(n);
     host_if_ = "tnf" + std::to_string(pid % 1'000'000) + "h" + std::to_string(n);
     const std::string peer_if = "tnf" + std::to_string(pid % 1'000'000) + "p" + std::to_string(n);
-    // A /30 of our own: 10.X.Y.0, from the pid and n (tests run in parallel).
-    const int x = 64 + (pid / 64) % 128;
-    const int y = ((pid % 16) * 4 + n) * 4;
-    const std::string prefix = "10." + std::to_string(x) + "." + std::to_string(y) + ".";
-    host_addr_ = prefix + "1";
-    peer_addr_ = prefix + "2";
+    // A /30 of our own in 10/8, from the pid and n: tests run in parallel,
+    // and two that share a /30 would reach each other's namespaces. 20 bits
+    // of pid and 2 of n fill the 22 bits above the /30: two test processes
+    // share one only if their pids are a multiple of 2^20 apart.
+    const std::uint32_t base =
+        ((static_cast<std::uint32_t>(pid) % (1u << 20)) * 4u + static_cast<std::uint32_t>(n)) * 4u;
+    const std::string prefix = "10." + std::to_string((base >> 16) & 255u) + "." +
+                               std::to_string((base >> 8) & 255u) + ".";
+    host_addr_ = prefix + std::to_string((base & 255u) + 1u);
+    peer_addr_ = prefix + std::to_string((base & 255u) + 2u);
     ok_ = run_ip({"netns", "add", name_});
     if (!ok_) return;
     ok_ = run_ip({"link", "add", host_if_, "type", "veth", "peer", "name", peer_if}) &&
