@@ -233,13 +233,15 @@ class Fencing : public Nodes {
     play(*alice, *bob, game, {{0, 0}, {1, 1}}, 0, ledger);
     EXPECT_EQ(redis_->cli("FLUSHALL"), "OK");
     const auto flushed_at = std::chrono::steady_clock::now();
-    // Within a heartbeat or two the node has registered everything again.
+    // Within a heartbeat or two the node has registered everything again
+    // (the time it took is printed; the bound is for a machine that is
+    // slow, e.g. a sanitizer build under load, not a target).
     EXPECT_TRUE(eventually(
         [&] {
           return redis_->cli("GET ttt:player:" + account_of("alice")) == one->id() &&
                  redis_->cli("HEXISTS ttt:games " + std::to_string(game)) == "1";
         },
-        5s))
+        15s))
         << "Redis forgot the node, which registered again";
     std::printf("flushed Redis: the node registered again within %lld ms\n",
                 static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -200,7 +200,10 @@ TEST_F(EngineLoopTest, PlaysTheStandardRuleWhereAnOverlineDoesNotWin) {
 
 // ttt-engine plays five in a row with the k < N engine: given a position with
 // a VCF of 7 fours and the five (15 plies) by BOARD, it answers each block of
-// its four with the next four and makes five, a second a move at most.
+// its four with the next four and makes five. The engine answers as soon as
+// its threat search finds the win; that search gets a share of the turn's
+// time, so the turn is long (10 s) for a slow machine (a sanitizer build
+// under load), not a target.
 TEST(EngineLoopVcf, TttEngineConvertsAFifteenPlyVcf) {
   EngineLoopOptions options;
   options.ai.level = Level::Perfect;
@@ -222,7 +225,7 @@ TEST(EngineLoopVcf, TttEngineConvertsAFifteenPlyVcf) {
     return move;
   };
   loop.handle("START 15");
-  loop.handle("INFO timeout_turn 1000");
+  loop.handle("INFO timeout_turn 10000");
   loop.handle("BOARD");
   for (int cell = 0; cell < start.size() * start.size(); ++cell) {
     const Cell c = start.at_index(cell);
