@@ -51,11 +51,16 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       bot_searches_(links_.logic, links_.compute,
                     static_cast<std::size_t>(std::max(config_.bot_threads, 1)), config_.bot_queue),
       address_chat_(config_.address_chat_per_second, config_.address_chat_burst),
-      invite_failures_(
-          1000.0 / static_cast<double>(std::max<long long>(config_.invite_retry.count(), 1)),
-          config_.invite_failures_per_address),
+      invites_(links_.directory, *this,
+               InviteLimits{config_.invite_failures_per_address, config_.invite_retry}),
       challenges_(ChallengeLimits{config_.challenges_per_minute, config_.challenge_cooldown}),
+      records_(links_.accounts, *this),
       quick_match_(links_.logic, links_.matchmaker, cluster(), *this, config_.bot_fallback),
+      presence_(
+          players_, [this](SeatId id) { return quick_match_.wish_of(id); }, links_.accounts,
+          cluster(), *this, ListPaging{config_.list_page_size, config_.list_page_max}),
+      games_list_(links_.directory, *this,
+                  ListPaging{config_.list_page_size, config_.list_page_max}),
       instance_(random_hex(16)),
       reservations_(links_.logic, config_.seat_hold,
                     [this](Reservation lapsed) { reservation_lapsed(std::move(lapsed)); }),
@@ -216,6 +221,11 @@ void Lobby::shutdown(const std::string& reason) {
   }
 }
 
+void Lobby::share_presence() {
+  check_executor(links_.logic, "Lobby::share_presence");
+  presence_.share();
+}
+
 void Lobby::database_waiting(bool waiting) {
   check_executor(links_.logic, "Lobby::database_waiting");
   wire::ServerMessage message;
@@ -276,13 +286,13 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       in_room(player, message);
       break;
     case wire::ClientMessage::kGetProfile:
-      profile(player, message.get_profile(), rid);
+      records_.profile(player, message.get_profile(), rid);
       break;
     case wire::ClientMessage::kListGames:
-      list_games(player, message.list_games(), rid);
+      games_list_.list(player, message.list_games(), rid);
       break;
     case wire::ClientMessage::kListPlayers:
-      list_players(player, message.list_players(), rid);
+      presence_.list(player, message.list_players(), rid);
       break;
     case wire::ClientMessage::kChallenge:
       challenge(player, message.challenge(), rid);
@@ -327,13 +337,13 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       chat_settings(player, message.chat_settings(), rid);
       break;
     case wire::ClientMessage::kGetLeaderboard:
-      leaderboard(player, message.get_leaderboard(), rid);
+      records_.leaderboard(player, message.get_leaderboard(), rid);
       break;
     case wire::ClientMessage::kGetHistory:
-      history(player, message.get_history(), rid);
+      records_.history(player, message.get_history(), rid);
       break;
     case wire::ClientMessage::kGetReplay:
-      replay(player, message.get_replay(), rid);
+      records_.replay(player, message.get_replay(), rid);
       break;
     case wire::ClientMessage::kPing:
     case wire::ClientMessage::kPong:
@@ -392,6 +402,11 @@ void Lobby::error(const LobbyPlayer& player, wire::ErrorCode code, std::string t
                   std::uint32_t request_id) {
   spdlog::debug("refused {} ({}): {}", player.name, number(player.id), text);
   send_error(player.conn, code, std::move(text), request_id);
+}
+
+RateLimiter* Lobby::invite_tries(const LobbyPlayer& player) {
+  auto* connection = static_cast<Connection*>(player.connection);
+  return connection != nullptr ? &connection->invite_failures : nullptr;
 }
 
 }  // namespace ttt::server

@@ -31,12 +31,16 @@
 #include "lobby/game_directory.hpp"
 #include "lobby/game_holders.hpp"
 #include "lobby/game_holdings.hpp"
+#include "lobby/game_list_desk.hpp"
 #include "lobby/hello_desk.hpp"
 #include "lobby/identity_backoff.hpp"
+#include "lobby/invite_codes.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/player_table.hpp"
+#include "lobby/presence_list.hpp"
 #include "lobby/quick_match.hpp"
+#include "lobby/records_desk.hpp"
 #include "lobby/resume_tokens.hpp"
 #include "lobby/seat_reservations.hpp"
 #include "net/inbox.hpp"
@@ -191,7 +195,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // back (false): every player in a game is told (a Notice).
   void database_waiting(bool waiting);
 
-  // --- several nodes (lobby_nodes.cpp, lobby_holdings.cpp, lobby_presence.cpp)
+  // --- several nodes (lobby_nodes.cpp, lobby_holdings.cpp; PresenceList)
   // Shares this node's players as /who shows them with the other nodes
   // (called every couple of seconds).
   void share_presence();
@@ -282,27 +286,9 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
   void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
 
-  // --- the game list and invite codes (lobby_list.cpp)
-  void list_games(LobbyPlayer& player, const wire::ListGames& request, std::uint32_t request_id);
-  // The room's listing, as the directory keeps it.
-  static Listing listing_of(const GameRoom& room);
-  // Whether the player may try an invite code now: its connection and its
-  // address have wrong tries left; replies RATE_LIMITED if not.
-  bool may_try_invite(LobbyPlayer& player, std::uint32_t request_id);
-  // A wrong invite code: one try less for the connection and the address.
-  void invite_failed(LobbyPlayer& player);
-  // Whether the code opens the listed game (another node's): a public game
-  // needs none; a private one's is checked here against the listing's key,
-  // a wrong one counted as for a game of this node (the holder checks again).
-  bool invite_admits(LobbyPlayer& player, const Listing& listing, std::string_view code,
-                     std::uint32_t request_id);
-  std::string new_invite_code();
-
-  // --- the players online (lobby_presence.cpp)
-  void list_players(LobbyPlayer& player, const wire::ListPlayers& request,
-                    std::uint32_t request_id);
-  // What the player is doing, as /who shows it.
-  wire::PlayerPresence presence_of(const LobbyPlayer& player) const;
+  // --- invite codes
+  // The wrong invite codes the player's connection may still try (null while away).
+  static RateLimiter* invite_tries(const LobbyPlayer& player);
 
   // --- challenges and blocks (lobby_challenges.cpp)
   void challenge(LobbyPlayer& player, const wire::Challenge& request, std::uint32_t request_id);
@@ -380,14 +366,6 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
                const std::string& share);
   const StoredPlayer& bot_account(Level level);
 
-  // --- records (lobby_records.cpp)
-  bool has_records(LobbyPlayer& player, std::uint32_t request_id);
-  void leaderboard(LobbyPlayer& player, const wire::GetLeaderboard& request,
-                   std::uint32_t request_id);
-  void history(LobbyPlayer& player, const wire::GetHistory& request, std::uint32_t request_id);
-  void replay(LobbyPlayer& player, const wire::GetReplay& request, std::uint32_t request_id);
-  void profile(LobbyPlayer& player, const wire::GetProfile& request, std::uint32_t request_id);
-
   // --- several nodes (lobby_nodes.cpp)
   Cluster& cluster() const { return links_.cluster ? *links_.cluster : single_node_; }
   // Whether the listed game is held by another node (a listing of this
@@ -452,15 +430,17 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   AddressQuotas quotas_;
   BotSearchQueue bot_searches_;
   KeyedRateLimiter address_chat_;
-  KeyedRateLimiter invite_failures_;  // per address
 
   std::unordered_set<Connection*> connections_;
   PlayerTable players_;
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
-  std::unordered_map<std::string, GameId> invites_;    // by normalized code
+  InviteCodes invites_;                                // of this node's private games
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
   ChallengeBook challenges_;  // waiting for an answer (lobby_challenges.cpp)
+  RecordsDesk records_;       // the answers about past games
   QuickMatch quick_match_;    // the players waiting for a quick match
+  PresenceList presence_;     // the players online, as /who lists them
+  GameListDesk games_list_;   // the game list, as ListGames pages it
   // Results of games that ended while their player was away, told at the
   // player's next Welcome (in memory: a restart forgets them).
   std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;

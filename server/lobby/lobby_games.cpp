@@ -137,7 +137,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   // Against the server's bot, only when asked: the bot's default is no.
   settings.rated =
       create.vs_bot() ? create.rated() == wire::RATED_YES : allows_rating(player, create.rated());
-  if (settings.is_private) settings.invite_code = new_invite_code();
+  if (settings.is_private) settings.invite_code = invites_.issue();
   settings.origin = player.address;
   auto room = new_room(std::move(settings));
   const wire::Side side = create.side() == wire::SIDE_O ? wire::SIDE_O : wire::SIDE_X;
@@ -154,25 +154,21 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
 
 void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id) {
   GameId id{join.game_id()};
-  const std::string code = normalize_invite_code(join.invite_code());
   const bool by_code = id == GameId{};
   if (by_code) {
-    if (!may_try_invite(player, request_id)) return;
-    if (auto invite = invites_.find(code); !code.empty() && invite != invites_.end()) {
-      id = invite->second;
-    } else if (auto listing = links_.directory.find_by_invite(invite_key(code))) {
-      id = GameId{listing->summary.game_id()};  // a private game another node holds
-    } else {
-      invite_failed(player);
-      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE, "no game has that invite code", request_id);
-      return;
-    }
+    const auto found =
+        invites_.game_of(player, invite_tries(player), join.invite_code(), request_id);
+    if (!found) return;
+    id = *found;
   }
   auto room = find_room(id);
   if (!room) {
     if (auto listing = links_.directory.find(id); listing && elsewhere(*listing)) {
       // A code found the game already; a game id alone needs the right code.
-      if (!by_code && !invite_admits(player, *listing, join.invite_code(), request_id)) return;
+      if (!by_code && !invites_.admits(player, invite_tries(player), *listing, join.invite_code(),
+                                       request_id)) {
+        return;
+      }
       if (!can_enter(player, request_id)) return;
       SeatRequest seat;
       seat.kind = SeatRequest::Kind::kJoin;
@@ -195,15 +191,9 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
     return;
   }
   // A code found the room already; a game id alone needs the right code.
-  if (room->settings().is_private && !by_code) {
-    if (!may_try_invite(player, request_id)) return;
-    if (code != normalize_invite_code(room->settings().invite_code)) {
-      invite_failed(player);
-      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
-            "game " + std::to_string(number(id)) + " is private: a matching invite code is needed",
-            request_id);
-      return;
-    }
+  if (!by_code && !invites_.admits(player, invite_tries(player), id, room->settings(),
+                                   join.invite_code(), request_id)) {
+    return;
   }
   if (!room->waiting()) {
     error(player, wire::ERROR_CODE_GAME_FULL,
@@ -225,7 +215,10 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
   if (!room) {
     if (auto listing = links_.directory.find(GameId{spectate.game_id()});
         listing && elsewhere(*listing)) {
-      if (!invite_admits(player, *listing, spectate.invite_code(), request_id)) return;
+      if (!invites_.admits(player, invite_tries(player), *listing, spectate.invite_code(),
+                           request_id)) {
+        return;
+      }
       if (!can_enter(player, request_id)) return;
       SeatRequest seat;
       seat.kind = SeatRequest::Kind::kWatch;
@@ -240,17 +233,9 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
           request_id);
     return;
   }
-  if (room->settings().is_private) {
-    if (!may_try_invite(player, request_id)) return;
-    if (normalize_invite_code(spectate.invite_code()) !=
-        normalize_invite_code(room->settings().invite_code)) {
-      invite_failed(player);
-      error(player, wire::ERROR_CODE_WRONG_INVITE_CODE,
-            "game " + std::to_string(number(room->id())) +
-                " is private: a matching invite code is needed",
-            request_id);
-      return;
-    }
+  if (!invites_.admits(player, invite_tries(player), room->id(), room->settings(),
+                       spectate.invite_code(), request_id)) {
+    return;
   }
   if (room->spectators_full()) {
     error(player, wire::ERROR_CODE_SPECTATORS_FULL,
@@ -374,12 +359,12 @@ std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
     id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_;
     if (!links_.room_ids) next_game_id_ = GameId{number(next_game_id_) + 1};
   }
-  if (!settings.invite_code.empty()) invites_[normalize_invite_code(settings.invite_code)] = id;
+  invites_.open(settings.invite_code, id);
   auto room = std::make_shared<GameRoom>(
       id, std::move(settings), links_.logic,
       RoomLinks{*this, links_.journal, links_.accounts, &links_.log, &links_.accounts});
   rooms_[id] = room;
-  links_.directory.publish(listing_of(*room));
+  links_.directory.publish(GameListDesk::listing_of(*room));
   return room;
 }
 
@@ -508,7 +493,7 @@ void Lobby::left_room(GameRoom& room, SeatId id) {
 
 void Lobby::room_changed(GameRoom& room) {
   check_executor(links_.logic, "Lobby::room_changed");
-  links_.directory.publish(listing_of(room));
+  links_.directory.publish(GameListDesk::listing_of(room));
   if (draining()) send_on_after_game(room);
 }
 
@@ -535,9 +520,7 @@ void Lobby::decided_while_away(AccountId account, wire::AwayResult result) {
 void Lobby::room_closed(GameRoom& room) {
   check_executor(links_.logic, "Lobby::room_closed");
   const GameId id = room.id();
-  if (!room.settings().invite_code.empty()) {
-    invites_.erase(normalize_invite_code(room.settings().invite_code));
-  }
+  invites_.close(room.settings().invite_code);
   links_.directory.withdraw(id);
   rooms_.erase(id);  // may destroy the room: the caller holds its own reference
 }

@@ -137,9 +137,7 @@ bool Lobby::drop_game(RecordId record, const std::string& holder) {
   for (SeatId seat : inside) {
     if (LobbyPlayer* player = player_of(seat)) let_go(*player, id, there);
   }
-  if (!room->settings().invite_code.empty()) {
-    invites_.erase(normalize_invite_code(room->settings().invite_code));
-  }
+  invites_.close(room->settings().invite_code);
   reservations_.game_gone(id);
   // Withdrawn only if the listing is still what this node wrote.
   links_.directory.withdraw(id);

@@ -19,19 +19,14 @@
 #include "lobby/cluster.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
+#include "lobby/player_replies.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server {
 
 // What quick match asks of the lobby around it (the Lobby, or a test's fake).
-class QuickMatchHost {
+class QuickMatchHost : public PlayerReplies {
  public:
-  virtual ~QuickMatchHost() = default;
-  // The player, if still known.
-  virtual LobbyPlayer* player_of(SeatId id) = 0;
-  virtual void reply(const LobbyPlayer& player, wire::ServerMessage message) = 0;
-  virtual void error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
-                     std::uint32_t request_id) = 0;
   // A room for a pairing by the rules of `rules`: `waiting` (who asked
   // `waiting_rated`) sits as X; `player`, when given, as O (null: it comes
   // later, to a seat kept for it). Returns the room.

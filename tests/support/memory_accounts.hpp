@@ -50,11 +50,39 @@ class MemoryAccounts final : public server::AccountStore {
     tokens_saved.push_back(account);
   }
   void drop_token(AccountId) override {}
-  std::vector<StoredPlayer> leaderboard(std::size_t) const override { return {}; }
-  Standing standing(AccountId) const override { return {}; }
-  bool keeps_games() const override { return false; }
-  void history(AccountId, int, HistoryDone done) override { done(std::nullopt); }
-  void replay(RecordId, ReplayDone done) override { done(false, std::nullopt); }
+  std::vector<StoredPlayer> leaderboard(std::size_t limit) const override {
+    leaderboard_limits.push_back(limit);
+    return top;
+  }
+  Standing standing(AccountId) const override { return place; }
+  bool keeps_games() const override { return keeps; }
+  // A history or replay answers at once, or, with `later`, when the test
+  // calls answer_later().
+  void history(AccountId account, int limit, HistoryDone done) override {
+    history_asked.emplace_back(account, limit);
+    answer([this, done = std::move(done)] { done(games); });
+  }
+  void replay(RecordId record, ReplayDone done) override {
+    answer([this, record, done = std::move(done)] {
+      const auto it = finished.find(record);
+      done(!read_fails, it == finished.end() ? std::nullopt : std::optional(it->second));
+    });
+  }
+  void replay_of_room(std::uint64_t room, ReplayDone done) override {
+    answer([this, room, done = std::move(done)] {
+      for (auto it = finished.rbegin(); it != finished.rend(); ++it) {
+        if (static_cast<std::uint64_t>(it->second.room_id) == room) {
+          return done(!read_fails, it->second);
+        }
+      }
+      done(!read_fails, std::nullopt);
+    });
+  }
+  void answer_later() {
+    auto pending = std::move(pending_);
+    pending_.clear();
+    for (auto& run : pending) run();
+  }
   std::size_t size() const override { return accounts_.size(); }
   std::vector<std::string> blocked_names(AccountId) const override { return {}; }
   void set_blocked(AccountId, AccountId, bool) override {}
@@ -94,13 +122,33 @@ class MemoryAccounts final : public server::AccountStore {
   }
 
   std::map<AccountId, std::string> records;
+  // The records' side: whether games are kept, the leaderboard, a
+  // standing, a history (nullopt: it can't be read), the finished games.
+  bool keeps = false;
+  std::vector<StoredPlayer> top;
+  Standing place;
+  std::optional<std::vector<GameRecord>> games;
+  std::map<RecordId, GameRecord> finished;
+  bool read_fails = false;
+  bool later = false;
+  mutable std::vector<std::size_t> leaderboard_limits;
+  std::vector<std::pair<AccountId, int>> history_asked;
   std::vector<std::string> created;
   std::vector<AccountId> tokens_saved;
   std::vector<Asked> settlements;
   std::vector<bool> settled_ok;
 
  private:
+  void answer(std::function<void()> run) {
+    if (later) {
+      pending_.push_back(std::move(run));
+    } else {
+      run();
+    }
+  }
+
   std::map<std::int64_t, StoredPlayer> accounts_;
+  std::vector<std::function<void()>> pending_;
 };
 
 }  // namespace ttt::testing

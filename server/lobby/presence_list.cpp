@@ -1,13 +1,9 @@
-// The Lobby's list of the players online (/who): one page at a time, in
-// the order of their names, each with what it is doing now, read from the
-// players the lobby holds in that order (never stale), with the other
-// nodes' players, as last shared, merged in (none with one node).
+#include "lobby/presence_list.hpp"
+
 #include <algorithm>
 #include <map>
 #include <vector>
 
-#include "executor_check.hpp"
-#include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
 #include "ttt/wire/convert.hpp"
 
@@ -28,15 +24,15 @@ bool shown_in_who(const LobbyPlayer& player) {
 
 }  // namespace
 
-wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
+wire::PlayerPresence PresenceList::presence_of(const LobbyPlayer& player) const {
   wire::PlayerPresence p;
   p.set_name(player.name);
-  p.set_rating(links_.accounts.rating(player.account));
+  p.set_rating(accounts_.rating(player.account));
   p.set_is_bot(player.program);
   p.set_away(player.connection == nullptr);
   const GameRoom* room = player.room.get();
   if (room == nullptr) {
-    if (const MatchRequest* wish = quick_match_.wish_of(player.id)) {
+    if (const MatchRequest* wish = wish_of_(player.id)) {
       p.set_activity(wire::ACTIVITY_QUEUED);
       p.set_size(wish->size);
       p.set_win_length(wish->win_length);
@@ -69,27 +65,24 @@ wire::PlayerPresence Lobby::presence_of(const LobbyPlayer& player) const {
   return p;
 }
 
-void Lobby::share_presence() {
-  check_executor(links_.logic, "Lobby::share_presence");
+void PresenceList::share() {
   std::map<AccountId, wire::PlayerPresence> here;
   for (const auto& [id, player] : players_) {
     if (!shown_in_who(*player)) continue;
     here.emplace(player->account, presence_of(*player));
   }
-  cluster().share_presence(here);
+  cluster_.share_presence(here);
 }
 
-void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
-                         std::uint32_t request_id) {
+void PresenceList::list(LobbyPlayer& player, const wire::ListPlayers& request,
+                        std::uint32_t request_id) {
   if (request.name().size() > kMaxNameBytes || request.after().size() > 4 * kMaxNameBytes) {
-    error(player, wire::ERROR_CODE_BAD_REQUEST,
-          "a name to look for is at most " + std::to_string(kMaxNameBytes) + " bytes", request_id);
+    replies_.error(player, wire::ERROR_CODE_BAD_REQUEST,
+                   "a name to look for is at most " + std::to_string(kMaxNameBytes) + " bytes",
+                   request_id);
     return;
   }
-  const std::uint32_t asked =
-      request.page_size() == 0 ? config_.list_page_size : request.page_size();
-  const std::size_t page_size =
-      std::clamp<std::uint32_t>(asked, 1, std::max<std::uint32_t>(config_.list_page_max, 1));
+  const std::size_t page_size = paging_.length(request.page_size());
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::PlayerList* list = message.mutable_player_list();
@@ -104,7 +97,7 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
   // nearer of the two; a name on both is this node's.
   const auto here = players_.page(request.after(), request.name(), page_size, kWhoScan,
                                   [](const LobbyPlayer& p) { return shown_in_who(p); });
-  auto there = cluster().others_presence_page(request.after(), request.name(), page_size, kWhoScan);
+  auto there = cluster_.others_presence_page(request.after(), request.name(), page_size, kWhoScan);
   const std::string* stop = nullptr;  // the merge is complete up to here (null: to the end)
   if (!here.next_after.empty()) stop = &here.next_after;
   if (!there.next_after.empty() && (stop == nullptr || there.next_after < *stop)) {
@@ -140,7 +133,7 @@ void Lobby::list_players(LobbyPlayer& player, const wire::ListPlayers& request,
   const std::size_t total =
       request.name().empty() ? players_.people() + there.total : here.matched + there.matched;
   list->set_total(static_cast<std::uint32_t>(total));
-  reply(player, std::move(message));
+  replies_.reply(player, std::move(message));
 }
 
 }  // namespace ttt::server

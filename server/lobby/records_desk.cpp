@@ -1,8 +1,7 @@
-// The Lobby's answers about past games: the leaderboard, a player's history
-// and the replay of one game, read from the account store.
+#include "lobby/records_desk.hpp"
+
 #include <algorithm>
 
-#include "lobby/lobby.hpp"
 #include "lobby/text_rules.hpp"
 #include "net/replies.hpp"
 #include "store/record_outcome.hpp"
@@ -37,19 +36,19 @@ std::uint32_t clamp_limit(std::uint32_t limit) {
 
 }  // namespace
 
-bool Lobby::has_records(LobbyPlayer& player, std::uint32_t request_id) {
-  if (links_.accounts.keeps_games()) return true;
-  error(player, wire::ERROR_CODE_NO_DATABASE,
-        "this server keeps no game records (it runs with --db none)", request_id);
+bool RecordsDesk::has_records(LobbyPlayer& player, std::uint32_t request_id) {
+  if (accounts_.keeps_games()) return true;
+  replies_.error(player, wire::ERROR_CODE_NO_DATABASE,
+                 "this server keeps no game records (it runs with --db none)", request_id);
   return false;
 }
 
-void Lobby::leaderboard(LobbyPlayer& player, const wire::GetLeaderboard& request,
-                        std::uint32_t request_id) {
+void RecordsDesk::leaderboard(LobbyPlayer& player, const wire::GetLeaderboard& request,
+                              std::uint32_t request_id) {
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::Leaderboard* board = message.mutable_leaderboard();
-  for (const StoredPlayer& p : links_.accounts.leaderboard(clamp_limit(request.limit()))) {
+  for (const StoredPlayer& p : accounts_.leaderboard(clamp_limit(request.limit()))) {
     wire::LeaderboardEntry* entry = board->add_entries();
     entry->set_name(p.name);
     entry->set_rating(p.rating);
@@ -60,86 +59,87 @@ void Lobby::leaderboard(LobbyPlayer& player, const wire::GetLeaderboard& request
     entry->set_provisional(is_provisional(p));
     entry->set_server_bot(p.is_bot);
   }
-  reply(player, std::move(message));
+  replies_.reply(player, std::move(message));
 }
 
-void Lobby::profile(LobbyPlayer& player, const wire::GetProfile& request,
-                    std::uint32_t request_id) {
-  const StoredPlayer* account = request.name().empty()
-                                    ? links_.accounts.get(player.account)
-                                    : links_.accounts.find(name_key(request.name()));
+void RecordsDesk::profile(LobbyPlayer& player, const wire::GetProfile& request,
+                          std::uint32_t request_id) {
+  const StoredPlayer* account = request.name().empty() ? accounts_.get(player.account)
+                                                       : accounts_.find(name_key(request.name()));
   if (account == nullptr) {
-    error(player, wire::ERROR_CODE_NO_RECORD, "no player is called '" + request.name() + "'",
-          request_id);
+    replies_.error(player, wire::ERROR_CODE_NO_RECORD,
+                   "no player is called '" + request.name() + "'", request_id);
     return;
   }
-  const Standing standing = links_.accounts.standing(account_id(*account));
+  const Standing standing = accounts_.standing(account_id(*account));
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
   wire::Profile* out = message.mutable_profile();
   out->set_name(account->name);
-  out->set_rating(links_.accounts.rating(account_id(*account)));
+  out->set_rating(accounts_.rating(account_id(*account)));
   out->set_games(static_cast<std::uint64_t>(account->games_played));
   out->set_wins(static_cast<std::uint64_t>(account->wins));
   out->set_losses(static_cast<std::uint64_t>(account->losses));
   out->set_draws(static_cast<std::uint64_t>(account->draws));
   out->set_rank(static_cast<std::uint32_t>(standing.rank));
   out->set_ranked(static_cast<std::uint32_t>(standing.ranked));
-  reply(player, std::move(message));
+  replies_.reply(player, std::move(message));
 }
 
-void Lobby::history(LobbyPlayer& player, const wire::GetHistory& request,
-                    std::uint32_t request_id) {
+void RecordsDesk::history(LobbyPlayer& player, const wire::GetHistory& request,
+                          std::uint32_t request_id) {
   if (!has_records(player, request_id)) return;
-  const StoredPlayer* account = links_.accounts.get(player.account);
+  const StoredPlayer* account = accounts_.get(player.account);
   if (!request.name().empty()) {
-    account = links_.accounts.find(name_key(request.name()));
+    account = accounts_.find(name_key(request.name()));
     if (account == nullptr) {
-      error(player, wire::ERROR_CODE_NO_RECORD, "no player is called '" + request.name() + "'",
-            request_id);
+      replies_.error(player, wire::ERROR_CODE_NO_RECORD,
+                     "no player is called '" + request.name() + "'", request_id);
       return;
     }
   }
   if (account == nullptr) return;
-  links_.accounts.history(account_id(*account), static_cast<int>(clamp_limit(request.limit())),
-                          [this, asker = player.id, name = account->name,
-                           request_id](std::optional<std::vector<GameRecord>> games) {
-                            LobbyPlayer* asking = player_of(asker);
-                            if (asking == nullptr) return;
-                            if (!games) {
-                              error(*asking, wire::ERROR_CODE_STORAGE,
-                                    "the history could not be read", request_id);
-                              return;
-                            }
-                            wire::ServerMessage message;
-                            message.set_in_reply_to(request_id);
-                            message.mutable_history()->set_name(name);
-                            for (const GameRecord& g : *games) {
-                              fill_record(g, *message.mutable_history()->add_games());
-                            }
-                            reply(*asking, std::move(message));
-                          });
+  accounts_.history(account_id(*account), static_cast<int>(clamp_limit(request.limit())),
+                    [this, asker = player.id, name = account->name,
+                     request_id](std::optional<std::vector<GameRecord>> games) {
+                      LobbyPlayer* asking = replies_.player_of(asker);
+                      if (asking == nullptr) return;
+                      if (!games) {
+                        replies_.error(*asking, wire::ERROR_CODE_STORAGE,
+                                       "the history could not be read", request_id);
+                        return;
+                      }
+                      wire::ServerMessage message;
+                      message.set_in_reply_to(request_id);
+                      message.mutable_history()->set_name(name);
+                      for (const GameRecord& g : *games) {
+                        fill_record(g, *message.mutable_history()->add_games());
+                      }
+                      replies_.reply(*asking, std::move(message));
+                    });
 }
 
-void Lobby::replay(LobbyPlayer& player, const wire::GetReplay& request, std::uint32_t request_id) {
+void RecordsDesk::replay(LobbyPlayer& player, const wire::GetReplay& request,
+                         std::uint32_t request_id) {
   if (!has_records(player, request_id)) return;
   auto answer = [this, asker = player.id, request_id, record = request.record_id(),
                  room = request.game_id()](bool read_ok, std::optional<GameRecord> game) {
-    LobbyPlayer* asking = player_of(asker);
+    LobbyPlayer* asking = replies_.player_of(asker);
     if (asking == nullptr) return;
     // A private game is not found by its room (its link needs the code,
     // which only a live Spectate checks, under the limits on codes).
     if (game && record == 0 && game->is_private) game.reset();
     if (!read_ok || !game || game->status == "in_progress") {
       if (record == 0 && read_ok) {
-        error(*asking, wire::ERROR_CODE_NO_RECORD,
-              "game " + std::to_string(room) + " has no finished round on record", request_id);
+        replies_.error(*asking, wire::ERROR_CODE_NO_RECORD,
+                       "game " + std::to_string(room) + " has no finished round on record",
+                       request_id);
         return;
       }
-      error(*asking, !read_ok ? wire::ERROR_CODE_STORAGE : wire::ERROR_CODE_NO_RECORD,
-            !read_ok ? "the game could not be read"
-                     : "no finished game has record " + std::to_string(record),
-            request_id);
+      replies_.error(*asking, !read_ok ? wire::ERROR_CODE_STORAGE : wire::ERROR_CODE_NO_RECORD,
+                     !read_ok ? "the game could not be read"
+                              : "no finished game has record " + std::to_string(record),
+                     request_id);
       return;
     }
     wire::ServerMessage message;
@@ -152,12 +152,12 @@ void Lobby::replay(LobbyPlayer& player, const wire::GetReplay& request, std::uin
       move->set_col(m.col);
       move->set_at_ms(static_cast<std::uint64_t>(m.at_ms));
     }
-    reply(*asking, std::move(message));
+    replies_.reply(*asking, std::move(message));
   };
   if (request.record_id() == 0 && request.game_id() != 0) {
-    links_.accounts.replay_of_room(request.game_id(), std::move(answer));
+    accounts_.replay_of_room(request.game_id(), std::move(answer));
   } else {
-    links_.accounts.replay(static_cast<RecordId>(request.record_id()), std::move(answer));
+    accounts_.replay(static_cast<RecordId>(request.record_id()), std::move(answer));
   }
 }
 

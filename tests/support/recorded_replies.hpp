@@ -1,0 +1,56 @@
+// RecordedReplies: the lobby's players and its replies to them, for tests
+// of one lobby part alone (PlayerReplies). Each player has a
+// FakeParticipant that keeps what it was told; a player can be dropped, as
+// when it leaves before a late answer arrives.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "lobby/player_replies.hpp"
+#include "net/replies.hpp"
+#include "support/fake_participant.hpp"
+
+namespace ttt::testing {
+
+class RecordedReplies : public server::PlayerReplies {
+ public:
+  // Player `id`, named `name`, connected from `address`.
+  server::LobbyPlayer& add(std::uint64_t id, const std::string& name,
+                           const std::string& address = "192.0.2.1") {
+    auto& player = players_[server::SeatId{id}];
+    player = std::make_unique<server::LobbyPlayer>();
+    player->id = server::SeatId{id};
+    player->account = server::AccountId{id};
+    player->name = name;
+    player->address = address;
+    auto conn = std::make_shared<FakeParticipant>();
+    conns_[server::SeatId{id}] = conn;
+    player->conn = conn;
+    return *player;
+  }
+  // What player `id` was told.
+  FakeParticipant& conn(std::uint64_t id) { return *conns_.at(server::SeatId{id}); }
+  // Player `id` is gone from the lobby.
+  void drop(std::uint64_t id) { players_.erase(server::SeatId{id}); }
+
+  server::LobbyPlayer* player_of(server::SeatId id) override {
+    const auto it = players_.find(id);
+    return it == players_.end() ? nullptr : it->second.get();
+  }
+  void reply(const server::LobbyPlayer& player, wire::ServerMessage message) override {
+    if (auto conn = player.conn.lock()) conn->deliver(server::make_outbound(std::move(message)));
+  }
+  void error(const server::LobbyPlayer& player, wire::ErrorCode code, std::string text,
+             std::uint32_t request_id) override {
+    server::send_error(player.conn, code, std::move(text), request_id);
+  }
+
+ private:
+  std::map<server::SeatId, std::unique_ptr<server::LobbyPlayer>> players_;
+  std::map<server::SeatId, std::shared_ptr<FakeParticipant>> conns_;
+};
+
+}  // namespace ttt::testing
