@@ -93,6 +93,21 @@ class MemoryAccounts final : public server::AccountStore {
     done(it != records.end() && it->second == token_hash);
   }
 
+  // Reads of the records (refresh by account) and waits for writes
+  // (after_writes) answer at once, or, with answer_later set, when the test
+  // runs what they left in `later` (a store whose records are elsewhere).
+  using server::AccountStore::refresh;
+  void refresh(AccountId, Refreshed done) override {
+    if (!answer_later) return done(true);
+    later.push_back([done = std::move(done)] { done(true); });
+  }
+  void after_writes(std::function<void()> done) override {
+    if (!answer_later) return done();
+    later.push_back(std::move(done));
+  }
+  bool answer_later = false;
+  std::vector<std::function<void()>> later;
+
   std::map<AccountId, std::string> records;
   std::vector<std::string> created;
   std::vector<AccountId> tokens_saved;
