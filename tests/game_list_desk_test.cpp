@@ -29,9 +29,7 @@ class CutOffDirectory final : public GameDirectory {
   ListPage list(const ListQuery&) const override { return {}; }
   std::size_t size() const override { return 0; }
   std::optional<Listing> find(GameId) const override { return std::nullopt; }
-  std::optional<Listing> find_by_invite(const std::string&) const override {
-    return std::nullopt;
-  }
+  std::optional<Listing> find_by_invite(const std::string&) const override { return std::nullopt; }
   bool complete() const override { return false; }
 };
 

@@ -170,7 +170,7 @@ TEST_F(RecordsDeskTest, ARoomsLastRoundIsFoundByItsGameIdUnlessPrivate) {
 }
 
 TEST_F(RecordsDeskTest, APlayerGoneBeforeTheReadFinishesIsToldNothing) {
-  accounts_.later = true;
+  accounts_.answer_later = true;
   accounts_.games = std::vector<GameRecord>{};
   accounts_.finished[RecordId{9}] = finished_game(9, 4);
   wire::GetReplay replay;
@@ -179,7 +179,7 @@ TEST_F(RecordsDeskTest, APlayerGoneBeforeTheReadFinishesIsToldNothing) {
   desk_.replay(player_, replay, 2);
   auto held = replies_.conn(1);  // a copy: what it had before
   replies_.drop(1);
-  accounts_.answer_later();
+  accounts_.run_later();
   EXPECT_TRUE(held.received.empty());
   EXPECT_TRUE(replies_.conn(1).received.empty());
 }

@@ -62,8 +62,8 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       games_list_(links_.directory, *this,
                   ListPaging{config_.list_page_size, config_.list_page_max}),
       instance_(random_hex(16)),
-      reservations_(links_.logic, config_.seat_hold,
-                    [this](Reservation lapsed) { reservation_lapsed(std::move(lapsed)); }),
+      router_(links_.logic, cluster(), links_.accounts, desk_, *this,
+              RoutingLimits{config_.seat_hold, config_.token_lifetime}),
       single_holders_(cluster()),
       holdings_(links_.logic, links_.holders ? *links_.holders : single_holders_, cluster(), *this,
                 config_.node_dead_after) {}
@@ -250,7 +250,7 @@ LobbyStats Lobby::counts() const {
   s.queued = links_.matchmaker.waiting();
   s.bots = bots_.size();
   s.games_finished = games_finished_;
-  s.redirects = redirects_;
+  s.redirects = router_.redirects();
   s.games_adopted = holdings_.adopted();
   s.games_lost = holdings_.lost_count();
   s.accounts = links_.accounts.size();

@@ -37,12 +37,12 @@
 #include "lobby/invite_codes.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
+#include "lobby/node_router.hpp"
 #include "lobby/player_table.hpp"
 #include "lobby/presence_list.hpp"
 #include "lobby/quick_match.hpp"
 #include "lobby/records_desk.hpp"
 #include "lobby/resume_tokens.hpp"
-#include "lobby/seat_reservations.hpp"
 #include "net/inbox.hpp"
 #include "net/keyed_rate_limiter.hpp"
 #include "net/log_limiter.hpp"
@@ -163,7 +163,11 @@ struct LobbyLinks {
   GameHolders* holders = nullptr;
 };
 
-class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, private HoldingsHost {
+class Lobby final : public Gate,
+                    public RoomOwner,
+                    private QuickMatchHost,
+                    private HoldingsHost,
+                    private RoutingHost {
  public:
   Lobby(LobbyLinks links, LobbyConfig config);
   ~Lobby() override;
@@ -205,7 +209,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // for an opponent or watching are sent to another node; games in
   // progress play on.
   void drain();
-  bool draining() const noexcept { return holdings_.draining(); }
+  bool draining() const noexcept override { return holdings_.draining(); }
   // Games still being played here.
   std::size_t games_in_progress() const;
   // No room waits for a write: everything every room said has been said
@@ -300,7 +304,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // Why `target` takes no challenge from account `from` now (busy, not
   // taking challenges, blocking it), or nullopt.
   std::optional<std::pair<wire::ErrorCode, std::string>> challenge_refusal(
-      const LobbyPlayer& target, AccountId from) const;
+      const LobbyPlayer& target, AccountId from) const override;
   // Several nodes: a challenge to a player at another node, made there.
   void challenge_elsewhere(LobbyPlayer& player, const std::string& node, wire::Challenge settings,
                            std::uint32_t request_id);
@@ -350,7 +354,7 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   // it says no, a program's only when it asks.
   static bool allows_rating(const LobbyPlayer& player, wire::Rated asked);
   std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = {});
-  std::shared_ptr<GameRoom> find_room(GameId id) const;
+  std::shared_ptr<GameRoom> find_room(GameId id) const override;
   // QuickMatchHost: the rooms quick match opens.
   std::shared_ptr<GameRoom> open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
                                       LobbyPlayer* player, const MatchRequest& rules,
@@ -373,27 +377,24 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   bool elsewhere(const Listing& listing) const {
     return !listing.node.empty() && listing.node != cluster().self().id;
   }
-  // Hello with a reservation this node keeps: the player enters and takes
-  // the seat kept for it. False if no such reservation is kept.
-  bool arrive(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
-  // Sends the connection to another node (and, if it speaks for a player,
-  // hands the player over: its token is held there now).
-  void redirect(Connection& connection, const NodeInfo& node, const std::string& reservation,
-                GameId game, const std::string& reason);
-  // Asks node `to` for a seat for the player and redirects it there.
-  void seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
-                      std::uint32_t request_id);
-  // Another node's request for a seat here.
-  void seat_request(const SeatRequest& request, Cluster::SeatDone reply);
-  // A reservation was not taken within its time.
-  void reservation_lapsed(Reservation lapsed);
-  // The arriving client showed it is the player: it takes the kept place.
-  void take_reservation(Connection& open, const std::string& code, const wire::Hello& hello,
-                        std::uint32_t request_id);
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
-  // Draining, or a node that can't take players: sends a Hello elsewhere.
-  bool send_away(Connection& connection, const LobbyPlayer* existing);
+  // RoutingHost (NodeRouter sends clients to other nodes and seats those
+  // sent here)
+  RoutedConnection* connection_of(const LobbyPlayer& player) override;
+  std::shared_ptr<RoutedConnection> still_open(
+      const std::weak_ptr<RoutedConnection>& connection) const override;
+  void hand_off(LobbyPlayer& player) override;
+  void enter_sent(RoutedConnection& connection, const StoredPlayer& account,
+                  const wire::Hello& hello, std::uint32_t request_id,
+                  const std::function<void(LobbyPlayer&)>& place) override;
+  void took_kept_seat(LobbyPlayer& player, wire::Rated asked) override;
+  void challenge_here(LobbyPlayer& player, const wire::Challenge& challenge) override;
+  LobbyPlayer* online(std::string_view name) override;
+  std::shared_ptr<GameRoom> seat_for_newcomer(const SeatRequest& request) override;
+  void wait_again(SeatId waiting, const SeatRequest& request) override;
+  bool shutting_down() const noexcept override { return shutting_down_; }
+  // --- draining, and the shared state back (lobby_drain.cpp)
   // Draining: a game here is over (and its end said): its players go on to
   // another node.
   void send_on_after_game(GameRoom& room);
@@ -451,9 +452,8 @@ class Lobby final : public Gate, public RoomOwner, private QuickMatchHost, priva
   const std::string instance_;  // this process's start, as Welcome tells it
 
   // --- several nodes
-  static SingleNode single_node_;  // the cluster of a node alone
-  std::uint64_t redirects_ = 0;
-  SeatReservations reservations_;     // places kept for players other nodes send here
+  static SingleNode single_node_;     // the cluster of a node alone
+  NodeRouter router_;                 // redirects; places kept for players other nodes send here
   SingleNodeHolders single_holders_;  // the game holders of a node alone
   GameHoldings holdings_;             // adoption, fencing, draining
 };

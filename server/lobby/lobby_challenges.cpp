@@ -142,7 +142,7 @@ void Lobby::challenge_elsewhere(LobbyPlayer& player, const std::string& node,
   SeatRequest request;
   request.kind = SeatRequest::Kind::kChallenge;
   request.challenge = std::move(settings);
-  seat_elsewhere(player, node, std::move(request), request_id);
+  router_.seat_elsewhere(player, node, std::move(request), request_id);
 }
 
 void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& answer,

@@ -11,8 +11,10 @@ namespace ttt::server {
 
 // The lobby's end of one connection: its messages and its closing reach the
 // lobby through here, with the player it speaks for once it said Hello. A
-// move needs no lookup: connection -> player -> room.
+// move needs no lookup: connection -> player -> room. The NodeRouter sees it
+// as a RoutedConnection.
 class Lobby::Connection final : public Inbox,
+                                public RoutedConnection,
                                 public std::enable_shared_from_this<Lobby::Connection> {
  public:
   Connection(Lobby& lobby, const std::shared_ptr<Participant>& conn, std::string from)
@@ -37,8 +39,11 @@ class Lobby::Connection final : public Inbox,
     lobby_.closed(*this);
   }
 
-  std::shared_ptr<Participant> participant() const { return conn_.lock(); }
+  std::shared_ptr<Participant> participant() const override { return conn_.lock(); }
   const std::weak_ptr<Participant>& weak() const { return conn_; }
+  LobbyPlayer* speaks_for() const override { return player; }
+  const std::string& peer_address() const override { return address; }
+  std::weak_ptr<RoutedConnection> handle() override { return weak_from_this(); }
 
   LobbyPlayer* player = nullptr;  // set at Hello; null once detached
   // Its Hello waits for an answer from the other nodes or the records
@@ -47,8 +52,8 @@ class Lobby::Connection final : public Inbox,
   static constexpr std::size_t kMaxHeld = 32;
   bool routing = false;
   std::vector<wire::ClientMessage> held;
-  void begin_routing() { routing = true; }
-  void end_routing() {
+  void begin_routing() override { routing = true; }
+  void end_routing() override {
     routing = false;
     if (!held.empty()) lobby_.replay_held(*this);
   }

@@ -11,7 +11,6 @@
 #include "executor_check.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/lobby_connection.hpp"
-#include "net/replies.hpp"
 
 namespace ttt::server {
 // --- draining ---------------------------------------------------------------------
@@ -49,7 +48,7 @@ void Lobby::send_on_after_game(GameRoom& room) {
     }
     for (Connection* connection : players) {
       if (connections_.contains(connection)) {
-        redirect(*connection, *there, "", GameId{}, "this node is being drained");
+        router_.redirect(*connection, *there, "", GameId{}, "this node is being drained");
       }
     }
   });
@@ -74,7 +73,7 @@ void Lobby::drain() {
   for (Connection* connection : away) {
     if (!connections_.contains(connection)) continue;
     if (auto there = cluster().another_node()) {
-      redirect(*connection, *there, "", GameId{}, "this node is being drained");
+      router_.redirect(*connection, *there, "", GameId{}, "this node is being drained");
     }
   }
 }
@@ -102,18 +101,10 @@ std::size_t Lobby::hand_over() {
     player->connection = nullptr;
     player->conn.reset();
     if (auto conn = connection->participant()) {
-      wire::ServerMessage message;
-      wire::Redirect* r = message.mutable_redirect();
-      r->set_host(there->host);
-      r->set_port(there->port);
-      r->set_fingerprint(there->fingerprint);
-      r->set_reason("this node is going down for an upgrade; your game goes on at node " +
-                    where_of(*there));
-      conn->set_heartbeat(false);
-      conn->deliver(make_outbound(std::move(message)));
-      conn->close();
+      router_.send_off(
+          *conn, *there,
+          "this node is going down for an upgrade; your game goes on at node " + where_of(*there));
       ++sent;
-      ++redirects_;
     }
   }
   return sent;

@@ -175,7 +175,7 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
       seat.game = id;
       seat.rated = join.rated();
       seat.invite_code = join.invite_code();
-      seat_elsewhere(player, listing->node, std::move(seat), request_id);
+      router_.seat_elsewhere(player, listing->node, std::move(seat), request_id);
       return;
     }
   }
@@ -184,7 +184,7 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
           request_id);
     return;
   }
-  if (reservations_.seat_kept(id)) {
+  if (router_.seat_kept(id)) {
     error(player, wire::ERROR_CODE_GAME_FULL,
           "game " + std::to_string(number(id)) + " has no free seat (watch it instead)",
           request_id);
@@ -224,7 +224,7 @@ void Lobby::spectate(LobbyPlayer& player, const wire::Spectate& spectate,
       seat.kind = SeatRequest::Kind::kWatch;
       seat.game = GameId{spectate.game_id()};
       seat.invite_code = spectate.invite_code();
-      seat_elsewhere(player, listing->node, std::move(seat), request_id);
+      router_.seat_elsewhere(player, listing->node, std::move(seat), request_id);
       return;
     }
   }
@@ -427,7 +427,7 @@ std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated wai
 void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
                          GameId game, const std::string& reason) {
   if (player.connection == nullptr) return;
-  redirect(*static_cast<Connection*>(player.connection), node, reservation, game, reason);
+  router_.redirect(*static_cast<Connection*>(player.connection), node, reservation, game, reason);
 }
 
 bool Lobby::bot_free_for(const LobbyPlayer& player) {

@@ -113,8 +113,8 @@ void Lobby::held_elsewhere(AccountId account, const std::string& node) {
     return;
   }
   if (auto there = cluster().node(node)) {
-    redirect(*static_cast<Connection*>(player->connection), *there, "", GameId{},
-             "your player is at node " + where_of(*there));
+    router_.redirect(*static_cast<Connection*>(player->connection), *there, "", GameId{},
+                     "your player is at node " + where_of(*there));
   }
 }
 
@@ -138,7 +138,7 @@ bool Lobby::drop_game(RecordId record, const std::string& holder) {
     if (LobbyPlayer* player = player_of(seat)) let_go(*player, id, there);
   }
   invites_.close(room->settings().invite_code);
-  reservations_.game_gone(id);
+  router_.game_gone(id);
   // Withdrawn only if the listing is still what this node wrote.
   links_.directory.withdraw(id);
   rooms_.erase(id);
@@ -163,9 +163,9 @@ void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInf
   }
   auto& connection = *static_cast<Connection*>(player.connection);
   if (holder) {
-    redirect(connection, *holder, "", GameId{},
-             "game " + std::to_string(number(game)) + " is held by node " + where_of(*holder) +
-                 " now (this node was cut off)");
+    router_.redirect(connection, *holder, "", GameId{},
+                     "game " + std::to_string(number(game)) + " is held by node " +
+                         where_of(*holder) + " now (this node was cut off)");
     return;
   }
   // The game ended elsewhere (or nobody holds it): the player stays here,

@@ -30,7 +30,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
   }
   // A node that may have looked dead checks which games are its own first.
   if (defer_hello(connection, hello, request_id)) return;
-  if (!hello.reservation().empty() && arrive(connection, hello, request_id)) return;
+  if (!hello.reservation().empty() && router_.arrive(connection, hello, request_id)) return;
   // Who it is and where its player is held (the other nodes may be asked):
   // what the peer sends meanwhile waits.
   connection.begin_routing();
@@ -44,7 +44,7 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                        refuse_hello(*open, who.code, std::move(who.text), request_id);
                        return;
                      case Identified::Kind::kElsewhere:
-                       redirect(*open, who.node, "", GameId{}, who.text);
+                       router_.redirect(*open, who.node, "", GameId{}, who.text);
                        return;
                      case Identified::Kind::kNewName:
                        new_name(*open, hello, request_id);
@@ -79,7 +79,8 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
       if (!open) return;
       open->end_routing();
       if (elsewhere) {
-        redirect(*open, *elsewhere, "", GameId{}, "your game is at node " + where_of(*elsewhere));
+        router_.redirect(*open, *elsewhere, "", GameId{},
+                         "your game is at node " + where_of(*elsewhere));
         return;
       }
       let_in(*open, here, hello, request_id);
@@ -87,7 +88,7 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
     return;
   }
   LobbyPlayer* held = player_of(who.seat);
-  if (send_away(connection, held)) return;
+  if (router_.send_away(connection, held)) return;
   if (held == nullptr) {
     const StoredPlayer* account = links_.accounts.get(who.account);
     if (account == nullptr) {
@@ -112,7 +113,7 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
 }
 
 void Lobby::new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
-  if (send_away(connection, nullptr)) return;
+  if (router_.send_away(connection, nullptr)) return;
   connection.begin_routing();
   desk_.register_name(
       hello, connection.address,

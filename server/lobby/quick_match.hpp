@@ -25,7 +25,7 @@
 namespace ttt::server {
 
 // What quick match asks of the lobby around it (the Lobby, or a test's fake).
-class QuickMatchHost : public PlayerReplies {
+class QuickMatchHost : public virtual PlayerReplies {
  public:
   // A room for a pairing by the rules of `rules`: `waiting` (who asked
   // `waiting_rated`) sits as X; `player`, when given, as O (null: it comes

@@ -56,8 +56,8 @@ class MemoryAccounts final : public server::AccountStore {
   }
   Standing standing(AccountId) const override { return place; }
   bool keeps_games() const override { return keeps; }
-  // A history or replay answers at once, or, with `later`, when the test
-  // calls answer_later().
+  // A history or replay answers at once, or, with answer_later set, when
+  // the test runs what it left in `later` (run_later).
   void history(AccountId account, int limit, HistoryDone done) override {
     history_asked.emplace_back(account, limit);
     answer([this, done = std::move(done)] { done(games); });
@@ -77,11 +77,6 @@ class MemoryAccounts final : public server::AccountStore {
       }
       done(!read_fails, std::nullopt);
     });
-  }
-  void answer_later() {
-    auto pending = std::move(pending_);
-    pending_.clear();
-    for (auto& run : pending) run();
   }
   std::size_t size() const override { return accounts_.size(); }
   std::vector<std::string> blocked_names(AccountId) const override { return {}; }
@@ -121,6 +116,23 @@ class MemoryAccounts final : public server::AccountStore {
     done(it != records.end() && it->second == token_hash);
   }
 
+  // Reads of the records (refresh by account) and waits for writes
+  // (after_writes) answer at once, or, with answer_later set, when the test
+  // runs what they left in `later` (a store whose records are elsewhere).
+  using server::AccountStore::refresh;
+  void refresh(AccountId, Refreshed done) override {
+    answer([done = std::move(done)] { done(true); });
+  }
+  void after_writes(std::function<void()> done) override { answer(std::move(done)); }
+  bool answer_later = false;
+  std::vector<std::function<void()>> later;
+  // Runs what waits in `later` (and what that asks meanwhile waits again).
+  void run_later() {
+    auto waiting = std::move(later);
+    later.clear();
+    for (auto& run : waiting) run();
+  }
+
   std::map<AccountId, std::string> records;
   // The records' side: whether games are kept, the leaderboard, a
   // standing, a history (nullopt: it can't be read), the finished games.
@@ -130,7 +142,6 @@ class MemoryAccounts final : public server::AccountStore {
   std::optional<std::vector<GameRecord>> games;
   std::map<RecordId, GameRecord> finished;
   bool read_fails = false;
-  bool later = false;
   mutable std::vector<std::size_t> leaderboard_limits;
   std::vector<std::pair<AccountId, int>> history_asked;
   std::vector<std::string> created;
@@ -140,15 +151,14 @@ class MemoryAccounts final : public server::AccountStore {
 
  private:
   void answer(std::function<void()> run) {
-    if (later) {
-      pending_.push_back(std::move(run));
+    if (answer_later) {
+      later.push_back(std::move(run));
     } else {
       run();
     }
   }
 
   std::map<std::int64_t, StoredPlayer> accounts_;
-  std::vector<std::function<void()>> pending_;
 };
 
 }  // namespace ttt::testing
