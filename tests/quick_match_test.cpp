@@ -283,8 +283,57 @@ TEST_F(QuickMatchTest, PlayerWhoseConnectionDroppedMakesWayForTheNext) {
   LobbyPlayer& d = lobby_.add(4);
   lobby_.drop(3);  // c is gone without a word: d waits instead
   match.ask(d, wish(d), 4);
+  EXPECT_TRUE(run_until(io_, [&] { return match.wish_of(d.id) != nullptr; }));
   EXPECT_TRUE(lobby_.pairs.empty());
-  EXPECT_NE(match.wish_of(d.id), nullptr);
+  // d waits in the queue itself: the next player is paired with it.
+  LobbyPlayer& e = lobby_.add(5);
+  match.ask(e, wish(e), 5);
+  ASSERT_EQ(lobby_.pairs.size(), 1u);
+  EXPECT_EQ(lobby_.pairs[0].waiting, d.id);
+  EXPECT_EQ(lobby_.pairs[0].player, e.id);
+}
+
+TEST_F(QuickMatchTest, PairingsWithManyGonePlayersEndInTheQueueNotJustInWords) {
+  QuickMatch& match = two_nodes();
+  LobbyPlayer& gone = lobby_.add(1);
+  lobby_.drop(1);
+  LobbyPlayer& a = lobby_.add(2);
+  match.ask(a, wish(a), 7);
+  // The shared queues pair a with players of this node gone meanwhile, one
+  // after another (each taken out of the queue as it is paired).
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(run_until(io_, [&] { return !later_.matches.empty(); })) << i;
+    auto [request, done] = std::move(later_.matches.front());
+    later_.matches.pop_front();
+    EXPECT_EQ(request.player, a.id);
+    EXPECT_EQ(match.wish_of(a.id), nullptr) << "not told it waits while it is in no queue";
+    done(MatchOutcome{wish(gone), true});
+  }
+  ASSERT_TRUE(run_until(io_, [&] { return !later_.matches.empty(); }));
+  later_.matches.front().second(MatchOutcome{std::nullopt, true});  // now it waits there
+  EXPECT_NE(match.wish_of(a.id), nullptr);
+  EXPECT_NE(lobby_.conn(2).last([](const auto& m) { return m.has_queued(); }), nullptr);
+  EXPECT_EQ(lobby_.conn(2).last_error(), nullptr);
+}
+
+TEST_F(QuickMatchTest, EndlessPairingsWithGonePlayersEndInAnErrorNotAFalseWait) {
+  QuickMatch& match = two_nodes();
+  LobbyPlayer& gone = lobby_.add(1);
+  lobby_.drop(1);
+  LobbyPlayer& a = lobby_.add(2);
+  match.ask(a, wish(a), 7);
+  for (int i = 0; i < 1000 && lobby_.conn(2).last_error() == nullptr; ++i) {
+    if (!run_until(io_, [&] { return !later_.matches.empty(); })) break;
+    auto done = std::move(later_.matches.front().second);
+    later_.matches.pop_front();
+    done(MatchOutcome{wish(gone), true});
+  }
+  const auto* error = lobby_.conn(2).last_error();
+  ASSERT_NE(error, nullptr);
+  EXPECT_EQ(error->in_reply_to(), 7u);
+  EXPECT_EQ(error->error().text(), "no pairing could be made now: try again");
+  EXPECT_EQ(match.wish_of(a.id), nullptr);
+  EXPECT_EQ(lobby_.conn(2).last([](const auto& m) { return m.has_queued(); }), nullptr);
 }
 
 TEST_F(QuickMatchTest, BotStepsInAfterTheFallbackTime) {

@@ -1,13 +1,18 @@
 #include "lobby/quick_match.hpp"
 
+#include <boost/asio/post.hpp>
 #include <utility>
 #include <vector>
 
 namespace ttt::server {
 namespace {
 
-// A few tries: a player paired with but gone meanwhile makes way for the next.
-constexpr int kAttempts = 5;
+// A few tries when other nodes refuse the seats they were asked for.
+constexpr int kMostRefused = 5;
+// A player paired with but gone meanwhile makes way for the next: its entry
+// is out of the queue now, so each such try gets further; past this many,
+// the request gives up rather than wait in no queue.
+constexpr int kMostGone = 256;
 
 bool same_rules(const MatchRequest& a, const MatchRequest& b) {
   return a.size == b.size && a.win_length == b.win_length &&
@@ -31,7 +36,7 @@ QuickMatch::QuickMatch(boost::asio::any_io_executor logic, Matchmaker& matchmake
 
 void QuickMatch::ask(LobbyPlayer& player, const MatchRequest& request, std::uint32_t request_id) {
   last_rated_[player.id] = request.rated;
-  try_match(player.id, request, request_id, 0);
+  try_match(player.id, request, request_id, {});
 }
 
 const MatchRequest* QuickMatch::wish_of(SeatId player) const {
@@ -64,8 +69,8 @@ QuickMatch::Waiting* QuickMatch::waiting_by(SeatId id, int size, int win_length,
   return same_rules(it->second.request, rules) ? &it->second : nullptr;
 }
 
-void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t request_id, int attempt) {
-  matchmaker_.match(request, [this, id, request, request_id, attempt](const MatchOutcome& outcome) {
+void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t request_id, Tries tries) {
+  matchmaker_.match(request, [this, id, request, request_id, tries](const MatchOutcome& outcome) {
     LobbyPlayer* player = host_.player_of(id);
     if (!free_to_pair(player)) {
       // Gone (or seated) meanwhile: its wish goes with it.
@@ -84,18 +89,25 @@ void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t reques
     }
     const MatchRequest& paired = *outcome.paired;
     if (!paired.node.empty() && paired.node != cluster_.self().id) {
-      pair_elsewhere(*player, paired, request, request_id, attempt);
+      pair_elsewhere(*player, paired, request, request_id, tries);
       return;
     }
     LobbyPlayer* other = host_.player_of(paired.player);
     Waiting* wish = waiting_by(paired.player, request.size, request.win_length,
                                request.clock_initial_ms, request.clock_increment_ms);
     if (other == nullptr || wish == nullptr || other->conn.expired()) {
-      // Gone meanwhile: try the next one.
-      if (attempt + 1 < kAttempts) {
-        try_match(id, request, request_id, attempt + 1);
+      // Gone meanwhile: the next one is tried (posted, so that a long line
+      // of them does not nest calls). The player is told it waits only
+      // when the queues hold it.
+      if (tries.gone + 1 < kMostGone) {
+        Tries next = tries;
+        ++next.gone;
+        boost::asio::post(logic_, [this, id, request, request_id, next] {
+          try_match(id, request, request_id, next);
+        });
       } else {
-        now_waiting(*player, request, request_id);
+        host_.error(*player, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                    "no pairing could be made now: try again", request_id);
       }
       return;
     }
@@ -108,7 +120,7 @@ void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t reques
 
 void QuickMatch::pair_elsewhere(LobbyPlayer& player, const MatchRequest& paired,
                                 const MatchRequest& request, std::uint32_t request_id,
-                                int attempt) {
+                                Tries tries) {
   // Waiting at another node: a seat is kept there and the player sent to it.
   SeatRequest seat;
   seat.kind = SeatRequest::Kind::kPair;
@@ -125,13 +137,15 @@ void QuickMatch::pair_elsewhere(LobbyPlayer& player, const MatchRequest& paired,
   const SeatId id = player.id;
   cluster_.request_seat(
       paired.node, seat,
-      [this, id, request, request_id, attempt, node = paired.node](const SeatReply& answer) {
+      [this, id, request, request_id, tries, node = paired.node](const SeatReply& answer) {
         LobbyPlayer* asker = host_.player_of(id);
         if (!free_to_pair(asker)) return;
         auto there = cluster_.node(node);
         if (answer.reservation.empty() || !there) {
-          if (attempt + 1 < kAttempts) {
-            try_match(id, request, request_id, attempt + 1);
+          if (tries.refused + 1 < kMostRefused) {
+            Tries next = tries;
+            ++next.refused;
+            try_match(id, request, request_id, next);
           } else {
             host_.error(*asker, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
                         "no pairing could be made now: try again", request_id);
@@ -229,7 +243,7 @@ void QuickMatch::wait_again(SeatId waiting, const SeatRequest& request) {
                      rated == last_rated_.end() ? wire::RATED_DEFAULT : rated->second,
                      request.clock.initial_ms(),
                      request.clock.increment_ms()};
-  try_match(waiting, std::move(again), 0, 0);
+  try_match(waiting, std::move(again), 0, {});
 }
 
 void QuickMatch::ask_again_all() {
@@ -238,7 +252,7 @@ void QuickMatch::ask_again_all() {
     if (free_to_pair(host_.player_of(id))) again.push_back(waiting.request);
   }
   // Each waits again, at the back (its fallback timer starts over).
-  for (const MatchRequest& request : again) try_match(request.player, request, 0, 0);
+  for (const MatchRequest& request : again) try_match(request.player, request, 0, {});
 }
 
 void QuickMatch::stop() {

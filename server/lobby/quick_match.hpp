@@ -82,11 +82,18 @@ class QuickMatch {
     std::unique_ptr<boost::asio::steady_timer> fallback;
     std::uint64_t generation = 0;  // tells this wish's timer from an earlier one's
   };
-  // One try of the matchmaker (several when the one paired turns out gone).
-  void try_match(SeatId id, MatchRequest request, std::uint32_t request_id, int attempt);
+  // The tries of one request so far: seats refused at other nodes, and
+  // players paired with here who turned out gone.
+  struct Tries {
+    int refused = 0;
+    int gone = 0;
+  };
+  // One try of the matchmaker (several when the one paired turns out gone
+  // or another node refuses the seat).
+  void try_match(SeatId id, MatchRequest request, std::uint32_t request_id, Tries tries);
   // Paired with a player waiting at another node: a seat is asked there.
   void pair_elsewhere(LobbyPlayer& player, const MatchRequest& paired, const MatchRequest& request,
-                      std::uint32_t request_id, int attempt);
+                      std::uint32_t request_id, Tries tries);
   void now_waiting(LobbyPlayer& player, const MatchRequest& request, std::uint32_t request_id);
   void arm_fallback(SeatId id, Waiting& waiting);
   void fallback_due(SeatId id);
