@@ -64,7 +64,7 @@ class FakeLobby : public RoutingHost {
     player->name = name;
     auto connection = std::make_shared<FakeConnection>();
     connection->player = player.get();
-    player->conn = connection->peer;
+    player->participant = connection->peer;
     connections_[SeatId{id}] = connection;
     return *player;
   }
@@ -89,7 +89,7 @@ class FakeLobby : public RoutingHost {
     return it == players_.end() ? nullptr : it->second.get();
   }
   void reply(const LobbyPlayer& player, wire::ServerMessage message) override {
-    if (auto conn = player.conn.lock()) conn->deliver(make_outbound(std::move(message)));
+    if (auto conn = player.participant.lock()) conn->deliver(make_outbound(std::move(message)));
   }
   void error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
              std::uint32_t request_id) override {
@@ -125,7 +125,7 @@ class FakeLobby : public RoutingHost {
     auto& arrived = static_cast<FakeConnection&>(connection);
     connections_[player.id] = arrived.shared_from_this();
     arrived.player = &player;
-    player.conn = arrived.peer;
+    player.participant = arrived.peer;
     entered.push_back(player.id);
     place(player);
   }

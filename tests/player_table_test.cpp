@@ -62,7 +62,7 @@ TEST(PlayerTable, OnlineIsAPersonConnectedNowNotOneAway) {
   LobbyPlayer& alice = table.add(person(1, "alice"));
   EXPECT_EQ(table.online(name_key("alice")), nullptr) << "away: no connection";
   Unheard connection;
-  alice.connection = &connection;
+  alice.inbox = &connection;
   EXPECT_EQ(table.online(name_key("ALICE")), &alice);
   EXPECT_EQ(table.online(name_key("bob")), nullptr);
 }

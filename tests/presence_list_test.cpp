@@ -71,8 +71,8 @@ class PresenceListTest : public ::testing::Test {
     player->key = name_key(name);
     auto conn = std::make_shared<FakeParticipant>();
     conns_.push_back(conn);
-    player->conn = conn;
-    if (connected) player->connection = &inbox_;
+    player->participant = conn;
+    if (connected) player->inbox = &inbox_;
     return players_.add(std::move(player));
   }
   LobbyPlayer& server_bot(std::uint64_t id) {

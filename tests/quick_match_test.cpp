@@ -38,7 +38,7 @@ class FakeLobby : public QuickMatchHost {
     player->address = "10.0.0." + std::to_string(id);
     auto conn = std::make_shared<FakeParticipant>();
     conns_[SeatId{id}] = conn;
-    player->conn = conn;
+    player->participant = conn;
     return *player;
   }
   FakeParticipant& conn(std::uint64_t id) { return *conns_.at(SeatId{id}); }
@@ -50,7 +50,7 @@ class FakeLobby : public QuickMatchHost {
     return it == players_.end() ? nullptr : it->second.get();
   }
   void reply(const LobbyPlayer& player, wire::ServerMessage message) override {
-    if (auto conn = player.conn.lock()) conn->deliver(make_outbound(std::move(message)));
+    if (auto conn = player.participant.lock()) conn->deliver(make_outbound(std::move(message)));
   }
   void error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
              std::uint32_t request_id) override {

@@ -94,7 +94,7 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
   if (seat->player.id != SeatId{}) seat = &seats_[preferred == wire::SIDE_O ? 0 : 1];
   seat->player = std::move(player);
   seat->hold.release();
-  if (auto conn = seat->player.conn.lock()) conn->set_heartbeat(true);
+  if (auto conn = seat->player.participant.lock()) conn->set_heartbeat(true);
   const wire::Side side = seat == &seats_[0] ? wire::SIDE_X : wire::SIDE_O;
   last_names_[side == wire::SIDE_X ? 0 : 1] = seat->player.name;
   spdlog::debug("game {}: {} (player {}) sits as {}", number(id_), seat->player.name,
@@ -143,7 +143,7 @@ void GameRoom::leave(SeatId player, std::uint32_t request_id) {
 void GameRoom::remove_seat(Seat& seat) {
   const SeatId player = seat.player.id;
   offers_lapse_without(&seat == &seats_[0] ? Player::X : Player::O);
-  if (auto conn = seat.player.conn.lock()) conn->set_heartbeat(false);
+  if (auto conn = seat.player.participant.lock()) conn->set_heartbeat(false);
   seat.hold.release();
   seat.player = {};
   links_.owner.left_room(*this, player);
@@ -578,7 +578,7 @@ void GameRoom::away(SeatId player) {
 }
 
 void GameRoom::hold_seat(Seat& seat, std::chrono::milliseconds grace) {
-  seat.player.conn.reset();
+  seat.player.participant.reset();
   seat.hold.hold(grace, [weak = weak_from_this(), player = seat.player.id] {
     if (auto room = weak.lock()) room->on_grace_expired(player);
   });
@@ -600,7 +600,7 @@ void GameRoom::on_grace_expired(SeatId player) {
 void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::back");
   if (PlayerRef* watcher = spectators_.find(player.id)) {
-    watcher->conn = player.conn;  // a watcher on a new connection
+    watcher->participant = player.participant;  // a watcher on a new connection
     send_joined(*watcher, wire::SIDE_SPECTATOR, request_id);
     return;
   }
@@ -608,9 +608,9 @@ void GameRoom::back(const PlayerRef& player, std::uint32_t request_id) {
   if (seat == nullptr) return;
   const bool was_away = seat->hold.held();
   seat->hold.release();
-  seat->player.conn = player.conn;
+  seat->player.participant = player.participant;
   seat->player.hears_spectators = player.hears_spectators;
-  if (auto conn = player.conn.lock()) conn->set_heartbeat(true);
+  if (auto conn = player.participant.lock()) conn->set_heartbeat(true);
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
   send_joined(seat->player, side_of(side), request_id);
   // A session moved to another terminal was never away: nobody is told.
@@ -742,7 +742,7 @@ wire::GameStatus GameRoom::status() const noexcept {
 
 void GameRoom::send_to(const PlayerRef& player, const Outbound& message) {
   if (lost_) return;  // another node's game now: nothing of this one is true
-  outbox_.send(player.conn, message);
+  outbox_.send(player.participant, message);
 }
 
 void GameRoom::send_error_to(const PlayerRef& player, wire::ErrorCode code, std::string text,

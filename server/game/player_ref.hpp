@@ -15,9 +15,9 @@ struct PlayerRef {
   AccountId account{};  // the stored player (all bots of a level share one)
   std::string name;
   bool is_bot = false;
-  std::weak_ptr<Participant> conn;
-  bool hears_spectators = false;  // a player who chose to hear the spectators' chat
-  std::string address;            // where it connects from (an address key); "" unknown
+  std::weak_ptr<Participant> participant;  // its connection; expired while away
+  bool hears_spectators = false;           // a player who chose to hear the spectators' chat
+  std::string address;                     // where it connects from (an address key); "" unknown
 };
 
 }  // namespace ttt::server

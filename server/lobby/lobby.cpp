@@ -163,8 +163,8 @@ void Lobby::closed(Connection& connection) {
   LobbyPlayer* player = connection.player;
   connection.player = nullptr;
   if (player == nullptr) return;
-  player->conn.reset();
-  player->connection = nullptr;
+  player->participant.reset();
+  player->inbox = nullptr;
   // Going down: everyone keeps their identity and token, stored, for the
   // next start; nothing is released.
   if (shutting_down_) return;
@@ -191,7 +191,7 @@ void Lobby::forget(SeatId id) {
   desk_.tokens().revoke(player.id, player.account);
   quick_match_.forget(player.id);
   // Only a bot is forgotten while connected: its connection ends with it.
-  if (auto* connection = static_cast<Connection*>(player.connection)) {
+  if (auto* connection = static_cast<Connection*>(player.inbox)) {
     connection->player = nullptr;
     connections_.erase(connection);
   }
@@ -237,7 +237,7 @@ void Lobby::database_waiting(bool waiting) {
   const Outbound out = make_outbound(std::move(message));
   for (const auto& [id, player] : players_) {
     if (player->is_bot || !player->room) continue;
-    if (auto conn = player->conn.lock()) conn->deliver(out);
+    if (auto conn = player->participant.lock()) conn->deliver(out);
   }
 }
 
@@ -264,7 +264,7 @@ LobbyStats Lobby::stats() const {
   LobbyStats s = counts();
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
-    ++(player->connection != nullptr ? s.players_online : s.players_away);
+    ++(player->inbox != nullptr ? s.players_online : s.players_away);
   }
   for (const auto& [id, room] : rooms_) {
     const char* state = room->waiting() ? "waiting" : room->in_progress() ? "playing" : "finished";
@@ -395,17 +395,17 @@ void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
 // --- replies --------------------------------------------------------------------
 
 void Lobby::reply(const LobbyPlayer& player, wire::ServerMessage message) {
-  if (auto conn = player.conn.lock()) conn->deliver(make_outbound(std::move(message)));
+  if (auto conn = player.participant.lock()) conn->deliver(make_outbound(std::move(message)));
 }
 
 void Lobby::error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
                   std::uint32_t request_id) {
   spdlog::debug("refused {} ({}): {}", player.name, number(player.id), text);
-  send_error(player.conn, code, std::move(text), request_id);
+  send_error(player.participant, code, std::move(text), request_id);
 }
 
 RateLimiter* Lobby::invite_tries(const LobbyPlayer& player) {
-  auto* connection = static_cast<Connection*>(player.connection);
+  auto* connection = static_cast<Connection*>(player.inbox);
   return connection != nullptr ? &connection->invite_failures : nullptr;
 }
 

@@ -168,7 +168,7 @@ void Lobby::answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& a
     return;
   }
   LobbyPlayer* challenger = player_of(challenges_.find(id)->from);
-  if (challenger == nullptr || challenger->connection == nullptr ||
+  if (challenger == nullptr || challenger->inbox == nullptr ||
       (challenger->room && challenger->room->is_seated(challenger->id)) ||
       !quotas_.refusal(challenger->address, false).empty()) {
     end_challenge(id, wire::CHALLENGE_END_WITHDRAWN);
@@ -222,7 +222,7 @@ void Lobby::end_challenge(std::uint64_t id, wire::ChallengeEnd how) {
   ended->set_challenged(pending.settings.name());
   ended->set_how(how);
   for (LobbyPlayer* p : {from, to}) {
-    if (p != nullptr && p->connection != nullptr) reply(*p, message);
+    if (p != nullptr && p->inbox != nullptr) reply(*p, message);
   }
 }
 

@@ -98,8 +98,8 @@ std::size_t Lobby::hand_over() {
     }
     desk_.tokens().forget(player->id);
     connection->player = nullptr;
-    player->connection = nullptr;
-    player->conn.reset();
+    player->inbox = nullptr;
+    player->participant.reset();
     if (auto conn = connection->participant()) {
       router_.send_off(
           *conn, *there,

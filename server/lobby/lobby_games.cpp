@@ -426,8 +426,8 @@ std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated wai
 
 void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
                          GameId game, const std::string& reason) {
-  if (player.connection == nullptr) return;
-  router_.redirect(*static_cast<Connection*>(player.connection), node, reservation, game, reason);
+  if (player.inbox == nullptr) return;
+  router_.redirect(*static_cast<Connection*>(player.inbox), node, reservation, game, reason);
 }
 
 bool Lobby::bot_free_for(const LobbyPlayer& player) {
@@ -467,8 +467,8 @@ LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>&
   auto house_bot = std::make_shared<HouseBot>(bot->id, options, links_.logic, bot_searches_, share);
   auto connection = std::static_pointer_cast<Connection>(open(house_bot, ""));
   house_bot->attach(connection);
-  bot->conn = house_bot;
-  bot->connection = connection.get();
+  bot->participant = house_bot;
+  bot->inbox = connection.get();
   connection->player = bot.get();
   bots_[bot->id] = std::move(house_bot);
   return players_.add(std::move(bot));
@@ -488,7 +488,7 @@ void Lobby::left_room(GameRoom& room, SeatId id) {
   release_quota(*player);
   player->room.reset();
   // An away player whose seat is gone, or a bot whose game is over, is done.
-  if (player->is_bot || player->conn.expired()) forget(id);
+  if (player->is_bot || player->participant.expired()) forget(id);
 }
 
 void Lobby::room_changed(GameRoom& room) {

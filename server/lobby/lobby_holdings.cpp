@@ -105,7 +105,7 @@ void Lobby::held_elsewhere(AccountId account, const std::string& node) {
     return;
   }
   LobbyPlayer* player = player_of(seat_of(account));
-  if (player == nullptr || player->connection == nullptr) return;
+  if (player == nullptr || player->inbox == nullptr) return;
   if (player->room && player->room->in_progress() && player->room->is_seated(player->id)) {
     // Its game is this node's (the check said so): the player stays with it.
     spdlog::warn("cluster: player {} plays game {} here while node {} holds it in Redis",
@@ -113,7 +113,7 @@ void Lobby::held_elsewhere(AccountId account, const std::string& node) {
     return;
   }
   if (auto there = cluster().node(node)) {
-    router_.redirect(*static_cast<Connection*>(player->connection), *there, "", GameId{},
+    router_.redirect(*static_cast<Connection*>(player->inbox), *there, "", GameId{},
                      "your player is at node " + where_of(*there));
   }
 }
@@ -154,14 +154,14 @@ void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInf
     players_.erase(id);
     return;
   }
-  if (player.connection == nullptr) {
+  if (player.inbox == nullptr) {
     // Away: the game's holder has the player (and its token) now. Nothing
     // is released or revoked: that is the holder's.
     desk_.tokens().forget(id);
     players_.erase(id);
     return;
   }
-  auto& connection = *static_cast<Connection*>(player.connection);
+  auto& connection = *static_cast<Connection*>(player.inbox);
   if (holder) {
     router_.redirect(connection, *holder, "", GameId{},
                      "game " + std::to_string(number(game)) + " is held by node " +

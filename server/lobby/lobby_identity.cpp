@@ -101,7 +101,7 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
   }
   // One session per name: a second terminal is refused unless it asks to
   // take the session over (a resume token is the same session).
-  if (!who.resumed && held->connection != nullptr && !held->is_bot && !hello.take_over()) {
+  if (!who.resumed && held->inbox != nullptr && !held->is_bot && !hello.take_over()) {
     refuse_hello(connection, wire::ERROR_CODE_SESSION_ACTIVE,
                  held->name +
                      " is connected now from another connection; ask to take over to move the "
@@ -140,8 +140,8 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
   player->account = account_id(account);
   player->name = account.name;
   player->key = name_key(account.name);
-  player->conn = conn;
-  player->connection = &connection;
+  player->participant = conn;
+  player->inbox = &connection;
   player->program = hello.bot();
   player->address = connection.address;
   player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
@@ -158,7 +158,7 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
 
 void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
                       std::uint32_t request_id) {
-  if (auto* old = static_cast<Connection*>(player.connection); old && old != &connection) {
+  if (auto* old = static_cast<Connection*>(player.inbox); old && old != &connection) {
     old->player = nullptr;  // its closing no longer concerns the player
     if (auto old_conn = old->participant()) {
       old_conn->set_heartbeat(false);
@@ -171,8 +171,8 @@ void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::H
       old_conn->close();
     }
   }
-  player.conn = connection.weak();
-  player.connection = &connection;
+  player.participant = connection.weak();
+  player.inbox = &connection;
   player.program = hello.bot();  // also for players restored after a restart
   player.address = connection.address;
   connection.player = &player;

@@ -31,7 +31,7 @@ void Lobby::serve_other_nodes() {
 // --- RoutingHost -------------------------------------------------------------------
 
 RoutedConnection* Lobby::connection_of(const LobbyPlayer& player) {
-  return static_cast<Connection*>(player.connection);
+  return static_cast<Connection*>(player.inbox);
 }
 
 std::shared_ptr<RoutedConnection> Lobby::still_open(
@@ -48,9 +48,9 @@ void Lobby::hand_off(LobbyPlayer& player) {
   quick_match_.withdraw(id);
   if (player.room) player.room->leave(id, 0);
   desk_.tokens().forget(id);
-  if (auto* connection = static_cast<Connection*>(player.connection)) connection->player = nullptr;
-  player.connection = nullptr;
-  player.conn.reset();
+  if (auto* connection = static_cast<Connection*>(player.inbox)) connection->player = nullptr;
+  player.inbox = nullptr;
+  player.participant.reset();
   if (LobbyPlayer* still = player_of(id); still && !still->room) {
     release_quota(*still);
     players_.erase(id);

@@ -18,12 +18,14 @@ struct LobbyPlayer {
   SeatId id{};
   AccountId account{};
   std::string name;
-  std::string key;                  // the name's key (text_rules' name_key); empty for a bot
-  bool is_bot = false;              // the server's own bot
-  bool program = false;             // said Hello as a bot (ttt-bot)
-  std::weak_ptr<Participant> conn;  // expired while away
-  Inbox* connection = nullptr;      // the lobby's end of conn; null while away
-  std::shared_ptr<GameRoom> room;   // the room it sits in or watches
+  std::string key;       // the name's key (text_rules' name_key); empty for a bot
+  bool is_bot = false;   // the server's own bot
+  bool program = false;  // said Hello as a bot (ttt-bot)
+  // Its connection as the network sees it (expired while away), and the
+  // lobby's end of it (a Lobby::Connection; null while away).
+  std::weak_ptr<Participant> participant;
+  Inbox* inbox = nullptr;
+  std::shared_ptr<GameRoom> room;  // the room it sits in or watches
   RateLimiter chat_limiter{1.0, 5.0};
   std::string address;              // where its connection comes from ("" if restored or a bot)
   bool hears_spectators = false;    // chose to hear the spectators' chat (ChatSettings)
@@ -36,7 +38,7 @@ struct LobbyPlayer {
 
   // The player as a room knows it.
   PlayerRef ref() const {
-    return PlayerRef{id, account, name, is_bot, conn, hears_spectators, address};
+    return PlayerRef{id, account, name, is_bot, participant, hears_spectators, address};
   }
 };
 

@@ -41,7 +41,7 @@ LobbyPlayer* PlayerTable::get(SeatId id) const {
 
 LobbyPlayer* PlayerTable::online(const std::string& key) const {
   LobbyPlayer* player = by_key(key);
-  return player != nullptr && player->connection != nullptr ? player : nullptr;
+  return player != nullptr && player->inbox != nullptr ? player : nullptr;
 }
 
 LobbyPlayer* PlayerTable::by_key(const std::string& key) const {

@@ -19,7 +19,7 @@ constexpr std::size_t kWhoScan = 1000;
 // Online: connected, or away with a seat held. The server's own bots are
 // not players anyone can challenge or chat with outside their game.
 bool shown_in_who(const LobbyPlayer& player) {
-  return !player.is_bot && (player.connection != nullptr || player.room != nullptr);
+  return !player.is_bot && (player.inbox != nullptr || player.room != nullptr);
 }
 
 }  // namespace
@@ -29,7 +29,7 @@ wire::PlayerPresence PresenceList::presence_of(const LobbyPlayer& player) const 
   p.set_name(player.name);
   p.set_rating(accounts_.rating(player.account));
   p.set_is_bot(player.program);
-  p.set_away(player.connection == nullptr);
+  p.set_away(player.inbox == nullptr);
   const GameRoom* room = player.room.get();
   if (room == nullptr) {
     if (const MatchRequest* wish = wish_of_(player.id)) {

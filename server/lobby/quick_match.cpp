@@ -21,7 +21,7 @@ bool same_rules(const MatchRequest& a, const MatchRequest& b) {
 
 // Whether the player can still be paired: known, connected, in no room.
 bool free_to_pair(const LobbyPlayer* player) {
-  return player != nullptr && !player->conn.expired() && !player->room;
+  return player != nullptr && !player->participant.expired() && !player->room;
 }
 
 }  // namespace
@@ -95,7 +95,7 @@ void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t reques
     LobbyPlayer* other = host_.player_of(paired.player);
     Waiting* wish = waiting_by(paired.player, request.size, request.win_length,
                                request.clock_initial_ms, request.clock_increment_ms);
-    if (other == nullptr || wish == nullptr || other->conn.expired()) {
+    if (other == nullptr || wish == nullptr || other->participant.expired()) {
       // Gone meanwhile: the next one is tried (posted, so that a long line
       // of them does not nest calls). The player is told it waits only
       // when the queues hold it.

@@ -28,7 +28,7 @@ class RecordedReplies : public server::PlayerReplies {
     player->address = address;
     auto conn = std::make_shared<FakeParticipant>();
     conns_[server::SeatId{id}] = conn;
-    player->conn = conn;
+    player->participant = conn;
     return *player;
   }
   // What player `id` was told.
@@ -41,11 +41,12 @@ class RecordedReplies : public server::PlayerReplies {
     return it == players_.end() ? nullptr : it->second.get();
   }
   void reply(const server::LobbyPlayer& player, wire::ServerMessage message) override {
-    if (auto conn = player.conn.lock()) conn->deliver(server::make_outbound(std::move(message)));
+    if (auto conn = player.participant.lock())
+      conn->deliver(server::make_outbound(std::move(message)));
   }
   void error(const server::LobbyPlayer& player, wire::ErrorCode code, std::string text,
              std::uint32_t request_id) override {
-    server::send_error(player.conn, code, std::move(text), request_id);
+    server::send_error(player.participant, code, std::move(text), request_id);
   }
 
  private:
