@@ -1,8 +1,11 @@
-// Session: one client connection. A reader, a writer and a watchdog
-// coroutine keep it alive; the writer drains a bounded queue with exactly one
-// write in flight; the watchdog enforces the Hello deadline, pings idle peers
-// and drops silent ones (sooner while a heartbeat is asked for). Parsed messages go to the
-// connection's Inbox on the logic executor (docs/architecture.md, "One concurrency story").
+// Session: one client connection over TCP, plain or TLS (tls::Stream). A
+// reader, a writer and a watchdog coroutine keep it alive: the reader opens
+// TLS, reads what has arrived within its turn and the read budget and cuts
+// it into frames; the writer drains the FrameWriter's bounded queue with
+// exactly one write in flight; the watchdog does what the ConnectionLife's
+// deadlines ask (Hello, silence, heartbeat, the close linger). Parsed
+// messages go to the connection's Inbox on the logic executor through an
+// InboxRelay (docs/architecture.md, "One concurrency story").
 #pragma once
 
 #include <atomic>
@@ -20,17 +23,17 @@
 #include <vector>
 
 #include "metrics/server_metrics.hpp"
-#include "net/connection_meter.hpp"
-#include "net/connection_phase.hpp"
+#include "net/budget_share.hpp"
+#include "net/connection_life.hpp"
 #include "net/frame_writer.hpp"
 #include "net/inbox.hpp"
+#include "net/inbox_relay.hpp"
 #include "net/log_limiter.hpp"
 #include "net/message_rate.hpp"
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/read_budget.hpp"
 #include "net/read_turn.hpp"
-#include "net/silence_watch.hpp"
 #include "net/web_entrance.hpp"
 #include "net/write_cork.hpp"
 #include "ttt/tls/stream.hpp"
@@ -60,6 +63,11 @@ struct SessionLimits {
   // SO_SNDBUF of each connection; 0 leaves the kernel's autotuning (tests set
   // it so that a client that doesn't read fills the queue quickly).
   int socket_send_buffer = 0;
+
+  // The deadlines a connection's life keeps.
+  ConnectionLife::Deadlines deadlines() const noexcept {
+    return {hello_timeout, idle_timeout, heartbeat_timeout, close_linger};
+  }
 };
 
 // What every session shares with the others: the budget their read buffers
@@ -85,7 +93,6 @@ class Session : public Participant,
   Session(boost::asio::ip::tcp::socket socket, Gate& gate, boost::asio::any_io_executor logic,
           const SessionLimits& limits, SessionCommons commons, std::shared_ptr<void> slot = nullptr,
           std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
-  ~Session() override;
 
   // Opens its inbox and starts the coroutines.
   void start();
@@ -118,31 +125,20 @@ class Session : public Participant,
   bool reserve_read_space();
   // Gives back to the budget what the read buffer no longer holds.
   void return_read_space();
-  // TLS: the budget's share for this connection's TLS state becomes
-  // `bytes` (taken or given back); false if the budget can't give it.
-  bool charge_tls(std::size_t bytes);
   // TLS: an idle connection gives OpenSSL's buffers back (and their share
   // of the budget); the next time to look, or max() when nothing is held.
   std::chrono::steady_clock::time_point release_idle_tls(std::chrono::steady_clock::time_point now);
   boost::asio::awaitable<void> write_loop();
+  // Does what the life's deadlines ask, and gives TLS buffers back while
+  // the connection is idle.
   boost::asio::awaitable<void> watchdog();
-  // After Hello: pings a silent peer and drops one silent too long (the idle
-  // timeout, or the heartbeat's while one is asked for); the next deadline.
-  std::chrono::steady_clock::time_point check_silence(std::chrono::steady_clock::time_point now);
 
   // Handles one frame that arrived at `now`; false when the connection must
   // stop reading.
   bool handle_frame(std::string_view body, std::chrono::steady_clock::time_point now);
-  // Runs f on the logic executor: at once when already there (one thread),
-  // else queued. An exception f throws ends this session, not the server.
-  template <typename F>
-  void to_logic(F&& f);
-  // Runs f; an exception it throws ends this session (logged once).
-  template <typename F>
-  void guarded(F& f);
-  // True when io is the io_context's executor (one thread) and the caller
-  // runs on it: where dispatch would run a function at once.
-  static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;
+  // True when the caller runs on the socket's executor and it is the
+  // io_context's (one thread): where dispatch would run a function at once.
+  bool on_own_thread() const noexcept;
   void enqueue(const std::shared_ptr<const std::string>& frame);
   // Writes the frame now as far as the socket takes it (nothing queued, no
   // write in flight); the rest is queued for the writer.
@@ -166,10 +162,8 @@ class Session : public Participant,
   // without a word.
   void hand_to_web(std::string received);
 
-  // The session moves on to `phase` (and the metrics see it).
-  void enter(ConnectionPhase phase) noexcept;
-  bool closing() const noexcept { return phase_ >= ConnectionPhase::kClosing; }
-  bool stopped() const noexcept { return phase_ == ConnectionPhase::kStopped; }
+  bool closing() const noexcept { return life_.closing(); }
+  bool stopped() const noexcept { return life_.stopped(); }
 
   boost::asio::ip::tcp::socket& socket() noexcept { return stream_.socket(); }
 
@@ -181,16 +175,13 @@ class Session : public Participant,
   // Frames may be written: plain TCP, or TLS after the handshake. Apart from
   // the phase: a close may begin before the handshake ends.
   bool linked_ = false;
-  Gate& gate_;
-  boost::asio::any_io_executor logic_;
-  // The io_context's executors behind executor_ and logic_ when they are
-  // that (one thread), else null (strands).
+  // The io_context's executor behind executor_ when it is that (one
+  // thread), else null (a strand).
   const boost::asio::io_context::executor_type* const own_io_;
-  const boost::asio::io_context::executor_type* const logic_io_;
-  std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
   const SessionLimits& limits_;
   SessionCommons commons_;
-  std::size_t reserved_ = 0;  // bytes of the read budget this session holds
+  BudgetShare read_share_;  // the read budget this session's read buffer holds
+  BudgetShare tls_share_;   // the read budget held for its TLS state
 
   wire::FrameReader reader_;
   FrameWriter writer_;
@@ -203,20 +194,15 @@ class Session : public Participant,
   boost::asio::steady_timer watchdog_timer_;
   MessageRate rate_;
   ReadTurn turn_;
-  std::size_t tls_charged_ = 0;                      // bytes of the read budget held for TLS state
   std::size_t drained_ = 0;                          // bytes read and dropped while closing
   std::chrono::steady_clock::time_point last_read_;  // the last bytes taken from the socket
 
-  std::chrono::steady_clock::time_point started_at_;
-  std::chrono::steady_clock::time_point close_deadline_;
-  SilenceWatch silence_;
   RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
   std::shared_ptr<void> slot_;           // the connection's place in ConnectionSlots
   std::string peer_;
   std::string address_;  // the key limits per address use (net/peer_address.hpp)
-  std::string close_reason_;
-  ConnectionPhase phase_;
-  ConnectionMeter meter_;
+  ConnectionLife life_;
+  InboxRelay relay_;
   bool first_read_ = true;  // plain TCP: the first bytes are checked for a TLS handshake
 };
 

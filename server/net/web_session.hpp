@@ -10,6 +10,8 @@
 // deadlines; the connection slot taken when it was accepted is held until
 // it ends. A reader and a watchdog coroutine keep it alive, as in Session;
 // writes follow one another from its FrameWriter, exactly one in flight.
+// Its phase, deadlines and end are a ConnectionLife; its messages reach the
+// lobby through an InboxRelay.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -24,16 +26,15 @@
 #include <string>
 
 #include "metrics/server_metrics.hpp"
-#include "net/connection_meter.hpp"
-#include "net/connection_phase.hpp"
+#include "net/budget_share.hpp"
+#include "net/connection_life.hpp"
 #include "net/frame_counting_stream.hpp"
 #include "net/frame_writer.hpp"
-#include "net/inbox.hpp"
+#include "net/inbox_relay.hpp"
 #include "net/message_rate.hpp"
 #include "net/participant.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/session.hpp"
-#include "net/silence_watch.hpp"
 #include "ttt/tls/async_stream.hpp"
 
 namespace ttt::server {
@@ -67,13 +68,8 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   // not a coroutine woken by a timer: a move's state costs one post less.
   void write_next();
   void written(const boost::system::error_code& ec);
+  // Does what the life's deadlines ask.
   boost::asio::awaitable<void> watchdog();
-  // Pings a silent peer, drops one silent too long; the next deadline.
-  std::chrono::steady_clock::time_point check_silence(std::chrono::steady_clock::time_point now);
-  // Reserves from the read budget what the next chunk needs beyond the
-  // allowance; false if the budget can't give it now.
-  bool reserve_read_space(std::size_t needed);
-  void return_read_space();
   // Handles one whole message; false when the connection must stop reading.
   bool handle_message(std::string_view body, std::chrono::steady_clock::time_point now);
   // One frame's header arrived (FrameCountingStream): it counts against the
@@ -82,11 +78,9 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   void on_frame(int opcode);
   // Tells the peer it is over the message rate (at most once a second).
   void warn_rate(std::uint32_t request_id, std::chrono::steady_clock::time_point now);
-  template <typename F>
-  void to_logic(F&& f);
-  template <typename F>
-  void guarded(F& f);
-  static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;
+  // True when the caller runs on the stream's executor and it is the
+  // io_context's (one thread): where dispatch would run a function at once.
+  bool on_own_thread() const noexcept;
   void enqueue(const std::shared_ptr<const std::string>& frame);
   void send_now(const wire::ServerMessage& message);
   void refuse_oversized(const Outbound& message);
@@ -94,21 +88,17 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   void fail(wire::ErrorCode code, std::string text);
   void begin_close(std::string reason);
   void stop(std::string reason);
-  // The session moves on to `phase` (and the metrics see it).
-  void enter(ConnectionPhase phase) noexcept;
-  bool closing() const noexcept { return phase_ >= ConnectionPhase::kClosing; }
-  bool stopped() const noexcept { return phase_ == ConnectionPhase::kStopped; }
+  bool closing() const noexcept { return life_.closing(); }
+  bool stopped() const noexcept { return life_.stopped(); }
 
   const boost::asio::any_io_executor executor_;
   boost::beast::websocket::stream<FrameCountingStream> ws_;
-  Gate& gate_;
-  boost::asio::any_io_executor logic_;
+  // The io_context's executor behind executor_ when it is that (one
+  // thread), else null (a strand).
   const boost::asio::io_context::executor_type* const own_io_;
-  const boost::asio::io_context::executor_type* const logic_io_;
-  std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
   const SessionLimits& limits_;
   SessionCommons commons_;
-  std::size_t reserved_ = 0;  // bytes of the read budget this session holds
+  BudgetShare read_share_;  // the read budget the message being read holds
 
   boost::beast::flat_buffer buffer_;  // the message being read
   FrameWriter writer_;                // frames (4-byte length + body), one message a write
@@ -120,15 +110,11 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   bool message_refused_ = false;         // a frame of the message being read was over the rate
   bool flooded_ = false;                 // cut off for flooding (the close is on its way)
 
-  std::chrono::steady_clock::time_point started_at_;
-  std::chrono::steady_clock::time_point close_deadline_;
-  SilenceWatch silence_;
   std::shared_ptr<void> slot_;
   std::string peer_;
   std::string address_;
-  std::string close_reason_;
-  ConnectionPhase phase_ = ConnectionPhase::kHello;
-  ConnectionMeter meter_;
+  ConnectionLife life_;
+  InboxRelay relay_;
 };
 
 }  // namespace ttt::server
