@@ -57,8 +57,8 @@ class ConnectionLife {
   };
 
   // Starts in `first` at `now`; metrics may be null.
-  ConnectionLife(const Deadlines& deadlines, ConnectionPhase first,
-                 metrics::ServerMetrics* metrics, Clock::time_point now);
+  ConnectionLife(const Deadlines& deadlines, ConnectionPhase first, metrics::ServerMetrics* metrics,
+                 Clock::time_point now);
 
   ConnectionPhase phase() const noexcept { return phase_; }
   bool ready() const noexcept { return phase_ == ConnectionPhase::kReady; }

@@ -27,9 +27,8 @@ void InboxRelay::to_logic(F&& f) {
     return;
   }
   // What is queued keeps the connection, and so this relay, alive.
-  asio::dispatch(logic_, [this, self = self_.lock(), f = std::forward<F>(f)]() mutable {
-    guarded(f);
-  });
+  asio::dispatch(logic_,
+                 [this, self = self_.lock(), f = std::forward<F>(f)]() mutable { guarded(f); });
 }
 
 template <typename F>

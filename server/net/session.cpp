@@ -58,32 +58,19 @@ std::string address_of(const asio::ip::tcp::socket& socket) {
 Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor logic,
                  const SessionLimits& limits, SessionCommons commons, std::shared_ptr<void> slot,
                  std::shared_ptr<asio::ssl::context> tls)
-    : executor_(socket.get_executor()),
+    : NetworkParticipant(socket.get_executor(), gate, std::move(logic), limits, commons,
+                         std::move(slot), "connection", describe(socket), address_of(socket),
+                         tls ? ConnectionPhase::kHandshake : ConnectionPhase::kHello),
       stream_(std::move(socket)),
       tls_(std::move(tls)),
       linked_(tls_ == nullptr),
-      own_io_(executor_.target<asio::io_context::executor_type>()),
-      limits_(limits),
-      commons_(commons),
       read_share_(commons.read_budget),
       tls_share_(commons.read_budget),
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
       writer_(limits.max_queued_bytes, limits.max_queued_frames),
       wake_writer_(executor_),
-      watchdog_timer_(executor_),
-      rate_(limits.messages_per_second, limits.message_burst),
       turn_(limits.read_turn),
-      last_read_(steady_clock::now()),
-      slot_(std::move(slot)),
-      peer_(describe(stream_.socket())),
-      address_(address_of(stream_.socket())),
-      life_(limits.deadlines(), tls_ ? ConnectionPhase::kHandshake : ConnectionPhase::kHello,
-            commons.metrics, steady_clock::now()),
-      relay_(gate, std::move(logic), "connection " + peer_) {}
-
-bool Session::on_own_thread() const noexcept {
-  return own_io_ != nullptr && own_io_->running_in_this_thread();
-}
+      last_read_(steady_clock::now()) {}
 
 void Session::start() {
   life_.enter(life_.phase());
@@ -98,20 +85,9 @@ void Session::start() {
   // The inbox opens before the first message is handed over (the logic
   // executor runs what it is given in order).
   relay_.open(shared_from_this(), address_);
-  // A coroutine that fails ends the session: logged once, the socket closed,
-  // the inbox told, as for any other end.
-  auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      spdlog::error("connection {} failed: {}", self->peer_, ex.what());
-      self->stop(std::string("internal error: ") + ex.what());
-    }
-  };
-  asio::co_spawn(executor_, read_loop(), on_exception);
-  asio::co_spawn(executor_, write_loop(), on_exception);
-  asio::co_spawn(executor_, watchdog(), on_exception);
+  spawn(read_loop());
+  spawn(write_loop());
+  spawn(watchdog());
 }
 
 // --- reading --------------------------------------------------------------------
@@ -271,15 +247,7 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
       break;
     case MessageRate::Verdict::kRefused:
       life_.meter().refused("rate_limited");
-      if (rate_warnings_.allow(now)) {
-        spdlog::debug("connection {}: over the message rate limit", peer_);
-        wire::ClientMessage refused;
-        const std::uint32_t request_id = wire::parse_body(body, refused) ? refused.request_id() : 0;
-        life_.meter().error_sent(wire::ERROR_CODE_RATE_LIMITED);
-        enqueue(
-            error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id)
-                .frame);
-      }
+      warn_rate(body, now);
       return true;
     case MessageRate::Verdict::kFlooding:
       life_.meter().refused("flood");
@@ -295,61 +263,10 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     fail(wire::ERROR_CODE_BAD_FRAME, "a frame that is not a ClientMessage");
     return false;
   }
-  switch (life_.admit(message, now)) {
-    case ConnectionLife::Admission::kHelloRequired:
-      fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
-      return false;
-    case ConnectionLife::Admission::kPing:
-      send_now(pong_to(message));
-      return true;
-    case ConnectionLife::Admission::kPong:
-      return true;
-    case ConnectionLife::Admission::kHello:
-      reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
-      watchdog_timer_.cancel();                  // from the Hello deadline to the idle clock
-      break;
-    case ConnectionLife::Admission::kMessage:
-      break;
-  }
-  if (relay_.on_logic_thread()) {
-    // What answering it sends to a connection on this thread goes out in
-    // one write, once it is handled.
-    WriteCork cork;
-    relay_.receive(message);
-  } else {
-    relay_.receive(message);
-  }
-  return !closing();  // a call made at once may have closed us
+  return take(message, now);
 }
 
 // --- writing --------------------------------------------------------------------
-
-void Session::deliver(const Outbound& message) {
-  if (message.frame->size() > limits_.max_queued_bytes) {
-    refuse_oversized(message);
-    return;
-  }
-  if (on_own_thread()) {
-    // Where dispatch would run it at once (one thread), without wrapping it.
-    if (message.message) life_.meter().sent(*message.message);
-    enqueue(message.frame);
-    return;
-  }
-  asio::dispatch(executor_, [self = shared_from_this(), message] {
-    if (message.message) self->life_.meter().sent(*message.message);
-    self->enqueue(message.frame);
-  });
-}
-
-void Session::refuse_oversized(const Outbound& message) {
-  auto reply = oversized_refusal(message, peer_, limits_.max_queued_bytes);
-  asio::dispatch(executor_,
-                 [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
-}
-
-void Session::send_now(const wire::ServerMessage& message) {
-  enqueue(std::make_shared<const std::string>(wire::encode_frame(message)));
-}
 
 void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped()) return;
@@ -576,73 +493,26 @@ void Session::hand_to_web(std::string received) {
   relay_.closed();  // the lobby forgets the connection it opened (it never said Hello)
 }
 
-// --- deadlines and closing ------------------------------------------------------
+// --- what NetworkParticipant asks of the transport ------------------------------
 
-asio::awaitable<void> Session::watchdog() {
-  auto self = shared_from_this();
-  while (!stopped()) {
-    const auto now = steady_clock::now();
-    ConnectionLife::Step step = life_.check(now);
-    switch (step.action) {
-      case ConnectionLife::Action::kWait:
-        watchdog_timer_.expires_at(std::min(step.next, release_idle_tls(now)));
-        co_await watchdog_timer_.async_wait(use_tuple);
-        break;
-      case ConnectionLife::Action::kPing:
-        send_now(ping_at(now));
-        break;
-      case ConnectionLife::Action::kFail:
-        fail(step.code, std::move(step.text));
-        break;
-      case ConnectionLife::Action::kStop:
-        stop(std::move(step.text));
-        break;
-    }
-  }
+void Session::became_ready() {
+  reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
 }
 
-void Session::set_heartbeat(bool on) {
-  asio::dispatch(executor_, [self = shared_from_this(), on] {
-    if (self->life_.set_heartbeat(on)) self->watchdog_timer_.cancel();  // the deadlines changed
-  });
+steady_clock::time_point Session::wake_at(steady_clock::time_point now,
+                                          steady_clock::time_point next) {
+  return std::min(next, release_idle_tls(now));
 }
 
-void Session::close() {
-  asio::dispatch(executor_,
-                 [self = shared_from_this()] { self->begin_close("closed by the server"); });
-}
+void Session::closing_begun() { wake_writer_.cancel(); }
 
-void Session::fail(wire::ErrorCode code, std::string text) {
-  if (closing()) return;
-  spdlog::debug("connection {}: {}", peer_, text);
-  life_.meter().error_sent(code);
-  if (!linked_) {
-    stop(std::move(text));  // before the TLS handshake nothing can be said
-    return;
-  }
-  enqueue(error_reply(code, text, 0, true).frame);
-  begin_close(std::move(text));
-}
-
-void Session::begin_close(std::string reason) {
-  if (!life_.begin_close(std::move(reason), steady_clock::now())) return;
-  wake_writer_.cancel();
-  watchdog_timer_.cancel();
-}
-
-void Session::stop(std::string reason) {
-  if (!life_.stop(std::move(reason))) return;
+void Session::close_transport() {
   boost::system::error_code ignored;
   socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket().close(ignored);
   wake_writer_.cancel();
-  watchdog_timer_.cancel();
   writer_.clear();
   corked_ = false;
-  life_.log_end(commons_.log, "connection", peer_, address_, steady_clock::now());
-  // Queued, never at once: a session may stop inside a call the logic
-  // executor is making, which must not see the connection vanish.
-  relay_.closed();
 }
 
 }  // namespace ttt::server

@@ -36,20 +36,12 @@ bool expected_end(const boost::system::error_code& ec) {
 
 WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
                        std::string peer, std::string address)
-    : executor_(stream.get_executor()),
+    : NetworkParticipant(stream.get_executor(), server.gate(), server.logic(), server.limits(),
+                         server.commons(), std::move(slot), "web connection", std::move(peer),
+                         std::move(address), ConnectionPhase::kHello),
       ws_(FrameCountingStream(std::move(stream), [this](int opcode) { on_frame(opcode); })),
-      own_io_(executor_.target<asio::io_context::executor_type>()),
-      limits_(server.limits()),
-      commons_(server.commons()),
       read_share_(commons_.read_budget),
-      writer_(limits_.max_queued_bytes, limits_.max_queued_frames, wire::kFrameHeaderSize),
-      watchdog_timer_(executor_),
-      rate_(limits_.messages_per_second, limits_.message_burst),
-      slot_(std::move(slot)),
-      peer_(std::move(peer)),
-      address_(std::move(address)),
-      life_(limits_.deadlines(), ConnectionPhase::kHello, commons_.metrics, steady_clock::now()),
-      relay_(server.gate(), server.logic(), "web connection " + peer_) {
+      writer_(limits_.max_queued_bytes, limits_.max_queued_frames, wire::kFrameHeaderSize) {
   if (commons_.metrics) commons_.metrics->web_sessions.add(1);
 }
 
@@ -58,23 +50,10 @@ WebSession::~WebSession() {
   if (commons_.metrics) commons_.metrics->web_sessions.add(-1);
 }
 
-bool WebSession::on_own_thread() const noexcept {
-  return own_io_ != nullptr && own_io_->running_in_this_thread();
-}
-
 void WebSession::start(Request request) {
   life_.enter(life_.phase());
-  auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      spdlog::error("web connection {} failed: {}", self->peer_, ex.what());
-      self->stop(std::string("internal error: ") + ex.what());
-    }
-  };
-  asio::co_spawn(executor_, watchdog(), on_exception);
-  asio::co_spawn(executor_, run(std::move(request)), on_exception);
+  spawn(watchdog());
+  spawn(run(std::move(request)));
 }
 
 asio::awaitable<void> WebSession::run(Request request) {
@@ -145,8 +124,7 @@ asio::awaitable<void> WebSession::read_loop() {
       if (std::exchange(message_refused_, false)) {
         // Over the message rate: dropped, and the peer told (its request id
         // if it reads as a ClientMessage).
-        wire::ClientMessage refused;
-        warn_rate(wire::parse_body(body, refused) ? refused.request_id() : 0, now);
+        warn_rate(body, now);
       } else if (!ws_.got_binary()) {
         life_.meter().refused("unparseable");
         fail(wire::ERROR_CODE_BAD_FRAME,
@@ -170,23 +148,7 @@ bool WebSession::handle_message(std::string_view body, steady_clock::time_point 
     fail(wire::ERROR_CODE_BAD_FRAME, "a message that is not a ClientMessage");
     return false;
   }
-  switch (life_.admit(message, now)) {
-    case ConnectionLife::Admission::kHelloRequired:
-      fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
-      return false;
-    case ConnectionLife::Admission::kPing:
-      send_now(pong_to(message));
-      return true;
-    case ConnectionLife::Admission::kPong:
-      return true;
-    case ConnectionLife::Admission::kHello:
-      watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
-      break;
-    case ConnectionLife::Admission::kMessage:
-      break;
-  }
-  relay_.receive(message);
-  return !closing();
+  return take(message, now);
 }
 
 void WebSession::on_frame(int opcode) {
@@ -201,7 +163,7 @@ void WebSession::on_frame(int opcode) {
         message_refused_ = true;  // a data frame: its message goes unheard
       } else {
         // A control frame: Beast answers a ping by itself; the peer is told.
-        asio::post(executor_, [self = shared_from_this(), now] { self->warn_rate(0, now); });
+        asio::post(executor_, [self = shared_from_this(), now] { self->warn_rate({}, now); });
       }
       return;
     case MessageRate::Verdict::kFlooding:
@@ -219,41 +181,7 @@ void WebSession::on_frame(int opcode) {
   }
 }
 
-void WebSession::warn_rate(std::uint32_t request_id, steady_clock::time_point now) {
-  if (closing() || !rate_warnings_.allow(now)) return;
-  spdlog::debug("web connection {}: over the message rate limit", peer_);
-  life_.meter().error_sent(wire::ERROR_CODE_RATE_LIMITED);
-  enqueue(
-      error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id).frame);
-}
-
 // --- writing --------------------------------------------------------------------
-
-void WebSession::deliver(const Outbound& message) {
-  if (message.frame->size() > limits_.max_queued_bytes) {
-    refuse_oversized(message);
-    return;
-  }
-  if (on_own_thread()) {
-    if (message.message) life_.meter().sent(*message.message);
-    enqueue(message.frame);
-    return;
-  }
-  asio::dispatch(executor_, [self = shared_from_this(), message] {
-    if (message.message) self->life_.meter().sent(*message.message);
-    self->enqueue(message.frame);
-  });
-}
-
-void WebSession::refuse_oversized(const Outbound& message) {
-  auto reply = oversized_refusal(message, peer_, limits_.max_queued_bytes);
-  asio::dispatch(executor_,
-                 [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
-}
-
-void WebSession::send_now(const wire::ServerMessage& message) {
-  enqueue(std::make_shared<const std::string>(wire::encode_frame(message)));
-}
 
 void WebSession::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped()) return;
@@ -303,67 +231,9 @@ void WebSession::written(const boost::system::error_code& ec) {
   write_next();
 }
 
-// --- deadlines and closing ------------------------------------------------------
-
-asio::awaitable<void> WebSession::watchdog() {
-  auto self = shared_from_this();
-  while (!stopped()) {
-    const auto now = steady_clock::now();
-    ConnectionLife::Step step = life_.check(now);
-    switch (step.action) {
-      case ConnectionLife::Action::kWait:
-        watchdog_timer_.expires_at(step.next);
-        co_await watchdog_timer_.async_wait(use_tuple);
-        break;
-      case ConnectionLife::Action::kPing:
-        send_now(ping_at(now));
-        break;
-      case ConnectionLife::Action::kFail:
-        fail(step.code, std::move(step.text));
-        break;
-      case ConnectionLife::Action::kStop:
-        stop(std::move(step.text));
-        break;
-    }
-  }
-}
-
-void WebSession::set_heartbeat(bool on) {
-  asio::dispatch(executor_, [self = shared_from_this(), on] {
-    if (self->life_.set_heartbeat(on)) self->watchdog_timer_.cancel();  // the deadlines changed
-  });
-}
-
-void WebSession::close() {
-  asio::dispatch(executor_,
-                 [self = shared_from_this()] { self->begin_close("closed by the server"); });
-}
-
-void WebSession::fail(wire::ErrorCode code, std::string text) {
-  if (closing()) return;
-  spdlog::debug("web connection {}: {}", peer_, text);
-  life_.meter().error_sent(code);
-  if (!open_) {
-    stop(std::move(text));
-    return;
-  }
-  enqueue(error_reply(code, text, 0, true).frame);
-  begin_close(std::move(text));
-}
-
-void WebSession::begin_close(std::string reason) {
-  if (!life_.begin_close(std::move(reason), steady_clock::now())) return;
-  watchdog_timer_.cancel();
-  write_next();
-}
-
-void WebSession::stop(std::string reason) {
-  if (!life_.stop(std::move(reason))) return;
+void WebSession::close_transport() {
   ws_.next_layer().close();
-  watchdog_timer_.cancel();
   writer_.clear();
-  life_.log_end(commons_.log, "web connection", peer_, address_, steady_clock::now());
-  relay_.closed();
 }
 
 }  // namespace ttt::server
