@@ -20,8 +20,7 @@ namespace asio = boost::asio;
 template <typename Derived>
 NetworkParticipant<Derived>::NetworkParticipant(asio::any_io_executor executor, Gate& gate,
                                                 asio::any_io_executor logic,
-                                                const SessionLimits& limits,
-                                                SessionCommons commons,
+                                                const SessionLimits& limits, SessionCommons commons,
                                                 std::shared_ptr<void> slot, const char* kind,
                                                 std::string peer, std::string address,
                                                 ConnectionPhase first)
@@ -80,9 +79,8 @@ void NetworkParticipant<Derived>::deliver(const Outbound& message) {
 template <typename Derived>
 void NetworkParticipant<Derived>::refuse_oversized(const Outbound& message) {
   auto reply = oversized_refusal(message, peer_, limits_.max_queued_bytes);
-  asio::dispatch(executor_, [self = this->shared_from_this(), frame = reply.frame] {
-    self->enqueue(frame);
-  });
+  asio::dispatch(executor_,
+                 [self = this->shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
 }
 
 template <typename Derived>

@@ -2,16 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "net/peer_address.hpp"
-#include "net/replies.hpp"
 #include "net/transport.hpp"
 #include "net/use_tuple.hpp"
 #include "ttt/tls/alpn.hpp"

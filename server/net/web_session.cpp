@@ -1,14 +1,10 @@
 #include "net/web_session.hpp"
 
-#include <spdlog/spdlog.h>
-
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <utility>
 
-#include "net/replies.hpp"
 #include "net/use_tuple.hpp"
 #include "net/web_server.hpp"
 #include "ttt/tls/tls_errors.hpp"
