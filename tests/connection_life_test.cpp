@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace ttt::server {
 namespace {
 
@@ -30,15 +32,21 @@ wire::ClientMessage ping() {
   return message;
 }
 
+// The step tells the peer `code` and `text`, then closes.
+void expect_failure(const ConnectionLife::Step& step, wire::ErrorCode code,
+                    const std::string& text) {
+  EXPECT_EQ(step.action, Action::kFail);
+  EXPECT_EQ(step.code, code);
+  EXPECT_EQ(step.text, text);
+}
+
 TEST(ConnectionLife, FailsWithoutHelloAtItsDeadline) {
   ConnectionLife life(deadlines(), ConnectionPhase::kHello, nullptr, t0);
-  auto step = life.check(t0 + milliseconds(10));
+  const auto step = life.check(t0 + milliseconds(10));
   EXPECT_EQ(step.action, Action::kWait);
   EXPECT_EQ(step.next, t0 + milliseconds(1000));
-  step = life.check(t0 + milliseconds(1000));
-  EXPECT_EQ(step.action, Action::kFail);
-  EXPECT_EQ(step.code, wire::ERROR_CODE_HELLO_TIMEOUT);
-  EXPECT_EQ(step.text, "no Hello within 1000 ms");
+  expect_failure(life.check(t0 + milliseconds(1000)), wire::ERROR_CODE_HELLO_TIMEOUT,
+                 "no Hello within 1000 ms");
 }
 
 TEST(ConnectionLife, LetsOnlyHelloAndPingsThroughBeforeHello) {
@@ -60,17 +68,15 @@ TEST(ConnectionLife, LetsOnlyHelloAndPingsThroughBeforeHello) {
 
 TEST(ConnectionLife, PingsASilentPeerAndFailsItAtTheIdleTimeout) {
   ConnectionLife life(deadlines(), ConnectionPhase::kReady, nullptr, t0);
-  auto step = life.check(t0 + milliseconds(1000));
+  const auto step = life.check(t0 + milliseconds(1000));
   EXPECT_EQ(step.action, Action::kWait);
   EXPECT_EQ(step.next, t0 + milliseconds(2000));
   EXPECT_EQ(life.check(t0 + milliseconds(2000)).action, Action::kPing);
   EXPECT_EQ(life.check(t0 + milliseconds(2000)).action, Action::kWait);  // pinged already
   life.heard(t0 + milliseconds(3000));
   EXPECT_EQ(life.check(t0 + milliseconds(4000)).action, Action::kWait);
-  step = life.check(t0 + milliseconds(7000));
-  EXPECT_EQ(step.action, Action::kFail);
-  EXPECT_EQ(step.code, wire::ERROR_CODE_IDLE_TIMEOUT);
-  EXPECT_EQ(step.text, "silent for 4000 ms");
+  expect_failure(life.check(t0 + milliseconds(7000)), wire::ERROR_CODE_IDLE_TIMEOUT,
+                 "silent for 4000 ms");
 }
 
 TEST(ConnectionLife, StopsAtOnceWhenTheHeartbeatIsMissed) {
