@@ -225,8 +225,6 @@ asio::awaitable<void> Server::keep_fence() {
   }
 }
 
-std::string Server::node_id() const { return cluster_ ? cluster_->self().id : std::string(); }
-
 void Server::drain() {
   if (!cluster_) {
     stop("terminated (SIGTERM)");

@@ -62,8 +62,6 @@ class Server {
   void drain();
   // Whether this server is a node of several (--redis).
   bool clustered() const noexcept { return cluster_ != nullptr; }
-  // This node's id among the others ("" alone).
-  std::string node_id() const;
 
   // The I/O context, e.g. for a signal_set.
   boost::asio::io_context& io_context() noexcept { return io_; }

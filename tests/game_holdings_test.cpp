@@ -13,6 +13,8 @@
 #include <map>
 #include <set>
 
+#include "support/quiet_cluster.hpp"
+
 namespace ttt::server {
 namespace {
 
@@ -90,15 +92,12 @@ class FakeHolders : public GameHolders {
 };
 
 // This node "a" and a live node "b"; "dead" is known to nobody.
-class TwoNodes : public Cluster {
+class TwoNodes : public ttt::testing::QuietCluster {
  public:
-  TwoNodes() {
-    self_.id = "a";
+  TwoNodes() : QuietCluster("a") {
     other_.id = "b";
     other_.host = "127.0.0.2";
   }
-  const NodeInfo& self() const override { return self_; }
-  bool available() const override { return true; }
   std::optional<NodeInfo> node(const std::string& id) const override {
     if (id == self_.id) return self_;
     if (id == other_.id) return other_;
@@ -106,20 +105,11 @@ class TwoNodes : public Cluster {
   }
   std::vector<std::string> live_nodes() const override { return {"a", "b"}; }
   std::optional<NodeInfo> another_node() const override { return other_; }
-  void hold(AccountId, const std::string&, milliseconds, const std::string&, HoldDone) override {}
-  void release(AccountId, const std::string&) override {}
-  void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
-  void find_player(AccountId, PlayerDone done) override { done("", true); }
-  void request_seat(const std::string&, const SeatRequest&, SeatDone) override {}
-  void serve_seats(SeatHandler) override {}
-  void on_restored(std::function<void(bool)>) override {}
   void set_draining(bool on) override { draining = on; }
-  void leave(std::function<void()> done) override { done(); }
 
   bool draining = false;
 
  private:
-  NodeInfo self_;
   NodeInfo other_;
 };
 

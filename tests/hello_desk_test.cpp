@@ -14,6 +14,7 @@
 
 #include "lobby/secrets.hpp"
 #include "support/memory_accounts.hpp"
+#include "support/quiet_cluster.hpp"
 
 namespace ttt::server {
 namespace {
@@ -25,22 +26,14 @@ constexpr const char* kSecret = "alices-secret-0123456789abcdef-0123";
 
 // Several nodes, as the test sets them: which node holds each player and
 // token, which nodes are alive, and whether the shared state answers.
-class PlayedCluster final : public Cluster {
+class PlayedCluster final : public ttt::testing::QuietCluster {
  public:
-  PlayedCluster() {
-    self_.id = "one";
-    alive["one"] = self_;
-  }
-  const NodeInfo& self() const override { return self_; }
+  PlayedCluster() : QuietCluster("one") { alive["one"] = self_; }
   bool available() const override { return answers; }
   std::optional<NodeInfo> node(const std::string& id) const override {
     const auto it = alive.find(id);
     return it == alive.end() ? std::nullopt : std::optional<NodeInfo>(it->second);
   }
-  std::optional<NodeInfo> another_node() const override { return std::nullopt; }
-  void hold(AccountId, const std::string&, std::chrono::milliseconds, const std::string&,
-            HoldDone) override {}
-  void release(AccountId, const std::string&) override {}
   void find_token(const std::string& token_hash, TokenDone done) override {
     const auto it = tokens.find(token_hash);
     done(it == tokens.end() ? std::nullopt : std::optional<TokenHolder>(it->second), answers);
@@ -49,24 +42,16 @@ class PlayedCluster final : public Cluster {
     const auto it = players.find(account);
     done(it == players.end() ? "" : it->second, answers);
   }
-  void request_seat(const std::string&, const SeatRequest&, SeatDone) override {}
-  void serve_seats(SeatHandler) override {}
   void take_allowance(const std::string&, const std::string&, std::size_t,
                       std::chrono::milliseconds, AllowanceDone done) override {
     done(allow_names, std::chrono::minutes(20));
   }
-  void on_restored(std::function<void(bool)>) override {}
-  void set_draining(bool) override {}
-  void leave(std::function<void()> done) override { done(); }
 
   std::map<std::string, NodeInfo> alive;
   std::map<std::string, TokenHolder> tokens;  // by hash
   std::map<AccountId, std::string> players;   // the node of each
   bool answers = true;
   bool allow_names = true;
-
- private:
-  NodeInfo self_;
 };
 
 NodeInfo node_named(const std::string& id, std::uint16_t port) {

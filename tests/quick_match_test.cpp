@@ -14,6 +14,7 @@
 
 #include "support/eventually.hpp"
 #include "support/fake_participant.hpp"
+#include "support/quiet_cluster.hpp"
 #include "support/unused_room_links.hpp"
 
 namespace ttt::server {
@@ -128,33 +129,22 @@ class LaterMatchmaker : public Matchmaker {
 };
 
 // Another node "b" alive; seat requests are answered by the test.
-class TwoNodes : public Cluster {
+class TwoNodes : public ttt::testing::QuietCluster {
  public:
-  TwoNodes() {
-    self_.id = "a";
+  TwoNodes() : QuietCluster("a") {
     other_.id = "b";
     other_.host = "127.0.0.2";
     other_.port = 4000;
   }
-  const NodeInfo& self() const override { return self_; }
-  bool available() const override { return true; }
   std::optional<NodeInfo> node(const std::string& id) const override {
     if (id == self_.id) return self_;
     if (id == other_.id) return other_;
     return std::nullopt;
   }
   std::optional<NodeInfo> another_node() const override { return other_; }
-  void hold(AccountId, const std::string&, milliseconds, const std::string&, HoldDone) override {}
-  void release(AccountId, const std::string&) override {}
-  void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
-  void find_player(AccountId, PlayerDone done) override { done("", true); }
   void request_seat(const std::string& to, const SeatRequest& request, SeatDone done) override {
     seats.push_back({to, request, std::move(done)});
   }
-  void serve_seats(SeatHandler) override {}
-  void on_restored(std::function<void(bool)>) override {}
-  void set_draining(bool) override {}
-  void leave(std::function<void()> done) override { done(); }
 
   struct Asked {
     std::string to;
@@ -164,7 +154,6 @@ class TwoNodes : public Cluster {
   std::deque<Asked> seats;
 
  private:
-  NodeInfo self_;
   NodeInfo other_;
 };
 

@@ -37,8 +37,6 @@ class ConnectionMeter {
   // A limit of limit_hits was met.
   void limit_hit(const char* limit) noexcept;
 
-  metrics::ServerMetrics* metrics() const noexcept { return metrics_; }
-
  private:
   void set(metrics::ConnectionState to) noexcept;
 

@@ -50,9 +50,7 @@ class ReadTurn {
     return bytes_ >= limits_.bytes || reads_ >= limits_.reads || frames_ >= limits_.frames;
   }
 
-  // What this turn has handled so far.
-  std::size_t bytes() const noexcept { return bytes_; }
-  std::size_t reads() const noexcept { return reads_; }
+  // The frames this turn has handled so far.
   std::size_t frames() const noexcept { return frames_; }
   const ReadTurnLimits& limits() const noexcept { return limits_; }
 

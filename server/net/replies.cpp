@@ -39,4 +39,17 @@ void send_error(const std::weak_ptr<Participant>& to, wire::ErrorCode code, std:
   }
 }
 
+wire::ServerMessage ping_at(std::chrono::steady_clock::time_point now) {
+  wire::ServerMessage ping;
+  ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
+  return ping;
+}
+
+wire::ServerMessage pong_to(const wire::ClientMessage& ping) {
+  wire::ServerMessage pong;
+  pong.set_in_reply_to(ping.request_id());
+  pong.mutable_pong()->set_nonce(ping.ping().nonce());
+  return pong;
+}
+
 }  // namespace ttt::server

@@ -1,6 +1,7 @@
-// Building the server's error replies.
+// Building the server's own messages: error replies, pings and pongs.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,6 +21,11 @@ Outbound error_reply(wire::ErrorCode code, std::string text, std::uint32_t reque
 // error (for `peer`); the reply is the short Error the client gets instead,
 // and the connection stays open.
 Outbound oversized_refusal(const Outbound& message, std::string_view peer, std::size_t max_queued);
+
+// A Ping to a silent peer, its nonce taken from `now`.
+wire::ServerMessage ping_at(std::chrono::steady_clock::time_point now);
+// The Pong that answers a peer's Ping.
+wire::ServerMessage pong_to(const wire::ClientMessage& ping);
 
 // Sends an Error to a participant, if it is still there.
 void send_error(const std::weak_ptr<Participant>& to, wire::ErrorCode code, std::string text,

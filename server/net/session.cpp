@@ -1,17 +1,16 @@
 #include "net/session.hpp"
 
 #include <spdlog/spdlog.h>
-#include <boost/asio/as_tuple.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
+
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
-#include <boost/asio/dispatch.hpp>
-
 #include "net/peer_address.hpp"
-#include "net/replies.hpp"
+#include "net/transport.hpp"
 #include "net/use_tuple.hpp"
+#include "ttt/tls/alpn.hpp"
+#include "ttt/tls/tls_errors.hpp"
 
 namespace ttt::server {
 namespace {
@@ -21,6 +20,20 @@ using std::chrono::steady_clock;
 
 // Frames gathered into one write.
 constexpr std::size_t kMaxFramesPerWrite = 64;
+
+// How long a session whose read the budget can't cover waits before asking again.
+constexpr auto kBudgetRetry = std::chrono::milliseconds(20);
+
+// What a TLS connection's state costs beyond the frames it reads, counted in
+// the read budget: a handshake under way (OpenSSL's buffers and handshake
+// state, about 55 KB measured), and OpenSSL's record buffers of a connection
+// in use (about 38 KB), which an idle connection gives back.
+constexpr std::size_t kTlsHandshakeBytes = 56 * 1024;
+constexpr std::size_t kTlsBuffersBytes = 36 * 1024;
+constexpr auto kTlsIdle = std::chrono::seconds(1);
+
+// What a closing connection reads of its peer, at most, before it ends.
+constexpr std::size_t kMaxDrain = 64 * 1024;
 
 std::string describe(const asio::ip::tcp::socket& socket) {
   boost::system::error_code ec;
@@ -40,68 +53,22 @@ std::string address_of(const asio::ip::tcp::socket& socket) {
 Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor logic,
                  const SessionLimits& limits, SessionCommons commons, std::shared_ptr<void> slot,
                  std::shared_ptr<asio::ssl::context> tls)
-    : executor_(socket.get_executor()),
+    : NetworkParticipant(socket.get_executor(), gate, std::move(logic), limits, commons,
+                         std::move(slot), "connection", describe(socket), address_of(socket),
+                         tls ? ConnectionPhase::kHandshake : ConnectionPhase::kHello),
       stream_(std::move(socket)),
       tls_(std::move(tls)),
       linked_(tls_ == nullptr),
-      gate_(gate),
-      logic_(std::move(logic)),
-      own_io_(executor_.target<asio::io_context::executor_type>()),
-      logic_io_(logic_.target<asio::io_context::executor_type>()),
-      limits_(limits),
-      commons_(commons),
+      read_share_(commons.read_budget),
+      tls_share_(commons.read_budget),
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
       writer_(limits.max_queued_bytes, limits.max_queued_frames),
       wake_writer_(executor_),
-      watchdog_timer_(executor_),
-      rate_(limits.messages_per_second, limits.message_burst),
       turn_(limits.read_turn),
-      last_read_(steady_clock::now()),
-      started_at_(steady_clock::now()),
-      silence_(limits.idle_timeout, limits.heartbeat_timeout, started_at_),
-      slot_(std::move(slot)),
-      peer_(describe(stream_.socket())),
-      address_(address_of(stream_.socket())),
-      phase_(tls_ ? ConnectionPhase::kHandshake : ConnectionPhase::kHello),
-      meter_(commons.metrics) {}
-
-Session::~Session() {
-  if (reserved_ + tls_charged_ > 0) commons_.read_budget.release(reserved_ + tls_charged_);
-}
-
-void Session::enter(ConnectionPhase phase) noexcept {
-  phase_ = phase;
-  meter_.enter(phase);
-}
-
-bool Session::on_thread(const asio::io_context::executor_type* io) noexcept {
-  return io != nullptr && io->running_in_this_thread();
-}
-
-template <typename F>
-void Session::to_logic(F&& f) {
-  if (on_thread(logic_io_)) {  // where dispatch would run f at once: no need to wrap it
-    guarded(f);
-    return;
-  }
-  asio::dispatch(
-      logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { self->guarded(f); });
-}
-
-template <typename F>
-void Session::guarded(F& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    // The inbox catches what handling a message throws; this is the net
-    // under it (e.g. opening the inbox failed).
-    spdlog::error("connection {}: {}", peer_, e.what());
-    close();
-  }
-}
+      last_read_(steady_clock::now()) {}
 
 void Session::start() {
-  meter_.enter(phase_);
+  life_.enter(life_.phase());
   boost::system::error_code ignored;
   socket().set_option(asio::ip::tcp::no_delay(true), ignored);
   // Reads and the first try of each write never block: see read_available
@@ -112,24 +79,160 @@ void Session::start() {
   }
   // The inbox opens before the first message is handed over (the logic
   // executor runs what it is given in order).
-  to_logic([self = shared_from_this()] { self->inbox_ = self->gate_.open(self, self->address_); });
-  // A coroutine that fails ends the session: logged once, the socket closed,
-  // the inbox told, as for any other end.
-  auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      spdlog::error("connection {} failed: {}", self->peer_, ex.what());
-      self->stop(std::string("internal error: ") + ex.what());
-    }
-  };
-  asio::co_spawn(executor_, read_loop(), on_exception);
-  asio::co_spawn(executor_, write_loop(), on_exception);
-  asio::co_spawn(executor_, watchdog(), on_exception);
+  relay_.open(shared_from_this(), address_);
+  spawn(read_loop());
+  spawn(write_loop());
+  spawn(watchdog());
 }
 
-// --- frames (reading itself is in session_read.cpp) -----------------------------
+// --- reading --------------------------------------------------------------------
+
+asio::awaitable<void> Session::read_loop() {
+  auto self = shared_from_this();
+  if (tls_ && !co_await open_tls()) co_return;
+  asio::steady_timer budget_wait(executor_);
+  bool paused = false;
+  bool yielded = false;
+  while (!stopped()) {
+    if (paused) {
+      // The read budget is spent: leave the bytes in the kernel (the peer is
+      // slowed down by TCP itself) and ask again shortly.
+      budget_wait.expires_after(kBudgetRetry);
+      co_await budget_wait.async_wait(use_tuple);
+    } else if (yielded) {
+      // The last turn was spent with input perhaps left: every other
+      // connection ready now goes first, then this one reads on, without
+      // waiting on the socket (what it holds already would not wake a wait).
+      co_await asio::post(executor_, asio::use_awaitable);
+      if (stopped()) co_return;
+    } else if (!stream_.holds_input()) {
+      // Wait for data first, then read what is there: no read that comes
+      // back empty, and no buffer held while the peer is idle. (What TLS
+      // received already would not wake a wait: it is read at once.)
+      auto [wait_ec] = co_await socket().async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+      if (wait_ec) {
+        stop(wait_ec.message());
+        co_return;
+      }
+    }
+    turn_.begin();
+    const ReadResult result = read_available();
+    if (result == ReadResult::kStopped) co_return;
+    send_stream_output();
+    yielded = result == ReadResult::kYield;
+    const bool now_paused = result == ReadResult::kPaused;
+    if (now_paused && !paused) life_.meter().limit_hit("read_budget");
+    paused = now_paused;
+  }
+}
+
+bool Session::reserve_read_space() {
+  // OpenSSL takes its buffers back for the read: their share first.
+  if (stream_.is_tls() && linked_ && tls_share_.held() == 0) {
+    if (!tls_share_.resize(kTlsBuffersBytes)) return false;
+    watchdog_timer_.cancel();  // it gives them back again once the connection is idle
+  }
+  return read_share_.cover(reader_.capacity_needed());
+}
+
+void Session::return_read_space() { read_share_.fit(reader_.capacity()); }
+
+Session::ReadResult Session::read_available() {
+  // Whole frames a spent turn left in the buffer go first.
+  if (reader_.buffered() > 0 && !closing()) {
+    take_frames(steady_clock::now());
+    if (stopped()) return ReadResult::kStopped;
+    if (turn_.over()) return ReadResult::kYield;
+  }
+  for (;;) {
+    if (turn_.over()) return ReadResult::kYield;
+    if (!reserve_read_space()) {
+      spdlog::debug("connection {}: read budget spent, not reading for now", peer_);
+      return ReadResult::kPaused;
+    }
+    const std::span<char> space = reader_.prepare();
+    boost::system::error_code ec;
+    const std::size_t received = stream_.bytes_received();
+    const std::size_t n =
+        stream_.read_now(asio::buffer(space.data(), space.size()), ec, turn_.bytes_left());
+    turn_.read(stream_.bytes_received() - received);
+    if (stream_.bytes_received() != received) last_read_ = steady_clock::now();
+    if (ec == asio::error::would_block || ec == asio::error::try_again) {
+      // This turn's share of the socket is spent: read on at the next.
+      if (turn_.over()) return ReadResult::kYield;
+      // Drained: an idle connection keeps no read buffer.
+      reader_.shrink();
+      return_read_space();
+      return ReadResult::kDrained;
+    }
+    if (ec) {
+      if (!writing_) {
+        boost::system::error_code ignored;
+        stream_.flush_now(ignored);  // TLS: the alert that says why, if the socket takes it
+      }
+      stop(ec == asio::error::eof || tls::closed_without_notify(ec) ? "closed by peer"
+                                                                    : tls::describe(ec));
+      return ReadResult::kStopped;
+    }
+    if (closing()) {
+      // Drain the peer until it closes or the linger ends, so that closing
+      // doesn't reset the connection under the Error it is reading; a peer
+      // that streams on past a little was never going to read it.
+      drained_ += n;
+      if (drained_ > kMaxDrain) {
+        stop("still sending after being told to stop");  // unless it closed for a reason
+        return ReadResult::kStopped;
+      }
+      continue;
+    }
+    if (first_read_ && tls_ == nullptr && opens_tls_handshake({space.data(), n})) {
+      first_read_ = false;
+      life_.meter().refused("tls_at_plain");
+      fail(wire::ERROR_CODE_TLS_UNAVAILABLE,
+           "this server does not speak TLS (it runs with --no-tls): connect with --no-tls");
+      continue;
+    }
+    if (first_read_ && commons_.web != nullptr && looks_like_http({space.data(), n}) &&
+        tls::agreed_protocol(stream_) != tls::kTttProtocol) {
+      hand_to_web(std::string(space.data(), n));
+      return ReadResult::kStopped;
+    }
+    first_read_ = false;
+    reader_.commit(n);
+    take_frames(steady_clock::now());
+    return_read_space();
+    if (stopped()) return ReadResult::kStopped;
+    if (turn_.over()) return ReadResult::kYield;
+    if (n < space.size() && !stream_.holds_input()) {
+      reader_.shrink();
+      return_read_space();
+      return ReadResult::kDrained;  // drained: wait for more
+    }
+  }
+}
+
+void Session::take_frames(steady_clock::time_point now) {
+  std::string_view body;
+  while (turn_.frames() < turn_.limits().frames) {
+    const auto status = reader_.next(body);
+    if (status == wire::FrameReader::Status::kNeedMore) break;
+    // Only whole frames count as life: a peer trickling bytes of a frame it
+    // never finishes is still dropped when the idle timeout runs out.
+    life_.heard(now);
+    if (status == wire::FrameReader::Status::kTooLarge) {
+      life_.meter().refused("too_large");
+      fail(wire::ERROR_CODE_FRAME_TOO_LARGE,
+           "frame of " + std::to_string(reader_.declared_length()) + " bytes is over the " +
+               std::to_string(reader_.max_frame()) + "-byte limit" +
+               (life_.ready() ? "" : " before Hello"));
+      break;
+    }
+    turn_.frame();
+    if (!handle_frame(body, now)) break;
+  }
+}
+
+// --- frames --------------------------------------------------------------------
 
 bool Session::handle_frame(std::string_view body, steady_clock::time_point now) {
   // Every frame counts against the rate, whatever it is (pings and pongs
@@ -138,19 +241,11 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
     case MessageRate::Verdict::kAllowed:
       break;
     case MessageRate::Verdict::kRefused:
-      meter_.refused("rate_limited");
-      if (rate_warnings_.allow(now)) {
-        spdlog::debug("connection {}: over the message rate limit", peer_);
-        wire::ClientMessage refused;
-        const std::uint32_t request_id = wire::parse_body(body, refused) ? refused.request_id() : 0;
-        meter_.error_sent(wire::ERROR_CODE_RATE_LIMITED);
-        enqueue(
-            error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id)
-                .frame);
-      }
+      life_.meter().refused("rate_limited");
+      warn_rate(body, now);
       return true;
     case MessageRate::Verdict::kFlooding:
-      meter_.refused("flood");
+      life_.meter().refused("flood");
       fail(wire::ERROR_CODE_RATE_LIMITED,
            "flooding: more than " +
                std::to_string(static_cast<long long>(limits_.messages_per_second)) +
@@ -159,77 +254,19 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
   }
   wire::ClientMessage message;
   if (!wire::parse_body(body, message)) {
-    meter_.refused("unparseable");
+    life_.meter().refused("unparseable");
     fail(wire::ERROR_CODE_BAD_FRAME, "a frame that is not a ClientMessage");
     return false;
   }
-  if (phase_ != ConnectionPhase::kReady && !message.has_hello()) {
-    meter_.refused("before_hello");
-    fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
-    return false;
-  }
-  if (message.has_ping()) {
-    wire::ServerMessage pong;
-    pong.set_in_reply_to(message.request_id());
-    pong.mutable_pong()->set_nonce(message.ping().nonce());
-    send_now(pong);
-    return true;
-  }
-  if (message.has_pong()) return true;
-  if (message.has_hello() && phase_ != ConnectionPhase::kReady) {
-    enter(ConnectionPhase::kReady);
-    reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
-    watchdog_timer_.cancel();                  // from the Hello deadline to the idle clock
-  }
-  meter_.read(message, now);
-  if (on_thread(logic_io_)) {
-    // What answering it sends to a connection on this thread goes out in
-    // one write, once it is handled.
-    WriteCork cork;
-    to_logic([this, &message] {
-      if (inbox_) inbox_->receive(message);
-    });
-  } else {
-    to_logic([self = shared_from_this(), m = std::move(message)] {
-      if (self->inbox_) self->inbox_->receive(m);
-    });
-  }
-  return !closing();  // a call made at once may have closed us
+  return take(message, now);
 }
 
 // --- writing --------------------------------------------------------------------
 
-void Session::deliver(const Outbound& message) {
-  if (message.frame->size() > limits_.max_queued_bytes) {
-    refuse_oversized(message);
-    return;
-  }
-  if (on_thread(own_io_)) {
-    // Where dispatch would run it at once (one thread), without wrapping it.
-    if (message.message) meter_.sent(*message.message);
-    enqueue(message.frame);
-    return;
-  }
-  asio::dispatch(executor_, [self = shared_from_this(), message] {
-    if (message.message) self->meter_.sent(*message.message);
-    self->enqueue(message.frame);
-  });
-}
-
-void Session::refuse_oversized(const Outbound& message) {
-  auto reply = oversized_refusal(message, peer_, limits_.max_queued_bytes);
-  asio::dispatch(executor_,
-                 [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
-}
-
-void Session::send_now(const wire::ServerMessage& message) {
-  enqueue(std::make_shared<const std::string>(wire::encode_frame(message)));
-}
-
 void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped()) return;
   if (!corked_ && writer_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
-    if (WriteCork::open() && on_thread(own_io_)) {
+    if (WriteCork::open() && on_own_thread()) {
       // Kept until the cork closes (uncork), with whatever follows it.
       corked_ = true;
       writer_.push(frame);
@@ -366,114 +403,111 @@ asio::awaitable<void> Session::write_loop() {
   }
 }
 
-// --- deadlines and closing ------------------------------------------------------
-
-asio::awaitable<void> Session::watchdog() {
-  auto self = shared_from_this();
-  const auto hello_deadline = started_at_ + limits_.hello_timeout;
-  while (!stopped()) {
-    const auto now = steady_clock::now();
-    auto next = steady_clock::time_point::max();
-    if (closing()) {
-      if (now >= close_deadline_) {
-        stop(close_reason_);
-        co_return;
-      }
-      next = close_deadline_;
-    } else if (phase_ != ConnectionPhase::kReady) {
-      if (now >= hello_deadline) {
-        fail(wire::ERROR_CODE_HELLO_TIMEOUT,
-             "no Hello within " + std::to_string(limits_.hello_timeout.count()) + " ms");
-        continue;
-      }
-      next = hello_deadline;
-    } else {
-      next = check_silence(now);
-      if (closing()) continue;
+void Session::send_stream_output() {
+  // Records a TLS read made (an alert, an answer to a key update) go out
+  // behind whatever is already on its way.
+  if (stream_.pending_output() == 0 || !linked_) return;
+  if (!writing_ && writer_.empty()) {
+    boost::system::error_code ec;
+    if (stream_.flush_now(ec)) return;
+    if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+      stop(ec.message());
+      return;
     }
-    next = std::min(next, release_idle_tls(now));
-    watchdog_timer_.expires_at(next);
-    co_await watchdog_timer_.async_wait(use_tuple);
   }
+  wake_writer_.cancel_one();
 }
 
-steady_clock::time_point Session::check_silence(steady_clock::time_point now) {
-  const SilenceWatch::Verdict verdict = silence_.check(now);
-  const std::string why = "silent for " + std::to_string(verdict.timeout.count()) + " ms";
-  switch (verdict.action) {
-    case SilenceWatch::Action::kWait:
-      break;
-    case SilenceWatch::Action::kPing: {
-      wire::ServerMessage ping;
-      ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
-      send_now(ping);
-      break;
-    }
-    case SilenceWatch::Action::kIdle:
-      fail(wire::ERROR_CODE_IDLE_TIMEOUT, why);
-      break;
-    case SilenceWatch::Action::kNoHeartbeat:
-      stop("no heartbeat: " + why);  // the link is dead: nobody would read an Error
-      break;
-  }
-  return verdict.next;
-}
+// --- TLS -----------------------------------------------------------------------
 
-void Session::set_heartbeat(bool on) {
-  asio::dispatch(executor_, [self = shared_from_this(), on] {
-    if (self->silence_.set_heartbeat(on)) self->watchdog_timer_.cancel();  // the deadlines changed
+asio::awaitable<bool> Session::open_tls() {
+  // A handshake's state counts in the read budget: none is started when it
+  // is spent.
+  bool no_budget = false;
+  const TransportOpening opening = co_await open_tls_server_side(stream_, tls_, [this, &no_budget] {
+    no_budget = !tls_share_.resize(kTlsHandshakeBytes);
+    return !no_budget;
   });
-}
-
-void Session::close() {
-  asio::dispatch(executor_,
-                 [self = shared_from_this()] { self->begin_close("closed by the server"); });
-}
-
-void Session::fail(wire::ErrorCode code, std::string text) {
-  if (closing()) return;
-  spdlog::debug("connection {}: {}", peer_, text);
-  meter_.error_sent(code);
-  if (!linked_) {
-    stop(std::move(text));  // before the TLS handshake nothing can be said
-    return;
+  if (stopped()) co_return false;
+  if (no_budget) {
+    if (commons_.metrics) commons_.metrics->tls_handshakes.at("no_budget").add();
+    life_.meter().limit_hit("read_budget");
+    stop("read budget spent: no room for a TLS handshake now");
+    co_return false;
   }
-  enqueue(error_reply(code, text, 0, true).frame);
-  begin_close(std::move(text));
+  switch (opening.kind) {
+    case TransportOpening::Kind::kTls:
+      // From the handshake's state to a connection's buffers.
+      tls_share_.resize(kTlsBuffersBytes);
+      last_read_ = steady_clock::now();
+      if (commons_.metrics) commons_.metrics->tls_handshakes.at("ok").add();
+      if (commons_.web != nullptr && tls::agreed_protocol(stream_) == tls::kHttpProtocol) {
+        hand_to_web({});
+        co_return false;
+      }
+      life_.enter(ConnectionPhase::kHello);
+      linked_ = true;
+      wake_writer_.cancel_one();
+      co_return true;
+    case TransportOpening::Kind::kPlain:
+      // A plain ttt client (or something else): told in its own framing,
+      // then drained as any failed connection.
+      if (commons_.metrics) commons_.metrics->tls_handshakes.at("plain_client").add();
+      life_.meter().refused("plain_at_tls");
+      linked_ = true;
+      fail(wire::ERROR_CODE_TLS_REQUIRED,
+           "this server only speaks TLS: connect without --no-tls (a plain connection would "
+           "send your name and secret unencrypted)");
+      co_return true;
+    case TransportOpening::Kind::kFailed:
+      break;
+  }
+  if (commons_.metrics) commons_.metrics->tls_handshakes.at("failed").add();
+  const auto& ec = opening.error;
+  stop(ec == asio::error::eof ? "closed by peer" : "TLS handshake failed: " + tls::describe(ec));
+  co_return false;
 }
 
-void Session::begin_close(std::string reason) {
-  if (closing()) return;
-  enter(ConnectionPhase::kClosing);
-  close_reason_ = std::move(reason);
-  close_deadline_ = steady_clock::now() + limits_.close_linger;
+steady_clock::time_point Session::release_idle_tls(steady_clock::time_point now) {
+  if (tls_share_.held() == 0 || !linked_ || !stream_.is_tls())
+    return steady_clock::time_point::max();
+  const auto due = last_read_ + kTlsIdle;
+  if (now < due) return due;
+  if (writing_ || !writer_.empty() || reader_.buffered() > 0 || !stream_.release_buffers()) {
+    return now + kTlsIdle;  // busy after all: look again later
+  }
+  tls_share_.resize(0);
+  return steady_clock::time_point::max();
+}
+
+void Session::hand_to_web(std::string received) {
+  life_.hand_over();  // the web entrance counts it from now on
   wake_writer_.cancel();
   watchdog_timer_.cancel();
+  commons_.web->enter(std::move(stream_), std::move(received), std::move(slot_));
+  relay_.closed();  // the lobby forgets the connection it opened (it never said Hello)
 }
 
-void Session::stop(std::string reason) {
-  if (stopped()) return;
-  enter(ConnectionPhase::kStopped);
-  if (close_reason_.empty()) close_reason_ = std::move(reason);
+// --- what NetworkParticipant asks of the transport ------------------------------
+
+void Session::became_ready() {
+  reader_.set_max_frame(limits_.max_frame);  // past the small frame allowed before Hello
+}
+
+steady_clock::time_point Session::wake_at(steady_clock::time_point now,
+                                          steady_clock::time_point next) {
+  return std::min(next, release_idle_tls(now));
+}
+
+void Session::closing_begun() { wake_writer_.cancel(); }
+
+void Session::close_transport() {
   boost::system::error_code ignored;
   socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket().close(ignored);
   wake_writer_.cancel();
-  watchdog_timer_.cancel();
   writer_.clear();
   corked_ = false;
-  const auto lifetime =
-      std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);
-  // One line per connection, but not thousands a second from one address.
-  if (const auto verdict = commons_.log.check(address_); verdict.log) {
-    spdlog::info("connection {} closed after {} ms: {}{}", peer_, lifetime.count(), close_reason_,
-                 LogLimiter::suffix(address_, verdict.held_back));
-  }
-  // Always queued, never at once: a session may stop inside a call the
-  // logic executor is making, which must not see the connection vanish.
-  asio::post(logic_, [self = shared_from_this()] {
-    if (auto inbox = std::move(self->inbox_)) inbox->closed();
-  });
 }
 
 }  // namespace ttt::server

@@ -1,14 +1,10 @@
 #include "net/web_session.hpp"
 
-#include <spdlog/spdlog.h>
-
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <utility>
 
-#include "net/replies.hpp"
 #include "net/use_tuple.hpp"
 #include "net/web_server.hpp"
 #include "ttt/tls/tls_errors.hpp"
@@ -36,74 +32,24 @@ bool expected_end(const boost::system::error_code& ec) {
 
 WebSession::WebSession(tls::AsyncStream stream, std::shared_ptr<void> slot, WebServer& server,
                        std::string peer, std::string address)
-    : executor_(stream.get_executor()),
+    : NetworkParticipant(stream.get_executor(), server.gate(), server.logic(), server.limits(),
+                         server.commons(), std::move(slot), "web connection", std::move(peer),
+                         std::move(address), ConnectionPhase::kHello),
       ws_(FrameCountingStream(std::move(stream), [this](int opcode) { on_frame(opcode); })),
-      gate_(server.gate()),
-      logic_(server.logic()),
-      own_io_(executor_.target<asio::io_context::executor_type>()),
-      logic_io_(logic_.target<asio::io_context::executor_type>()),
-      limits_(server.limits()),
-      commons_(server.commons()),
-      writer_(limits_.max_queued_bytes, limits_.max_queued_frames, wire::kFrameHeaderSize),
-      watchdog_timer_(executor_),
-      rate_(limits_.messages_per_second, limits_.message_burst),
-      started_at_(steady_clock::now()),
-      silence_(limits_.idle_timeout, limits_.heartbeat_timeout, started_at_),
-      slot_(std::move(slot)),
-      peer_(std::move(peer)),
-      address_(std::move(address)),
-      meter_(commons_.metrics) {
+      read_share_(commons_.read_budget),
+      writer_(limits_.max_queued_bytes, limits_.max_queued_frames, wire::kFrameHeaderSize) {
   if (commons_.metrics) commons_.metrics->web_sessions.add(1);
 }
 
 WebSession::~WebSession() {
-  if (reserved_ > 0) commons_.read_budget.release(reserved_);
-  meter_.leave();
+  life_.meter().leave();
   if (commons_.metrics) commons_.metrics->web_sessions.add(-1);
 }
 
-void WebSession::enter(ConnectionPhase phase) noexcept {
-  phase_ = phase;
-  meter_.enter(phase);
-}
-
-bool WebSession::on_thread(const asio::io_context::executor_type* io) noexcept {
-  return io != nullptr && io->running_in_this_thread();
-}
-
-template <typename F>
-void WebSession::to_logic(F&& f) {
-  if (on_thread(logic_io_)) {
-    guarded(f);
-    return;
-  }
-  asio::dispatch(
-      logic_, [self = shared_from_this(), f = std::forward<F>(f)]() mutable { self->guarded(f); });
-}
-
-template <typename F>
-void WebSession::guarded(F& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    spdlog::error("web connection {}: {}", peer_, e.what());
-    close();
-  }
-}
-
 void WebSession::start(Request request) {
-  meter_.enter(phase_);
-  auto on_exception = [self = shared_from_this()](std::exception_ptr e) {
-    if (!e) return;
-    try {
-      std::rethrow_exception(e);
-    } catch (const std::exception& ex) {
-      spdlog::error("web connection {} failed: {}", self->peer_, ex.what());
-      self->stop(std::string("internal error: ") + ex.what());
-    }
-  };
-  asio::co_spawn(executor_, watchdog(), on_exception);
-  asio::co_spawn(executor_, run(std::move(request)), on_exception);
+  life_.enter(life_.phase());
+  spawn(watchdog());
+  spawn(run(std::move(request)));
 }
 
 asio::awaitable<void> WebSession::run(Request request) {
@@ -128,37 +74,21 @@ asio::awaitable<void> WebSession::run(Request request) {
     co_return;
   }
   open_ = true;
-  to_logic([self] { self->inbox_ = self->gate_.open(self, self->address_); });
+  relay_.open(self, address_);
   write_next();
   co_await read_loop();
 }
 
 // --- reading --------------------------------------------------------------------
 
-bool WebSession::reserve_read_space(std::size_t needed) {
-  const std::size_t charged = needed > ReadBudget::kAllowance ? needed - ReadBudget::kAllowance : 0;
-  if (charged <= reserved_) return true;
-  if (!commons_.read_budget.reserve(charged - reserved_)) return false;
-  reserved_ = charged;
-  return true;
-}
-
-void WebSession::return_read_space() {
-  const std::size_t held = buffer_.capacity();
-  const std::size_t charged = held > ReadBudget::kAllowance ? held - ReadBudget::kAllowance : 0;
-  if (charged >= reserved_) return;
-  commons_.read_budget.release(reserved_ - charged);
-  reserved_ = charged;
-}
-
 asio::awaitable<void> WebSession::read_loop() {
   asio::steady_timer budget_wait(executor_);
   bool paused = false;
   while (!stopped()) {
-    if (!reserve_read_space(buffer_.size() + kReadChunk)) {
+    if (!read_share_.cover(buffer_.size() + kReadChunk)) {
       // The budget is spent: leave the bytes in the kernel and ask again
       // shortly (TCP holds the browser back meanwhile).
-      if (!paused) meter_.limit_hit("read_budget");
+      if (!paused) life_.meter().limit_hit("read_budget");
       paused = true;
       budget_wait.expires_after(kWebBudgetRetry);
       co_await budget_wait.async_wait(use_tuple);
@@ -171,11 +101,11 @@ asio::awaitable<void> WebSession::read_loop() {
       stop(expected_end(ec) ? std::string("closed by peer") : "read: " + ec.message());
       co_return;
     }
-    const bool hello = phase_ == ConnectionPhase::kReady;
+    const bool hello = life_.ready();
     const std::size_t limit =
         hello ? limits_.max_frame : std::min(limits_.max_hello_frame, limits_.max_frame);
     if (!closing() && buffer_.size() > limit) {
-      meter_.refused("too_large");
+      life_.meter().refused("too_large");
       fail(wire::ERROR_CODE_FRAME_TOO_LARGE, "message of more than " + std::to_string(limit) +
                                                  " bytes (the limit" +
                                                  (hello ? "" : " before Hello") + ")");
@@ -184,16 +114,15 @@ asio::awaitable<void> WebSession::read_loop() {
       buffer_.consume(buffer_.size());  // drain the peer until it closes or the linger ends
     } else if (ws_.is_message_done()) {
       const auto now = steady_clock::now();
-      silence_.heard(now);
+      life_.heard(now);
       const auto data = buffer_.data();
       const std::string_view body(static_cast<const char*>(data.data()), data.size());
       if (std::exchange(message_refused_, false)) {
         // Over the message rate: dropped, and the peer told (its request id
         // if it reads as a ClientMessage).
-        wire::ClientMessage refused;
-        warn_rate(wire::parse_body(body, refused) ? refused.request_id() : 0, now);
+        warn_rate(body, now);
       } else if (!ws_.got_binary()) {
-        meter_.refused("unparseable");
+        life_.meter().refused("unparseable");
         fail(wire::ERROR_CODE_BAD_FRAME,
              "a text message: the game's WebSocket carries binary protobuf (docs/web.md)");
       } else {
@@ -203,7 +132,7 @@ asio::awaitable<void> WebSession::read_loop() {
     }
     if (buffer_.size() == 0 && buffer_.capacity() > ReadBudget::kAllowance) {
       buffer_.shrink_to_fit();
-      return_read_space();
+      read_share_.fit(buffer_.capacity());
     }
   }
 }
@@ -211,38 +140,11 @@ asio::awaitable<void> WebSession::read_loop() {
 bool WebSession::handle_message(std::string_view body, steady_clock::time_point now) {
   wire::ClientMessage message;
   if (!wire::parse_body(body, message)) {
-    meter_.refused("unparseable");
+    life_.meter().refused("unparseable");
     fail(wire::ERROR_CODE_BAD_FRAME, "a message that is not a ClientMessage");
     return false;
   }
-  if (phase_ != ConnectionPhase::kReady && !message.has_hello()) {
-    meter_.refused("before_hello");
-    fail(wire::ERROR_CODE_HELLO_REQUIRED, "the first message must be Hello");
-    return false;
-  }
-  if (message.has_ping()) {
-    wire::ServerMessage pong;
-    pong.set_in_reply_to(message.request_id());
-    pong.mutable_pong()->set_nonce(message.ping().nonce());
-    send_now(pong);
-    return true;
-  }
-  if (message.has_pong()) return true;
-  if (message.has_hello() && phase_ != ConnectionPhase::kReady) {
-    enter(ConnectionPhase::kReady);
-    watchdog_timer_.cancel();  // from the Hello deadline to the idle clock
-  }
-  meter_.read(message, now);
-  if (on_thread(logic_io_)) {
-    to_logic([this, &message] {
-      if (inbox_) inbox_->receive(message);
-    });
-  } else {
-    to_logic([self = shared_from_this(), m = std::move(message)] {
-      if (self->inbox_) self->inbox_->receive(m);
-    });
-  }
-  return !closing();
+  return take(message, now);
 }
 
 void WebSession::on_frame(int opcode) {
@@ -252,18 +154,18 @@ void WebSession::on_frame(int opcode) {
     case MessageRate::Verdict::kAllowed:
       return;
     case MessageRate::Verdict::kRefused:
-      meter_.refused("rate_limited");
+      life_.meter().refused("rate_limited");
       if (opcode < 8) {
         message_refused_ = true;  // a data frame: its message goes unheard
       } else {
         // A control frame: Beast answers a ping by itself; the peer is told.
-        asio::post(executor_, [self = shared_from_this(), now] { self->warn_rate(0, now); });
+        asio::post(executor_, [self = shared_from_this(), now] { self->warn_rate({}, now); });
       }
       return;
     case MessageRate::Verdict::kFlooding:
       // The frame's bytes are still on their way into Beast: the connection
       // is failed from the executor's queue, not from inside the read.
-      meter_.refused("flood");
+      life_.meter().refused("flood");
       flooded_ = true;
       asio::post(executor_, [self = shared_from_this()] {
         self->fail(wire::ERROR_CODE_RATE_LIMITED,
@@ -275,41 +177,7 @@ void WebSession::on_frame(int opcode) {
   }
 }
 
-void WebSession::warn_rate(std::uint32_t request_id, steady_clock::time_point now) {
-  if (closing() || !rate_warnings_.allow(now)) return;
-  spdlog::debug("web connection {}: over the message rate limit", peer_);
-  meter_.error_sent(wire::ERROR_CODE_RATE_LIMITED);
-  enqueue(
-      error_reply(wire::ERROR_CODE_RATE_LIMITED, "too many messages: slow down", request_id).frame);
-}
-
 // --- writing --------------------------------------------------------------------
-
-void WebSession::deliver(const Outbound& message) {
-  if (message.frame->size() > limits_.max_queued_bytes) {
-    refuse_oversized(message);
-    return;
-  }
-  if (on_thread(own_io_)) {
-    if (message.message) meter_.sent(*message.message);
-    enqueue(message.frame);
-    return;
-  }
-  asio::dispatch(executor_, [self = shared_from_this(), message] {
-    if (message.message) self->meter_.sent(*message.message);
-    self->enqueue(message.frame);
-  });
-}
-
-void WebSession::refuse_oversized(const Outbound& message) {
-  auto reply = oversized_refusal(message, peer_, limits_.max_queued_bytes);
-  asio::dispatch(executor_,
-                 [self = shared_from_this(), frame = reply.frame] { self->enqueue(frame); });
-}
-
-void WebSession::send_now(const wire::ServerMessage& message) {
-  enqueue(std::make_shared<const std::string>(wire::encode_frame(message)));
-}
 
 void WebSession::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped()) return;
@@ -359,106 +227,9 @@ void WebSession::written(const boost::system::error_code& ec) {
   write_next();
 }
 
-// --- deadlines and closing ------------------------------------------------------
-
-asio::awaitable<void> WebSession::watchdog() {
-  auto self = shared_from_this();
-  const auto hello_deadline = started_at_ + limits_.hello_timeout;
-  while (!stopped()) {
-    const auto now = steady_clock::now();
-    auto next = steady_clock::time_point::max();
-    if (closing()) {
-      if (now >= close_deadline_) {
-        stop(close_reason_);
-        co_return;
-      }
-      next = close_deadline_;
-    } else if (phase_ != ConnectionPhase::kReady) {
-      if (now >= hello_deadline) {
-        fail(wire::ERROR_CODE_HELLO_TIMEOUT,
-             "no Hello within " + std::to_string(limits_.hello_timeout.count()) + " ms");
-        continue;
-      }
-      next = hello_deadline;
-    } else {
-      next = check_silence(now);
-      if (closing()) continue;
-    }
-    watchdog_timer_.expires_at(next);
-    co_await watchdog_timer_.async_wait(use_tuple);
-  }
-}
-
-steady_clock::time_point WebSession::check_silence(steady_clock::time_point now) {
-  const SilenceWatch::Verdict verdict = silence_.check(now);
-  const std::string why = "silent for " + std::to_string(verdict.timeout.count()) + " ms";
-  switch (verdict.action) {
-    case SilenceWatch::Action::kWait:
-      break;
-    case SilenceWatch::Action::kPing: {
-      wire::ServerMessage ping;
-      ping.mutable_ping()->set_nonce(static_cast<std::uint64_t>(now.time_since_epoch().count()));
-      send_now(ping);
-      break;
-    }
-    case SilenceWatch::Action::kIdle:
-      fail(wire::ERROR_CODE_IDLE_TIMEOUT, why);
-      break;
-    case SilenceWatch::Action::kNoHeartbeat:
-      stop("no heartbeat: " + why);
-      break;
-  }
-  return verdict.next;
-}
-
-void WebSession::set_heartbeat(bool on) {
-  asio::dispatch(executor_, [self = shared_from_this(), on] {
-    if (self->silence_.set_heartbeat(on)) self->watchdog_timer_.cancel();
-  });
-}
-
-void WebSession::close() {
-  asio::dispatch(executor_,
-                 [self = shared_from_this()] { self->begin_close("closed by the server"); });
-}
-
-void WebSession::fail(wire::ErrorCode code, std::string text) {
-  if (closing()) return;
-  spdlog::debug("web connection {}: {}", peer_, text);
-  meter_.error_sent(code);
-  if (!open_) {
-    stop(std::move(text));
-    return;
-  }
-  enqueue(error_reply(code, text, 0, true).frame);
-  begin_close(std::move(text));
-}
-
-void WebSession::begin_close(std::string reason) {
-  if (closing()) return;
-  enter(ConnectionPhase::kClosing);
-  close_reason_ = std::move(reason);
-  close_deadline_ = steady_clock::now() + limits_.close_linger;
-  watchdog_timer_.cancel();
-  write_next();
-}
-
-void WebSession::stop(std::string reason) {
-  if (stopped()) return;
-  enter(ConnectionPhase::kStopped);
-  if (close_reason_.empty()) close_reason_ = std::move(reason);
+void WebSession::close_transport() {
   ws_.next_layer().close();
-  watchdog_timer_.cancel();
   writer_.clear();
-  const auto lifetime =
-      std::chrono::duration_cast<std::chrono::milliseconds>(steady_clock::now() - started_at_);
-  if (const auto verdict = commons_.log.check(address_); verdict.log) {
-    spdlog::info("web connection {} closed after {} ms: {}{}", peer_, lifetime.count(),
-                 close_reason_, LogLimiter::suffix(address_, verdict.held_back));
-  }
-  asio::post(logic_, [self = shared_from_this()] {
-    if (auto inbox = std::move(self->inbox_)) inbox->closed();
-  });
 }
 
 }  // namespace ttt::server

@@ -8,8 +8,10 @@
 // pings, pongs, closes), the shared read budget, the bounded send queue (a browser
 // that stops reading is dropped as a slow consumer), the idle and heartbeat
 // deadlines; the connection slot taken when it was accepted is held until
-// it ends. A reader and a watchdog coroutine keep it alive, as in Session;
-// writes follow one another from its FrameWriter, exactly one in flight.
+// it ends. It is its transport's reader and writer: a reader and a
+// watchdog coroutine keep it alive, as in Session; writes follow one another
+// from its FrameWriter, exactly one in flight. What it is at the lobby's
+// end, and how it closes, is its NetworkParticipant base.
 #pragma once
 
 #include <boost/asio/awaitable.hpp>
@@ -23,24 +25,18 @@
 #include <memory>
 #include <string>
 
-#include "metrics/server_metrics.hpp"
-#include "net/connection_meter.hpp"
-#include "net/connection_phase.hpp"
+#include "net/budget_share.hpp"
 #include "net/frame_counting_stream.hpp"
 #include "net/frame_writer.hpp"
-#include "net/inbox.hpp"
-#include "net/message_rate.hpp"
-#include "net/participant.hpp"
-#include "net/rate_limiter.hpp"
-#include "net/session.hpp"
-#include "net/silence_watch.hpp"
+#include "net/network_participant.hpp"
+#include "net/session_limits.hpp"
 #include "ttt/tls/async_stream.hpp"
 
 namespace ttt::server {
 
 class WebServer;
 
-class WebSession : public Participant, public std::enable_shared_from_this<WebSession> {
+class WebSession : public NetworkParticipant<WebSession> {
  public:
   using Request = boost::beast::http::request<boost::beast::http::empty_body>;
 
@@ -54,12 +50,9 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   // Answers the upgrade (101), opens the inbox and starts the coroutines.
   void start(Request request);
 
-  // Participant: safe from any thread.
-  void deliver(const Outbound& message) override;
-  void close() override;
-  void set_heartbeat(bool on) override;
-
  private:
+  friend class NetworkParticipant<WebSession>;
+
   boost::asio::awaitable<void> run(Request request);
   boost::asio::awaitable<void> read_loop();
   // Writes the queue's next message (one write in flight); from enqueue when
@@ -67,68 +60,35 @@ class WebSession : public Participant, public std::enable_shared_from_this<WebSe
   // not a coroutine woken by a timer: a move's state costs one post less.
   void write_next();
   void written(const boost::system::error_code& ec);
-  boost::asio::awaitable<void> watchdog();
-  // Pings a silent peer, drops one silent too long; the next deadline.
-  std::chrono::steady_clock::time_point check_silence(std::chrono::steady_clock::time_point now);
-  // Reserves from the read budget what the next chunk needs beyond the
-  // allowance; false if the budget can't give it now.
-  bool reserve_read_space(std::size_t needed);
-  void return_read_space();
   // Handles one whole message; false when the connection must stop reading.
   bool handle_message(std::string_view body, std::chrono::steady_clock::time_point now);
   // One frame's header arrived (FrameCountingStream): it counts against the
   // message rate. Over the rate, the message it belongs to is refused; on
   // past the warning, the connection is cut off.
   void on_frame(int opcode);
-  // Tells the peer it is over the message rate (at most once a second).
-  void warn_rate(std::uint32_t request_id, std::chrono::steady_clock::time_point now);
-  template <typename F>
-  void to_logic(F&& f);
-  template <typename F>
-  void guarded(F& f);
-  static bool on_thread(const boost::asio::io_context::executor_type* io) noexcept;
-  void enqueue(const std::shared_ptr<const std::string>& frame);
-  void send_now(const wire::ServerMessage& message);
-  void refuse_oversized(const Outbound& message);
   void drop_slow_consumer();
-  void fail(wire::ErrorCode code, std::string text);
-  void begin_close(std::string reason);
-  void stop(std::string reason);
-  // The session moves on to `phase` (and the metrics see it).
-  void enter(ConnectionPhase phase) noexcept;
-  bool closing() const noexcept { return phase_ >= ConnectionPhase::kClosing; }
-  bool stopped() const noexcept { return phase_ == ConnectionPhase::kStopped; }
 
-  const boost::asio::any_io_executor executor_;
+  // What NetworkParticipant asks of its transport (network_participant.hpp).
+  void enqueue(const std::shared_ptr<const std::string>& frame);
+  bool can_speak() const noexcept { return open_; }
+  void closing_begun() { write_next(); }
+  void close_transport();
+  std::chrono::steady_clock::time_point wake_at(std::chrono::steady_clock::time_point,
+                                                std::chrono::steady_clock::time_point next) {
+    return next;
+  }
+  void became_ready() {}
+  static constexpr bool kCorks = false;
+
   boost::beast::websocket::stream<FrameCountingStream> ws_;
-  Gate& gate_;
-  boost::asio::any_io_executor logic_;
-  const boost::asio::io_context::executor_type* const own_io_;
-  const boost::asio::io_context::executor_type* const logic_io_;
-  std::shared_ptr<Inbox> inbox_;  // touched on the logic executor only
-  const SessionLimits& limits_;
-  SessionCommons commons_;
-  std::size_t reserved_ = 0;  // bytes of the read budget this session holds
+  BudgetShare read_share_;  // the read budget the message being read holds
 
   boost::beast::flat_buffer buffer_;  // the message being read
   FrameWriter writer_;                // frames (4-byte length + body), one message a write
   bool open_ = false;                 // the upgrade is answered: messages may be written
   bool writing_ = false;              // a write (or the closing handshake) is in flight
-  boost::asio::steady_timer watchdog_timer_;
-  MessageRate rate_;                     // every frame the peer sends
-  RateLimiter rate_warnings_{1.0, 1.0};  // tell a flooding peer once a second
-  bool message_refused_ = false;         // a frame of the message being read was over the rate
-  bool flooded_ = false;                 // cut off for flooding (the close is on its way)
-
-  std::chrono::steady_clock::time_point started_at_;
-  std::chrono::steady_clock::time_point close_deadline_;
-  SilenceWatch silence_;
-  std::shared_ptr<void> slot_;
-  std::string peer_;
-  std::string address_;
-  std::string close_reason_;
-  ConnectionPhase phase_ = ConnectionPhase::kHello;
-  ConnectionMeter meter_;
+  bool message_refused_ = false;      // a frame of the message being read was over the rate
+  bool flooded_ = false;              // cut off for flooding (the close is on its way)
 };
 
 }  // namespace ttt::server

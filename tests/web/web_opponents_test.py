@@ -55,7 +55,8 @@ def main():
     erin = browser.use("erin")
     w.eventually(lambda: w.visible(erin, "game"), 10, "erin's bot game")
     assert "4x4, 3 in a row" in w.text_of(erin, "game-title"), w.text_of(erin, "game-title")
-    assert "bot (random)" in w.text_of(erin, "player-o")
+    # The game may show before the bot's seat is in it: wait for the bot.
+    w.eventually(lambda: "bot (random)" in w.text_of(erin, "player-o"), 10, "the bot seated")
     for _ in range(16):
         if "Game over" in w.text_of(erin, "game-status"):
             break

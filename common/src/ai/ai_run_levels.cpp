@@ -213,33 +213,7 @@ int verified_cell(RunBoard& board, const std::vector<RootScore>& best, Spending&
   return first;
 }
 
-// Records the steps of a turn in a RunTrace, when one is given.
-class Tracer {
- public:
-  Tracer(RunTrace* trace, const SearchLimits& limits) : trace_(trace), limits_(limits) {}
-
-  // Runs step(), recording its time and nodes under `name`; decided(result)
-  // says whether it chose or narrowed the move.
-  template <typename Step, typename Decided>
-  auto run(const char* name, Step&& step, Decided&& decided) {
-    if (trace_ == nullptr) return step();
-    const auto start = Clock::now();
-    const std::uint64_t nodes = limits_.nodes();
-    auto result = step();
-    trace_->steps.push_back(
-        {name, std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
-         limits_.nodes() - nodes, decided(result)});
-    return result;
-  }
-
-  RunTrace* trace() const noexcept { return trace_; }
-
- private:
-  RunTrace* trace_;
-  const SearchLimits& limits_;
-};
-
-int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
+int strong_cell(Turn& turn, RunBoard& board, Style style) {
   const int forced = forced_cell(board);
   if (forced >= 0) return forced;
   // The first move of a game: the centre, the cell with the most lines.
@@ -250,47 +224,28 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
                             ? run_limits(turn)
                             : SearchLimits(run_limits(turn).deadline(), SearchLimits::kNoNodeCap);
   Spending spending(turn, limits);
-  Tracer tracer(trace, limits);
-  auto found = [](const auto& r) { return r.has_value(); };
   SearchTable& table = SearchTable::for_this_thread();
   ProofTable& proofs = ProofTable::for_this_thread();
   if (!spending.capped()) {
     table.reserve(table_log2(turn.options.budget));
     proofs.reserve(table_log2(turn.options.budget) - 1);
   }
-  const auto vcf = tracer.run(
-      "vcf",
-      [&] {
-        return spending.with_share(spending.capped() ? 1.0 / 3 : 0.08, [&](SearchLimits& share) {
-          return find_vcf(board, share, table, kMaxVcfFours);
-        });
-      },
-      found);
+  const auto vcf = spending.with_share(
+      spending.capped() ? 1.0 / 3 : 0.08,
+      [&](SearchLimits& share) { return find_vcf(board, share, table, kMaxVcfFours); });
   if (vcf) return vcf->first;
   std::vector<int> moves = run_candidates(board);
-  const std::size_t all = moves.size();
-  auto narrowed = [all](const std::vector<int>& m) { return m.size() < all; };
   if (moves.size() > 1) {
-    moves = tracer.run(
-        "stop vcf",
-        [&] {
-          return stop_threat(board, moves, spending, limits, style.checks,
-                             spending.capped() ? 0.25 : 0.12,
-                             [&](const RunBoard& b, SearchLimits& share) {
-                               return find_vcf(b, share, table, kDefenceFours);
-                             });
-        },
-        narrowed);
+    moves =
+        stop_threat(board, moves, spending, limits, style.checks, spending.capped() ? 0.25 : 0.12,
+                    [&](const RunBoard& b, SearchLimits& share) {
+                      return find_vcf(b, share, table, kDefenceFours);
+                    });
   }
   if (style.vct) {
-    const auto vct = tracer.run(
-        "vct",
-        [&] {
-          return spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
-            return prove_threat_win(board, share, proofs, ProverSettings{});
-          });
-        },
-        found);
+    const auto vct = spending.with_share(spending.capped() ? 0.25 : 0.12, [&](SearchLimits& share) {
+      return prove_threat_win(board, share, proofs, ProverSettings{});
+    });
     if (vct) return vct->first;
   }
   if (moves.size() == 1) return moves.front();
@@ -311,24 +266,12 @@ int strong_cell(Turn& turn, RunBoard& board, Style style, RunTrace* trace) {
     settings.table_salt = variant_salt(board, turn.options.level);
     table.new_age();
   }
-  RunSearchStats stats;
-  const SearchResult result = tracer.run(
-      "search",
-      [&] {
-        return spending.with_share(search_share, [&](SearchLimits& share) {
-          return run_iterative_deepening(board, moves, share, table, settings, &stats);
-        });
-      },
-      [](const SearchResult&) { return true; });
-  if (trace != nullptr) {
-    trace->search = stats;
-    if (!result.moves.empty()) trace->score = result.moves.front().score;
-  }
+  const SearchResult result = spending.with_share(search_share, [&](SearchLimits& share) {
+    return run_iterative_deepening(board, moves, share, table, settings);
+  });
   if (result.moves.empty()) return moves.front();
   if (!style.verify) return result.moves.front().cell;
-  return tracer.run(
-      "verify", [&] { return verified_cell(board, result.moves, spending, limits, proofs); },
-      [&](int cell) { return cell != result.moves.front().cell; });
+  return verified_cell(board, result.moves, spending, limits, proofs);
 }
 
 // Exact play on boards of at most 4×4 when the budget allows, else nullopt.
@@ -347,7 +290,7 @@ std::optional<int> small_exact_cell(Turn& turn, const RunBoard& board) {
   return random_member(best, turn.rng);
 }
 
-int level_cell(Turn& turn, RunBoard& board, RunTrace* trace) {
+int level_cell(Turn& turn, RunBoard& board) {
   switch (turn.options.level) {
     case Level::Random:
       return random_cell(board, turn.rng, false);
@@ -362,21 +305,21 @@ int level_cell(Turn& turn, RunBoard& board, RunTrace* trace) {
       if (forced_cell(board) < 0) {
         if (const auto cell = small_exact_cell(turn, board)) return *cell;
       }
-      return strong_cell(turn, board, kHard, trace);
+      return strong_cell(turn, board, kHard);
     case Level::Perfect:
       break;
   }
   if (forced_cell(board) < 0) {
     if (const auto cell = small_exact_cell(turn, board)) return *cell;
   }
-  return strong_cell(turn, board, kPerfect, trace);
+  return strong_cell(turn, board, kPerfect);
 }
 
 }  // namespace
 
-Move run_level_move(Turn& turn, RunTrace* trace) {
+Move run_level_move(Turn& turn) {
   RunBoard board(turn.board, turn.options.rule == GomokuRule::Standard);
-  return to_move(turn.board, level_cell(turn, board, trace));
+  return to_move(turn.board, level_cell(turn, board));
 }
 
 }  // namespace ttt::internal::ai

@@ -13,32 +13,14 @@
 //   Perfect play exactly, as on the other small boards.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "ai/ai_run_search.hpp"
 #include "ai/ai_turn.hpp"
 
 namespace ttt::internal::ai {
 
-// What a strong level's turn did, step by step, for the benchmarks and the
-// engine's messages.
-struct RunTrace {
-  struct Step {
-    std::string name;  // "vcf", "stop vcf", "vct", "stop vct", "search"
-    double ms = 0;
-    std::uint64_t nodes = 0;
-    bool decided = false;  // the step chose the move or narrowed the choice
-  };
-  std::vector<Step> steps;
-  RunSearchStats search;  // the main search's, when it ran
-  int score = 0;          // the main search's score of the move (side to move's view)
-};
-
 // The move at turn.options.level. Precondition: the board's win length is
-// less than its size, nobody has won and a cell is empty. `trace`, when
-// given, receives what Hard and Perfect did.
-Move run_level_move(Turn& turn, RunTrace* trace = nullptr);
+// less than its size, nobody has won and a cell is empty.
+Move run_level_move(Turn& turn);
 
 // Most fours a VCF may use before its winning move (8 fours and their 7
 // blocks make the 15 plies docs/ai.md promises, with room to spare).

@@ -141,9 +141,6 @@ class RunSearcher {
   // exact for the best exact_top of them, upper bounds for the others.
   Outcome iteration(std::vector<RootScore>& moves, int depth, int alpha, int beta);
 
-  int sel_depth() const noexcept { return sel_depth_; }
-  std::uint64_t qnodes() const noexcept { return qnodes_; }
-
  private:
   int evaluate() const noexcept { return run_evaluate(board_, settings_.threat_terms); }
   template <bool Pv>
@@ -160,8 +157,6 @@ class RunSearcher {
   std::uint64_t salt_;
   std::vector<MoveEntry> buffer_;  // kMaxPly move lists of up to cells() moves
   bool aborted_ = false;
-  int sel_depth_ = 0;
-  std::uint64_t qnodes_ = 0;
   std::array<Frame, kMaxPly + 4> frames_{};
   std::array<std::array<int, Board::kMaxCells>, 2> history_{};
   std::array<std::array<int, Board::kMaxCells>, 2> counter_{};
@@ -217,7 +212,6 @@ int RunSearcher::search(int depth, int ply, int alpha, int beta, bool cut) {
     aborted_ = true;
     return 0;
   }
-  sel_depth_ = std::max(sel_depth_, ply);
   const Player me = board_.to_move();
   const Player them = opponent(me);
   if (board_.threat_count(me, Threat::Five) > 0) return win_in(ply + 1);
@@ -369,8 +363,6 @@ int RunSearcher::quiesce(int ply, int alpha, int beta, int fours, int last_four)
     aborted_ = true;
     return 0;
   }
-  sel_depth_ = std::max(sel_depth_, ply);
-  ++qnodes_;
   const Player me = board_.to_move();
   const Player them = opponent(me);
   if (board_.threat_count(me, Threat::Five) > 0) return win_in(ply + 1);
@@ -564,14 +556,12 @@ std::vector<int> run_candidates(const RunBoard& board) {
 
 SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<int>& root_moves,
                                      SearchLimits& limits, SearchTable& table,
-                                     const RunSearchSettings& settings, RunSearchStats* stats) {
+                                     const RunSearchSettings& settings) {
   SearchResult result;
   if (root_moves.empty()) return result;
-  const std::uint64_t nodes_before = limits.nodes();
   RunSearcher searcher(board, limits, table, settings);
   std::vector<RootScore> order;
   for (int cell : root_moves) order.push_back({cell, -kInfinity});
-  int depth_used = 0;
   for (int depth = 1; depth <= settings.max_depth; ++depth) {
     const RunSearcher::Outcome outcome = searcher.iteration(order, depth, -kInfinity, kInfinity);
     if (!outcome.complete) {
@@ -589,22 +579,14 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
             }
           }
           result.moves = std::move(partial);
-          depth_used = depth;
         }
       }
       break;
     }
     sort_by_score(order);
-    depth_used = depth;
     const bool to_the_end = depth >= board.empties();
     result = {order, depth, to_the_end && !settings.selective && settings.width == 0};
     if (to_the_end || decisive(result.moves)) break;
-  }
-  if (stats != nullptr) {
-    stats->nodes = limits.nodes() - nodes_before;
-    stats->depth = depth_used;
-    stats->sel_depth = searcher.sel_depth();
-    stats->qnodes = searcher.qnodes();
   }
   return result;
 }

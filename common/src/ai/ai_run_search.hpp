@@ -41,22 +41,13 @@ struct RunSearchSettings {
   std::uint64_t table_salt = 0;
 };
 
-// How a search went, for the benchmarks and the engine's messages.
-struct RunSearchStats {
-  std::uint64_t nodes = 0;
-  int depth = 0;             // the deepest iteration finished or partly used
-  int sel_depth = 0;         // the deepest ply reached
-  std::uint64_t qnodes = 0;  // nodes of the quiescence search
-};
-
 // Searches the given root moves (empty cells of board) deeper and deeper until
 // the limits stop it, max_depth is reached, or a result is proven. The result
 // is that of the last iteration, or of the part of an interrupted one that
 // searched the previous best move and any move found better than it.
 SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<int>& root_moves,
                                      SearchLimits& limits, SearchTable& table,
-                                     const RunSearchSettings& settings,
-                                     RunSearchStats* stats = nullptr);
+                                     const RunSearchSettings& settings);
 
 // What marking the empty cell is worth to the side to move before any
 // search: the patterns it makes for itself plus those it spoils for the
