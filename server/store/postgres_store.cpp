@@ -353,10 +353,11 @@ void PostgresStore::add_held_move(const std::string& holder, std::int64_t game_i
                                     pg_param(holder)};
   // FOR SHARE: the game's row stays locked until the transaction ends, so a
   // claim (an update of the row) waits for this move or this move for it.
+  // The game by its key alone (as send_moves: not by games_by_node).
 #define TTT_HELD_MOVE                                                 \
   "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "  \
   "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND " \
-  "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply"
+  "g.node || '' = $7 AND g.status || '' = 'in_progress' FOR SHARE RETURNING ply"
   if (db_.pipelined()) {
     hold_move(holder, game_id, ply, m);
     return;
@@ -372,10 +373,14 @@ void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_i
   const std::vector<PgParam> params{pg_param(status), pg_param(reason),
                                     number(ended_ms), rated ? flag(*rated) : PgParam{},
                                     number(game_id),  pg_param(holder)};
-#define TTT_HELD_END                                                      \
-  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "            \
-  "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND " \
-  "status = 'in_progress' RETURNING id"
+  // The game is found by its key alone: node and status are compared as
+  // expressions no index answers, or the planner (a prepared statement's
+  // generic plan) reads games_by_node, every version of every game of the
+  // node there (the dead ones until a vacuum), for each game that ends.
+#define TTT_HELD_END                                                              \
+  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "                    \
+  "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node || '' = $6 AND " \
+  "status || '' = 'in_progress' RETURNING id"
   if (db_.pipelined()) {
     // Answered before the batch commits: no row written fails the batch,
     // and its second run (job by job) finds who holds the game.
@@ -609,9 +614,10 @@ bool PostgresStore::claim_game(std::int64_t game_id, const std::string& from, co
   // Row-level: of several nodes claiming the same holder's game at once,
   // the first update wins and the others find the holder changed. A holder
   // that still beats here keeps the game, whatever Redis says of it.
+  // By the game's key alone (as end_held_game: not by games_by_node).
   auto rows = db_.run(
-      "UPDATE games SET node = $1 WHERE id = $2 AND node = $3 AND "
-      "status = 'in_progress' AND NOT " TTT_BEAT_FRESH("$3", "$4") " RETURNING id",
+      "UPDATE games SET node = $1 WHERE id = $2 AND node || '' = $3 AND "
+      "status || '' = 'in_progress' AND NOT " TTT_BEAT_FRESH("$3", "$4") " RETURNING id",
       {pg_param(to), number(game_id), pg_param(from), number(dead_after.count())});
   return rows.rows() == 1;
 }
