@@ -438,6 +438,48 @@ TEST_F(PostgresStoreTest, ANodesFencedWritesFindTheGameByItsKeyNotByTheNodesInde
             0);
 }
 
+// In a batch a game's end waits behind the moves held so far (one INSERT a
+// batch), yet every game's rows keep their order: its moves go before its
+// end, and a move written after its game's end still comes after it, where
+// a node's fenced INSERT refuses it (the game is no longer in progress).
+TEST_F(PostgresStoreTest, InABatchAGamesEndStaysBetweenTheMovesBeforeAndAfterIt) {
+  PostgresStore a(conninfo(), PostgresStore::Use::kNode);
+  a.save_player(player(1, "alice"));
+  a.save_player(player(2, "bob"));
+  for (int id = 1; id <= 3; ++id) {
+    auto g = game(id, 1, 2, 1'000);
+    g.node = "nodea";
+    a.begin_game(g);
+  }
+  a.begin_batch();
+  a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
+  a.end_held_game("nodea", 1, "x_won", "resignation", 1'200);
+  a.add_held_move("nodea", 2, 0, {1, 1, 1'300, 0});
+  a.add_held_move("nodea", 1, 1, {0, 0, 1'400, 0});  // after its game's end
+  EXPECT_THROW(a.commit(), StoreError);
+  a.rollback();
+  EXPECT_EQ(a.game(1)->status, "in_progress") << "the failed batch wrote nothing";
+  EXPECT_TRUE(a.game(1)->moves.empty());
+  EXPECT_TRUE(a.game(2)->moves.empty());
+
+  a.begin_batch();
+  a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
+  a.add_held_move("nodea", 2, 0, {1, 1, 1'150, 0});
+  a.end_held_game("nodea", 1, "x_won", "resignation", 1'200);
+  a.add_held_move("nodea", 2, 1, {0, 0, 1'300, 0});
+  a.add_held_move("nodea", 3, 0, {2, 2, 1'350, 0});
+  a.end_held_game("nodea", 2, "draw", "agreement", 1'400);
+  a.add_held_move("nodea", 3, 1, {0, 2, 1'450, 0});
+  a.commit();
+  EXPECT_EQ(a.game(1)->status, "x_won");
+  EXPECT_EQ(a.game(1)->moves.size(), 1u);
+  EXPECT_EQ(a.game(2)->status, "draw");
+  EXPECT_EQ(a.game(2)->moves.size(), 2u);
+  EXPECT_EQ(a.game(3)->status, "in_progress");
+  ASSERT_EQ(a.game(3)->moves.size(), 2u);
+  EXPECT_EQ(a.game(3)->moves[1].col, 2);
+}
+
 // A database that stops answering (its link frozen, as a stopped server):
 // the statement fails within the deadline and the connection is given up;
 // once the database answers, the next transaction connects again.
