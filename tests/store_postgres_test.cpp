@@ -421,15 +421,15 @@ TEST_F(PostgresStoreTest, ANodesFencedWritesFindTheGameByItsKeyNotByTheNodesInde
     EXPECT_TRUE(b.claim_game(kGames + 1, "nodea", "nodeb", std::chrono::seconds(60)));
   }
   PgConnection check(conninfo());
-  const auto count = [&check](const char* sql) {
-    return check.run(sql).integer(0, 0);
-  };
+  const auto count = [&check](const char* sql) { return check.run(sql).integer(0, 0); };
   // Every count handed in (the sessions' ends are seen a little later).
   ASSERT_TRUE(eventually([&] {
-    return count("SELECT COALESCE(SUM(n_tup_upd), 0) FROM pg_stat_user_tables WHERE "
-                 "schemaname = current_schema() AND relname = 'games'") >= kGames + 1 &&
-           count("SELECT COALESCE(SUM(n_tup_ins), 0) FROM pg_stat_user_tables WHERE "
-                 "schemaname = current_schema() AND relname = 'moves'") >= 2 * kGames + kGames / 3;
+    return count(
+               "SELECT COALESCE(SUM(n_tup_upd), 0) FROM pg_stat_user_tables WHERE "
+               "schemaname = current_schema() AND relname = 'games'") >= kGames + 1 &&
+           count(
+               "SELECT COALESCE(SUM(n_tup_ins), 0) FROM pg_stat_user_tables WHERE "
+               "schemaname = current_schema() AND relname = 'moves'") >= 2 * kGames + kGames / 3;
   }));
   EXPECT_EQ(count("SELECT COUNT(*) FROM games WHERE status = 'in_progress'"), 1);
   EXPECT_EQ(count("SELECT COUNT(*) FROM moves"), 2 * kGames + kGames / 3);

@@ -382,8 +382,8 @@ void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_i
   // expressions no index answers, or the planner (a prepared statement's
   // generic plan) reads games_by_node, every version of every game of the
   // node there (the dead ones until a vacuum), for each game that ends.
-#define TTT_HELD_END                                                              \
-  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "                    \
+#define TTT_HELD_END                                                            \
+  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "                  \
   "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node || '' = $6 AND " \
   "status || '' = 'in_progress' RETURNING id"
   if (db_.pipelined()) {
