@@ -2,6 +2,7 @@
 // the hiredis adapter (commands, errors, a lost and a stopped Redis), the
 // node registry, the shared quick-match queues and the shared game list.
 #include <gtest/gtest.h>
+#include <openssl/hmac.h>
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
@@ -10,8 +11,11 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <thread>
+#include <vector>
 
 #include "client_support/redis_scratch.hpp"
+#include "cluster/node_signer.hpp"
 #include "cluster/redis_client.hpp"
 #include "cluster/redis_cluster.hpp"
 #include "cluster/shared_directory.hpp"
@@ -589,6 +593,66 @@ TEST_F(Cluster, HeartbeatsAndMessagesNotSignedWithTheLobbysKeyAreIgnored) {
   ASSERT_TRUE(run_until([&] { return reply.has_value(); }, 5s));
   EXPECT_EQ(reply->reservation, "code");
   EXPECT_EQ(asked, 1);
+}
+
+// A tag is HMAC-SHA256 of the context and the value, each with its length
+// first, as every node of a lobby computes it (nodes of other builds
+// included): checked against OpenSSL's one-call HMAC. The same signer
+// signs on several threads at once, each tag right.
+std::string reference_tag(const std::string& key, const std::string& context,
+                          const std::string& value) {
+  const std::string input =
+      std::to_string(context.size()) + ":" + context + std::to_string(value.size()) + ":" + value;
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(input.data()), input.size(), out, &length);
+  return std::string(reinterpret_cast<const char*>(out), length);
+}
+
+TEST(NodeSigner, ATagIsTheHmacOfTheLengthPrefixedContextAndValue) {
+  using server::cluster::NodeSigner;
+  const std::string key(40, 'k');
+  const NodeSigner signer(key);
+  const NodeSigner other(std::string(40, 'o'));
+  for (const std::string& value : {std::string(), std::string("x"), std::string(5000, '\0'),
+                                   std::string("account\tnode\tbytes")}) {
+    const std::string signed_value = signer.sign("ttt:who", value);
+    ASSERT_EQ(signed_value.size(), NodeSigner::kTagBytes + value.size());
+    EXPECT_EQ(signed_value.substr(0, NodeSigner::kTagBytes), reference_tag(key, "ttt:who", value));
+    EXPECT_EQ(signed_value.substr(NodeSigner::kTagBytes), value);
+    EXPECT_EQ(signer.open("ttt:who", signed_value), value);
+    EXPECT_FALSE(signer.open("ttt:figures", signed_value)) << "another context";
+    EXPECT_FALSE(other.open("ttt:who", signed_value)) << "another key";
+    std::string forged = signed_value;
+    forged[3] = static_cast<char>(forged[3] ^ 1);
+    EXPECT_FALSE(signer.open("ttt:who", forged));
+  }
+  // "1:a" + "2:bc" against "2:ab" + "1:c": the lengths keep them apart.
+  EXPECT_NE(signer.sign("a", "bc").substr(0, 32), signer.sign("ab", "c").substr(0, 32));
+  const std::string tag = signer.text_tag("ttt:node:n1", "host\t7777");
+  EXPECT_EQ(tag.size(), 64u);
+  EXPECT_TRUE(signer.text_tag_ok("ttt:node:n1", "host\t7777", tag));
+  EXPECT_FALSE(signer.text_tag_ok("ttt:node:n1", "host\t7778", tag));
+  EXPECT_FALSE(NodeSigner().enabled());
+  EXPECT_EQ(NodeSigner().sign("ttt:who", "plain"), "plain");
+
+  const NodeSigner shared = signer;  // copies share the keyed state
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(4, 0);
+  for (std::size_t t = 0; t < wrong.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 500; ++i) {
+        const std::string value = std::to_string(t) + ":" + std::to_string(i);
+        if (shared.sign("ttt:figures", value).substr(0, NodeSigner::kTagBytes) !=
+            reference_tag(key, "ttt:figures", value)) {
+          ++wrong[t];
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(std::accumulate(wrong.begin(), wrong.end(), 0), 0);
 }
 
 }  // namespace

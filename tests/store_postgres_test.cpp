@@ -29,6 +29,7 @@
 #include "store/sqlite_store.hpp"
 #include "store/store_writer.hpp"
 #include "store/stored_accounts.hpp"
+#include "support/eventually.hpp"
 #include "support/postgres_scratch.hpp"
 #include "support/tcp_proxy.hpp"
 #include "support/test_client.hpp"
@@ -382,6 +383,101 @@ TEST_F(PostgresStoreTest, AGameIsWrittenOnlyByItsHolderAndTakenOnlyFromADeadOne)
   EXPECT_EQ(a.game(1)->moves.size(), 2u);
   a.drop_node("nodea");
   EXPECT_FALSE(b.live_node("nodea", 60s));
+}
+
+// A node's fenced writes find each game by its key: ending a game (or
+// writing a move, or taking a game over) never reads games_by_node, which
+// holds every version of all the node's games (the dead ones until a
+// vacuum), so an end would cost as much as the node's games in play. Both
+// ways: in a batch (pipelined, prepared: generic plans after five) and one
+// statement at a time. Counted by PostgreSQL's statistics, which a session
+// hands in when it ends.
+TEST_F(PostgresStoreTest, ANodesFencedWritesFindTheGameByItsKeyNotByTheNodesIndex) {
+  constexpr int kGames = 30;
+  {
+    PostgresStore a(conninfo(), PostgresStore::Use::kNode);
+    PostgresStore b(conninfo(), PostgresStore::Use::kNode);
+    a.save_player(player(1, "alice"));
+    a.save_player(player(2, "bob"));
+    for (int id = 1; id <= kGames + 1; ++id) {
+      auto g = game(id, 1, 2, 1'000);
+      g.node = "nodea";
+      a.begin_game(g);
+    }
+    a.begin_batch();
+    for (int id = 1; id <= kGames; ++id) {
+      a.add_held_move("nodea", id, 0, {1, 1, 1'100, 0});
+      a.add_held_move("nodea", id, 1, {0, 0, 1'200, 0});
+      if (id % 3 != 0) a.end_held_game("nodea", id, "x_won", "resignation", 1'300);
+    }
+    a.commit();
+    for (int id = 3; id <= kGames; id += 3) {
+      a.begin();
+      a.add_held_move("nodea", id, 2, {2, 2, 1'400, 0});
+      a.end_held_game("nodea", id, "o_won", "line", 1'500);
+      a.commit();
+    }
+    // nodea never beat in the database: its last game is taken at once.
+    EXPECT_TRUE(b.claim_game(kGames + 1, "nodea", "nodeb", std::chrono::seconds(60)));
+  }
+  PgConnection check(conninfo());
+  const auto count = [&check](const char* sql) { return check.run(sql).integer(0, 0); };
+  // Every count handed in (the sessions' ends are seen a little later).
+  ASSERT_TRUE(eventually([&] {
+    return count(
+               "SELECT COALESCE(SUM(n_tup_upd), 0) FROM pg_stat_user_tables WHERE "
+               "schemaname = current_schema() AND relname = 'games'") >= kGames + 1 &&
+           count(
+               "SELECT COALESCE(SUM(n_tup_ins), 0) FROM pg_stat_user_tables WHERE "
+               "schemaname = current_schema() AND relname = 'moves'") >= 2 * kGames + kGames / 3;
+  }));
+  EXPECT_EQ(count("SELECT COUNT(*) FROM games WHERE status = 'in_progress'"), 1);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM moves"), 2 * kGames + kGames / 3);
+  EXPECT_EQ(count("SELECT COALESCE(SUM(idx_scan), -1) FROM pg_stat_user_indexes WHERE "
+                  "schemaname = current_schema() AND indexrelname = 'games_by_node'"),
+            0);
+}
+
+// In a batch a game's end waits behind the moves held so far (one INSERT a
+// batch), yet every game's rows keep their order: its moves go before its
+// end, and a move written after its game's end still comes after it, where
+// a node's fenced INSERT refuses it (the game is no longer in progress).
+TEST_F(PostgresStoreTest, InABatchAGamesEndStaysBetweenTheMovesBeforeAndAfterIt) {
+  PostgresStore a(conninfo(), PostgresStore::Use::kNode);
+  a.save_player(player(1, "alice"));
+  a.save_player(player(2, "bob"));
+  for (int id = 1; id <= 3; ++id) {
+    auto g = game(id, 1, 2, 1'000);
+    g.node = "nodea";
+    a.begin_game(g);
+  }
+  a.begin_batch();
+  a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
+  a.end_held_game("nodea", 1, "x_won", "resignation", 1'200);
+  a.add_held_move("nodea", 2, 0, {1, 1, 1'300, 0});
+  a.add_held_move("nodea", 1, 1, {0, 0, 1'400, 0});  // after its game's end
+  EXPECT_THROW(a.commit(), StoreError);
+  a.rollback();
+  EXPECT_EQ(a.game(1)->status, "in_progress") << "the failed batch wrote nothing";
+  EXPECT_TRUE(a.game(1)->moves.empty());
+  EXPECT_TRUE(a.game(2)->moves.empty());
+
+  a.begin_batch();
+  a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
+  a.add_held_move("nodea", 2, 0, {1, 1, 1'150, 0});
+  a.end_held_game("nodea", 1, "x_won", "resignation", 1'200);
+  a.add_held_move("nodea", 2, 1, {0, 0, 1'300, 0});
+  a.add_held_move("nodea", 3, 0, {2, 2, 1'350, 0});
+  a.end_held_game("nodea", 2, "draw", "agreement", 1'400);
+  a.add_held_move("nodea", 3, 1, {0, 2, 1'450, 0});
+  a.commit();
+  EXPECT_EQ(a.game(1)->status, "x_won");
+  EXPECT_EQ(a.game(1)->moves.size(), 1u);
+  EXPECT_EQ(a.game(2)->status, "draw");
+  EXPECT_EQ(a.game(2)->moves.size(), 2u);
+  EXPECT_EQ(a.game(3)->status, "in_progress");
+  ASSERT_EQ(a.game(3)->moves.size(), 2u);
+  EXPECT_EQ(a.game(3)->moves[1].col, 2);
 }
 
 // A database that stops answering (its link frozen, as a stopped server):

@@ -1,10 +1,14 @@
 #include "cluster/node_signer.hpp"
 
-#include <openssl/hmac.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
 #include <sys/stat.h>
 
 #include <fstream>
+#include <new>
 #include <sstream>
+#include <stdexcept>
 
 #include "lobby/secrets.hpp"
 
@@ -22,19 +26,49 @@ std::string hex(std::string_view bytes) {
   return out;
 }
 
+struct MacFree {
+  void operator()(EVP_MAC_CTX* context) const noexcept { EVP_MAC_CTX_free(context); }
+};
+using MacContext = std::unique_ptr<EVP_MAC_CTX, MacFree>;
+
+bool update(EVP_MAC_CTX* context, std::string_view bytes) {
+  return EVP_MAC_update(context, reinterpret_cast<const unsigned char*>(bytes.data()),
+                        bytes.size()) == 1;
+}
+
 }  // namespace
 
+NodeSigner::NodeSigner(std::string key) : key_(std::move(key)) {
+  if (key_.empty()) return;
+  EVP_MAC* hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  MacContext context(hmac != nullptr ? EVP_MAC_CTX_new(hmac) : nullptr);
+  EVP_MAC_free(hmac);  // the context holds its own reference
+  char digest[] = "SHA256";
+  const OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0),
+                               OSSL_PARAM_END};
+  if (!context || EVP_MAC_init(context.get(), reinterpret_cast<const unsigned char*>(key_.data()),
+                               key_.size(), params) != 1) {
+    throw std::runtime_error("cluster: OpenSSL offers no HMAC-SHA256 to sign with");
+  }
+  keyed_ = std::shared_ptr<const EVP_MAC_CTX>(context.release(), MacFree{});
+}
+
 std::string NodeSigner::mac(std::string_view context, std::string_view value) const {
-  // The context and the value, each with its length first: no two pairs
-  // make the same input.
-  std::string input = std::to_string(context.size()) + ":";
-  input.append(context);
-  input += std::to_string(value.size()) + ":";
-  input.append(value);
+  // HMAC-SHA256 of the context and the value, each with its length first
+  // ("7:ttt:who12:..."): no two pairs make the same input.
+  MacContext mac(EVP_MAC_CTX_dup(keyed_.get()));
+  if (!mac) throw std::bad_alloc();
+  const std::string context_length = std::to_string(context.size()) + ":";
+  const std::string value_length = std::to_string(value.size()) + ":";
   unsigned char out[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), key_.data(), static_cast<int>(key_.size()),
-       reinterpret_cast<const unsigned char*>(input.data()), input.size(), out, &length);
+  std::size_t length = 0;
+  // A copy starts where the keyed one stands; init (the same key) says so
+  // to OpenSSL versions that ask for it.
+  if (EVP_MAC_init(mac.get(), nullptr, 0, nullptr) != 1 || !update(mac.get(), context_length) ||
+      !update(mac.get(), context) || !update(mac.get(), value_length) ||
+      !update(mac.get(), value) || EVP_MAC_final(mac.get(), out, &length, sizeof out) != 1) {
+    throw std::runtime_error("cluster: HMAC-SHA256 failed");
+  }
   return std::string(reinterpret_cast<const char*>(out), length);
 }
 

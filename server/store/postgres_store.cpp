@@ -126,7 +126,7 @@ PgParam number(std::int64_t value) { return pg_param(value); }
 }  // namespace
 
 PostgresStore::PostgresStore(const std::string& conninfo, Use use) : db_(conninfo), use_(use) {
-  db_.before_answers([this] { send_moves(); });
+  db_.before_answers([this] { send_pending(); });
   try {
     check_and_migrate();
   } catch (const StoreError& e) {
@@ -331,12 +331,17 @@ void PostgresStore::add_move(std::int64_t game_id, int ply, const StoredMove& m)
 void PostgresStore::end_game(std::int64_t game_id, const std::string& status,
                              const std::string& reason, std::int64_t ended_ms,
                              std::optional<bool> rated) {
-  send_moves();  // the game's moves before its end
-  write(
+  static constexpr const char* kEnd =
       "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "
-      "rated = COALESCE($4::integer, rated) WHERE id = $5",
-      {pg_param(status), pg_param(reason), number(ended_ms), rated ? flag(*rated) : PgParam{},
-       number(game_id)});
+      "rated = COALESCE($4::integer, rated) WHERE id = $5";
+  std::vector<PgParam> params{pg_param(status), pg_param(reason), number(ended_ms),
+                              rated ? flag(*rated) : PgParam{}, number(game_id)};
+  if (db_.pipelined()) {
+    if (refusing_) throw StoreError("writes refused (test hook)");
+    hold_end(game_id, kEnd, std::move(params), std::nullopt);
+    return;
+  }
+  write(kEnd, params);
 }
 
 void PostgresStore::lost(std::int64_t game_id) {
@@ -353,10 +358,11 @@ void PostgresStore::add_held_move(const std::string& holder, std::int64_t game_i
                                     pg_param(holder)};
   // FOR SHARE: the game's row stays locked until the transaction ends, so a
   // claim (an update of the row) waits for this move or this move for it.
+  // The game by its key alone (as send_pending: not by games_by_node).
 #define TTT_HELD_MOVE                                                 \
   "INSERT INTO moves (game_id, ply, \"row\", col, at_ms, clock_ms) "  \
   "SELECT g.id, $2, $3, $4, $5, $6 FROM games g WHERE g.id = $1 AND " \
-  "g.node = $7 AND g.status = 'in_progress' FOR SHARE RETURNING ply"
+  "g.node || '' = $7 AND g.status || '' = 'in_progress' FOR SHARE RETURNING ply"
   if (db_.pipelined()) {
     hold_move(holder, game_id, ply, m);
     return;
@@ -372,15 +378,18 @@ void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_i
   const std::vector<PgParam> params{pg_param(status), pg_param(reason),
                                     number(ended_ms), rated ? flag(*rated) : PgParam{},
                                     number(game_id),  pg_param(holder)};
-#define TTT_HELD_END                                                      \
-  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "            \
-  "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node = $6 AND " \
-  "status = 'in_progress' RETURNING id"
+  // The game is found by its key alone: node and status are compared as
+  // expressions no index answers, or the planner (a prepared statement's
+  // generic plan) reads games_by_node, every version of every game of the
+  // node there (the dead ones until a vacuum), for each game that ends.
+#define TTT_HELD_END                                                            \
+  "UPDATE games SET status = $1, reason = $2, ended_ms = $3, "                  \
+  "rated = COALESCE($4::integer, rated) WHERE id = $5 AND node || '' = $6 AND " \
+  "status || '' = 'in_progress' RETURNING id"
   if (db_.pipelined()) {
     // Answered before the batch commits: no row written fails the batch,
     // and its second run (job by job) finds who holds the game.
-    send_moves();
-    db_.send(TTT_HELD_END, params, 1);
+    hold_end(game_id, TTT_HELD_END, params, 1);
     return;
   }
   if (db_.run(TTT_HELD_END, params).rows() != 1) lost(game_id);
@@ -389,33 +398,46 @@ void PostgresStore::end_held_game(const std::string& holder, std::int64_t game_i
 
 void PostgresStore::hold_move(const std::string& holder, std::int64_t game_id, int ply,
                               const StoredMove& m) {
-  if (!moves_.empty() && holder != moves_holder_) send_moves();
+  if ((!moves_.empty() && holder != moves_holder_) || ended_.contains(game_id)) send_pending();
   moves_holder_ = holder;
   moves_.add(game_id, ply, m);
 }
 
-void PostgresStore::send_moves() {
-  if (moves_.empty()) return;
-  auto params = moves_.params();
-  const int count = moves_.count();
-  moves_.clear();
-  if (moves_holder_.empty()) {
-    db_.send(TTT_INSERT_MOVE_ROWS, params);
-    return;
+void PostgresStore::hold_end(std::int64_t game_id, const char* sql, std::vector<PgParam> params,
+                             std::optional<int> rows) {
+  ends_.push_back({sql, std::move(params), rows});
+  ended_.insert(game_id);
+}
+
+void PostgresStore::send_pending() {
+  if (moves_.empty() && ends_.empty()) return;
+  // Taken out first: what is sent is no longer held, whatever sending says.
+  const auto ends = std::move(ends_);
+  ends_.clear();
+  ended_.clear();
+  if (!moves_.empty()) {
+    auto params = moves_.params();
+    const int count = moves_.count();
+    moves_.clear();
+    if (moves_holder_.empty()) {
+      db_.send(TTT_INSERT_MOVE_ROWS, params);
+    } else {
+      // A node's moves: each only while the node holds its game in
+      // progress (FOR SHARE, as one move alone); a move whose game it
+      // doesn't hold writes no row, and the count fails the batch. Each
+      // move's game is looked up by its key: the holder and status are
+      // compared as expressions no index answers, because a join that could
+      // read them from games_by_node read every version of the node's games
+      // there (the dead ones until a vacuum) once a batch.
+      params.push_back(pg_param(moves_holder_));
+      db_.send(TTT_INSERT_MOVE_ROWS
+               "CROSS JOIN LATERAL (SELECT 1 FROM games g WHERE g.id = m.game_id AND "
+               "g.node || '' = $7 AND g.status || '' = 'in_progress' FOR SHARE) AS held "
+               "RETURNING ply",
+               params, count);
+    }
   }
-  // A node's moves: each only while the node holds its game in progress
-  // (FOR SHARE, as one move alone); a move whose game it doesn't hold
-  // writes no row, and the count fails the batch. Each move's game is
-  // looked up by its key: the holder and status are compared as
-  // expressions no index answers, because a join that could read them from
-  // games_by_node read every version of the node's games there (the dead
-  // ones until a vacuum) once a batch.
-  params.push_back(pg_param(moves_holder_));
-  db_.send(TTT_INSERT_MOVE_ROWS
-           "CROSS JOIN LATERAL (SELECT 1 FROM games g WHERE g.id = m.game_id AND "
-           "g.node || '' = $7 AND g.status || '' = 'in_progress' FOR SHARE) AS held "
-           "RETURNING ply",
-           params, count);
+  for (const HeldEnd& end : ends) db_.send(end.sql, end.params, end.rows);
 }
 
 void PostgresStore::save_secret(std::int64_t player_id, const std::string& salt,
@@ -459,6 +481,8 @@ void PostgresStore::begin_batch() {
     claim();
   }
   moves_.clear();
+  ends_.clear();
+  ended_.clear();
   db_.begin_pipeline();
   db_.send("BEGIN");
 }
@@ -482,6 +506,8 @@ void PostgresStore::commit() {
 
 void PostgresStore::rollback() {
   moves_.clear();  // never sent
+  ends_.clear();
+  ended_.clear();
   db_.end_pipeline();
   db_.exec("ROLLBACK");
 }
@@ -609,9 +635,10 @@ bool PostgresStore::claim_game(std::int64_t game_id, const std::string& from, co
   // Row-level: of several nodes claiming the same holder's game at once,
   // the first update wins and the others find the holder changed. A holder
   // that still beats here keeps the game, whatever Redis says of it.
+  // By the game's key alone (as end_held_game: not by games_by_node).
   auto rows = db_.run(
-      "UPDATE games SET node = $1 WHERE id = $2 AND node = $3 AND "
-      "status = 'in_progress' AND NOT " TTT_BEAT_FRESH("$3", "$4") " RETURNING id",
+      "UPDATE games SET node = $1 WHERE id = $2 AND node || '' = $3 AND "
+      "status || '' = 'in_progress' AND NOT " TTT_BEAT_FRESH("$3", "$4") " RETURNING id",
       {pg_param(to), number(game_id), pg_param(from), number(dead_after.count())});
   return rows.rows() == 1;
 }
@@ -655,7 +682,7 @@ std::vector<std::pair<std::int64_t, std::string>> PostgresStore::game_holders(
 }
 
 void PostgresStore::release_games(const std::string& node) {
-  send_moves();  // written while the node held the games
+  send_pending();  // written while the node held the games
   write("UPDATE games SET node = '' WHERE node = $1 AND status = 'in_progress'", {pg_param(node)});
 }
 

@@ -20,7 +20,10 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <unordered_set>
+#include <vector>
 
 #include "store/move_rows.hpp"
 #include "store/postgres.hpp"
@@ -141,17 +144,33 @@ class PostgresStore final : public Store {
   // A held write updated no row: GameLost naming who holds the game now.
   [[noreturn]] void lost(std::int64_t game_id);
   // In a batch: the move joins the others, written together by one INSERT
-  // when anything needs them (send_moves).
+  // when anything needs them (send_pending).
   void hold_move(const std::string& holder, std::int64_t game_id, int ply, const StoredMove& m);
-  // Sends the held moves' INSERT (a fenced one for a node's moves: every
-  // move's game held by it, or the batch fails).
-  void send_moves();
+  // In a batch: a game's end (expecting `rows` rows, if given) waits behind
+  // the moves held so far, so that a batch's moves go in one INSERT, not
+  // one before each end. A game's moves must reach the database before its
+  // end (a node's fenced INSERT finds only games in progress): a move of a
+  // game whose end is held sends what is held first.
+  void hold_end(std::int64_t game_id, const char* sql, std::vector<PgParam> params,
+                std::optional<int> rows);
+  // Sends what is held: the moves' INSERT (a fenced one for a node's moves:
+  // every move's game held by it, or the batch fails), then the ends held
+  // behind them, in their order.
+  void send_pending();
+
+  struct HeldEnd {
+    const char* sql;
+    std::vector<PgParam> params;
+    std::optional<int> rows;
+  };
 
   PgConnection db_;
   Use use_;
   bool refusing_ = false;
-  MoveRows moves_;            // a batch's moves not yet sent
-  std::string moves_holder_;  // the node fencing them; empty: none
+  MoveRows moves_;                          // a batch's moves not yet sent
+  std::string moves_holder_;                // the node fencing them; empty: none
+  std::vector<HeldEnd> ends_;               // a batch's game ends not yet sent
+  std::unordered_set<std::int64_t> ended_;  // the games of ends_
 };
 
 }  // namespace ttt::server
