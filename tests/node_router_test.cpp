@@ -17,6 +17,7 @@
 #include "support/eventually.hpp"
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"
+#include "support/quiet_cluster.hpp"
 #include "support/unused_room_links.hpp"
 
 namespace ttt::server {
@@ -177,17 +178,14 @@ class FakeLobby : public RoutingHost {
 // This node "a" and, unless the test says no, node "b" alive and taking
 // players; tokens held and seats asked are kept for the test to look at
 // (and answer).
-class TwoNodes : public Cluster {
+class TwoNodes : public testing::QuietCluster {
  public:
-  TwoNodes() {
-    self_.id = "a";
+  TwoNodes() : QuietCluster("a") {
     other_.id = "b";
     other_.host = "127.0.0.2";
     other_.port = 4000;
     other_.fingerprint = "ab:cd";
   }
-  const NodeInfo& self() const override { return self_; }
-  bool available() const override { return true; }
   std::optional<NodeInfo> node(const std::string& id) const override {
     if (id == self_.id) return self_;
     if (id == other_.id && other_alive) return other_;
@@ -200,16 +198,9 @@ class TwoNodes : public Cluster {
             HoldDone) override {
     held.push_back({account, hash, to});
   }
-  void release(AccountId, const std::string&) override {}
-  void find_token(const std::string&, TokenDone done) override { done(std::nullopt, true); }
-  void find_player(AccountId, PlayerDone done) override { done("", true); }
   void request_seat(const std::string& to, const SeatRequest& request, SeatDone done) override {
     seats.push_back({to, request, std::move(done)});
   }
-  void serve_seats(SeatHandler) override {}
-  void on_restored(std::function<void(bool)>) override {}
-  void set_draining(bool) override {}
-  void leave(std::function<void()> done) override { done(); }
 
   struct Held {
     AccountId account;
@@ -226,7 +217,6 @@ class TwoNodes : public Cluster {
   bool other_alive = true;
 
  private:
-  NodeInfo self_;
   NodeInfo other_;
 };
 

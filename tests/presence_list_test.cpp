@@ -15,6 +15,7 @@
 #include "lobby/text_rules.hpp"
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"
+#include "support/quiet_cluster.hpp"
 #include "support/recorded_replies.hpp"
 #include "support/unused_room_links.hpp"
 
@@ -35,7 +36,7 @@ MatchRequest wish(int size, int win_length) {
 
 // A node among others: their players as the index would page them, and what
 // this node shared.
-class OtherNodes final : public SingleNode {
+class OtherNodes final : public testing::QuietCluster {
  public:
   void share_presence(const std::map<AccountId, wire::PlayerPresence>& here) override {
     shared = here;

@@ -15,6 +15,7 @@
 #include "support/eventually.hpp"
 #include "support/fake_participant.hpp"
 #include "support/quiet_cluster.hpp"
+#include "support/recorded_replies.hpp"
 #include "support/unused_room_links.hpp"
 
 namespace ttt::server {
@@ -26,40 +27,12 @@ using testing::UnusedLinks;
 
 // The lobby as quick match sees it: its players, what it says to them, and
 // the rooms and redirects quick match asks for.
-class FakeLobby : public QuickMatchHost {
+class FakeLobby : public QuickMatchHost, public testing::RecordedReplies {
  public:
   explicit FakeLobby(boost::asio::io_context& io) : io_(io) {}
 
   LobbyPlayer& add(std::uint64_t id) {
-    auto& player = players_[SeatId{id}];
-    player = std::make_unique<LobbyPlayer>();
-    player->id = SeatId{id};
-    player->account = AccountId{id};
-    player->name = "p" + std::to_string(id);
-    player->address = "10.0.0." + std::to_string(id);
-    auto conn = std::make_shared<FakeParticipant>();
-    conns_[SeatId{id}] = conn;
-    player->participant = conn;
-    return *player;
-  }
-  FakeParticipant& conn(std::uint64_t id) { return *conns_.at(SeatId{id}); }
-  // The player's connection drops.
-  void drop(std::uint64_t id) { conns_.erase(SeatId{id}); }
-
-  LobbyPlayer* player_of(SeatId id) override {
-    const auto it = players_.find(id);
-    return it == players_.end() ? nullptr : it->second.get();
-  }
-  void reply(const LobbyPlayer& player, wire::ServerMessage message) override {
-    if (auto conn = player.participant.lock()) conn->deliver(make_outbound(std::move(message)));
-  }
-  void error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
-             std::uint32_t request_id) override {
-    wire::ServerMessage message;
-    message.set_in_reply_to(request_id);
-    message.mutable_error()->set_code(code);
-    message.mutable_error()->set_text(std::move(text));
-    reply(player, std::move(message));
+    return RecordedReplies::add(id, "p" + std::to_string(id), "10.0.0." + std::to_string(id));
   }
   std::shared_ptr<GameRoom> open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
                                       LobbyPlayer* player, const MatchRequest& rules,
@@ -107,8 +80,6 @@ class FakeLobby : public QuickMatchHost {
  private:
   boost::asio::io_context& io_;
   UnusedLinks links_;
-  std::map<SeatId, std::unique_ptr<LobbyPlayer>> players_;
-  std::map<SeatId, std::shared_ptr<FakeParticipant>> conns_;
   std::uint64_t rooms_ = 0;
 };
 
@@ -270,7 +241,7 @@ TEST_F(QuickMatchTest, PlayerWhoseConnectionDroppedMakesWayForTheNext) {
   match.ask(c, wish(c), 3);
   lobby_.pairs.clear();
   LobbyPlayer& d = lobby_.add(4);
-  lobby_.drop(3);  // c is gone without a word: d waits instead
+  lobby_.disconnect(3);  // c is gone without a word: d waits instead
   match.ask(d, wish(d), 4);
   EXPECT_TRUE(run_until(io_, [&] { return match.wish_of(d.id) != nullptr; }));
   EXPECT_TRUE(lobby_.pairs.empty());
@@ -285,7 +256,7 @@ TEST_F(QuickMatchTest, PlayerWhoseConnectionDroppedMakesWayForTheNext) {
 TEST_F(QuickMatchTest, PairingsWithManyGonePlayersEndInTheQueueNotJustInWords) {
   QuickMatch& match = two_nodes();
   LobbyPlayer& gone = lobby_.add(1);
-  lobby_.drop(1);
+  lobby_.disconnect(1);
   LobbyPlayer& a = lobby_.add(2);
   match.ask(a, wish(a), 7);
   // The shared queues pair a with players of this node gone meanwhile, one
@@ -308,7 +279,7 @@ TEST_F(QuickMatchTest, PairingsWithManyGonePlayersEndInTheQueueNotJustInWords) {
 TEST_F(QuickMatchTest, EndlessPairingsWithGonePlayersEndInAnErrorNotAFalseWait) {
   QuickMatch& match = two_nodes();
   LobbyPlayer& gone = lobby_.add(1);
-  lobby_.drop(1);
+  lobby_.disconnect(1);
   LobbyPlayer& a = lobby_.add(2);
   match.ask(a, wish(a), 7);
   for (int i = 0; i < 1000 && lobby_.conn(2).last_error() == nullptr; ++i) {

@@ -196,9 +196,8 @@ class Cluster {
 
 // One node alone: every player and token is here, there is nobody to ask.
 // It answers at once: every player is held here, no other node holds a
-// token, a seat can't be kept elsewhere. (Tests derive from it to answer a
-// call or two as several nodes would.)
-class SingleNode : public Cluster {
+// token, a seat can't be kept elsewhere.
+class SingleNode final : public Cluster {
  public:
   SingleNode() { self_.id = "local"; }
   const NodeInfo& self() const override { return self_; }

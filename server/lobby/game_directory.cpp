@@ -119,33 +119,6 @@ std::optional<Listing> LocalGameDirectory::find_by_invite(const std::string& inv
   return find(it->second);
 }
 
-std::optional<Listing> with_invite(const std::map<GameId, Listing>& games,
-                                   const std::string& invite_key) {
-  if (invite_key.empty()) return std::nullopt;
-  for (const auto& [id, listing] : games) {
-    if (listing.invite_key == invite_key) return listing;
-  }
-  return std::nullopt;
-}
-
-ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
-                 const std::function<bool(const Listing&)>& shown) {
-  ListPage page;
-  // One pass: every match counts towards the total; the page takes the
-  // first page_size after the cursor, and the one after them says there is more.
-  for (const auto& [id, listing] : games) {
-    if (!matches(listing, query) || (shown && !shown(listing))) continue;
-    ++page.total;
-    if (id <= query.after) continue;
-    if (page.games.size() < query.page_size) {
-      page.games.push_back(listing.summary);
-    } else if (page.next_after == GameId{}) {
-      page.next_after = page.games.empty() ? GameId{} : GameId{page.games.back().game_id()};
-    }
-  }
-  return page;
-}
-
 ListPage LocalGameDirectory::list(const ListQuery& query) const {
   static const std::set<GameId> none;
   const auto indexed = by_filter_.find(filter_key(query));

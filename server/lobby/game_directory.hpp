@@ -76,15 +76,6 @@ class GameDirectory {
 // Whether a listing passes a query's filters and may be shown to its viewer.
 bool matches(const Listing& listing, const ListQuery& query);
 
-// One page of `games` for the query, of the listings `shown` lets through
-// (all when empty).
-ListPage page_of(const std::map<GameId, Listing>& games, const ListQuery& query,
-                 const std::function<bool(const Listing&)>& shown = {});
-
-// The listing of `games` with this invite key (never a match for an empty key).
-std::optional<Listing> with_invite(const std::map<GameId, Listing>& games,
-                                   const std::string& invite_key);
-
 // The directory of one server process. A page is read from an index in id
 // order of the public games that pass the query's filters of size, win
 // length, rated and open (each game sits in the 16 indexes of the filters it

@@ -1,7 +1,8 @@
 // RecordedReplies: the lobby's players and its replies to them, for tests
 // of one lobby part alone (PlayerReplies). Each player has a
 // FakeParticipant that keeps what it was told; a player can be dropped, as
-// when it leaves before a late answer arrives.
+// when it leaves before a late answer arrives, or lose its connection. A
+// test's fake host derives from it beside the host interface.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@
 
 namespace ttt::testing {
 
-class RecordedReplies : public server::PlayerReplies {
+class RecordedReplies : public virtual server::PlayerReplies {
  public:
   // Player `id`, named `name`, connected from `address`.
   server::LobbyPlayer& add(std::uint64_t id, const std::string& name,
@@ -35,6 +36,8 @@ class RecordedReplies : public server::PlayerReplies {
   FakeParticipant& conn(std::uint64_t id) { return *conns_.at(server::SeatId{id}); }
   // Player `id` is gone from the lobby.
   void drop(std::uint64_t id) { players_.erase(server::SeatId{id}); }
+  // Player `id`'s connection drops without a word; the lobby still has it.
+  void disconnect(std::uint64_t id) { conns_.erase(server::SeatId{id}); }
 
   server::LobbyPlayer* player_of(server::SeatId id) override {
     const auto it = players_.find(id);
