@@ -53,7 +53,10 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
       address_chat_(config_.address_chat_per_second, config_.address_chat_burst),
       invites_(links_.directory, *this,
                InviteLimits{config_.invite_failures_per_address, config_.invite_retry}),
-      challenges_(ChallengeLimits{config_.challenges_per_minute, config_.challenge_cooldown}),
+      challenges_(
+          links_.logic, players_, links_.accounts, cluster(), *this,
+          ChallengeTerms{config_.challenge_lifetime, ChallengeLimits{config_.challenges_per_minute,
+                                                                     config_.challenge_cooldown}}),
       records_(links_.accounts, *this),
       quick_match_(links_.logic, links_.matchmaker, cluster(), *this, config_.bot_fallback),
       presence_(
@@ -168,7 +171,7 @@ void Lobby::closed(Connection& connection) {
   // Going down: everyone keeps their identity and token, stored, for the
   // next start; nothing is released.
   if (shutting_down_) return;
-  end_challenges_of(*player);
+  challenges_.end_all_of(*player);
   quick_match_.withdraw(player->id);
   auto room = player->room;
   if (room && room->in_progress() && room->is_seated(player->id)) {
@@ -295,16 +298,16 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       presence_.list(player, message.list_players(), rid);
       break;
     case wire::ClientMessage::kChallenge:
-      challenge(player, message.challenge(), rid);
+      challenges_.challenge(player, message.challenge(), rid);
       break;
     case wire::ClientMessage::kAnswerChallenge:
-      answer_challenge(player, message.answer_challenge(), rid);
+      challenges_.answer(player, message.answer_challenge(), rid);
       break;
     case wire::ClientMessage::kChallengeSettings:
-      challenge_settings(player, message.challenge_settings(), rid);
+      challenges_.settings(player, message.challenge_settings(), rid);
       break;
     case wire::ClientMessage::kBlock:
-      block(player, message.block(), rid);
+      challenges_.block(player, message.block(), rid);
       break;
     case wire::ClientMessage::kCreateGame:
       create_game(player, message.create_game(), rid);

@@ -26,7 +26,7 @@
 #include "ids.hpp"
 #include "lobby/account_store.hpp"
 #include "lobby/address_quotas.hpp"
-#include "lobby/challenge_book.hpp"
+#include "lobby/challenge_desk.hpp"
 #include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/game_holders.hpp"
@@ -167,7 +167,8 @@ class Lobby final : public Gate,
                     public RoomOwner,
                     private QuickMatchHost,
                     private HoldingsHost,
-                    private RoutingHost {
+                    private RoutingHost,
+                    private ChallengeHost {
  public:
   Lobby(LobbyLinks links, LobbyConfig config);
   ~Lobby() override;
@@ -294,37 +295,13 @@ class Lobby final : public Gate,
   // The wrong invite codes the player's connection may still try (null while away).
   static RateLimiter* invite_tries(const LobbyPlayer& player);
 
-  // --- challenges and blocks (lobby_challenges.cpp)
-  void challenge(LobbyPlayer& player, const wire::Challenge& request, std::uint32_t request_id);
-  // Whether the player sits in a game now (ALREADY_IN_GAME replied then).
-  bool seated_now(LobbyPlayer& player, std::uint32_t request_id);
-  // Whether the player may challenge `name`: not itself, not seated in a
-  // game (replied if not).
-  bool may_challenge(LobbyPlayer& player, std::string_view name, std::uint32_t request_id);
-  // Why `target` takes no challenge from account `from` now (busy, not
-  // taking challenges, blocking it), or nullopt.
-  std::optional<std::pair<wire::ErrorCode, std::string>> challenge_refusal(
-      const LobbyPlayer& target, AccountId from) const override;
-  // Several nodes: a challenge to a player at another node, made there.
-  void challenge_elsewhere(LobbyPlayer& player, const std::string& node, wire::Challenge settings,
-                           std::uint32_t request_id);
-  void answer_challenge(LobbyPlayer& player, const wire::AnswerChallenge& answer,
-                        std::uint32_t request_id);
-  void challenge_settings(LobbyPlayer& player, const wire::ChallengeSettings& settings,
-                          std::uint32_t request_id);
-  void block(LobbyPlayer& player, const wire::Block& request, std::uint32_t request_id);
-  // The challenge ends without a game; both players are told how.
-  void end_challenge(std::uint64_t id, wire::ChallengeEnd how);
-  // The player went offline or into a game: the challenges it made are
-  // withdrawn, those it received can no longer be taken.
-  void end_challenges_of(const LobbyPlayer& player);
-  // The player now sits in its room as a player: its seat counts against its
-  // address, and its challenges end.
-  void took_seat(LobbyPlayer& player);
-  // Whether the player may make another challenge (to `to`) now: within its
-  // own, its address's and its network's rates, and not `to` again too
-  // soon; replies RATE_LIMITED if not.
-  bool may_challenge_now(LobbyPlayer& player, const LobbyPlayer& to, std::uint32_t request_id);
+  // --- challenges (ChallengeDesk asks; lobby_games.cpp opens their games)
+  bool may_hold_seat(const LobbyPlayer& player) const override;
+  std::shared_ptr<GameRoom> open_challenge_game(LobbyPlayer& challenger, LobbyPlayer& challenged,
+                                                const wire::Challenge& settings,
+                                                std::uint32_t request_id) override;
+  void seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
+                      std::uint32_t request_id) override;
 
   // --- games (lobby_games.cpp)
   void create_game(LobbyPlayer& player, const wire::CreateGame& create, std::uint32_t request_id);
@@ -339,16 +316,21 @@ class Lobby final : public Gate,
   // Checks a board size and a win length (0: the size) a request asks for;
   // replies an Error naming the wrong one and returns false if either is out
   // of range.
-  bool valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id);
+  bool valid_rules(LobbyPlayer& player, int size, int win_length,
+                   std::uint32_t request_id) override;
   // Checks a Fischer clock a request asks for (none is fine); replies
   // BAD_REQUEST and returns false if it is out of range.
-  bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock, std::uint32_t request_id);
+  bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
+                   std::uint32_t request_id) override;
   // Whether the player's address may hold one more game seat (against the
   // bot or not); replies TOO_MANY_GAMES if not.
-  bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id);
+  bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) override;
   // The player sits in its room as a player: its seat counts against its
   // address until it leaves the seat.
   void hold_quota(LobbyPlayer& player);
+  // The player now sits in its room as a player: its seat counts against its
+  // address, and its challenges end.
+  void took_seat(LobbyPlayer& player);
   void release_quota(LobbyPlayer& player);
   // Whether a player's side of a game lets it be rated: a human's does unless
   // it says no, a program's only when it asks.
@@ -390,6 +372,8 @@ class Lobby final : public Gate,
                   const std::function<void(LobbyPlayer&)>& place) override;
   void took_kept_seat(LobbyPlayer& player, wire::Rated asked) override;
   void challenge_here(LobbyPlayer& player, const wire::Challenge& challenge) override;
+  std::optional<std::pair<wire::ErrorCode, std::string>> challenge_refusal(
+      const LobbyPlayer& target, AccountId from) const override;
   LobbyPlayer* online(std::string_view name) override;
   std::shared_ptr<GameRoom> seat_for_newcomer(const SeatRequest& request) override;
   void wait_again(SeatId waiting, const SeatRequest& request) override;
@@ -437,7 +421,7 @@ class Lobby final : public Gate,
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
   InviteCodes invites_;                                // of this node's private games
   std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
-  ChallengeBook challenges_;  // waiting for an answer (lobby_challenges.cpp)
+  ChallengeDesk challenges_;  // challenges waiting for an answer; blocks
   RecordsDesk records_;       // the answers about past games
   QuickMatch quick_match_;    // the players waiting for a quick match
   PresenceList presence_;     // the players online, as /who lists them

@@ -69,12 +69,21 @@ bool Lobby::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t reque
   return false;
 }
 
+bool Lobby::may_hold_seat(const LobbyPlayer& player) const {
+  return quotas_.refusal(player.address, false).empty();
+}
+
 void Lobby::hold_quota(LobbyPlayer& player) {
   if (player.holds_quota || !player.room || player.is_bot) return;
   player.holds_quota = true;
   player.bot_quota = player.room->settings().vs_bot;
   player.quota_address = player.address;
   quotas_.take(player.quota_address, player.bot_quota);
+}
+
+void Lobby::took_seat(LobbyPlayer& player) {
+  hold_quota(player);
+  challenges_.end_all_of(player);
 }
 
 void Lobby::release_quota(LobbyPlayer& player) {
@@ -421,6 +430,32 @@ std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated wai
   }
   room->seat(waiting.ref(), wire::SIDE_X, 0);
   if (player != nullptr) room->seat(player->ref(), wire::SIDE_O, request_id);
+  return room;
+}
+
+std::shared_ptr<GameRoom> Lobby::open_challenge_game(LobbyPlayer& challenger,
+                                                     LobbyPlayer& challenged,
+                                                     const wire::Challenge& settings,
+                                                     std::uint32_t request_id) {
+  // Both leave what they watch or wait for: the game starts now.
+  for (LobbyPlayer* p : {&challenger, &challenged}) {
+    quick_match_.withdraw(p->id);
+    if (auto watched = p->room) watched->leave(p->id, 0);
+  }
+  RoomSettings room_settings;
+  room_settings.size = settings.size();
+  room_settings.win_length = settings.win_length();
+  room_settings.clock = settings.clock();
+  room_settings.rated =
+      allows_rating(challenger, settings.rated()) && allows_rating(challenged, wire::RATED_DEFAULT);
+  room_settings.origin = challenger.address;
+  auto room = new_room(std::move(room_settings));
+  challenger.room = room;
+  challenged.room = room;
+  took_seat(challenger);
+  took_seat(challenged);
+  room->seat(challenger.ref(), wire::SIDE_X, 0);
+  room->seat(challenged.ref(), wire::SIDE_O, request_id);
   return room;
 }
 

@@ -44,7 +44,7 @@ std::shared_ptr<RoutedConnection> Lobby::still_open(
 
 void Lobby::hand_off(LobbyPlayer& player) {
   const SeatId id = player.id;
-  end_challenges_of(player);
+  challenges_.end_all_of(player);
   quick_match_.withdraw(id);
   if (player.room) player.room->leave(id, 0);
   desk_.tokens().forget(id);
@@ -75,7 +75,17 @@ void Lobby::took_kept_seat(LobbyPlayer& player, wire::Rated asked) {
 }
 
 void Lobby::challenge_here(LobbyPlayer& player, const wire::Challenge& made) {
-  challenge(player, made, 0);
+  challenges_.challenge(player, made, 0);
+}
+
+std::optional<std::pair<wire::ErrorCode, std::string>> Lobby::challenge_refusal(
+    const LobbyPlayer& target, AccountId from) const {
+  return challenges_.refusal(target, from);
+}
+
+void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
+                           std::uint32_t request_id) {
+  router_.seat_elsewhere(player, to, std::move(request), request_id);
 }
 
 LobbyPlayer* Lobby::online(std::string_view name) { return players_.online(name_key(name)); }

@@ -5,12 +5,15 @@
 // node's records would.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lobby/account_store.hpp"
@@ -79,9 +82,24 @@ class MemoryAccounts final : public server::AccountStore {
     });
   }
   std::size_t size() const override { return accounts_.size(); }
-  std::vector<std::string> blocked_names(AccountId) const override { return {}; }
-  void set_blocked(AccountId, AccountId, bool) override {}
-  bool blocks(AccountId, AccountId) const override { return false; }
+  // Blocks, kept as the store keeps them: who blocked whom.
+  std::vector<std::string> blocked_names(AccountId account) const override {
+    std::vector<std::string> names;
+    for (const auto& [by, whom] : blocked_) {
+      const StoredPlayer* blocked = get(whom);
+      if (by == account && blocked != nullptr) names.push_back(blocked->name);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  void set_blocked(AccountId by, AccountId whom, bool blocked) override {
+    if (blocked) {
+      blocked_.insert({by, whom});
+    } else {
+      blocked_.erase({by, whom});
+    }
+  }
+  bool blocks(AccountId by, AccountId whom) const override { return blocked_.contains({by, whom}); }
 
   double rating(AccountId account) const override {
     const StoredPlayer* a = get(account);
@@ -159,6 +177,7 @@ class MemoryAccounts final : public server::AccountStore {
   }
 
   std::map<std::int64_t, StoredPlayer> accounts_;
+  std::set<std::pair<AccountId, AccountId>> blocked_;
 };
 
 }  // namespace ttt::testing
