@@ -1,13 +1,17 @@
-// Lobby: connections <-> players. It answers Hello (a name is owned through
-// its secret; a resume token takes a held seat back), dispatches each
-// player's requests (lists, creating, joining and matching games, in-game
-// requests to the player's room), keeps a disconnected player's identity
-// while their seat is held, and seats the server's bots.
+// Lobby: connections <-> players, and the coordinator of the parts that
+// answer them. It lets a Hello in (HelloDesk says who it speaks for;
+// NodeRouter sends it to another node), dispatches each player's requests
+// to the part that answers them (ChallengeDesk, QuickMatch, PresenceList,
+// GameListDesk, RecordsDesk, InviteCodes; in-game requests to the player's
+// room), opens the rooms and seats players and the server's bots in them,
+// keeps a disconnected player's identity while their seat is held, and
+// answers what its parts ask of it (their host interfaces).
 //
-// Its parts talk to it through interfaces: accounts and ratings
+// It talks to the rest through interfaces: accounts and ratings
 // (AccountStore), the game list (GameDirectory), quick-match queues
-// (Matchmaker) and the journal rooms write to (GameJournal). Everything runs
-// on the logic executor (docs/architecture.md); nothing here blocks.
+// (Matchmaker), the journal rooms write to (GameJournal) and the other
+// nodes (Cluster, GameHolders). Everything runs on the logic executor
+// (docs/architecture.md); nothing here blocks.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
