@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "executor_check.hpp"
 #include "net/log_limiter.hpp"
 #include "support/eventually.hpp"
 #include "support/fake_participant.hpp"
@@ -276,6 +277,9 @@ class NodeRouterTest : public ::testing::Test {
   // What the records were asked meanwhile is answered now.
   void answer_records() { accounts_.run_later(); }
 
+  // The test's thread runs the lobby's executor, as the server's logic
+  // thread would (the sanitizer build checks).
+  ExecutorStandIn on_logic_;
   boost::asio::io_context io_;
   MemoryAccounts accounts_;
   TwoNodes cluster_;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "executor_check.hpp"
 #include "lobby/text_rules.hpp"
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"
@@ -121,6 +122,9 @@ class PresenceListTest : public ::testing::Test {
     void closed() override {}
   };
 
+  // The test's thread runs the lobby's executor, as the server's logic
+  // thread would (the sanitizer build checks).
+  ExecutorStandIn on_logic_;
   boost::asio::io_context io_;
   UnusedLinks links_;
   Unheard inbox_;
