@@ -17,6 +17,7 @@
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
+#include "support/recorded_replies.hpp"
 #include "support/unused_room_links.hpp"
 
 namespace ttt::server {
@@ -36,7 +37,7 @@ class SilentInbox : public Inbox {
 
 // The lobby as the challenge desk sees it: its players, what it says to
 // them, and the games and other-node challenges the desk asks for.
-class FakeLobby : public ChallengeHost {
+class FakeLobby : public ChallengeHost, public testing::DeliveredReplies {
  public:
   FakeLobby(boost::asio::io_context& io, MemoryAccounts& accounts) : io_(io), accounts_(accounts) {}
 
@@ -71,17 +72,6 @@ class FakeLobby : public ChallengeHost {
   }
 
   LobbyPlayer* player_of(SeatId id) override { return players.get(id); }
-  void reply(const LobbyPlayer& player, wire::ServerMessage message) override {
-    if (auto conn = player.participant.lock()) conn->deliver(make_outbound(std::move(message)));
-  }
-  void error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
-             std::uint32_t request_id) override {
-    wire::ServerMessage message;
-    message.set_in_reply_to(request_id);
-    message.mutable_error()->set_code(code);
-    message.mutable_error()->set_text(std::move(text));
-    reply(player, std::move(message));
-  }
   bool valid_rules(LobbyPlayer& player, int size, int, std::uint32_t request_id) override {
     if (size <= 15) return true;
     error(player, wire::ERROR_CODE_BAD_REQUEST, "board size out of range", request_id);

@@ -19,6 +19,7 @@
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
+#include "support/recorded_replies.hpp"
 #include "support/unused_room_links.hpp"
 
 namespace ttt::server {
@@ -53,7 +54,7 @@ class FakeConnection : public RoutedConnection,
 
 // The lobby as the router sees it: its players, connections and rooms, and
 // what the router asked of it.
-class FakeLobby : public RoutingHost {
+class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
  public:
   explicit FakeLobby(boost::asio::io_context& io) : io_(io) {}
 
@@ -89,17 +90,6 @@ class FakeLobby : public RoutingHost {
   LobbyPlayer* player_of(SeatId id) override {
     const auto it = players_.find(id);
     return it == players_.end() ? nullptr : it->second.get();
-  }
-  void reply(const LobbyPlayer& player, wire::ServerMessage message) override {
-    if (auto conn = player.participant.lock()) conn->deliver(make_outbound(std::move(message)));
-  }
-  void error(const LobbyPlayer& player, wire::ErrorCode code, std::string text,
-             std::uint32_t request_id) override {
-    wire::ServerMessage message;
-    message.set_in_reply_to(request_id);
-    message.mutable_error()->set_code(code);
-    message.mutable_error()->set_text(std::move(text));
-    reply(player, std::move(message));
   }
   RoutedConnection* connection_of(const LobbyPlayer& player) override {
     const auto it = connections_.find(player.id);

@@ -16,7 +16,20 @@
 
 namespace ttt::testing {
 
-class RecordedReplies : public virtual server::PlayerReplies {
+// Replies delivered to the player's own connection, as the Lobby's are
+// (errors as send_error makes them); the players are the test's.
+class DeliveredReplies : public virtual server::PlayerReplies {
+ public:
+  void reply(const server::LobbyPlayer& player, wire::ServerMessage message) override {
+    if (auto to = player.participant.lock()) to->deliver(server::make_outbound(std::move(message)));
+  }
+  void error(const server::LobbyPlayer& player, wire::ErrorCode code, std::string text,
+             std::uint32_t request_id) override {
+    server::send_error(player.participant, code, std::move(text), request_id);
+  }
+};
+
+class RecordedReplies : public DeliveredReplies {
  public:
   // Player `id`, named `name`, connected from `address`.
   server::LobbyPlayer& add(std::uint64_t id, const std::string& name,
@@ -42,14 +55,6 @@ class RecordedReplies : public virtual server::PlayerReplies {
   server::LobbyPlayer* player_of(server::SeatId id) override {
     const auto it = players_.find(id);
     return it == players_.end() ? nullptr : it->second.get();
-  }
-  void reply(const server::LobbyPlayer& player, wire::ServerMessage message) override {
-    if (auto conn = player.participant.lock())
-      conn->deliver(server::make_outbound(std::move(message)));
-  }
-  void error(const server::LobbyPlayer& player, wire::ErrorCode code, std::string text,
-             std::uint32_t request_id) override {
-    server::send_error(player.participant, code, std::move(text), request_id);
   }
 
  private:
