@@ -358,6 +358,29 @@ TEST_F(QuickMatchTest, NoBotWhenAnotherNodePairedThePlayerFirst) {
   EXPECT_EQ(lobby_.pairs[0].player, SeatId{});
 }
 
+TEST_F(QuickMatchTest, APairingWhoseSeatNeverComesAsksTheQueuesAgain) {
+  QuickMatch& match = two_nodes(milliseconds(1));
+  LobbyPlayer& a = lobby_.add(1);
+  match.ask(a, wish(a), 1);
+  later_.matches.front().second(MatchOutcome{});  // waits
+  later_.matches.pop_front();
+  ASSERT_TRUE(run_until(io_, [&] { return !later_.cancels.empty(); }));
+  // Another node paired it, then went away before its seat request came.
+  later_.cancels.front().second(false);
+  later_.cancels.pop_front();
+  EXPECT_TRUE(lobby_.bots.empty());
+  // After another fallback time, a is in the queues again, not in none.
+  ASSERT_TRUE(run_until(io_, [&] { return !later_.matches.empty(); }));
+  EXPECT_EQ(later_.matches.front().first.player, a.id);
+  later_.matches.front().second(MatchOutcome{});  // waits again
+  EXPECT_NE(match.wish_of(a.id), nullptr);
+  // And this time the bot steps in as for anyone who waited.
+  ASSERT_TRUE(run_until(io_, [&] { return !later_.cancels.empty(); }));
+  later_.cancels.front().second(true);
+  ASSERT_EQ(lobby_.bots.size(), 1u);
+  EXPECT_EQ(lobby_.bots[0].first, a.id);
+}
+
 TEST_F(QuickMatchTest, BotStepsInWhenTheSharedQueueStillHadThePlayer) {
   QuickMatch& match = two_nodes(milliseconds(1));
   LobbyPlayer& a = lobby_.add(1);

@@ -209,8 +209,25 @@ void QuickMatch::fallback_due(SeatId id) {
   matchmaker_.cancel(id, [this, id, rules, generation = waiting.generation](bool was_waiting) {
     LobbyPlayer* still = host_.player_of(id);
     const auto it = waiting_.find(id);
-    if (!was_waiting || !free_to_pair(still) || it == waiting_.end() ||
-        it->second.generation != generation) {
+    if (!free_to_pair(still) || it == waiting_.end() || it->second.generation != generation) {
+      return;
+    }
+    if (!was_waiting) {
+      // Paired meanwhile by another node, whose seat request is on its
+      // way. If none seats the player within another fallback time (that
+      // node went away), it asks the queues again rather than wait in none.
+      it->second.fallback->expires_after(fallback_);
+      it->second.fallback->async_wait([this, id, generation](boost::system::error_code ec) {
+        if (ec) return;
+        const auto again = waiting_.find(id);
+        if (again == waiting_.end() || again->second.generation != generation ||
+            !free_to_pair(host_.player_of(id))) {
+          return;
+        }
+        const MatchRequest request = again->second.request;
+        drop_wish(id);
+        try_match(id, request, 0, {});
+      });
       return;
     }
     waiting_.erase(it);
