@@ -197,6 +197,12 @@ void QuickMatch::fallback_due(SeatId id) {
   LobbyPlayer* player = host_.player_of(id);
   Waiting& waiting = waiting_.at(id);
   if (player == nullptr || stopped_) return;
+  if (waiting.paired_elsewhere) {
+    const MatchRequest request = waiting.request;
+    drop_wish(id);
+    try_match(id, request, 0, {});
+    return;
+  }
   if (!host_.bot_free_for(*player)) {
     // No bot for now (the address plays enough of them, or they are busy):
     // the player waits on for a human, and the bot is asked again later.
@@ -216,18 +222,8 @@ void QuickMatch::fallback_due(SeatId id) {
       // Paired meanwhile by another node, whose seat request is on its
       // way. If none seats the player within another fallback time (that
       // node went away), it asks the queues again rather than wait in none.
-      it->second.fallback->expires_after(fallback_);
-      it->second.fallback->async_wait([this, id, generation](boost::system::error_code ec) {
-        if (ec) return;
-        const auto again = waiting_.find(id);
-        if (again == waiting_.end() || again->second.generation != generation ||
-            !free_to_pair(host_.player_of(id))) {
-          return;
-        }
-        const MatchRequest request = again->second.request;
-        drop_wish(id);
-        try_match(id, request, 0, {});
-      });
+      it->second.paired_elsewhere = true;
+      arm_fallback(id, it->second);
       return;
     }
     waiting_.erase(it);

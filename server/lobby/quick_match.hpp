@@ -81,6 +81,9 @@ class QuickMatch {
     MatchRequest request;
     std::unique_ptr<boost::asio::steady_timer> fallback;
     std::uint64_t generation = 0;  // tells this wish's timer from an earlier one's
+    // Another node paired it (the queues no longer held it) and its seat
+    // request has not come yet: when the timer fires, it asks them again.
+    bool paired_elsewhere = false;
   };
   // The tries of one request so far: seats refused at other nodes, and
   // players paired with here who turned out gone.
