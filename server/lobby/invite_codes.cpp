@@ -54,12 +54,14 @@ bool InviteCodes::admits(LobbyPlayer& player, RateLimiter* tries, GameId game,
                          std::uint32_t request_id) {
   if (!settings.is_private) return true;
   if (!may_try(player, tries, request_id)) return false;
-  if (equal_constant_time(normalize_invite_code(code),
-                          normalize_invite_code(settings.invite_code))) {
-    return true;
-  }
+  if (opens(settings, code)) return true;
   wrong(player, tries, private_game(number(game)), request_id);
   return false;
+}
+
+bool InviteCodes::opens(const RoomSettings& settings, std::string_view code) {
+  return !settings.is_private || equal_constant_time(normalize_invite_code(code),
+                                                     normalize_invite_code(settings.invite_code));
 }
 
 bool InviteCodes::admits(LobbyPlayer& player, RateLimiter* tries, const Listing& listing,

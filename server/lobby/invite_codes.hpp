@@ -53,6 +53,9 @@ class InviteCodes {
   // a wrong code is a wrong try, and the player is told.
   bool admits(LobbyPlayer& player, RateLimiter* tries, GameId game, const RoomSettings& settings,
               std::string_view code, std::uint32_t request_id);
+  // Whether the code opens a room of these settings (any code a public one),
+  // compared in constant time; no try is counted.
+  static bool opens(const RoomSettings& settings, std::string_view code);
   // The same for a game another node lists: checked against the listing's
   // key (its holder checks again).
   bool admits(LobbyPlayer& player, RateLimiter* tries, const Listing& listing,

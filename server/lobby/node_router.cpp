@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "lobby/secrets.hpp"
+#include "lobby/invite_codes.hpp"
 #include "net/replies.hpp"
 
 namespace ttt::server {
@@ -295,8 +295,7 @@ std::optional<std::pair<wire::ErrorCode, std::string>> NodeRouter::game_refusal(
     const SeatRequest& request, const GameRoom* room) const {
   if (room == nullptr)
     return std::pair{wire::ERROR_CODE_UNKNOWN_GAME, "no " + game_name(request.game)};
-  if (room->settings().is_private && normalize_invite_code(request.invite_code) !=
-                                         normalize_invite_code(room->settings().invite_code)) {
+  if (!InviteCodes::opens(room->settings(), request.invite_code)) {
     return std::pair{wire::ERROR_CODE_WRONG_INVITE_CODE,
                      game_name(room->id()) + " is private: a matching invite code is needed"};
   }
