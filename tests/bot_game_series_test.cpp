@@ -37,6 +37,23 @@ TEST(GameSeries, EachRoundIsCountedOnce) {
   EXPECT_EQ(tally.errors, 0);
 }
 
+TEST(GameSeries, ARoundLearntAfterwardsIsCountedOnceLikeOneSeen) {
+  boost::asio::io_context io;
+  GameSeries series(io.get_executor(), "bot", 0, BotMode::Create);
+  const RoundKey round{7, 2};
+  EXPECT_TRUE(
+      series.round_over(round, wire::GAME_STATUS_O_WON, wire::END_REASON_DISCONNECT, wire::SIDE_O));
+  EXPECT_FALSE(
+      series.round_over(round, wire::GAME_STATUS_O_WON, wire::END_REASON_DISCONNECT, wire::SIDE_O))
+      << "again";
+  wire::GameState seen = finished(wire::GAME_STATUS_O_WON, 2);
+  seen.set_game_id(7);
+  EXPECT_FALSE(series.round_over(seen, wire::SIDE_O)) << "the same round, seen after all";
+  EXPECT_EQ(series.tally().games, 1);
+  EXPECT_EQ(series.tally().wins, 1);
+  EXPECT_EQ(series.tally().errors, 0);
+}
+
 TEST(GameSeries, AnAbortedGameIsAnErrorNotAGame) {
   boost::asio::io_context io;
   GameSeries series(io.get_executor(), "bot", 0, BotMode::Create);

@@ -14,6 +14,11 @@
 namespace ttt::client {
 namespace {
 
+// The games of its history a bot asks for to find a round its connection
+// dropped: it was the newest, or one of the newest if the server recorded
+// others since (a rematch the opponent started cannot be).
+constexpr std::uint32_t kRecallGames = 5;
+
 // Server text as the bot logs it: one harmless line (no forged log lines).
 std::string shown(const std::string& text) { return safe_text(text, field_width::kMessage); }
 
@@ -54,6 +59,7 @@ void BotPlayer::stop() { finish(); }
 // --- the connection ---------------------------------------------------------------
 
 void BotPlayer::on_welcome(const wire::Welcome& welcome) {
+  const wire::Side played = side();  // in the game before this Welcome, if any
   player_id_ = welcome.player_id();
   requests_.clear();
   failure_counted_ = false;
@@ -63,6 +69,7 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
   // A restart is said at the default level (warn): the user sees one line
   // for it; an ordinary reconnect only at info.
   if (welcome.game_id() != 0) {
+    dropped_.settle();  // the game goes on: its states follow
     if (restarted) {
       spdlog::warn("{}: the server restarted; back in game {}", label_, welcome.game_id());
     } else {
@@ -70,14 +77,35 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
     }
     return;  // the room sends Joined with the game
   }
-  // A game being played is lost; a queue place or an open game still waiting
-  // is simply asked for again below, as is an entry a Redirect answered.
-  if (game_ && in_progress(*game_)) error("lost its game when the connection dropped");
   if (restarted && entry_.asked()) spdlog::warn("{}: the server restarted; asking again", label_);
   const bool had_game = game_.has_value();
+  // A game being played may have ended while the link was down: its result
+  // is in this Welcome, or in the records; only then is a new game asked
+  // for. A queue place or an open game still waiting is simply asked for
+  // again, as is an entry a Redirect answered.
+  if (game_ && in_progress(*game_)) dropped_.dropped(*game_, played);
   game_.reset();
+  if (dropped_.pending()) {
+    if (const std::optional<RoundEnd> end = dropped_.in_welcome(welcome)) {
+      count_dropped(*end);
+    } else {
+      wire::ClientMessage ask;
+      ask.mutable_get_history()->set_limit(kRecallGames);
+      if (send(std::move(ask), Request::Recall) != 0) return;  // recalled() goes on
+      recalled(nullptr);
+      return;
+    }
+  }
+  back_in_lobby(had_game);
+}
+
+void BotPlayer::back_in_lobby(bool had_game) {
   if (finishing_) {
     connection_->close();
+    return;
+  }
+  if (series_.next(false) == GameSeries::Next::Finish) {
+    finish();  // the dropped round was the last
     return;
   }
   if (entry_.asked() && options_.mode == BotMode::Join &&
@@ -88,6 +116,26 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
     return;
   }
   enter();
+}
+
+void BotPlayer::recalled(const wire::History* history) {
+  if (!dropped_.pending()) return;
+  std::optional<RoundEnd> end;
+  if (history != nullptr) end = dropped_.in_history(*history);
+  if (end) {
+    count_dropped(*end);
+  } else {
+    dropped_.settle();
+    error("lost its game when the connection dropped");
+  }
+  back_in_lobby(true);
+}
+
+void BotPlayer::count_dropped(const RoundEnd& end) {
+  dropped_.settle();
+  spdlog::info("{}: game {} round {} ended while the connection was down", label_,
+               end.round.game_id, end.round.round);
+  series_.round_over(end.round, end.status, end.reason, end.side);
 }
 
 void BotPlayer::settle_secret(const wire::Welcome& welcome) {
@@ -199,6 +247,9 @@ void BotPlayer::on_message(const wire::ServerMessage& message) {
     case wire::ServerMessage::kState:
       if (game_ && message.state().game_id() == game_->game_id()) on_state(message.state());
       break;
+    case wire::ServerMessage::kHistory:
+      if (request_of(message.in_reply_to()) == Request::Recall) recalled(&message.history());
+      break;
     case wire::ServerMessage::kLeft:
       game_.reset();
       if (moving_on_ && !finishing_) enter();
@@ -288,8 +339,13 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
     failure_counted_ = true;
     return;
   }
+  on_refused(e, request_of(in_reply_to));
+}
+
+std::optional<BotPlayer::Request> BotPlayer::request_of(std::uint32_t in_reply_to) const {
   const auto it = requests_.find(in_reply_to);
-  on_refused(e, it == requests_.end() ? std::nullopt : std::optional<Request>(it->second));
+  if (it == requests_.end()) return std::nullopt;
+  return it->second;
 }
 
 // A request refused (not fatally), read after what it asked for (kind; none
@@ -297,6 +353,11 @@ void BotPlayer::on_error(const wire::Error& e, std::uint32_t in_reply_to) {
 void BotPlayer::on_refused(const wire::Error& e, std::optional<Request> kind) {
   if (kind == Request::Rotate) {
     error("could not replace its secret: " + shown(e.text()));
+    return;
+  }
+  if (kind == Request::Recall) {
+    spdlog::info("{}: its history could not be read: {}", label_, shown(e.text()));
+    recalled(nullptr);
     return;
   }
   if (kind == Request::Rematch || kind == Request::Leave || kind == Request::Resign ||

@@ -23,6 +23,7 @@
 #include "bot/bot_challenges.hpp"
 #include "bot/bot_options.hpp"
 #include "bot/bot_secret.hpp"
+#include "bot/dropped_round.hpp"
 #include "bot/game_entry.hpp"
 #include "bot/game_series.hpp"
 #include "bot/move_search.hpp"
@@ -62,7 +63,7 @@ class BotPlayer : public ConnectionEvents,
 
  private:
   // What a request in flight asked for: its refusal is read accordingly.
-  enum class Request { Enter, Move, Resign, Rematch, Leave, Rotate, Answer };
+  enum class Request { Enter, Move, Resign, Rematch, Leave, Rotate, Answer, Recall };
 
   // MoveSearch::Owner
   const wire::GameState* game() const override { return game_ ? &*game_ : nullptr; }
@@ -74,6 +75,14 @@ class BotPlayer : public ConnectionEvents,
   void brain_failed(const std::string& why, bool current) override;
 
   void enter();
+  // After a Welcome without a game: the dropped round settled first (its
+  // result found, or it is lost), then a new game asked for.
+  void back_in_lobby(bool had_game);
+  // The history the bot asked for to find a dropped round's end (null: it
+  // could not be read); the round is counted or lost, and the bot goes on.
+  void recalled(const wire::History* history);
+  // A dropped round's result, found: counted as if the bot had seen it.
+  void count_dropped(const RoundEnd& end);
   // After a Welcome: the secret settled, and replaced once with
   // --rotate-secret.
   void settle_secret(const wire::Welcome& welcome);
@@ -85,6 +94,8 @@ class BotPlayer : public ConnectionEvents,
   void find_new_opponent();
   void finish();
   std::uint32_t send(wire::ClientMessage message, Request kind);
+  // What the request a reply answers asked for (none for an event).
+  std::optional<Request> request_of(std::uint32_t in_reply_to) const;
   // Free for a challenge: in no game, not stopping.
   bool available() const noexcept { return !game_ && !finishing_; }
 
@@ -102,6 +113,7 @@ class BotPlayer : public ConnectionEvents,
 
   std::uint64_t player_id_ = 0;
   std::optional<wire::GameState> game_;
+  DroppedRound dropped_;  // a round in progress the link lost, its end looked for
   std::unordered_map<std::uint32_t, Request> requests_;  // in flight, by request id
   bool failure_counted_ = false;  // the error that ends this link is counted already
   bool name_refused_ = false;     // the server said NAME_TAKEN

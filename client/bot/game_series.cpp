@@ -18,21 +18,28 @@ GameSeries::GameSeries(boost::asio::any_io_executor io, std::string label, int g
     : label_(std::move(label)), games_(games), mode_(mode), rematch_timer_(std::move(io)) {}
 
 bool GameSeries::round_over(const wire::GameState& state, wire::Side me) {
-  if (!is_over(state) || counted_ == round_key(state)) return false;
-  counted_ = round_key(state);
-  count_result(state, me);
+  if (!is_over(state)) return false;
+  return round_over(round_key(state), state.status(), state.end_reason(), me);
+}
+
+bool GameSeries::round_over(const RoundKey& round, wire::GameStatus status, wire::EndReason reason,
+                            wire::Side me) {
+  if (counted_ == round) return false;
+  counted_ = round;
+  count_result(round, status, reason, me);
   return true;
 }
 
-void GameSeries::count_result(const wire::GameState& state, wire::Side me) {
-  if (state.end_reason() == wire::END_REASON_ABORTED) {
-    error("game " + std::to_string(state.game_id()) + " was aborted by the server");
+void GameSeries::count_result(const RoundKey& round, wire::GameStatus status,
+                              wire::EndReason reason, wire::Side me) {
+  if (reason == wire::END_REASON_ABORTED) {
+    error("game " + std::to_string(round.game_id) + " was aborted by the server");
     return;
   }
   ++tally_.games;
-  const wire::Side winner = state.status() == wire::GAME_STATUS_X_WON   ? wire::SIDE_X
-                            : state.status() == wire::GAME_STATUS_O_WON ? wire::SIDE_O
-                                                                        : wire::SIDE_NONE;
+  const wire::Side winner = status == wire::GAME_STATUS_X_WON   ? wire::SIDE_X
+                            : status == wire::GAME_STATUS_O_WON ? wire::SIDE_O
+                                                                : wire::SIDE_NONE;
   if (winner == wire::SIDE_NONE) {
     ++tally_.draws;
   } else if (winner == me) {
@@ -41,10 +48,10 @@ void GameSeries::count_result(const wire::GameState& state, wire::Side me) {
     ++tally_.losses;
   }
   if (games_ > 0) {
-    spdlog::info("{}: game {} round {} over ({} of {})", label_, state.game_id(), state.round(),
+    spdlog::info("{}: game {} round {} over ({} of {})", label_, round.game_id, round.round,
                  tally_.games, games_);
   } else {
-    spdlog::info("{}: game {} round {} over ({} so far)", label_, state.game_id(), state.round(),
+    spdlog::info("{}: game {} round {} over ({} so far)", label_, round.game_id, round.round,
                  tally_.games);
   }
 }

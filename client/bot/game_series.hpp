@@ -44,6 +44,10 @@ class GameSeries {
   // A state of the bot's game (it plays `me`): true when it ends a round
   // not counted yet, which is counted now.
   bool round_over(const wire::GameState& state, wire::Side me);
+  // A round the bot learnt the end of without seeing it (its connection
+  // dropped first): true when not counted yet, which it is now.
+  bool round_over(const RoundKey& round, wire::GameStatus status, wire::EndReason reason,
+                  wire::Side me);
 
   // After a counted round (or when finishing): what the bot does next.
   Next next(bool finishing) const;
@@ -67,7 +71,8 @@ class GameSeries {
   const BotTally& tally() const noexcept { return tally_; }
 
  private:
-  void count_result(const wire::GameState& state, wire::Side me);
+  void count_result(const RoundKey& round, wire::GameStatus status, wire::EndReason reason,
+                    wire::Side me);
 
   std::string label_;
   int games_;
