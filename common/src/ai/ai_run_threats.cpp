@@ -9,9 +9,9 @@ namespace {
 // salt; an entry is a refutation at `depth`.
 constexpr std::uint64_t kVcfSalt = 0xF0C5'0000'0000'0001ull;
 
-class ThreatSearch {
+class VcfSearch {
  public:
-  ThreatSearch(const RunBoard& board, SearchLimits& limits, SearchTable& table)
+  VcfSearch(const RunBoard& board, SearchLimits& limits, SearchTable& table)
       : board_(board),
         attacker_(board.to_move()),
         defender_(opponent(board.to_move())),
@@ -38,18 +38,18 @@ class ThreatSearch {
   bool aborted_ = false;
 };
 
-bool ThreatSearch::refuted(std::uint64_t salt, int depth) const {
+bool VcfSearch::refuted(std::uint64_t salt, int depth) const {
   const SearchTable::Entry* e = table_.probe(board_.hash() ^ salt_ ^ salt);
   return e != nullptr && e->depth >= depth;
 }
 
-void ThreatSearch::remember_refuted(std::uint64_t salt, int depth) {
+void VcfSearch::remember_refuted(std::uint64_t salt, int depth) {
   if (aborted_) return;
   table_.store(
       {board_.hash() ^ salt_ ^ salt, 0, static_cast<std::uint8_t>(depth), Bound::Upper, 0});
 }
 
-bool ThreatSearch::vcf(int fours, int* first) {
+bool VcfSearch::vcf(int fours, int* first) {
   if (limits_.tick()) {
     aborted_ = true;
     return false;
@@ -87,7 +87,7 @@ bool ThreatSearch::vcf(int fours, int* first) {
 
 // Whether the four at `cell` wins: the defender, with no five of its own,
 // must block it, and the attack goes on from there.
-bool ThreatSearch::four_wins(int cell, int fours) {
+bool VcfSearch::four_wins(int cell, int fours) {
   board_.play(cell);
   bool won = false;
   const int made = board_.threat_count(attacker_, Threat::Five);
@@ -110,7 +110,7 @@ bool ThreatSearch::four_wins(int cell, int fours) {
 
 std::optional<ThreatWin> find_vcf(const RunBoard& board, SearchLimits& limits, SearchTable& table,
                                   int max_fours) {
-  ThreatSearch search(board, limits, table);
+  VcfSearch search(board, limits, table);
   for (int fours = 0; fours <= max_fours; ++fours) {
     int first = -1;
     if (search.vcf(fours, &first)) return ThreatWin{first, fours + 1};
