@@ -35,6 +35,13 @@ std::string seconds_text(milliseconds ms) {
   return std::to_string((ms.count() + 999) / 1000) + " s";
 }
 
+// The lobby's nodes: the one the user names it by, then the others.
+std::vector<ServerAddress> lobby_nodes(const ConnectionOptions& options) {
+  std::vector<ServerAddress> nodes{{options.host, options.port}};
+  nodes.insert(nodes.end(), options.other_nodes.begin(), options.other_nodes.end());
+  return nodes;
+}
+
 }  // namespace
 
 Connection::Connection(asio::any_io_executor executor, ConnectionOptions options,
@@ -42,7 +49,8 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
     : executor_(std::move(executor)),
       options_(std::move(options)),
       events_(events),
-      redirect_limit_(options_.max_redirects, options_.redirect_window),
+      nodes_(lobby_nodes(options_), NodePins{options_.fingerprint, options_.known_servers},
+             options_.max_redirects, options_.redirect_window),
       reader_(options_.max_frame),
       wake_writer_(executor_),
       watchdog_(executor_),
@@ -53,11 +61,7 @@ Connection::Connection(asio::any_io_executor executor, ConnectionOptions options
       secret_(options_.secret),
       next_secret_(options_.next_secret) {
   if (options_.tls) tls_context_ = client_tls_context();
-  nodes_.push_back({options_.host, options_.port});
-  for (const ServerAddress& node : options_.other_nodes) {
-    if (std::find(nodes_.begin(), nodes_.end(), node) == nodes_.end()) nodes_.push_back(node);
-  }
-  attempt_.address = nodes_.front();
+  attempt_.address = nodes_.first();
 }
 
 void Connection::start() { asio::co_spawn(executor_, run(), asio::detached); }
@@ -70,13 +74,13 @@ asio::awaitable<void> Connection::run() {
   auto self = shared_from_this();
   milliseconds backoff = kFirstBackoff;
   std::optional<steady_clock::time_point> deadline;  // of the current run of retries
-  start_round();
+  nodes_.start_round();
   for (;;) {
     std::string reason;
     give_up_ = false;
     retry_now_ = false;
     asked_ = false;
-    attempt_ = next_attempt();
+    attempt_ = nodes_.next();
     bool welcomed_here = false;
     if (auto stream = co_await open_link(reason)) {
       co_await serve(std::move(*stream));
@@ -86,8 +90,8 @@ asio::awaitable<void> Connection::run() {
       if (asked_ && !welcomed_ && !give_up_ && !closing_) retry_now_ = true;
       welcomed_here = welcomed_;
       welcomed_ = false;
-    } else if (attempt_.redirected) {
-      redirect_limit_.forgive();  // sent to a node that can't be reached: not a circle
+    } else {
+      nodes_.unreachable(attempt_);
     }
     if (closing_) {
       finish("closed", false);
@@ -96,21 +100,21 @@ asio::awaitable<void> Connection::run() {
     if (welcomed_here) {
       deadline.reset();  // a good link starts a fresh retry period after it
       backoff = kFirstBackoff;
-      start_round();
+      nodes_.start_round();
     }
     if (give_up_) {
       finish(ever_welcomed_ ? reason : "cannot connect to " + where() + ": " + reason, true);
       co_return;
     }
-    if (next_) continue;  // a Redirect: to the node it names, at once
+    if (nodes_.has_next()) continue;  // a Redirect: to the node it names, at once
     if (retry_now_) {
-      next_ = attempt_;  // the same node again, at once
+      nodes_.again(attempt_);  // the same node again, at once
       continue;
     }
     if (!ever_welcomed_) {
-      failures_.push_back(where() + ": " + reason);
-      if (!round_.empty()) continue;  // the first connect tries each node once
-      finish(cannot_connect_text(), true);
+      nodes_.failed(where() + ": " + reason);
+      if (!nodes_.round_over()) continue;  // the first connect tries each node once
+      finish(nodes_.cannot_connect_text(), true);
       co_return;
     }
     const auto now = steady_clock::now();
@@ -131,11 +135,11 @@ asio::awaitable<void> Connection::run() {
     events_.on_reconnecting(reason, left);
     // Within a round the next node is tried at once; a new round (and the
     // first try after a drop) waits its backoff.
-    if (welcomed_here || round_.empty()) {
+    if (welcomed_here || nodes_.round_over()) {
       backoff_timer_.expires_after(std::min(backoff, left));
       co_await backoff_timer_.async_wait(use_tuple);
       backoff = std::min(backoff * 2, kMaxBackoff);
-      if (round_.empty()) start_round();
+      if (nodes_.round_over()) nodes_.start_round();
     }
   }
 }
@@ -196,7 +200,7 @@ asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reaso
                             ? judge_server(node.host, node.port, presented,
                                            {options_.fingerprint, options_.known_servers})
                             : judge_vouched(node.host, node.port, presented, attempt_.vouched,
-                                            attempt_.vouched_by, pin_for(node));
+                                            attempt_.vouched_by, nodes_.pin_for(node));
   switch (decision.verdict) {
     case TrustDecision::Verdict::kTrusted:
       spdlog::debug("{}: certificate {} trusted ({})", where(), presented.fingerprint,
@@ -351,22 +355,15 @@ bool Connection::handle_frame(std::string_view body) {
       watchdog_.cancel();  // the deadlines may have changed
       if (!message.welcome().secret().empty()) secret_ = message.welcome().secret();
       welcomed_ = ever_welcomed_ = true;
-      if (attempt_.redirected && !attempt_.reservation.empty() &&
-          message.welcome().game_id() != 0) {
-        // The redirect led to the seat kept for this client (a quick match
-        // or a challenge paired at another node): it went somewhere, so it
-        // is no circle. A bot pairing fast in a lobby of several nodes is
-        // sent on often and rightly.
-        redirect_limit_.forgive();
-      }
       {
+        // A Redirect with a reservation that led to a game: the seat kept
+        // for this client (a quick match or a challenge paired at another node).
+        const bool kept_seat = !attempt_.reservation.empty() && message.welcome().game_id() != 0;
+        const bool same_node = nodes_.welcomed(attempt_, kept_seat);
         const std::string& instance = message.welcome().server_instance();
-        const bool same_node = last_node_ == attempt_.address;
         server_restarted_ = same_node && !server_instance_.empty() && instance != server_instance_;
         server_instance_ = instance;
         redirected_ = attempt_.redirected;
-        last_node_ = attempt_.address;
-        failures_.clear();
       }
       events_.on_welcome(message.welcome());
       return true;
@@ -502,6 +499,64 @@ milliseconds Connection::retry_period() const noexcept {
                                   ? heartbeat_timeout_
                                   : options_.keepalive + options_.answer_timeout;
   return std::max(period, grace_ + notice + options_.seat_margin);
+}
+
+void Connection::follow(const wire::Redirect& redirect) {
+  std::string why;
+  const std::optional<std::string> to = nodes_.follow(redirect, where(), why);
+  if (!to) {
+    set_reason(why);
+    give_up_ = true;
+    return;
+  }
+  set_reason("sent on to " + *to);
+  spdlog::debug("{} sends this client to {}", where(), *to);
+  events_.on_redirected(*to, safe_text(redirect.reason(), field_width::kMessage));
+}
+
+bool Connection::on_fatal(const wire::Error& error) {
+  set_reason("the server closed the connection: " + safe_text(error.text(), field_width::kMessage));
+  switch (error.code()) {
+    case wire::ERROR_CODE_BAD_RESUME_TOKEN:
+      // The server no longer knows us (the game ended, or it restarted without
+      // it): carry on as a new player, at once (a node that says so to a
+      // Hello without a token waits like any other: no loop without a pause).
+      retry_now_ = !token_.empty();
+      token_.clear();
+      break;
+    case wire::ERROR_CODE_RESERVATION_GONE:
+      // The seat a Redirect kept expired: the same node, at once, without it
+      // (a node that says so without a reservation waits like any other).
+      retry_now_ = !attempt_.reservation.empty();
+      attempt_.reservation.clear();
+      break;
+    case wire::ERROR_CODE_SERVER_FULL:
+    case wire::ERROR_CODE_TOO_MANY_CONNECTIONS:
+    case wire::ERROR_CODE_DRAINING:
+    case wire::ERROR_CODE_CLUSTER_UNAVAILABLE:
+      // Full, drained or cut off from the lobby's shared state now: another
+      // node of the lobby, or this one later; a first connect gives up once
+      // every node has been tried.
+      break;
+    case wire::ERROR_CODE_NAME_TAKEN:
+      if (!next_secret_.empty()) {
+        // A rotation the server may have stored: try its new secret once.
+        secret_ = std::exchange(next_secret_, "");
+        retry_now_ = true;
+        return false;  // nothing the owner needs to hear of
+      }
+      give_up_ = true;
+      break;
+    case wire::ERROR_CODE_HELLO_TIMEOUT:
+    case wire::ERROR_CODE_IDLE_TIMEOUT:
+    case wire::ERROR_CODE_SLOW_CONSUMER:
+    case wire::ERROR_CODE_SHUTTING_DOWN:
+      break;  // worth another try
+    default:  // replaced, a wrong version or a bad name, our own bug
+      give_up_ = true;
+      break;
+  }
+  return true;
 }
 
 }  // namespace ttt::client

@@ -18,7 +18,7 @@
 // its owner in one line; a redirect that can't be right (no host, port 0, a
 // fingerprint that isn't one, a certificate other than the one vouched for)
 // or too many of them in a short time end the connection, never hang it
-// (connection_nodes.cpp).
+// (NodeAttempts decides which node is next).
 //
 // Used by ttt-client and ttt-bot. Everything runs on one executor (one
 // thread); the events are called on it.
@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "link/redirect.hpp"
+#include "link/node_attempts.hpp"
 #include "link/server_list.hpp"
 #include "ttt.pb.h"
 #include "ttt/tls/stream.hpp"
@@ -182,26 +182,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   using tcp = boost::asio::ip::tcp;
 
-  // One try at one node, and what a Redirect gave for it.
-  struct Attempt {
-    ServerAddress address;
-    std::string vouched;      // the fingerprint a redirecting node vouched for; empty: none
-    std::string vouched_by;   // that node, "host:port"
-    std::string reservation;  // for Hello.reservation
-    bool redirected = false;  // a Redirect named this node
-  };
-
   boost::asio::awaitable<void> run();
-  // The nodes to try in a round: the one of the last Welcome first, then
-  // the lobby's in order.
-  void start_round();
-  // The next try: a Redirect's or a retry's first, else the round's next node.
-  Attempt next_attempt();
-  // A Redirect: checked and followed (next_), or refused (the connection
-  // gives up). The link ends either way.
+  // A Redirect: followed (the node it names is tried next), or refused (the
+  // connection gives up). The link ends either way.
   void follow(const wire::Redirect& redirect);
-  // "cannot connect to A: REASON" (or to each of the nodes tried).
-  std::string cannot_connect_text() const;
   boost::asio::awaitable<std::optional<tls::Stream>> open_link(std::string& reason);
   boost::asio::awaitable<boost::system::error_code> resolve_and_connect(tcp::socket& socket);
   // TLS: the handshake and the check of the server's certificate (asking
@@ -209,10 +193,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // used.
   boost::asio::awaitable<bool> secure(tls::Stream& stream, std::string& reason);
   boost::asio::awaitable<bool> ask_about(const std::string& fingerprint);
-  // The fingerprint the user pins for a node, if any: its known_servers
-  // entry, or --fingerprint for an address the user named. A redirect
-  // can't change it.
-  std::string pin_for(const ServerAddress& node) const;
   boost::asio::awaitable<void> serve(tls::Stream stream);
   boost::asio::awaitable<void> read_loop();
   boost::asio::awaitable<void> write_loop();
@@ -233,16 +213,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::any_io_executor executor_;
   ConnectionOptions options_;
   ConnectionEvents& events_;
-  std::vector<ServerAddress> nodes_;        // host:port, then other_nodes
-  std::deque<ServerAddress> round_;         // the nodes left to try in this round
-  std::optional<Attempt> next_;             // to try before the round goes on
-  Attempt attempt_;                         // the current (or last) link's
-  std::optional<ServerAddress> last_node_;  // the node of the last Welcome
-  // A node reached through a Redirect: the fingerprint vouched for it, used
-  // again (in memory only, never stored) when a lost link goes back there.
-  std::optional<Attempt> vouched_node_;
-  std::vector<std::string> failures_;  // "node: reason" of this first round
-  RedirectLimit redirect_limit_;
+  NodeAttempts nodes_;  // host:port, then other_nodes: which is tried next
+  Attempt attempt_;     // the current (or last) link's
 
   std::shared_ptr<boost::asio::ssl::context> tls_context_;  // null with tls off
   std::optional<tls::Stream> stream_;
