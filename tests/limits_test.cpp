@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "game/bot_search_queue.hpp"
+#include "limits/keyed_rate_limiter.hpp"
+#include "limits/log_limiter.hpp"
 #include "lobby/address_quotas.hpp"
 #include "lobby/resume_tokens.hpp"
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
 #include "net/connection_slots.hpp"
-#include "net/keyed_rate_limiter.hpp"
-#include "net/log_limiter.hpp"
 #include "net/message_rate.hpp"
 #include "net/peer_address.hpp"
 #include "net/read_budget.hpp"

@@ -13,12 +13,12 @@
 #include <vector>
 
 #include "executor_check.hpp"
+#include "limits/log_limiter.hpp"
 #include "lobby/account_store.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/lobby.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/text_rules.hpp"
-#include "net/log_limiter.hpp"
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"
 #include "ttt/wire/frame.hpp"

@@ -14,7 +14,7 @@
 #include <set>
 
 #include "executor_check.hpp"
-#include "net/log_limiter.hpp"
+#include "limits/log_limiter.hpp"
 #include "support/eventually.hpp"
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"

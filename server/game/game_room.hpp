@@ -32,9 +32,9 @@
 #include "game/seat_hold.hpp"
 #include "game/spectators.hpp"
 #include "ids.hpp"
-#include "net/log_limiter.hpp"
+#include "limits/log_limiter.hpp"
+#include "limits/rate_limiter.hpp"
 #include "net/participant.hpp"
-#include "net/rate_limiter.hpp"
 #include "ttt/game.hpp"
 
 namespace ttt::server {

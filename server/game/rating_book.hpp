@@ -8,7 +8,7 @@
 
 #include "game/game_result.hpp"
 #include "ids.hpp"
-#include "store/records.hpp"
+#include "records.hpp"
 
 namespace ttt::server {
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "game/player_ref.hpp"
-#include "net/rate_limiter.hpp"
+#include "limits/rate_limiter.hpp"
 
 namespace ttt::server {
 

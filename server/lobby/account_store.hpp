@@ -17,7 +17,7 @@
 #include "game/rating.hpp"
 #include "game/rating_book.hpp"
 #include "ids.hpp"
-#include "store/records.hpp"
+#include "records.hpp"
 
 namespace ttt::server {
 

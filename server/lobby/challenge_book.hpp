@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "ids.hpp"
-#include "net/keyed_rate_limiter.hpp"
+#include "limits/keyed_rate_limiter.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server {

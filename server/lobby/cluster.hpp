@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "ids.hpp"
-#include "store/records.hpp"
+#include "records.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server {

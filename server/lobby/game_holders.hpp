@@ -21,7 +21,7 @@
 
 #include "ids.hpp"
 #include "lobby/cluster.hpp"
-#include "store/records.hpp"
+#include "records.hpp"
 
 namespace ttt::server {
 

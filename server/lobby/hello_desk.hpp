@@ -20,12 +20,12 @@
 #include <string_view>
 
 #include "ids.hpp"
+#include "limits/log_limiter.hpp"
 #include "lobby/account_store.hpp"
 #include "lobby/cluster.hpp"
 #include "lobby/identity_backoff.hpp"
 #include "lobby/new_name_allowance.hpp"
 #include "lobby/resume_tokens.hpp"
-#include "net/log_limiter.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server {

@@ -16,11 +16,11 @@
 
 #include "game/game_room.hpp"
 #include "ids.hpp"
+#include "limits/keyed_rate_limiter.hpp"
+#include "limits/rate_limiter.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/player_replies.hpp"
-#include "net/keyed_rate_limiter.hpp"
-#include "net/rate_limiter.hpp"
 
 namespace ttt::server {
 

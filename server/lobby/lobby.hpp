@@ -28,6 +28,8 @@
 #include "game/bot_search_queue.hpp"
 #include "game/game_room.hpp"
 #include "ids.hpp"
+#include "limits/keyed_rate_limiter.hpp"
+#include "limits/log_limiter.hpp"
 #include "lobby/account_store.hpp"
 #include "lobby/address_quotas.hpp"
 #include "lobby/challenge_desk.hpp"
@@ -48,8 +50,6 @@
 #include "lobby/records_desk.hpp"
 #include "lobby/resume_tokens.hpp"
 #include "net/inbox.hpp"
-#include "net/keyed_rate_limiter.hpp"
-#include "net/log_limiter.hpp"
 #include "net/read_budget.hpp"
 #include "ttt/ai.hpp"
 
@@ -105,7 +105,7 @@ struct LobbyConfig {
   std::uint32_t list_page_max = 100;  // ...and at most
   std::string stats_token;            // GetStats with it gets the operator counters; empty = nobody
   // Info lines per address (connections, players, games): a burst, then one
-  // every log_every; the rest are counted (net/log_limiter.hpp).
+  // every log_every; the rest are counted (limits/log_limiter.hpp).
   double log_burst = 20;
   std::chrono::milliseconds log_every{5'000};
   std::string server_version = "0.1.0";

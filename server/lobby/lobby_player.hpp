@@ -8,9 +8,9 @@
 
 #include "game/game_room.hpp"
 #include "ids.hpp"
+#include "limits/rate_limiter.hpp"
 #include "net/inbox.hpp"
 #include "net/participant.hpp"
-#include "net/rate_limiter.hpp"
 
 namespace ttt::server {
 

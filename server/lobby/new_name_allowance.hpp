@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "net/keyed_rate_limiter.hpp"
+#include "limits/keyed_rate_limiter.hpp"
 
 namespace ttt::server {
 

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "ids.hpp"
+#include "limits/keyed_rate_limiter.hpp"
 #include "lobby/cluster.hpp"
-#include "net/keyed_rate_limiter.hpp"
 
 namespace ttt::server {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <string_view>
 
+#include "limits/log_limiter.hpp"
 #include "metrics/server_metrics.hpp"
 #include "net/connection_meter.hpp"
 #include "net/connection_phase.hpp"
-#include "net/log_limiter.hpp"
 #include "net/silence_watch.hpp"
 #include "ttt.pb.h"
 

@@ -17,9 +17,9 @@
 #include <memory>
 #include <string>
 
+#include "limits/keyed_rate_limiter.hpp"
+#include "limits/rate_limiter.hpp"
 #include "net/connection_slots.hpp"
-#include "net/keyed_rate_limiter.hpp"
-#include "net/rate_limiter.hpp"
 #include "net/session.hpp"
 
 namespace ttt::server {

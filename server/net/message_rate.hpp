@@ -6,7 +6,7 @@
 // One connection's reader only: not thread-safe.
 #pragma once
 
-#include "net/rate_limiter.hpp"
+#include "limits/rate_limiter.hpp"
 
 namespace ttt::server {
 

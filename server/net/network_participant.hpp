@@ -27,12 +27,12 @@
 #include <string>
 #include <string_view>
 
+#include "limits/rate_limiter.hpp"
 #include "net/connection_life.hpp"
 #include "net/inbox.hpp"
 #include "net/inbox_relay.hpp"
 #include "net/message_rate.hpp"
 #include "net/participant.hpp"
-#include "net/rate_limiter.hpp"
 #include "net/session_limits.hpp"
 
 namespace ttt::server {

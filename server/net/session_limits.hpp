@@ -5,9 +5,9 @@
 #include <chrono>
 #include <cstddef>
 
+#include "limits/log_limiter.hpp"
 #include "metrics/server_metrics.hpp"
 #include "net/connection_life.hpp"
-#include "net/log_limiter.hpp"
 #include "net/read_budget.hpp"
 #include "net/read_turn.hpp"
 #include "net/web_entrance.hpp"

@@ -15,7 +15,7 @@
 #include <ext/pb_ds/tree_policy.hpp>
 
 #include "ids.hpp"
-#include "store/records.hpp"
+#include "records.hpp"
 
 namespace ttt::server {
 

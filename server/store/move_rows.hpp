@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "records.hpp"
 #include "store/postgres.hpp"
-#include "store/records.hpp"
 
 namespace ttt::server {
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "store/records.hpp"
+#include "records.hpp"
 #include "ttt.pb.h"
 #include "ttt/rules.hpp"
 

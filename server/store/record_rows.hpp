@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/records.hpp"
+#include "records.hpp"
 
 // Macros, not constants: the engines paste them into string literals.
 #define TTT_PLAYER_COLUMNS \

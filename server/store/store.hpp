@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "store/records.hpp"
+#include "records.hpp"
 #include "store/store_error.hpp"
 
 namespace ttt::server {

@@ -15,7 +15,7 @@
 
 #include "game/game_journal.hpp"
 #include "ids.hpp"
-#include "store/records.hpp"
+#include "records.hpp"
 
 namespace ttt::server {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "net/rate_limiter.hpp"
+#include "limits/rate_limiter.hpp"
 
 namespace ttt::server {
 

@@ -1,4 +1,4 @@
-#include "net/log_limiter.hpp"
+#include "limits/log_limiter.hpp"
 
 #include <spdlog/spdlog.h>
 

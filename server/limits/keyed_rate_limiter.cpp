@@ -1,4 +1,4 @@
-#include "net/keyed_rate_limiter.hpp"
+#include "limits/keyed_rate_limiter.hpp"
 
 #include <algorithm>
 #include <chrono>
