@@ -1,8 +1,8 @@
 #include "config.hpp"
 
-#include "cluster/node_signer.hpp"
-#include "cluster/redis_client.hpp"
 #include "metrics/metrics_http.hpp"
+#include "redis/node_signer.hpp"
+#include "redis/redis_client.hpp"
 #include "ttt/cli/invocation.hpp"
 
 namespace ttt::server {
@@ -286,7 +286,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
       args.result.error =
           "--redis needs --postgres: the nodes of one lobby keep their records "
           "in one PostgreSQL database";
-    } else if (auto redis = cluster::parse_redis_address(config.redis, error); !redis) {
+    } else if (auto redis = redis::parse_redis_address(config.redis, error); !redis) {
       args.result.ok = false;
       args.result.error = "--redis: " + error;
     } else if (!redis->tls && (!config.redis_ca.empty() || !config.redis_cert.empty() ||
@@ -305,7 +305,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
           "--redis: other nodes must tell clients how to reach this one: give "
           "--advertise HOST:PORT (or --bind one address)";
     } else if (!config.advertise.empty() &&
-               !cluster::parse_host_port(config.advertise, config.port, error)) {
+               !redis::parse_host_port(config.advertise, config.port, error)) {
       args.result.ok = false;
       args.result.error = "--advertise: " + error;
     } else if (!config.export_games.empty()) {
@@ -318,7 +318,7 @@ ServerArgs parse_server_args(int argc, const char* const* argv, ServerConfig& co
           "each other through Redis with the key in FILE, so that whoever else "
           "reaches Redis can't speak for a node (make one with: openssl rand "
           "-hex 32 > FILE; chmod 600 FILE; the same file on every node)";
-    } else if (auto key = cluster::read_cluster_key(config.cluster_key_file, error); !key) {
+    } else if (auto key = redis::read_cluster_key(config.cluster_key_file, error); !key) {
       args.result.ok = false;
       args.result.error = "--cluster-key-file: " + error;
     } else if (config.lobby.seat_hold.count() <= 0) {

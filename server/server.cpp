@@ -36,14 +36,14 @@ LobbyConfig lobby_config(const ServerConfig& config) {
 
 // The Redis of --redis, answering PING, or a clear error: a node does not
 // start without the others' shared state.
-cluster::RedisAddress redis_of(const ServerConfig& config) {
+redis::RedisAddress redis_of(const ServerConfig& config) {
   std::string error;
-  auto address = cluster::parse_redis_address(config.redis, error);
+  auto address = redis::parse_redis_address(config.redis, error);
   if (!address) throw std::runtime_error("--redis: " + error);
   address->ca_file = config.redis_ca;
   address->cert_file = config.redis_cert;
   address->key_file = config.redis_key;
-  if (auto problem = cluster::check_redis(*address, std::chrono::seconds(3))) {
+  if (auto problem = redis::check_redis(*address, std::chrono::seconds(3))) {
     throw std::runtime_error("Redis at " + address->text() + " can't be reached: " + *problem +
                              " (--redis)");
   }
@@ -120,15 +120,14 @@ Server::Server(ServerConfig config)
                                                config_.max_connections_per_ip)),
       opened_(open_records(config_, logic_, &metrics_.store_commit_seconds)),
       cluster_(config_.redis.empty() ? nullptr
-                                     : std::make_unique<cluster::RedisCluster>(
+                                     : std::make_unique<redis::RedisCluster>(
                                            logic_, redis_of(config_), NodeInfo{},
-                                           cluster::RedisCluster::Timings{config_.node_heartbeat,
-                                                                          config_.node_dead_after},
-                                           cluster::NodeSigner(config_.cluster_key))),
-      shared_directory_(cluster_ ? std::make_unique<cluster::SharedGameDirectory>(logic_, *cluster_)
+                                           redis::RedisCluster::Timings{config_.node_heartbeat,
+                                                                        config_.node_dead_after},
+                                           redis::NodeSigner(config_.cluster_key))),
+      shared_directory_(cluster_ ? std::make_unique<redis::SharedGameDirectory>(logic_, *cluster_)
                                  : nullptr),
-      shared_matchmaker_(cluster_ ? std::make_unique<cluster::SharedMatchmaker>(*cluster_)
-                                  : nullptr),
+      shared_matchmaker_(cluster_ ? std::make_unique<redis::SharedMatchmaker>(*cluster_) : nullptr),
       room_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kRoom)
                          : nullptr),
       game_ids_(cluster_ ? std::make_unique<SequenceIds>(*opened_.writer, Store::IdKind::kGame)
@@ -186,7 +185,7 @@ void Server::join_cluster() {
   NodeInfo self = cluster_->self();
   std::string error;
   const std::string advertised = config_.advertise.empty() ? config_.bind : config_.advertise;
-  auto address = cluster::parse_host_port(advertised, listener_->port(), error);
+  auto address = redis::parse_host_port(advertised, listener_->port(), error);
   if (!address) throw std::runtime_error("--advertise: " + error);
   if (config_.advertise.empty()) address->port = listener_->port();
   self.host = address->host;

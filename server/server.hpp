@@ -12,9 +12,6 @@
 #include <optional>
 #include <string>
 
-#include "cluster/redis_cluster.hpp"
-#include "cluster/shared_directory.hpp"
-#include "cluster/shared_matchmaker.hpp"
 #include "config.hpp"
 #include "local_lobby.hpp"
 #include "metrics/metrics_http.hpp"
@@ -23,6 +20,9 @@
 #include "net/listener.hpp"
 #include "net/read_budget.hpp"
 #include "net/web_server.hpp"
+#include "redis/redis_cluster.hpp"
+#include "redis/shared_directory.hpp"
+#include "redis/shared_matchmaker.hpp"
 #include "store/sequence_ids.hpp"
 #include "store/store_writer.hpp"
 #include "store/stored_holders.hpp"
@@ -131,9 +131,9 @@ class Server {
   std::shared_ptr<ConnectionSlots> slots_;
   Opened opened_;
   // Several nodes (--redis): what they share; all null for a node alone.
-  std::unique_ptr<cluster::RedisCluster> cluster_;
-  std::unique_ptr<cluster::SharedGameDirectory> shared_directory_;
-  std::unique_ptr<cluster::SharedMatchmaker> shared_matchmaker_;
+  std::unique_ptr<redis::RedisCluster> cluster_;
+  std::unique_ptr<redis::SharedGameDirectory> shared_directory_;
+  std::unique_ptr<redis::SharedMatchmaker> shared_matchmaker_;
   std::unique_ptr<SequenceIds> room_ids_;
   std::unique_ptr<SequenceIds> game_ids_;
   std::unique_ptr<SequenceIds> player_ids_;

@@ -15,14 +15,14 @@
 #include <vector>
 
 #include "client_support/redis_scratch.hpp"
-#include "cluster/node_signer.hpp"
-#include "cluster/redis_client.hpp"
-#include "cluster/redis_cluster.hpp"
-#include "cluster/shared_directory.hpp"
-#include "cluster/shared_matchmaker.hpp"
 #include "game/rating.hpp"
 #include "lobby/text_rules.hpp"
 #include "node.pb.h"
+#include "redis/node_signer.hpp"
+#include "redis/redis_client.hpp"
+#include "redis/redis_cluster.hpp"
+#include "redis/shared_directory.hpp"
+#include "redis/shared_matchmaker.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -33,11 +33,11 @@ using server::MatchOutcome;
 using server::MatchRequest;
 using server::NodeInfo;
 using server::SeatId;
-using server::cluster::RedisClient;
-using server::cluster::RedisCluster;
-using server::cluster::RedisResult;
-using server::cluster::SharedGameDirectory;
-using server::cluster::SharedMatchmaker;
+using server::redis::RedisClient;
+using server::redis::RedisCluster;
+using server::redis::RedisResult;
+using server::redis::SharedGameDirectory;
+using server::redis::SharedMatchmaker;
 
 class Cluster : public ::testing::Test {
  protected:
@@ -46,9 +46,9 @@ class Cluster : public ::testing::Test {
     redis_ = std::make_unique<RedisScratch>();
   }
 
-  server::cluster::RedisAddress address() const {
+  server::redis::RedisAddress address() const {
     std::string error;
-    return *server::cluster::parse_redis_address(redis_->address(), error);
+    return *server::redis::parse_redis_address(redis_->address(), error);
   }
 
   // Runs the io_context until pred holds (true) or the time is up (false).
@@ -79,13 +79,13 @@ class Cluster : public ::testing::Test {
 
   std::unique_ptr<RedisCluster> node(const std::string& id, std::uint16_t port,
                                      const std::string& key = "",
-                                     server::cluster::NodeTimings timings = {}) {
+                                     server::redis::NodeTimings timings = {}) {
     NodeInfo self;
     self.id = id;
     self.host = "127.0.0.1";
     self.port = port;
     auto n = std::make_unique<RedisCluster>(io_.get_executor(), address(), self, timings,
-                                            server::cluster::NodeSigner(key));
+                                            server::redis::NodeSigner(key));
     return n;
   }
 
@@ -105,20 +105,20 @@ class Cluster : public ::testing::Test {
 
 TEST(RedisAddress, ParsesHostAndPortAndNamesWhatIsWrong) {
   std::string error;
-  auto a = server::cluster::parse_redis_address("db1:6380", error);
+  auto a = server::redis::parse_redis_address("db1:6380", error);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->host, "db1");
   EXPECT_EQ(a->port, 6380);
-  a = server::cluster::parse_redis_address("localhost", error);
+  a = server::redis::parse_redis_address("localhost", error);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->port, 6379);
-  a = server::cluster::parse_redis_address("[::1]:7000", error);
+  a = server::redis::parse_redis_address("[::1]:7000", error);
   ASSERT_TRUE(a);
   EXPECT_EQ(a->host, "::1");
   EXPECT_EQ(a->text(), "[::1]:7000");
   for (const char* bad : {"", ":6379", "db1:", "db1:0", "db1:65536", "db1:12x", "[::1", "[::1]x"}) {
     error.clear();
-    EXPECT_FALSE(server::cluster::parse_redis_address(bad, error)) << bad;
+    EXPECT_FALSE(server::redis::parse_redis_address(bad, error)) << bad;
     EXPECT_FALSE(error.empty()) << bad;
   }
 }
@@ -126,7 +126,7 @@ TEST(RedisAddress, ParsesHostAndPortAndNamesWhatIsWrong) {
 TEST(RedisAddress, ReadsUrlsWithAUserAPasswordAndTlsAndNeverShowsThePassword) {
   std::string error;
   ::unsetenv("TTT_REDIS_PASSWORD");
-  auto a = server::cluster::parse_redis_address("rediss://ttt:p%40ss%3Aw@db1:6390", error);
+  auto a = server::redis::parse_redis_address("rediss://ttt:p%40ss%3Aw@db1:6390", error);
   ASSERT_TRUE(a) << error;
   EXPECT_TRUE(a->tls);
   EXPECT_EQ(a->user, "ttt");
@@ -134,7 +134,7 @@ TEST(RedisAddress, ReadsUrlsWithAUserAPasswordAndTlsAndNeverShowsThePassword) {
   EXPECT_EQ(a->host, "db1");
   EXPECT_EQ(a->port, 6390);
   EXPECT_EQ(a->text(), "rediss://ttt@db1:6390");
-  a = server::cluster::parse_redis_address("redis://:only-a-password@[::1]/0", error);
+  a = server::redis::parse_redis_address("redis://:only-a-password@[::1]/0", error);
   ASSERT_TRUE(a) << error;
   EXPECT_FALSE(a->tls);
   EXPECT_EQ(a->user, "");
@@ -142,17 +142,17 @@ TEST(RedisAddress, ReadsUrlsWithAUserAPasswordAndTlsAndNeverShowsThePassword) {
   EXPECT_EQ(a->port, 6379);
   EXPECT_EQ(a->text(), "[::1]:6379");
   ::setenv("TTT_REDIS_PASSWORD", "from-env", 1);
-  a = server::cluster::parse_redis_address("redis://ttt@db1", error);
+  a = server::redis::parse_redis_address("redis://ttt@db1", error);
   ASSERT_TRUE(a) << error;
   EXPECT_EQ(a->password, "from-env");
   ::unsetenv("TTT_REDIS_PASSWORD");
-  EXPECT_FALSE(server::cluster::parse_redis_address("redis://ttt@db1", error));
+  EXPECT_FALSE(server::redis::parse_redis_address("redis://ttt@db1", error));
   EXPECT_NE(error.find("needs a password"), std::string::npos) << error;
-  EXPECT_FALSE(server::cluster::parse_redis_address("http://db1", error));
+  EXPECT_FALSE(server::redis::parse_redis_address("http://db1", error));
   EXPECT_NE(error.find("no Redis URL"), std::string::npos) << error;
-  EXPECT_FALSE(server::cluster::parse_redis_address("redis://db1/3", error));
+  EXPECT_FALSE(server::redis::parse_redis_address("redis://db1/3", error));
   EXPECT_NE(error.find("database 0"), std::string::npos) << error;
-  EXPECT_FALSE(server::cluster::parse_redis_address("redis://u:%zz@db1", error));
+  EXPECT_FALSE(server::redis::parse_redis_address("redis://u:%zz@db1", error));
   EXPECT_NE(error.find("%-escape"), std::string::npos) << error;
 }
 
@@ -315,8 +315,8 @@ TEST_F(Cluster, EntriesOfDeadNodesAndUnreadableEntriesArePassedOver) {
   EXPECT_TRUE(outcome->available);
   EXPECT_FALSE(outcome->paired) << "nobody alive waits: carol is queued";
   EXPECT_EQ(redis_->cli("LLEN ttt:queue:3:3:0:0"), "1");
-  EXPECT_FALSE(server::cluster::parse_queue_entry("a\tb\tc"));
-  EXPECT_FALSE(server::cluster::parse_queue_entry(std::string(100000, '\t')));
+  EXPECT_FALSE(server::redis::parse_queue_entry("a\tb\tc"));
+  EXPECT_FALSE(server::redis::parse_queue_entry(std::string(100000, '\t')));
 }
 
 TEST_F(Cluster, TheGameListOfEveryNodeIsSeenByEveryOtherWithinASecond) {
@@ -483,7 +483,7 @@ TEST_F(Cluster, TheOtherNodesPlayersArePagedByNameAndFoundByKey) {
 }
 
 TEST_F(Cluster, APlayerHeldByAnotherLiveNodeIsNotTakenFromIt) {
-  const server::cluster::NodeTimings quick{200ms, 600ms};
+  const server::redis::NodeTimings quick{200ms, 600ms};
   auto a = node("nodea", 1001, "", quick);
   auto b = node("nodeb", 1002, "", quick);
   a->start();
@@ -611,7 +611,7 @@ std::string reference_tag(const std::string& key, const std::string& context,
 }
 
 TEST(NodeSigner, ATagIsTheHmacOfTheLengthPrefixedContextAndValue) {
-  using server::cluster::NodeSigner;
+  using server::redis::NodeSigner;
   const std::string key(40, 'k');
   const NodeSigner signer(key);
   const NodeSigner other(std::string(40, 'o'));

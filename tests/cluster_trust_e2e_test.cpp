@@ -18,10 +18,10 @@
 #include <thread>
 
 #include "client_support/test_certificates.hpp"
-#include "cluster/node_signer.hpp"
-#include "cluster/redis_client.hpp"
 #include "lobby/secrets.hpp"
 #include "node.pb.h"
+#include "redis/node_signer.hpp"
+#include "redis/redis_client.hpp"
 #include "support/lobby_nodes.hpp"
 
 namespace ttt::testing {
@@ -41,10 +41,9 @@ class Eavesdropper {
   Eavesdropper(std::uint16_t port, std::vector<std::string> channels)
       : work_(boost::asio::make_work_guard(io_)) {
     std::string error;
-    auto address =
-        *server::cluster::parse_redis_address("127.0.0.1:" + std::to_string(port), error);
-    client_ = std::make_shared<server::cluster::RedisClient>(
-        io_.get_executor(), address, server::cluster::RedisClient::Options{});
+    auto address = *server::redis::parse_redis_address("127.0.0.1:" + std::to_string(port), error);
+    client_ = std::make_shared<server::redis::RedisClient>(io_.get_executor(), address,
+                                                           server::redis::RedisClient::Options{});
     client_->subscribe(std::move(channels), [this](const std::string&, const std::string& payload) {
       std::lock_guard lock(mutex_);
       heard_.push_back(payload);
@@ -67,7 +66,7 @@ class Eavesdropper {
  private:
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
-  std::shared_ptr<server::cluster::RedisClient> client_;
+  std::shared_ptr<server::redis::RedisClient> client_;
   std::mutex mutex_;
   std::vector<std::string> heard_;
   std::thread thread_;
@@ -128,18 +127,18 @@ TEST_F(RedisIsNoMasterKey, ASeatRequestPublishedInAVictimsNameIsNotAnswered) {
   request->set_account(std::stoull(account_of("victim")));
   request->set_name("victim");
   // Unsigned, and signed with a key of the attacker's own.
-  const server::cluster::NodeSigner guess(std::string(40, 'g'));
+  const server::redis::NodeSigner guess(std::string(40, 'g'));
   const std::string channel = "ttt:rpc:" + one->id();
   std::string error;
-  auto address = *server::cluster::parse_redis_address(redis_->address(), error);
+  auto address = *server::redis::parse_redis_address(redis_->address(), error);
   boost::asio::io_context io;
-  auto publisher = std::make_shared<server::cluster::RedisClient>(
-      io.get_executor(), address, server::cluster::RedisClient::Options{});
+  auto publisher = std::make_shared<server::redis::RedisClient>(
+      io.get_executor(), address, server::redis::RedisClient::Options{});
   publisher->start();
   int published = 0;
   for (const std::string& payload :
        {forged.SerializeAsString(), guess.sign(channel, forged.SerializeAsString())}) {
-    publisher->command({"PUBLISH", channel, payload}, [&](const server::cluster::RedisResult& r) {
+    publisher->command({"PUBLISH", channel, payload}, [&](const server::redis::RedisResult& r) {
       if (r.ok() && r.value->integer > 0) ++published;
     });
   }
@@ -171,7 +170,7 @@ TEST_F(RedisIsNoMasterKey, AReservationReadOffAChannelIsNoUseWithoutThePlayersOw
       [&] {
         for (const auto& payload : spy.heard()) {
           // Signed (the tag first) or not: either way it reads.
-          for (std::size_t skip : {std::size_t{0}, server::cluster::NodeSigner::kTagBytes}) {
+          for (std::size_t skip : {std::size_t{0}, server::redis::NodeSigner::kTagBytes}) {
             node::NodeMessage m;
             if (payload.size() > skip && m.ParseFromString(payload.substr(skip)) &&
                 m.has_seat_reply() && !m.seat_reply().reservation().empty()) {

@@ -4,7 +4,7 @@
 // requests to another node (keep a seat for a player who is being sent
 // there). Nakama's registries are the model: the lobby calls this interface
 // the same way whether there is one node (SingleNode: everything is here)
-// or several (cluster/redis_cluster: Redis). Runs on the logic executor; its
+// or several (redis/redis_cluster: Redis). Runs on the logic executor; its
 // answers arrive there later, never inside the call.
 #pragma once
 

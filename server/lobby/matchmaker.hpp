@@ -1,6 +1,6 @@
 // Matchmaker: the quick-match queues, one per board size, win length and
 // clock, first come first paired. LocalMatchmaker keeps them in this process
-// (and answers at once); cluster/shared_matchmaker keeps them in Redis for
+// (and answers at once); redis/shared_matchmaker keeps them in Redis for
 // every node of the lobby (pairing atomically there, answering later). Runs
 // on the logic executor.
 #pragma once

@@ -34,12 +34,12 @@
 #include <memory>
 #include <unordered_map>
 
-#include "cluster/node_signer.hpp"
-#include "cluster/redis_client.hpp"
-#include "cluster/shared_presence.hpp"
 #include "lobby/cluster.hpp"
+#include "redis/node_signer.hpp"
+#include "redis/redis_client.hpp"
+#include "redis/shared_presence.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 class SharedGameDirectory;
 
@@ -187,4 +187,4 @@ class RedisCluster final : public Cluster {
   std::uint64_t next_request_ = 1;
 };
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

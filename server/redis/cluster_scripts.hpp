@@ -4,7 +4,7 @@
 // described in redis_cluster.hpp.
 #pragma once
 
-namespace ttt::server::cluster::scripts {
+namespace ttt::server::redis::scripts {
 
 // Renews this node's heartbeat (ARGV: id, value, key life, draining,
 // epoch) and returns Redis's time, whether the node's epoch was still
@@ -84,4 +84,4 @@ end
 return 1
 )lua";
 
-}  // namespace ttt::server::cluster::scripts
+}  // namespace ttt::server::redis::scripts

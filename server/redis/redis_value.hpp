@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 struct RedisValue {
   enum class Type { kNil, kInteger, kString, kStatus, kError, kArray };
@@ -32,4 +32,4 @@ struct RedisResult {
   std::string why() const { return value && value->is_error() ? value->text : error; }
 };
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

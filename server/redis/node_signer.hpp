@@ -18,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 class NodeSigner {
  public:
@@ -58,4 +58,4 @@ class NodeSigner {
 // unreadable, shorter than NodeSigner::kMinKey, readable by others).
 std::optional<std::string> read_cluster_key(const std::string& path, std::string& error);
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

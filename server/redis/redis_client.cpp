@@ -1,4 +1,4 @@
-#include "cluster/redis_client.hpp"
+#include "redis/redis_client.hpp"
 
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
@@ -13,9 +13,9 @@
 #include <deque>
 #include <thread>
 
-#include "cluster/redis_tls_relay.hpp"
+#include "redis/redis_tls_relay.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 namespace asio = boost::asio;
 
 // --- addresses -------------------------------------------------------------------
@@ -561,4 +561,4 @@ void RedisClient::on_subscribed_message(redisAsyncContext*, void* reply, void* p
   }
 }
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

@@ -1,11 +1,11 @@
-#include "cluster/shared_matchmaker.hpp"
+#include "redis/shared_matchmaker.hpp"
 
 #include <charconv>
 #include <vector>
 
-#include "cluster/redis_cluster.hpp"
+#include "redis/redis_cluster.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 namespace {
 
 // KEYS: none (the keys are made from the arguments: one Redis, not a Redis
@@ -142,4 +142,4 @@ void SharedMatchmaker::cancel(SeatId player, Cancelled done) {
                               });
 }
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

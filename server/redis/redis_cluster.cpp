@@ -1,4 +1,4 @@
-#include "cluster/redis_cluster.hpp"
+#include "redis/redis_cluster.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -7,14 +7,14 @@
 #include <charconv>
 #include <cmath>
 
-#include "cluster/cluster_scripts.hpp"
-#include "cluster/redis_tls_relay.hpp"
-#include "cluster/shared_directory.hpp"
 #include "game/rating.hpp"
 #include "lobby/secrets.hpp"
 #include "node.pb.h"
+#include "redis/cluster_scripts.hpp"
+#include "redis/redis_tls_relay.hpp"
+#include "redis/shared_directory.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 namespace asio = boost::asio;
 namespace {
 
@@ -586,4 +586,4 @@ void RedisCluster::leave(std::function<void()> done) {
                      [done = std::move(done)](const RedisResult&) { done(); });
 }
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

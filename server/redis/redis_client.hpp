@@ -24,11 +24,11 @@
 #include <string>
 #include <vector>
 
-#include "cluster/redis_value.hpp"
+#include "redis/redis_value.hpp"
 
 struct redisAsyncContext;  // hiredis's, included by the .cpp only
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 // Where Redis listens: "HOST:PORT" (a name or an IP literal; [::1]:6379 for
 // IPv6), and how to log in and reach it: an ACL user and its password (or
@@ -139,4 +139,4 @@ class RedisClient : public std::enable_shared_from_this<RedisClient> {
   std::string last_error_;
 };
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

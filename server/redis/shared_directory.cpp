@@ -1,4 +1,4 @@
-#include "cluster/shared_directory.hpp"
+#include "redis/shared_directory.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -6,9 +6,9 @@
 #include <charconv>
 #include <limits>
 
-#include "cluster/redis_cluster.hpp"
+#include "redis/redis_cluster.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 namespace {
 
 constexpr const char* kGames = "ttt:games";
@@ -345,4 +345,4 @@ std::optional<Listing> SharedGameDirectory::find_by_invite(const std::string& in
 
 bool SharedGameDirectory::complete() const { return cluster_.available(); }
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

@@ -1,4 +1,4 @@
-#include "cluster/node_signer.hpp"
+#include "redis/node_signer.hpp"
 
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -12,7 +12,7 @@
 
 #include "lobby/secrets.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 namespace {
 
 std::string hex(std::string_view bytes) {
@@ -132,4 +132,4 @@ std::optional<std::string> read_cluster_key(const std::string& path, std::string
   return key;
 }
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

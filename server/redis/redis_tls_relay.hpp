@@ -16,9 +16,9 @@
 #include <optional>
 #include <string>
 
-#include "cluster/redis_client.hpp"
+#include "redis/redis_client.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 class RedisTlsRelay : public std::enable_shared_from_this<RedisTlsRelay> {
  public:
@@ -57,4 +57,4 @@ class RedisTlsRelay : public std::enable_shared_from_this<RedisTlsRelay> {
   std::string last_failure_;  // said once until it changes
 };
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

@@ -14,7 +14,7 @@
 
 #include "lobby/matchmaker.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 class RedisCluster;
 
@@ -35,4 +35,4 @@ class SharedMatchmaker final : public Matchmaker {
 std::string queue_entry(const MatchRequest& request, const std::string& node);
 std::optional<MatchRequest> parse_queue_entry(const std::string& entry);
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

@@ -1,4 +1,4 @@
-#include "cluster/redis_tls_relay.hpp"
+#include "redis/redis_tls_relay.hpp"
 
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -23,7 +23,7 @@
 #include "ttt/tls/stream.hpp"
 #include "ttt/tls/tls_errors.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 namespace asio = boost::asio;
 using namespace asio::experimental::awaitable_operators;
 
@@ -187,4 +187,4 @@ asio::awaitable<void> RedisTlsRelay::relay(Local::socket client) {
   client.close(ignored);
 }
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

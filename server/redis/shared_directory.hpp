@@ -29,7 +29,7 @@
 #include "lobby/game_directory.hpp"
 #include "node.pb.h"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 class RedisCluster;
 
@@ -91,4 +91,4 @@ class SharedGameDirectory final : public GameDirectory {
 node::Listing to_message(const Listing& listing);
 Listing from_message(const node::Listing& message);
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

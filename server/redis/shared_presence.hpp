@@ -23,7 +23,7 @@
 #include "lobby/cluster.hpp"
 #include "ttt.pb.h"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 
 class RedisCluster;
 
@@ -70,4 +70,4 @@ class SharedPresence {
   std::size_t held_here_ = 0;  // entries of others_ whose account is in mine_ too
 };
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis

@@ -1,12 +1,12 @@
-#include "cluster/shared_presence.hpp"
+#include "redis/shared_presence.hpp"
 
 #include <algorithm>
 #include <charconv>
 
-#include "cluster/redis_cluster.hpp"
 #include "lobby/text_rules.hpp"
+#include "redis/redis_cluster.hpp"
 
-namespace ttt::server::cluster {
+namespace ttt::server::redis {
 namespace {
 
 constexpr const char* kHash = "ttt:who";
@@ -228,4 +228,4 @@ std::optional<std::pair<std::string, wire::PlayerPresence>> SharedPresence::find
   return std::make_pair(entry.node, entry.presence);
 }
 
-}  // namespace ttt::server::cluster
+}  // namespace ttt::server::redis
