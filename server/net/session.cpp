@@ -58,7 +58,7 @@ Session::Session(asio::ip::tcp::socket socket, Gate& gate, asio::any_io_executor
                          tls ? ConnectionPhase::kHandshake : ConnectionPhase::kHello),
       stream_(std::move(socket)),
       tls_(std::move(tls)),
-      linked_(tls_ == nullptr),
+      framing_(tls_ == nullptr),
       read_share_(commons.read_budget),
       tls_share_(commons.read_budget),
       reader_(std::min(limits.max_hello_frame, limits.max_frame)),
@@ -128,7 +128,7 @@ asio::awaitable<void> Session::read_loop() {
 
 bool Session::reserve_read_space() {
   // OpenSSL takes its buffers back for the read: their share first.
-  if (stream_.is_tls() && linked_ && tls_share_.held() == 0) {
+  if (stream_.is_tls() && framing_ && tls_share_.held() == 0) {
     if (!tls_share_.resize(kTlsBuffersBytes)) return false;
     watchdog_timer_.cancel();  // it gives them back again once the connection is idle
   }
@@ -265,7 +265,7 @@ bool Session::handle_frame(std::string_view body, steady_clock::time_point now) 
 
 void Session::enqueue(const std::shared_ptr<const std::string>& frame) {
   if (stopped()) return;
-  if (!corked_ && writer_.empty() && !writing_ && linked_ && stream_.pending_output() == 0) {
+  if (!corked_ && writer_.empty() && !writing_ && framing_ && stream_.pending_output() == 0) {
     if (WriteCork::open() && on_own_thread()) {
       // Kept until the cork closes (uncork), with whatever follows it.
       corked_ = true;
@@ -352,7 +352,7 @@ void Session::drop_slow_consumer() {
 asio::awaitable<void> Session::write_loop() {
   auto self = shared_from_this();
   while (!stopped()) {
-    if (linked_ && stream_.pending_output() > 0) {
+    if (framing_ && stream_.pending_output() > 0) {
       // TLS records made already (by enqueue or a read) go first.
       writing_ = true;
       const auto ec = co_await stream_.flush();
@@ -363,8 +363,8 @@ asio::awaitable<void> Session::write_loop() {
       }
       continue;
     }
-    if (writer_.empty() || !linked_) {
-      if (closing() && linked_) {
+    if (writer_.empty() || !framing_) {
+      if (closing() && framing_) {
         // Everything is sent: end our half and let the watchdog or the peer
         // finish. (Over TLS too, without close_notify: frames say their own
         // length, so the peer sees a frame cut short anyway.)
@@ -406,7 +406,7 @@ asio::awaitable<void> Session::write_loop() {
 void Session::send_stream_output() {
   // Records a TLS read made (an alert, an answer to a key update) go out
   // behind whatever is already on its way.
-  if (stream_.pending_output() == 0 || !linked_) return;
+  if (stream_.pending_output() == 0 || !framing_) return;
   if (!writing_ && writer_.empty()) {
     boost::system::error_code ec;
     if (stream_.flush_now(ec)) return;
@@ -446,7 +446,7 @@ asio::awaitable<bool> Session::open_tls() {
         co_return false;
       }
       life_.enter(ConnectionPhase::kHello);
-      linked_ = true;
+      framing_ = true;
       wake_writer_.cancel_one();
       co_return true;
     case TransportOpening::Kind::kPlain:
@@ -454,7 +454,7 @@ asio::awaitable<bool> Session::open_tls() {
       // then drained as any failed connection.
       if (commons_.metrics) commons_.metrics->tls_handshakes.at("plain_client").add();
       life_.meter().refused("plain_at_tls");
-      linked_ = true;
+      framing_ = true;
       fail(wire::ERROR_CODE_TLS_REQUIRED,
            "this server only speaks TLS: connect without --no-tls (a plain connection would "
            "send your name and secret unencrypted)");
@@ -469,7 +469,7 @@ asio::awaitable<bool> Session::open_tls() {
 }
 
 steady_clock::time_point Session::release_idle_tls(steady_clock::time_point now) {
-  if (tls_share_.held() == 0 || !linked_ || !stream_.is_tls())
+  if (tls_share_.held() == 0 || !framing_ || !stream_.is_tls())
     return steady_clock::time_point::max();
   const auto due = last_read_ + kTlsIdle;
   if (now < due) return due;

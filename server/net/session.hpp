@@ -85,7 +85,7 @@ class Session : public NetworkParticipant<Session>, public WriteCork::Writer {
 
   // What NetworkParticipant asks of its transport (network_participant.hpp).
   void enqueue(const std::shared_ptr<const std::string>& frame);
-  bool can_speak() const noexcept { return linked_; }
+  bool can_speak() const noexcept { return framing_; }
   void closing_begun();
   void close_transport();
   // The watchdog also gives TLS buffers back while the connection is idle.
@@ -112,9 +112,9 @@ class Session : public NetworkParticipant<Session>, public WriteCork::Writer {
 
   tls::Stream stream_;
   std::shared_ptr<boost::asio::ssl::context> tls_;  // null: plain TCP
-  // Frames may be written: plain TCP, or TLS after the handshake. Apart from
-  // the phase: a close may begin before the handshake ends.
-  bool linked_ = false;
+  // Frames may be written: plain TCP, or TLS once its handshake is done.
+  // Apart from the phase: a close may begin before the handshake ends.
+  bool framing_ = false;
   BudgetShare read_share_;  // the read budget this session's read buffer holds
   BudgetShare tls_share_;   // the read budget held for its TLS state
 
