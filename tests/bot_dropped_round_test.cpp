@@ -2,7 +2,7 @@
 // game, round, side and name, and only once it is decided.
 #include <gtest/gtest.h>
 
-#include "bot/dropped_round.hpp"
+#include "view/dropped_round.hpp"
 #include "client_support/game_states.hpp"
 
 namespace ttt::client {

@@ -14,11 +14,6 @@
 namespace ttt::client {
 namespace {
 
-// The games of its history a bot asks for to find a round its connection
-// dropped: it was the newest, or one of the newest if the server recorded
-// others since (a rematch the opponent started cannot be).
-constexpr std::uint32_t kRecallGames = 5;
-
 // Server text as the bot logs it: one harmless line (no forged log lines).
 std::string shown(const std::string& text) { return safe_text(text, field_width::kMessage); }
 
@@ -89,9 +84,8 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
     if (const std::optional<RoundEnd> end = dropped_.in_welcome(welcome)) {
       count_dropped(*end);
     } else {
-      wire::ClientMessage ask;
-      ask.mutable_get_history()->set_limit(kRecallGames);
-      if (send(std::move(ask), Request::Recall) != 0) return;  // recalled() goes on
+      if (send(DroppedRound::history_request(), Request::Recall) != 0)
+        return;  // recalled() goes on
       recalled(nullptr);
       return;
     }

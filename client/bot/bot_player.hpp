@@ -23,12 +23,12 @@
 #include "bot/bot_challenges.hpp"
 #include "bot/bot_options.hpp"
 #include "bot/bot_secret.hpp"
-#include "bot/dropped_round.hpp"
 #include "bot/game_entry.hpp"
 #include "bot/game_series.hpp"
 #include "bot/move_search.hpp"
 #include "bot/waiting_notice.hpp"
 #include "link/connection.hpp"
+#include "view/dropped_round.hpp"
 
 namespace ttt::client {
 

@@ -115,6 +115,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   // link dropped first) is asked again below when the Welcome brings no game.
   std::optional<wire::ClientMessage> unanswered = places_.take_unanswered(awaiting_);
   reconnecting_.end();
+  const wire::Side played = game_.side();  // in the game before this Welcome, if any
   game_.set_player(welcome.player_id());
   players_.set_own_name(welcome.name());
   watch_links_.welcomed(welcome);
@@ -133,7 +134,7 @@ void ConsoleClient::on_welcome(const wire::Welcome& welcome) {
   if (welcome.game_id() != 0) {
     resume_game(welcome, restarted, redirected);
   } else {
-    back_in_lobby(welcome, std::move(unanswered), restarted, redirected);
+    back_in_lobby(welcome, std::move(unanswered), played, restarted, redirected);
   }
   const std::string away = away_results_text(welcome);
   if (!away.empty()) say(away);
@@ -165,8 +166,8 @@ void ConsoleClient::resume_game(const wire::Welcome& welcome, bool restarted, bo
 }
 
 void ConsoleClient::back_in_lobby(const wire::Welcome& welcome,
-                                  std::optional<wire::ClientMessage> unanswered, bool restarted,
-                                  bool redirected) {
+                                  std::optional<wire::ClientMessage> unanswered, wire::Side played,
+                                  bool restarted, bool redirected) {
   // A queue place, an open game still waiting, or a watched game is asked
   // for again; a game that was being played is gone.
   const wire::GameState* game = game_.state();
@@ -175,7 +176,8 @@ void ConsoleClient::back_in_lobby(const wire::Welcome& welcome,
   const bool had_place = queued_ || game_.watching() || (game && !was_playing && !is_over(*game));
   const std::optional<wire::ClientMessage> again =
       places_.to_ask_again(std::move(unanswered), had_place);
-  if (was_playing) say("The server no longer holds your game: you are in the lobby.");
+  if (was_playing) dropped_.dropped(*game, played);
+  look_for_dropped_round(welcome, was_playing);
   if (restarted) say("The server restarted.");
   game_.clear();
   queued_ = false;
@@ -197,8 +199,39 @@ void ConsoleClient::back_in_lobby(const wire::Welcome& welcome,
   }
 }
 
+void ConsoleClient::look_for_dropped_round(const wire::Welcome& welcome, bool was_playing) {
+  if (!dropped_.pending()) return;
+  if (dropped_.in_welcome(welcome)) {
+    dropped_.settle();  // said with the other games decided while away
+    return;
+  }
+  if (was_playing) say("The server no longer holds your game: you are in the lobby.");
+  recall_request_ = send_quietly(DroppedRound::history_request());
+  if (recall_request_ == 0) {
+    dropped_.settle();
+  } else {
+    awaiting_.insert(recall_request_);  // a script's run ends after its answer
+  }
+}
+
+void ConsoleClient::recalled(const wire::ServerMessage& reply) {
+  recall_request_ = 0;
+  if (reply.has_history()) {
+    if (const std::optional<RoundEnd> end = dropped_.in_history(reply.history())) {
+      say(dropped_round_text(*end));
+    }
+  }
+  dropped_.settle();
+  update_prompt();
+  finish_if_input_done();
+}
+
 void ConsoleClient::on_message(const wire::ServerMessage& message) {
   if (message.in_reply_to() != 0) awaiting_.erase(message.in_reply_to());
+  if (recall_request_ != 0 && message.in_reply_to() == recall_request_) {
+    recalled(message);
+    return;
+  }
   if (panel_.take(message)) return;
   if (const auto query = records_.take(message.in_reply_to())) {
     if (!records_.show(message, *query)) on_error(message.error(), message.in_reply_to());

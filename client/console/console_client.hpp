@@ -49,6 +49,7 @@
 #include "console/watch_links.hpp"
 #include "identity/name_claim.hpp"
 #include "link/connection.hpp"
+#include "view/dropped_round.hpp"
 
 namespace ttt::client {
 
@@ -98,8 +99,13 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   // a game: the place we had is asked for again (unanswered: an entry the
   // link lost the answer to).
   void resume_game(const wire::Welcome& welcome, bool restarted, bool redirected);
+  // played: our side in the game before this Welcome.
   void back_in_lobby(const wire::Welcome& welcome, std::optional<wire::ClientMessage> unanswered,
-                     bool restarted, bool redirected);
+                     wire::Side played, bool restarted, bool redirected);
+  // The game the link dropped, which the server no longer holds: its end
+  // is said if the Welcome or the history (asked for quietly) has it.
+  void look_for_dropped_round(const wire::Welcome& welcome, bool was_playing);
+  void recalled(const wire::ServerMessage& reply);
   void on_joined(const wire::Joined& joined);
   void on_state(const wire::GameState& state);
   void on_left(const wire::Left& left);
@@ -143,6 +149,8 @@ class ConsoleClient : public ConnectionEvents, private RequestSender {
   std::deque<std::string> held_lines_;  // typed before the link was up
   std::set<std::uint32_t> awaiting_;    // requests whose direct reply is due
   std::uint32_t barrier_request_ = 0;   // a silent request that follows a resume
+  DroppedRound dropped_;                // the game the link dropped, its end looked for
+  std::uint32_t recall_request_ = 0;    // the history asked for it
   bool welcomed_before_ = false;
   bool started_game_ = false;  // --play-bot was acted on
   bool resuming_ = false;      // a resumed Welcome came; Joined is next

@@ -174,17 +174,27 @@ std::string rating_change_text(const wire::GameState& state, wire::Side me) {
   return text.empty() ? "" : text + ".";
 }
 
+namespace {
+
+// "RESULT. PERSONAL." of a game that ended while the player was away.
+std::string result_and_yours(wire::GameStatus status, wire::EndReason reason, wire::Side side) {
+  wire::GameState as_state;  // the fields result_text reads
+  as_state.set_status(status);
+  as_state.set_end_reason(reason);
+  std::string line = result_text(as_state) + ".";
+  const std::string personal = personal_result(as_state, side);
+  if (!personal.empty()) line += " " + personal;
+  return line;
+}
+
+}  // namespace
+
 std::string away_results_text(const wire::Welcome& welcome) {
   std::string text;
   for (const wire::AwayResult& r : welcome.decided_while_away()) {
-    wire::GameState as_state;  // the fields result_text reads
-    as_state.set_status(r.status());
-    as_state.set_end_reason(r.end_reason());
     std::string line = "While you were away, game " + std::to_string(r.game_id()) + " against " +
                        safe_text(r.opponent(), field_width::kName) +
-                       " ended: " + result_text(as_state) + ".";
-    const std::string personal = personal_result(as_state, r.side());
-    if (!personal.empty()) line += " " + personal;
+                       " ended: " + result_and_yours(r.status(), r.end_reason(), r.side());
     if (r.rated() && r.rating_before() > 0) {
       if (!line.empty() && line.back() == '.') line.pop_back();
       line += "; your rating " + change_text(r.rating_before(), r.rating_after()) + ".";
@@ -192,6 +202,12 @@ std::string away_results_text(const wire::Welcome& welcome) {
     text += (text.empty() ? "" : "\n") + line;
   }
   return text;
+}
+
+std::string dropped_round_text(const RoundEnd& end) {
+  return "Game " + std::to_string(end.round.game_id) + " against " +
+         safe_text(end.opponent, field_width::kName) +
+         " ended while you were away: " + result_and_yours(end.status, end.reason, end.side);
 }
 
 std::string profile_text(const wire::Profile& p) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ttt.pb.h"
+#include "view/dropped_round.hpp"
 
 namespace ttt::client {
 
@@ -63,6 +64,11 @@ std::string rating_change_text(const wire::GameState& state, wire::Side me);
 // away, game 3 against bob ended: O wins (X disconnected). You lost; your
 // rating 1205 -> 1189 (-16)." Empty when there were none.
 std::string away_results_text(const wire::Welcome& welcome);
+
+// The game the connection dropped, found over in the player's history:
+// "Game 3 against bob ended while you were away: O wins (X disconnected).
+// You lost."
+std::string dropped_round_text(const RoundEnd& end);
 
 // "/me": "alice: rating 1216, rank 3 of 40; 12 games: 7 wins, 4 losses,
 // 1 draw." or "..., no games yet (unranked)."

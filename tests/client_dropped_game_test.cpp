@@ -1,9 +1,10 @@
-// ttt-bot whose connection drops in a game that the server then no longer
-// has (its node went down just after the last move, or the seat's grace ran
-// out): a scripted stand-in server takes the move, hangs up without the
-// result and welcomes the bot back with no game. The bot counts the round
-// from the Welcome's games decided while away, or from its history, and
-// only a round found in neither is an error.
+// ttt-bot and ttt-client whose connection drops in a game that the server
+// then no longer has (its node went down just after the last move, or the
+// seat's grace ran out): a scripted stand-in server takes the move, hangs
+// up without the result and welcomes the program back with no game. The
+// bot counts the round from the Welcome's games decided while away, or from
+// its history, and only a round found in neither is an error; the client
+// says how the game ended when its history has it.
 #include <gtest/gtest.h>
 
 #include "client_support/client_programs.hpp"
@@ -26,15 +27,16 @@ void seat(FakeServer& server, const wire::GameState& game, std::uint32_t in_repl
   server.send(joined);
 }
 
-// The bot (X in game 7) is seated, moves, and the server hangs up before
-// the result; the bot's Hello again is returned.
-std::optional<wire::ClientMessage> drop_after_the_move(FakeServer& server, ChildProcess& bot) {
+// The program (X in game 7, named `name`) is seated, moves, and the server
+// hangs up before the result; its Hello again is returned.
+std::optional<wire::ClientMessage> drop_after_the_move(FakeServer& server, ChildProcess& bot,
+                                                       const std::string& name = "dropper") {
   const auto first = server.expect(is_hello);
   if (!first) return std::nullopt;
   server.welcome(*first);
   const auto quick = server.expect(is_quick);
   if (!quick) return std::nullopt;
-  seat(server, fresh_game("dropper"), quick->request_id());
+  seat(server, fresh_game(name), quick->request_id());
   if (!server.expect(is_move)) return std::nullopt;
   server.close_connection();
   auto again = server.expect(is_hello, 10s);
@@ -45,12 +47,13 @@ std::optional<wire::ClientMessage> drop_after_the_move(FakeServer& server, Child
   return again;
 }
 
-wire::GameRecord won_by_x(std::uint64_t game, std::uint32_t round) {
+wire::GameRecord won_by_x(std::uint64_t game, std::uint32_t round,
+                          const std::string& x_name = "dropper") {
   wire::GameRecord g;
   g.set_game_id(game);
   g.set_round(round);
   g.set_size(3);
-  g.set_x_name("dropper");
+  g.set_x_name(x_name);
   g.set_o_name("rival");
   g.set_status(wire::GAME_STATUS_X_WON);
   g.set_end_reason(wire::END_REASON_RESIGNATION);
@@ -153,6 +156,28 @@ TEST(BotDroppedGame, ARoundFoundNowhereIsLostAndTheBotPlaysOn) {
   EXPECT_EQ(summary->games, 1);
   EXPECT_EQ(summary->wins, 1);
   EXPECT_EQ(summary->errors, 1);
+}
+
+TEST(ClientDroppedGame, TheClientSaysHowTheGameTheLinkDroppedEnded) {
+  FakeServer server;
+  TempDir config;
+  auto client = start_client(server.port(), config, {});
+  client->write("/quick 3\nb2\n");
+  client->close_stdin();
+  const auto hello = drop_after_the_move(server, *client, "tester");
+  ASSERT_TRUE(hello) << client->output();
+  server.welcome(*hello);
+  const auto ask = server.expect(is_history);
+  ASSERT_TRUE(ask) << "the client looks for the game's end\n" << client->output();
+  send_history(server, ask->request_id(), {won_by_x(7, 1, "tester")});
+  EXPECT_TRUE(server.hang_up_after_the_client()) << client->output();
+
+  ASSERT_EQ(client->wait_exit(10s), 0) << client->output();
+  const std::string& out = client->output();
+  EXPECT_EQ(count_of(out, "The server no longer holds your game: you are in the lobby.\n"), 1u)
+      << out;
+  EXPECT_EQ(count_of(out, "Game 7 against rival ended while you were away: X wins"), 1u) << out;
+  EXPECT_EQ(count_of(out, "You won."), 1u) << out;
 }
 
 }  // namespace
