@@ -200,12 +200,12 @@ void ConsoleClient::back_in_lobby(const wire::Welcome& welcome,
 }
 
 void ConsoleClient::look_for_dropped_round(const wire::Welcome& welcome, bool was_playing) {
+  if (was_playing) say("The server no longer holds your game: you are in the lobby.");
   if (!dropped_.pending()) return;
   if (dropped_.in_welcome(welcome)) {
     dropped_.settle();  // said with the other games decided while away
     return;
   }
-  if (was_playing) say("The server no longer holds your game: you are in the lobby.");
   recall_request_ = send_quietly(DroppedRound::history_request());
   if (recall_request_ == 0) {
     dropped_.settle();
