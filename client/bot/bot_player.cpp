@@ -84,8 +84,10 @@ void BotPlayer::on_welcome(const wire::Welcome& welcome) {
     if (const std::optional<RoundEnd> end = dropped_.in_welcome(welcome)) {
       count_dropped(*end);
     } else {
-      if (send(DroppedRound::history_request(), Request::Recall) != 0)
+      // A bot on its way out does not wait for the answer.
+      if (!finishing_ && send(DroppedRound::history_request(), Request::Recall) != 0) {
         return;  // recalled() goes on
+      }
       recalled(nullptr);
       return;
     }
