@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 
 #include <fstream>
+#include <unordered_map>
 
 #include "executor_check.hpp"
 #include "game/house_bot.hpp"
@@ -14,6 +15,7 @@
 #include "lobby/text_rules.hpp"
 #include "net/peer_address.hpp"
 #include "net/replies.hpp"
+#include "ttt/count_text.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
@@ -47,12 +49,15 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
             HelloLimits{config_.token_lifetime, config_.new_names_per_hour,
                         config_.identity_failures},
             [this](SeatId seat) { return players_.contains(seat); }),
-      quotas_(config_.quotas),
-      bot_searches_(links_.logic, links_.compute,
-                    static_cast<std::size_t>(std::max(config_.bot_threads, 1)), config_.bot_queue),
       address_chat_(config_.address_chat_per_second, config_.address_chat_burst),
       invites_(links_.directory, *this,
                InviteLimits{config_.invite_failures_per_address, config_.invite_retry}),
+      rooms_(links_.logic, links_.compute, links_.accounts, links_.journal, links_.directory,
+             links_.log, links_.room_ids, players_, invites_, *this,
+             RoomTerms{config_.move_timeout, config_.reconnect_grace, config_.bot_game_grace,
+                       config_.max_spectators, config_.rate_one_address, config_.fallback_level,
+                       config_.bot_budget, config_.bot_threads, config_.bot_queue, config_.quotas,
+                       config_.chat_per_second, config_.chat_burst}),
       challenges_(
           links_.logic, players_, links_.accounts, cluster(), *this,
           ChallengeTerms{config_.challenge_lifetime, ChallengeLimits{config_.challenges_per_minute,
@@ -78,6 +83,33 @@ Lobby::~Lobby() {
 }
 
 SingleNode Lobby::single_node_;
+
+// --- a restart --------------------------------------------------------------------
+
+void Lobby::restore(const StoredState& state) {
+  // Before serving: no thread runs the logic executor yet, and the one
+  // restoring stands in for it (the rooms, bots and callbacks it starts).
+  const ExecutorStandIn before_serving;
+  rooms_.ids_after(GameId{static_cast<std::uint64_t>(state.max_room_id)});
+  const std::unordered_map<std::int64_t, std::string> tokens(state.tokens.begin(),
+                                                             state.tokens.end());
+  // Each comes back with its players away (until they reconnect with their
+  // resume token) and the server's bots in their seats. With several nodes,
+  // a node starts with no games: each comes back where one of its players
+  // returns (GameHoldings).
+  for (const GameRecord& g : state.unfinished_games) rooms_.restore(g);
+  // Every kept token works again: a seated player takes the seat back, anyone
+  // else comes back to the lobby (and asks again for the place it had).
+  for (const auto& [account, hash] : tokens) {
+    if (links_.accounts.get(static_cast<AccountId>(account)) == nullptr) continue;
+    desk_.tokens().restore(seat_of(static_cast<AccountId>(account)), hash);
+  }
+  if (!state.unfinished_games.empty()) {
+    spdlog::info("restored {} in progress; their players have {} ms to come back",
+                 count_text(state.unfinished_games.size(), "game", "games"),
+                 config_.reconnect_grace.count());
+  }
+}
 
 // --- connections ----------------------------------------------------------------
 
@@ -187,7 +219,7 @@ void Lobby::forget(SeatId id) {
   auto it = players_.find(id);
   if (it == players_.end()) return;
   LobbyPlayer& player = *it->second;
-  release_quota(player);
+  rooms_.release_seat(player);
   if (!player.is_bot) {
     if (auto hash = desk_.tokens().hash_of(player.id)) cluster().release(player.account, *hash);
   }
@@ -198,7 +230,7 @@ void Lobby::forget(SeatId id) {
     connection->player = nullptr;
     connections_.erase(connection);
   }
-  if (auto bot = bots_.find(id); bot != bots_.end()) bots_.erase(bot);
+  rooms_.drop_bot(id);
   players_.erase(it);
 }
 
@@ -208,10 +240,7 @@ void Lobby::shutdown(const std::string& reason) {
   check_executor(links_.logic, "Lobby::shutdown");
   shutting_down_ = true;
   quick_match_.stop();
-  if (!links_.accounts.keeps_games()) {
-    auto rooms = rooms_;
-    for (auto& [id, room] : rooms) room->abort();
-  }
+  if (!links_.accounts.keeps_games()) rooms_.abort_all();
   wire::ServerMessage goodbye;
   goodbye.mutable_goodbye()->set_reason(reason);
   const Outbound message = make_outbound(std::move(goodbye));
@@ -247,18 +276,18 @@ void Lobby::database_waiting(bool waiting) {
 LobbyStats Lobby::counts() const {
   check_executor(links_.logic, "Lobby::counts");
   LobbyStats s;
-  s.connections = connections_.size() - bots_.size();
+  s.connections = connections_.size() - rooms_.bots();
   s.players = players_.size();
   s.rooms = rooms_.size();
   s.queued = links_.matchmaker.waiting();
-  s.bots = bots_.size();
-  s.games_finished = games_finished_;
+  s.bots = rooms_.bots();
+  s.games_finished = rooms_.games_finished();
   s.redirects = router_.redirects();
   s.games_adopted = holdings_.adopted();
   s.games_lost = holdings_.lost_count();
   s.accounts = links_.accounts.size();
-  s.bot_searches_waiting = bot_searches_.waiting();
-  s.bot_searches_running = bot_searches_.running();
+  s.bot_searches_waiting = rooms_.bot_searches_waiting();
+  s.bot_searches_running = rooms_.bot_searches_running();
   return s;
 }
 
@@ -269,10 +298,7 @@ LobbyStats Lobby::stats() const {
     if (player->is_bot) continue;
     ++(player->inbox != nullptr ? s.players_online : s.players_away);
   }
-  for (const auto& [id, room] : rooms_) {
-    const char* state = room->waiting() ? "waiting" : room->in_progress() ? "playing" : "finished";
-    ++s.games[{state, room->settings().size}];
-  }
+  s.games = rooms_.by_state();
   return s;
 }
 

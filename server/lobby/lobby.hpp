@@ -25,11 +25,9 @@
 #include <unordered_set>
 #include <vector>
 
-#include "game/bot_search_queue.hpp"
 #include "game/game_room.hpp"
 #include "ids.hpp"
 #include "lobby/account_store.hpp"
-#include "lobby/address_quotas.hpp"
 #include "lobby/challenge_desk.hpp"
 #include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
@@ -47,6 +45,7 @@
 #include "lobby/quick_match.hpp"
 #include "lobby/records_desk.hpp"
 #include "lobby/resume_tokens.hpp"
+#include "lobby/room_registry.hpp"
 #include "net/inbox.hpp"
 #include "net/keyed_rate_limiter.hpp"
 #include "net/log_limiter.hpp"
@@ -168,7 +167,7 @@ struct LobbyLinks {
 };
 
 class Lobby final : public Gate,
-                    public RoomOwner,
+                    private RoomHost,
                     private QuickMatchHost,
                     private HoldingsHost,
                     private RoutingHost,
@@ -242,13 +241,6 @@ class Lobby final : public Gate,
   void sweep_orphans();
   std::size_t hand_over();
 
-  // RoomOwner
-  void left_room(GameRoom& room, SeatId who) override;
-  void room_changed(GameRoom& room) override;
-  void game_recorded(GameRoom& room) override;
-  void room_closed(GameRoom& room) override;
-  void decided_while_away(AccountId account, wire::AwayResult result) override;
-
  private:
   class Connection;
   friend class Connection;
@@ -291,7 +283,7 @@ class Lobby final : public Gate,
                      std::uint32_t request_id);
   void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
                      std::uint32_t request_id);
-  void forget(SeatId player);
+  void forget(SeatId player) override;
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
   void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
 
@@ -329,18 +321,7 @@ class Lobby final : public Gate,
   // Whether the player's address may hold one more game seat (against the
   // bot or not); replies TOO_MANY_GAMES if not.
   bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) override;
-  // The player sits in its room as a player: its seat counts against its
-  // address until it leaves the seat.
-  void hold_quota(LobbyPlayer& player);
-  // The player now sits in its room as a player: its seat counts against its
-  // address, and its challenges end.
-  void took_seat(LobbyPlayer& player);
-  void release_quota(LobbyPlayer& player);
-  // Whether a player's side of a game lets it be rated: a human's does unless
-  // it says no, a program's only when it asks.
-  static bool allows_rating(const LobbyPlayer& player, wire::Rated asked);
-  std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = {});
-  std::shared_ptr<GameRoom> find_room(GameId id) const override;
+  std::shared_ptr<GameRoom> find_room(GameId id) const override { return rooms_.find(id); }
   // QuickMatchHost: the rooms quick match opens.
   std::shared_ptr<GameRoom> open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
                                       LobbyPlayer* player, const MatchRequest& rules,
@@ -349,12 +330,12 @@ class Lobby final : public Gate,
                     GameId game, const std::string& reason) override;
   bool bot_free_for(const LobbyPlayer& player) override;
   void play_bot(LobbyPlayer& player, const MatchRequest& rules) override;
-  // A bot seat-holder for room; its searches take the share's turns.
-  LobbyPlayer& add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
-                              const std::string& share);
-  void add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side,
-               const std::string& share);
-  const StoredPlayer& bot_account(Level level);
+  // RoomHost (RoomRegistry holds the rooms and their seats)
+  void connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house_bot) override;
+  // The player's challenges end.
+  void took_seat(LobbyPlayer& player) override;
+  // Draining: a room's round over, its players go on (send_on_after_game).
+  void round_may_be_over(GameRoom& room) override;
 
   // --- several nodes (lobby_nodes.cpp)
   Cluster& cluster() const { return links_.cluster ? *links_.cluster : single_node_; }
@@ -403,8 +384,6 @@ class Lobby final : public Gate,
   // A game claimed from a dead node: its players and their tokens too.
   bool take_over(const ClaimedGame& claimed, const std::string& from) override;
   bool drop_game(RecordId record, const std::string& holder) override;
-  // One stored game in progress comes back here with its players away.
-  void restore_game(const GameRecord& game);
 
   // --- replies
   void reply(const LobbyPlayer& player, wire::ServerMessage message) override;
@@ -416,26 +395,17 @@ class Lobby final : public Gate,
   LobbyLinks links_;
   LobbyConfig config_;
   HelloDesk desk_;  // who each Hello speaks for; the resume tokens
-  AddressQuotas quotas_;
-  BotSearchQueue bot_searches_;
   KeyedRateLimiter address_chat_;
 
   std::unordered_set<Connection*> connections_;
   PlayerTable players_;
-  std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
-  InviteCodes invites_;                                // of this node's private games
-  std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
+  InviteCodes invites_;       // of this node's private games
+  RoomRegistry rooms_;        // the rooms, their seats and bots
   ChallengeDesk challenges_;  // challenges waiting for an answer; blocks
   RecordsDesk records_;       // the answers about past games
   QuickMatch quick_match_;    // the players waiting for a quick match
   PresenceList presence_;     // the players online, as /who lists them
   GameListDesk games_list_;   // the game list, as ListGames pages it
-  // Results of games that ended while their player was away, told at the
-  // player's next Welcome (in memory: a restart forgets them).
-  std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;
-  std::uint64_t next_bot_id_ = std::uint64_t{1} << 48;  // bots' seat ids, apart from accounts'
-  GameId next_game_id_{1};
-  std::uint64_t games_finished_ = 0;
   bool shutting_down_ = false;
   const std::string instance_;  // this process's start, as Welcome tells it
 

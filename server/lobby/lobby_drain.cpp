@@ -17,17 +17,12 @@ namespace ttt::server {
 
 std::size_t Lobby::games_in_progress() const {
   check_executor(links_.logic, "Lobby::games_in_progress");
-  std::size_t n = 0;
-  for (const auto& [id, room] : rooms_) n += room->in_progress() ? 1 : 0;
-  return n;
+  return rooms_.in_progress();
 }
 
 bool Lobby::settled() const {
   check_executor(links_.logic, "Lobby::settled");
-  for (const auto& [id, room] : rooms_) {
-    if (!room->settled()) return false;
-  }
-  return true;
+  return rooms_.settled();
 }
 
 void Lobby::send_on_after_game(GameRoom& room) {

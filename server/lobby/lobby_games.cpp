@@ -3,8 +3,6 @@
 // and what rooms tell the lobby.
 #include <spdlog/spdlog.h>
 
-#include <random>
-
 #include "executor_check.hpp"
 #include "game/bot_level_code.hpp"
 #include "game/house_bot.hpp"
@@ -63,34 +61,17 @@ bool Lobby::valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
 }
 
 bool Lobby::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) {
-  const std::string refusal = quotas_.refusal(player.address, bot_game);
+  const std::string refusal = rooms_.quota_refusal(player.address, bot_game);
   if (refusal.empty()) return true;
   error(player, wire::ERROR_CODE_TOO_MANY_GAMES, refusal, request_id);
   return false;
 }
 
 bool Lobby::may_hold_seat(const LobbyPlayer& player) const {
-  return quotas_.refusal(player.address, false).empty();
+  return rooms_.quota_refusal(player.address, false).empty();
 }
 
-void Lobby::hold_quota(LobbyPlayer& player) {
-  if (player.holds_quota || !player.room || player.is_bot) return;
-  player.holds_quota = true;
-  player.bot_quota = player.room->settings().vs_bot;
-  player.quota_address = player.address;
-  quotas_.take(player.quota_address, player.bot_quota);
-}
-
-void Lobby::took_seat(LobbyPlayer& player) {
-  hold_quota(player);
-  challenges_.end_all_of(player);
-}
-
-void Lobby::release_quota(LobbyPlayer& player) {
-  if (!player.holds_quota) return;
-  player.holds_quota = false;
-  quotas_.give_back(player.quota_address, player.bot_quota);
-}
+void Lobby::took_seat(LobbyPlayer& player) { challenges_.end_all_of(player); }
 
 bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
   if (shutting_down_) {
@@ -114,12 +95,6 @@ bool Lobby::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
   return true;
 }
 
-bool Lobby::allows_rating(const LobbyPlayer& player, wire::Rated asked) {
-  if (asked == wire::RATED_YES) return true;
-  if (asked == wire::RATED_NO) return false;
-  return !player.program;
-}
-
 void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
                         std::uint32_t request_id) {
   if (!valid_rules(player, create.size(), create.win_length(), request_id)) return;
@@ -131,7 +106,7 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   }
   if (!can_enter(player, request_id)) return;
   if (!within_quota(player, create.vs_bot(), request_id)) return;
-  if (create.vs_bot() && bot_searches_.busy()) {
+  if (create.vs_bot() && rooms_.bots_busy()) {
     error(player, wire::ERROR_CODE_BOTS_BUSY,
           "the server's bots are busy thinking for other games: try again in a moment", request_id);
     return;
@@ -144,20 +119,21 @@ void Lobby::create_game(LobbyPlayer& player, const wire::CreateGame& create,
   settings.vs_bot = create.vs_bot();
   if (create.vs_bot()) settings.bot_level = bot_level_code(*level);
   // Against the server's bot, only when asked: the bot's default is no.
-  settings.rated =
-      create.vs_bot() ? create.rated() == wire::RATED_YES : allows_rating(player, create.rated());
+  settings.rated = create.vs_bot() ? create.rated() == wire::RATED_YES
+                                   : RoomRegistry::allows_rating(player, create.rated());
   if (settings.is_private) settings.invite_code = invites_.issue();
   settings.origin = player.address;
-  auto room = new_room(std::move(settings));
+  auto room = rooms_.open(std::move(settings));
   const wire::Side side = create.side() == wire::SIDE_O ? wire::SIDE_O : wire::SIDE_X;
   player.room = room;
-  took_seat(player);
+  rooms_.took_seat(player);
   room->seat(player.ref(), side, request_id);
   spdlog::debug("game {} created by {} ({}x{}, {} in a row{}{})", number(room->id()), player.name,
                 create.size(), create.size(), room->settings().win_length,
                 create.is_private() ? ", private" : "", create.vs_bot() ? ", vs bot" : "");
   if (create.vs_bot()) {
-    add_bot(room, *level, side == wire::SIDE_X ? wire::SIDE_O : wire::SIDE_X, player.address);
+    rooms_.add_bot(room, *level, side == wire::SIDE_X ? wire::SIDE_O : wire::SIDE_X,
+                   player.address);
   }
 }
 
@@ -212,9 +188,9 @@ void Lobby::join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint
   }
   if (!can_enter(player, request_id)) return;
   if (!within_quota(player, room->settings().vs_bot, request_id)) return;
-  if (!allows_rating(player, join.rated())) room->make_unrated();
+  if (!RoomRegistry::allows_rating(player, join.rated())) room->make_unrated();
   player.room = room;
-  took_seat(player);
+  rooms_.took_seat(player);
   room->seat(player.ref(), wire::SIDE_NONE, request_id);
 }
 
@@ -356,41 +332,6 @@ void Lobby::chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t requ
   room->chat(player.id, text, request_id);
 }
 
-// --- rooms ----------------------------------------------------------------------
-
-std::shared_ptr<GameRoom> Lobby::new_room(RoomSettings settings, GameId id) {
-  settings.move_timeout = config_.move_timeout;
-  // Nobody else waits for the human of a game against the bot.
-  settings.reconnect_grace = settings.vs_bot ? config_.bot_game_grace : config_.reconnect_grace;
-  settings.max_spectators = config_.max_spectators;
-  settings.rate_one_address = config_.rate_one_address;
-  if (id == GameId{}) {
-    id = links_.room_ids ? static_cast<GameId>(links_.room_ids->next()) : next_game_id_;
-    if (!links_.room_ids) next_game_id_ = GameId{number(next_game_id_) + 1};
-  }
-  invites_.open(settings.invite_code, id);
-  auto room = std::make_shared<GameRoom>(
-      id, std::move(settings), links_.logic,
-      RoomLinks{*this, links_.journal, links_.accounts, &links_.log, &links_.accounts});
-  rooms_[id] = room;
-  links_.directory.publish(GameListDesk::listing_of(*room));
-  return room;
-}
-
-std::shared_ptr<GameRoom> Lobby::find_room(GameId id) const {
-  const auto it = rooms_.find(id);
-  return it == rooms_.end() ? nullptr : it->second;
-}
-
-const StoredPlayer& Lobby::bot_account(Level level) {
-  const std::string name = std::string(kBotNamePrefix) + std::string(to_string(level)) + ")";
-  if (const StoredPlayer* known = links_.accounts.find(name_key(name))) return *known;
-  StoredPlayer account;
-  account.name = name;
-  account.is_bot = true;  // no secret: nobody logs in as a bot
-  return links_.accounts.create(std::move(account));
-}
-
 void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
                         std::uint32_t request_id) {
   if (!valid_rules(player, quick.size(), quick.win_length(), request_id)) return;
@@ -410,29 +351,6 @@ void Lobby::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
   quick_match_.ask(player, request, request_id);
 }
 
-std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
-                                           LobbyPlayer* player, const MatchRequest& rules,
-                                           std::uint32_t request_id) {
-  RoomSettings settings;
-  settings.size = rules.size;
-  settings.win_length = rules.win_length;
-  settings.clock.set_initial_ms(rules.clock_initial_ms);
-  settings.clock.set_increment_ms(rules.clock_increment_ms);
-  settings.rated = allows_rating(waiting, waiting_rated) &&
-                   (player == nullptr || allows_rating(*player, rules.rated));
-  settings.origin = waiting.address;
-  auto room = new_room(std::move(settings));
-  waiting.room = room;
-  took_seat(waiting);
-  if (player != nullptr) {
-    player->room = room;
-    took_seat(*player);
-  }
-  room->seat(waiting.ref(), wire::SIDE_X, 0);
-  if (player != nullptr) room->seat(player->ref(), wire::SIDE_O, request_id);
-  return room;
-}
-
 std::shared_ptr<GameRoom> Lobby::open_challenge_game(LobbyPlayer& challenger,
                                                      LobbyPlayer& challenged,
                                                      const wire::Challenge& settings,
@@ -442,21 +360,13 @@ std::shared_ptr<GameRoom> Lobby::open_challenge_game(LobbyPlayer& challenger,
     quick_match_.withdraw(p->id);
     if (auto watched = p->room) watched->leave(p->id, 0);
   }
-  RoomSettings room_settings;
-  room_settings.size = settings.size();
-  room_settings.win_length = settings.win_length();
-  room_settings.clock = settings.clock();
-  room_settings.rated =
-      allows_rating(challenger, settings.rated()) && allows_rating(challenged, wire::RATED_DEFAULT);
-  room_settings.origin = challenger.address;
-  auto room = new_room(std::move(room_settings));
-  challenger.room = room;
-  challenged.room = room;
-  took_seat(challenger);
-  took_seat(challenged);
-  room->seat(challenger.ref(), wire::SIDE_X, 0);
-  room->seat(challenged.ref(), wire::SIDE_O, request_id);
-  return room;
+  return rooms_.open_challenge_game(challenger, challenged, settings, request_id);
+}
+
+std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
+                                           LobbyPlayer* player, const MatchRequest& rules,
+                                           std::uint32_t request_id) {
+  return rooms_.open_pair(waiting, waiting_rated, player, rules, request_id);
 }
 
 void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
@@ -466,98 +376,24 @@ void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::s
 }
 
 bool Lobby::bot_free_for(const LobbyPlayer& player) {
-  return quotas_.refusal(player.address, true).empty() && !bot_searches_.busy();
+  return rooms_.quota_refusal(player.address, true).empty() && !rooms_.bots_busy();
 }
 
 void Lobby::play_bot(LobbyPlayer& player, const MatchRequest& rules) {
-  RoomSettings settings;
-  settings.size = rules.size;
-  settings.win_length = rules.win_length;
-  // The bot plays the clock the player asked for.
-  settings.clock.set_initial_ms(rules.clock_initial_ms);
-  settings.clock.set_increment_ms(rules.clock_increment_ms);
-  settings.vs_bot = true;
-  settings.bot_level = bot_level_code(config_.fallback_level);
-  settings.origin = player.address;
-  auto room = new_room(std::move(settings));
-  player.room = room;
-  took_seat(player);
-  room->seat(player.ref(), wire::SIDE_X, 0);
-  add_bot(room, config_.fallback_level, wire::SIDE_O, player.address);
+  rooms_.play_bot(player, rules);
 }
 
-LobbyPlayer& Lobby::add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
-                                   const std::string& share) {
-  const StoredPlayer& account = bot_account(level);
-  auto bot = std::make_unique<LobbyPlayer>();
-  bot->id = static_cast<SeatId>(next_bot_id_++);
-  bot->account = account_id(account);
-  bot->name = account.name;
-  bot->is_bot = true;
-  bot->room = room;
-  AiOptions options;
-  options.level = level;
-  options.budget = config_.bot_budget;
-  options.seed = static_cast<std::uint64_t>(std::random_device{}()) << 32 ^ number(bot->id);
-  auto house_bot = std::make_shared<HouseBot>(bot->id, options, links_.logic, bot_searches_, share);
+// --- RoomHost -------------------------------------------------------------------
+
+void Lobby::connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house_bot) {
   auto connection = std::static_pointer_cast<Connection>(open(house_bot, ""));
   house_bot->attach(connection);
-  bot->participant = house_bot;
-  bot->inbox = connection.get();
-  connection->player = bot.get();
-  bots_[bot->id] = std::move(house_bot);
-  return players_.add(std::move(bot));
+  bot.inbox = connection.get();
+  connection->player = &bot;
 }
 
-void Lobby::add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side,
-                    const std::string& share) {
-  room->seat(add_bot_player(level, room, share).ref(), side, 0);
-}
-
-// --- what rooms say -------------------------------------------------------------
-
-void Lobby::left_room(GameRoom& room, SeatId id) {
-  check_executor(links_.logic, "Lobby::left_room");
-  LobbyPlayer* player = player_of(id);
-  if (player == nullptr || player->room.get() != &room) return;
-  release_quota(*player);
-  player->room.reset();
-  // An away player whose seat is gone, or a bot whose game is over, is done.
-  if (player->is_bot || player->participant.expired()) forget(id);
-}
-
-void Lobby::room_changed(GameRoom& room) {
-  check_executor(links_.logic, "Lobby::room_changed");
-  links_.directory.publish(GameListDesk::listing_of(room));
+void Lobby::round_may_be_over(GameRoom& room) {
   if (draining()) send_on_after_game(room);
-}
-
-void Lobby::game_recorded(GameRoom& room) {
-  check_executor(links_.logic, "Lobby::game_recorded");
-  ++games_finished_;
-  if (draining()) send_on_after_game(room);
-}
-
-void Lobby::decided_while_away(AccountId account, wire::AwayResult result) {
-  check_executor(links_.logic, "Lobby::decided_while_away");
-  // Bounded: a few results per player, and a bounded number of players (an
-  // arbitrary one makes way; it only loses news it can read in /history).
-  constexpr std::size_t kPerPlayer = 8;
-  constexpr std::size_t kPlayers = 10'000;
-  if (!away_results_.contains(account) && away_results_.size() >= kPlayers) {
-    away_results_.erase(away_results_.begin());
-  }
-  auto& results = away_results_[account];
-  if (results.size() >= kPerPlayer) results.erase(results.begin());
-  results.push_back(std::move(result));
-}
-
-void Lobby::room_closed(GameRoom& room) {
-  check_executor(links_.logic, "Lobby::room_closed");
-  const GameId id = room.id();
-  invites_.close(room.settings().invite_code);
-  links_.directory.withdraw(id);
-  rooms_.erase(id);  // may destroy the room: the caller holds its own reference
 }
 
 }  // namespace ttt::server

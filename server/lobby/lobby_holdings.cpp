@@ -32,14 +32,10 @@ void Lobby::game_lost(RecordId record, const std::string& holder) {
   holdings_.lost(record, holder);
 }
 
-bool Lobby::has_room(GameId room) const { return find_room(room) != nullptr; }
+bool Lobby::has_room(GameId room) const { return rooms_.contains(room); }
 
 std::vector<RecordId> Lobby::records_here(bool in_progress_only) const {
-  std::vector<RecordId> records;
-  for (const auto& [id, room] : rooms_) {
-    if (!in_progress_only || room->in_progress()) records.push_back(room->record_id());
-  }
-  return records;
+  return rooms_.records(in_progress_only);
 }
 
 bool Lobby::take_over(const ClaimedGame& claimed, const std::string& from) {
@@ -48,7 +44,7 @@ bool Lobby::take_over(const ClaimedGame& claimed, const std::string& from) {
     if (player) links_.accounts.keep(*player);
   }
   try {
-    restore_game(g);
+    rooms_.restore(g);
   } catch (const std::exception& e) {
     spdlog::error("cluster: game {} could not be taken over: {}", g.id, e.what());
     return false;
@@ -119,10 +115,7 @@ void Lobby::held_elsewhere(AccountId account, const std::string& node) {
 }
 
 bool Lobby::drop_game(RecordId record, const std::string& holder) {
-  std::shared_ptr<GameRoom> room;
-  for (const auto& [id, r] : rooms_) {
-    if (r->record_id() == record) room = r;
-  }
+  const std::shared_ptr<GameRoom> room = rooms_.by_record(record);
   if (!room || room->lost()) return false;
   const GameId id = room->id();
   spdlog::warn("cluster: game {} (room {}) is {} now: this node lets it go", number(record),
@@ -137,20 +130,17 @@ bool Lobby::drop_game(RecordId record, const std::string& holder) {
   for (SeatId seat : inside) {
     if (LobbyPlayer* player = player_of(seat)) let_go(*player, id, there);
   }
-  invites_.close(room->settings().invite_code);
   router_.game_gone(id);
-  // Withdrawn only if the listing is still what this node wrote.
-  links_.directory.withdraw(id);
-  rooms_.erase(id);
+  rooms_.drop(*room);
   return true;
 }
 
 void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInfo>& holder) {
   player.room.reset();
-  release_quota(player);
+  rooms_.release_seat(player);
   const SeatId id = player.id;
   if (player.is_bot) {
-    bots_.erase(id);
+    rooms_.drop_bot(id);
     players_.erase(id);
     return;
   }

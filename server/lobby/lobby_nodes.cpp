@@ -52,7 +52,7 @@ void Lobby::hand_off(LobbyPlayer& player) {
   player.inbox = nullptr;
   player.participant.reset();
   if (LobbyPlayer* still = player_of(id); still && !still->room) {
-    release_quota(*still);
+    rooms_.release_seat(*still);
     players_.erase(id);
   }
 }
@@ -70,8 +70,8 @@ void Lobby::enter_sent(RoutedConnection& connection, const StoredPlayer& account
 }
 
 void Lobby::took_kept_seat(LobbyPlayer& player, wire::Rated asked) {
-  if (!allows_rating(player, asked)) player.room->make_unrated();
-  took_seat(player);
+  if (!RoomRegistry::allows_rating(player, asked)) player.room->make_unrated();
+  rooms_.took_seat(player);
 }
 
 void Lobby::challenge_here(LobbyPlayer& player, const wire::Challenge& made) {
