@@ -49,7 +49,6 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
             HelloLimits{config_.token_lifetime, config_.new_names_per_hour,
                         config_.identity_failures},
             [this](SeatId seat) { return players_.contains(seat); }),
-      address_chat_(config_.address_chat_per_second, config_.address_chat_burst),
       invites_(links_.directory, *this,
                InviteLimits{config_.invite_failures_per_address, config_.invite_retry}),
       rooms_(links_.logic, links_.compute, links_.accounts, links_.journal, links_.directory,
@@ -64,6 +63,8 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
                                                                      config_.challenge_cooldown}}),
       records_(links_.accounts, *this),
       quick_match_(links_.logic, links_.matchmaker, cluster(), *this, config_.bot_fallback),
+      room_desk_(rooms_, invites_, links_.directory, cluster(), quick_match_, *this,
+                 AddressChatRate{config_.address_chat_per_second, config_.address_chat_burst}),
       presence_(
           players_, [this](SeatId id) { return quick_match_.wish_of(id); }, links_.accounts,
           cluster(), *this, ListPaging{config_.list_page_size, config_.list_page_max}),
@@ -312,7 +313,7 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kOfferDraw:
     case wire::ClientMessage::kRematch:
     case wire::ClientMessage::kDecline:
-      in_room(player, message);
+      room_desk_.in_room(player, message);
       break;
     case wire::ClientMessage::kGetProfile:
       records_.profile(player, message.get_profile(), rid);
@@ -336,22 +337,22 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       challenges_.block(player, message.block(), rid);
       break;
     case wire::ClientMessage::kCreateGame:
-      create_game(player, message.create_game(), rid);
+      room_desk_.create(player, message.create_game(), rid);
       break;
     case wire::ClientMessage::kJoinGame:
-      join_game(player, message.join_game(), rid);
+      room_desk_.join(player, message.join_game(), rid);
       break;
     case wire::ClientMessage::kQuickMatch:
-      quick_match(player, message.quick_match(), rid);
+      room_desk_.quick_match(player, message.quick_match(), rid);
       break;
     case wire::ClientMessage::kSpectate:
-      spectate(player, message.spectate(), rid);
+      room_desk_.spectate(player, message.spectate(), rid);
       break;
     case wire::ClientMessage::kLeave:
-      leave(player, rid);
+      room_desk_.leave(player, rid);
       break;
     case wire::ClientMessage::kChat:
-      chat(player, message.chat(), rid);
+      room_desk_.chat(player, message.chat(), rid);
       break;
     case wire::ClientMessage::kHello:
       error(player, wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", rid);
@@ -433,9 +434,73 @@ void Lobby::error(const LobbyPlayer& player, wire::ErrorCode code, std::string t
   send_error(player.participant, code, std::move(text), request_id);
 }
 
+// --- rooms and seats: what RoomRegistry, RoomDesk, QuickMatch and ChallengeDesk ask
+
 RateLimiter* Lobby::invite_tries(const LobbyPlayer& player) {
   auto* connection = static_cast<Connection*>(player.inbox);
   return connection != nullptr ? &connection->invite_failures : nullptr;
+}
+
+bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id) {
+  return room_desk_.valid_rules(player, size, win_length, request_id);
+}
+
+bool Lobby::valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
+                        std::uint32_t request_id) {
+  return room_desk_.valid_clock(player, clock, request_id);
+}
+
+bool Lobby::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) {
+  return room_desk_.within_quota(player, bot_game, request_id);
+}
+
+bool Lobby::may_hold_seat(const LobbyPlayer& player) const {
+  return rooms_.quota_refusal(player.address, false).empty();
+}
+
+std::shared_ptr<GameRoom> Lobby::open_challenge_game(LobbyPlayer& challenger,
+                                                     LobbyPlayer& challenged,
+                                                     const wire::Challenge& settings,
+                                                     std::uint32_t request_id) {
+  // Both leave what they watch or wait for: the game starts now.
+  for (LobbyPlayer* p : {&challenger, &challenged}) {
+    quick_match_.withdraw(p->id);
+    if (auto watched = p->room) watched->leave(p->id, 0);
+  }
+  return rooms_.open_challenge_game(challenger, challenged, settings, request_id);
+}
+
+std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
+                                           LobbyPlayer* player, const MatchRequest& rules,
+                                           std::uint32_t request_id) {
+  return rooms_.open_pair(waiting, waiting_rated, player, rules, request_id);
+}
+
+void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
+                         GameId game, const std::string& reason) {
+  if (player.inbox == nullptr) return;
+  router_.redirect(*static_cast<Connection*>(player.inbox), node, reservation, game, reason);
+}
+
+bool Lobby::bot_free_for(const LobbyPlayer& player) {
+  return rooms_.quota_refusal(player.address, true).empty() && !rooms_.bots_busy();
+}
+
+void Lobby::play_bot(LobbyPlayer& player, const MatchRequest& rules) {
+  rooms_.play_bot(player, rules);
+}
+
+void Lobby::connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house_bot) {
+  auto connection = std::static_pointer_cast<Connection>(open(house_bot, ""));
+  house_bot->attach(connection);
+  bot.inbox = connection.get();
+  connection->player = &bot;
+}
+
+void Lobby::took_seat(LobbyPlayer& player) { challenges_.end_all_of(player); }
+
+void Lobby::round_may_be_over(GameRoom& room) {
+  if (draining()) send_on_after_game(room);
 }
 
 }  // namespace ttt::server

@@ -1,11 +1,11 @@
 // Lobby: connections <-> players, and the coordinator of the parts that
 // answer them. It lets a Hello in (HelloDesk says who it speaks for;
 // NodeRouter sends it to another node), dispatches each player's requests
-// to the part that answers them (ChallengeDesk, QuickMatch, PresenceList,
-// GameListDesk, RecordsDesk, InviteCodes; in-game requests to the player's
-// room), opens the rooms and seats players and the server's bots in them,
+// to the part that answers them (RoomDesk for rooms and what is done in
+// them, ChallengeDesk, QuickMatch, PresenceList, GameListDesk, RecordsDesk),
 // keeps a disconnected player's identity while their seat is held, and
-// answers what its parts ask of it (their host interfaces).
+// answers what its parts ask of it (their host interfaces). The rooms this
+// node holds, and the seats and bots in them, are its RoomRegistry's.
 //
 // It talks to the rest through interfaces: accounts and ratings
 // (AccountStore), the game list (GameDirectory), quick-match queues
@@ -45,6 +45,7 @@
 #include "lobby/quick_match.hpp"
 #include "lobby/records_desk.hpp"
 #include "lobby/resume_tokens.hpp"
+#include "lobby/room_desk.hpp"
 #include "lobby/room_registry.hpp"
 #include "net/inbox.hpp"
 #include "net/keyed_rate_limiter.hpp"
@@ -168,6 +169,7 @@ struct LobbyLinks {
 
 class Lobby final : public Gate,
                     private RoomHost,
+                    private RoomDeskHost,
                     private QuickMatchHost,
                     private HoldingsHost,
                     private RoutingHost,
@@ -287,11 +289,7 @@ class Lobby final : public Gate,
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
   void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
 
-  // --- invite codes
-  // The wrong invite codes the player's connection may still try (null while away).
-  static RateLimiter* invite_tries(const LobbyPlayer& player);
-
-  // --- challenges (ChallengeDesk asks; lobby_games.cpp opens their games)
+  // --- challenges (ChallengeDesk asks; RoomRegistry opens their games)
   bool may_hold_seat(const LobbyPlayer& player) const override;
   std::shared_ptr<GameRoom> open_challenge_game(LobbyPlayer& challenger, LobbyPlayer& challenged,
                                                 const wire::Challenge& settings,
@@ -299,28 +297,18 @@ class Lobby final : public Gate,
   void seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
                       std::uint32_t request_id) override;
 
-  // --- games (lobby_games.cpp)
-  void create_game(LobbyPlayer& player, const wire::CreateGame& create, std::uint32_t request_id);
-  void join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id);
-  void quick_match(LobbyPlayer& player, const wire::QuickMatch& quick, std::uint32_t request_id);
-  void spectate(LobbyPlayer& player, const wire::Spectate& spectate, std::uint32_t request_id);
-  void leave(LobbyPlayer& player, std::uint32_t request_id);
-  void in_room(LobbyPlayer& player, const wire::ClientMessage& message);
-  void chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t request_id);
-  // Checks a player can enter a room; replies an Error and returns false if not.
-  bool can_enter(LobbyPlayer& player, std::uint32_t request_id);
-  // Checks a board size and a win length (0: the size) a request asks for;
-  // replies an Error naming the wrong one and returns false if either is out
-  // of range.
+  // (RoomDesk checks rules, clocks and quotas for the challenge desk too.)
   bool valid_rules(LobbyPlayer& player, int size, int win_length,
                    std::uint32_t request_id) override;
-  // Checks a Fischer clock a request asks for (none is fine); replies
-  // BAD_REQUEST and returns false if it is out of range.
   bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
                    std::uint32_t request_id) override;
-  // Whether the player's address may hold one more game seat (against the
-  // bot or not); replies TOO_MANY_GAMES if not.
   bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) override;
+
+  // --- rooms and seats (RoomRegistry holds them; RoomDesk answers requests)
+  // RoomDeskHost: the wrong invite codes the player's connection may still
+  // try (null while away); a seat kept for a player sent here.
+  RateLimiter* invite_tries(const LobbyPlayer& player) override;
+  bool seat_kept(GameId game) const override { return router_.seat_kept(game); }
   std::shared_ptr<GameRoom> find_room(GameId id) const override { return rooms_.find(id); }
   // QuickMatchHost: the rooms quick match opens.
   std::shared_ptr<GameRoom> open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
@@ -339,11 +327,6 @@ class Lobby final : public Gate,
 
   // --- several nodes (lobby_nodes.cpp)
   Cluster& cluster() const { return links_.cluster ? *links_.cluster : single_node_; }
-  // Whether the listed game is held by another node (a listing of this
-  // node's, or of a node alone, names none or this one).
-  bool elsewhere(const Listing& listing) const {
-    return !listing.node.empty() && listing.node != cluster().self().id;
-  }
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // RoutingHost (NodeRouter sends clients to other nodes and seats those
@@ -395,7 +378,6 @@ class Lobby final : public Gate,
   LobbyLinks links_;
   LobbyConfig config_;
   HelloDesk desk_;  // who each Hello speaks for; the resume tokens
-  KeyedRateLimiter address_chat_;
 
   std::unordered_set<Connection*> connections_;
   PlayerTable players_;
@@ -404,6 +386,7 @@ class Lobby final : public Gate,
   ChallengeDesk challenges_;  // challenges waiting for an answer; blocks
   RecordsDesk records_;       // the answers about past games
   QuickMatch quick_match_;    // the players waiting for a quick match
+  RoomDesk room_desk_;        // the requests to take a place in a room and act in it
   PresenceList presence_;     // the players online, as /who lists them
   GameListDesk games_list_;   // the game list, as ListGames pages it
   bool shutting_down_ = false;
