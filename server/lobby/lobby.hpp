@@ -346,14 +346,14 @@ class Lobby final : public Gate,
   std::shared_ptr<GameRoom> seat_for_newcomer(const SeatRequest& request) override;
   void wait_again(SeatId waiting, const SeatRequest& request) override;
   bool shutting_down() const noexcept override { return shutting_down_; }
-  // --- draining, and the shared state back (lobby_drain.cpp)
-  // Draining: a game here is over (and its end said): its players go on to
-  // another node.
-  void send_on_after_game(GameRoom& room);
   // The shared state is back (or forgot this node): registers again the
   // players held here, and those waiting for a quick match.
   void register_again(bool forgotten);
-  // --- the games this node holds (lobby_holdings.cpp; GameHoldings decides)
+  // --- the games this node holds, and draining (lobby_holdings.cpp;
+  // GameHoldings decides)
+  // Draining: a game here is over (and its end said): its players go on to
+  // another node.
+  void send_on_after_game(GameRoom& room);
   // A Hello that waits for GameHoldings' check; false when none is under way.
   bool defer_hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Another live node holds the account's player (Redis refused to hold it
