@@ -346,10 +346,7 @@ void RoomRegistry::decided_while_away(AccountId account, wire::AwayResult result
 
 void RoomRegistry::room_closed(GameRoom& room) {
   check_executor(logic_, "RoomRegistry::room_closed");
-  const GameId id = room.id();
-  invites_.close(room.settings().invite_code);
-  directory_.withdraw(id);
-  rooms_.erase(id);  // may destroy the room: the caller holds its own reference
+  drop(room);  // may destroy the room: the caller holds its own reference
 }
 
 }  // namespace ttt::server

@@ -96,8 +96,8 @@ class RoomRegistry final : public RoomOwner {
   bool contains(GameId id) const { return rooms_.contains(id); }
   // The room whose round is record `record`, or null.
   std::shared_ptr<GameRoom> by_record(RecordId record) const;
-  // A room this node lost to another: unlisted and dropped (its players
-  // were let go by the caller).
+  // The room is gone from here (closed, or lost to another node whose
+  // players the caller let go): its invite code and listing go with it.
   void drop(GameRoom& room);
   // Room ids counted on from past `largest` (a restart).
   void ids_after(GameId largest);
