@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 
 #include <fstream>
+#include <unordered_map>
 
 #include "executor_check.hpp"
 #include "game/house_bot.hpp"
@@ -14,6 +15,7 @@
 #include "lobby/text_rules.hpp"
 #include "net/peer_address.hpp"
 #include "net/replies.hpp"
+#include "ttt/count_text.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
@@ -47,18 +49,30 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
             HelloLimits{config_.token_lifetime, config_.new_names_per_hour,
                         config_.identity_failures},
             [this](SeatId seat) { return players_.contains(seat); }),
-      quotas_(config_.quotas),
-      bot_searches_(links_.logic, links_.compute,
-                    static_cast<std::size_t>(std::max(config_.bot_threads, 1)), config_.bot_queue),
-      address_chat_(config_.address_chat_per_second, config_.address_chat_burst),
       invites_(links_.directory, *this,
                InviteLimits{config_.invite_failures_per_address, config_.invite_retry}),
+      rooms_(links_.logic, links_.compute, links_.accounts, links_.journal, links_.directory,
+             links_.log, links_.room_ids, players_, invites_, *this,
+             RoomTerms{.move_timeout = config_.move_timeout,
+                       .reconnect_grace = config_.reconnect_grace,
+                       .bot_game_grace = config_.bot_game_grace,
+                       .max_spectators = config_.max_spectators,
+                       .rate_one_address = config_.rate_one_address,
+                       .fallback_level = config_.fallback_level,
+                       .bot_budget = config_.bot_budget,
+                       .bot_threads = config_.bot_threads,
+                       .bot_queue = config_.bot_queue,
+                       .quotas = config_.quotas,
+                       .chat_per_second = config_.chat_per_second,
+                       .chat_burst = config_.chat_burst}),
       challenges_(
           links_.logic, players_, links_.accounts, cluster(), *this,
           ChallengeTerms{config_.challenge_lifetime, ChallengeLimits{config_.challenges_per_minute,
                                                                      config_.challenge_cooldown}}),
       records_(links_.accounts, *this),
       quick_match_(links_.logic, links_.matchmaker, cluster(), *this, config_.bot_fallback),
+      room_desk_(rooms_, invites_, links_.directory, cluster(), quick_match_, *this,
+                 AddressChatRate{config_.address_chat_per_second, config_.address_chat_burst}),
       presence_(
           players_, [this](SeatId id) { return quick_match_.wish_of(id); }, links_.accounts,
           cluster(), *this, ListPaging{config_.list_page_size, config_.list_page_max}),
@@ -78,6 +92,33 @@ Lobby::~Lobby() {
 }
 
 SingleNode Lobby::single_node_;
+
+// --- a restart --------------------------------------------------------------------
+
+void Lobby::restore(const StoredState& state) {
+  // Before serving: no thread runs the logic executor yet, and the one
+  // restoring stands in for it (the rooms, bots and callbacks it starts).
+  const ExecutorStandIn before_serving;
+  rooms_.ids_after(GameId{static_cast<std::uint64_t>(state.max_room_id)});
+  const std::unordered_map<std::int64_t, std::string> tokens(state.tokens.begin(),
+                                                             state.tokens.end());
+  // Each comes back with its players away (until they reconnect with their
+  // resume token) and the server's bots in their seats. With several nodes,
+  // a node starts with no games: each comes back where one of its players
+  // returns (GameHoldings).
+  for (const GameRecord& g : state.unfinished_games) rooms_.restore(g);
+  // Every kept token works again: a seated player takes the seat back, anyone
+  // else comes back to the lobby (and asks again for the place it had).
+  for (const auto& [account, hash] : tokens) {
+    if (links_.accounts.get(static_cast<AccountId>(account)) == nullptr) continue;
+    desk_.tokens().restore(seat_of(static_cast<AccountId>(account)), hash);
+  }
+  if (!state.unfinished_games.empty()) {
+    spdlog::info("restored {} in progress; their players have {} ms to come back",
+                 count_text(state.unfinished_games.size(), "game", "games"),
+                 config_.reconnect_grace.count());
+  }
+}
 
 // --- connections ----------------------------------------------------------------
 
@@ -187,7 +228,7 @@ void Lobby::forget(SeatId id) {
   auto it = players_.find(id);
   if (it == players_.end()) return;
   LobbyPlayer& player = *it->second;
-  release_quota(player);
+  rooms_.release_seat(player);
   if (!player.is_bot) {
     if (auto hash = desk_.tokens().hash_of(player.id)) cluster().release(player.account, *hash);
   }
@@ -198,7 +239,7 @@ void Lobby::forget(SeatId id) {
     connection->player = nullptr;
     connections_.erase(connection);
   }
-  if (auto bot = bots_.find(id); bot != bots_.end()) bots_.erase(bot);
+  rooms_.drop_bot(id);
   players_.erase(it);
 }
 
@@ -208,10 +249,7 @@ void Lobby::shutdown(const std::string& reason) {
   check_executor(links_.logic, "Lobby::shutdown");
   shutting_down_ = true;
   quick_match_.stop();
-  if (!links_.accounts.keeps_games()) {
-    auto rooms = rooms_;
-    for (auto& [id, room] : rooms) room->abort();
-  }
+  if (!links_.accounts.keeps_games()) rooms_.abort_all();
   wire::ServerMessage goodbye;
   goodbye.mutable_goodbye()->set_reason(reason);
   const Outbound message = make_outbound(std::move(goodbye));
@@ -247,18 +285,18 @@ void Lobby::database_waiting(bool waiting) {
 LobbyStats Lobby::counts() const {
   check_executor(links_.logic, "Lobby::counts");
   LobbyStats s;
-  s.connections = connections_.size() - bots_.size();
+  s.connections = connections_.size() - rooms_.bots();
   s.players = players_.size();
   s.rooms = rooms_.size();
   s.queued = links_.matchmaker.waiting();
-  s.bots = bots_.size();
-  s.games_finished = games_finished_;
+  s.bots = rooms_.bots();
+  s.games_finished = rooms_.games_finished();
   s.redirects = router_.redirects();
   s.games_adopted = holdings_.adopted();
   s.games_lost = holdings_.lost_count();
   s.accounts = links_.accounts.size();
-  s.bot_searches_waiting = bot_searches_.waiting();
-  s.bot_searches_running = bot_searches_.running();
+  s.bot_searches_waiting = rooms_.bot_searches_waiting();
+  s.bot_searches_running = rooms_.bot_searches_running();
   return s;
 }
 
@@ -269,10 +307,7 @@ LobbyStats Lobby::stats() const {
     if (player->is_bot) continue;
     ++(player->inbox != nullptr ? s.players_online : s.players_away);
   }
-  for (const auto& [id, room] : rooms_) {
-    const char* state = room->waiting() ? "waiting" : room->in_progress() ? "playing" : "finished";
-    ++s.games[{state, room->settings().size}];
-  }
+  s.games = rooms_.by_state();
   return s;
 }
 
@@ -286,7 +321,7 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
     case wire::ClientMessage::kOfferDraw:
     case wire::ClientMessage::kRematch:
     case wire::ClientMessage::kDecline:
-      in_room(player, message);
+      room_desk_.in_room(player, message);
       break;
     case wire::ClientMessage::kGetProfile:
       records_.profile(player, message.get_profile(), rid);
@@ -310,22 +345,22 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       challenges_.block(player, message.block(), rid);
       break;
     case wire::ClientMessage::kCreateGame:
-      create_game(player, message.create_game(), rid);
+      room_desk_.create(player, message.create_game(), rid);
       break;
     case wire::ClientMessage::kJoinGame:
-      join_game(player, message.join_game(), rid);
+      room_desk_.join(player, message.join_game(), rid);
       break;
     case wire::ClientMessage::kQuickMatch:
-      quick_match(player, message.quick_match(), rid);
+      room_desk_.quick_match(player, message.quick_match(), rid);
       break;
     case wire::ClientMessage::kSpectate:
-      spectate(player, message.spectate(), rid);
+      room_desk_.spectate(player, message.spectate(), rid);
       break;
     case wire::ClientMessage::kLeave:
-      leave(player, rid);
+      room_desk_.leave(player, rid);
       break;
     case wire::ClientMessage::kChat:
-      chat(player, message.chat(), rid);
+      room_desk_.chat(player, message.chat(), rid);
       break;
     case wire::ClientMessage::kHello:
       error(player, wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", rid);
@@ -407,9 +442,73 @@ void Lobby::error(const LobbyPlayer& player, wire::ErrorCode code, std::string t
   send_error(player.participant, code, std::move(text), request_id);
 }
 
+// --- rooms and seats: what RoomRegistry, RoomDesk, QuickMatch and ChallengeDesk ask
+
 RateLimiter* Lobby::invite_tries(const LobbyPlayer& player) {
   auto* connection = static_cast<Connection*>(player.inbox);
   return connection != nullptr ? &connection->invite_failures : nullptr;
+}
+
+bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id) {
+  return room_desk_.valid_rules(player, size, win_length, request_id);
+}
+
+bool Lobby::valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
+                        std::uint32_t request_id) {
+  return room_desk_.valid_clock(player, clock, request_id);
+}
+
+bool Lobby::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) {
+  return room_desk_.within_quota(player, bot_game, request_id);
+}
+
+bool Lobby::may_hold_seat(const LobbyPlayer& player) const {
+  return rooms_.quota_refusal(player.address, false).empty();
+}
+
+std::shared_ptr<GameRoom> Lobby::open_challenge_game(LobbyPlayer& challenger,
+                                                     LobbyPlayer& challenged,
+                                                     const wire::Challenge& settings,
+                                                     std::uint32_t request_id) {
+  // Both leave what they watch or wait for: the game starts now.
+  for (LobbyPlayer* p : {&challenger, &challenged}) {
+    quick_match_.withdraw(p->id);
+    if (auto watched = p->room) watched->leave(p->id, 0);
+  }
+  return rooms_.open_challenge_game(challenger, challenged, settings, request_id);
+}
+
+std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
+                                           LobbyPlayer* player, const MatchRequest& rules,
+                                           std::uint32_t request_id) {
+  return rooms_.open_pair(waiting, waiting_rated, player, rules, request_id);
+}
+
+void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
+                         GameId game, const std::string& reason) {
+  if (player.inbox == nullptr) return;
+  router_.redirect(*static_cast<Connection*>(player.inbox), node, reservation, game, reason);
+}
+
+bool Lobby::bot_free_for(const LobbyPlayer& player) {
+  return rooms_.quota_refusal(player.address, true).empty() && !rooms_.bots_busy();
+}
+
+void Lobby::play_bot(LobbyPlayer& player, const MatchRequest& rules) {
+  rooms_.play_bot(player, rules);
+}
+
+void Lobby::connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house_bot) {
+  auto connection = std::static_pointer_cast<Connection>(open(house_bot, ""));
+  house_bot->attach(connection);
+  bot.inbox = connection.get();
+  connection->player = &bot;
+}
+
+void Lobby::took_seat(LobbyPlayer& player) { challenges_.end_all_of(player); }
+
+void Lobby::round_may_be_over(GameRoom& room) {
+  if (draining()) send_on_after_game(room);
 }
 
 }  // namespace ttt::server

@@ -1,11 +1,11 @@
 // Lobby: connections <-> players, and the coordinator of the parts that
 // answer them. It lets a Hello in (HelloDesk says who it speaks for;
 // NodeRouter sends it to another node), dispatches each player's requests
-// to the part that answers them (ChallengeDesk, QuickMatch, PresenceList,
-// GameListDesk, RecordsDesk, InviteCodes; in-game requests to the player's
-// room), opens the rooms and seats players and the server's bots in them,
+// to the part that answers them (RoomDesk for rooms and what is done in
+// them, ChallengeDesk, QuickMatch, PresenceList, GameListDesk, RecordsDesk),
 // keeps a disconnected player's identity while their seat is held, and
-// answers what its parts ask of it (their host interfaces).
+// answers what its parts ask of it (their host interfaces). The rooms this
+// node holds, and the seats and bots in them, are its RoomRegistry's.
 //
 // It talks to the rest through interfaces: accounts and ratings
 // (AccountStore), the game list (GameDirectory), quick-match queues
@@ -25,13 +25,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "game/bot_search_queue.hpp"
 #include "game/game_room.hpp"
 #include "ids.hpp"
 #include "limits/keyed_rate_limiter.hpp"
 #include "limits/log_limiter.hpp"
 #include "lobby/account_store.hpp"
-#include "lobby/address_quotas.hpp"
 #include "lobby/challenge_desk.hpp"
 #include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
@@ -49,6 +47,8 @@
 #include "lobby/quick_match.hpp"
 #include "lobby/records_desk.hpp"
 #include "lobby/resume_tokens.hpp"
+#include "lobby/room_desk.hpp"
+#include "lobby/room_registry.hpp"
 #include "net/inbox.hpp"
 #include "net/read_budget.hpp"
 #include "ttt/ai.hpp"
@@ -168,7 +168,8 @@ struct LobbyLinks {
 };
 
 class Lobby final : public Gate,
-                    public RoomOwner,
+                    private RoomHost,
+                    private RoomDeskHost,
                     private QuickMatchHost,
                     private HoldingsHost,
                     private RoutingHost,
@@ -242,13 +243,6 @@ class Lobby final : public Gate,
   void sweep_orphans();
   std::size_t hand_over();
 
-  // RoomOwner
-  void left_room(GameRoom& room, SeatId who) override;
-  void room_changed(GameRoom& room) override;
-  void game_recorded(GameRoom& room) override;
-  void room_closed(GameRoom& room) override;
-  void decided_while_away(AccountId account, wire::AwayResult result) override;
-
  private:
   class Connection;
   friend class Connection;
@@ -291,15 +285,11 @@ class Lobby final : public Gate,
                      std::uint32_t request_id);
   void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
                      std::uint32_t request_id);
-  void forget(SeatId player);
+  void forget(SeatId player) override;
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
   void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
 
-  // --- invite codes
-  // The wrong invite codes the player's connection may still try (null while away).
-  static RateLimiter* invite_tries(const LobbyPlayer& player);
-
-  // --- challenges (ChallengeDesk asks; lobby_games.cpp opens their games)
+  // --- challenges (ChallengeDesk asks; RoomRegistry opens their games)
   bool may_hold_seat(const LobbyPlayer& player) const override;
   std::shared_ptr<GameRoom> open_challenge_game(LobbyPlayer& challenger, LobbyPlayer& challenged,
                                                 const wire::Challenge& settings,
@@ -307,40 +297,19 @@ class Lobby final : public Gate,
   void seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
                       std::uint32_t request_id) override;
 
-  // --- games (lobby_games.cpp)
-  void create_game(LobbyPlayer& player, const wire::CreateGame& create, std::uint32_t request_id);
-  void join_game(LobbyPlayer& player, const wire::JoinGame& join, std::uint32_t request_id);
-  void quick_match(LobbyPlayer& player, const wire::QuickMatch& quick, std::uint32_t request_id);
-  void spectate(LobbyPlayer& player, const wire::Spectate& spectate, std::uint32_t request_id);
-  void leave(LobbyPlayer& player, std::uint32_t request_id);
-  void in_room(LobbyPlayer& player, const wire::ClientMessage& message);
-  void chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t request_id);
-  // Checks a player can enter a room; replies an Error and returns false if not.
-  bool can_enter(LobbyPlayer& player, std::uint32_t request_id);
-  // Checks a board size and a win length (0: the size) a request asks for;
-  // replies an Error naming the wrong one and returns false if either is out
-  // of range.
+  // (RoomDesk checks rules, clocks and quotas for the challenge desk too.)
   bool valid_rules(LobbyPlayer& player, int size, int win_length,
                    std::uint32_t request_id) override;
-  // Checks a Fischer clock a request asks for (none is fine); replies
-  // BAD_REQUEST and returns false if it is out of range.
   bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
                    std::uint32_t request_id) override;
-  // Whether the player's address may hold one more game seat (against the
-  // bot or not); replies TOO_MANY_GAMES if not.
   bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) override;
-  // The player sits in its room as a player: its seat counts against its
-  // address until it leaves the seat.
-  void hold_quota(LobbyPlayer& player);
-  // The player now sits in its room as a player: its seat counts against its
-  // address, and its challenges end.
-  void took_seat(LobbyPlayer& player);
-  void release_quota(LobbyPlayer& player);
-  // Whether a player's side of a game lets it be rated: a human's does unless
-  // it says no, a program's only when it asks.
-  static bool allows_rating(const LobbyPlayer& player, wire::Rated asked);
-  std::shared_ptr<GameRoom> new_room(RoomSettings settings, GameId id = {});
-  std::shared_ptr<GameRoom> find_room(GameId id) const override;
+
+  // --- rooms and seats (RoomRegistry holds them; RoomDesk answers requests)
+  // RoomDeskHost: the wrong invite codes the player's connection may still
+  // try (null while away); a seat kept for a player sent here.
+  RateLimiter* invite_tries(const LobbyPlayer& player) override;
+  bool seat_kept(GameId game) const override { return router_.seat_kept(game); }
+  std::shared_ptr<GameRoom> find_room(GameId id) const override { return rooms_.find(id); }
   // QuickMatchHost: the rooms quick match opens.
   std::shared_ptr<GameRoom> open_pair(LobbyPlayer& waiting, wire::Rated waiting_rated,
                                       LobbyPlayer* player, const MatchRequest& rules,
@@ -349,20 +318,15 @@ class Lobby final : public Gate,
                     GameId game, const std::string& reason) override;
   bool bot_free_for(const LobbyPlayer& player) override;
   void play_bot(LobbyPlayer& player, const MatchRequest& rules) override;
-  // A bot seat-holder for room; its searches take the share's turns.
-  LobbyPlayer& add_bot_player(Level level, const std::shared_ptr<GameRoom>& room,
-                              const std::string& share);
-  void add_bot(const std::shared_ptr<GameRoom>& room, Level level, wire::Side side,
-               const std::string& share);
-  const StoredPlayer& bot_account(Level level);
+  // RoomHost (RoomRegistry holds the rooms and their seats)
+  void connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house_bot) override;
+  // The player's challenges end.
+  void took_seat(LobbyPlayer& player) override;
+  // Draining: a room's round over, its players go on (send_on_after_game).
+  void round_may_be_over(GameRoom& room) override;
 
   // --- several nodes (lobby_nodes.cpp)
   Cluster& cluster() const { return links_.cluster ? *links_.cluster : single_node_; }
-  // Whether the listed game is held by another node (a listing of this
-  // node's, or of a node alone, names none or this one).
-  bool elsewhere(const Listing& listing) const {
-    return !listing.node.empty() && listing.node != cluster().self().id;
-  }
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // RoutingHost (NodeRouter sends clients to other nodes and seats those
@@ -382,14 +346,14 @@ class Lobby final : public Gate,
   std::shared_ptr<GameRoom> seat_for_newcomer(const SeatRequest& request) override;
   void wait_again(SeatId waiting, const SeatRequest& request) override;
   bool shutting_down() const noexcept override { return shutting_down_; }
-  // --- draining, and the shared state back (lobby_drain.cpp)
-  // Draining: a game here is over (and its end said): its players go on to
-  // another node.
-  void send_on_after_game(GameRoom& room);
   // The shared state is back (or forgot this node): registers again the
   // players held here, and those waiting for a quick match.
   void register_again(bool forgotten);
-  // --- the games this node holds (lobby_holdings.cpp; GameHoldings decides)
+  // --- the games this node holds, and draining (lobby_holdings.cpp;
+  // GameHoldings decides)
+  // Draining: a game here is over (and its end said): its players go on to
+  // another node.
+  void send_on_after_game(GameRoom& room);
   // A Hello that waits for GameHoldings' check; false when none is under way.
   bool defer_hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Another live node holds the account's player (Redis refused to hold it
@@ -403,8 +367,6 @@ class Lobby final : public Gate,
   // A game claimed from a dead node: its players and their tokens too.
   bool take_over(const ClaimedGame& claimed, const std::string& from) override;
   bool drop_game(RecordId record, const std::string& holder) override;
-  // One stored game in progress comes back here with its players away.
-  void restore_game(const GameRecord& game);
 
   // --- replies
   void reply(const LobbyPlayer& player, wire::ServerMessage message) override;
@@ -416,26 +378,17 @@ class Lobby final : public Gate,
   LobbyLinks links_;
   LobbyConfig config_;
   HelloDesk desk_;  // who each Hello speaks for; the resume tokens
-  AddressQuotas quotas_;
-  BotSearchQueue bot_searches_;
-  KeyedRateLimiter address_chat_;
 
   std::unordered_set<Connection*> connections_;
   PlayerTable players_;
-  std::map<GameId, std::shared_ptr<GameRoom>> rooms_;  // the rooms this process holds
-  InviteCodes invites_;                                // of this node's private games
-  std::unordered_map<SeatId, std::shared_ptr<HouseBot>> bots_;
+  InviteCodes invites_;       // of this node's private games
+  RoomRegistry rooms_;        // the rooms, their seats and bots
   ChallengeDesk challenges_;  // challenges waiting for an answer; blocks
   RecordsDesk records_;       // the answers about past games
   QuickMatch quick_match_;    // the players waiting for a quick match
+  RoomDesk room_desk_;        // the requests to take a place in a room and act in it
   PresenceList presence_;     // the players online, as /who lists them
   GameListDesk games_list_;   // the game list, as ListGames pages it
-  // Results of games that ended while their player was away, told at the
-  // player's next Welcome (in memory: a restart forgets them).
-  std::unordered_map<AccountId, std::vector<wire::AwayResult>> away_results_;
-  std::uint64_t next_bot_id_ = std::uint64_t{1} << 48;  // bots' seat ids, apart from accounts'
-  GameId next_game_id_{1};
-  std::uint64_t games_finished_ = 0;
   bool shutting_down_ = false;
   const std::string instance_;  // this process's start, as Welcome tells it
 

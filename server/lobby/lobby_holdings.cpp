@@ -2,10 +2,16 @@
 // decides which): a game claimed from a node that is gone comes back here as
 // after a restart, its players away until they reconnect, their resume
 // tokens held here; a game another node holds now is dropped at once, its
-// players told and sent to that node, never registered again; and Hellos
-// wait while GameHoldings checks what is still this node's.
+// players told and sent to that node, never registered again; Hellos wait
+// while GameHoldings checks what is still this node's. And draining
+// (SIGTERM on a node of several): no new games here; players out of a game
+// go to another node at once, and each game's players when it is over; at
+// the drain's end every player still here is sent on, and the node that
+// takes each adopts its game; games are handed over only once settled
+// (every write answered and its words said).
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
 #include <memory>
 
 #include "executor_check.hpp"
@@ -32,14 +38,10 @@ void Lobby::game_lost(RecordId record, const std::string& holder) {
   holdings_.lost(record, holder);
 }
 
-bool Lobby::has_room(GameId room) const { return find_room(room) != nullptr; }
+bool Lobby::has_room(GameId room) const { return rooms_.contains(room); }
 
 std::vector<RecordId> Lobby::records_here(bool in_progress_only) const {
-  std::vector<RecordId> records;
-  for (const auto& [id, room] : rooms_) {
-    if (!in_progress_only || room->in_progress()) records.push_back(room->record_id());
-  }
-  return records;
+  return rooms_.records(in_progress_only);
 }
 
 bool Lobby::take_over(const ClaimedGame& claimed, const std::string& from) {
@@ -48,7 +50,7 @@ bool Lobby::take_over(const ClaimedGame& claimed, const std::string& from) {
     if (player) links_.accounts.keep(*player);
   }
   try {
-    restore_game(g);
+    rooms_.restore(g);
   } catch (const std::exception& e) {
     spdlog::error("cluster: game {} could not be taken over: {}", g.id, e.what());
     return false;
@@ -119,10 +121,7 @@ void Lobby::held_elsewhere(AccountId account, const std::string& node) {
 }
 
 bool Lobby::drop_game(RecordId record, const std::string& holder) {
-  std::shared_ptr<GameRoom> room;
-  for (const auto& [id, r] : rooms_) {
-    if (r->record_id() == record) room = r;
-  }
+  const std::shared_ptr<GameRoom> room = rooms_.by_record(record);
   if (!room || room->lost()) return false;
   const GameId id = room->id();
   spdlog::warn("cluster: game {} (room {}) is {} now: this node lets it go", number(record),
@@ -137,20 +136,17 @@ bool Lobby::drop_game(RecordId record, const std::string& holder) {
   for (SeatId seat : inside) {
     if (LobbyPlayer* player = player_of(seat)) let_go(*player, id, there);
   }
-  invites_.close(room->settings().invite_code);
   router_.game_gone(id);
-  // Withdrawn only if the listing is still what this node wrote.
-  links_.directory.withdraw(id);
-  rooms_.erase(id);
+  rooms_.drop(*room);
   return true;
 }
 
 void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInfo>& holder) {
   player.room.reset();
-  release_quota(player);
+  rooms_.release_seat(player);
   const SeatId id = player.id;
   if (player.is_bot) {
-    bots_.erase(id);
+    rooms_.drop_bot(id);
     players_.erase(id);
     return;
   }
@@ -178,6 +174,98 @@ void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInf
             " went on at another node while this node was cut off: see /history for how it "
             "ended",
         0);
+}
+
+// --- draining ---------------------------------------------------------------------
+
+std::size_t Lobby::games_in_progress() const {
+  check_executor(links_.logic, "Lobby::games_in_progress");
+  return rooms_.in_progress();
+}
+
+bool Lobby::settled() const {
+  check_executor(links_.logic, "Lobby::settled");
+  return rooms_.settled();
+}
+
+void Lobby::send_on_after_game(GameRoom& room) {
+  if (room.in_progress() || room.waiting()) return;
+  // Not from inside the room's own call: posted, and checked again then (a
+  // rematch may have started; the game's last words may still wait for
+  // their write, and game_recorded comes when they don't).
+  boost::asio::post(links_.logic, [this, id = room.id()] {
+    auto over = find_room(id);
+    if (!over || over->in_progress() || !over->settled()) return;
+    auto there = cluster().another_node();
+    if (!there) return;
+    std::vector<Connection*> players;
+    for (Connection* connection : connections_) {
+      if (connection->player && !connection->player->is_bot && connection->player->room == over) {
+        players.push_back(connection);
+      }
+    }
+    for (Connection* connection : players) {
+      if (connections_.contains(connection)) {
+        router_.redirect(*connection, *there, "", GameId{}, "this node is being drained");
+      }
+    }
+  });
+}
+
+void Lobby::drain() {
+  check_executor(links_.logic, "Lobby::drain");
+  if (draining()) return;
+  holdings_.drain();
+  spdlog::info("draining: no new games here; players out of a game go to other nodes");
+  std::vector<Connection*> away;
+  for (Connection* connection : connections_) {
+    LobbyPlayer* player = connection->player;
+    if (player == nullptr || player->is_bot) continue;
+    const auto& room = player->room;
+    // Playing a game in progress: it plays on here. A game just over whose
+    // last words still wait for their write: its players go when they are
+    // said (send_on_after_game).
+    if (room && room->is_seated(player->id) && (room->in_progress() || !room->settled())) continue;
+    away.push_back(connection);
+  }
+  for (Connection* connection : away) {
+    if (!connections_.contains(connection)) continue;
+    if (auto there = cluster().another_node()) {
+      router_.redirect(*connection, *there, "", GameId{}, "this node is being drained");
+    }
+  }
+}
+
+std::size_t Lobby::hand_over() {
+  check_executor(links_.logic, "Lobby::hand_over");
+  freeze();
+  std::size_t sent = 0;
+  const std::vector<Connection*> all(connections_.begin(), connections_.end());
+  for (Connection* connection : all) {
+    if (!connections_.contains(connection) || connection->player == nullptr ||
+        connection->player->is_bot) {
+      continue;
+    }
+    auto there = cluster().another_node();
+    if (!there) break;
+    // The player's games were let go in the database: the node it goes to
+    // takes them over (adoption) when it arrives.
+    LobbyPlayer* player = connection->player;
+    if (auto hash = desk_.tokens().hash_of(player->id)) {
+      cluster().hold(player->account, *hash, config_.token_lifetime, there->id, {});
+    }
+    desk_.tokens().forget(player->id);
+    connection->player = nullptr;
+    player->inbox = nullptr;
+    player->participant.reset();
+    if (auto conn = connection->participant()) {
+      router_.send_off(
+          *conn, *there,
+          "this node is going down for an upgrade; your game goes on at node " + where_of(*there));
+      ++sent;
+    }
+  }
+  return sent;
 }
 
 }  // namespace ttt::server

@@ -217,9 +217,8 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
     w->set_heartbeat_timeout_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count()));
     w->set_heartbeat_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count() / 3));
   }
-  if (auto it = away_results_.find(player.account); it != away_results_.end()) {
-    for (auto& result : it->second) *w->add_decided_while_away() = std::move(result);
-    away_results_.erase(it);
+  for (auto& result : rooms_.take_away_results(player.account)) {
+    *w->add_decided_while_away() = std::move(result);
   }
   reply(player, std::move(message));
 }

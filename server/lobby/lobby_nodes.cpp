@@ -1,7 +1,8 @@
 // The Lobby among several nodes, as the NodeRouter's host: what moving a
 // client between nodes asks of the lobby (a player handed off, a player sent
 // here let in and seated, its challenge made here), and serving the other
-// nodes' seat requests and figures. Where a Hello's player is held is the
+// nodes' seat requests and figures, and registering again the players held
+// here when the shared state is back. Where a Hello's player is held is the
 // HelloDesk's question; sending clients and keeping seats is the NodeRouter's.
 #include "lobby/lobby.hpp"
 #include "lobby/lobby_connection.hpp"
@@ -28,6 +29,25 @@ void Lobby::serve_other_nodes() {
       [this](const StoredPlayer& account) { links_.accounts.take_figures(account); });
 }
 
+void Lobby::register_again(bool forgotten) {
+  links_.accounts.refresh_figures();  // the results other nodes committed meanwhile
+  for (const auto& [id, player] : players_) {
+    if (player->is_bot) continue;
+    if (auto hash = desk_.tokens().hash_of(id)) {
+      // Not taken back from a live node that holds the player now (this
+      // node may have looked dead meanwhile).
+      cluster().hold(player->account, *hash, config_.token_lifetime, "",
+                     [this, account = player->account](const std::string& elsewhere) {
+                       if (elsewhere.empty()) return;
+                       holdings_.check();
+                       held_elsewhere(account, elsewhere);
+                     });
+    }
+  }
+  // Redis lost the queues: whoever waited here waits again (at the back).
+  if (forgotten) quick_match_.ask_again_all();
+}
+
 // --- RoutingHost -------------------------------------------------------------------
 
 RoutedConnection* Lobby::connection_of(const LobbyPlayer& player) {
@@ -52,7 +72,7 @@ void Lobby::hand_off(LobbyPlayer& player) {
   player.inbox = nullptr;
   player.participant.reset();
   if (LobbyPlayer* still = player_of(id); still && !still->room) {
-    release_quota(*still);
+    rooms_.release_seat(*still);
     players_.erase(id);
   }
 }
@@ -70,8 +90,8 @@ void Lobby::enter_sent(RoutedConnection& connection, const StoredPlayer& account
 }
 
 void Lobby::took_kept_seat(LobbyPlayer& player, wire::Rated asked) {
-  if (!allows_rating(player, asked)) player.room->make_unrated();
-  took_seat(player);
+  if (!RoomRegistry::allows_rating(player, asked)) player.room->make_unrated();
+  rooms_.took_seat(player);
 }
 
 void Lobby::challenge_here(LobbyPlayer& player, const wire::Challenge& made) {
