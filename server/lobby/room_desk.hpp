@@ -14,6 +14,8 @@
 #include <string>
 
 #include "ids.hpp"
+#include "limits/keyed_rate_limiter.hpp"
+#include "limits/rate_limiter.hpp"
 #include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/invite_codes.hpp"
@@ -21,8 +23,6 @@
 #include "lobby/player_replies.hpp"
 #include "lobby/quick_match.hpp"
 #include "lobby/room_registry.hpp"
-#include "net/keyed_rate_limiter.hpp"
-#include "net/rate_limiter.hpp"
 #include "ttt.pb.h"
 
 namespace ttt::server {

@@ -24,6 +24,7 @@
 #include "game/bot_search_queue.hpp"
 #include "game/game_room.hpp"
 #include "ids.hpp"
+#include "limits/log_limiter.hpp"
 #include "lobby/account_store.hpp"
 #include "lobby/address_quotas.hpp"
 #include "lobby/game_directory.hpp"
@@ -31,7 +32,6 @@
 #include "lobby/lobby_player.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/player_table.hpp"
-#include "net/log_limiter.hpp"
 #include "ttt.pb.h"
 #include "ttt/ai.hpp"
 
