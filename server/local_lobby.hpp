@@ -43,10 +43,10 @@ struct LocalLobby {
         accounts(writer, name_key, players, pairings, blocks),
         journal(writer, accounts, last_record),
         counted(journal, moves),
-        lobby(LobbyLinks{std::move(logic), std::move(compute), accounts, counted,
-                         shared.directory ? *shared.directory : directory,
-                         shared.matchmaker ? *shared.matchmaker : matchmaker, log, read_budget,
-                         shared.cluster, shared.room_ids, shared.holders},
+        lobby(LobbyDependencies{std::move(logic), std::move(compute), accounts, counted,
+                                shared.directory ? *shared.directory : directory,
+                                shared.matchmaker ? *shared.matchmaker : matchmaker, log,
+                                read_budget, shared.cluster, shared.room_ids, shared.holders},
               std::move(config)) {}
 
   LogLimiter log;  // the info lines allowed per address (the sessions share it)

@@ -18,7 +18,7 @@
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
 #include "support/recorded_replies.hpp"
-#include "support/unused_room_links.hpp"
+#include "support/unused_room_dependencies.hpp"
 
 namespace ttt::server {
 namespace {
@@ -26,7 +26,7 @@ namespace {
 using std::chrono::milliseconds;
 using testing::FakeParticipant;
 using testing::MemoryAccounts;
-using testing::UnusedLinks;
+using testing::UnusedRoomDependencies;
 
 // A connection the desk never speaks through (replies go to conn).
 class SilentInbox : public Inbox {
@@ -125,12 +125,12 @@ class FakeLobby : public ChallengeHost, public testing::DeliveredReplies {
  private:
   std::shared_ptr<GameRoom> room(RoomSettings settings) {
     return std::make_shared<GameRoom>(GameId{++rooms_}, std::move(settings), io_.get_executor(),
-                                      RoomLinks{links_, links_, links_});
+                                      RoomDependencies{deps_, deps_, deps_});
   }
 
   boost::asio::io_context& io_;
   MemoryAccounts& accounts_;
-  UnusedLinks links_;
+  UnusedRoomDependencies deps_;
   SilentInbox inbox_;
   std::map<SeatId, std::shared_ptr<FakeParticipant>> conns_;
   std::uint64_t rooms_ = 0;

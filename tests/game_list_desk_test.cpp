@@ -14,13 +14,13 @@
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
 #include "support/recorded_replies.hpp"
-#include "support/unused_room_links.hpp"
+#include "support/unused_room_dependencies.hpp"
 
 namespace ttt::server {
 namespace {
 
 using testing::RecordedReplies;
-using testing::UnusedLinks;
+using testing::UnusedRoomDependencies;
 
 // A directory whose other nodes can't be reached now.
 class CutOffDirectory final : public GameDirectory {
@@ -117,11 +117,11 @@ TEST_F(GameListDeskTest, ATooLongNameToLookForIsABadRequest) {
 TEST_F(GameListDeskTest, ARoomIsListedWithItsSeatsAndTheKeyOfItsCodeNotTheCode) {
   const ExecutorStandIn on_logic;  // as the server's logic thread (the sanitizer build checks)
   boost::asio::io_context io;
-  UnusedLinks links;
+  UnusedRoomDependencies unused;
   RoomSettings settings;
   settings.is_private = true;
   settings.invite_code = "ABCD-EFGH-JKMN";
-  GameRoom room(GameId{9}, settings, io.get_executor(), RoomLinks{links, links, links});
+  GameRoom room(GameId{9}, settings, io.get_executor(), RoomDependencies{unused, unused, unused});
   const Listing listed = GameListDesk::listing_of(room);
   EXPECT_EQ(listed.summary.game_id(), 9u);
   EXPECT_TRUE(listed.summary.is_private());

@@ -20,7 +20,7 @@ using ttt::testing::FakeParticipant;
 // complete at once, unless `hold` is set: then they wait in `pending` for the
 // test to finish them, as a slow disk would. Ratings are all 1200 and
 // nothing settles.
-class RecordingLinks : public RoomOwner, public GameJournal, public RatingBook {
+class RecordingDependencies : public RoomOwner, public GameJournal, public RatingBook {
  public:
   // RoomOwner
   void left_room(GameRoom&, SeatId player) override { left.push_back(player); }
@@ -87,7 +87,7 @@ class GameRoomTest : public ::testing::Test {
   std::shared_ptr<GameRoom> make_room(RoomSettings settings = {}) {
     settings.move_timeout = std::chrono::milliseconds(0);
     return std::make_shared<GameRoom>(GameId{1}, settings, io.get_executor(),
-                                      RoomLinks{observer, observer, observer});
+                                      RoomDependencies{observer, observer, observer});
   }
   PlayerRef ref(std::uint64_t id, const std::shared_ptr<FakeParticipant>& p, std::string name) {
     return PlayerRef{SeatId{id}, AccountId{id}, std::move(name), false, p, false, ""};
@@ -97,7 +97,7 @@ class GameRoomTest : public ::testing::Test {
   // too (io.run_for()): it stands in for it.
   ExecutorStandIn on_executor_;
   boost::asio::io_context io;
-  RecordingLinks observer;
+  RecordingDependencies observer;
   std::shared_ptr<FakeParticipant> alice = std::make_shared<FakeParticipant>();
   std::shared_ptr<FakeParticipant> bob = std::make_shared<FakeParticipant>();
   std::shared_ptr<FakeParticipant> carol = std::make_shared<FakeParticipant>();
@@ -402,7 +402,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhileAwayIsADisconnect) {
   settings.move_timeout = std::chrono::milliseconds(20);
   settings.reconnect_grace = std::chrono::milliseconds(60'000);
   auto room = std::make_shared<GameRoom>(GameId{1}, settings, io.get_executor(),
-                                         RoomLinks{observer, observer, observer});
+                                         RoomDependencies{observer, observer, observer});
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->away(SeatId{1});  // X is to move, and away
@@ -421,7 +421,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
   RoomSettings settings;
   settings.move_timeout = std::chrono::milliseconds(20);
   auto room = std::make_shared<GameRoom>(GameId{1}, settings, io.get_executor(),
-                                         RoomLinks{observer, observer, observer});
+                                         RoomDependencies{observer, observer, observer});
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   io.run_for(std::chrono::milliseconds(500));

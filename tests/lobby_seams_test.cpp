@@ -125,8 +125,9 @@ class LobbySeams : public ::testing::Test {
  protected:
   LobbySeams()
       : logic_(boost::asio::make_strand(io_)),
-        lobby_(LobbyLinks{logic_, logic_, accounts_, journal_, directory_, matchmaker_, log_},
-               config()) {}
+        lobby_(
+            LobbyDependencies{logic_, logic_, accounts_, journal_, directory_, matchmaker_, log_},
+            config()) {}
 
   static LobbyConfig config() {
     LobbyConfig c;

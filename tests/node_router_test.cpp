@@ -20,7 +20,7 @@
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
 #include "support/recorded_replies.hpp"
-#include "support/unused_room_links.hpp"
+#include "support/unused_room_dependencies.hpp"
 
 namespace ttt::server {
 namespace {
@@ -28,7 +28,7 @@ namespace {
 using std::chrono::milliseconds;
 using testing::FakeParticipant;
 using testing::MemoryAccounts;
-using testing::UnusedLinks;
+using testing::UnusedRoomDependencies;
 
 constexpr const char* kSecret = "alices-secret-0123456789abcdef-0123";
 
@@ -80,7 +80,7 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
     settings.invite_code = invite_code;
     settings.rated = true;
     auto room = std::make_shared<GameRoom>(GameId{id}, settings, io_.get_executor(),
-                                           RoomLinks{links_, links_, links_});
+                                           RoomDependencies{deps_, deps_, deps_});
     rooms_[GameId{id}] = room;
     waiting.room = room;
     room->seat(waiting.ref(), wire::SIDE_X, 0);
@@ -160,7 +160,7 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
 
  private:
   boost::asio::io_context& io_;
-  UnusedLinks links_;
+  UnusedRoomDependencies deps_;
   std::map<SeatId, std::unique_ptr<LobbyPlayer>> players_;
   std::map<SeatId, std::shared_ptr<FakeConnection>> connections_;
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;

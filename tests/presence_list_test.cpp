@@ -18,7 +18,7 @@
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
 #include "support/recorded_replies.hpp"
-#include "support/unused_room_links.hpp"
+#include "support/unused_room_dependencies.hpp"
 
 namespace ttt::server {
 namespace {
@@ -26,7 +26,7 @@ namespace {
 using testing::FakeParticipant;
 using testing::MemoryAccounts;
 using testing::RecordedReplies;
-using testing::UnusedLinks;
+using testing::UnusedRoomDependencies;
 
 MatchRequest wish(int size, int win_length) {
   MatchRequest request;
@@ -90,7 +90,7 @@ class PresenceListTest : public ::testing::Test {
     settings.win_length = 3;
     settings.is_private = is_private;
     return std::make_shared<GameRoom>(GameId{id}, settings, io_.get_executor(),
-                                      RoomLinks{links_, links_, links_});
+                                      RoomDependencies{deps_, deps_, deps_});
   }
   void sit(LobbyPlayer& player, const std::shared_ptr<GameRoom>& in, wire::Side side) {
     player.room = in;
@@ -126,7 +126,7 @@ class PresenceListTest : public ::testing::Test {
   // thread would (the sanitizer build checks).
   ExecutorStandIn on_logic_;
   boost::asio::io_context io_;
-  UnusedLinks links_;
+  UnusedRoomDependencies deps_;
   Unheard inbox_;
   std::vector<std::shared_ptr<FakeParticipant>> conns_;
   PlayerTable players_;

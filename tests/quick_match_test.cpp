@@ -16,14 +16,14 @@
 #include "support/fake_participant.hpp"
 #include "support/quiet_cluster.hpp"
 #include "support/recorded_replies.hpp"
-#include "support/unused_room_links.hpp"
+#include "support/unused_room_dependencies.hpp"
 
 namespace ttt::server {
 namespace {
 
 using std::chrono::milliseconds;
 using testing::FakeParticipant;
-using testing::UnusedLinks;
+using testing::UnusedRoomDependencies;
 
 // The lobby as quick match sees it: its players, what it says to them, and
 // the rooms and redirects quick match asks for.
@@ -41,7 +41,7 @@ class FakeLobby : public QuickMatchHost, public testing::RecordedReplies {
     settings.size = rules.size;
     settings.win_length = rules.win_length;
     auto room = std::make_shared<GameRoom>(GameId{++rooms_}, settings, io_.get_executor(),
-                                           RoomLinks{links_, links_, links_});
+                                           RoomDependencies{deps_, deps_, deps_});
     waiting.room = room;
     if (player != nullptr) player->room = room;
     pairs.push_back({waiting.id, player ? player->id : SeatId{}, waiting_rated, rules});
@@ -79,7 +79,7 @@ class FakeLobby : public QuickMatchHost, public testing::RecordedReplies {
 
  private:
   boost::asio::io_context& io_;
-  UnusedLinks links_;
+  UnusedRoomDependencies deps_;
   std::uint64_t rooms_ = 0;
 };
 

@@ -8,13 +8,13 @@
 #include <boost/asio/io_context.hpp>
 
 #include "game/game_room.hpp"
-#include "support/unused_room_links.hpp"
+#include "support/unused_room_dependencies.hpp"
 
 namespace ttt::server {
 namespace {
 
 using std::chrono::milliseconds;
-using testing::UnusedLinks;
+using testing::UnusedRoomDependencies;
 
 SeatRequest join(std::uint64_t account, const std::string& address, GameId game = GameId{7}) {
   SeatRequest request;
@@ -34,11 +34,11 @@ class SeatReservationsTest : public ::testing::Test {
   }
   std::shared_ptr<GameRoom> room(GameId id) {
     return std::make_shared<GameRoom>(id, RoomSettings{}, io_.get_executor(),
-                                      RoomLinks{links_, links_, links_});
+                                      RoomDependencies{deps_, deps_, deps_});
   }
 
   boost::asio::io_context io_;
-  UnusedLinks links_;
+  UnusedRoomDependencies deps_;
   std::vector<Reservation> lapsed_;
   std::unique_ptr<SeatReservations> kept_;
 };

@@ -26,11 +26,11 @@ void fill_player(const PlayerRef& ref, bool away, double rating, wire::PlayerInf
 }  // namespace
 
 GameRoom::GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executor executor,
-                   RoomLinks links)
+                   RoomDependencies deps)
     : id_(id),
       settings_(std::move(settings)),
       executor_(executor),
-      links_(links),
+      deps_(deps),
       seats_{{Seat{{}, SeatHold(executor)}, Seat{{}, SeatHold(executor)}}},
       spectators_(
           executor,
@@ -106,7 +106,7 @@ void GameRoom::seat(PlayerRef player, wire::Side preferred, std::uint32_t reques
   }
   send_joined(seat->player, side, request_id);
   if (started_) broadcast_state();
-  links_.owner.room_changed(*this);
+  deps_.owner.room_changed(*this);
 }
 
 void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
@@ -124,7 +124,7 @@ void GameRoom::leave(SeatId player, std::uint32_t request_id) {
 
   if (auto gone = spectators_.remove(player)) {
     send_to(*gone, left_message);
-    links_.owner.left_room(*this, player);
+    deps_.owner.left_room(*this, player);
     spectators_.changed();
     return;
   }
@@ -146,8 +146,8 @@ void GameRoom::remove_seat(Seat& seat) {
   if (auto conn = seat.player.participant.lock()) conn->set_heartbeat(false);
   seat.hold.release();
   seat.player = {};
-  links_.owner.left_room(*this, player);
-  if (!closed_) links_.owner.room_changed(*this);
+  deps_.owner.left_room(*this, player);
+  if (!closed_) deps_.owner.room_changed(*this);
 }
 
 void GameRoom::close_if_empty() {
@@ -170,10 +170,10 @@ void GameRoom::close_if_empty() {
   const Outbound left_message = make_outbound(std::move(left));
   for (auto& [id, spectator] : spectators_.close()) {
     send_to(spectator, left_message);
-    links_.owner.left_room(*this, id);
+    deps_.owner.left_room(*this, id);
   }
   spdlog::debug("game {}: closed", number(id_));
-  links_.owner.room_closed(*this);
+  deps_.owner.room_closed(*this);
 }
 
 // --- playing ------------------------------------------------------------------
@@ -226,13 +226,13 @@ void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
   if (end) final_ending = ending(*end);
   outbox_.write_started();
   // A refused final move is taken back and the game goes on: nothing settles.
-  links_.journal.move(record_id_, MoveEntry{ply, Move{row, col}, clock_left}, final_ending,
-                      write_done([this, mover_side, request_id, final_ending, away = away_players(),
-                                  offer = offers_.draw_by()](bool ok) {
-                        if (final_ending) ending_recorded(*final_ending, ok, away);
-                        if (!ok) offers_.restore_draw(offer);  // taken back with the move
-                        on_move_recorded(ok, mover_side, request_id);
-                      }));
+  deps_.journal.move(record_id_, MoveEntry{ply, Move{row, col}, clock_left}, final_ending,
+                     write_done([this, mover_side, request_id, final_ending, away = away_players(),
+                                 offer = offers_.draw_by()](bool ok) {
+                       if (final_ending) ending_recorded(*final_ending, ok, away);
+                       if (!ok) offers_.restore_draw(offer);  // taken back with the move
+                       on_move_recorded(ok, mover_side, request_id);
+                     }));
   // A pending draw offer lapses with any move (its lapse is part of the move).
   end_offer(wire::OFFER_KIND_DRAW, wire::OFFER_END_MOVED);
   if (end) {
@@ -315,7 +315,7 @@ void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
     ++round_;
     refresh_ratings();
     start_round();
-    links_.owner.room_changed(*this);
+    deps_.owner.room_changed(*this);
     return;
   }
   broadcast_state();
@@ -420,7 +420,7 @@ void GameRoom::begin_round() {
   start.clock_initial = clocks_.initial();
   start.clock_increment = clocks_.increment();
   outbox_.write_started();
-  record_id_ = links_.journal.start(start, write_done());
+  record_id_ = deps_.journal.start(start, write_done());
   clocks_.start_turn(game_.to_move());
 }
 
@@ -436,19 +436,19 @@ void GameRoom::conclude(const GameResult& result) {
                      wire::result_text(status, result.reason, game_.winning_line()),
                      count_text(game_.moves().size(), "move", "moves")));
   }
-  links_.owner.room_changed(*this);
+  deps_.owner.room_changed(*this);
 }
 
 void GameRoom::finish(GameResult result) {
   if (lost_) return;
   conclude(result);
   const GameEnding final_ending = ending(result);
-  if (final_ending.settlement) links_.owner.room_changed(*this);  // the list: rated or not
+  if (final_ending.settlement) deps_.owner.room_changed(*this);  // the list: rated or not
   outbox_.write_started();
-  links_.journal.end(record_id_, final_ending,
-                     write_done([this, final_ending, away = away_players()](bool ok) {
-                       ending_recorded(final_ending, ok, away);
-                     }));
+  deps_.journal.end(record_id_, final_ending,
+                    write_done([this, final_ending, away = away_players()](bool ok) {
+                      ending_recorded(final_ending, ok, away);
+                    }));
   broadcast_state();
 }
 
@@ -459,8 +459,8 @@ GameEnding GameRoom::ending(const GameResult& result) {
   repeat_game_ = 0;
   opponent_varieties_ = {};
   if (result.reason != wire::END_REASON_ABORTED) {
-    e.settlement = links_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
-                                         rated_, static_cast<int>(game_.moves().size()));
+    e.settlement = deps_.ratings.settle(seats_[0].player.account, seats_[1].player.account, result,
+                                        rated_, static_cast<int>(game_.moves().size()));
     if (e.settlement) {
       rated_ = e.settlement->rated;  // what the players see now is what is stored
       rating_notes_ = {e.settlement->x_note, e.settlement->o_note};
@@ -474,17 +474,17 @@ GameEnding GameRoom::ending(const GameResult& result) {
 
 void GameRoom::ending_recorded(const GameEnding& recorded, bool ok,
                                const std::vector<AwayPlayer>& away) {
-  if (recorded.settlement) links_.ratings.settled(*recorded.settlement, ok);
+  if (recorded.settlement) deps_.ratings.settled(*recorded.settlement, ok);
   refresh_ratings();
   if (!ok) return;
-  links_.owner.game_recorded(*this);
+  deps_.owner.game_recorded(*this);
   report_away_results(recorded, away);
 }
 
 void GameRoom::refresh_ratings() {
   for (std::size_t i = 0; i < 2; ++i) {
     const PlayerRef& p = seats_[i].player;
-    ratings_[i] = p.id == SeatId{} ? 0.0 : links_.ratings.rating(p.account);
+    ratings_[i] = p.id == SeatId{} ? 0.0 : deps_.ratings.rating(p.account);
   }
 }
 
@@ -528,7 +528,7 @@ void GameRoom::restore(PlayerRef x, PlayerRef o, std::uint32_t round, RecordId r
   clocks_.restore(clock_left);
   clocks_.start_turn(game_.to_move());
   broadcast_state();  // a bot to move moves
-  links_.owner.room_changed(*this);
+  deps_.owner.room_changed(*this);
 }
 
 // --- absent players -----------------------------------------------------------
@@ -555,7 +555,7 @@ void GameRoom::on_move_clock() {
 void GameRoom::away(SeatId player) {
   check_executor(executor_, "GameRoom::away");
   if (spectators_.remove(player)) {
-    links_.owner.left_room(*this, player);
+    deps_.owner.left_room(*this, player);
     spectators_.changed();
     return;
   }
@@ -648,11 +648,11 @@ void GameRoom::report_away_results(const GameEnding& recorded,
     if (rated() && recorded.settlement) {
       const PlayerResult& mine =
           p.side == Player::X ? recorded.settlement->x : recorded.settlement->o;
-      const double after = links_.ratings.rating(p.account);
+      const double after = deps_.ratings.rating(p.account);
       result.set_rating_after(after);
       result.set_rating_before(after - mine.rating_change);
     }
-    links_.owner.decided_while_away(p.account, std::move(result));
+    deps_.owner.decided_while_away(p.account, std::move(result));
   }
 }
 
@@ -799,12 +799,12 @@ void GameRoom::announce_spectators(std::uint32_t count) {
   message.mutable_spectator_count()->set_game_id(number(id_));
   message.mutable_spectator_count()->set_spectators(count);
   broadcast(make_outbound(std::move(message)));
-  links_.owner.room_changed(*this);
+  deps_.owner.room_changed(*this);
 }
 
 void GameRoom::broadcast_chat(const Outbound& message, AccountId speaker, bool from_spectator) {
   auto hears = [&](const PlayerRef& listener) {
-    return links_.blocks == nullptr || !links_.blocks->blocks(listener.account, speaker);
+    return deps_.blocks == nullptr || !deps_.blocks->blocks(listener.account, speaker);
   };
   for (const Seat& seat : seats_) {
     if ((!from_spectator || seat.player.hears_spectators) && hears(seat.player)) {
@@ -817,11 +817,11 @@ void GameRoom::broadcast_chat(const Outbound& message, AccountId speaker, bool f
 }
 
 void GameRoom::note(const std::string& line) const {
-  if (links_.log == nullptr || settings_.origin.empty()) {
+  if (deps_.log == nullptr || settings_.origin.empty()) {
     spdlog::info("{}", line);
     return;
   }
-  const auto verdict = links_.log->check(settings_.origin);
+  const auto verdict = deps_.log->check(settings_.origin);
   if (verdict.log)
     spdlog::info("{}{}", line, LogLimiter::suffix(settings_.origin, verdict.held_back));
 }

@@ -65,7 +65,7 @@ struct RoomSettings {
 
 // What a room reports to and reads from: its owner, its journal and the
 // book its players' ratings come from. All outlive the room.
-struct RoomLinks {
+struct RoomDependencies {
   RoomOwner& owner;
   GameJournal& journal;
   RatingBook& ratings;
@@ -76,7 +76,7 @@ struct RoomLinks {
 class GameRoom : public std::enable_shared_from_this<GameRoom> {
  public:
   GameRoom(GameId id, RoomSettings settings, boost::asio::any_io_executor executor,
-           RoomLinks links);
+           RoomDependencies deps);
 
   GameId id() const noexcept { return id_; }
   const RoomSettings& settings() const noexcept { return settings_; }
@@ -251,7 +251,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   const GameId id_;
   RoomSettings settings_;
   boost::asio::any_io_executor executor_;
-  RoomLinks links_;
+  RoomDependencies deps_;
 
   std::array<Seat, 2> seats_;               // [0] = X, [1] = O
   std::array<double, 2> ratings_{};         // of the seated accounts, as last read

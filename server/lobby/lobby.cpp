@@ -42,17 +42,17 @@ std::uint64_t process_cpu_us() {
 
 }  // namespace
 
-Lobby::Lobby(LobbyLinks links, LobbyConfig config)
-    : links_(std::move(links)),
+Lobby::Lobby(LobbyDependencies deps, LobbyConfig config)
+    : deps_(std::move(deps)),
       config_(std::move(config)),
-      desk_(links_.accounts, cluster(), links_.log,
+      desk_(deps_.accounts, cluster(), deps_.log,
             HelloLimits{config_.token_lifetime, config_.new_names_per_hour,
                         config_.identity_failures},
             [this](SeatId seat) { return players_.contains(seat); }),
-      invites_(links_.directory, *this,
+      invites_(deps_.directory, *this,
                InviteLimits{config_.invite_failures_per_address, config_.invite_retry}),
-      rooms_(links_.logic, links_.compute, links_.accounts, links_.journal, links_.directory,
-             links_.log, links_.room_ids, players_, invites_, *this,
+      rooms_(deps_.logic, deps_.compute, deps_.accounts, deps_.journal, deps_.directory, deps_.log,
+             deps_.room_ids, players_, invites_, *this,
              RoomTerms{.move_timeout = config_.move_timeout,
                        .reconnect_grace = config_.reconnect_grace,
                        .bot_game_grace = config_.bot_game_grace,
@@ -66,28 +66,28 @@ Lobby::Lobby(LobbyLinks links, LobbyConfig config)
                        .chat_per_second = config_.chat_per_second,
                        .chat_burst = config_.chat_burst}),
       challenges_(
-          links_.logic, players_, links_.accounts, cluster(), *this,
+          deps_.logic, players_, deps_.accounts, cluster(), *this,
           ChallengeTerms{config_.challenge_lifetime, ChallengeLimits{config_.challenges_per_minute,
                                                                      config_.challenge_cooldown}}),
-      records_(links_.accounts, *this),
-      quick_match_(links_.logic, links_.matchmaker, cluster(), *this, config_.bot_fallback),
-      room_desk_(rooms_, invites_, links_.directory, cluster(), quick_match_, *this,
+      records_(deps_.accounts, *this),
+      quick_match_(deps_.logic, deps_.matchmaker, cluster(), *this, config_.bot_fallback),
+      room_desk_(rooms_, invites_, deps_.directory, cluster(), quick_match_, *this,
                  AddressChatRate{config_.address_chat_per_second, config_.address_chat_burst}),
       presence_(
-          players_, [this](SeatId id) { return quick_match_.wish_of(id); }, links_.accounts,
+          players_, [this](SeatId id) { return quick_match_.wish_of(id); }, deps_.accounts,
           cluster(), *this, ListPaging{config_.list_page_size, config_.list_page_max}),
-      games_list_(links_.directory, *this,
+      games_list_(deps_.directory, *this,
                   ListPaging{config_.list_page_size, config_.list_page_max}),
       instance_(random_hex(16)),
-      router_(links_.logic, cluster(), links_.accounts, desk_, *this,
+      router_(deps_.logic, cluster(), deps_.accounts, desk_, *this,
               RoutingLimits{config_.seat_hold, config_.token_lifetime}),
       single_holders_(cluster()),
-      holdings_(links_.logic, links_.holders ? *links_.holders : single_holders_, cluster(), *this,
+      holdings_(deps_.logic, deps_.holders ? *deps_.holders : single_holders_, cluster(), *this,
                 config_.node_dead_after) {}
 
 Lobby::~Lobby() {
   // The accounts and the cluster outlive the lobby: nothing of it is called after.
-  links_.accounts.on_figures({});
+  deps_.accounts.on_figures({});
   cluster().on_figures({});
 }
 
@@ -110,7 +110,7 @@ void Lobby::restore(const StoredState& state) {
   // Every kept token works again: a seated player takes the seat back, anyone
   // else comes back to the lobby (and asks again for the place it had).
   for (const auto& [account, hash] : tokens) {
-    if (links_.accounts.get(static_cast<AccountId>(account)) == nullptr) continue;
+    if (deps_.accounts.get(static_cast<AccountId>(account)) == nullptr) continue;
     desk_.tokens().restore(seat_of(static_cast<AccountId>(account)), hash);
   }
   if (!state.unfinished_games.empty()) {
@@ -124,7 +124,7 @@ void Lobby::restore(const StoredState& state) {
 
 std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
                                    const std::string& address) {
-  check_executor(links_.logic, "Lobby::open");
+  check_executor(deps_.logic, "Lobby::open");
   auto connection = std::make_shared<Connection>(*this, conn, address);
   connections_.insert(connection.get());
   if (shutting_down_) {
@@ -136,7 +136,7 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 }
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
-  check_executor(links_.logic, "Lobby::receive");
+  check_executor(deps_.logic, "Lobby::receive");
   if (holdings_.frozen()) return;  // the node is going: its players are on their way elsewhere
   // Several nodes: after a stall, the games here are checked first.
   holdings_.stalled();
@@ -169,7 +169,7 @@ void Lobby::receive(Connection& connection, const wire::ClientMessage& message) 
 void Lobby::replay_held(Connection& connection) {
   // After the Hello's own answer: posted, never inside the call that ended
   // the routing.
-  boost::asio::post(links_.logic, [this, weak = connection.weak_from_this()] {
+  boost::asio::post(deps_.logic, [this, weak = connection.weak_from_this()] {
     auto open = still_open(weak);
     if (!open || open->routing) return;  // routing again: replayed when that ends
     if (open->player == nullptr) {       // refused or sent elsewhere: nothing more here
@@ -202,7 +202,7 @@ void Lobby::fault(Connection& connection, const char* what) {
 }
 
 void Lobby::closed(Connection& connection) {
-  check_executor(links_.logic, "Lobby::closed");
+  check_executor(deps_.logic, "Lobby::closed");
   connections_.erase(&connection);
   LobbyPlayer* player = connection.player;
   connection.player = nullptr;
@@ -246,10 +246,10 @@ void Lobby::forget(SeatId id) {
 LobbyPlayer* Lobby::player_of(SeatId id) { return players_.get(id); }
 
 void Lobby::shutdown(const std::string& reason) {
-  check_executor(links_.logic, "Lobby::shutdown");
+  check_executor(deps_.logic, "Lobby::shutdown");
   shutting_down_ = true;
   quick_match_.stop();
-  if (!links_.accounts.keeps_games()) rooms_.abort_all();
+  if (!deps_.accounts.keeps_games()) rooms_.abort_all();
   wire::ServerMessage goodbye;
   goodbye.mutable_goodbye()->set_reason(reason);
   const Outbound message = make_outbound(std::move(goodbye));
@@ -263,12 +263,12 @@ void Lobby::shutdown(const std::string& reason) {
 }
 
 void Lobby::share_presence() {
-  check_executor(links_.logic, "Lobby::share_presence");
+  check_executor(deps_.logic, "Lobby::share_presence");
   presence_.share();
 }
 
 void Lobby::database_waiting(bool waiting) {
-  check_executor(links_.logic, "Lobby::database_waiting");
+  check_executor(deps_.logic, "Lobby::database_waiting");
   wire::ServerMessage message;
   wire::Notice* notice = message.mutable_notice();
   notice->set_code(wire::ERROR_CODE_DATABASE_WAIT);
@@ -283,25 +283,25 @@ void Lobby::database_waiting(bool waiting) {
 }
 
 LobbyStats Lobby::counts() const {
-  check_executor(links_.logic, "Lobby::counts");
+  check_executor(deps_.logic, "Lobby::counts");
   LobbyStats s;
   s.connections = connections_.size() - rooms_.bots();
   s.players = players_.size();
   s.rooms = rooms_.size();
-  s.queued = links_.matchmaker.waiting();
+  s.queued = deps_.matchmaker.waiting();
   s.bots = rooms_.bots();
   s.games_finished = rooms_.games_finished();
   s.redirects = router_.redirects();
   s.games_adopted = holdings_.adopted();
   s.games_lost = holdings_.lost_count();
-  s.accounts = links_.accounts.size();
+  s.accounts = deps_.accounts.size();
   s.bot_searches_waiting = rooms_.bot_searches_waiting();
   s.bot_searches_running = rooms_.bot_searches_running();
   return s;
 }
 
 LobbyStats Lobby::stats() const {
-  check_executor(links_.logic, "Lobby::stats");
+  check_executor(deps_.logic, "Lobby::stats");
   LobbyStats s = counts();
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
@@ -424,7 +424,7 @@ void Lobby::send_stats(LobbyPlayer& player, const wire::GetStats& request,
     out->set_bots(s.bots);
     out->set_rss_bytes(resident_memory_bytes());
     out->set_cpu_us(process_cpu_us());
-    out->set_read_buffer_bytes(links_.read_budget ? links_.read_budget->used() : 0);
+    out->set_read_buffer_bytes(deps_.read_budget ? deps_.read_budget->used() : 0);
     out->set_bot_searches_waiting(s.bot_searches_waiting);
   }
   reply(player, std::move(message));

@@ -149,7 +149,7 @@ struct StoredState {
 };
 
 // Where the lobby runs and what it talks to; all outlive it.
-struct LobbyLinks {
+struct LobbyDependencies {
   boost::asio::any_io_executor logic;    // every lobby and room call
   boost::asio::any_io_executor compute;  // the bots' searches
   AccountStore& accounts;
@@ -175,7 +175,7 @@ class Lobby final : public Gate,
                     private RoutingHost,
                     private ChallengeHost {
  public:
-  Lobby(LobbyLinks links, LobbyConfig config);
+  Lobby(LobbyDependencies deps, LobbyConfig config);
   ~Lobby() override;
 
   Lobby(const Lobby&) = delete;
@@ -326,7 +326,7 @@ class Lobby final : public Gate,
   void round_may_be_over(GameRoom& room) override;
 
   // --- several nodes (lobby_nodes.cpp)
-  Cluster& cluster() const { return links_.cluster ? *links_.cluster : single_node_; }
+  Cluster& cluster() const { return deps_.cluster ? *deps_.cluster : single_node_; }
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // RoutingHost (NodeRouter sends clients to other nodes and seats those
@@ -375,7 +375,7 @@ class Lobby final : public Gate,
   // The player, if still known (for answers that arrive later).
   LobbyPlayer* player_of(SeatId id) override;
 
-  LobbyLinks links_;
+  LobbyDependencies deps_;
   LobbyConfig config_;
   HelloDesk desk_;  // who each Hello speaks for; the resume tokens
 

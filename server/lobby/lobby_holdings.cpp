@@ -24,17 +24,17 @@
 namespace ttt::server {
 
 void Lobby::keep_fence() {
-  check_executor(links_.logic, "Lobby::keep_fence");
+  check_executor(deps_.logic, "Lobby::keep_fence");
   holdings_.keep_fence();
 }
 
 void Lobby::sweep_orphans() {
-  check_executor(links_.logic, "Lobby::sweep_orphans");
+  check_executor(deps_.logic, "Lobby::sweep_orphans");
   holdings_.sweep_orphans();
 }
 
 void Lobby::game_lost(RecordId record, const std::string& holder) {
-  check_executor(links_.logic, "Lobby::game_lost");
+  check_executor(deps_.logic, "Lobby::game_lost");
   holdings_.lost(record, holder);
 }
 
@@ -47,7 +47,7 @@ std::vector<RecordId> Lobby::records_here(bool in_progress_only) const {
 bool Lobby::take_over(const ClaimedGame& claimed, const std::string& from) {
   const GameRecord& g = claimed.game;
   for (const auto& player : claimed.players) {
-    if (player) links_.accounts.keep(*player);
+    if (player) deps_.accounts.keep(*player);
   }
   try {
     rooms_.restore(g);
@@ -179,12 +179,12 @@ void Lobby::let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInf
 // --- draining ---------------------------------------------------------------------
 
 std::size_t Lobby::games_in_progress() const {
-  check_executor(links_.logic, "Lobby::games_in_progress");
+  check_executor(deps_.logic, "Lobby::games_in_progress");
   return rooms_.in_progress();
 }
 
 bool Lobby::settled() const {
-  check_executor(links_.logic, "Lobby::settled");
+  check_executor(deps_.logic, "Lobby::settled");
   return rooms_.settled();
 }
 
@@ -193,7 +193,7 @@ void Lobby::send_on_after_game(GameRoom& room) {
   // Not from inside the room's own call: posted, and checked again then (a
   // rematch may have started; the game's last words may still wait for
   // their write, and game_recorded comes when they don't).
-  boost::asio::post(links_.logic, [this, id = room.id()] {
+  boost::asio::post(deps_.logic, [this, id = room.id()] {
     auto over = find_room(id);
     if (!over || over->in_progress() || !over->settled()) return;
     auto there = cluster().another_node();
@@ -213,7 +213,7 @@ void Lobby::send_on_after_game(GameRoom& room) {
 }
 
 void Lobby::drain() {
-  check_executor(links_.logic, "Lobby::drain");
+  check_executor(deps_.logic, "Lobby::drain");
   if (draining()) return;
   holdings_.drain();
   spdlog::info("draining: no new games here; players out of a game go to other nodes");
@@ -237,7 +237,7 @@ void Lobby::drain() {
 }
 
 std::size_t Lobby::hand_over() {
-  check_executor(links_.logic, "Lobby::hand_over");
+  check_executor(deps_.logic, "Lobby::hand_over");
   freeze();
   std::size_t sent = 0;
   const std::vector<Connection*> all(connections_.begin(), connections_.end());

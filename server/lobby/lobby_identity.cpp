@@ -90,7 +90,7 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
   LobbyPlayer* held = player_of(who.seat);
   if (router_.send_away(connection, held)) return;
   if (held == nullptr) {
-    const StoredPlayer* account = links_.accounts.get(who.account);
+    const StoredPlayer* account = deps_.accounts.get(who.account);
     if (account == nullptr) {
       refuse_hello(connection, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token",
                    request_id);
@@ -121,7 +121,7 @@ void Lobby::new_name(Connection& connection, const wire::Hello& hello, std::uint
         auto open = still_open(weak);
         if (!open) return;
         open->end_routing();
-        const StoredPlayer* account = links_.accounts.get(who.account);
+        const StoredPlayer* account = deps_.accounts.get(who.account);
         if (who.kind != Identified::Kind::kKnown || account == nullptr) {
           refuse_hello(*open, who.code, std::move(who.text), request_id);
           return;
@@ -177,7 +177,7 @@ void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::H
   player.address = connection.address;
   connection.player = &player;
   welcome(player, request_id, true, "");
-  if (const auto verdict = links_.log.check(connection.address); verdict.log) {
+  if (const auto verdict = deps_.log.check(connection.address); verdict.log) {
     spdlog::info("player {} ({}) is back{}", number(player.id), player.name,
                  LogLimiter::suffix(connection.address, verdict.held_back));
   }
@@ -206,7 +206,7 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   w->set_resumed(resumed);
   w->set_name(player.name);
   w->set_secret(secret);
-  w->set_rating(links_.accounts.rating(player.account));
+  w->set_rating(deps_.accounts.rating(player.account));
   w->set_server_instance(instance_);
   if (player.room) w->set_game_id(number(player.room->id()));
   w->set_reconnect_grace_ms(static_cast<std::uint32_t>(config_.reconnect_grace.count()));
@@ -235,7 +235,7 @@ void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
   std::string salt = random_hex(16);
   std::string hash = hash_secret(salt, rotate.new_secret());
   // The old secret works until the new one is stored; the reply says when.
-  links_.accounts.change_secret(
+  deps_.accounts.change_secret(
       player.account, std::move(salt), std::move(hash),
       [this, id = player.id, name = player.name, request_id](bool ok) {
         LobbyPlayer* asker = player_of(id);

@@ -23,14 +23,14 @@ void Lobby::serve_other_nodes() {
   });
   cluster().on_restored([this](bool forgotten) { register_again(forgotten); });
   // Every node's leaderboard and profiles follow the results the others commit.
-  links_.accounts.on_figures(
+  deps_.accounts.on_figures(
       [this](const StoredPlayer& account) { cluster().share_figures(account); });
   cluster().on_figures(
-      [this](const StoredPlayer& account) { links_.accounts.take_figures(account); });
+      [this](const StoredPlayer& account) { deps_.accounts.take_figures(account); });
 }
 
 void Lobby::register_again(bool forgotten) {
-  links_.accounts.refresh_figures();  // the results other nodes committed meanwhile
+  deps_.accounts.refresh_figures();  // the results other nodes committed meanwhile
   for (const auto& [id, player] : players_) {
     if (player->is_bot) continue;
     if (auto hash = desk_.tokens().hash_of(id)) {

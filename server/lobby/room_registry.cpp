@@ -48,8 +48,9 @@ std::shared_ptr<GameRoom> RoomRegistry::open(RoomSettings settings, GameId id) {
     if (!room_ids_) next_game_id_ = GameId{number(next_game_id_) + 1};
   }
   invites_.open(settings.invite_code, id);
-  auto room = std::make_shared<GameRoom>(id, std::move(settings), logic_,
-                                         RoomLinks{*this, journal_, accounts_, &log_, &accounts_});
+  auto room =
+      std::make_shared<GameRoom>(id, std::move(settings), logic_,
+                                 RoomDependencies{*this, journal_, accounts_, &log_, &accounts_});
   rooms_[id] = room;
   directory_.publish(GameListDesk::listing_of(*room));
   return room;

@@ -1,6 +1,6 @@
-// UnusedLinks: what a GameRoom reports to, writes to and reads ratings from,
+// UnusedRoomDependencies: what a GameRoom reports to, writes to and reads ratings from,
 // for tests whose rooms are only opened or kept, never played: nothing
-// reaches these links, and each answers as if nothing were there.
+// reaches these, and each answers as if nothing were there.
 #pragma once
 
 #include <optional>
@@ -9,9 +9,9 @@
 
 namespace ttt::testing {
 
-class UnusedLinks : public server::RoomOwner,
-                    public server::GameJournal,
-                    public server::RatingBook {
+class UnusedRoomDependencies : public server::RoomOwner,
+                               public server::GameJournal,
+                               public server::RatingBook {
  public:
   void left_room(server::GameRoom&, server::SeatId) override {}
   void room_changed(server::GameRoom&) override {}
