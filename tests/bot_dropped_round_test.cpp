@@ -2,8 +2,8 @@
 // game, round, side and name, and only once it is decided.
 #include <gtest/gtest.h>
 
-#include "view/dropped_round.hpp"
 #include "client_support/game_states.hpp"
+#include "view/dropped_round.hpp"
 
 namespace ttt::client {
 namespace {
