@@ -365,7 +365,8 @@ TEST_F(StoreTest, WhileTheDatabaseIsAwayWritesWaitBoundedAndLandWhenItIsBack) {
           });
       if (i == 0) {
         // The first batch meets the lost database and waits.
-        testing::eventually([&] { return writer.counters().waiting; }, std::chrono::seconds(5));
+        ttt::testing::eventually([&] { return writer.counters().waiting; },
+                                 std::chrono::seconds(5));
         ASSERT_TRUE(writer.counters().waiting);
       }
     }
