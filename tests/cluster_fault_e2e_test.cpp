@@ -113,12 +113,18 @@ class Fencing : public Nodes {
   }
 
   // True once `gone` is dead for `seer` by both heartbeats: seer's reading
-  // of Redis says so, and the database holds no beat of it within the dead
-  // limit (by the database's clock, as a claim asks).
+  // of Redis says so last (a flush of Redis may have made it say so before,
+  // and then alive again), and the database holds no beat of it within the
+  // dead limit (by the database's clock, as a claim asks).
   bool dead_for(Node& seer, Node& gone, const Timings& t) {
-    return seer.log().find("cluster: node " + gone.id() + " at " + gone.where() + " is gone") !=
-               std::string::npos &&
-           sql("SELECT count(*) FROM ttt_nodes WHERE id = '" + gone.id() +
+    const std::string log = seer.log();
+    const std::string node = "cluster: node " + gone.id() + " at " + gone.where();
+    const auto gone_at = log.rfind(node + " is gone");
+    const auto alive_at = log.rfind(node + " is alive");
+    if (gone_at == std::string::npos || (alive_at != std::string::npos && alive_at > gone_at)) {
+      return false;
+    }
+    return sql("SELECT count(*) FROM ttt_nodes WHERE id = '" + gone.id() +
                "' AND beat > clock_timestamp() - interval '" + std::to_string(t.dead.count()) +
                " milliseconds'") == "0";
   }
