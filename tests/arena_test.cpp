@@ -160,6 +160,8 @@ class ScriptedBrain : public Brain {
   BrainMove choose(const Turn& turn) override {
     ++calls;
     if (calls == fail_at_) return BrainMove{std::nullopt, "scripted failure"};
+    // Thinking spends the arena's clock, which is the wall clock: the time
+    // must pass (zero unless a test gives its brain a thinking time).
     std::this_thread::sleep_for(think_);
     times.push_back(turn.time);
     for (int i = 0; i < turn.board.cell_count(); ++i) {

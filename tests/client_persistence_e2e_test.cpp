@@ -18,6 +18,7 @@
 #include "client_support/client_programs.hpp"
 #include "client_support/fake_server.hpp"
 #include "client_support/scripted_games.hpp"
+#include "support/eventually.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 
@@ -42,19 +43,23 @@ class ClientPersistenceTest : public ::testing::Test {
 // The id of a game in progress on the server, asked every 50 ms.
 std::optional<std::uint64_t> game_in_progress(TestClient& client,
                                               std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    wire::ClientMessage list;
-    list.mutable_list_games();
-    client.send(list);
-    const auto reply =
-        client.expect([](const wire::ServerMessage& m) { return m.has_game_list(); }, "GameList");
-    for (const wire::GameSummary& g : reply.game_list().games()) {
-      if (g.status() == wire::GAME_STATUS_IN_PROGRESS) return g.game_id();
-    }
-    std::this_thread::sleep_for(50ms);
-  }
-  return std::nullopt;
+  std::optional<std::uint64_t> found;
+  eventually(
+      [&] {
+        wire::ClientMessage list;
+        list.mutable_list_games();
+        client.send(list);
+        const auto reply = client.expect(
+            [](const wire::ServerMessage& m) { return m.has_game_list(); }, "GameList");
+        for (const wire::GameSummary& g : reply.game_list().games()) {
+          if (g.status() != wire::GAME_STATUS_IN_PROGRESS) continue;
+          found = g.game_id();
+          return true;
+        }
+        return false;
+      },
+      timeout, 50ms);
+  return found;
 }
 
 wire::GameState watch(TestClient& watcher, std::uint64_t game_id) {
@@ -477,12 +482,7 @@ std::uint64_t queued_players(TestClient& client) {
 
 // Waits (bounded) until `count` players wait in quick match.
 bool wait_queued(TestClient& client, std::uint64_t count, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (queued_players(client) == count) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return false;
+  return eventually([&] { return queued_players(client) == count; }, timeout, 50ms);
 }
 
 void expect_clean_finish(ChildProcess& bot, int games) {

@@ -112,6 +112,23 @@ class Fencing : public Nodes {
     return sql("SELECT id FROM players WHERE name = '" + name + "'");
   }
 
+  // True once `gone` is dead for `seer` by both heartbeats: seer's reading
+  // of Redis says so last (a flush of Redis may have made it say so before,
+  // and then alive again), and the database holds no beat of it within the
+  // dead limit (by the database's clock, as a claim asks).
+  bool dead_for(Node& seer, Node& gone, const Timings& t) {
+    const std::string log = seer.log();
+    const std::string node = "cluster: node " + gone.id() + " at " + gone.where();
+    const auto gone_at = log.rfind(node + " is gone");
+    const auto alive_at = log.rfind(node + " is alive");
+    if (gone_at == std::string::npos || (alive_at != std::string::npos && alive_at > gone_at)) {
+      return false;
+    }
+    return sql("SELECT count(*) FROM ttt_nodes WHERE id = '" + gone.id() +
+               "' AND beat > clock_timestamp() - interval '" + std::to_string(t.dead.count()) +
+               " milliseconds'") == "0";
+  }
+
   // A holder stopped past the dead limit, its game adopted and finished
   // elsewhere meanwhile; then it runs again.
   void stopped_holder(const Timings& t) {
@@ -126,6 +143,7 @@ class Fencing : public Nodes {
     play(*alice, *bob, game, {{0, 0}, {1, 1}}, 0, ledger);
     ASSERT_EQ(sql("SELECT node FROM games WHERE room_id = " + std::to_string(game)), one->id());
     ::kill(one->process().pid(), SIGSTOP);
+    const auto stopped_at = std::chrono::steady_clock::now();
     alice.reset();  // their links to the stopped node are given up
     bob.reset();
     // A Hello that waits in the stopped node's backlog, with the token that
@@ -134,7 +152,8 @@ class Fencing : public Nodes {
     hello_with_token(*late, "bob", bob_token);
     // Both heartbeats go stale; the players come back to the other node,
     // which takes the game over, and they finish it there.
-    std::this_thread::sleep_for(t.dead + 900ms);
+    ASSERT_TRUE(eventually([&] { return dead_for(*two, *one, t); }, t.dead + 15s, 100ms))
+        << two->log();
     auto at_two_alice = std::make_unique<TestClient>(two->port());
     auto at_two_bob = std::make_unique<TestClient>(two->port());
     hello_with_token(*at_two_alice, "alice", alice_token);
@@ -149,9 +168,10 @@ class Fencing : public Nodes {
                                "the game as it was");
     const auto end = play(*at_two_alice, *at_two_bob, game, {{0, 1}, {2, 2}, {0, 2}}, 2, ledger);
     ASSERT_EQ(end.status(), wire::GAME_STATUS_X_WON);
-    // The rest of the stop, then the stale node runs again.
-    const auto stopped_for = t.fault - t.dead - 900ms;
-    if (stopped_for > 0ms) std::this_thread::sleep_for(stopped_for);
+    // The rest of the stop (the fault's length is the scenario: that time
+    // must pass), then the stale node runs again.
+    const auto left = t.fault - (std::chrono::steady_clock::now() - stopped_at);
+    if (left > 0ms) std::this_thread::sleep_for(left);
     ::kill(one->process().pid(), SIGCONT);
     // The Hello it had waiting is not taken into the game it lost.
     auto answer = late->expect(
@@ -167,7 +187,8 @@ class Fencing : public Nodes {
     std::printf("stopped holder: ran again; its room dropped %lld ms after it noticed the stop\n",
                 logged_at(stale_log, "lets it go") - logged_at(stale_log, "did not run for"));
     // Its grace for the players who left (1 s) has passed: nothing of the
-    // game is written again.
+    // game is written again. Nothing is what is checked, so the time must
+    // pass.
     std::this_thread::sleep_for(2s);
     EXPECT_EQ(sql("SELECT node FROM games WHERE room_id = " + std::to_string(game)), two->id());
     EXPECT_EQ(
@@ -206,7 +227,8 @@ class Fencing : public Nodes {
     wire::Welcome back;
     auto bob_again = follow(redirect, "bob", bob_token, back);
     EXPECT_EQ(back.game_id(), game);
-    // Several sweeps of the other node pass meanwhile.
+    // Several sweeps of the other node pass meanwhile (the fault's length
+    // is the scenario: that time must pass).
     const auto left = t.fault - (std::chrono::steady_clock::now() - cut_at);
     if (left > 0ms) std::this_thread::sleep_for(left);
     EXPECT_EQ(sql("SELECT node FROM games WHERE room_id = " + std::to_string(game)), one->id())
@@ -247,11 +269,14 @@ class Fencing : public Nodes {
                 static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                            std::chrono::steady_clock::now() - flushed_at)
                                            .count()));
+    // The node runs on registered again for the fault's length (the
+    // scenario: that time must pass), then dies.
     std::this_thread::sleep_for(t.fault);
     one->process().kill(SIGKILL);
     alice.reset();
     bob.reset();
-    std::this_thread::sleep_for(t.dead + 900ms);
+    ASSERT_TRUE(eventually([&] { return dead_for(*two, *one, t); }, t.dead + 15s, 100ms))
+        << two->log();
     // Alice by her token, bob by his name and secret: both get their game.
     auto at_two_alice = std::make_unique<TestClient>(two->port());
     hello_with_token(*at_two_alice, "alice", alice_token);
@@ -298,6 +323,7 @@ class Fencing : public Nodes {
     bob.expect([](const wire::ServerMessage& m) { return m.has_notice(); }, "bob told too");
     EXPECT_TRUE(eventually([&] { return http_get(metrics, "/readyz").status == 503; }, 5s));
     EXPECT_NE(http_get(metrics, "/readyz").body.find("database"), std::string::npos);
+    // The silence lasts the fault's length (the scenario: that time must pass).
     const auto left = t.fault - (std::chrono::steady_clock::now() - silent_at);
     if (left > 0ms) std::this_thread::sleep_for(left);
     link.heal();
@@ -347,10 +373,22 @@ TEST_F(Fencing, ADrainWaitsForAGamesLastCommitBeforeSendingItsPlayersOn) {
   blocker.exec("BEGIN");
   blocker.exec("SELECT id FROM games WHERE room_id = " + std::to_string(game) + " FOR UPDATE");
   alice.move(0, 2, game);  // x wins: the game is over, its end not yet stored
-  std::this_thread::sleep_for(300ms);
+  // The node's write of the end waits on the row's lock.
+  ASSERT_TRUE(eventually(
+      [&] {
+        return sql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                   "AND wait_event_type = 'Lock'") != "0";
+      },
+      10s, 20ms))
+      << "the node never tried to write the game's end";
   ::kill(one->process().pid(), SIGTERM);
-  std::this_thread::sleep_for(1s);  // the drain waits for the write...
-  blocker.exec("COMMIT");           // ...which now lands
+  ASSERT_TRUE(eventually(
+      [&] { return one->log().find("draining: no new games here") != std::string::npos; }, 10s))
+      << one->log();
+  // The drain waits for the write: that it waits, not what it waits on,
+  // is the point, so a second must pass before the write lands.
+  std::this_thread::sleep_for(1s);
+  blocker.exec("COMMIT");
   for (TestClient* player : {&alice, &bob}) {
     bool ended = false;
     for (;;) {

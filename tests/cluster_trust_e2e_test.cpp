@@ -145,6 +145,14 @@ TEST_F(RedisIsNoMasterKey, ASeatRequestPublishedInAVictimsNameIsNotAnswered) {
   for (int i = 0; i < 200 && published < 2; ++i) io.run_for(10ms);
   publisher->close();
   ASSERT_EQ(published, 2) << "the node hears its channel";
+  EXPECT_TRUE(eventually(
+      [&] {
+        return one->log().find("on " + channel + " not signed with this lobby's key") !=
+               std::string::npos;
+      },
+      10s))
+      << one->log();
+  // The test is that no answer comes: a while must pass for one to come.
   std::this_thread::sleep_for(1500ms);
   EXPECT_TRUE(replies.heard().empty()) << "a forged request was answered";
 }
@@ -219,7 +227,13 @@ TEST_F(RedisIsNoMasterKey, AFakeNodesHeartbeatSendsNoPlayerToIt) {
   redis_->cli("SADD ttt:nodes evil");
   fake_beat();
   redis_->cli("SET ttt:player:" + account_of("bob") + " evil");
-  std::this_thread::sleep_for(1200ms);  // a heartbeat of the real node reads it
+  // A heartbeat of the real node reads it.
+  EXPECT_TRUE(eventually(
+      [&] {
+        return one->log().find("the heartbeat of \"evil\" is not signed") != std::string::npos;
+      },
+      10s))
+      << one->log();
   fake_beat();
   TestClient bob(one->port());
   const auto welcome = bob.hello("bob");  // with bob's secret
@@ -251,7 +265,8 @@ TEST_F(RedisIsNoMasterKey, AClientThatNeverTakesTheSeatsKeptForItCantKeepAGamesS
         "a seat kept, or refused");
   };
   EXPECT_TRUE(squat(1).has_redirect());
-  std::this_thread::sleep_for(700ms);  // left untaken: it lapses
+  // Left untaken, the seat lapses after --seat-hold (0.4 s): the time must pass.
+  std::this_thread::sleep_for(700ms);
   EXPECT_TRUE(squat(2).has_redirect());
   std::this_thread::sleep_for(700ms);
   const auto third = squat(3);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -48,6 +49,12 @@ std::string program_of(pid_t pid) {
   std::string name;
   std::getline(comm, name);
   return name;
+}
+
+// Whether pid holds a descriptor 0 (its stdin).
+bool has_stdin(pid_t pid) {
+  std::error_code error;
+  return std::filesystem::is_symlink("/proc/" + std::to_string(pid) + "/fd/0", error);
 }
 
 TEST(ChildProcess, ReadsTheLinesAProgramWritesWhateverTheirEndings) {
@@ -126,7 +133,8 @@ TEST(ChildProcess, ACommandThatDoesNotExistEndsWith127AndSaysWhy) {
 
 TEST(ChildProcess, WritingToAProcessThatIsGoneFailsWithoutASignal) {
   auto child = run("exec 0<&-; sleep 30");  // closes its stdin at once
-  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(ttt::testing::eventually([&] { return !has_stdin(child->pid()); }, 5s))
+      << "the child still holds its stdin";
   bool refused = false;
   for (int i = 0; i < 100 && !refused; ++i) {
     refused = !child->write_line(std::string(1000, 'z'), Clock::now() + 1s);

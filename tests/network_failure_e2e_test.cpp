@@ -286,6 +286,7 @@ TEST_F(NetworkFailureE2E, ABlipShorterThanDetectionGoesUnnoticedAndTheMoveArrive
   const std::size_t alice_from = alice_->output().size();
   ASSERT_TRUE(spaces_[0]->link(false));
   alice_->write("b2\n");  // sent into the dead link: the kernel keeps it
+  // The blip itself: the link stays down a while, shorter than detection.
   std::this_thread::sleep_for(700ms);
   ASSERT_TRUE(spaces_[0]->link(true));
   ASSERT_TRUE(bob_->wait_for_text("alice (X) played b2.", 10s, bob_from))

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "support/eventually.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
 
@@ -132,10 +133,8 @@ TEST(ServerAbuse, AbandonedBotGamesEndAtOnceAndAreCappedPerAddress) {
   TestServer server(config);
   for (int i = 0; i < 4; ++i) abandon_a_bot_game(server.port(), i);
   // Held a moment for a reconnect, then gone, though the grace for people is 30 s.
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
-  while (server.stats().rooms > 0 && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  EXPECT_TRUE(eventually([&] { return server.stats().rooms == 0; }, std::chrono::seconds(5),
+                         std::chrono::milliseconds(20)));
   EXPECT_EQ(server.stats().rooms, 0u);
   EXPECT_EQ(server.stats().bots, 0u);
   // While they are held, a fifth from the same address is refused, clearly.
@@ -277,16 +276,23 @@ TEST(ServerAbuse, ASpectatorStormCostsThePlayerAFewSmallMessages) {
   }
   EXPECT_EQ(full, 50);
   crowd.clear();  // they all go
-  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  // What X heard meanwhile: counts at most once a second, no chat, no states.
+  // What X hears meanwhile, up to the count that says they have all gone:
+  // counts at most once a second, no chat, no states.
   int counts = 0, chats = 0, states = 0, total = 0;
-  while (auto m = x.receive(std::chrono::milliseconds(0))) {
-    ++total;
-    counts += m->has_spectator_count() ? 1 : 0;
-    chats += m->has_chat() ? 1 : 0;
-    states += m->has_state() ? 1 : 0;
-  }
+  const bool all_gone = eventually(
+      [&] {
+        const auto m = x.receive(std::chrono::milliseconds(100));
+        if (!m) return false;
+        ++total;
+        counts += m->has_spectator_count() ? 1 : 0;
+        chats += m->has_chat() ? 1 : 0;
+        states += m->has_state() ? 1 : 0;
+        return m->has_spectator_count() && m->spectator_count().spectators() == 0;
+      },
+      std::chrono::seconds(10), std::chrono::milliseconds(0));
+  EXPECT_TRUE(all_gone) << "no count of 0 once the crowd had gone";
+  while (auto m = x.receive(std::chrono::milliseconds(0))) ++total;
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   EXPECT_LE(counts, static_cast<int>(seconds) + 2) << "over " << seconds << " s";
   EXPECT_EQ(chats, 0) << "the spectators' chat is theirs unless a player asks for it";
   EXPECT_EQ(states, 0);
@@ -362,10 +368,8 @@ TEST(ServerAbuse, ACutFirstWelcomeLeavesTheNameUsable) {
     m.mutable_hello()->set_secret(secret);
     cut.send(m);
   }
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
-  while (server.stats().accounts == 0 && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  EXPECT_TRUE(eventually([&] { return server.stats().accounts > 0; }, std::chrono::seconds(5),
+                         std::chrono::milliseconds(10)));
   ASSERT_EQ(server.stats().accounts, 1u) << "the name was registered";
   TestClient again(server.port());
   const auto welcome = hello_with(again, "unlucky", secret);
@@ -389,10 +393,8 @@ TEST(ServerAbuse, LogLinesFromOneAddressAreHeldBackAndCounted) {
       TestClient c(server.port());
       c.hello("churn-" + std::to_string(i));
     }
-    const auto deadline = Clock::now() + std::chrono::seconds(5);
-    while (lines_with(log.text(), "held back") == 0 && Clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    eventually([&] { return lines_with(log.text(), "held back") > 0; }, std::chrono::seconds(5),
+               std::chrono::milliseconds(50));
     // A player from elsewhere is logged as usual.
     TestClient other(server.port(), "127.0.0.1", "127.0.0.9");
     other.hello("elsewhere");

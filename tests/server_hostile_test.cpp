@@ -175,9 +175,8 @@ TEST(ServerHostile, ThousandConnectionsThatNeverSayHelloAreDropped) {
   }
   for (auto& c : silent) EXPECT_TRUE(c->wait_closed());
   silent.clear();
-  for (int i = 0; i < 100 && server.stats().connections > 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  eventually([&] { return server.stats().connections == 0; }, std::chrono::seconds(5),
+             std::chrono::milliseconds(20));
   EXPECT_EQ(server.stats().connections, 0u);
   expect_normal_game_completes(server.port());
 }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "client_support/child_process.hpp"
+#include "support/eventually.hpp"
 #include "support/sanitizers.hpp"
 #include "support/test_client.hpp"
 
@@ -55,8 +56,9 @@ long resident_kib(pid_t pid) {
   return -1;
 }
 
-wire::ServerStats operator_stats(std::uint16_t port, const std::string& name) {
-  TestClient c(port, "127.0.0.1", "127.0.0.5");
+wire::ServerStats operator_stats(std::uint16_t port, const std::string& name,
+                                 Transport transport = Transport::kPlain) {
+  TestClient c(port, transport, "127.0.0.1", "127.0.0.5");
   c.hello(name);
   wire::ClientMessage m;
   m.mutable_get_stats()->set_operator_token("memory-test-token-0123456789abcdef");
@@ -93,7 +95,14 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
                         "--max-connection-rate-per-ip", "0"});
   const pid_t pid = server.process().pid();
   a_game_goes_on(server.port());  // everything a game needs is in place
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // The baseline once the server has seen the game's connections close.
+  int asked = 0;
+  EXPECT_TRUE(eventually(
+      [&] {
+        const auto stats = operator_stats(server.port(), "settle-" + std::to_string(++asked));
+        return stats.connections() == 1;
+      },
+      std::chrono::seconds(10), std::chrono::milliseconds(50)));
   const long baseline = resident_kib(pid);
   ASSERT_GT(baseline, 0);
 
@@ -119,13 +128,27 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
           << "65 KiB frames before Hello: " << baseline << " KiB -> " << peak << " KiB";
     }
   }
+  // The server has seen those connections close.
+  EXPECT_TRUE(eventually(
+      [&] {
+        const auto stats = operator_stats(server.port(), "settle-" + std::to_string(++asked));
+        return stats.connections() == 1;
+      },
+      std::chrono::seconds(10), std::chrono::milliseconds(50)));
   std::vector<std::unique_ptr<TestClient>> flood;
   const std::string bytes = frame_header(kAnnounced) + std::string(kSent, 'x');
   for (int i = 0; i < kFloodConnections; ++i) {
     flood.push_back(std::make_unique<TestClient>(server.port()));
     flood.back()->send_raw(bytes);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The server has taken every connection of the flood in and read from it.
+  EXPECT_TRUE(eventually(
+      [&] {
+        const auto stats = operator_stats(server.port(), "settle-" + std::to_string(++asked));
+        return stats.connections() > static_cast<std::uint64_t>(kFloodConnections) &&
+               stats.read_buffer_bytes() > 0;
+      },
+      std::chrono::seconds(10), std::chrono::milliseconds(50)));
   a_game_goes_on(server.port());
   const auto during = operator_stats(server.port(), "operator-1");
   const long held = resident_kib(pid);
@@ -140,21 +163,25 @@ TEST(ServerMemory, APreHelloFloodHoldsLittleAndGivesItBack) {
   // Gone; memory is given back within a couple of seconds.
   long after = resident_kib(pid);
   if (!kSanitized) {
-    for (int i = 0; i < 60 && after - baseline >= kAfterBoundKiB; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      after = resident_kib(pid);
-    }
+    eventually(
+        [&] {
+          after = resident_kib(pid);
+          return after - baseline < kAfterBoundKiB;
+        },
+        std::chrono::seconds(6), std::chrono::milliseconds(100));
     EXPECT_LT(after - baseline, kAfterBoundKiB)
         << "baseline " << baseline << " KiB, after the flood " << after << " KiB";
   }
   // The server sees the flood's connections close in its own time (on a
   // loaded machine later than the test closes them): ask again, a bounded
   // number of times, until it has.
-  auto later = operator_stats(server.port(), "operator-2");
-  for (int i = 3; i < 40 && later.read_buffer_bytes() != 0; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    later = operator_stats(server.port(), "operator-" + std::to_string(i));
-  }
+  wire::ServerStats later;
+  eventually(
+      [&] {
+        later = operator_stats(server.port(), "operator-" + std::to_string(++asked));
+        return later.read_buffer_bytes() == 0;
+      },
+      std::chrono::seconds(10), std::chrono::milliseconds(100));
   EXPECT_EQ(later.read_buffer_bytes(), 0u);
   std::printf("pre-Hello flood of %d connections: RSS %ld KiB -> %ld KiB -> %ld KiB\n",
               kFloodConnections, baseline, held, after);
@@ -211,7 +238,15 @@ TEST(ServerMemory, ARefusalFloodCostsNoHandshakesAndLittleMemory) {
     TestClient warm(server.port(), Transport::kTls, "127.0.0.1", "127.0.0.6");
     warm.hello("warm");
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // The baseline once the server has seen that connection close.
+  int asked = 0;
+  EXPECT_TRUE(eventually(
+      [&] {
+        const auto stats =
+            operator_stats(server.port(), "settle-" + std::to_string(++asked), Transport::kTls);
+        return stats.connections() == 1;
+      },
+      std::chrono::seconds(10), std::chrono::milliseconds(50)));
   const long baseline = resident_kib(pid);
   ASSERT_GT(baseline, 0);
   const std::string hello = client_hello();

@@ -14,6 +14,7 @@
 
 #include "client_support/child_process.hpp"
 #include "log_format.hpp"
+#include "support/eventually.hpp"
 #include "support/http_get.hpp"
 #include "support/test_client.hpp"
 #include "support/test_server.hpp"
@@ -84,11 +85,13 @@ TEST(Metrics, ThePageIsCleanUnderPromtoolAndItsCountersMoveWithPlay) {
   play_to_x_win(x, o);
 
   // The database's writer commits on its own thread: wait (bounded) for it.
-  std::string page = scrape(server);
-  for (int i = 0; i < 50 && value_of(page, "ttt_store_commit_seconds_count") < 1; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    page = scrape(server);
-  }
+  std::string page;
+  eventually(
+      [&] {
+        page = scrape(server);
+        return value_of(page, "ttt_store_commit_seconds_count") >= 1;
+      },
+      std::chrono::seconds(5), std::chrono::milliseconds(20));
   EXPECT_EQ(value_of(page, "ttt_moves_total"), 5) << page;
   EXPECT_EQ(value_of(page, "ttt_players_online"), 2) << page;
   EXPECT_EQ(value_of(page, "ttt_connections{state=\"ready\"}"), 2) << page;
@@ -232,11 +235,12 @@ TEST(Metrics, ReadyzSaysWhenTheDatabaseRefusesWrites) {
   auto readyz_becomes = [&](int status) {
     server.server().store_writer()->flush();
     HttpReply reply;
-    for (int i = 0; i < 500; ++i) {
-      reply = http_get(port, "/readyz");
-      if (reply.status == status) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    eventually(
+        [&] {
+          reply = http_get(port, "/readyz");
+          return reply.status == status;
+        },
+        std::chrono::seconds(10), std::chrono::milliseconds(20));
     return reply;
   };
   refuse(true);

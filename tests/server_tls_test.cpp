@@ -315,7 +315,9 @@ TEST(ServerTls, ManyFramesInOneRecordAndOneFrameAcrossRecordsAreRead) {
   hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
   hello.mutable_hello()->set_name("records");
   const std::string frame = wire::encode_frame(hello);
-  // The Hello cut in two records, the second sent a little later.
+  // The Hello cut in two records, the second sent a little later. Nothing
+  // the server shows says it has read the first alone: a gap in time keeps
+  // the two from arriving as one read.
   ASSERT_TRUE(client.send_raw(frame.substr(0, 3)));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_TRUE(client.send_raw(frame.substr(3)));
@@ -537,6 +539,8 @@ TEST(ServerTls, PartOfARecordWaitsForItsRestWhileTheServerServesOthers) {
   // Three bytes of the record's five-byte header: OpenSSL holds them, and
   // the server must wait on the socket for the rest, not spin on them.
   slow.send_part(3);
+  // The server shows nothing of bytes OpenSSL holds: a while passes for
+  // them to reach it before another client asks to be served.
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   TestClient other(server.port(), Transport::kTls);
   other.hello("other");  // answered: the server's thread is free

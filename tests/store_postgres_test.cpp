@@ -357,8 +357,9 @@ TEST_F(PostgresStoreTest, AGameIsWrittenOnlyByItsHolderAndTakenOnlyFromADeadOne)
   EXPECT_FALSE(b.claim_game(1, "nodea", "nodeb", 60s));
   ASSERT_TRUE(b.live_node("nodea", 60s));
   EXPECT_EQ(b.live_node("nodea", 60s)->port, 7001);
-  std::this_thread::sleep_for(50ms);
-  EXPECT_FALSE(b.live_node("nodea", 20ms)) << "its beat is older than that";
+  // Its beat ages past 20 ms (the database's clock decides).
+  EXPECT_TRUE(eventually([&] { return !b.live_node("nodea", 20ms); }, 5s, 10ms))
+      << "its beat is older than that";
   EXPECT_TRUE(b.claim_game(1, "nodea", "nodeb", 20ms));
   // nodea's writes are refused whole now, naming the holder.
   try {
@@ -822,9 +823,7 @@ TEST_F(PostgresStoreTest, ABatchSentIntoASilentDatabaseWaitsAndIsCommittedAfter)
     inside.wait_started();
     link.freeze();
     inside.open();  // the moves go out into the silence
-    for (int i = 0; i < 500 && !writer.counters().waiting; ++i) {
-      std::this_thread::sleep_for(20ms);
-    }
+    eventually([&] { return writer.counters().waiting; }, 10s, 20ms);
     EXPECT_TRUE(writer.counters().waiting) << "the writer noticed the silence";
     EXPECT_EQ(writer.counters().jobs, 1u) << "nothing acknowledged before its commit";
     link.heal();
@@ -882,10 +881,13 @@ TEST_F(PostgresStoreTest, FiguresToldByNodesSettlingAtOnceAddUpToTheDatabases) {
   settle(b, writer_b, bob, bot_wins);
   writer_a.flush();
   writer_b.flush();
-  for (int i = 0; i < 500 && (told_by_a.size() < 2 || told_by_b.size() < 2); ++i) {
-    io.restart();
-    if (io.poll() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  eventually(
+      [&] {
+        io.restart();
+        io.poll();
+        return told_by_a.size() >= 2 && told_by_b.size() >= 2;
+      },
+      10s, 10ms);
   ASSERT_EQ(told_by_a.size(), 2u);
   ASSERT_EQ(told_by_b.size(), 2u);
   for (const auto& p : told_by_b) a.take_figures(p);

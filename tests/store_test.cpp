@@ -16,6 +16,7 @@
 #include "store/game_export.hpp"
 #include "store/record_outcome.hpp"
 #include "store/store_writer.hpp"
+#include "support/eventually.hpp"
 
 namespace ttt::server {
 namespace {
@@ -364,9 +365,8 @@ TEST_F(StoreTest, WhileTheDatabaseIsAwayWritesWaitBoundedAndLandWhenItIsBack) {
           });
       if (i == 0) {
         // The first batch meets the lost database and waits.
-        for (int t = 0; t < 200 && !writer.counters().waiting; ++t) {
-          std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
+        ttt::testing::eventually([&] { return writer.counters().waiting; },
+                                 std::chrono::seconds(5));
         ASSERT_TRUE(writer.counters().waiting);
       }
     }

@@ -15,6 +15,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "support/eventually.hpp"
 #include "support/test_threads.hpp"
 
 extern char** environ;
@@ -137,10 +138,15 @@ bool ChildProcess::reap(bool block) {
 
 std::optional<int> ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
   const auto deadline = steady_clock::now() + timeout;
-  while (!reap(false)) {
-    if (steady_clock::now() >= deadline) return std::nullopt;
-    if (!pump(10ms)) ::usleep(5'000);
-  }
+  // Its output is read meanwhile (a child blocked on a full pipe never ends).
+  const bool ended = eventually(
+      [&] {
+        if (reap(false)) return true;
+        pump(10ms);
+        return reap(false);
+      },
+      timeout, 5ms);
+  if (!ended) return std::nullopt;
   while (pump(0ms) && output_fd_ >= 0) {
     if (steady_clock::now() >= deadline) break;
   }

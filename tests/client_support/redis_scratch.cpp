@@ -9,7 +9,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
-#include <thread>
+
+#include "support/eventually.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -66,9 +67,9 @@ void RedisScratch::start() {
   }
   argv.insert(argv.end(), options_.server_args.begin(), options_.server_args.end());
   process_ = std::make_unique<ChildProcess>(argv);
-  for (int i = 0; i < 200; ++i) {
-    if (cli("PING") == "PONG") return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  if (eventually([&] { return cli("PING") == "PONG"; }, std::chrono::seconds(15),
+                 std::chrono::milliseconds(20))) {
+    return;
   }
   throw std::runtime_error("redis-server on port " + std::to_string(port_) +
                            " did not answer PING: " + process_->output());

@@ -1,12 +1,11 @@
 #include "client_support/tmux.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <fstream>
 #include <iterator>
 
 #include "client_support/loopback_trust.hpp"
+#include "support/eventually.hpp"
 
 namespace ttt::testing {
 
@@ -132,21 +131,13 @@ std::vector<std::string> Tmux::wrapped_lines() {
 
 bool Tmux::wait_screen(const std::function<bool(const std::string&)>& pred,
                        std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred(screen())) return true;
-    ::usleep(50'000);
-  }
-  return pred(screen());
+  // The screen is asked of tmux (a process each time): every 50 ms.
+  return eventually([&] { return pred(screen()); }, timeout, std::chrono::milliseconds(50));
 }
 
 bool Tmux::wait_exit(std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (format("#{pane_dead}") == "1") return true;
-    ::usleep(50'000);
-  }
-  return false;
+  return eventually([&] { return format("#{pane_dead}") == "1"; }, timeout,
+                    std::chrono::milliseconds(50));
 }
 
 }  // namespace ttt::testing
