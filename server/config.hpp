@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "lobby/lobby.hpp"
+#include "lobby/lobby_config.hpp"
 #include "net/listener.hpp"
 #include "net/session.hpp"
 #include "net/web_server.hpp"
