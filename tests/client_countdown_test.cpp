@@ -51,5 +51,16 @@ TEST(Countdown, AMarkSkippedIsNotSaidLate) {
   EXPECT_FALSE(countdown.due(milliseconds(11'000)));
 }
 
+TEST(Countdown, AMarkSaysItsRoundFigureThoughSaidAMomentLate) {
+  EXPECT_EQ(Countdown::shown(milliseconds(239'950)), seconds(240));
+  EXPECT_EQ(Countdown::shown(milliseconds(238'900)), seconds(240)) << "a tick late: 4 min";
+  EXPECT_EQ(Countdown::shown(milliseconds(119'000)), seconds(120));
+  EXPECT_EQ(Countdown::shown(milliseconds(59'900)), seconds(60));
+  EXPECT_EQ(Countdown::shown(milliseconds(48'700)), seconds(50));
+  EXPECT_EQ(Countdown::shown(milliseconds(12'000)), seconds(10)) << "marks passed meanwhile";
+  EXPECT_EQ(Countdown::shown(milliseconds(4'300)), seconds(5));
+  EXPECT_EQ(Countdown::shown(milliseconds(0)), seconds(0));
+}
+
 }  // namespace
 }  // namespace ttt::client

@@ -38,6 +38,15 @@ TEST(Reconnecting, TheCountdownIsSaidAtItsMarks) {
   EXPECT_EQ(screen.take(), "");
 }
 
+TEST(Reconnecting, AMarkSaidALittleLateStillSaysTheMark) {
+  Screen screen;
+  Reconnecting reconnecting(screen.terminal());
+  const auto t0 = std::chrono::steady_clock::now();
+  reconnecting.begin(seconds(300), t0);
+  reconnecting.tick(t0 + std::chrono::milliseconds(61'100));  // the 4 min mark, 1.1 s late
+  EXPECT_TRUE(has(screen.take(), "Still reconnecting: 4 min left.\n"));
+}
+
 TEST(Reconnecting, ALaterTryMovesTheDeadline) {
   Screen screen;
   Reconnecting reconnecting(screen.terminal());

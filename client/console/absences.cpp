@@ -41,7 +41,7 @@ void Absences::tick(const wire::GameState& game, time_point now) {
     if (p.player_id() == 0 || p.connected()) continue;
     const std::chrono::milliseconds left = time_until(away_until_[seat_index(side)], now);
     if (countdowns_[seat_index(side)].due(left)) {
-      terminal_.print(away_countdown_text(game, side, left) + "\n");
+      terminal_.print(away_countdown_text(game, side, Countdown::shown(left)) + "\n");
     }
   }
 }

@@ -29,4 +29,14 @@ bool Countdown::due(std::chrono::milliseconds left) noexcept {
   return true;
 }
 
+std::chrono::milliseconds Countdown::shown(std::chrono::milliseconds left) noexcept {
+  const auto nearest = [&](long long step_ms) {
+    return std::chrono::milliseconds((left.count() + step_ms / 2) / step_ms * step_ms);
+  };
+  const long long seconds = (left.count() + 999) / 1000;
+  if (seconds > 60) return nearest(60'000);
+  if (seconds > 5) return nearest(kCountdownStep * 1000);
+  return std::chrono::milliseconds(seconds * 1000);
+}
+
 }  // namespace ttt::client

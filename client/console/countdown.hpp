@@ -17,6 +17,11 @@ class Countdown {
   // (say it now).
   bool due(std::chrono::milliseconds left) noexcept;
 
+  // How a mark says `left`: rounded to its mark's step (whole minutes before
+  // the last minute, tens of seconds in it, whole seconds from 5 s), so a
+  // mark said a moment late still says the mark ("4 min", not "3 min 59 s").
+  static std::chrono::milliseconds shown(std::chrono::milliseconds left) noexcept;
+
  private:
   long said_ = -1;  // the last mark said; -1: not started
 };

@@ -14,7 +14,9 @@ bool Reconnecting::begin(std::chrono::milliseconds left, time_point now) {
 
 void Reconnecting::tick(time_point now) {
   const std::chrono::milliseconds time_left = left(now);
-  if (countdown_.due(time_left)) terminal_.print(reconnect_countdown_text(time_left) + "\n");
+  if (countdown_.due(time_left)) {
+    terminal_.print(reconnect_countdown_text(Countdown::shown(time_left)) + "\n");
+  }
 }
 
 std::string Reconnecting::prompt(time_point now) const {
