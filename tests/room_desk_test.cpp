@@ -14,6 +14,7 @@
 #include "game/house_bot.hpp"
 #include "lobby/text_rules.hpp"
 #include "support/fake_participant.hpp"
+#include "support/instant_journal.hpp"
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
 #include "support/recorded_replies.hpp"
@@ -23,24 +24,8 @@ namespace {
 
 using std::chrono::milliseconds;
 using testing::FakeParticipant;
+using testing::InstantJournal;
 using testing::MemoryAccounts;
-
-// A journal whose writes complete at once.
-class InstantJournal : public GameJournal {
- public:
-  RecordId start(const GameStart&, Done done) override {
-    done(true);
-    records_ = RecordId{number(records_) + 1};
-    return records_;
-  }
-  void move(RecordId, const MoveEntry&, const std::optional<GameEnding>&, Done done) override {
-    done(true);
-  }
-  void end(RecordId, const GameEnding&, Done done) override { done(true); }
-
- private:
-  RecordId records_{};
-};
 
 // A bot's connection: what the bot says is dropped.
 class MuteInbox : public Inbox {

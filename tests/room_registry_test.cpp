@@ -15,6 +15,7 @@
 #include "game/bot_level_code.hpp"
 #include "game/house_bot.hpp"
 #include "support/fake_participant.hpp"
+#include "support/instant_journal.hpp"
 #include "support/memory_accounts.hpp"
 #include "support/recorded_replies.hpp"
 
@@ -23,24 +24,8 @@ namespace {
 
 using std::chrono::milliseconds;
 using testing::FakeParticipant;
+using testing::InstantJournal;
 using testing::MemoryAccounts;
-
-// A journal whose writes complete at once, numbering the rounds it starts.
-class InstantJournal : public GameJournal {
- public:
-  RecordId start(const GameStart&, Done done) override {
-    done(true);
-    records_ = RecordId{number(records_) + 1};
-    return records_;
-  }
-  void move(RecordId, const MoveEntry&, const std::optional<GameEnding>&, Done done) override {
-    done(true);
-  }
-  void end(RecordId, const GameEnding&, Done done) override { done(true); }
-
- private:
-  RecordId records_{};
-};
 
 // A bot's connection as the lobby's would be: it keeps what the bot says.
 class BotInbox : public Inbox {
