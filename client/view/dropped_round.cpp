@@ -5,11 +5,6 @@ namespace {
 
 constexpr std::uint32_t kHistoryGames = 5;
 
-bool decided(wire::GameStatus status) {
-  return status == wire::GAME_STATUS_X_WON || status == wire::GAME_STATUS_O_WON ||
-         status == wire::GAME_STATUS_DRAW;
-}
-
 }  // namespace
 
 void DroppedRound::dropped(const wire::GameState& state, wire::Side side) {
@@ -23,7 +18,7 @@ std::optional<RoundEnd> DroppedRound::in_welcome(const wire::Welcome& welcome) c
   if (!round_) return std::nullopt;
   for (const wire::AwayResult& r : welcome.decided_while_away()) {
     if (r.game_id() == round_->game_id && r.round() == round_->round && r.side() == side_ &&
-        decided(r.status())) {
+        is_over(r.status())) {
       return RoundEnd{*round_, r.status(), r.end_reason(), side_, r.opponent()};
     }
   }
@@ -41,7 +36,7 @@ std::optional<RoundEnd> DroppedRound::in_history(const wire::History& history) c
   for (const wire::GameRecord& g : history.games()) {
     const std::string& on_our_side = side_ == wire::SIDE_X ? g.x_name() : g.o_name();
     if (g.game_id() == round_->game_id && g.round() == round_->round && on_our_side == name_ &&
-        decided(g.status())) {
+        is_over(g.status())) {
       return RoundEnd{*round_, g.status(), g.end_reason(), side_, opponent_};
     }
   }

@@ -12,9 +12,11 @@ wire::Side side_of(const wire::GameState& state, std::uint64_t player_id) noexce
   return wire::SIDE_NONE;
 }
 
-bool is_over(const wire::GameState& state) noexcept {
-  return state.status() == wire::GAME_STATUS_X_WON || state.status() == wire::GAME_STATUS_O_WON ||
-         state.status() == wire::GAME_STATUS_DRAW;
+bool is_over(const wire::GameState& state) noexcept { return is_over(state.status()); }
+
+bool is_over(wire::GameStatus status) noexcept {
+  return status == wire::GAME_STATUS_X_WON || status == wire::GAME_STATUS_O_WON ||
+         status == wire::GAME_STATUS_DRAW;
 }
 
 bool in_progress(const wire::GameState& state) noexcept {

@@ -18,6 +18,8 @@ wire::Side side_of(const wire::GameState& state, std::uint64_t player_id) noexce
 
 // True once the game has a result (a win, a draw, or an abort).
 bool is_over(const wire::GameState& state) noexcept;
+// The same of a status alone (a record's, a result's).
+bool is_over(wire::GameStatus status) noexcept;
 
 // True while both seats are filled and nobody has won yet.
 bool in_progress(const wire::GameState& state) noexcept;
