@@ -103,12 +103,7 @@ TEST(BotDroppedGame, ARoundDecidedWhileAwayIsCountedFromTheWelcome) {
   auto bot = start_bot(server.port(), config, bot_flags());
   const auto hello = drop_after_the_move(server, *bot);
   ASSERT_TRUE(hello) << bot->output();
-  wire::ServerMessage welcome;
-  welcome.set_in_reply_to(hello->request_id());
-  welcome.mutable_welcome()->set_player_id(1);
-  welcome.mutable_welcome()->set_name("dropper");
-  welcome.mutable_welcome()->set_resume_token("token");
-  welcome.mutable_welcome()->set_protocol_version(wire::kProtocolVersion);
+  wire::ServerMessage welcome = FakeServer::welcome_message(*hello);
   wire::AwayResult* away = welcome.mutable_welcome()->add_decided_while_away();
   away->set_game_id(7);
   away->set_round(1);

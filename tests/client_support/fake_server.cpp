@@ -139,6 +139,13 @@ void FakeServer::redirect(const wire::Redirect& redirect, std::uint32_t in_reply
 
 void FakeServer::welcome(const wire::ClientMessage& hello, const std::string& name,
                          const std::string& instance, std::uint64_t game_id) {
+  send(welcome_message(hello, name, instance, game_id));
+}
+
+wire::ServerMessage FakeServer::welcome_message(const wire::ClientMessage& hello,
+                                                const std::string& name,
+                                                const std::string& instance,
+                                                std::uint64_t game_id) {
   wire::ServerMessage m;
   m.set_in_reply_to(hello.request_id());
   m.mutable_welcome()->set_player_id(1);
@@ -148,7 +155,7 @@ void FakeServer::welcome(const wire::ClientMessage& hello, const std::string& na
   m.mutable_welcome()->set_rating(1200);
   m.mutable_welcome()->set_server_instance(instance);
   m.mutable_welcome()->set_game_id(game_id);
-  send(m);
+  return m;
 }
 
 void FakeServer::state(const wire::GameState& state, std::uint32_t in_reply_to) {

@@ -63,6 +63,11 @@ class FakeServer {
   // `instance` and game_id `game_id`.
   void welcome(const wire::ClientMessage& hello, const std::string& name = "",
                const std::string& instance = "", std::uint64_t game_id = 0);
+  // That Welcome, not sent (a test adds to it, then sends it).
+  static wire::ServerMessage welcome_message(const wire::ClientMessage& hello,
+                                             const std::string& name = "",
+                                             const std::string& instance = "",
+                                             std::uint64_t game_id = 0);
 
   // A GameState event (or a reply, with in_reply_to).
   void state(const wire::GameState& state, std::uint32_t in_reply_to = 0);
