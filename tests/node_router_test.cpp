@@ -44,6 +44,14 @@ class FakeConnection : public RoutedConnection,
   void begin_routing() override { routing = true; }
   void end_routing() override { routing = false; }
   std::weak_ptr<RoutedConnection> handle() override { return weak_from_this(); }
+  void attach(LobbyPlayer& speaker) override {
+    player = &speaker;
+    speaker.participant = peer;
+  }
+  void detach() override {
+    if (player != nullptr) player->participant.reset();
+    player = nullptr;
+  }
 
   std::shared_ptr<FakeParticipant> peer = std::make_shared<FakeParticipant>();
   LobbyPlayer* player = nullptr;
@@ -66,8 +74,7 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
     player->account = AccountId{id};
     player->name = name;
     auto connection = std::make_shared<FakeConnection>();
-    connection->player = player.get();
-    player->participant = connection->peer;
+    connection->attach(*player);
     connections_[SeatId{id}] = connection;
     return *player;
   }
@@ -105,7 +112,7 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
     const SeatId id = player.id;
     handed_off.push_back(id);
     if (player.room) player.room->leave(id, 0);
-    connection(number(id)).player = nullptr;
+    connection(number(id)).detach();
     connections_.erase(id);
     players_.erase(id);
   }
@@ -116,8 +123,7 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
     // The router's connection is the player's now.
     auto& arrived = static_cast<FakeConnection&>(connection);
     connections_[player.id] = arrived.shared_from_this();
-    arrived.player = &player;
-    player.participant = arrived.peer;
+    arrived.attach(player);
     entered.push_back(player.id);
     place(player);
   }

@@ -205,10 +205,8 @@ void Lobby::closed(Connection& connection) {
   check_executor(deps_.logic, "Lobby::closed");
   connections_.erase(&connection);
   LobbyPlayer* player = connection.player;
-  connection.player = nullptr;
+  connection.detach();
   if (player == nullptr) return;
-  player->participant.reset();
-  player->inbox = nullptr;
   // Going down: everyone keeps their identity and token, stored, for the
   // next start; nothing is released.
   if (shutting_down_) return;
@@ -236,7 +234,7 @@ void Lobby::forget(SeatId id) {
   quick_match_.forget(player.id);
   // Only a bot is forgotten while connected: its connection ends with it.
   if (auto* connection = static_cast<Connection*>(player.inbox)) {
-    connection->player = nullptr;
+    connection->detach();
     connections_.erase(connection);
   }
   rooms_.drop_bot(id);
@@ -501,8 +499,7 @@ void Lobby::play_bot(LobbyPlayer& player, const MatchRequest& rules) {
 void Lobby::connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house_bot) {
   auto connection = std::static_pointer_cast<Connection>(open(house_bot, ""));
   house_bot->attach(connection);
-  bot.inbox = connection.get();
-  connection->player = &bot;
+  connection->attach(bot);
 }
 
 void Lobby::took_seat(LobbyPlayer& player) { challenges_.end_all_of(player); }

@@ -40,12 +40,22 @@ class Lobby::Connection final : public Inbox,
   }
 
   std::shared_ptr<Participant> participant() const override { return conn_.lock(); }
-  const std::weak_ptr<Participant>& weak() const { return conn_; }
   LobbyPlayer* speaks_for() const override { return player; }
   const std::string& peer_address() const override { return address; }
   std::weak_ptr<RoutedConnection> handle() override { return weak_from_this(); }
+  void attach(LobbyPlayer& speaker) override {
+    player = &speaker;
+    speaker.inbox = this;
+    speaker.participant = conn_;
+  }
+  void detach() override {
+    if (player == nullptr) return;
+    player->inbox = nullptr;
+    player->participant.reset();
+    player = nullptr;
+  }
 
-  LobbyPlayer* player = nullptr;  // set at Hello; null once detached
+  LobbyPlayer* player = nullptr;  // attached at Hello; null once detached
   // Its Hello waits for an answer from the other nodes or the records
   // (several nodes): what the peer sends meanwhile is held (at most
   // kMaxHeld messages) and handled, in order, once the Hello is answered.

@@ -255,9 +255,7 @@ std::size_t Lobby::hand_over() {
       cluster().hold(player->account, *hash, config_.token_lifetime, there->id, {});
     }
     desk_.tokens().forget(player->id);
-    connection->player = nullptr;
-    player->inbox = nullptr;
-    player->participant.reset();
+    connection->detach();
     if (auto conn = connection->participant()) {
       router_.send_off(
           *conn, *there,

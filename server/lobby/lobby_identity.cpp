@@ -140,13 +140,11 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
   player->account = account_id(account);
   player->name = account.name;
   player->key = name_key(account.name);
-  player->participant = conn;
-  player->inbox = &connection;
   player->program = hello.bot();
   player->address = connection.address;
   player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
   LobbyPlayer& added = players_.add(std::move(player));
-  connection.player = &added;
+  connection.attach(added);
   if (before_welcome) before_welcome(added);
   welcome(added, request_id, resumed, secret);
   // The client's self-description, for the log only; never trusted or echoed.
@@ -159,7 +157,7 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
 void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
                       std::uint32_t request_id) {
   if (auto* old = static_cast<Connection*>(player.inbox); old && old != &connection) {
-    old->player = nullptr;  // its closing no longer concerns the player
+    old->detach();  // its closing no longer concerns the player
     if (auto old_conn = old->participant()) {
       old_conn->set_heartbeat(false);
       old_conn->deliver(
@@ -171,11 +169,9 @@ void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::H
       old_conn->close();
     }
   }
-  player.participant = connection.weak();
-  player.inbox = &connection;
+  connection.attach(player);
   player.program = hello.bot();  // also for players restored after a restart
   player.address = connection.address;
-  connection.player = &player;
   welcome(player, request_id, true, "");
   if (const auto verdict = deps_.log.check(connection.address); verdict.log) {
     spdlog::info("player {} ({}) is back{}", number(player.id), player.name,

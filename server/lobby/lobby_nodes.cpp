@@ -68,9 +68,7 @@ void Lobby::hand_off(LobbyPlayer& player) {
   quick_match_.withdraw(id);
   if (player.room) player.room->leave(id, 0);
   desk_.tokens().forget(id);
-  if (auto* connection = static_cast<Connection*>(player.inbox)) connection->player = nullptr;
-  player.inbox = nullptr;
-  player.participant.reset();
+  if (auto* connection = static_cast<Connection*>(player.inbox)) connection->detach();
   if (LobbyPlayer* still = player_of(id); still && !still->room) {
     rooms_.release_seat(*still);
     players_.erase(id);

@@ -48,6 +48,12 @@ class RoutedConnection {
   virtual void end_routing() = 0;
   // A handle to find it again after a wait (host's still_open).
   virtual std::weak_ptr<RoutedConnection> handle() = 0;
+  // It speaks for `player` from now on: the player's peer is this
+  // connection's.
+  virtual void attach(LobbyPlayer& player) = 0;
+  // It no longer speaks for its player, if any, who is away (no peer) until
+  // a connection attaches it again.
+  virtual void detach() = 0;
 };
 
 // What the router asks of the lobby around it (the Lobby, or a test's fake).
