@@ -177,6 +177,8 @@ class Lobby final : public Gate,
   // Hello, one path: checked (HelloDesk), then the client is refused, sent
   // to the node that holds its player, or let in here.
   void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
+  // A Hello that waits for GameHoldings' check; false when none is under way.
+  bool defer_hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Hello refused: the client told why, its connection closed.
   void refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
                     std::uint32_t request_id);
@@ -272,8 +274,6 @@ class Lobby final : public Gate,
   // Draining: a game here is over (and its end said): its players go on to
   // another node.
   void send_on_after_game(GameRoom& room);
-  // A Hello that waits for GameHoldings' check; false when none is under way.
-  bool defer_hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
   // Another live node holds the account's player (Redis refused to hold it
   // here): once the check is done, a player here out of a game goes there.
   void held_elsewhere(AccountId account, const std::string& node);

@@ -56,6 +56,31 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                  });
 }
 
+bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
+                        std::uint32_t request_id) {
+  holdings_.stalled();
+  if (!holdings_.checking()) return false;
+  constexpr std::size_t kMostDeferred = 10'000;
+  if (holdings_.waiting_for_check() >= kMostDeferred) {
+    if (auto conn = connection.participant()) {
+      conn->deliver(error_reply(wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                                "this node is checking which games are its own: try again in a "
+                                "moment",
+                                request_id, true));
+      conn->close();
+    }
+    return true;
+  }
+  connection.begin_routing();
+  holdings_.after_check([this, weak = connection.weak_from_this(), hello, request_id] {
+    auto open = still_open(weak);
+    if (!open) return;
+    open->end_routing();
+    this->hello(*open, hello, request_id);
+  });
+  return true;
+}
+
 void Lobby::refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
                          std::uint32_t request_id) {
   spdlog::debug("hello refused: {}", text);
