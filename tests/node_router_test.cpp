@@ -16,6 +16,7 @@
 #include "executor_check.hpp"
 #include "limits/log_limiter.hpp"
 #include "support/eventually.hpp"
+#include "support/fake_connection.hpp"
 #include "support/fake_participant.hpp"
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
@@ -26,39 +27,12 @@ namespace ttt::server {
 namespace {
 
 using std::chrono::milliseconds;
+using testing::FakeConnection;
 using testing::FakeParticipant;
 using testing::MemoryAccounts;
 using testing::UnusedRoomDependencies;
 
 constexpr const char* kSecret = "alices-secret-0123456789abcdef-0123";
-
-// A connection as the router sees it, over a FakeParticipant.
-class FakeConnection : public RoutedConnection,
-                       public std::enable_shared_from_this<FakeConnection> {
- public:
-  std::shared_ptr<Participant> participant() const override {
-    return gone ? nullptr : std::static_pointer_cast<Participant>(peer);
-  }
-  LobbyPlayer* speaks_for() const override { return player; }
-  const std::string& peer_address() const override { return address; }
-  void begin_routing() override { routing = true; }
-  void end_routing() override { routing = false; }
-  std::weak_ptr<RoutedConnection> handle() override { return weak_from_this(); }
-  void attach(LobbyPlayer& speaker) override {
-    player = &speaker;
-    speaker.participant = peer;
-  }
-  void detach() override {
-    if (player != nullptr) player->participant.reset();
-    player = nullptr;
-  }
-
-  std::shared_ptr<FakeParticipant> peer = std::make_shared<FakeParticipant>();
-  LobbyPlayer* player = nullptr;
-  std::string address = "10.0.0.9";
-  bool routing = false;
-  bool gone = false;  // dropped: the lobby no longer has it
-};
 
 // The lobby as the router sees it: its players, connections and rooms, and
 // what the router asked of it.

@@ -11,8 +11,6 @@
 #include "executor_check.hpp"
 #include "game/house_bot.hpp"
 #include "lobby/lobby_connection.hpp"
-#include "lobby/secrets.hpp"
-#include "lobby/text_rules.hpp"
 #include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "ttt/count_text.hpp"
@@ -78,12 +76,22 @@ Lobby::Lobby(LobbyDependencies deps, LobbyConfig config)
           cluster(), *this, ListPaging{config_.list_page_size, config_.list_page_max}),
       games_list_(deps_.directory, *this,
                   ListPaging{config_.list_page_size, config_.list_page_max}),
-      instance_(random_hex(16)),
       router_(deps_.logic, cluster(), deps_.accounts, desk_, *this,
               RoutingLimits{config_.seat_hold, config_.token_lifetime}),
       single_holders_(cluster()),
       holdings_(deps_.logic, deps_.holders ? *deps_.holders : single_holders_, cluster(), *this,
-                config_.node_dead_after) {}
+                config_.node_dead_after),
+      entrance_(desk_, router_, holdings_, players_, rooms_, deps_.accounts, cluster(), deps_.log,
+                *this,
+                EntranceTerms{.token_lifetime = config_.token_lifetime,
+                              .chat_per_second = config_.chat_per_second,
+                              .chat_burst = config_.chat_burst,
+                              .server_version = config_.server_version,
+                              .reconnect_grace = config_.reconnect_grace,
+                              .move_timeout = config_.move_timeout,
+                              .web_client = config_.web_client,
+                              .web_url = config_.web_url,
+                              .heartbeat_timeout = config_.heartbeat_timeout}) {}
 
 Lobby::~Lobby() {
   // The accounts and the cluster outlive the lobby: nothing of it is called after.
@@ -152,7 +160,7 @@ void Lobby::receive(Connection& connection, const wire::ClientMessage& message) 
     return;
   }
   if (message.has_hello()) {
-    hello(connection, message.hello(), message.request_id());
+    entrance_.hello(connection, message.hello(), message.request_id());
     return;
   }
   if (connection.player == nullptr) {
@@ -367,10 +375,10 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       send_stats(player, message.get_stats(), rid);
       break;
     case wire::ClientMessage::kRotateSecret:
-      rotate_secret(player, message.rotate_secret(), rid);
+      entrance_.rotate_secret(player, message.rotate_secret(), rid);
       break;
     case wire::ClientMessage::kChatSettings:
-      chat_settings(player, message.chat_settings(), rid);
+      room_desk_.chat_settings(player, message.chat_settings(), rid);
       break;
     case wire::ClientMessage::kGetLeaderboard:
       records_.leaderboard(player, message.get_leaderboard(), rid);

@@ -78,13 +78,12 @@ void Lobby::hand_off(LobbyPlayer& player) {
 void Lobby::enter_sent(RoutedConnection& connection, const StoredPlayer& account,
                        const wire::Hello& hello, std::uint32_t request_id,
                        const std::function<void(LobbyPlayer&)>& place) {
-  auto& open = static_cast<Connection&>(connection);  // the router routes only this lobby's
   if (LobbyPlayer* held = player_of(seat_of(account_id(account)))) {
-    take_back(open, *held, hello, request_id);  // (rare: it was here already)
+    entrance_.take_back(connection, *held, hello, request_id);  // (rare: it was here already)
     place(*held);
     return;
   }
-  enter(open, account, hello, request_id, true, "", place);
+  entrance_.enter(connection, account, hello, request_id, true, "", place);
 }
 
 void Lobby::took_kept_seat(LobbyPlayer& player, wire::Rated asked) {
