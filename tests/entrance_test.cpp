@@ -548,5 +548,40 @@ TEST_F(EntranceTest, ANewSecretReplacesThePlayersTokenToldOnlyToIt) {
   EXPECT_EQ(with_new->player, &alice);
 }
 
+TEST_F(EntranceTest, ANewSecretTheRecordsRefuseIsReportedAndTheOldTokenStays) {
+  auto connection = entered("alice");
+  LobbyPlayer& alice = *connection->player;
+  const auto token_hash = desk_.tokens().hash_of(alice.id);
+  accounts_.secret_write_fails = true;
+  wire::RotateSecret rotate;
+  rotate.set_new_secret("alices-new-secret-0123456789abcdef");
+  entrance_->rotate_secret(alice, rotate, 10);
+  EXPECT_EQ(error_code(*connection->peer), wire::ERROR_CODE_STORAGE);
+  EXPECT_EQ(connection->peer->last_error()->in_reply_to(), 10u);
+  EXPECT_EQ(desk_.tokens().hash_of(alice.id), token_hash);
+  EXPECT_EQ(
+      connection->peer->last([](const wire::ServerMessage& m) { return m.has_secret_rotated(); }),
+      nullptr);
+}
+
+TEST_F(EntranceTest, APlayerGoneBeforeItsNewSecretIsStoredIsToldNothing) {
+  auto connection = entered("alice");
+  LobbyPlayer& alice = *connection->player;
+  const SeatId id = alice.id;
+  const AccountId account = alice.account;
+  accounts_.answer_later = true;
+  wire::RotateSecret rotate;
+  rotate.set_new_secret("alices-new-secret-0123456789abcdef");
+  entrance_->rotate_secret(alice, rotate, 11);
+  // It leaves meanwhile, as the Lobby forgets a player: its token revoked.
+  connection->detach();
+  desk_.tokens().revoke(id, account);
+  players_.erase(id);
+  const std::size_t told = connection->peer->received.size();
+  accounts_.run_later();
+  EXPECT_EQ(connection->peer->received.size(), told);
+  EXPECT_FALSE(desk_.tokens().hash_of(id).has_value()) << "no token issued for a player gone";
+}
+
 }  // namespace
 }  // namespace ttt::server

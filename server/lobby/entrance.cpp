@@ -107,8 +107,8 @@ void Entrance::refuse_hello(RoutedConnection& connection, wire::ErrorCode code, 
   }
 }
 
-void Entrance::let_in(RoutedConnection& connection, const Identified& who,
-                      const wire::Hello& hello, std::uint32_t request_id) {
+void Entrance::let_in(RoutedConnection& connection, const Identified& who, const wire::Hello& hello,
+                      std::uint32_t request_id) {
   if (who.adopt) {
     // No live node holds the player: its games in progress come here (or
     // it goes where they are held) before it enters.

@@ -48,9 +48,11 @@ class EntranceHost : public virtual PlayerReplies {
 
 // How a player comes in, and what its Welcome tells it.
 struct EntranceTerms {
-  std::chrono::milliseconds token_lifetime{24LL * 3600 * 1000};  // a resume token held
-  double chat_per_second = 1.0;  // each player's chat rate...
-  double chat_burst = 5.0;       // ...and the burst it allows
+  // How long a resume token is held; each player's chat rate, and the
+  // burst it allows.
+  std::chrono::milliseconds token_lifetime{24LL * 3600 * 1000};
+  double chat_per_second = 1.0;
+  double chat_burst = 5.0;
   // Told in Welcome: the server's version, how long a seat is held for a
   // player who dropped, the move clock (0: none), the web client on the
   // game port and its public address, and the heartbeat (0: none).
