@@ -205,7 +205,7 @@ class Lobby final : public Gate,
                      std::uint32_t request_id);
   void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
                      std::uint32_t request_id);
-  void forget(SeatId player) override;
+  void forget(SeatId who) override;
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
   void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
 
