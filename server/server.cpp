@@ -359,7 +359,7 @@ asio::awaitable<void> Server::housekeeping() {
     // (a drain sends players to the least loaded node).
     if (cluster_) {
       lobby_.share_presence();
-      cluster_->set_load(lobby_.stats().players);
+      cluster_->set_load(lobby_.counts().players);
       nodes_alive_ = cluster_->nodes_alive();
     }
     const std::size_t closed =

@@ -37,7 +37,7 @@ class SilentInbox : public Inbox {
 
 // The lobby as the challenge desk sees it: its players, what it says to
 // them, and the games and other-node challenges the desk asks for.
-class FakeLobby : public ChallengeHost, public testing::DeliveredReplies {
+class FakeLobby : public ChallengeHost, public GameRequestChecks, public testing::DeliveredReplies {
  public:
   FakeLobby(boost::asio::io_context& io, MemoryAccounts& accounts) : io_(io), accounts_(accounts) {}
 
@@ -171,7 +171,7 @@ class ChallengeDeskTest : public ::testing::Test {
  protected:
   ChallengeDesk& desk(ChallengeLimits limits = {}) {
     desk_ = std::make_unique<ChallengeDesk>(io_.get_executor(), lobby_.players, accounts_, cluster_,
-                                            lobby_, ChallengeTerms{lifetime_, limits});
+                                            lobby_, lobby_, ChallengeTerms{lifetime_, limits});
     return *desk_;
   }
   // The error `player` was told last, as "CODE: text", or "".

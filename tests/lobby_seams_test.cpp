@@ -103,10 +103,10 @@ class ChosenMatchmaker final : public Matchmaker {
     waiting_.push_back(request);
     done({std::nullopt, true});
   }
-  void cancel(SeatId player, Cancelled done) override {
-    cancelled.push_back(player);
+  void cancel(SeatId who, Cancelled done) override {
+    cancelled.push_back(who);
     const bool was =
-        std::erase_if(waiting_, [player](const MatchRequest& r) { return r.player == player; }) > 0;
+        std::erase_if(waiting_, [who](const MatchRequest& r) { return r.player_id == who; }) > 0;
     if (done) done(was);
   }
   std::size_t waiting() const override { return waiting_.size(); }

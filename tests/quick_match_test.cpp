@@ -131,7 +131,7 @@ class TwoNodes : public ttt::testing::QuietCluster {
 MatchRequest wish(const LobbyPlayer& player, int size = 3,
                   wire::Rated rated = wire::RATED_DEFAULT) {
   MatchRequest request;
-  request.player = player.id;
+  request.player_id = player.id;
   request.account = player.account;
   request.name = player.name;
   request.size = size;
@@ -265,7 +265,7 @@ TEST_F(QuickMatchTest, PairingsWithManyGonePlayersEndInTheQueueNotJustInWords) {
     ASSERT_TRUE(run_until(io_, [&] { return !later_.matches.empty(); })) << i;
     auto [request, done] = std::move(later_.matches.front());
     later_.matches.pop_front();
-    EXPECT_EQ(request.player, a.id);
+    EXPECT_EQ(request.player_id, a.id);
     EXPECT_EQ(match.wish_of(a.id), nullptr) << "not told it waits while it is in no queue";
     done(MatchOutcome{wish(gone), true});
   }
@@ -371,7 +371,7 @@ TEST_F(QuickMatchTest, APairingWhoseSeatNeverComesAsksTheQueuesAgain) {
   EXPECT_TRUE(lobby_.bots.empty());
   // After another fallback time, a is in the queues again, not in none.
   ASSERT_TRUE(run_until(io_, [&] { return !later_.matches.empty(); }));
-  EXPECT_EQ(later_.matches.front().first.player, a.id);
+  EXPECT_EQ(later_.matches.front().first.player_id, a.id);
   later_.matches.front().second(MatchOutcome{});  // waits again
   EXPECT_NE(match.wish_of(a.id), nullptr);
   // And this time the bot steps in as for anyone who waited.
@@ -397,7 +397,7 @@ TEST_F(QuickMatchTest, PairedWithPlayerAtAnotherNodeGoesToTheSeatKeptThere) {
   LobbyPlayer& a = lobby_.add(1);
   match.ask(a, wish(a, 5), 3);
   MatchRequest there;
-  there.player = SeatId{77};
+  there.player_id = SeatId{77};
   there.node = "b";
   there.size = 5;
   there.win_length = 5;
@@ -420,7 +420,7 @@ TEST_F(QuickMatchTest, RefusedSeatElsewhereTriesTheQueuesAgainThenGivesUp) {
   LobbyPlayer& a = lobby_.add(1);
   match.ask(a, wish(a), 3);
   MatchRequest there;
-  there.player = SeatId{77};
+  there.player_id = SeatId{77};
   there.node = "b";
   for (int attempt = 0; attempt < 5; ++attempt) {
     ASSERT_EQ(later_.matches.size(), 1u) << attempt;
@@ -471,7 +471,7 @@ TEST_F(QuickMatchTest, QueuesThatForgotEveryoneAreAskedAgain) {
   later_.matches.clear();
   match.ask_again_all();
   ASSERT_EQ(later_.matches.size(), 1u);
-  EXPECT_EQ(later_.matches[0].first.player, a.id);
+  EXPECT_EQ(later_.matches[0].first.player_id, a.id);
   EXPECT_EQ(later_.matches[0].first.size, 6);
 }
 

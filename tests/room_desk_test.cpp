@@ -227,10 +227,16 @@ TEST_F(RoomDeskTest, AnAddressPastItsSeatsAndAPlayerInARoomAreRefused) {
   LobbyPlayer& alice = person("alice", "192.0.2.9");
   LobbyPlayer& bob = person("bob", "192.0.2.9");
   LobbyPlayer& carol = person("carol", "192.0.2.9");
+  LobbyPlayer& dave = person("dave", "192.0.2.10");
   desk_->create(alice, game(3), 1);
   desk_->create(alice, game(3), 2);
   EXPECT_EQ(last_error(alice), wire::ERROR_CODE_ALREADY_IN_GAME);
+  EXPECT_TRUE(desk_->may_hold_seat(carol));
   desk_->create(bob, game(3), 1);
+  // The challenge desk's question: the address is full, and nothing is replied.
+  EXPECT_FALSE(desk_->may_hold_seat(carol));
+  EXPECT_EQ(last_error(carol), wire::ERROR_CODE_UNSPECIFIED);
+  EXPECT_TRUE(desk_->may_hold_seat(dave));
   desk_->create(carol, game(3), 1);
   EXPECT_EQ(last_error(carol), wire::ERROR_CODE_TOO_MANY_GAMES);
   EXPECT_EQ(carol.room, nullptr);

@@ -322,8 +322,15 @@ TEST_F(RoomRegistryTest, AStoredGameComesBackWithItsPersonAwayAndItsBotSeated) {
 
   game.id = 71;
   game.room_id = 13;
-  game.x_player = 999;
+  game.o_player = 999;  // X is known, O is not
+  game.bot_level = kNoBotLevel;
   EXPECT_THROW(registry_->restore(game), std::runtime_error) << "names an unknown player";
+  // Nothing of it is left behind: no room, no listing, X not seated.
+  EXPECT_EQ(registry_->find(GameId{13}), nullptr);
+  EXPECT_FALSE(directory_.find(GameId{13}).has_value());
+  EXPECT_EQ(registry_->by_record(RecordId{71}), nullptr);
+  EXPECT_EQ(registry_->size(), 1u);
+  EXPECT_EQ(held->room, room) << "carol is still in her own restored game only";
 }
 
 }  // namespace

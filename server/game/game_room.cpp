@@ -47,7 +47,7 @@ bool GameRoom::waiting() const noexcept {
 
 bool GameRoom::in_progress() const noexcept { return started_ && !result_; }
 
-bool GameRoom::is_seated(SeatId player) const noexcept { return player_side(player).has_value(); }
+bool GameRoom::is_seated(SeatId who) const noexcept { return player_side(who).has_value(); }
 
 bool GameRoom::spectators_full() const noexcept { return spectators_.full(); }
 
@@ -64,23 +64,23 @@ std::array<AccountId, 2> GameRoom::seated_accounts() const noexcept {
   return accounts;
 }
 
-GameRoom::Seat* GameRoom::seat_of(SeatId player) noexcept {
+GameRoom::Seat* GameRoom::seat_of(SeatId who) noexcept {
   for (Seat& seat : seats_) {
-    if (seat.player.id == player) return &seat;
+    if (seat.player.id == who) return &seat;
   }
   return nullptr;
 }
 
-std::optional<Player> GameRoom::player_side(SeatId player) const noexcept {
-  if (player == SeatId{}) return std::nullopt;
-  if (seats_[0].player.id == player) return Player::X;
-  if (seats_[1].player.id == player) return Player::O;
+std::optional<Player> GameRoom::player_side(SeatId who) const noexcept {
+  if (who == SeatId{}) return std::nullopt;
+  if (seats_[0].player.id == who) return Player::X;
+  if (seats_[1].player.id == who) return Player::O;
   return std::nullopt;
 }
 
-std::optional<Player> GameRoom::require_player(SeatId player, std::uint32_t request_id) {
-  if (auto side = player_side(player)) return side;
-  if (const PlayerRef* watcher = spectators_.find(player)) {
+std::optional<Player> GameRoom::require_player(SeatId who, std::uint32_t request_id) {
+  if (auto side = player_side(who)) return side;
+  if (const PlayerRef* watcher = spectators_.find(who)) {
     send_error_to(*watcher, wire::ERROR_CODE_SPECTATOR, "spectators can't do that", request_id);
   }
   return std::nullopt;
@@ -115,20 +115,20 @@ void GameRoom::watch(PlayerRef player, std::uint32_t request_id) {
   spectators_.changed();
 }
 
-void GameRoom::leave(SeatId player, std::uint32_t request_id) {
+void GameRoom::leave(SeatId who, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::leave");
   wire::ServerMessage left;
   left.set_in_reply_to(request_id);
   left.mutable_left()->set_game_id(number(id_));
   const Outbound left_message = make_outbound(std::move(left));
 
-  if (auto gone = spectators_.remove(player)) {
+  if (auto gone = spectators_.remove(who)) {
     send_to(*gone, left_message);
-    deps_.owner.left_room(*this, player);
+    deps_.owner.left_room(*this, who);
     spectators_.changed();
     return;
   }
-  Seat* seat = seat_of(player);
+  Seat* seat = seat_of(who);
   if (seat == nullptr) return;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
   if (in_progress()) finish({opponent(side), wire::END_REASON_RESIGNATION});
@@ -141,12 +141,12 @@ void GameRoom::leave(SeatId player, std::uint32_t request_id) {
 }
 
 void GameRoom::remove_seat(Seat& seat) {
-  const SeatId player = seat.player.id;
+  const SeatId who = seat.player.id;
   offers_lapse_without(&seat == &seats_[0] ? Player::X : Player::O);
   if (auto conn = seat.player.participant.lock()) conn->set_heartbeat(false);
   seat.hold.release();
   seat.player = {};
-  deps_.owner.left_room(*this, player);
+  deps_.owner.left_room(*this, who);
   if (!closed_) deps_.owner.room_changed(*this);
 }
 
@@ -178,10 +178,10 @@ void GameRoom::close_if_empty() {
 
 // --- playing ------------------------------------------------------------------
 
-void GameRoom::move(SeatId player, int row, int col, std::uint32_t request_id) {
+void GameRoom::move(SeatId who, int row, int col, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::move");
   if (lost_) return;
-  auto side = require_player(player, request_id);
+  auto side = require_player(who, request_id);
   if (!side) return;
   const PlayerRef& mover = seat_for(*side).player;
   if (!started_) {
@@ -264,8 +264,8 @@ void GameRoom::on_move_recorded(bool ok, Player mover, std::uint32_t request_id)
   broadcast_state();
 }
 
-std::optional<Player> GameRoom::require_playing(SeatId player, std::uint32_t request_id) {
-  auto side = require_player(player, request_id);
+std::optional<Player> GameRoom::require_playing(SeatId who, std::uint32_t request_id) {
+  auto side = require_player(who, request_id);
   if (!side || in_progress()) return side;
   send_error_to(seat_for(*side).player,
                 started_ ? wire::ERROR_CODE_GAME_OVER : wire::ERROR_CODE_GAME_NOT_STARTED,
@@ -273,18 +273,18 @@ std::optional<Player> GameRoom::require_playing(SeatId player, std::uint32_t req
   return std::nullopt;
 }
 
-void GameRoom::resign(SeatId player, std::uint32_t request_id) {
+void GameRoom::resign(SeatId who, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::resign");
-  if (auto side = require_playing(player, request_id)) {
+  if (auto side = require_playing(who, request_id)) {
     finish({opponent(*side), wire::END_REASON_RESIGNATION});
   }
 }
 
 // --- offers -------------------------------------------------------------------
 
-void GameRoom::offer_draw(SeatId player, std::uint32_t request_id) {
+void GameRoom::offer_draw(SeatId who, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::offer_draw");
-  auto side = require_playing(player, request_id);
+  auto side = require_playing(who, request_id);
   if (!side) return;
   if (offers_.offer_draw(*side)) {
     finish({std::nullopt, wire::END_REASON_DRAW_AGREED});
@@ -293,9 +293,9 @@ void GameRoom::offer_draw(SeatId player, std::uint32_t request_id) {
   broadcast_state();
 }
 
-void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
+void GameRoom::rematch(SeatId who, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::rematch");
-  auto side = require_player(player, request_id);
+  auto side = require_player(who, request_id);
   if (!side) return;
   const Seat& other = seat_for(opponent(*side));
   const char* refusal = nullptr;
@@ -321,9 +321,9 @@ void GameRoom::rematch(SeatId player, std::uint32_t request_id) {
   broadcast_state();
 }
 
-void GameRoom::decline(SeatId player, std::uint32_t request_id) {
+void GameRoom::decline(SeatId who, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::decline");
-  auto side = require_player(player, request_id);
+  auto side = require_player(who, request_id);
   if (!side) return;
   const auto ended = offers_.decline(*side);
   if (!ended) {
@@ -356,19 +356,19 @@ void GameRoom::announce(const RoomOffers::Ended& ended) {
 
 // --- chat ---------------------------------------------------------------------
 
-void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t request_id) {
+void GameRoom::chat(SeatId who, const std::string& text, std::uint32_t request_id) {
   check_executor(executor_, "GameRoom::chat");
   wire::ServerMessage message;
   wire::ChatMessage* chat = message.mutable_chat();
   chat->set_game_id(number(id_));
   chat->set_text(text);
-  if (auto side = player_side(player)) {
+  if (auto side = player_side(who)) {
     chat->set_from(seat_for(*side).player.name);
     chat->set_from_side(side_of(*side));
     broadcast_chat(make_outbound(std::move(message)), seat_for(*side).player.account, false);
     return;
   }
-  const PlayerRef* watcher = spectators_.find(player);
+  const PlayerRef* watcher = spectators_.find(who);
   if (watcher == nullptr) return;
   // However many watch, the spectators' chat together stays readable.
   if (!spectators_.may_chat()) {
@@ -381,9 +381,9 @@ void GameRoom::chat(SeatId player, const std::string& text, std::uint32_t reques
   broadcast_chat(make_outbound(std::move(message)), watcher->account, true);
 }
 
-void GameRoom::set_hears_spectators(SeatId player, bool on) {
+void GameRoom::set_hears_spectators(SeatId who, bool on) {
   check_executor(executor_, "GameRoom::set_hears_spectators");
-  if (Seat* seat = seat_of(player)) seat->player.hears_spectators = on;
+  if (Seat* seat = seat_of(who)) seat->player.hears_spectators = on;
 }
 
 void GameRoom::start_round() {
@@ -552,17 +552,17 @@ void GameRoom::on_move_clock() {
           seat_for(mover).hold.held() ? wire::END_REASON_DISCONNECT : wire::END_REASON_TIMEOUT});
 }
 
-void GameRoom::away(SeatId player) {
+void GameRoom::away(SeatId who) {
   check_executor(executor_, "GameRoom::away");
-  if (spectators_.remove(player)) {
-    deps_.owner.left_room(*this, player);
+  if (spectators_.remove(who)) {
+    deps_.owner.left_room(*this, who);
     spectators_.changed();
     return;
   }
-  Seat* seat = seat_of(player);
+  Seat* seat = seat_of(who);
   if (seat == nullptr) return;
   if (!in_progress()) {
-    leave(player, 0);
+    leave(who, 0);
     return;
   }
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
@@ -579,13 +579,13 @@ void GameRoom::away(SeatId player) {
 
 void GameRoom::hold_seat(Seat& seat, std::chrono::milliseconds grace) {
   seat.player.participant.reset();
-  seat.hold.hold(grace, [weak = weak_from_this(), player = seat.player.id] {
-    if (auto room = weak.lock()) room->on_grace_expired(player);
+  seat.hold.hold(grace, [weak = weak_from_this(), who = seat.player.id] {
+    if (auto room = weak.lock()) room->on_grace_expired(who);
   });
 }
 
-void GameRoom::on_grace_expired(SeatId player) {
-  Seat* seat = seat_of(player);
+void GameRoom::on_grace_expired(SeatId who) {
+  Seat* seat = seat_of(who);
   if (seat == nullptr || !seat->hold.held() || lost_) return;
   const Player side = seat == &seats_[0] ? Player::X : Player::O;
   note(fmt::format("game {}: {} did not come back", number(id_), seat->player.name));

@@ -92,7 +92,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   // has reached its players' queues.
   bool settled() const noexcept { return outbox_.settled(); }
   // True if the player holds a seat (present or away).
-  bool is_seated(SeatId player) const noexcept;
+  bool is_seated(SeatId who) const noexcept;
 
   // Seats the player (on `preferred` if free, else the other seat), replies
   // Joined, and starts the game when both seats are filled. Precondition:
@@ -113,27 +113,27 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   bool rated() const noexcept { return started_ ? rated_ : settings_.rated; }
 
   // The player or spectator leaves; a player resigns a game in progress.
-  void leave(SeatId player, std::uint32_t request_id);
+  void leave(SeatId who, std::uint32_t request_id);
 
   // In-game requests from a seated player (others get an Error).
-  void move(SeatId player, int row, int col, std::uint32_t request_id);
-  void resign(SeatId player, std::uint32_t request_id);
-  void offer_draw(SeatId player, std::uint32_t request_id);
-  void rematch(SeatId player, std::uint32_t request_id);
+  void move(SeatId who, int row, int col, std::uint32_t request_id);
+  void resign(SeatId who, std::uint32_t request_id);
+  void offer_draw(SeatId who, std::uint32_t request_id);
+  void rematch(SeatId who, std::uint32_t request_id);
   // Declines the opponent's pending draw offer (else rematch request); told
   // to everyone in the room as an OfferEnded.
-  void decline(SeatId player, std::uint32_t request_id);
+  void decline(SeatId who, std::uint32_t request_id);
   // Chat from a player or spectator; the text is already checked. A
   // player's line goes to everyone in the room; a spectator's to the
   // spectators and the players who chose to hear them, within the room's
   // spectator chat limit (else RATE_LIMITED to the sender).
-  void chat(SeatId player, const std::string& text, std::uint32_t request_id = 0);
+  void chat(SeatId who, const std::string& text, std::uint32_t request_id = 0);
   // Whether a seated player hears the spectators' chat from now on.
-  void set_hears_spectators(SeatId player, bool on);
+  void set_hears_spectators(SeatId who, bool on);
 
   // The player's connection dropped: a seat in a game in progress is held for
   // the grace period; otherwise the player leaves.
-  void away(SeatId player);
+  void away(SeatId who);
   // The player (or a spectator) is back on a new connection: reseated, sent
   // the full state (a Joined answering request_id, the Hello that took the
   // player back).
@@ -188,13 +188,13 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
     std::string opponent;
   };
 
-  Seat* seat_of(SeatId player) noexcept;
+  Seat* seat_of(SeatId who) noexcept;
   Seat& seat_for(Player p) noexcept { return seats_[p == Player::X ? 0 : 1]; }
-  std::optional<Player> player_side(SeatId player) const noexcept;
+  std::optional<Player> player_side(SeatId who) const noexcept;
   // The seated player's side, or nullopt after replying an Error.
-  std::optional<Player> require_player(SeatId player, std::uint32_t request_id);
+  std::optional<Player> require_player(SeatId who, std::uint32_t request_id);
   // The same, and the game must be in progress.
-  std::optional<Player> require_playing(SeatId player, std::uint32_t request_id);
+  std::optional<Player> require_playing(SeatId who, std::uint32_t request_id);
 
   void start_round();
   // Records the new round and starts its clock.
@@ -225,7 +225,7 @@ class GameRoom : public std::enable_shared_from_this<GameRoom> {
   GameJournal::Done write_done(std::function<void(bool)> on_result = {});
   // The player to move ran out of time.
   void on_move_clock();
-  void on_grace_expired(SeatId player);
+  void on_grace_expired(SeatId who);
   // Keeps an absent player's seat for the grace period.
   void hold_seat(Seat& seat, std::chrono::milliseconds grace);
   void remove_seat(Seat& seat);

@@ -7,9 +7,9 @@
 namespace ttt::server {
 namespace {
 
-void unlink(std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId player,
+void unlink(std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId who,
             std::uint64_t id) {
-  const auto it = index.find(player);
+  const auto it = index.find(who);
   if (it == index.end()) return;
   it->second.erase(id);
   if (it->second.empty()) index.erase(it);
@@ -92,22 +92,22 @@ std::optional<PendingChallenge> ChallengeBook::take(std::uint64_t id) {
 }
 
 std::vector<std::uint64_t> ChallengeBook::ids_of(
-    const std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId player) {
-  const auto it = index.find(player);
+    const std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId who) {
+  const auto it = index.find(who);
   if (it == index.end()) return {};
   return {it->second.begin(), it->second.end()};
 }
 
-std::vector<std::uint64_t> ChallengeBook::made_by(SeatId player) const {
-  return ids_of(by_from_, player);
+std::vector<std::uint64_t> ChallengeBook::made_by(SeatId who) const {
+  return ids_of(by_from_, who);
 }
 
-std::vector<std::uint64_t> ChallengeBook::received_by(SeatId player) const {
-  return ids_of(by_to_, player);
+std::vector<std::uint64_t> ChallengeBook::received_by(SeatId who) const {
+  return ids_of(by_to_, who);
 }
 
-std::optional<std::uint64_t> ChallengeBook::latest_to(SeatId player) const {
-  const auto it = by_to_.find(player);
+std::optional<std::uint64_t> ChallengeBook::latest_to(SeatId who) const {
+  const auto it = by_to_.find(who);
   if (it == by_to_.end() || it->second.empty()) return std::nullopt;
   return *it->second.rbegin();
 }
@@ -121,8 +121,8 @@ std::optional<std::uint64_t> ChallengeBook::between(SeatId from, SeatId to) cons
   return std::nullopt;
 }
 
-std::size_t ChallengeBook::made_count(SeatId player) const {
-  const auto it = by_from_.find(player);
+std::size_t ChallengeBook::made_count(SeatId who) const {
+  const auto it = by_from_.find(who);
   return it == by_from_.end() ? 0 : it->second.size();
 }
 

@@ -56,13 +56,13 @@ class ChallengeBook {
   std::optional<PendingChallenge> take(std::uint64_t id);
 
   // The ids of the challenges `player` made, or received, oldest first.
-  std::vector<std::uint64_t> made_by(SeatId player) const;
-  std::vector<std::uint64_t> received_by(SeatId player) const;
+  std::vector<std::uint64_t> made_by(SeatId who) const;
+  std::vector<std::uint64_t> received_by(SeatId who) const;
   // The latest challenge to `player`, if any.
-  std::optional<std::uint64_t> latest_to(SeatId player) const;
+  std::optional<std::uint64_t> latest_to(SeatId who) const;
   // The challenge `from` made to `to`, if one stands.
   std::optional<std::uint64_t> between(SeatId from, SeatId to) const;
-  std::size_t made_count(SeatId player) const;
+  std::size_t made_count(SeatId who) const;
 
   // Whether account `from`, connected from address key `address`, may
   // challenge account `to` (called `to_name`) now: within its own, its
@@ -80,7 +80,7 @@ class ChallengeBook {
 
  private:
   static std::vector<std::uint64_t> ids_of(
-      const std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId player);
+      const std::unordered_map<SeatId, std::set<std::uint64_t>>& index, SeatId who);
 
   std::map<std::uint64_t, PendingChallenge> pending_;
   std::unordered_map<SeatId, std::set<std::uint64_t>> by_from_;

@@ -11,12 +11,13 @@
 namespace ttt::server {
 
 ChallengeDesk::ChallengeDesk(boost::asio::any_io_executor logic, const PlayerTable& players,
-                             AccountStore& accounts, Cluster& cluster, ChallengeHost& host,
-                             ChallengeTerms terms)
+                             AccountStore& accounts, Cluster& cluster, GameRequestChecks& checks,
+                             ChallengeHost& host, ChallengeTerms terms)
     : logic_(std::move(logic)),
       players_(players),
       accounts_(accounts),
       cluster_(cluster),
+      checks_(checks),
       host_(host),
       lifetime_(terms.lifetime),
       book_(terms.limits) {}
@@ -32,8 +33,8 @@ void ChallengeDesk::challenge(LobbyPlayer& player, const wire::Challenge& reques
                               std::uint32_t request_id) {
   wire::Challenge settings = request;
   if (settings.size() == 0) settings.set_size(3);
-  if (!host_.valid_rules(player, settings.size(), settings.win_length(), request_id)) return;
-  if (!host_.valid_clock(player, settings.clock(), request_id)) return;
+  if (!checks_.valid_rules(player, settings.size(), settings.win_length(), request_id)) return;
+  if (!checks_.valid_clock(player, settings.clock(), request_id)) return;
   settings.set_win_length(wire::win_length_of(settings.size(), settings.win_length()));
   if (request.name().empty() || request.name().size() > kMaxNameBytes) {
     host_.error(player, wire::ERROR_CODE_BAD_REQUEST,
@@ -183,7 +184,7 @@ void ChallengeDesk::answer(LobbyPlayer& player, const wire::AnswerChallenge& ans
   LobbyPlayer* challenger = host_.player_of(book_.find(id)->from);
   if (challenger == nullptr || challenger->inbox == nullptr ||
       (challenger->room && challenger->room->is_seated(challenger->id)) ||
-      !host_.may_hold_seat(*challenger)) {
+      !checks_.may_hold_seat(*challenger)) {
     end(id, wire::CHALLENGE_END_WITHDRAWN);
     return;
   }
@@ -192,7 +193,7 @@ void ChallengeDesk::answer(LobbyPlayer& player, const wire::AnswerChallenge& ans
     host_.error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);
     return;
   }
-  if (!host_.within_quota(player, false, request_id)) return;
+  if (!checks_.within_quota(player, false, request_id)) return;
   const auto taken = book_.take(id);
   if (taken->expiry) taken->expiry->cancel();
   // The cool-down keeps a challenge that ends without a game from being made

@@ -22,6 +22,7 @@
 #include "lobby/account_store.hpp"
 #include "lobby/challenge_book.hpp"
 #include "lobby/cluster.hpp"
+#include "lobby/game_request_checks.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/player_replies.hpp"
 #include "lobby/player_table.hpp"
@@ -33,18 +34,6 @@ namespace ttt::server {
 // test's fake).
 class ChallengeHost : public virtual PlayerReplies {
  public:
-  // Checks a board size and a win length (0: the size), and a Fischer clock
-  // (none is fine); each replies an Error naming what is wrong and returns
-  // false if it is out of range.
-  virtual bool valid_rules(LobbyPlayer& player, int size, int win_length,
-                           std::uint32_t request_id) = 0;
-  virtual bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
-                           std::uint32_t request_id) = 0;
-  // Whether the player's address may hold one more game seat (against the
-  // bot or not); replies TOO_MANY_GAMES if not.
-  virtual bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) = 0;
-  // The same, asked for a player who made no request now: nothing is replied.
-  virtual bool may_hold_seat(const LobbyPlayer& player) const = 0;
   // A challenge was accepted: both leave what they watch or wait for and sit
   // in a new room by its settings, the challenger as X, the challenged as O
   // (answering request_id); their seats count against their addresses and
@@ -69,11 +58,11 @@ struct ChallengeTerms {
 
 class ChallengeDesk {
  public:
-  // players, accounts, cluster and host outlive the desk; expiry timers run
-  // on `logic`.
+  // players, accounts, cluster, checks and host outlive the desk; expiry
+  // timers run on `logic`.
   ChallengeDesk(boost::asio::any_io_executor logic, const PlayerTable& players,
-                AccountStore& accounts, Cluster& cluster, ChallengeHost& host,
-                ChallengeTerms terms);
+                AccountStore& accounts, Cluster& cluster, GameRequestChecks& checks,
+                ChallengeHost& host, ChallengeTerms terms);
 
   ChallengeDesk(const ChallengeDesk&) = delete;
   ChallengeDesk& operator=(const ChallengeDesk&) = delete;
@@ -123,6 +112,7 @@ class ChallengeDesk {
   const PlayerTable& players_;
   AccountStore& accounts_;
   Cluster& cluster_;
+  GameRequestChecks& checks_;  // a challenge's rules, clock and seats
   ChallengeHost& host_;
   std::chrono::milliseconds lifetime_;
   ChallengeBook book_;  // the challenges waiting for an answer; the rates

@@ -63,14 +63,14 @@ Lobby::Lobby(LobbyDependencies deps, LobbyConfig config)
                        .quotas = config_.quotas,
                        .chat_per_second = config_.chat_per_second,
                        .chat_burst = config_.chat_burst}),
-      challenges_(
-          deps_.logic, players_, deps_.accounts, cluster(), *this,
-          ChallengeTerms{config_.challenge_lifetime, ChallengeLimits{config_.challenges_per_minute,
-                                                                     config_.challenge_cooldown}}),
       records_(deps_.accounts, *this),
       quick_match_(deps_.logic, deps_.matchmaker, cluster(), *this, config_.bot_fallback),
       room_desk_(rooms_, invites_, deps_.directory, cluster(), quick_match_, *this,
                  AddressChatRate{config_.address_chat_per_second, config_.address_chat_burst}),
+      challenges_(
+          deps_.logic, players_, deps_.accounts, cluster(), room_desk_, *this,
+          ChallengeTerms{config_.challenge_lifetime, ChallengeLimits{config_.challenges_per_minute,
+                                                                     config_.challenge_cooldown}}),
       presence_(
           players_, [this](SeatId id) { return quick_match_.wish_of(id); }, deps_.accounts,
           cluster(), *this, ListPaging{config_.list_page_size, config_.list_page_max}),
@@ -453,23 +453,6 @@ void Lobby::error(const LobbyPlayer& player, wire::ErrorCode code, std::string t
 RateLimiter* Lobby::invite_tries(const LobbyPlayer& player) {
   auto* connection = static_cast<Connection*>(player.inbox);
   return connection != nullptr ? &connection->invite_failures : nullptr;
-}
-
-bool Lobby::valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id) {
-  return room_desk_.valid_rules(player, size, win_length, request_id);
-}
-
-bool Lobby::valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
-                        std::uint32_t request_id) {
-  return room_desk_.valid_clock(player, clock, request_id);
-}
-
-bool Lobby::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) {
-  return room_desk_.within_quota(player, bot_game, request_id);
-}
-
-bool Lobby::may_hold_seat(const LobbyPlayer& player) const {
-  return rooms_.quota_refusal(player.address, false).empty();
 }
 
 std::shared_ptr<GameRoom> Lobby::open_challenge_game(LobbyPlayer& challenger,

@@ -176,24 +176,16 @@ class Lobby final : public Gate,
   // The messages a connection sent while its Hello was being routed, now
   // handled in order.
   void replay_held(Connection& connection);
-  void forget(SeatId player) override;
+  void forget(SeatId who) override;
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
   void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
 
   // --- challenges (ChallengeDesk asks; RoomRegistry opens their games)
-  bool may_hold_seat(const LobbyPlayer& player) const override;
   std::shared_ptr<GameRoom> open_challenge_game(LobbyPlayer& challenger, LobbyPlayer& challenged,
                                                 const wire::Challenge& settings,
                                                 std::uint32_t request_id) override;
   void seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
                       std::uint32_t request_id) override;
-
-  // (RoomDesk checks rules, clocks and quotas for the challenge desk too.)
-  bool valid_rules(LobbyPlayer& player, int size, int win_length,
-                   std::uint32_t request_id) override;
-  bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
-                   std::uint32_t request_id) override;
-  bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) override;
 
   // --- rooms and seats (RoomRegistry holds them; RoomDesk answers requests)
   // RoomDeskHost: the wrong invite codes the player's connection may still
@@ -273,10 +265,10 @@ class Lobby final : public Gate,
   PlayerTable players_;
   InviteCodes invites_;       // of this node's private games
   RoomRegistry rooms_;        // the rooms, their seats and bots
-  ChallengeDesk challenges_;  // challenges waiting for an answer; blocks
   RecordsDesk records_;       // the answers about past games
   QuickMatch quick_match_;    // the players waiting for a quick match
   RoomDesk room_desk_;        // the requests to take a place in a room and act in it
+  ChallengeDesk challenges_;  // challenges waiting for an answer; blocks
   PresenceList presence_;     // the players online, as /who lists them
   GameListDesk games_list_;   // the game list, as ListGames pages it
   bool shutting_down_ = false;

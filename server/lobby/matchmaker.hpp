@@ -23,7 +23,7 @@ namespace ttt::server {
 
 // One player's wish to be paired.
 struct MatchRequest {
-  SeatId player{};
+  SeatId player_id{};
   AccountId account{};
   std::string name;
   bool program = false;  // said Hello as a bot
@@ -55,7 +55,7 @@ class Matchmaker {
   virtual void match(const MatchRequest& request, Done done) = 0;
   // Takes the player out of its queue; done(false) if it was not waiting
   // (never asked, or already paired by someone). done may be empty.
-  virtual void cancel(SeatId player, Cancelled done = {}) = 0;
+  virtual void cancel(SeatId who, Cancelled done = {}) = 0;
   // How many players wait (here).
   virtual std::size_t waiting() const = 0;
 };
@@ -64,15 +64,15 @@ class Matchmaker {
 class LocalMatchmaker final : public Matchmaker {
  public:
   void match(const MatchRequest& request, Done done) override { done({match(request), true}); }
-  void cancel(SeatId player, Cancelled done) override {
-    const bool was_waiting = cancel(player);
+  void cancel(SeatId who, Cancelled done) override {
+    const bool was_waiting = cancel(who);
     if (done) done(was_waiting);
   }
   std::size_t waiting() const override { return waiting_.size(); }
 
   // The same, answered at once.
   std::optional<MatchRequest> match(const MatchRequest& request);
-  bool cancel(SeatId player);
+  bool cancel(SeatId who);
 
  private:
   using Rules = std::tuple<int, int, std::uint32_t, std::uint32_t>;  // size, k, clock

@@ -39,21 +39,21 @@ void QuickMatch::ask(LobbyPlayer& player, const MatchRequest& request, std::uint
   try_match(player.id, request, request_id, {});
 }
 
-const MatchRequest* QuickMatch::wish_of(SeatId player) const {
-  const auto it = waiting_.find(player);
+const MatchRequest* QuickMatch::wish_of(SeatId who) const {
+  const auto it = waiting_.find(who);
   return it == waiting_.end() ? nullptr : &it->second.request;
 }
 
-void QuickMatch::withdraw(SeatId player) {
-  if (!waiting_.contains(player)) return;
-  matchmaker_.cancel(player);
-  drop_wish(player);
+void QuickMatch::withdraw(SeatId who) {
+  if (!waiting_.contains(who)) return;
+  matchmaker_.cancel(who);
+  drop_wish(who);
 }
 
-void QuickMatch::forget(SeatId player) {
-  withdraw(player);
-  matchmaker_.cancel(player);
-  last_rated_.erase(player);
+void QuickMatch::forget(SeatId who) {
+  withdraw(who);
+  matchmaker_.cancel(who);
+  last_rated_.erase(who);
 }
 
 QuickMatch::Waiting* QuickMatch::waiting_by(SeatId id, int size, int win_length,
@@ -92,8 +92,8 @@ void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t reques
       pair_elsewhere(*player, paired, request, request_id, tries);
       return;
     }
-    LobbyPlayer* other = host_.player_of(paired.player);
-    Waiting* wish = waiting_by(paired.player, request.size, request.win_length,
+    LobbyPlayer* other = host_.player_of(paired.player_id);
+    Waiting* wish = waiting_by(paired.player_id, request.size, request.win_length,
                                request.clock_initial_ms, request.clock_increment_ms);
     if (other == nullptr || wish == nullptr || other->participant.expired()) {
       // Gone meanwhile: the next one is tried (posted, so that a long line
@@ -112,7 +112,7 @@ void QuickMatch::try_match(SeatId id, MatchRequest request, std::uint32_t reques
       return;
     }
     const wire::Rated other_rated = wish->request.rated;
-    drop_wish(paired.player);
+    drop_wish(paired.player_id);
     drop_wish(id);
     host_.open_pair(*other, other_rated, player, request, request_id);
   });
@@ -124,7 +124,7 @@ void QuickMatch::pair_elsewhere(LobbyPlayer& player, const MatchRequest& paired,
   // Waiting at another node: a seat is kept there and the player sent to it.
   SeatRequest seat;
   seat.kind = SeatRequest::Kind::kPair;
-  seat.waiting = paired.player;
+  seat.waiting = paired.player_id;
   seat.rated = request.rated;
   seat.size = request.size;
   seat.win_length = request.win_length;
@@ -265,7 +265,7 @@ void QuickMatch::ask_again_all() {
     if (free_to_pair(host_.player_of(id))) again.push_back(waiting.request);
   }
   // Each waits again, at the back (its fallback timer starts over).
-  for (const MatchRequest& request : again) try_match(request.player, request, 0, {});
+  for (const MatchRequest& request : again) try_match(request.player_id, request, 0, {});
 }
 
 void QuickMatch::stop() {
@@ -275,8 +275,8 @@ void QuickMatch::stop() {
   }
 }
 
-void QuickMatch::drop_wish(SeatId player) {
-  const auto it = waiting_.find(player);
+void QuickMatch::drop_wish(SeatId who) {
+  const auto it = waiting_.find(who);
   if (it == waiting_.end()) return;
   if (it->second.fallback) it->second.fallback->cancel();
   waiting_.erase(it);

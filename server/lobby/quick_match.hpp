@@ -58,12 +58,12 @@ class QuickMatch {
   // wish.
   void ask(LobbyPlayer& player, const MatchRequest& request, std::uint32_t request_id);
   // The player's wish, if it waits; null otherwise.
-  const MatchRequest* wish_of(SeatId player) const;
+  const MatchRequest* wish_of(SeatId who) const;
   // The player stops waiting (it left, went into a game, or away); nothing
   // is said to it.
-  void withdraw(SeatId player);
+  void withdraw(SeatId who);
   // The player is gone for good: withdrawn, and its last wish forgotten.
-  void forget(SeatId player);
+  void forget(SeatId who);
   // Another node paired a newcomer with `request.waiting`, who waits here by
   // the same rules: the waiting player sits in a new room, its wish taken.
   // Null (nothing changed) if it no longer waits by those rules.
@@ -102,7 +102,7 @@ class QuickMatch {
   void fallback_due(SeatId id);
   // The player's wish goes (its fallback timer stopped); the queues are
   // not asked.
-  void drop_wish(SeatId player);
+  void drop_wish(SeatId who);
   // The wish of a player waiting by exactly these rules, or null.
   Waiting* waiting_by(SeatId id, int size, int win_length, std::uint32_t clock_initial_ms,
                       std::uint32_t clock_increment_ms);

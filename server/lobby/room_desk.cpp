@@ -77,6 +77,10 @@ bool RoomDesk::within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t re
   return false;
 }
 
+bool RoomDesk::may_hold_seat(const LobbyPlayer& player) const {
+  return rooms_.quota_refusal(player.address, false).empty();
+}
+
 bool RoomDesk::can_enter(LobbyPlayer& player, std::uint32_t request_id) {
   if (host_.shutting_down()) {
     host_.error(player, wire::ERROR_CODE_SHUTTING_DOWN, "the server is shutting down", request_id);

@@ -18,6 +18,7 @@
 #include "limits/rate_limiter.hpp"
 #include "lobby/cluster.hpp"
 #include "lobby/game_directory.hpp"
+#include "lobby/game_request_checks.hpp"
 #include "lobby/invite_codes.hpp"
 #include "lobby/lobby_player.hpp"
 #include "lobby/player_replies.hpp"
@@ -52,7 +53,7 @@ struct AddressChatRate {
   double burst = 10.0;
 };
 
-class RoomDesk {
+class RoomDesk final : public GameRequestChecks {
  public:
   // Everything given outlives the desk.
   RoomDesk(RoomRegistry& rooms, InviteCodes& invites, const GameDirectory& directory,
@@ -85,16 +86,13 @@ class RoomDesk {
   void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
                      std::uint32_t request_id);
 
-  // Checks a board size and a win length (0: the size) a request asks for;
-  // replies an Error naming the wrong one and returns false if either is
-  // out of range.
-  bool valid_rules(LobbyPlayer& player, int size, int win_length, std::uint32_t request_id);
-  // Checks a Fischer clock a request asks for (none is fine); replies
-  // BAD_REQUEST and returns false if it is out of range.
-  bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock, std::uint32_t request_id);
-  // Whether the player's address may hold one more game seat (against the
-  // bot or not); replies TOO_MANY_GAMES if not.
-  bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id);
+  // GameRequestChecks, for its own requests and the challenge desk's.
+  bool valid_rules(LobbyPlayer& player, int size, int win_length,
+                   std::uint32_t request_id) override;
+  bool valid_clock(LobbyPlayer& player, const wire::ClockSettings& clock,
+                   std::uint32_t request_id) override;
+  bool within_quota(LobbyPlayer& player, bool bot_game, std::uint32_t request_id) override;
+  bool may_hold_seat(const LobbyPlayer& player) const override;
 
  private:
   // Checks a player can enter a room (the node takes games, the player is

@@ -92,13 +92,17 @@ void RoomRegistry::restore(const GameRecord& g) {
   settings.rated = g.rated;
   settings.clock.set_initial_ms(static_cast<std::uint32_t>(g.clock_initial_ms));
   settings.clock.set_increment_ms(static_cast<std::uint32_t>(g.clock_increment_ms));
-  auto room = open(settings, static_cast<GameId>(g.room_id));
-  auto seat = [&](std::int64_t stored_id) -> PlayerRef {
-    const StoredPlayer* account = accounts_.get(static_cast<AccountId>(stored_id));
-    if (account == nullptr) {
+  // Both players checked before anything opens: a game that can't come
+  // back leaves no room, listing, invite code or player behind.
+  for (const std::int64_t stored_id : {g.x_player, g.o_player}) {
+    if (accounts_.get(static_cast<AccountId>(stored_id)) == nullptr) {
       throw std::runtime_error("game " + std::to_string(g.id) + " names unknown player " +
                                std::to_string(stored_id));
     }
+  }
+  auto room = open(settings, static_cast<GameId>(g.room_id));
+  auto seat = [&](std::int64_t stored_id) -> PlayerRef {
+    const StoredPlayer* account = accounts_.get(static_cast<AccountId>(stored_id));
     if (account->is_bot) {
       return add_bot_player(level_of_code(g.bot_level), room,
                             "restored game " + std::to_string(g.room_id))

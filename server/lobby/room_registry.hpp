@@ -51,7 +51,7 @@ class RoomHost {
   virtual void took_seat(LobbyPlayer& player) = 0;
   // The player has nothing left here (away and out of its seat, or a bot
   // whose game is over): forgotten.
-  virtual void forget(SeatId player) = 0;
+  virtual void forget(SeatId who) = 0;
   // A room changed or recorded a round: it may be over (a draining lobby
   // sends its players on).
   virtual void round_may_be_over(GameRoom& room) = 0;

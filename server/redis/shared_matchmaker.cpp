@@ -72,11 +72,11 @@ bool parse_number(std::string_view text, T& out) {
 
 std::string queue_entry(const MatchRequest& r, const std::string& node) {
   // The name is last: it may hold anything but a tab or a newline (names never do).
-  return node + "\t" + std::to_string(number(r.player)) + "\t" + std::to_string(number(r.account)) +
-         "\t" + std::to_string(static_cast<int>(r.rated)) + "\t" + (r.program ? "1" : "0") + "\t" +
-         std::to_string(r.size) + "\t" + std::to_string(r.win_length) + "\t" +
-         std::to_string(r.clock_initial_ms) + "\t" + std::to_string(r.clock_increment_ms) + "\t" +
-         r.name;
+  return node + "\t" + std::to_string(number(r.player_id)) + "\t" +
+         std::to_string(number(r.account)) + "\t" + std::to_string(static_cast<int>(r.rated)) +
+         "\t" + (r.program ? "1" : "0") + "\t" + std::to_string(r.size) + "\t" +
+         std::to_string(r.win_length) + "\t" + std::to_string(r.clock_initial_ms) + "\t" +
+         std::to_string(r.clock_increment_ms) + "\t" + r.name;
 }
 
 std::optional<MatchRequest> parse_queue_entry(const std::string& entry) {
@@ -98,7 +98,7 @@ std::optional<MatchRequest> parse_queue_entry(const std::string& entry) {
     return std::nullopt;
   }
   r.node = std::string(parts[0]);
-  r.player = static_cast<SeatId>(seat);
+  r.player_id = static_cast<SeatId>(seat);
   r.account = static_cast<AccountId>(account);
   r.rated = static_cast<wire::Rated>(rated);
   r.program = parts[4] == "1";
@@ -108,18 +108,18 @@ std::optional<MatchRequest> parse_queue_entry(const std::string& entry) {
 
 void SharedMatchmaker::match(const MatchRequest& request, Done done) {
   const std::string& self = cluster_.self().id;
-  waiting_.erase(request.player);
+  waiting_.erase(request.player_id);
   cluster_.commands().command(
-      {"EVAL", kMatch, "0", queue_key(request), waiting_key(self, request.player),
+      {"EVAL", kMatch, "0", queue_key(request), waiting_key(self, request.player_id),
        queue_entry(request, self), std::to_string(number(request.account)),
        std::to_string(cluster_.timings().dead_after.count())},
-      [this, player = request.player, done = std::move(done)](const RedisResult& result) {
+      [this, who = request.player_id, done = std::move(done)](const RedisResult& result) {
         if (!result.ok()) {
           done({std::nullopt, false});
           return;
         }
         if (result.value->is_nil()) {
-          waiting_.insert(player);
+          waiting_.insert(who);
           done({std::nullopt, true});
           return;
         }
@@ -129,14 +129,14 @@ void SharedMatchmaker::match(const MatchRequest& request, Done done) {
           done({std::nullopt, false});
           return;
         }
-        if (paired->node == cluster_.self().id) waiting_.erase(paired->player);
+        if (paired->node == cluster_.self().id) waiting_.erase(paired->player_id);
         done({std::move(paired), true});
       });
 }
 
-void SharedMatchmaker::cancel(SeatId player, Cancelled done) {
-  waiting_.erase(player);
-  cluster_.commands().command({"EVAL", kCancel, "0", waiting_key(cluster_.self().id, player)},
+void SharedMatchmaker::cancel(SeatId who, Cancelled done) {
+  waiting_.erase(who);
+  cluster_.commands().command({"EVAL", kCancel, "0", waiting_key(cluster_.self().id, who)},
                               [done = std::move(done)](const RedisResult& result) {
                                 if (done) done(result.ok() && result.value->integer > 0);
                               });

@@ -23,7 +23,7 @@ class SharedMatchmaker final : public Matchmaker {
   explicit SharedMatchmaker(RedisCluster& cluster) : cluster_(cluster) {}
 
   void match(const MatchRequest& request, Done done) override;
-  void cancel(SeatId player, Cancelled done) override;
+  void cancel(SeatId who, Cancelled done) override;
   std::size_t waiting() const override { return waiting_.size(); }
 
  private:
