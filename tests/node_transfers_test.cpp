@@ -271,23 +271,16 @@ class NodeTransfersTest : public ::testing::Test {
   PlayerTable players_;
   FakeLobby lobby_{players_};
   InviteCodes invites_{directory_, lobby_, InviteLimits{}};
-  RoomRegistry rooms_{io_.get_executor(), io_.get_executor(), accounts_, journal_, directory_,
-                      log_, nullptr, players_, invites_, lobby_, RoomTerms{}};
+  RoomRegistry rooms_ =
+      RoomRegistry(io_.get_executor(), io_.get_executor(), accounts_, journal_, directory_, log_,
+                   nullptr, players_, invites_, lobby_, RoomTerms{});
   HelloDesk desk_{accounts_, cluster_, log_, HelloLimits{},
                   [this](SeatId seat) { return players_.contains(seat); }};
   NodeRouter router_{io_.get_executor(), cluster_, accounts_, desk_, lobby_, RoutingLimits{}};
   QuickMatch quick_match_{io_.get_executor(), matchmaker_, cluster_, lobby_, milliseconds(0)};
-  NodeTransfers transfers_{io_.get_executor(),
-                           rooms_,
-                           players_,
-                           desk_,
-                           router_,
-                           quick_match_,
-                           accounts_,
-                           cluster_,
-                           holders_,
-                           lobby_,
-                           TransferTerms{milliseconds(3'600'000), milliseconds(60'000)}};
+  NodeTransfers transfers_ = NodeTransfers(
+      io_.get_executor(), rooms_, players_, desk_, router_, quick_match_, accounts_, cluster_,
+      holders_, lobby_, TransferTerms{milliseconds(3'600'000), milliseconds(60'000)});
 };
 
 // --- a game taken over -------------------------------------------------------------

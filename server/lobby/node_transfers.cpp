@@ -228,15 +228,14 @@ std::size_t NodeTransfers::hand_over() {
   holdings_.freeze();
   std::size_t sent = 0;
   for (SeatId seat : connected([](const LobbyPlayer&) { return true; })) {
-    LobbyPlayer* player = players_.get(seat);
-    RoutedConnection* connection = player ? host_.connection_of(*player) : nullptr;
+    RoutedConnection* connection = still_connected(seat);
     if (connection == nullptr) continue;
     auto there = cluster_.another_node();
     if (!there) break;
     // The player's games were let go in the database: the node it goes to
     // takes them over (adoption) when it arrives.
     if (auto hash = desk_.tokens().hash_of(seat)) {
-      cluster_.hold(player->account, *hash, terms_.token_lifetime, there->id, {});
+      cluster_.hold(players_.get(seat)->account, *hash, terms_.token_lifetime, there->id, {});
     }
     desk_.tokens().forget(seat);
     connection->detach();

@@ -60,8 +60,8 @@ class NodeTransfers final : private HoldingsHost {
   // Everything given outlives the transfers.
   NodeTransfers(boost::asio::any_io_executor logic, RoomRegistry& rooms, PlayerTable& players,
                 HelloDesk& desk, NodeRouter& router, QuickMatch& quick_match,
-                AccountStore& accounts, Cluster& cluster, GameHolders& holders,
-                TransfersHost& host, TransferTerms terms);
+                AccountStore& accounts, Cluster& cluster, GameHolders& holders, TransfersHost& host,
+                TransferTerms terms);
 
   NodeTransfers(const NodeTransfers&) = delete;
   NodeTransfers& operator=(const NodeTransfers&) = delete;
