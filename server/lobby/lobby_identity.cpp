@@ -58,10 +58,10 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
 
 bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
                         std::uint32_t request_id) {
-  holdings_.stalled();
-  if (!holdings_.checking()) return false;
+  transfers_.holdings().stalled();
+  if (!transfers_.holdings().checking()) return false;
   constexpr std::size_t kMostDeferred = 10'000;
-  if (holdings_.waiting_for_check() >= kMostDeferred) {
+  if (transfers_.holdings().waiting_for_check() >= kMostDeferred) {
     if (auto conn = connection.participant()) {
       conn->deliver(error_reply(wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
                                 "this node is checking which games are its own: try again in a "
@@ -72,7 +72,7 @@ bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
     return true;
   }
   connection.begin_routing();
-  holdings_.after_check([this, weak = connection.weak_from_this(), hello, request_id] {
+  transfers_.holdings().after_check([this, weak = connection.weak_from_this(), hello, request_id] {
     auto open = still_open(weak);
     if (!open) return;
     open->end_routing();
@@ -98,18 +98,19 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
     connection.begin_routing();
     Identified here = who;
     here.adopt = false;
-    holdings_.adopt_games_of(who.account, [this, weak = connection.weak_from_this(), here, hello,
-                                           request_id](const std::optional<NodeInfo>& elsewhere) {
-      auto open = still_open(weak);
-      if (!open) return;
-      open->end_routing();
-      if (elsewhere) {
-        router_.redirect(*open, *elsewhere, "", GameId{},
-                         "your game is at node " + where_of(*elsewhere));
-        return;
-      }
-      let_in(*open, here, hello, request_id);
-    });
+    transfers_.holdings().adopt_games_of(
+        who.account, [this, weak = connection.weak_from_this(), here, hello,
+                      request_id](const std::optional<NodeInfo>& elsewhere) {
+          auto open = still_open(weak);
+          if (!open) return;
+          open->end_routing();
+          if (elsewhere) {
+            router_.redirect(*open, *elsewhere, "", GameId{},
+                             "your game is at node " + where_of(*elsewhere));
+            return;
+          }
+          let_in(*open, here, hello, request_id);
+        });
     return;
   }
   LobbyPlayer* held = player_of(who.seat);
@@ -213,8 +214,7 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
     cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
                    [this, account = player.account](const std::string& elsewhere) {
                      if (elsewhere.empty()) return;
-                     holdings_.check();  // this node may have looked dead
-                     held_elsewhere(account, elsewhere);
+                     transfers_.held_elsewhere(account, elsewhere);
                    });
   }
   wire::ServerMessage message;
