@@ -1,6 +1,6 @@
 // LocalLobby: the lobby with the parts of one server process — accounts and
-// the game journal over the SQLite store's writer (or nothing kept without
-// one), counted for the metrics, the in-process game directory and
+// the game journal over the store's writer (SQLite or PostgreSQL; nothing
+// kept without one), counted for the metrics, the in-process game directory and
 // quick-match queues. The Server
 // and in-process tests build their lobby with it.
 #pragma once

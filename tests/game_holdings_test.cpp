@@ -9,16 +9,17 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
-#include <deque>
 #include <map>
 #include <set>
 
+#include "support/fake_game_holders.hpp"
 #include "support/quiet_cluster.hpp"
 
 namespace ttt::server {
 namespace {
 
 using std::chrono::milliseconds;
+using testing::FakeGameHolders;
 
 // A game's record and room, written as numbers: 40_rec, 4_room.
 constexpr RecordId operator""_rec(unsigned long long n) {
@@ -58,37 +59,6 @@ class FakeLobby : public HoldingsHost {
   std::vector<std::pair<RecordId, std::string>> taken;  // record, from
   std::vector<std::pair<RecordId, std::string>> dropped;
   bool refuse_take_over = false;
-};
-
-// The database's holders, answered by the test.
-class FakeHolders : public GameHolders {
- public:
-  void games_of(AccountId account, Found done) override {
-    games_asked.push_back({account, std::move(done)});
-  }
-  void claim(RecordId game, const std::string& from, Claimed done) override {
-    claims.push_back({game, from, std::move(done)});
-  }
-  void orphans(const std::vector<std::string>&, Orphans done) override {
-    orphans_asked.push_back(std::move(done));
-  }
-  void release_all(std::function<void(bool)> done) override { done(true); }
-  void beat(const NodeInfo&, Beaten done) override { beats.push_back(std::move(done)); }
-  void holders_of(std::vector<RecordId> records, Holders done) override {
-    checks.push_back({std::move(records), std::move(done)});
-  }
-  void leave() override {}
-
-  struct Claim {
-    RecordId game;
-    std::string from;
-    Claimed done;
-  };
-  std::deque<std::pair<AccountId, Found>> games_asked;
-  std::deque<Claim> claims;
-  std::deque<Orphans> orphans_asked;
-  std::deque<Beaten> beats;
-  std::deque<std::pair<std::vector<RecordId>, Holders>> checks;
 };
 
 // This node "a" and a live node "b"; "dead" is known to nobody.
@@ -132,7 +102,7 @@ class GameHoldingsTest : public ::testing::Test {
  protected:
   boost::asio::io_context io_;
   FakeLobby lobby_;
-  FakeHolders holders_;
+  FakeGameHolders holders_;
   TwoNodes nodes_;
   GameHoldings holdings_{io_.get_executor(), holders_, nodes_, lobby_, milliseconds(60'000)};
   std::vector<std::optional<NodeInfo>> answers_;

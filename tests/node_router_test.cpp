@@ -16,8 +16,8 @@
 #include "executor_check.hpp"
 #include "limits/log_limiter.hpp"
 #include "support/eventually.hpp"
-#include "support/fake_connection.hpp"
 #include "support/fake_participant.hpp"
+#include "support/fake_routed_connection.hpp"
 #include "support/memory_accounts.hpp"
 #include "support/quiet_cluster.hpp"
 #include "support/recorded_replies.hpp"
@@ -27,8 +27,8 @@ namespace ttt::server {
 namespace {
 
 using std::chrono::milliseconds;
-using testing::FakeConnection;
 using testing::FakeParticipant;
+using testing::FakeRoutedConnection;
 using testing::MemoryAccounts;
 using testing::UnusedRoomDependencies;
 
@@ -47,12 +47,12 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
     player->id = SeatId{id};
     player->account = AccountId{id};
     player->name = name;
-    auto connection = std::make_shared<FakeConnection>();
+    auto connection = std::make_shared<FakeRoutedConnection>();
     connection->attach(*player);
     connections_[SeatId{id}] = connection;
     return *player;
   }
-  FakeConnection& connection(std::uint64_t id) { return *connections_.at(SeatId{id}); }
+  FakeRoutedConnection& connection(std::uint64_t id) { return *connections_.at(SeatId{id}); }
   // A room waiting for its second player, `waiting` seated in it.
   std::shared_ptr<GameRoom> open_room(std::uint64_t id, LobbyPlayer& waiting,
                                       const std::string& invite_code = "") {
@@ -95,7 +95,7 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
     const std::uint64_t id = static_cast<std::uint64_t>(account.id);
     LobbyPlayer& player = add(id, account.name);
     // The router's connection is the player's now.
-    auto& arrived = static_cast<FakeConnection&>(connection);
+    auto& arrived = static_cast<FakeRoutedConnection&>(connection);
     connections_[player.id] = arrived.shared_from_this();
     arrived.attach(player);
     entered.push_back(player.id);
@@ -142,7 +142,7 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
   boost::asio::io_context& io_;
   UnusedRoomDependencies deps_;
   std::map<SeatId, std::unique_ptr<LobbyPlayer>> players_;
-  std::map<SeatId, std::shared_ptr<FakeConnection>> connections_;
+  std::map<SeatId, std::shared_ptr<FakeRoutedConnection>> connections_;
   std::map<GameId, std::shared_ptr<GameRoom>> rooms_;
 };
 
@@ -275,7 +275,7 @@ TEST_F(NodeRouterTest, AFreeSeatAnotherNodeAsksForIsKeptAndTheArrivingPlayerTake
   EXPECT_EQ(reply.game, GameId{5});
   EXPECT_TRUE(routing.seat_kept(GameId{5}));
 
-  auto arrival = std::make_shared<FakeConnection>();
+  auto arrival = std::make_shared<FakeRoutedConnection>();
   EXPECT_TRUE(routing.arrive(*arrival, arriving("alice", reply.reservation), 3));
   ASSERT_EQ(lobby_.entered.size(), 1u);
   EXPECT_EQ(lobby_.entered[0], seat_of(alice));
@@ -351,7 +351,7 @@ TEST_F(NodeRouterTest, AChallengerIsKeptAPlaceOnlyForATargetOnlineAndTakingChall
   const SeatReply reply = ask(request);
   ASSERT_FALSE(reply.reservation.empty()) << reply.text;
   EXPECT_EQ(reply.game, GameId{}) << "a place to challenge from, no seat";
-  auto arrival = std::make_shared<FakeConnection>();
+  auto arrival = std::make_shared<FakeRoutedConnection>();
   ASSERT_TRUE(routing.arrive(*arrival, arriving("alice", reply.reservation), 1));
   ASSERT_EQ(lobby_.challenges.size(), 1u);
   EXPECT_EQ(lobby_.challenges[0].first, seat_of(alice));
@@ -376,8 +376,8 @@ TEST_F(NodeRouterTest, APairedNewcomerWhoNeverComesPutsTheOneWaitingBackInTheQue
   ASSERT_EQ(lobby_.waiting_again.size(), 1u);
   EXPECT_EQ(lobby_.waiting_again[0], bob.id);
   EXPECT_FALSE(room->is_seated(bob.id)) << "out of the room kept for both";
-  EXPECT_FALSE(
-      routing.arrive(*std::make_shared<FakeConnection>(), arriving("alice", reply.reservation), 1))
+  EXPECT_FALSE(routing.arrive(*std::make_shared<FakeRoutedConnection>(),
+                              arriving("alice", reply.reservation), 1))
       << "a lapsed code is no longer kept";
 }
 
@@ -390,10 +390,10 @@ TEST_F(NodeRouterTest, ASecondArrivalIsRefusedWhileTheFirstIsBeingChecked) {
   const SeatReply reply = ask(joining(GameId{5}, account("alice"), "alice"));
   accounts_.answer_later = true;  // the records are read elsewhere: the check waits
 
-  auto first = std::make_shared<FakeConnection>();
+  auto first = std::make_shared<FakeRoutedConnection>();
   ASSERT_TRUE(routing.arrive(*first, arriving("alice", reply.reservation), 1));
   EXPECT_TRUE(first->routing) << "what it says meanwhile waits";
-  auto second = std::make_shared<FakeConnection>();
+  auto second = std::make_shared<FakeRoutedConnection>();
   ASSERT_TRUE(routing.arrive(*second, arriving("alice", reply.reservation), 2));
   const auto* refused = second->peer->last_error();
   ASSERT_NE(refused, nullptr);
@@ -413,14 +413,14 @@ TEST_F(NodeRouterTest, AnArrivalThatIsNotThePlayerIsRefusedAndTheSeatStaysKept) 
   lobby_.open_room(5, bob);
   const SeatReply reply = ask(joining(GameId{5}, account("alice"), "alice"));
 
-  auto impostor = std::make_shared<FakeConnection>();
+  auto impostor = std::make_shared<FakeRoutedConnection>();
   ASSERT_TRUE(routing.arrive(*impostor, arriving("alice", reply.reservation, "wrong"), 1));
   ASSERT_NE(impostor->peer->last_error(), nullptr);
   EXPECT_TRUE(impostor->peer->closed);
   EXPECT_TRUE(lobby_.entered.empty());
   EXPECT_EQ(routing.reservations(), 1u);
 
-  auto alice = std::make_shared<FakeConnection>();
+  auto alice = std::make_shared<FakeRoutedConnection>();
   ASSERT_TRUE(routing.arrive(*alice, arriving("alice", reply.reservation), 2));
   EXPECT_EQ(lobby_.entered.size(), 1u) << "the seat was released for the next arrival";
 }
@@ -431,14 +431,14 @@ TEST_F(NodeRouterTest, AnArrivalThatDropsWhileCheckedLeavesTheSeatKeptForTheNext
   lobby_.open_room(5, bob);
   const SeatReply reply = ask(joining(GameId{5}, account("alice"), "alice"));
   accounts_.answer_later = true;
-  auto dropped = std::make_shared<FakeConnection>();
+  auto dropped = std::make_shared<FakeRoutedConnection>();
   ASSERT_TRUE(routing.arrive(*dropped, arriving("alice", reply.reservation), 1));
   dropped->gone = true;
   answer_records();
   EXPECT_TRUE(lobby_.entered.empty());
 
   accounts_.answer_later = false;
-  auto again = std::make_shared<FakeConnection>();
+  auto again = std::make_shared<FakeRoutedConnection>();
   ASSERT_TRUE(routing.arrive(*again, arriving("alice", reply.reservation), 2));
   EXPECT_EQ(lobby_.entered.size(), 1u);
   EXPECT_EQ(again->peer->last_error(), nullptr);
@@ -451,7 +451,7 @@ TEST_F(NodeRouterTest, ARedirectHandsThePlayerOverItsTokenHeldThereOnceTheRecord
   LobbyPlayer& alice = lobby_.add(7, "alice");
   desk_.tokens().issue(alice.id, alice.account);
   const std::string hash = *desk_.tokens().hash_of(alice.id);
-  FakeConnection& connection = lobby_.connection(7);
+  FakeRoutedConnection& connection = lobby_.connection(7);
   auto kept = connection.shared_from_this();  // the lobby lets go of it
   accounts_.answer_later = true;
 
@@ -493,7 +493,7 @@ TEST_F(NodeRouterTest, ASeatAtAnotherNodeSendsThePlayerToIt) {
   EXPECT_EQ(asked.request.account, AccountId{7});
   EXPECT_EQ(asked.request.name, "alice");
   EXPECT_EQ(asked.request.address, "10.0.0.7");
-  FakeConnection& connection = lobby_.connection(7);
+  FakeRoutedConnection& connection = lobby_.connection(7);
   auto kept = connection.shared_from_this();  // the lobby lets go of it
   asked.done(SeatReply{"seat-2", GameId{4}, wire::ERROR_CODE_UNSPECIFIED, ""});
   const auto* sent = redirect_of(*connection.peer);
@@ -530,7 +530,7 @@ TEST_F(NodeRouterTest, ARefusedSeatAtAnotherNodeIsAnErrorAndThePlayerStays) {
 
 TEST_F(NodeRouterTest, ADrainingNodeSendsANewcomerToAnotherNode) {
   NodeRouter& routing = router();
-  auto newcomer = std::make_shared<FakeConnection>();
+  auto newcomer = std::make_shared<FakeRoutedConnection>();
   EXPECT_FALSE(routing.send_away(*newcomer, nullptr)) << "not draining: it stays";
   lobby_.draining_now = true;
   LobbyPlayer& bob = lobby_.add(100, "bob");
@@ -549,7 +549,7 @@ TEST_F(NodeRouterTest, ADrainingNodeWithNoOtherNodeRefusesANewcomer) {
   NodeRouter& routing = router();
   lobby_.draining_now = true;
   cluster_.other_alive = false;
-  auto newcomer = std::make_shared<FakeConnection>();
+  auto newcomer = std::make_shared<FakeRoutedConnection>();
   EXPECT_TRUE(routing.send_away(*newcomer, nullptr));
   EXPECT_EQ(redirect_of(*newcomer->peer), nullptr);
   const auto* refused = newcomer->peer->last_error();

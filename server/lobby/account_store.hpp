@@ -1,9 +1,9 @@
 // AccountStore: the accounts the lobby knows — names with their hashed
 // secrets, ratings and counts — plus the resume tokens and the queries about
-// past games (leaderboard, history, replay). Today the accounts live in
-// memory, written through to the SQLite store (store/stored_accounts.hpp);
-// a PostgreSQL store can replace it behind this interface. It is also the
-// rating book the rooms read. Runs on the logic executor.
+// past games (leaderboard, history, replay). The accounts live in memory,
+// written through to the store, SQLite or PostgreSQL
+// (store/stored_accounts.hpp). It is also the rating book the rooms read.
+// Runs on the logic executor.
 #pragma once
 
 #include <cstddef>

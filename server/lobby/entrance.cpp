@@ -233,7 +233,6 @@ void Entrance::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resum
     cluster_.hold(player.account, sha256_hex(token), terms_.token_lifetime, "",
                   [this, account = player.account](const std::string& elsewhere) {
                     if (elsewhere.empty()) return;
-                    holdings_.check();  // this node may have looked dead
                     host_.held_elsewhere(account, elsewhere);
                   });
   }

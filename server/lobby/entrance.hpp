@@ -42,7 +42,8 @@ class EntranceHost : public virtual PlayerReplies {
   // The connection the player speaks through; null while it is away.
   virtual RoutedConnection* connection_of(const LobbyPlayer& player) = 0;
   // Another live node holds the account's player (the Cluster would not
-  // hold its token here): a player here out of a game goes there.
+  // hold its token here): this node checks which games are still its own
+  // (it may have looked dead), then a player here out of a game goes there.
   virtual void held_elsewhere(AccountId account, const std::string& node) = 0;
 };
 

@@ -11,6 +11,7 @@
 #include "executor_check.hpp"
 #include "game/house_bot.hpp"
 #include "lobby/lobby_connection.hpp"
+#include "lobby/text_rules.hpp"
 #include "net/peer_address.hpp"
 #include "net/replies.hpp"
 #include "ttt/count_text.hpp"
@@ -79,10 +80,11 @@ Lobby::Lobby(LobbyDependencies deps, LobbyConfig config)
       router_(deps_.logic, cluster(), deps_.accounts, desk_, *this,
               RoutingLimits{config_.seat_hold, config_.token_lifetime}),
       single_holders_(cluster()),
-      holdings_(deps_.logic, deps_.holders ? *deps_.holders : single_holders_, cluster(), *this,
-                config_.node_dead_after),
-      entrance_(desk_, router_, holdings_, players_, rooms_, deps_.accounts, cluster(), deps_.log,
-                *this,
+      transfers_(deps_.logic, rooms_, players_, desk_, router_, quick_match_, deps_.accounts,
+                 cluster(), deps_.holders ? *deps_.holders : single_holders_, *this,
+                 TransferTerms{config_.token_lifetime, config_.node_dead_after}),
+      entrance_(desk_, router_, transfers_.holdings(), players_, rooms_, deps_.accounts, cluster(),
+                deps_.log, *this,
                 EntranceTerms{.token_lifetime = config_.token_lifetime,
                               .chat_per_second = config_.chat_per_second,
                               .chat_burst = config_.chat_burst,
@@ -145,9 +147,10 @@ std::shared_ptr<Inbox> Lobby::open(const std::shared_ptr<Participant>& conn,
 
 void Lobby::receive(Connection& connection, const wire::ClientMessage& message) {
   check_executor(deps_.logic, "Lobby::receive");
-  if (holdings_.frozen()) return;  // the node is going: its players are on their way elsewhere
+  // The node is going: its players are on their way elsewhere.
+  if (transfers_.holdings().frozen()) return;
   // Several nodes: after a stall, the games here are checked first.
-  holdings_.stalled();
+  transfers_.holdings().stalled();
   if (connection.routing) {
     if (connection.held.size() < Connection::kMaxHeld) {
       connection.held.push_back(message);  // handled once Hello is answered
@@ -298,8 +301,8 @@ LobbyStats Lobby::counts() const {
   s.bots = rooms_.bots();
   s.games_finished = rooms_.games_finished();
   s.redirects = router_.redirects();
-  s.games_adopted = holdings_.adopted();
-  s.games_lost = holdings_.lost_count();
+  s.games_adopted = transfers_.holdings().adopted();
+  s.games_lost = transfers_.holdings().lost_count();
   s.accounts = deps_.accounts.size();
   s.bot_searches_waiting = rooms_.bot_searches_waiting();
   s.bot_searches_running = rooms_.bot_searches_running();
@@ -495,8 +498,131 @@ void Lobby::connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house
 
 void Lobby::took_seat(LobbyPlayer& player) { challenges_.end_all_of(player); }
 
-void Lobby::round_may_be_over(GameRoom& room) {
-  if (draining()) send_on_after_game(room);
+void Lobby::round_may_be_over(GameRoom& room) { transfers_.round_may_be_over(room); }
+
+// --- several nodes: the drain and the games this node holds (NodeTransfers) --------
+
+void Lobby::drain() {
+  check_executor(deps_.logic, "Lobby::drain");
+  transfers_.drain();
+}
+
+std::size_t Lobby::games_in_progress() const {
+  check_executor(deps_.logic, "Lobby::games_in_progress");
+  return rooms_.in_progress();
+}
+
+bool Lobby::settled() const {
+  check_executor(deps_.logic, "Lobby::settled");
+  return rooms_.settled();
+}
+
+std::size_t Lobby::hand_over() {
+  check_executor(deps_.logic, "Lobby::hand_over");
+  return transfers_.hand_over();
+}
+
+void Lobby::game_lost(RecordId record, const std::string& holder) {
+  check_executor(deps_.logic, "Lobby::game_lost");
+  transfers_.holdings().lost(record, holder);
+}
+
+void Lobby::keep_fence() {
+  check_executor(deps_.logic, "Lobby::keep_fence");
+  transfers_.holdings().keep_fence();
+}
+
+void Lobby::sweep_orphans() {
+  check_executor(deps_.logic, "Lobby::sweep_orphans");
+  transfers_.holdings().sweep_orphans();
+}
+
+// --- several nodes: moving clients (NodeRouter) ------------------------------------
+
+std::shared_ptr<Lobby::Connection> Lobby::still_open(
+    const std::weak_ptr<Connection>& connection) const {
+  auto open = connection.lock();
+  if (!open || !open->participant() || !connections_.contains(open.get())) return nullptr;
+  return open;
+}
+
+void Lobby::serve_other_nodes() {
+  cluster().serve_seats([this](const SeatRequest& request, Cluster::SeatDone reply) {
+    router_.seat_request(request, reply);
+  });
+  cluster().on_restored([this](bool forgotten) { transfers_.register_again(forgotten); });
+  // Every node's leaderboard and profiles follow the results the others commit.
+  deps_.accounts.on_figures(
+      [this](const StoredPlayer& account) { cluster().share_figures(account); });
+  cluster().on_figures(
+      [this](const StoredPlayer& account) { deps_.accounts.take_figures(account); });
+}
+
+// --- RoutingHost -------------------------------------------------------------------
+
+RoutedConnection* Lobby::connection_of(const LobbyPlayer& player) {
+  return static_cast<Connection*>(player.inbox);
+}
+
+std::shared_ptr<RoutedConnection> Lobby::still_open(
+    const std::weak_ptr<RoutedConnection>& connection) const {
+  // The router routes only this lobby's connections.
+  auto open = connection.lock();
+  if (!open) return nullptr;
+  return still_open(std::weak_ptr<Connection>(std::static_pointer_cast<Connection>(open)));
+}
+
+void Lobby::hand_off(LobbyPlayer& player) {
+  const SeatId id = player.id;
+  challenges_.end_all_of(player);
+  quick_match_.withdraw(id);
+  if (player.room) player.room->leave(id, 0);
+  desk_.tokens().forget(id);
+  if (auto* connection = static_cast<Connection*>(player.inbox)) connection->detach();
+  if (LobbyPlayer* still = player_of(id); still && !still->room) {
+    rooms_.release_seat(*still);
+    players_.erase(id);
+  }
+}
+
+void Lobby::enter_sent(RoutedConnection& connection, const StoredPlayer& account,
+                       const wire::Hello& hello, std::uint32_t request_id,
+                       const std::function<void(LobbyPlayer&)>& place) {
+  if (LobbyPlayer* held = player_of(seat_of(account_id(account)))) {
+    entrance_.take_back(connection, *held, hello, request_id);  // (rare: it was here already)
+    place(*held);
+    return;
+  }
+  entrance_.enter(connection, account, hello, request_id, true, "", place);
+}
+
+void Lobby::took_kept_seat(LobbyPlayer& player, wire::Rated asked) {
+  if (!RoomRegistry::allows_rating(player, asked)) player.room->make_unrated();
+  rooms_.took_seat(player);
+}
+
+void Lobby::challenge_here(LobbyPlayer& player, const wire::Challenge& made) {
+  challenges_.challenge(player, made, 0);
+}
+
+std::optional<std::pair<wire::ErrorCode, std::string>> Lobby::challenge_refusal(
+    const LobbyPlayer& target, AccountId from) const {
+  return challenges_.refusal(target, from);
+}
+
+void Lobby::seat_elsewhere(LobbyPlayer& player, const std::string& to, SeatRequest request,
+                           std::uint32_t request_id) {
+  router_.seat_elsewhere(player, to, std::move(request), request_id);
+}
+
+LobbyPlayer* Lobby::online(std::string_view name) { return players_.online(name_key(name)); }
+
+std::shared_ptr<GameRoom> Lobby::seat_for_newcomer(const SeatRequest& request) {
+  return quick_match_.seat_for_newcomer(request);
+}
+
+void Lobby::wait_again(SeatId waiting, const SeatRequest& request) {
+  quick_match_.wait_again(waiting, request);
 }
 
 }  // namespace ttt::server

@@ -6,7 +6,9 @@
 // new secret). It keeps a disconnected player's identity while their seat
 // is held, and answers what its parts ask of it (their host interfaces).
 // The rooms this node holds, and the seats and bots in them, are its
-// RoomRegistry's.
+// RoomRegistry's; games and players moving between this node and the
+// others (a game taken over or lost, a player held elsewhere, the drain)
+// are its NodeTransfers'.
 //
 // It talks to the rest through interfaces: accounts and ratings
 // (AccountStore), the game list (GameDirectory), quick-match queues
@@ -46,6 +48,7 @@
 #include "lobby/lobby_stats.hpp"
 #include "lobby/matchmaker.hpp"
 #include "lobby/node_router.hpp"
+#include "lobby/node_transfers.hpp"
 #include "lobby/player_table.hpp"
 #include "lobby/presence_list.hpp"
 #include "lobby/quick_match.hpp"
@@ -91,8 +94,8 @@ class Lobby final : public Gate,
                     private RoomHost,
                     private RoomDeskHost,
                     private QuickMatchHost,
-                    private HoldingsHost,
                     private RoutingHost,
+                    private TransfersHost,
                     private ChallengeHost,
                     private EntranceHost {
  public:
@@ -126,17 +129,19 @@ class Lobby final : public Gate,
   // back (false): every player in a game is told (a Notice).
   void database_waiting(bool waiting);
 
-  // --- several nodes (lobby_nodes.cpp, lobby_holdings.cpp; PresenceList)
+  // --- several nodes (NodeTransfers, GameHoldings; PresenceList)
   // Shares this node's players as /who shows them with the other nodes
   // (called every couple of seconds).
   void share_presence();
-  // Answers other nodes' seat requests from now on.
+  // Answers other nodes' seat requests from now on, registers this node's
+  // players again whenever the shared state is back, and shares the
+  // results committed here and there.
   void serve_other_nodes();
   // Drain: no new games or players; players in the lobby, queued, waiting
   // for an opponent or watching are sent to another node; games in
   // progress play on.
   void drain();
-  bool draining() const noexcept override { return holdings_.draining(); }
+  bool draining() const noexcept override { return transfers_.draining(); }
   // Games still being played here.
   std::size_t games_in_progress() const;
   // No room waits for a write: everything every room said has been said
@@ -146,7 +151,8 @@ class Lobby final : public Gate,
   // anyone (no move can land after the games are let go in the database);
   // hand_over() then sends every player still here to another node, whose
   // node adopts their games. Returns how many were sent.
-  void freeze() { holdings_.freeze(); }
+  void freeze() { transfers_.holdings().freeze(); }
+  std::size_t hand_over();
   // Several nodes (GameHoldings): a write of game `record` was refused
   // because node `holder` holds it now ("": it is over, or held by nobody):
   // its room is dropped at once, its players told and sent on, never
@@ -162,7 +168,6 @@ class Lobby final : public Gate,
   // their players came back): restored here with their players away, they
   // end as any game whose players don't return. Called now and then.
   void sweep_orphans();
-  std::size_t hand_over();
 
  private:
   class Connection;
@@ -205,15 +210,16 @@ class Lobby final : public Gate,
   void connect_bot(LobbyPlayer& bot, const std::shared_ptr<HouseBot>& house_bot) override;
   // The player's challenges end.
   void took_seat(LobbyPlayer& player) override;
-  // Draining: a room's round over, its players go on (send_on_after_game).
+  // Draining: a room's round over, its players go on (NodeTransfers).
   void round_may_be_over(GameRoom& room) override;
 
-  // --- several nodes (lobby_nodes.cpp)
+  // --- several nodes
   Cluster& cluster() const { return deps_.cluster ? *deps_.cluster : single_node_; }
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // RoutingHost (NodeRouter sends clients to other nodes and seats those
-  // sent here); connection_of and still_open are EntranceHost's too
+  // sent here); connection_of answers NodeTransfers and the Entrance too
+  // (TransfersHost, EntranceHost), still_open the Entrance.
   RoutedConnection* connection_of(const LobbyPlayer& player) override;
   std::shared_ptr<RoutedConnection> still_open(
       const std::weak_ptr<RoutedConnection>& connection) const override;
@@ -229,26 +235,10 @@ class Lobby final : public Gate,
   std::shared_ptr<GameRoom> seat_for_newcomer(const SeatRequest& request) override;
   void wait_again(SeatId waiting, const SeatRequest& request) override;
   bool shutting_down() const noexcept override { return shutting_down_; }
-  // The shared state is back (or forgot this node): registers again the
-  // players held here, and those waiting for a quick match.
-  void register_again(bool forgotten);
-  // --- the games this node holds, and draining (lobby_holdings.cpp;
-  // GameHoldings decides)
-  // Draining: a game here is over (and its end said): its players go on to
-  // another node.
-  void send_on_after_game(GameRoom& room);
-  // Another live node holds the account's player (Redis refused to hold it
-  // here): once the check is done, a player here out of a game goes there
-  // (EntranceHost).
-  void held_elsewhere(AccountId account, const std::string& node) override;
-  // A player in a room this node lost: sent to the game's holder, or told.
-  void let_go(LobbyPlayer& player, GameId game, const std::optional<NodeInfo>& holder);
-  // HoldingsHost
-  bool has_room(GameId room) const override;
-  std::vector<RecordId> records_here(bool in_progress_only) const override;
-  // A game claimed from a dead node: its players and their tokens too.
-  bool take_over(const ClaimedGame& claimed, const std::string& from) override;
-  bool drop_game(RecordId record, const std::string& holder) override;
+  // EntranceHost: another live node holds the account's player (NodeTransfers).
+  void held_elsewhere(AccountId account, const std::string& node) override {
+    transfers_.held_elsewhere(account, node);
+  }
 
   // --- replies
   void reply(const LobbyPlayer& player, wire::ServerMessage message) override;
@@ -277,7 +267,7 @@ class Lobby final : public Gate,
   static SingleNode single_node_;     // the cluster of a node alone
   NodeRouter router_;                 // redirects; places kept for players other nodes send here
   SingleNodeHolders single_holders_;  // the game holders of a node alone
-  GameHoldings holdings_;             // adoption, fencing, draining
+  NodeTransfers transfers_;           // games and players moving between nodes; draining
   Entrance entrance_;                 // a connection's way in: Hello to Welcome
 };
 

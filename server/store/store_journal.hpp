@@ -1,5 +1,5 @@
-// StoreJournal: the GameJournal over the SQLite store's writer thread (group
-// commit). A game's start is written with its players' rows; if that write
+// StoreJournal: the GameJournal over the store's writer thread (SQLite or
+// PostgreSQL, group commit). A game's start is written with its players' rows; if that write
 // fails, it is written again, idempotently, with the game's next write, so a
 // failed start doesn't doom the game. Without a writer (--db none) every
 // write succeeds at once and nothing is kept. Among several nodes every move

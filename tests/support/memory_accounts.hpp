@@ -61,6 +61,13 @@ class MemoryAccounts final : public server::AccountStore {
   }
   Standing standing(AccountId) const override { return place; }
   bool keeps_games() const override { return keeps; }
+  // An account as another node's records hold it (a game taken over):
+  // known here from now on.
+  void keep(const StoredPlayer& account) override {
+    kept.push_back(account.name);
+    accounts_[account.id] = account;
+  }
+  void refresh_figures() override { ++figures_refreshed; }
   // A history or replay answers at once, or, with answer_later set, when
   // the test runs what it left in `later` (run_later).
   void history(AccountId account, int limit, HistoryDone done) override {
@@ -154,6 +161,8 @@ class MemoryAccounts final : public server::AccountStore {
   }
 
   std::map<AccountId, std::string> records;
+  std::vector<std::string> kept;  // the accounts kept, in order
+  int figures_refreshed = 0;
   // The records' side: whether games are kept, the leaderboard, a
   // standing, a history (nullopt: it can't be read), the finished games.
   bool keeps = false;

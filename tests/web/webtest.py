@@ -21,6 +21,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import zlib
@@ -192,6 +193,77 @@ class Server:
 
     def restart(self):
         self.start()
+
+
+class Relay:
+    """A TCP relay on loopback to a port, that a test can cut (every
+    connection through it closed, new ones refused) and open again on the
+    same port: one page's network going away while the server stays up."""
+
+    def __init__(self, port):
+        self.target = port
+        self.port = 0
+        self.listener = None
+        self.sockets = []
+        self.lock = threading.Lock()
+        self.open()
+        on_cleanup(self.cut)
+
+    def open(self):
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(16)
+        self.port = listener.getsockname()[1]
+        self.listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def cut(self):
+        with self.lock:
+            listener, self.listener = self.listener, None
+            sockets, self.sockets = self.sockets, []
+        for s in ([listener] if listener else []) + sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def _accept(self, listener):
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target), timeout=5)
+                server.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                if self.listener is not listener:
+                    client.close()
+                    server.close()
+                    return
+                self.sockets += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        try:
+            sink.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
 
 
 def Browser(width=1280, height=800):

@@ -7,7 +7,7 @@
 import {forgetIdentity, loadIdentity, newSecret, saveIdentity, secretOf, validSecret} from './identity.js';
 import {Link} from './link.js';
 import {loadSchema} from './wire.js';
-import {boardName, clockName, resultText, seconds, sideLetter, signed} from './words.js';
+import {boardName, clockName, isOver, resultText, seconds, sideLetter, signed, yourOutcome} from './words.js';
 import {$, BOT_LEVELS, announce, app, button, note, send, show} from './page.js';
 import {profileWords, refreshLobby, showChallengeOffer, showGameList, showHistory, showLeaderboard, showPlayers, updateMe} from './lobby.js';
 import {addChat, enterGame, leaveGameView, play, playerName, setStatus, updateState} from './game.js';
@@ -82,6 +82,7 @@ function onWelcome(welcome, info) {
   const firstTime = !app.me;
   const wasInGame = app.game && !app.game.spectator && app.game.state &&
       app.game.state.status === 'GAME_STATUS_IN_PROGRESS';
+  const dropped = wasInGame ? droppedRound(app.game) : null;
   app.me = welcome;
   app.identity.name = welcome.name;
   if (welcome.secret) app.identity.secret = welcome.secret;  // an older server made it
@@ -93,8 +94,10 @@ function onWelcome(welcome, info) {
   if (info.reconnected && !firstTime) {
     if (welcome.game_id)
       note(`Reconnected as ${welcome.name}: back in game ${welcome.game_id}.`);
-    else if (wasInGame)
+    else if (wasInGame) {
       note('The server no longer holds your game: you are in the lobby.');
+      lookForDroppedRound(dropped, welcome);
+    }
     else
       note(`Reconnected to ${location.host} as ${welcome.name} (rating ${
           Math.round(welcome.rating)}).`);
@@ -105,10 +108,7 @@ function onWelcome(welcome, info) {
         `Signed in to ${location.host} as ${welcome.name} (rating ${Math.round(welcome.rating)}).`);
   }
   for (const r of welcome.decided_while_away || []) {
-    const you = r.side === 'SIDE_X' ? 'GAME_STATUS_X_WON' : 'GAME_STATUS_O_WON';
-    const outcome = r.status === 'GAME_STATUS_DRAW' ? 'A draw' :
-        r.status === you                            ? 'You won' :
-                                                      'You lost';
+    const outcome = yourOutcome(r.status, r.side);
     const rating = r.rated ?
         `; your rating ${Math.round(r.rating_before)} -> ${Math.round(r.rating_after)} (${
             signed(Math.round(r.rating_after) - Math.round(r.rating_before))})` :
@@ -124,6 +124,46 @@ function onWelcome(welcome, info) {
     show('lobby');
     refreshLobby();
   }
+}
+
+// The round in progress when the link dropped: which game and round, the
+// side played, and the names on both sides.
+function droppedRound(game) {
+  const s = game.state;
+  const mine = game.side === 'SIDE_X' ? s.x : s.o;
+  const theirs = game.side === 'SIDE_X' ? s.o : s.x;
+  return {
+    game_id: s.game_id,
+    round: s.round,
+    side: game.side,
+    name: mine ? mine.name : '',
+    opponent: theirs ? theirs.name : '',
+  };
+}
+
+// The server no longer holds the game the link dropped: it may have ended
+// meanwhile (the opponent resigned, the seat's time ran out, its node went
+// down after the last move was saved). Unless the Welcome told its end, it
+// is looked for in the player's newest games.
+function lookForDroppedRound(dropped, welcome) {
+  if ((welcome.decided_while_away || []).some((r) => r.game_id === dropped.game_id)) return;
+  app.droppedRound = dropped;
+  send({get_history: {name: '', limit: 5}}, 'dropped-round');
+}
+
+// The history's answer: the same game and round, the player on its side,
+// over. Not found, nothing more is said (the game ended without a result).
+function foundDroppedRound(history) {
+  const d = app.droppedRound;
+  app.droppedRound = null;
+  if (!d) return;
+  const name = d.side === 'SIDE_X' ? 'x_name' : 'o_name';
+  const r = history.games.find(
+      (g) => g.game_id === d.game_id && g.round === d.round && g[name] === d.name &&
+          isOver(g.status));
+  if (!r) return;
+  note(`Game ${d.game_id} against ${d.opponent} ended while you were away: ${
+      resultText(r.status, r.end_reason, null, 0)}. ${yourOutcome(r.status, d.side)}.`);
 }
 
 // What the address asked for, once signed in: a watch link or a bot game.
@@ -200,6 +240,8 @@ function onMessage(m) {
     case 'history':
       if (purpose === 'find-replay')
         findReplay(m.history);
+      else if (purpose === 'dropped-round')
+        foundDroppedRound(m.history);
       else
         showHistory(m.history);
       break;

@@ -26,6 +26,7 @@ export const app = {
   challengeTarget: '',
   profileName: '',
   replay: null,   // {record, ply}
+  droppedRound: null,  // the round the link dropped whose end is looked for in the history
   startup: null,  // what the address asked for: {watch, code, bot}
   lastTurnSaid: '',
   tick: null,

@@ -107,6 +107,13 @@ export function errorWords(error) {
   return error.text || error.code;
 }
 
+// A finished game's result for the side the player played: "You won".
+export function yourOutcome(status, side) {
+  if (status === 'GAME_STATUS_DRAW') return 'A draw';
+  const youWon = side === 'SIDE_X' ? 'GAME_STATUS_X_WON' : 'GAME_STATUS_O_WON';
+  return status === youWon ? 'You won' : 'You lost';
+}
+
 // A rating change: "+16", "-16".
 export function signed(x) {
   const r = Math.round(x);

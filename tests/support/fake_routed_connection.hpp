@@ -1,9 +1,9 @@
-// FakeConnection: a client's connection as the lobby's parts see it
-// (RoutedConnection), over a FakeParticipant, for tests of the NodeRouter
-// and the Entrance alone. As the Lobby's own connection does, it attaches
-// the player it speaks for (the player's peer and inbox are its own) and
-// detaches it; it notes whether its Hello waits for an answer (routing),
-// and it can be dropped (gone: the lobby no longer has it).
+// FakeRoutedConnection: a client's connection as the lobby's parts see it
+// (RoutedConnection), over a FakeParticipant that keeps what it is told, for
+// tests of the parts that let clients in and move them between nodes. As
+// the Lobby's own connection does, it attaches the player it speaks for
+// (the player's peer and inbox are its own) and detaches it. A test marks
+// it gone when the lobby would no longer have it.
 #pragma once
 
 #include <memory>
@@ -15,9 +15,9 @@
 
 namespace ttt::testing {
 
-class FakeConnection : public server::RoutedConnection,
-                       public server::Inbox,
-                       public std::enable_shared_from_this<FakeConnection> {
+class FakeRoutedConnection : public server::RoutedConnection,
+                             public server::Inbox,
+                             public std::enable_shared_from_this<FakeRoutedConnection> {
  public:
   std::shared_ptr<server::Participant> participant() const override {
     return gone ? nullptr : std::static_pointer_cast<server::Participant>(peer);
