@@ -11,7 +11,6 @@
 #include "executor_check.hpp"
 #include "game/house_bot.hpp"
 #include "lobby/lobby_connection.hpp"
-#include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
 #include "net/peer_address.hpp"
 #include "net/replies.hpp"
@@ -78,13 +77,23 @@ Lobby::Lobby(LobbyDependencies deps, LobbyConfig config)
           cluster(), *this, ListPaging{config_.list_page_size, config_.list_page_max}),
       games_list_(deps_.directory, *this,
                   ListPaging{config_.list_page_size, config_.list_page_max}),
-      instance_(random_hex(16)),
       router_(deps_.logic, cluster(), deps_.accounts, desk_, *this,
               RoutingLimits{config_.seat_hold, config_.token_lifetime}),
       single_holders_(cluster()),
       transfers_(deps_.logic, rooms_, players_, desk_, router_, quick_match_, deps_.accounts,
                  cluster(), deps_.holders ? *deps_.holders : single_holders_, *this,
-                 TransferTerms{config_.token_lifetime, config_.node_dead_after}) {}
+                 TransferTerms{config_.token_lifetime, config_.node_dead_after}),
+      entrance_(desk_, router_, transfers_.holdings(), players_, rooms_, deps_.accounts, cluster(),
+                deps_.log, *this,
+                EntranceTerms{.token_lifetime = config_.token_lifetime,
+                              .chat_per_second = config_.chat_per_second,
+                              .chat_burst = config_.chat_burst,
+                              .server_version = config_.server_version,
+                              .reconnect_grace = config_.reconnect_grace,
+                              .move_timeout = config_.move_timeout,
+                              .web_client = config_.web_client,
+                              .web_url = config_.web_url,
+                              .heartbeat_timeout = config_.heartbeat_timeout}) {}
 
 Lobby::~Lobby() {
   // The accounts and the cluster outlive the lobby: nothing of it is called after.
@@ -154,7 +163,7 @@ void Lobby::receive(Connection& connection, const wire::ClientMessage& message) 
     return;
   }
   if (message.has_hello()) {
-    hello(connection, message.hello(), message.request_id());
+    entrance_.hello(connection, message.hello(), message.request_id());
     return;
   }
   if (connection.player == nullptr) {
@@ -369,10 +378,10 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       send_stats(player, message.get_stats(), rid);
       break;
     case wire::ClientMessage::kRotateSecret:
-      rotate_secret(player, message.rotate_secret(), rid);
+      entrance_.rotate_secret(player, message.rotate_secret(), rid);
       break;
     case wire::ClientMessage::kChatSettings:
-      chat_settings(player, message.chat_settings(), rid);
+      room_desk_.chat_settings(player, message.chat_settings(), rid);
       break;
     case wire::ClientMessage::kGetLeaderboard:
       records_.leaderboard(player, message.get_leaderboard(), rid);
@@ -579,13 +588,12 @@ void Lobby::hand_off(LobbyPlayer& player) {
 void Lobby::enter_sent(RoutedConnection& connection, const StoredPlayer& account,
                        const wire::Hello& hello, std::uint32_t request_id,
                        const std::function<void(LobbyPlayer&)>& place) {
-  auto& open = static_cast<Connection&>(connection);  // the router routes only this lobby's
   if (LobbyPlayer* held = player_of(seat_of(account_id(account)))) {
-    take_back(open, *held, hello, request_id);  // (rare: it was here already)
+    entrance_.take_back(connection, *held, hello, request_id);  // (rare: it was here already)
     place(*held);
     return;
   }
-  enter(open, account, hello, request_id, true, "", place);
+  entrance_.enter(connection, account, hello, request_id, true, "", place);
 }
 
 void Lobby::took_kept_seat(LobbyPlayer& player, wire::Rated asked) {

@@ -1,13 +1,14 @@
 // Lobby: connections <-> players, and the coordinator of the parts that
-// answer them. It lets a Hello in (HelloDesk says who it speaks for;
-// NodeRouter sends it to another node), dispatches each player's requests
-// to the part that answers them (RoomDesk for rooms and what is done in
-// them, ChallengeDesk, QuickMatch, PresenceList, GameListDesk, RecordsDesk),
-// keeps a disconnected player's identity while their seat is held, and
-// answers what its parts ask of it (their host interfaces). The rooms this
-// node holds, and the seats and bots in them, are its RoomRegistry's; games
-// and players moving between this node and the others (a game taken over or
-// lost, a player held elsewhere, the drain) are its NodeTransfers'.
+// answer them. A connection's Hello goes to the Entrance (its way in, up to
+// the Welcome), then each request of its player to the part that answers
+// it (RoomDesk for rooms and what is done in them, ChallengeDesk,
+// QuickMatch, PresenceList, GameListDesk, RecordsDesk, the Entrance for a
+// new secret). It keeps a disconnected player's identity while their seat
+// is held, and answers what its parts ask of it (their host interfaces).
+// The rooms this node holds, and the seats and bots in them, are its
+// RoomRegistry's; games and players moving between this node and the
+// others (a game taken over or lost, a player held elsewhere, the drain)
+// are its NodeTransfers'.
 //
 // It talks to the rest through interfaces: accounts and ratings
 // (AccountStore), the game list (GameDirectory), quick-match queues
@@ -34,6 +35,7 @@
 #include "lobby/account_store.hpp"
 #include "lobby/challenge_desk.hpp"
 #include "lobby/cluster.hpp"
+#include "lobby/entrance.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/game_holders.hpp"
 #include "lobby/game_holdings.hpp"
@@ -94,7 +96,8 @@ class Lobby final : public Gate,
                     private QuickMatchHost,
                     private RoutingHost,
                     private TransfersHost,
-                    private ChallengeHost {
+                    private ChallengeHost,
+                    private EntranceHost {
  public:
   Lobby(LobbyDependencies deps, LobbyConfig config);
   ~Lobby() override;
@@ -170,7 +173,7 @@ class Lobby final : public Gate,
   class Connection;
   friend class Connection;
 
-  // --- connections and identity (lobby.cpp)
+  // --- connections (lobby.cpp; a Hello goes to the Entrance)
   void receive(Connection& connection, const wire::ClientMessage& message);
   void closed(Connection& connection);
   // Handling a message threw: the connection ends as if it had dropped.
@@ -178,38 +181,6 @@ class Lobby final : public Gate,
   // The messages a connection sent while its Hello was being routed, now
   // handled in order.
   void replay_held(Connection& connection);
-  // --- identity (lobby_identity.cpp; who a Hello speaks for: HelloDesk)
-  // Hello, one path: checked (HelloDesk), then the client is refused, sent
-  // to the node that holds its player, or let in here.
-  void hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
-  // A Hello that waits for GameHoldings' check; false when none is under way.
-  bool defer_hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
-  // Hello refused: the client told why, its connection closed.
-  void refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
-                    std::uint32_t request_id);
-  // The account's player, identified, comes in on the connection: it takes
-  // back the player held here, or enters (after taking over the games of
-  // its node if no live node holds it).
-  void let_in(Connection& connection, const Identified& who, const wire::Hello& hello,
-              std::uint32_t request_id);
-  // A name nobody has: registered (within the address's new names) and entered.
-  void new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id);
-  // Attaches the connection, which said Hello, to a player who is online
-  // elsewhere or away, with a new token.
-  void take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
-                 std::uint32_t request_id);
-  // A player of the account, not online, enters the lobby on the connection.
-  // before_welcome, if given, runs once the player exists, before its
-  // Welcome (a player sent here takes its kept seat, and Welcome says so).
-  void enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
-             std::uint32_t request_id, bool resumed, const std::string& secret,
-             const std::function<void(LobbyPlayer&)>& before_welcome = {});
-  void welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
-               const std::string& secret);
-  void rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
-                     std::uint32_t request_id);
-  void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
-                     std::uint32_t request_id);
   void forget(SeatId who) override;
   void dispatch(LobbyPlayer& player, const wire::ClientMessage& message);
   void send_stats(LobbyPlayer& player, const wire::GetStats& request, std::uint32_t request_id);
@@ -247,7 +218,8 @@ class Lobby final : public Gate,
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // RoutingHost (NodeRouter sends clients to other nodes and seats those
-  // sent here); connection_of answers NodeTransfers too (TransfersHost).
+  // sent here); connection_of answers NodeTransfers and the Entrance too
+  // (TransfersHost, EntranceHost), still_open the Entrance.
   RoutedConnection* connection_of(const LobbyPlayer& player) override;
   std::shared_ptr<RoutedConnection> still_open(
       const std::weak_ptr<RoutedConnection>& connection) const override;
@@ -263,6 +235,10 @@ class Lobby final : public Gate,
   std::shared_ptr<GameRoom> seat_for_newcomer(const SeatRequest& request) override;
   void wait_again(SeatId waiting, const SeatRequest& request) override;
   bool shutting_down() const noexcept override { return shutting_down_; }
+  // EntranceHost: another live node holds the account's player (NodeTransfers).
+  void held_elsewhere(AccountId account, const std::string& node) override {
+    transfers_.held_elsewhere(account, node);
+  }
 
   // --- replies
   void reply(const LobbyPlayer& player, wire::ServerMessage message) override;
@@ -286,13 +262,13 @@ class Lobby final : public Gate,
   PresenceList presence_;     // the players online, as /who lists them
   GameListDesk games_list_;   // the game list, as ListGames pages it
   bool shutting_down_ = false;
-  const std::string instance_;  // this process's start, as Welcome tells it
 
   // --- several nodes
   static SingleNode single_node_;     // the cluster of a node alone
   NodeRouter router_;                 // redirects; places kept for players other nodes send here
   SingleNodeHolders single_holders_;  // the game holders of a node alone
   NodeTransfers transfers_;           // games and players moving between nodes; draining
+  Entrance entrance_;                 // a connection's way in: Hello to Welcome
 };
 
 }  // namespace ttt::server

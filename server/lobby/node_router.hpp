@@ -32,7 +32,8 @@
 
 namespace ttt::server {
 
-// A client's connection as the router sees it (the Lobby's, or a test's fake).
+// A client's connection as the router and the Entrance see it (the Lobby's,
+// or a test's fake).
 class RoutedConnection {
  public:
   virtual ~RoutedConnection() = default;

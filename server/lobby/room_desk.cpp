@@ -342,6 +342,16 @@ void RoomDesk::chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t r
   room->chat(player.id, text, request_id);
 }
 
+void RoomDesk::chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
+                             std::uint32_t request_id) {
+  player.hears_spectators = settings.spectators();
+  if (player.room) player.room->set_hears_spectators(player.id, player.hears_spectators);
+  wire::ServerMessage message;
+  message.set_in_reply_to(request_id);
+  message.mutable_chat_settings()->set_spectators(player.hears_spectators);
+  host_.reply(player, std::move(message));
+}
+
 void RoomDesk::quick_match(LobbyPlayer& player, const wire::QuickMatch& quick,
                            std::uint32_t request_id) {
   if (!valid_rules(player, quick.size(), quick.win_length(), request_id)) return;

@@ -2,8 +2,8 @@
 // act in it: CreateGame (with the server's bot, or private with an invite
 // code), JoinGame (by id or by code), QuickMatch (checked here, paired by
 // QuickMatch), Spectate, Leave, the in-game requests its room answers
-// (MakeMove, Resign, OfferDraw, Rematch, Decline) and Chat, with the chat
-// rate of each address. Each request is checked (rules, clock, quotas, a
+// (MakeMove, Resign, OfferDraw, Rematch, Decline), Chat, with the chat rate
+// of each address, and ChatSettings. Each request is checked (rules, clock, quotas, a
 // place free, the node taking games) and refused with an Error naming what
 // is wrong; a game listed at another node is asked for there (through the
 // host). The rooms and their seats are the RoomRegistry's. Runs on the logic
@@ -81,6 +81,10 @@ class RoomDesk final : public GameRequestChecks {
   // Chat to the player's room, checked (length, characters, the player's
   // and its address's rates).
   void chat(LobbyPlayer& player, const wire::Chat& chat, std::uint32_t request_id);
+  // ChatSettings: whether the player hears its room's spectators chat (now
+  // and in the rooms it enters later); the settings replied.
+  void chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
+                     std::uint32_t request_id);
 
   // GameRequestChecks, for its own requests and the challenge desk's.
   bool valid_rules(LobbyPlayer& player, int size, int win_length,

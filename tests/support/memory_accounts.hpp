@@ -46,8 +46,10 @@ class MemoryAccounts final : public server::AccountStore {
     created.push_back(account.name);
     return accounts_[account.id] = std::move(account);
   }
+  // A new secret is stored at once (or refused, with secret_write_fails),
+  // or, with answer_later set, when the test runs what it left in `later`.
   void change_secret(AccountId, std::string, std::string, std::function<void(bool)> done) override {
-    done(true);
+    answer([this, done = std::move(done)] { done(!secret_write_fails); });
   }
   void save_token(AccountId account, const std::string&) override {
     tokens_saved.push_back(account);
@@ -169,6 +171,7 @@ class MemoryAccounts final : public server::AccountStore {
   std::optional<std::vector<GameRecord>> games;
   std::map<RecordId, GameRecord> finished;
   bool read_fails = false;
+  bool secret_write_fails = false;
   mutable std::vector<std::size_t> leaderboard_limits;
   std::vector<std::pair<AccountId, int>> history_asked;
   std::vector<std::string> created;

@@ -1,11 +1,10 @@
-// The Lobby's side of identities: Hello as one path (the HelloDesk says who
-// it speaks for and where its player is held; the client is then refused,
-// sent to that node, or let in here with a Welcome), a new secret for a
-// name, and a player's chat settings.
+#include "lobby/entrance.hpp"
+
 #include <spdlog/spdlog.h>
 
-#include "lobby/lobby.hpp"
-#include "lobby/lobby_connection.hpp"
+#include <string_view>
+#include <utility>
+
 #include "lobby/secrets.hpp"
 #include "lobby/text_rules.hpp"
 #include "net/replies.hpp"
@@ -13,10 +12,28 @@
 
 namespace ttt::server {
 
-void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
+Entrance::Entrance(HelloDesk& desk, NodeRouter& router, GameHoldings& holdings,
+                   PlayerTable& players, RoomRegistry& rooms, AccountStore& accounts,
+                   Cluster& cluster, LogLimiter& log, EntranceHost& host, EntranceTerms terms)
+    : desk_(desk),
+      router_(router),
+      holdings_(holdings),
+      players_(players),
+      rooms_(rooms),
+      accounts_(accounts),
+      cluster_(cluster),
+      log_(log),
+      host_(host),
+      terms_(std::move(terms)),
+      instance_(random_hex(16)) {}
+
+// --- Hello ----------------------------------------------------------------------
+
+void Entrance::hello(RoutedConnection& connection, const wire::Hello& hello,
+                     std::uint32_t request_id) {
   auto conn = connection.participant();
   if (!conn) return;
-  if (connection.player != nullptr) {
+  if (connection.speaks_for() != nullptr) {
     conn->deliver(
         error_reply(wire::ERROR_CODE_ALREADY_HELLO, "Hello was already said", request_id));
     return;
@@ -34,9 +51,9 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
   // Who it is and where its player is held (the other nodes may be asked):
   // what the peer sends meanwhile waits.
   connection.begin_routing();
-  desk_.identify(hello, connection.address,
-                 [this, weak = connection.weak_from_this(), hello, request_id](Identified who) {
-                   auto open = still_open(weak);
+  desk_.identify(hello, connection.peer_address(),
+                 [this, weak = connection.handle(), hello, request_id](Identified who) {
+                   auto open = host_.still_open(weak);
                    if (!open) return;
                    open->end_routing();
                    switch (who.kind) {
@@ -56,12 +73,12 @@ void Lobby::hello(Connection& connection, const wire::Hello& hello, std::uint32_
                  });
 }
 
-bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
-                        std::uint32_t request_id) {
-  transfers_.holdings().stalled();
-  if (!transfers_.holdings().checking()) return false;
+bool Entrance::defer_hello(RoutedConnection& connection, const wire::Hello& hello,
+                           std::uint32_t request_id) {
+  holdings_.stalled();
+  if (!holdings_.checking()) return false;
   constexpr std::size_t kMostDeferred = 10'000;
-  if (transfers_.holdings().waiting_for_check() >= kMostDeferred) {
+  if (holdings_.waiting_for_check() >= kMostDeferred) {
     if (auto conn = connection.participant()) {
       conn->deliver(error_reply(wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
                                 "this node is checking which games are its own: try again in a "
@@ -72,8 +89,8 @@ bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
     return true;
   }
   connection.begin_routing();
-  transfers_.holdings().after_check([this, weak = connection.weak_from_this(), hello, request_id] {
-    auto open = still_open(weak);
+  holdings_.after_check([this, weak = connection.handle(), hello, request_id] {
+    auto open = host_.still_open(weak);
     if (!open) return;
     open->end_routing();
     this->hello(*open, hello, request_id);
@@ -81,8 +98,8 @@ bool Lobby::defer_hello(Connection& connection, const wire::Hello& hello,
   return true;
 }
 
-void Lobby::refuse_hello(Connection& connection, wire::ErrorCode code, std::string text,
-                         std::uint32_t request_id) {
+void Entrance::refuse_hello(RoutedConnection& connection, wire::ErrorCode code, std::string text,
+                            std::uint32_t request_id) {
   spdlog::debug("hello refused: {}", text);
   if (auto conn = connection.participant()) {
     conn->deliver(error_reply(code, std::move(text), request_id, true));
@@ -90,33 +107,32 @@ void Lobby::refuse_hello(Connection& connection, wire::ErrorCode code, std::stri
   }
 }
 
-void Lobby::let_in(Connection& connection, const Identified& who, const wire::Hello& hello,
-                   std::uint32_t request_id) {
+void Entrance::let_in(RoutedConnection& connection, const Identified& who, const wire::Hello& hello,
+                      std::uint32_t request_id) {
   if (who.adopt) {
     // No live node holds the player: its games in progress come here (or
     // it goes where they are held) before it enters.
     connection.begin_routing();
     Identified here = who;
     here.adopt = false;
-    transfers_.holdings().adopt_games_of(
-        who.account, [this, weak = connection.weak_from_this(), here, hello,
-                      request_id](const std::optional<NodeInfo>& elsewhere) {
-          auto open = still_open(weak);
-          if (!open) return;
-          open->end_routing();
-          if (elsewhere) {
-            router_.redirect(*open, *elsewhere, "", GameId{},
-                             "your game is at node " + where_of(*elsewhere));
-            return;
-          }
-          let_in(*open, here, hello, request_id);
-        });
+    holdings_.adopt_games_of(who.account, [this, weak = connection.handle(), here, hello,
+                                           request_id](const std::optional<NodeInfo>& elsewhere) {
+      auto open = host_.still_open(weak);
+      if (!open) return;
+      open->end_routing();
+      if (elsewhere) {
+        router_.redirect(*open, *elsewhere, "", GameId{},
+                         "your game is at node " + where_of(*elsewhere));
+        return;
+      }
+      let_in(*open, here, hello, request_id);
+    });
     return;
   }
-  LobbyPlayer* held = player_of(who.seat);
+  LobbyPlayer* held = players_.get(who.seat);
   if (router_.send_away(connection, held)) return;
   if (held == nullptr) {
-    const StoredPlayer* account = deps_.accounts.get(who.account);
+    const StoredPlayer* account = accounts_.get(who.account);
     if (account == nullptr) {
       refuse_hello(connection, wire::ERROR_CODE_BAD_RESUME_TOKEN, "unknown or expired resume token",
                    request_id);
@@ -138,27 +154,30 @@ void Lobby::let_in(Connection& connection, const Identified& who, const wire::He
   take_back(connection, *held, hello, request_id);
 }
 
-void Lobby::new_name(Connection& connection, const wire::Hello& hello, std::uint32_t request_id) {
+void Entrance::new_name(RoutedConnection& connection, const wire::Hello& hello,
+                        std::uint32_t request_id) {
   if (router_.send_away(connection, nullptr)) return;
   connection.begin_routing();
-  desk_.register_name(
-      hello, connection.address,
-      [this, weak = connection.weak_from_this(), hello, request_id](Identified who) {
-        auto open = still_open(weak);
-        if (!open) return;
-        open->end_routing();
-        const StoredPlayer* account = deps_.accounts.get(who.account);
-        if (who.kind != Identified::Kind::kKnown || account == nullptr) {
-          refuse_hello(*open, who.code, std::move(who.text), request_id);
-          return;
-        }
-        enter(*open, *account, hello, request_id, false, who.issued);
-      });
+  desk_.register_name(hello, connection.peer_address(),
+                      [this, weak = connection.handle(), hello, request_id](Identified who) {
+                        auto open = host_.still_open(weak);
+                        if (!open) return;
+                        open->end_routing();
+                        const StoredPlayer* account = accounts_.get(who.account);
+                        if (who.kind != Identified::Kind::kKnown || account == nullptr) {
+                          refuse_hello(*open, who.code, std::move(who.text), request_id);
+                          return;
+                        }
+                        enter(*open, *account, hello, request_id, false, who.issued);
+                      });
 }
 
-void Lobby::enter(Connection& connection, const StoredPlayer& account, const wire::Hello& hello,
-                  std::uint32_t request_id, bool resumed, const std::string& secret,
-                  const std::function<void(LobbyPlayer&)>& before_welcome) {
+// --- in ---------------------------------------------------------------------------
+
+void Entrance::enter(RoutedConnection& connection, const StoredPlayer& account,
+                     const wire::Hello& hello, std::uint32_t request_id, bool resumed,
+                     const std::string& secret,
+                     const std::function<void(LobbyPlayer&)>& before_welcome) {
   auto conn = connection.participant();
   if (!conn) return;
   auto player = std::make_unique<LobbyPlayer>();
@@ -167,8 +186,8 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
   player->name = account.name;
   player->key = name_key(account.name);
   player->program = hello.bot();
-  player->address = connection.address;
-  player->chat_limiter = RateLimiter(config_.chat_per_second, config_.chat_burst);
+  player->address = connection.peer_address();
+  player->chat_limiter = RateLimiter(terms_.chat_per_second, terms_.chat_burst);
   LobbyPlayer& added = players_.add(std::move(player));
   connection.attach(added);
   if (before_welcome) before_welcome(added);
@@ -180,9 +199,9 @@ void Lobby::enter(Connection& connection, const StoredPlayer& account, const wir
                 client.empty() ? "" : " with ", client);
 }
 
-void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::Hello& hello,
-                      std::uint32_t request_id) {
-  if (auto* old = static_cast<Connection*>(player.inbox); old && old != &connection) {
+void Entrance::take_back(RoutedConnection& connection, LobbyPlayer& player,
+                         const wire::Hello& hello, std::uint32_t request_id) {
+  if (RoutedConnection* old = host_.connection_of(player); old && old != &connection) {
     old->detach();  // its closing no longer concerns the player
     if (auto old_conn = old->participant()) {
       old_conn->set_heartbeat(false);
@@ -197,25 +216,25 @@ void Lobby::take_back(Connection& connection, LobbyPlayer& player, const wire::H
   }
   connection.attach(player);
   player.program = hello.bot();  // also for players restored after a restart
-  player.address = connection.address;
+  player.address = connection.peer_address();
   welcome(player, request_id, true, "");
-  if (const auto verdict = deps_.log.check(connection.address); verdict.log) {
+  if (const auto verdict = log_.check(connection.peer_address()); verdict.log) {
     spdlog::info("player {} ({}) is back{}", number(player.id), player.name,
-                 LogLimiter::suffix(connection.address, verdict.held_back));
+                 LogLimiter::suffix(connection.peer_address(), verdict.held_back));
   }
   if (player.room) player.room->back(player.ref(), request_id);
 }
 
-void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
-                    const std::string& secret) {
+void Entrance::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
+                       const std::string& secret) {
   // A fresh token on every Hello: an old one stops working.
   const std::string token = desk_.tokens().issue(player.id, player.account);
   if (!player.is_bot) {
-    cluster().hold(player.account, sha256_hex(token), config_.token_lifetime, "",
-                   [this, account = player.account](const std::string& elsewhere) {
-                     if (elsewhere.empty()) return;
-                     transfers_.held_elsewhere(account, elsewhere);
-                   });
+    cluster_.hold(player.account, sha256_hex(token), terms_.token_lifetime, "",
+                  [this, account = player.account](const std::string& elsewhere) {
+                    if (elsewhere.empty()) return;
+                    host_.held_elsewhere(account, elsewhere);
+                  });
   }
   wire::ServerMessage message;
   message.set_in_reply_to(request_id);
@@ -223,49 +242,51 @@ void Lobby::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
   w->set_player_id(number(player.id));
   w->set_resume_token(token);
   w->set_protocol_version(wire::kProtocolVersion);
-  w->set_server_version(config_.server_version);
+  w->set_server_version(terms_.server_version);
   w->set_resumed(resumed);
   w->set_name(player.name);
   w->set_secret(secret);
-  w->set_rating(deps_.accounts.rating(player.account));
+  w->set_rating(accounts_.rating(player.account));
   w->set_server_instance(instance_);
   if (player.room) w->set_game_id(number(player.room->id()));
-  w->set_reconnect_grace_ms(static_cast<std::uint32_t>(config_.reconnect_grace.count()));
-  w->set_move_timeout_ms(static_cast<std::uint32_t>(config_.move_timeout.count()));
-  w->set_web_client(config_.web_client);
-  w->set_web_url(config_.web_url);
-  if (config_.heartbeat_timeout.count() > 0) {
-    w->set_heartbeat_timeout_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count()));
-    w->set_heartbeat_ms(static_cast<std::uint32_t>(config_.heartbeat_timeout.count() / 3));
+  w->set_reconnect_grace_ms(static_cast<std::uint32_t>(terms_.reconnect_grace.count()));
+  w->set_move_timeout_ms(static_cast<std::uint32_t>(terms_.move_timeout.count()));
+  w->set_web_client(terms_.web_client);
+  w->set_web_url(terms_.web_url);
+  if (terms_.heartbeat_timeout.count() > 0) {
+    w->set_heartbeat_timeout_ms(static_cast<std::uint32_t>(terms_.heartbeat_timeout.count()));
+    w->set_heartbeat_ms(static_cast<std::uint32_t>(terms_.heartbeat_timeout.count() / 3));
   }
   for (auto& result : rooms_.take_away_results(player.account)) {
     *w->add_decided_while_away() = std::move(result);
   }
-  reply(player, std::move(message));
+  host_.reply(player, std::move(message));
 }
 
-void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
-                          std::uint32_t request_id) {
+// --- a new secret -----------------------------------------------------------------
+
+void Entrance::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
+                             std::uint32_t request_id) {
   if (!is_valid_secret(rotate.new_secret())) {
-    error(player, wire::ERROR_CODE_BAD_REQUEST,
-          "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
-              " characters of letters, digits, '-' and '_'",
-          request_id);
+    host_.error(player, wire::ERROR_CODE_BAD_REQUEST,
+                "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
+                    " characters of letters, digits, '-' and '_'",
+                request_id);
     return;
   }
   std::string salt = random_hex(16);
   std::string hash = hash_secret(salt, rotate.new_secret());
   // The old secret works until the new one is stored; the reply says when.
-  deps_.accounts.change_secret(
+  accounts_.change_secret(
       player.account, std::move(salt), std::move(hash),
       [this, id = player.id, name = player.name, request_id](bool ok) {
-        LobbyPlayer* asker = player_of(id);
+        LobbyPlayer* asker = host_.player_of(id);
         if (!ok) {
           spdlog::warn("the new secret of {} could not be stored", name);
           if (asker) {
-            error(*asker, wire::ERROR_CODE_STORAGE,
-                  "the new secret could not be stored; the old one still holds the name",
-                  request_id);
+            host_.error(*asker, wire::ERROR_CODE_STORAGE,
+                        "the new secret could not be stored; the old one still holds the name",
+                        request_id);
           }
           return;
         }
@@ -278,22 +299,12 @@ void Lobby::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
         // reason one rotates: a secret or a token got out) holds nothing
         // now: the player's one token is replaced, and told only to it.
         const std::string token = desk_.tokens().issue(asker->id, asker->account);
-        cluster().hold(asker->account, sha256_hex(token), config_.token_lifetime);
+        cluster_.hold(asker->account, sha256_hex(token), terms_.token_lifetime);
         wire::ServerMessage message;
         message.set_in_reply_to(request_id);
         message.mutable_secret_rotated()->set_resume_token(token);
-        reply(*asker, std::move(message));
+        host_.reply(*asker, std::move(message));
       });
-}
-
-void Lobby::chat_settings(LobbyPlayer& player, const wire::ChatSettings& settings,
-                          std::uint32_t request_id) {
-  player.hears_spectators = settings.spectators();
-  if (player.room) player.room->set_hears_spectators(player.id, player.hears_spectators);
-  wire::ServerMessage message;
-  message.set_in_reply_to(request_id);
-  message.mutable_chat_settings()->set_spectators(player.hears_spectators);
-  reply(player, std::move(message));
 }
 
 }  // namespace ttt::server
