@@ -83,17 +83,17 @@ Lobby::Lobby(LobbyDependencies deps, LobbyConfig config)
       transfers_(deps_.logic, rooms_, players_, desk_, router_, quick_match_, deps_.accounts,
                  cluster(), deps_.holders ? *deps_.holders : single_holders_, *this,
                  TransferTerms{config_.token_lifetime, config_.node_dead_after}),
-      entrance_(desk_, router_, transfers_.holdings(), players_, rooms_, deps_.accounts, cluster(),
-                deps_.log, *this,
-                EntranceTerms{.token_lifetime = config_.token_lifetime,
-                              .chat_per_second = config_.chat_per_second,
-                              .chat_burst = config_.chat_burst,
-                              .server_version = config_.server_version,
-                              .reconnect_grace = config_.reconnect_grace,
-                              .move_timeout = config_.move_timeout,
-                              .web_client = config_.web_client,
-                              .web_url = config_.web_url,
-                              .heartbeat_timeout = config_.heartbeat_timeout}) {}
+      admission_(desk_, router_, transfers_.holdings(), players_, rooms_, deps_.accounts, cluster(),
+                 deps_.log, *this,
+                 AdmissionTerms{.token_lifetime = config_.token_lifetime,
+                                .chat_per_second = config_.chat_per_second,
+                                .chat_burst = config_.chat_burst,
+                                .server_version = config_.server_version,
+                                .reconnect_grace = config_.reconnect_grace,
+                                .move_timeout = config_.move_timeout,
+                                .web_client = config_.web_client,
+                                .web_url = config_.web_url,
+                                .heartbeat_timeout = config_.heartbeat_timeout}) {}
 
 Lobby::~Lobby() {
   // The accounts and the cluster outlive the lobby: nothing of it is called after.
@@ -163,7 +163,7 @@ void Lobby::receive(Connection& connection, const wire::ClientMessage& message) 
     return;
   }
   if (message.has_hello()) {
-    entrance_.hello(connection, message.hello(), message.request_id());
+    admission_.hello(connection, message.hello(), message.request_id());
     return;
   }
   if (connection.player == nullptr) {
@@ -378,7 +378,7 @@ void Lobby::dispatch(LobbyPlayer& player, const wire::ClientMessage& message) {
       send_stats(player, message.get_stats(), rid);
       break;
     case wire::ClientMessage::kRotateSecret:
-      entrance_.rotate_secret(player, message.rotate_secret(), rid);
+      admission_.rotate_secret(player, message.rotate_secret(), rid);
       break;
     case wire::ClientMessage::kChatSettings:
       room_desk_.chat_settings(player, message.chat_settings(), rid);
@@ -589,11 +589,11 @@ void Lobby::enter_sent(RoutedConnection& connection, const StoredPlayer& account
                        const wire::Hello& hello, std::uint32_t request_id,
                        const std::function<void(LobbyPlayer&)>& place) {
   if (LobbyPlayer* held = player_of(seat_of(account_id(account)))) {
-    entrance_.take_back(connection, *held, hello, request_id);  // (rare: it was here already)
+    admission_.take_back(connection, *held, hello, request_id);  // (rare: it was here already)
     place(*held);
     return;
   }
-  entrance_.enter(connection, account, hello, request_id, true, "", place);
+  admission_.enter(connection, account, hello, request_id, true, "", place);
 }
 
 void Lobby::took_kept_seat(LobbyPlayer& player, wire::Rated asked) {

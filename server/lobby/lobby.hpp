@@ -1,8 +1,8 @@
 // Lobby: connections <-> players, and the coordinator of the parts that
-// answer them. A connection's Hello goes to the Entrance (its way in, up to
+// answer them. A connection's Hello goes to the Admission (its way in, up to
 // the Welcome), then each request of its player to the part that answers
 // it (RoomDesk for rooms and what is done in them, ChallengeDesk,
-// QuickMatch, PresenceList, GameListDesk, RecordsDesk, the Entrance for a
+// QuickMatch, PresenceList, GameListDesk, RecordsDesk, the Admission for a
 // new secret). It keeps a disconnected player's identity while their seat
 // is held, and answers what its parts ask of it (their host interfaces).
 // The rooms this node holds, and the seats and bots in them, are its
@@ -33,9 +33,9 @@
 #include "limits/keyed_rate_limiter.hpp"
 #include "limits/log_limiter.hpp"
 #include "lobby/account_store.hpp"
+#include "lobby/admission.hpp"
 #include "lobby/challenge_desk.hpp"
 #include "lobby/cluster.hpp"
-#include "lobby/entrance.hpp"
 #include "lobby/game_directory.hpp"
 #include "lobby/game_holders.hpp"
 #include "lobby/game_holdings.hpp"
@@ -97,7 +97,7 @@ class Lobby final : public Gate,
                     private RoutingHost,
                     private TransfersHost,
                     private ChallengeHost,
-                    private EntranceHost {
+                    private AdmissionHost {
  public:
   Lobby(LobbyDependencies deps, LobbyConfig config);
   ~Lobby() override;
@@ -173,7 +173,7 @@ class Lobby final : public Gate,
   class Connection;
   friend class Connection;
 
-  // --- connections (lobby.cpp; a Hello goes to the Entrance)
+  // --- connections (lobby.cpp; a Hello goes to the Admission)
   void receive(Connection& connection, const wire::ClientMessage& message);
   void closed(Connection& connection);
   // Handling a message threw: the connection ends as if it had dropped.
@@ -218,8 +218,8 @@ class Lobby final : public Gate,
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
   // RoutingHost (NodeRouter sends clients to other nodes and seats those
-  // sent here); connection_of answers NodeTransfers and the Entrance too
-  // (TransfersHost, EntranceHost), still_open the Entrance.
+  // sent here); connection_of answers NodeTransfers and the Admission too
+  // (TransfersHost, AdmissionHost), still_open the Admission.
   RoutedConnection* connection_of(const LobbyPlayer& player) override;
   std::shared_ptr<RoutedConnection> still_open(
       const std::weak_ptr<RoutedConnection>& connection) const override;
@@ -235,7 +235,7 @@ class Lobby final : public Gate,
   std::shared_ptr<GameRoom> seat_for_newcomer(const SeatRequest& request) override;
   void wait_again(SeatId waiting, const SeatRequest& request) override;
   bool shutting_down() const noexcept override { return shutting_down_; }
-  // EntranceHost: another live node holds the account's player (NodeTransfers).
+  // AdmissionHost: another live node holds the account's player (NodeTransfers).
   void held_elsewhere(AccountId account, const std::string& node) override {
     transfers_.held_elsewhere(account, node);
   }
@@ -268,7 +268,7 @@ class Lobby final : public Gate,
   NodeRouter router_;                 // redirects; places kept for players other nodes send here
   SingleNodeHolders single_holders_;  // the game holders of a node alone
   NodeTransfers transfers_;           // games and players moving between nodes; draining
-  Entrance entrance_;                 // a connection's way in: Hello to Welcome
+  Admission admission_;               // a connection's way in: Hello to Welcome
 };
 
 }  // namespace ttt::server

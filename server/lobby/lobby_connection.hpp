@@ -11,7 +11,7 @@ namespace ttt::server {
 
 // The lobby's end of one connection: its messages and its closing reach the
 // lobby through here, with the player it speaks for once it said Hello. A
-// move needs no lookup: connection -> player -> room. The Entrance and the
+// move needs no lookup: connection -> player -> room. The Admission and the
 // NodeRouter see it as a RoutedConnection.
 class Lobby::Connection final : public Inbox,
                                 public RoutedConnection,

@@ -32,7 +32,7 @@
 
 namespace ttt::server {
 
-// A client's connection as the router and the Entrance see it (the Lobby's,
+// A client's connection as the router and the Admission see it (the Lobby's,
 // or a test's fake).
 class RoutedConnection {
  public:

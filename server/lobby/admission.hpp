@@ -1,4 +1,4 @@
-// Entrance: a connection's way into the lobby, from its Hello to its
+// Admission: a connection's way into the lobby, from its Hello to its
 // Welcome, and a player's new secret. A Hello is checked (said once, in this
 // protocol's version), waits while GameHoldings checks which games are this
 // node's, takes the place a reservation keeps (NodeRouter), and is otherwise
@@ -33,8 +33,8 @@
 
 namespace ttt::server {
 
-// What the entrance asks of the lobby around it (the Lobby, or a test's fake).
-class EntranceHost : public virtual PlayerReplies {
+// What the admission asks of the lobby around it (the Lobby, or a test's fake).
+class AdmissionHost : public virtual PlayerReplies {
  public:
   // The connection, if it is still open (and the lobby's); null otherwise.
   virtual std::shared_ptr<RoutedConnection> still_open(
@@ -48,7 +48,7 @@ class EntranceHost : public virtual PlayerReplies {
 };
 
 // How a player comes in, and what its Welcome tells it.
-struct EntranceTerms {
+struct AdmissionTerms {
   // How long a resume token is held; each player's chat rate, and the
   // burst it allows.
   std::chrono::milliseconds token_lifetime{24LL * 3600 * 1000};
@@ -65,15 +65,15 @@ struct EntranceTerms {
   std::chrono::milliseconds heartbeat_timeout{10'000};
 };
 
-class Entrance {
+class Admission {
  public:
-  // Everything given outlives the entrance.
-  Entrance(HelloDesk& desk, NodeRouter& router, GameHoldings& holdings, PlayerTable& players,
-           RoomRegistry& rooms, AccountStore& accounts, Cluster& cluster, LogLimiter& log,
-           EntranceHost& host, EntranceTerms terms);
+  // Everything given outlives the admission.
+  Admission(HelloDesk& desk, NodeRouter& router, GameHoldings& holdings, PlayerTable& players,
+            RoomRegistry& rooms, AccountStore& accounts, Cluster& cluster, LogLimiter& log,
+            AdmissionHost& host, AdmissionTerms terms);
 
-  Entrance(const Entrance&) = delete;
-  Entrance& operator=(const Entrance&) = delete;
+  Admission(const Admission&) = delete;
+  Admission& operator=(const Admission&) = delete;
 
   // Hello, one path: the client is refused, sent to the node that holds its
   // player, or let in here with a Welcome. What the peer sends while the
@@ -128,8 +128,8 @@ class Entrance {
   AccountStore& accounts_;
   Cluster& cluster_;
   LogLimiter& log_;
-  EntranceHost& host_;
-  EntranceTerms terms_;
+  AdmissionHost& host_;
+  AdmissionTerms terms_;
   const std::string instance_;  // this process's start, as Welcome tells it
 };
 

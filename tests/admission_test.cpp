@@ -1,4 +1,4 @@
-// Entrance alone, with a fake lobby around it and the real parts it works
+// Admission alone, with a fake lobby around it and the real parts it works
 // with (HelloDesk, NodeRouter, GameHoldings, PlayerTable, RoomRegistry) on
 // one node: a Hello in the wrong protocol version or said twice is refused;
 // a new name is registered and Welcomed, a known one let in with its secret
@@ -7,7 +7,7 @@
 // to; Welcome hands over the results decided while the player was away; a
 // Hello waits while the node checks which games are its own; a new secret
 // replaces the player's token.
-#include "lobby/entrance.hpp"
+#include "lobby/admission.hpp"
 
 #include <gtest/gtest.h>
 
@@ -70,9 +70,9 @@ class OneNode : public testing::QuietCluster {
   NodeInfo other_;
 };
 
-// The lobby as the entrance (and the router, registry and holdings under
+// The lobby as the admission (and the router, registry and holdings under
 // it) sees it: the players are the table's, the connections the test's.
-class FakeLobby : public EntranceHost,
+class FakeLobby : public AdmissionHost,
                   public RoutingHost,
                   public RoomHost,
                   public HoldingsHost,
@@ -80,7 +80,7 @@ class FakeLobby : public EntranceHost,
  public:
   explicit FakeLobby(PlayerTable& players) : players_(players) {}
 
-  // EntranceHost (connection_of and still_open are RoutingHost's too)
+  // AdmissionHost (connection_of and still_open are RoutingHost's too)
   std::shared_ptr<RoutedConnection> still_open(
       const std::weak_ptr<RoutedConnection>& connection) const override {
     auto open = connection.lock();
@@ -155,21 +155,21 @@ wire::ErrorCode error_code(const FakeParticipant& peer) {
   return error ? error->error().code() : wire::ERROR_CODE_UNSPECIFIED;
 }
 
-class EntranceTest : public ::testing::Test {
+class AdmissionTest : public ::testing::Test {
  protected:
-  EntranceTest()
+  AdmissionTest()
       : rooms_(io_.get_executor(), io_.get_executor(), accounts_, journal_, directory_, log_,
                nullptr, players_, invites_, lobby_, RoomTerms{}),
         router_(io_.get_executor(), cluster_, accounts_, desk_, lobby_, RoutingLimits{}) {
-    EntranceTerms terms;
+    AdmissionTerms terms;
     terms.server_version = "9.8.7";
     terms.reconnect_grace = milliseconds(4'000);
     terms.move_timeout = milliseconds(30'000);
     terms.web_client = true;
     terms.web_url = "https://ttt.example/";
     terms.heartbeat_timeout = milliseconds(9'000);
-    entrance_ = std::make_unique<Entrance>(desk_, router_, holdings_, players_, rooms_, accounts_,
-                                           cluster_, log_, lobby_, terms);
+    admission_ = std::make_unique<Admission>(desk_, router_, holdings_, players_, rooms_, accounts_,
+                                             cluster_, log_, lobby_, terms);
   }
 
   // A new connection from `address`.
@@ -182,7 +182,7 @@ class EntranceTest : public ::testing::Test {
   // The connection says Hello.
   void say(FakeRoutedConnection& connection, const wire::Hello& hello,
            std::uint32_t request_id = 1) {
-    entrance_->hello(connection, hello, request_id);
+    admission_->hello(connection, hello, request_id);
   }
   // A connection whose player `name` (registered if new) is in the lobby.
   std::shared_ptr<FakeRoutedConnection> entered(const std::string& name,
@@ -218,13 +218,13 @@ class EntranceTest : public ::testing::Test {
   NodeRouter router_;
   FakeGameHolders holders_;
   GameHoldings holdings_{io_.get_executor(), holders_, cluster_, lobby_, milliseconds(2'500)};
-  std::unique_ptr<Entrance> entrance_;
+  std::unique_ptr<Admission> admission_;
   std::vector<std::shared_ptr<FakeRoutedConnection>> connections_;
 };
 
 // --- refused at the door -------------------------------------------------------------
 
-TEST_F(EntranceTest, AHelloInAnotherProtocolVersionIsRefusedAndClosed) {
+TEST_F(AdmissionTest, AHelloInAnotherProtocolVersionIsRefusedAndClosed) {
   auto connection = connect();
   wire::Hello hello = hello_as("alice");
   hello.set_protocol_version(wire::kProtocolVersion + 1);
@@ -239,7 +239,7 @@ TEST_F(EntranceTest, AHelloInAnotherProtocolVersionIsRefusedAndClosed) {
   EXPECT_TRUE(accounts_.created.empty()) << "no name registered";
 }
 
-TEST_F(EntranceTest, ASecondHelloOnAConnectionIsRefusedAndTheConnectionStays) {
+TEST_F(AdmissionTest, ASecondHelloOnAConnectionIsRefusedAndTheConnectionStays) {
   auto connection = entered("alice");
   LobbyPlayer* alice = connection->player;
   ASSERT_NE(alice, nullptr);
@@ -252,7 +252,7 @@ TEST_F(EntranceTest, ASecondHelloOnAConnectionIsRefusedAndTheConnectionStays) {
 
 // --- names and secrets ------------------------------------------------------------------
 
-TEST_F(EntranceTest, ANewNameIsRegisteredAndWelcomedWithATokenAndTheServerInstance) {
+TEST_F(AdmissionTest, ANewNameIsRegisteredAndWelcomedWithATokenAndTheServerInstance) {
   auto connection = connect("10.0.0.5");
   say(*connection, hello_as("alice"), 3);
   const wire::Welcome* welcome = welcome_of(*connection->peer);
@@ -262,11 +262,11 @@ TEST_F(EntranceTest, ANewNameIsRegisteredAndWelcomedWithATokenAndTheServerInstan
   EXPECT_FALSE(welcome->resumed());
   EXPECT_TRUE(welcome->secret().empty()) << "the client chose its secret";
   EXPECT_FALSE(welcome->resume_token().empty());
-  EXPECT_EQ(welcome->server_instance(), entrance_->instance());
-  EXPECT_FALSE(entrance_->instance().empty());
-  const Entrance restarted(desk_, router_, holdings_, players_, rooms_, accounts_, cluster_, log_,
-                           lobby_, EntranceTerms{});
-  EXPECT_NE(restarted.instance(), entrance_->instance()) << "a new one with every start";
+  EXPECT_EQ(welcome->server_instance(), admission_->instance());
+  EXPECT_FALSE(admission_->instance().empty());
+  const Admission restarted(desk_, router_, holdings_, players_, rooms_, accounts_, cluster_, log_,
+                            lobby_, AdmissionTerms{});
+  EXPECT_NE(restarted.instance(), admission_->instance()) << "a new one with every start";
   EXPECT_EQ(welcome->protocol_version(), wire::kProtocolVersion);
   EXPECT_EQ(welcome->server_version(), "9.8.7");
   EXPECT_EQ(welcome->reconnect_grace_ms(), 4'000u);
@@ -293,7 +293,7 @@ TEST_F(EntranceTest, ANewNameIsRegisteredAndWelcomedWithATokenAndTheServerInstan
   EXPECT_EQ(cluster_.held[0].second, sha256_hex(welcome->resume_token()));
 }
 
-TEST_F(EntranceTest, ANewNameWithoutASecretIsGivenOneOnce) {
+TEST_F(AdmissionTest, ANewNameWithoutASecretIsGivenOneOnce) {
   auto connection = connect();
   say(*connection, hello_as("alice", ""));
   const wire::Welcome* welcome = welcome_of(*connection->peer);
@@ -301,7 +301,7 @@ TEST_F(EntranceTest, ANewNameWithoutASecretIsGivenOneOnce) {
   EXPECT_TRUE(is_valid_secret(welcome->secret())) << welcome->secret();
 }
 
-TEST_F(EntranceTest, AKnownNameWithItsSecretIsLetIn) {
+TEST_F(AdmissionTest, AKnownNameWithItsSecretIsLetIn) {
   const AccountId alice = account("alice");
   auto connection = connect();
   say(*connection, hello_as("alice"));
@@ -315,7 +315,7 @@ TEST_F(EntranceTest, AKnownNameWithItsSecretIsLetIn) {
   EXPECT_EQ(accounts_.created.size(), 1u) << "no second account";
 }
 
-TEST_F(EntranceTest, AKnownNameWithAWrongSecretIsRefusedAndClosed) {
+TEST_F(AdmissionTest, AKnownNameWithAWrongSecretIsRefusedAndClosed) {
   account("alice");
   auto connection = connect();
   say(*connection, hello_as("alice", "not-alices-secret-0123456789abcdef"), 4);
@@ -329,7 +329,7 @@ TEST_F(EntranceTest, AKnownNameWithAWrongSecretIsRefusedAndClosed) {
 
 // --- one session per name --------------------------------------------------------------
 
-TEST_F(EntranceTest, AResumeTokenTakesThePlayerBackFromItsOldConnection) {
+TEST_F(AdmissionTest, AResumeTokenTakesThePlayerBackFromItsOldConnection) {
   auto first = entered("alice");
   LobbyPlayer* alice = first->player;
   ASSERT_NE(alice, nullptr);
@@ -360,7 +360,7 @@ TEST_F(EntranceTest, AResumeTokenTakesThePlayerBackFromItsOldConnection) {
   EXPECT_TRUE(third->peer->closed);
 }
 
-TEST_F(EntranceTest, ASecondConnectionIsRefusedTheSessionUnlessItAsksToTakeItOver) {
+TEST_F(AdmissionTest, ASecondConnectionIsRefusedTheSessionUnlessItAsksToTakeItOver) {
   auto first = entered("alice");
   LobbyPlayer* alice = first->player;
 
@@ -388,7 +388,7 @@ TEST_F(EntranceTest, ASecondConnectionIsRefusedTheSessionUnlessItAsksToTakeItOve
   EXPECT_EQ(first->player, nullptr);
 }
 
-TEST_F(EntranceTest, AnAwayPlayerIsTakenBackByItsNameAndSecret) {
+TEST_F(AdmissionTest, AnAwayPlayerIsTakenBackByItsNameAndSecret) {
   auto first = entered("alice");
   LobbyPlayer* alice = first->player;
   first->detach();  // its connection dropped; the lobby holds the player
@@ -403,7 +403,7 @@ TEST_F(EntranceTest, AnAwayPlayerIsTakenBackByItsNameAndSecret) {
 
 // --- what Welcome hands over ------------------------------------------------------------
 
-TEST_F(EntranceTest, WelcomeCarriesTheResultsDecidedWhileThePlayerWasAwayOnce) {
+TEST_F(AdmissionTest, WelcomeCarriesTheResultsDecidedWhileThePlayerWasAwayOnce) {
   const AccountId alice = account("alice");
   wire::AwayResult result;
   result.set_game_id(12);
@@ -428,7 +428,7 @@ TEST_F(EntranceTest, WelcomeCarriesTheResultsDecidedWhileThePlayerWasAwayOnce) {
 
 // --- several nodes on one path -------------------------------------------------------
 
-TEST_F(EntranceTest, AHelloWaitsWhileTheNodeChecksWhichGamesAreItsOwn) {
+TEST_F(AdmissionTest, AHelloWaitsWhileTheNodeChecksWhichGamesAreItsOwn) {
   holdings_.check();
   ASSERT_TRUE(holdings_.checking());
   ASSERT_EQ(holders_.checks.size(), 1u);
@@ -449,7 +449,7 @@ TEST_F(EntranceTest, AHelloWaitsWhileTheNodeChecksWhichGamesAreItsOwn) {
   EXPECT_EQ(accounts_.created, std::vector<std::string>{"alice"}) << "nothing done for bob";
 }
 
-TEST_F(EntranceTest, APlayerNoLiveNodeHoldsEntersOnceItsGamesAreTakenOver) {
+TEST_F(AdmissionTest, APlayerNoLiveNodeHoldsEntersOnceItsGamesAreTakenOver) {
   account("alice");
   cluster_.player_at = "";
   auto connection = connect();
@@ -463,7 +463,7 @@ TEST_F(EntranceTest, APlayerNoLiveNodeHoldsEntersOnceItsGamesAreTakenOver) {
   EXPECT_NE(connection->player, nullptr);
 }
 
-TEST_F(EntranceTest, APlayerWhoseGameALiveNodeHoldsIsSentThere) {
+TEST_F(AdmissionTest, APlayerWhoseGameALiveNodeHoldsIsSentThere) {
   account("alice");
   cluster_.player_at = "";
   auto connection = connect();
@@ -483,7 +483,7 @@ TEST_F(EntranceTest, APlayerWhoseGameALiveNodeHoldsIsSentThere) {
   EXPECT_EQ(players_.size(), 0u);
 }
 
-TEST_F(EntranceTest, APlayerAnotherLiveNodeHoldsInsteadIsLeftToTheLobbyToSendThere) {
+TEST_F(AdmissionTest, APlayerAnotherLiveNodeHoldsInsteadIsLeftToTheLobbyToSendThere) {
   cluster_.refuse_holds = "b";
   auto connection = entered("alice");
   ASSERT_EQ(lobby_.elsewhere.size(), 1u);
@@ -493,26 +493,26 @@ TEST_F(EntranceTest, APlayerAnotherLiveNodeHoldsInsteadIsLeftToTheLobbyToSendThe
 
 // --- a new secret ----------------------------------------------------------------------
 
-TEST_F(EntranceTest, AnInvalidNewSecretIsRefusedAndTheTokenStays) {
+TEST_F(AdmissionTest, AnInvalidNewSecretIsRefusedAndTheTokenStays) {
   auto connection = entered("alice");
   LobbyPlayer& alice = *connection->player;
   const auto token_hash = desk_.tokens().hash_of(alice.id);
   wire::RotateSecret rotate;
   rotate.set_new_secret("short");
-  entrance_->rotate_secret(alice, rotate, 8);
+  admission_->rotate_secret(alice, rotate, 8);
   EXPECT_EQ(error_code(*connection->peer), wire::ERROR_CODE_BAD_REQUEST);
   EXPECT_EQ(connection->peer->last_error()->in_reply_to(), 8u);
   EXPECT_FALSE(connection->peer->closed);
   EXPECT_EQ(desk_.tokens().hash_of(alice.id), token_hash);
 }
 
-TEST_F(EntranceTest, ANewSecretReplacesThePlayersTokenToldOnlyToIt) {
+TEST_F(AdmissionTest, ANewSecretReplacesThePlayersTokenToldOnlyToIt) {
   auto connection = entered("alice");
   LobbyPlayer& alice = *connection->player;
   const std::string old_token = welcome_of(*connection->peer)->resume_token();
   wire::RotateSecret rotate;
   rotate.set_new_secret("alices-new-secret-0123456789abcdef");
-  entrance_->rotate_secret(alice, rotate, 9);
+  admission_->rotate_secret(alice, rotate, 9);
   const auto* rotated =
       connection->peer->last([](const wire::ServerMessage& m) { return m.has_secret_rotated(); });
   ASSERT_NE(rotated, nullptr);
@@ -532,14 +532,14 @@ TEST_F(EntranceTest, ANewSecretReplacesThePlayersTokenToldOnlyToIt) {
   EXPECT_EQ(with_new->player, &alice);
 }
 
-TEST_F(EntranceTest, ANewSecretTheRecordsRefuseIsReportedAndTheOldTokenStays) {
+TEST_F(AdmissionTest, ANewSecretTheRecordsRefuseIsReportedAndTheOldTokenStays) {
   auto connection = entered("alice");
   LobbyPlayer& alice = *connection->player;
   const auto token_hash = desk_.tokens().hash_of(alice.id);
   accounts_.secret_write_fails = true;
   wire::RotateSecret rotate;
   rotate.set_new_secret("alices-new-secret-0123456789abcdef");
-  entrance_->rotate_secret(alice, rotate, 10);
+  admission_->rotate_secret(alice, rotate, 10);
   EXPECT_EQ(error_code(*connection->peer), wire::ERROR_CODE_STORAGE);
   EXPECT_EQ(connection->peer->last_error()->in_reply_to(), 10u);
   EXPECT_EQ(desk_.tokens().hash_of(alice.id), token_hash);
@@ -548,7 +548,7 @@ TEST_F(EntranceTest, ANewSecretTheRecordsRefuseIsReportedAndTheOldTokenStays) {
       nullptr);
 }
 
-TEST_F(EntranceTest, APlayerGoneBeforeItsNewSecretIsStoredIsToldNothing) {
+TEST_F(AdmissionTest, APlayerGoneBeforeItsNewSecretIsStoredIsToldNothing) {
   auto connection = entered("alice");
   LobbyPlayer& alice = *connection->player;
   const SeatId id = alice.id;
@@ -556,7 +556,7 @@ TEST_F(EntranceTest, APlayerGoneBeforeItsNewSecretIsStoredIsToldNothing) {
   accounts_.answer_later = true;
   wire::RotateSecret rotate;
   rotate.set_new_secret("alices-new-secret-0123456789abcdef");
-  entrance_->rotate_secret(alice, rotate, 11);
+  admission_->rotate_secret(alice, rotate, 11);
   // It leaves meanwhile, as the Lobby forgets a player: its token revoked.
   connection->detach();
   desk_.tokens().revoke(id, account);

@@ -1,4 +1,4 @@
-#include "lobby/entrance.hpp"
+#include "lobby/admission.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -12,9 +12,9 @@
 
 namespace ttt::server {
 
-Entrance::Entrance(HelloDesk& desk, NodeRouter& router, GameHoldings& holdings,
-                   PlayerTable& players, RoomRegistry& rooms, AccountStore& accounts,
-                   Cluster& cluster, LogLimiter& log, EntranceHost& host, EntranceTerms terms)
+Admission::Admission(HelloDesk& desk, NodeRouter& router, GameHoldings& holdings,
+                     PlayerTable& players, RoomRegistry& rooms, AccountStore& accounts,
+                     Cluster& cluster, LogLimiter& log, AdmissionHost& host, AdmissionTerms terms)
     : desk_(desk),
       router_(router),
       holdings_(holdings),
@@ -29,8 +29,8 @@ Entrance::Entrance(HelloDesk& desk, NodeRouter& router, GameHoldings& holdings,
 
 // --- Hello ----------------------------------------------------------------------
 
-void Entrance::hello(RoutedConnection& connection, const wire::Hello& hello,
-                     std::uint32_t request_id) {
+void Admission::hello(RoutedConnection& connection, const wire::Hello& hello,
+                      std::uint32_t request_id) {
   auto conn = connection.participant();
   if (!conn) return;
   if (connection.speaks_for() != nullptr) {
@@ -73,8 +73,8 @@ void Entrance::hello(RoutedConnection& connection, const wire::Hello& hello,
                  });
 }
 
-bool Entrance::defer_hello(RoutedConnection& connection, const wire::Hello& hello,
-                           std::uint32_t request_id) {
+bool Admission::defer_hello(RoutedConnection& connection, const wire::Hello& hello,
+                            std::uint32_t request_id) {
   holdings_.stalled();
   if (!holdings_.checking()) return false;
   constexpr std::size_t kMostDeferred = 10'000;
@@ -98,8 +98,8 @@ bool Entrance::defer_hello(RoutedConnection& connection, const wire::Hello& hell
   return true;
 }
 
-void Entrance::refuse_hello(RoutedConnection& connection, wire::ErrorCode code, std::string text,
-                            std::uint32_t request_id) {
+void Admission::refuse_hello(RoutedConnection& connection, wire::ErrorCode code, std::string text,
+                             std::uint32_t request_id) {
   spdlog::debug("hello refused: {}", text);
   if (auto conn = connection.participant()) {
     conn->deliver(error_reply(code, std::move(text), request_id, true));
@@ -107,8 +107,8 @@ void Entrance::refuse_hello(RoutedConnection& connection, wire::ErrorCode code, 
   }
 }
 
-void Entrance::let_in(RoutedConnection& connection, const Identified& who, const wire::Hello& hello,
-                      std::uint32_t request_id) {
+void Admission::let_in(RoutedConnection& connection, const Identified& who,
+                       const wire::Hello& hello, std::uint32_t request_id) {
   if (who.adopt) {
     // No live node holds the player: its games in progress come here (or
     // it goes where they are held) before it enters.
@@ -154,8 +154,8 @@ void Entrance::let_in(RoutedConnection& connection, const Identified& who, const
   take_back(connection, *held, hello, request_id);
 }
 
-void Entrance::new_name(RoutedConnection& connection, const wire::Hello& hello,
-                        std::uint32_t request_id) {
+void Admission::new_name(RoutedConnection& connection, const wire::Hello& hello,
+                         std::uint32_t request_id) {
   if (router_.send_away(connection, nullptr)) return;
   connection.begin_routing();
   desk_.register_name(hello, connection.peer_address(),
@@ -174,10 +174,10 @@ void Entrance::new_name(RoutedConnection& connection, const wire::Hello& hello,
 
 // --- in ---------------------------------------------------------------------------
 
-void Entrance::enter(RoutedConnection& connection, const StoredPlayer& account,
-                     const wire::Hello& hello, std::uint32_t request_id, bool resumed,
-                     const std::string& secret,
-                     const std::function<void(LobbyPlayer&)>& before_welcome) {
+void Admission::enter(RoutedConnection& connection, const StoredPlayer& account,
+                      const wire::Hello& hello, std::uint32_t request_id, bool resumed,
+                      const std::string& secret,
+                      const std::function<void(LobbyPlayer&)>& before_welcome) {
   auto conn = connection.participant();
   if (!conn) return;
   auto player = std::make_unique<LobbyPlayer>();
@@ -199,8 +199,8 @@ void Entrance::enter(RoutedConnection& connection, const StoredPlayer& account,
                 client.empty() ? "" : " with ", client);
 }
 
-void Entrance::take_back(RoutedConnection& connection, LobbyPlayer& player,
-                         const wire::Hello& hello, std::uint32_t request_id) {
+void Admission::take_back(RoutedConnection& connection, LobbyPlayer& player,
+                          const wire::Hello& hello, std::uint32_t request_id) {
   if (RoutedConnection* old = host_.connection_of(player); old && old != &connection) {
     old->detach();  // its closing no longer concerns the player
     if (auto old_conn = old->participant()) {
@@ -225,8 +225,8 @@ void Entrance::take_back(RoutedConnection& connection, LobbyPlayer& player,
   if (player.room) player.room->back(player.ref(), request_id);
 }
 
-void Entrance::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
-                       const std::string& secret) {
+void Admission::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
+                        const std::string& secret) {
   // A fresh token on every Hello: an old one stops working.
   const std::string token = desk_.tokens().issue(player.id, player.account);
   if (!player.is_bot) {
@@ -265,8 +265,8 @@ void Entrance::welcome(LobbyPlayer& player, std::uint32_t request_id, bool resum
 
 // --- a new secret -----------------------------------------------------------------
 
-void Entrance::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
-                             std::uint32_t request_id) {
+void Admission::rotate_secret(LobbyPlayer& player, const wire::RotateSecret& rotate,
+                              std::uint32_t request_id) {
   if (!is_valid_secret(rotate.new_secret())) {
     host_.error(player, wire::ERROR_CODE_BAD_REQUEST,
                 "a secret is " + std::to_string(kMinSecret) + " to " + std::to_string(kMaxSecret) +
