@@ -43,18 +43,8 @@ constexpr const char* kSecret = "alices-secret-0123456789abcdef-0123";
 // This node alone ("a"), and node "b", alive, for the answers that send a
 // player there. Tokens held are kept for the test; a hold may be refused as
 // if "b" held the player (refuse_holds).
-class OneNode : public testing::QuietCluster {
+class OneNode : public testing::TwoNodeCluster {
  public:
-  OneNode() : QuietCluster("a") {
-    other_.id = "b";
-    other_.host = "127.0.0.2";
-    other_.port = 4000;
-  }
-  std::optional<NodeInfo> node(const std::string& id) const override {
-    if (id == self_.id) return self_;
-    if (id == other_.id) return other_;
-    return std::nullopt;
-  }
   void find_player(AccountId, PlayerDone done) override { done(player_at, true); }
   void hold(AccountId account, const std::string& hash, milliseconds, const std::string&,
             HoldDone done) override {
@@ -65,9 +55,6 @@ class OneNode : public testing::QuietCluster {
   std::vector<std::pair<AccountId, std::string>> held;
   std::string player_at = "a";  // where find_player says the player is ("": nowhere)
   std::string refuse_holds;     // the node that holds every player instead ("": none)
-
- private:
-  NodeInfo other_;
 };
 
 // The lobby as the admission (and the router, registry and holdings under

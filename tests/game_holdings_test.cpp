@@ -62,25 +62,13 @@ class FakeLobby : public HoldingsHost {
 };
 
 // This node "a" and a live node "b"; "dead" is known to nobody.
-class TwoNodes : public ttt::testing::QuietCluster {
+class TwoNodes : public ttt::testing::TwoNodeCluster {
  public:
-  TwoNodes() : QuietCluster("a") {
-    other_.id = "b";
-    other_.host = "127.0.0.2";
-  }
-  std::optional<NodeInfo> node(const std::string& id) const override {
-    if (id == self_.id) return self_;
-    if (id == other_.id) return other_;
-    return std::nullopt;
-  }
   std::vector<std::string> live_nodes() const override { return {"a", "b"}; }
   std::optional<NodeInfo> another_node() const override { return other_; }
   void set_draining(bool on) override { draining = on; }
 
   bool draining = false;
-
- private:
-  NodeInfo other_;
 };
 
 HeldGame held(RecordId id, GameId room, const std::string& node) {

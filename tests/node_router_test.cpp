@@ -149,14 +149,9 @@ class FakeLobby : public RoutingHost, public testing::DeliveredReplies {
 // This node "a" and, unless the test says no, node "b" alive and taking
 // players; tokens held and seats asked are kept for the test to look at
 // (and answer).
-class TwoNodes : public testing::QuietCluster {
+class TwoNodes : public testing::TwoNodeCluster {
  public:
-  TwoNodes() : QuietCluster("a") {
-    other_.id = "b";
-    other_.host = "127.0.0.2";
-    other_.port = 4000;
-    other_.fingerprint = "ab:cd";
-  }
+  TwoNodes() { other_.fingerprint = "ab:cd"; }
   std::optional<NodeInfo> node(const std::string& id) const override {
     if (id == self_.id) return self_;
     if (id == other_.id && other_alive) return other_;
@@ -186,9 +181,6 @@ class TwoNodes : public testing::QuietCluster {
   std::vector<Held> held;
   std::deque<Asked> seats;
   bool other_alive = true;
-
- private:
-  NodeInfo other_;
 };
 
 wire::Hello arriving(const std::string& name, const std::string& reservation,

@@ -42,18 +42,8 @@ using testing::MemoryAccounts;
 
 // This node "a" and node "b", alive and taking players; the tokens held
 // are kept for the test to look at, with the answer each waits for.
-class TwoNodes : public testing::QuietCluster {
+class TwoNodes : public testing::TwoNodeCluster {
  public:
-  TwoNodes() : QuietCluster("a") {
-    other_.id = "b";
-    other_.host = "127.0.0.2";
-    other_.port = 4000;
-  }
-  std::optional<NodeInfo> node(const std::string& id) const override {
-    if (id == self_.id) return self_;
-    if (id == other_.id) return other_;
-    return std::nullopt;
-  }
   std::vector<std::string> live_nodes() const override { return {"a", "b"}; }
   std::optional<NodeInfo> another_node() const override { return other_; }
   void set_draining(bool on) override { draining = on; }
@@ -70,9 +60,6 @@ class TwoNodes : public testing::QuietCluster {
   };
   std::vector<Held> held;
   bool draining = false;
-
- private:
-  NodeInfo other_;
 };
 
 // A bot's connection as the lobby's would be: it keeps nothing.

@@ -100,18 +100,8 @@ class LaterMatchmaker : public Matchmaker {
 };
 
 // Another node "b" alive; seat requests are answered by the test.
-class TwoNodes : public ttt::testing::QuietCluster {
+class TwoNodes : public ttt::testing::TwoNodeCluster {
  public:
-  TwoNodes() : QuietCluster("a") {
-    other_.id = "b";
-    other_.host = "127.0.0.2";
-    other_.port = 4000;
-  }
-  std::optional<NodeInfo> node(const std::string& id) const override {
-    if (id == self_.id) return self_;
-    if (id == other_.id) return other_;
-    return std::nullopt;
-  }
   std::optional<NodeInfo> another_node() const override { return other_; }
   void request_seat(const std::string& to, const SeatRequest& request, SeatDone done) override {
     seats.push_back({to, request, std::move(done)});
@@ -125,7 +115,6 @@ class TwoNodes : public ttt::testing::QuietCluster {
   std::deque<Asked> seats;
 
  private:
-  NodeInfo other_;
 };
 
 MatchRequest wish(const LobbyPlayer& player, int size = 3,

@@ -48,29 +48,25 @@ void Admission::hello(RoutedConnection& connection, const wire::Hello& hello,
   // A node that may have looked dead checks which games are its own first.
   if (defer_hello(connection, hello, request_id)) return;
   if (!hello.reservation().empty() && router_.arrive(connection, hello, request_id)) return;
-  // Who it is and where its player is held (the other nodes may be asked):
-  // what the peer sends meanwhile waits.
-  connection.begin_routing();
-  desk_.identify(hello, connection.peer_address(),
-                 [this, weak = connection.handle(), hello, request_id](Identified who) {
-                   auto open = host_.still_open(weak);
-                   if (!open) return;
-                   open->end_routing();
-                   switch (who.kind) {
-                     case Identified::Kind::kRefused:
-                       refuse_hello(*open, who.code, std::move(who.text), request_id);
-                       return;
-                     case Identified::Kind::kElsewhere:
-                       router_.redirect(*open, who.node, "", GameId{}, who.text);
-                       return;
-                     case Identified::Kind::kNewName:
-                       new_name(*open, hello, request_id);
-                       return;
-                     case Identified::Kind::kKnown:
-                       let_in(*open, who, hello, request_id);
-                       return;
-                   }
-                 });
+  // Who it is and where its player is held (the other nodes may be asked).
+  desk_.identify(
+      hello, connection.peer_address(),
+      once_answered(connection, [this, hello, request_id](RoutedConnection& open, Identified who) {
+        switch (who.kind) {
+          case Identified::Kind::kRefused:
+            refuse_hello(open, who.code, std::move(who.text), request_id);
+            return;
+          case Identified::Kind::kElsewhere:
+            router_.redirect(open, who.node, "", GameId{}, who.text);
+            return;
+          case Identified::Kind::kNewName:
+            new_name(open, hello, request_id);
+            return;
+          case Identified::Kind::kKnown:
+            let_in(open, who, hello, request_id);
+            return;
+        }
+      }));
 }
 
 bool Admission::defer_hello(RoutedConnection& connection, const wire::Hello& hello,
@@ -88,13 +84,9 @@ bool Admission::defer_hello(RoutedConnection& connection, const wire::Hello& hel
     }
     return true;
   }
-  connection.begin_routing();
-  holdings_.after_check([this, weak = connection.handle(), hello, request_id] {
-    auto open = host_.still_open(weak);
-    if (!open) return;
-    open->end_routing();
-    this->hello(*open, hello, request_id);
-  });
+  holdings_.after_check(once_answered(
+      connection,
+      [this, hello, request_id](RoutedConnection& open) { this->hello(open, hello, request_id); }));
   return true;
 }
 
@@ -112,21 +104,19 @@ void Admission::let_in(RoutedConnection& connection, const Identified& who,
   if (who.adopt) {
     // No live node holds the player: its games in progress come here (or
     // it goes where they are held) before it enters.
-    connection.begin_routing();
     Identified here = who;
     here.adopt = false;
-    holdings_.adopt_games_of(who.account, [this, weak = connection.handle(), here, hello,
-                                           request_id](const std::optional<NodeInfo>& elsewhere) {
-      auto open = host_.still_open(weak);
-      if (!open) return;
-      open->end_routing();
-      if (elsewhere) {
-        router_.redirect(*open, *elsewhere, "", GameId{},
-                         "your game is at node " + where_of(*elsewhere));
-        return;
-      }
-      let_in(*open, here, hello, request_id);
-    });
+    holdings_.adopt_games_of(
+        who.account, once_answered(connection, [this, here, hello, request_id](
+                                                   RoutedConnection& open,
+                                                   const std::optional<NodeInfo>& elsewhere) {
+          if (elsewhere) {
+            router_.redirect(open, *elsewhere, "", GameId{},
+                             "your game is at node " + where_of(*elsewhere));
+            return;
+          }
+          let_in(open, here, hello, request_id);
+        }));
     return;
   }
   LobbyPlayer* held = players_.get(who.seat);
@@ -157,19 +147,16 @@ void Admission::let_in(RoutedConnection& connection, const Identified& who,
 void Admission::new_name(RoutedConnection& connection, const wire::Hello& hello,
                          std::uint32_t request_id) {
   if (router_.send_away(connection, nullptr)) return;
-  connection.begin_routing();
-  desk_.register_name(hello, connection.peer_address(),
-                      [this, weak = connection.handle(), hello, request_id](Identified who) {
-                        auto open = host_.still_open(weak);
-                        if (!open) return;
-                        open->end_routing();
-                        const StoredPlayer* account = accounts_.get(who.account);
-                        if (who.kind != Identified::Kind::kKnown || account == nullptr) {
-                          refuse_hello(*open, who.code, std::move(who.text), request_id);
-                          return;
-                        }
-                        enter(*open, *account, hello, request_id, false, who.issued);
-                      });
+  desk_.register_name(
+      hello, connection.peer_address(),
+      once_answered(connection, [this, hello, request_id](RoutedConnection& open, Identified who) {
+        const StoredPlayer* account = accounts_.get(who.account);
+        if (who.kind != Identified::Kind::kKnown || account == nullptr) {
+          refuse_hello(open, who.code, std::move(who.text), request_id);
+          return;
+        }
+        enter(open, *account, hello, request_id, false, who.issued);
+      }));
 }
 
 // --- in ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "ids.hpp"
 #include "limits/log_limiter.hpp"
@@ -119,6 +120,20 @@ class Admission {
   // The player's Welcome, with a fresh token held in the Cluster.
   void welcome(LobbyPlayer& player, std::uint32_t request_id, bool resumed,
                const std::string& secret);
+  // The connection's Hello waits for an answer (what the peer sends
+  // meanwhile is held): returns the callback the answer goes to, which runs
+  // `then` with the connection and the answer if the connection is still
+  // open, its held messages handled after.
+  template <typename Then>
+  auto once_answered(RoutedConnection& connection, Then then) {
+    connection.begin_routing();
+    return [this, weak = connection.handle(), then = std::move(then)](auto&&... answer) mutable {
+      auto open = host_.still_open(weak);
+      if (!open) return;
+      open->end_routing();
+      then(*open, std::forward<decltype(answer)>(answer)...);
+    };
+  }
 
   HelloDesk& desk_;
   NodeRouter& router_;

@@ -42,4 +42,23 @@ class QuietCluster : public server::Cluster {
   server::NodeInfo self_;
 };
 
+// This node "a" and another, "b" (127.0.0.2, port 4000), both known: the
+// start of a test's two nodes, which says what else they answer.
+class TwoNodeCluster : public QuietCluster {
+ public:
+  TwoNodeCluster() : QuietCluster("a") {
+    other_.id = "b";
+    other_.host = "127.0.0.2";
+    other_.port = 4000;
+  }
+  std::optional<server::NodeInfo> node(const std::string& id) const override {
+    if (id == self_.id) return self_;
+    if (id == other_.id) return other_;
+    return std::nullopt;
+  }
+
+ protected:
+  server::NodeInfo other_;
+};
+
 }  // namespace ttt::testing
