@@ -436,6 +436,22 @@ TEST_F(AdmissionTest, AHelloWaitsWhileTheNodeChecksWhichGamesAreItsOwn) {
   EXPECT_EQ(accounts_.created, std::vector<std::string>{"alice"}) << "nothing done for bob";
 }
 
+TEST_F(AdmissionTest, PastTenThousandHellosWaitingForTheCheckTheNextIsToldToComeBack) {
+  holdings_.check();
+  ASSERT_TRUE(holdings_.checking());
+  constexpr int kMostWaiting = 10'000;
+  for (int i = 0; i < kMostWaiting; ++i) say(*connect(), hello_as("p" + std::to_string(i)));
+  ASSERT_EQ(holdings_.waiting_for_check(), static_cast<std::size_t>(kMostWaiting));
+
+  auto late = connect();
+  say(*late, hello_as("late"), 9);
+  EXPECT_EQ(error_code(*late->peer), wire::ERROR_CODE_CLUSTER_UNAVAILABLE);
+  EXPECT_EQ(late->peer->last_error()->in_reply_to(), 9u);
+  EXPECT_TRUE(late->peer->closed);
+  EXPECT_FALSE(late->routing) << "nothing of it waits";
+  EXPECT_EQ(holdings_.waiting_for_check(), static_cast<std::size_t>(kMostWaiting));
+}
+
 TEST_F(AdmissionTest, APlayerNoLiveNodeHoldsEntersOnceItsGamesAreTakenOver) {
   account("alice");
   cluster_.player_at = "";
