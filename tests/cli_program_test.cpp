@@ -33,15 +33,20 @@ TEST(AnswerCommandLine, ABadCommandLineIsSaidWithTheHelpCommand) {
   ::unsetenv("TTT_INVOKED_AS");
 }
 
-TEST(AnswerCommandLine, HelpAndPrintConfigAreAnsweredOnStdout) {
-  ParsedArgs help{{true, true, false, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
+TEST(AnswerCommandLine, HelpPrintConfigAndVersionAreAnsweredOnStdout) {
+  ParsedArgs help{{true, true, false, false, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
   ::testing::internal::CaptureStdout();
   EXPECT_EQ(answer_command_line("ttt-bot", help), 0);
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "usage: ttt-bot [flags]\n");
-  ParsedArgs print{{true, false, true, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
+  ParsedArgs print{{true, false, true, false, ""}, "usage: ttt-bot [flags]\n", "port = 7777\n"};
   ::testing::internal::CaptureStdout();
   EXPECT_EQ(answer_command_line("ttt-bot", print), 0);
   EXPECT_EQ(::testing::internal::GetCapturedStdout(), "port = 7777\n");
+  ParsedArgs version{{true, false, false, true, ""}, "usage: ttt-bot [flags]\n", ""};
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(answer_command_line("ttt-bot", version), 0);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), std::string("ttt-bot ") + kVersion + "\n");
+  EXPECT_STREQ(kVersion, "0.1.0") << "the project's version (CMakeLists.txt)";
 }
 
 TEST(AnswerCommandLine, AGoodCommandLineLetsTheProgramGoOn) {

@@ -27,6 +27,7 @@
 #include "load/stats_query.hpp"
 #include "ttt/cli/flags.hpp"
 #include "ttt/cli/invocation.hpp"
+#include "ttt/cli/program.hpp"
 #include "ttt/tls/alpn.hpp"
 #include "ttt/tls/stream.hpp"
 
@@ -516,10 +517,8 @@ int main(int argc, char** argv) {
                  ttt::cli::invocation_name("ttt-bench").c_str());
     return 2;
   }
-  if (parsed.help) {
-    std::fputs(flags.usage().c_str(), stdout);
-    return 0;
-  }
+  const ttt::cli::ParsedArgs args{parsed, flags.usage(), flags.effective_config()};
+  if (const auto done = ttt::cli::answer_command_line("ttt-bench", args)) return *done;
   if (c.connections % 2 != 0 && !c.churn) {
     std::fprintf(stderr, "ttt-bench: --connections must be even (players come in pairs)\n");
     return 2;

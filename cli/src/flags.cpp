@@ -93,6 +93,7 @@ Flags::Flags(std::string program, std::string summary)
   app_->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app_->add_option("--config", config_path_)->type_name("FILE");
   app_->add_flag("--print-config", print_config_)->disable_flag_override();
+  app_->add_flag("--version", version_)->disable_flag_override();
 }
 
 Flags::~Flags() = default;
@@ -284,6 +285,7 @@ ParseResult Flags::parse(int argc, const char* const* argv) {
     return fail(e.what());
   }
   result.print_config = print_config_;
+  result.version = version_;
   if (!config_path_.empty()) {
     if (auto error = read_config()) return fail(*error);
   }
@@ -349,6 +351,7 @@ std::string Flags::usage() const {
        "");
   line("--print-config", "print the effective settings (defaults, file, flags) as TOML and exit",
        "");
+  line("--version", "print the program's name and version and exit", "");
   line("--help, -h", "this text", "");
   return out.str();
 }

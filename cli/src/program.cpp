@@ -10,6 +10,8 @@
 
 namespace ttt::cli {
 
+const char* const kVersion = TTT_VERSION;
+
 std::optional<int> answer_command_line(std::string_view program, const ParsedArgs& args) {
   if (!args.result.ok) {
     const std::string name(program);
@@ -23,6 +25,10 @@ std::optional<int> answer_command_line(std::string_view program, const ParsedArg
   }
   if (args.result.print_config) {
     std::fputs(args.effective_config.c_str(), stdout);
+    return 0;
+  }
+  if (args.result.version) {
+    std::printf("%s %s\n", std::string(program).c_str(), kVersion);
     return 0;
   }
   return std::nullopt;

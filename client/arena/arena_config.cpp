@@ -57,7 +57,7 @@ cli::ParsedArgs parse_arena_args(int argc, const char* const* argv, ArenaConfig&
   while (first_flag < argc && first_flag < 3 && argv[first_flag][0] != '-') ++first_flag;
   for (int i = first_flag; i < argc; ++i) rest.push_back(argv[i]);
   cli::ParsedArgs args{flags.parse(static_cast<int>(rest.size()), rest.data()), flags.usage(), ""};
-  if (!args.result.ok || args.result.help) return args;
+  if (!args.result.ok || args.result.help || args.result.version) return args;
   args.effective_config = flags.effective_config();
   if (args.result.print_config) return args;
   if (first_flag != 3) {

@@ -4,7 +4,8 @@
 Every flag a program's --help lists has a row in that program's table in
 README.md ("### ttt-X flags"), and every flag a table names is one its
 program takes: a flag added, renamed or removed without the README fails
-here, naming it. --help itself is left out (every program has it).
+here, naming it. --help and --version are left out (every program has
+them, and README says so once).
 
 Usage: readme_flags_test.py README BIN_DIR
 """
@@ -46,7 +47,7 @@ def help_flags(bin_dir, program):
             flags |= set(FLAG.findall(entry.group(1)))
     if len(flags) < 3:
         raise SystemExit(f"{program} --help lists almost no flags:\n{run.stdout}")
-    return flags - {"--help"}
+    return flags - {"--help", "--version"}
 
 
 def main():

@@ -33,6 +33,7 @@ struct ParseResult {
   bool ok = true;             // false: error holds the reason
   bool help = false;          // --help or -h was given
   bool print_config = false;  // --print-config was given: show effective_config() and exit
+  bool version = false;       // --version was given: show the version and exit
   std::string error;
 };
 
@@ -89,6 +90,7 @@ class Flags {
   std::vector<Spec> specs_;
   std::string config_path_;
   bool print_config_ = false;
+  bool version_ = false;
 };
 
 // Parses a whole decimal integer in [min, max]; nullopt for anything else.

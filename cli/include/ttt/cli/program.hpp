@@ -11,6 +11,9 @@
 
 namespace ttt::cli {
 
+// ttt's version, the project's (CMakeLists.txt), as --version says it.
+extern const char* const kVersion;
+
 // What a program's command line came to: the flags' verdict (with the
 // program's own checks after them), and the texts --help and
 // --print-config show.
@@ -31,8 +34,9 @@ struct ParsedArgs {
 // Answers what the command line asks of the program itself: a bad command
 // line is said on stderr ("PROGRAM: WHAT" and "(see COMMAND --help)", the
 // command as the user runs it: invocation.hpp) and ends it with exit code
-// 2; --help prints the usage and --print-config the effective settings on
-// stdout, exit code 0. nullopt: the program goes on.
+// 2; --help prints the usage, --print-config the effective settings and
+// --version "PROGRAM VERSION" (ttt's version, kVersion) on stdout, exit code
+// 0. nullopt: the program goes on.
 std::optional<int> answer_command_line(std::string_view program, const ParsedArgs& args);
 
 // The default log: standard error, named program, at level (trace, debug,
