@@ -71,17 +71,13 @@ void Admission::hello(RoutedConnection& connection, const wire::Hello& hello,
 
 bool Admission::defer_hello(RoutedConnection& connection, const wire::Hello& hello,
                             std::uint32_t request_id) {
-  holdings_.stalled();
+  // (The Lobby looked for a stall, which starts a check, as the message came in.)
   if (!holdings_.checking()) return false;
   constexpr std::size_t kMostDeferred = 10'000;
   if (holdings_.waiting_for_check() >= kMostDeferred) {
-    if (auto conn = connection.participant()) {
-      conn->deliver(error_reply(wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
-                                "this node is checking which games are its own: try again in a "
-                                "moment",
-                                request_id, true));
-      conn->close();
-    }
+    refuse_hello(connection, wire::ERROR_CODE_CLUSTER_UNAVAILABLE,
+                 "this node is checking which games are its own: try again in a moment",
+                 request_id);
     return true;
   }
   holdings_.after_check(once_answered(
