@@ -244,7 +244,7 @@ void Lobby::forget(SeatId id) {
   desk_.tokens().revoke(player.id, player.account);
   quick_match_.forget(player.id);
   // Only a bot is forgotten while connected: its connection ends with it.
-  if (auto* connection = static_cast<Connection*>(player.inbox)) {
+  if (Connection* connection = connection_to(player)) {
     connection->detach();
     connections_.erase(connection);
   }
@@ -454,7 +454,7 @@ void Lobby::error(const LobbyPlayer& player, wire::ErrorCode code, std::string t
 // --- rooms and seats: what RoomRegistry, RoomDesk, QuickMatch and ChallengeDesk ask
 
 RateLimiter* Lobby::invite_tries(const LobbyPlayer& player) {
-  auto* connection = static_cast<Connection*>(player.inbox);
+  Connection* connection = connection_to(player);
   return connection != nullptr ? &connection->invite_failures : nullptr;
 }
 
@@ -478,8 +478,9 @@ std::shared_ptr<GameRoom> Lobby::open_pair(LobbyPlayer& waiting, wire::Rated wai
 
 void Lobby::send_to_seat(LobbyPlayer& player, const NodeInfo& node, const std::string& reservation,
                          GameId game, const std::string& reason) {
-  if (player.inbox == nullptr) return;
-  router_.redirect(*static_cast<Connection*>(player.inbox), node, reservation, game, reason);
+  if (Connection* connection = connection_to(player)) {
+    router_.redirect(*connection, node, reservation, game, reason);
+  }
 }
 
 bool Lobby::bot_free_for(const LobbyPlayer& player) {
@@ -560,9 +561,12 @@ void Lobby::serve_other_nodes() {
 
 // --- RoutingHost -------------------------------------------------------------------
 
-RoutedConnection* Lobby::connection_of(const LobbyPlayer& player) {
+Lobby::Connection* Lobby::connection_to(const LobbyPlayer& player) {
+  // Every player's inbox is a connection of this lobby's (attach).
   return static_cast<Connection*>(player.inbox);
 }
+
+RoutedConnection* Lobby::connection_of(const LobbyPlayer& player) { return connection_to(player); }
 
 std::shared_ptr<RoutedConnection> Lobby::still_open(
     const std::weak_ptr<RoutedConnection>& connection) const {
@@ -578,7 +582,7 @@ void Lobby::hand_off(LobbyPlayer& player) {
   quick_match_.withdraw(id);
   if (player.room) player.room->leave(id, 0);
   desk_.tokens().forget(id);
-  if (auto* connection = static_cast<Connection*>(player.inbox)) connection->detach();
+  if (Connection* connection = connection_to(player)) connection->detach();
   if (LobbyPlayer* still = player_of(id); still && !still->room) {
     rooms_.release_seat(*still);
     players_.erase(id);

@@ -217,6 +217,9 @@ class Lobby final : public Gate,
   Cluster& cluster() const { return deps_.cluster ? *deps_.cluster : single_node_; }
   // The connection's peer while a lookup is under way, or null if it is gone.
   std::shared_ptr<Connection> still_open(const std::weak_ptr<Connection>& connection) const;
+  // The connection the player speaks through (this lobby's own); null while
+  // it is away.
+  static Connection* connection_to(const LobbyPlayer& player);
   // RoutingHost (NodeRouter sends clients to other nodes and seats those
   // sent here); connection_of answers NodeTransfers and the Admission too
   // (TransfersHost, AdmissionHost), still_open the Admission.
