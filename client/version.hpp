@@ -1,8 +1,10 @@
-// The version the client programs report to the server.
+// The version the client programs report to the server: ttt's.
 #pragma once
+
+#include "ttt/cli/version.hpp"
 
 namespace ttt::client {
 
-inline constexpr const char* kVersion = "0.1.0";
+using cli::kVersion;
 
 }  // namespace ttt::client

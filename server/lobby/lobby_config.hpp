@@ -12,6 +12,7 @@
 #include "lobby/address_quotas.hpp"
 #include "ttt.pb.h"
 #include "ttt/ai.hpp"
+#include "ttt/cli/version.hpp"
 
 namespace ttt::server {
 
@@ -66,7 +67,7 @@ struct LobbyConfig {
   // every log_every; the rest are counted (limits/log_limiter.hpp).
   double log_burst = 20;
   std::chrono::milliseconds log_every{5'000};
-  std::string server_version = "0.1.0";
+  std::string server_version = cli::kVersion;
   // Several nodes: a node whose heartbeats are older than this is dead for
   // the others, who may take its games (--node-dead-after).
   std::chrono::milliseconds node_dead_after{2'500};

@@ -8,11 +8,9 @@
 #include <string_view>
 
 #include "ttt/cli/flags.hpp"
+#include "ttt/cli/version.hpp"
 
 namespace ttt::cli {
-
-// ttt's version, the project's (CMakeLists.txt), as --version says it.
-extern const char* const kVersion;
 
 // What a program's command line came to: the flags' verdict (with the
 // program's own checks after them), and the texts --help and
