@@ -177,6 +177,31 @@ TEST(RunProver, ATableThatProvedAPositionAnswersAtOnce) {
   EXPECT_LT(limits.nodes(), 100u);
 }
 
+// A line may end on a block the attacker owes: the prover keeps to its
+// plies even when the defender's fours keep forcing blocks at the limit
+// (its move lists have room for max_plies + 2 plies and no more).
+TEST(RunProver, KeepsToItsPliesWhenTheDefendersFoursForceBlocks) {
+  std::mt19937 rng(11);
+  int with_fours = 0;
+  for (int t = 0; t < testing::scaled(150, 40); ++t) {
+    const Board b = random_position(rng, 9, 5, 16);
+    const RunBoard run(b);
+    const Player a = next_player(b);
+    if (run.wins(a).any() || run.threat_count(opponent(a), Threat::Five) > 1) continue;
+    if (run.fours(opponent(a)).any()) ++with_fours;
+    for (int plies = 0; plies <= 10; ++plies) {
+      ProofTable table(12);
+      SearchLimits limits(SearchLimits::Clock::time_point::max(), 10'000);
+      const auto win = prove_threat_win(run, limits, table, ProverSettings{.max_plies = plies});
+      if (win && plies <= 6) {
+        ProofTable fresh(14);
+        EXPECT_TRUE(holds(b, a, 16, fresh, false)) << b.to_string() << " at " << plies;
+      }
+    }
+  }
+  EXPECT_GE(with_fours, testing::scaled(25, 6));
+}
+
 TEST(RunProver, NoWinInAQuietPosition) {
   Board b(15, 5);
   for (int cell : {7 * 15 + 7, 7 * 15 + 8, 8 * 15 + 8}) b.place(cell, next_player(b));
