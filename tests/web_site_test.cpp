@@ -6,6 +6,7 @@
 #include <string>
 
 #include "net/transport.hpp"
+#include "ttt/cli/version.hpp"
 #include "web/web_site.hpp"
 #include "web/wire_schema.hpp"
 
@@ -33,6 +34,15 @@ TEST(WebSite, ServesItsModulesAsJavaScriptAndNothingElse) {
   EXPECT_EQ(site.find("/etc/passwd"), nullptr);
   EXPECT_EQ(site.find("/game/"), nullptr);
   EXPECT_EQ(site.find("/game/12x"), nullptr);
+}
+
+TEST(WebSite, ThePageSaysTheProjectsVersionInItsHello) {
+  const web::WebSite site;
+  const web::WebAsset* link = site.find("/js/link.js");
+  ASSERT_NE(link, nullptr);
+  const std::string client = std::string("'ttt-web ") + cli::kVersion + "'";
+  EXPECT_NE(link->body.find("const CLIENT = " + client + ";"), std::string_view::npos)
+      << "client/web/js/link.js names another version than the project's " << cli::kVersion;
 }
 
 TEST(WebSite, TellsWatchLinksByAWholeNumber) {

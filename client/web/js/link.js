@@ -10,6 +10,8 @@
 import {decodeMessage, encodeMessage} from './wire.js';
 
 const PROTOCOL_VERSION = 1;
+// What the page calls itself in its Hello (the version is the project's).
+const CLIENT = 'ttt-web 0.1.0';
 const RETRY_MS = 30000;
 // Errors after which trying again can't help.
 const FINAL_ERRORS = new Set([
@@ -69,7 +71,7 @@ export class Link {
       this.lastHeard = Date.now();
       const hello = {
         protocol_version: PROTOCOL_VERSION,
-        client: 'ttt-web 0.1.0',
+        client: CLIENT,
       };
       if (this.identity.token) {
         hello.resume_token = this.identity.token;
@@ -133,7 +135,7 @@ export class Link {
         this.sendNow({
           hello: {
             protocol_version: PROTOCOL_VERSION,
-            client: 'ttt-web 0.1.0',
+            client: CLIENT,
             name: this.identity.name,
             secret: this.identity.secret
           }
