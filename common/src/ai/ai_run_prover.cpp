@@ -85,12 +85,13 @@ std::optional<Numbers> Prover::expand(int ply, Child* moves, int* count) const {
     if (board_.wins(attacker_).any()) return kProven;
     const int against = board_.threat_count(defender_, Threat::Five);
     if (against >= 2) return kDisproven;
+    // An open four next move: the defender has no five to stop it.
+    if (against == 0 && board_.open_fours(attacker_).any()) return kProven;
+    // A line this long proves nothing, even where the attacker owes a block.
     if (ply >= settings_.max_plies) return kDisproven;
     if (against == 1) {
       add_move(board_.wins(defender_).first());
     } else {
-      // An open four next move: the defender has no five to stop it.
-      if (board_.open_fours(attacker_).any()) return kProven;
       CellSet cells = board_.fours(attacker_);
       if (!settings_.fours_only) cells |= board_.threes(attacker_);
       cells.for_each(add_move);
