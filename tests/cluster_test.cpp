@@ -23,6 +23,7 @@
 #include "redis/redis_cluster.hpp"
 #include "redis/shared_directory.hpp"
 #include "redis/shared_matchmaker.hpp"
+#include "support/run_until.hpp"
 
 namespace ttt::testing {
 namespace {
@@ -53,13 +54,7 @@ class Cluster : public ::testing::Test {
 
   // Runs the io_context until pred holds (true) or the time is up (false).
   bool run_until(const std::function<bool()>& pred, std::chrono::milliseconds limit = 5s) {
-    const auto end = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < end) {
-      io_.restart();
-      io_.run_for(10ms);
-      if (pred()) return true;
-    }
-    return pred();
+    return testing::run_until(io_, pred, limit);
   }
 
   // One command, its answer waited for.

@@ -9,6 +9,7 @@
 
 #include "executor_check.hpp"
 #include "support/fake_participant.hpp"
+#include "support/run_until.hpp"
 #include "ttt/wire/convert.hpp"
 
 namespace ttt::server {
@@ -93,16 +94,6 @@ class GameRoomTest : public ::testing::Test {
     return PlayerRef{SeatId{id}, AccountId{id}, std::move(name), false, p, false, ""};
   }
 
-  // Runs the rooms' timers until `done` holds, for at most 5 s; whether it
-  // holds.
-  template <typename Done>
-  bool run_until(Done done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!done() && std::chrono::steady_clock::now() < deadline) {
-      io.run_for(std::chrono::milliseconds(10));
-    }
-    return done();
-  }
   // Whether the last state `seen` by a player is of a game over.
   static bool over(const FakeParticipant& seen) {
     const wire::GameState* state = seen.last_state();
@@ -248,7 +239,7 @@ TEST_F(GameRoomTest, AwayPlayerForfeitsWhenTheGraceRunsOut) {
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->away(SeatId{2});
   EXPECT_FALSE(alice->last_state()->o().connected());
-  ASSERT_TRUE(run_until([this] { return over(*alice); }));
+  ASSERT_TRUE(testing::run_until(io, [this] { return over(*alice); }));
   EXPECT_EQ(alice->last_state()->status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(alice->last_state()->end_reason(), wire::END_REASON_DISCONNECT);
   EXPECT_EQ(observer.left, std::vector<SeatId>{SeatId{2}});
@@ -424,7 +415,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhileAwayIsADisconnect) {
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
   room->away(SeatId{1});  // X is to move, and away
-  ASSERT_TRUE(run_until([this] { return over(*bob); }));
+  ASSERT_TRUE(testing::run_until(io, [this] { return over(*bob); }));
   EXPECT_EQ(bob->last_state()->status(), wire::GAME_STATUS_O_WON);
   EXPECT_EQ(bob->last_state()->end_reason(), wire::END_REASON_DISCONNECT);
   // The result waits for alice's return.
@@ -442,7 +433,7 @@ TEST_F(GameRoomTest, AClockRunningOutWhilePresentIsATimeout) {
                                          RoomDependencies{observer, observer, observer});
   room->seat(ref(1, alice, "alice"), wire::SIDE_X, 0);
   room->seat(ref(2, bob, "bob"), wire::SIDE_O, 0);
-  ASSERT_TRUE(run_until([this] { return over(*bob); }));
+  ASSERT_TRUE(testing::run_until(io, [this] { return over(*bob); }));
   EXPECT_EQ(bob->last_state()->end_reason(), wire::END_REASON_TIMEOUT);
   EXPECT_TRUE(observer.away_results.empty());
 }
@@ -526,7 +517,7 @@ TEST_F(ClockRoomTest, AFlagFallLosesTheGame) {
                 std::chrono::milliseconds(30'000), {milliseconds(59'000), milliseconds(40)});
   room->back(ref(1, alice, "alice"));
   room->back(ref(2, bob, "bob"));
-  ASSERT_TRUE(run_until([this] { return over(*alice); }));
+  ASSERT_TRUE(testing::run_until(io, [this] { return over(*alice); }));
   const auto s = *alice->last_state();
   EXPECT_EQ(s.status(), wire::GAME_STATUS_X_WON);
   EXPECT_EQ(s.end_reason(), wire::END_REASON_TIMEOUT);
@@ -542,7 +533,7 @@ TEST_F(ClockRoomTest, AFlagFallAgainstAnOpponentWhoCanNoLongerWinIsADraw) {
                 std::chrono::milliseconds(30'000), {milliseconds(30), milliseconds(59'000)});
   room->back(ref(1, alice, "alice"));
   room->back(ref(2, bob, "bob"));
-  ASSERT_TRUE(run_until([this] { return over(*alice); }));
+  ASSERT_TRUE(testing::run_until(io, [this] { return over(*alice); }));
   const auto s = *bob->last_state();
   EXPECT_EQ(s.status(), wire::GAME_STATUS_DRAW);
   EXPECT_EQ(s.end_reason(), wire::END_REASON_TIMEOUT_NO_WIN);

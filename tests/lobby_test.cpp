@@ -13,6 +13,7 @@
 #include "store/store_writer.hpp"
 #include "store/stored_accounts.hpp"
 #include "support/fake_participant.hpp"
+#include "support/run_until.hpp"
 #include "ttt/wire/frame.hpp"
 
 namespace ttt::server {
@@ -62,18 +63,6 @@ class LobbyTest : public ::testing::Test {
     wire::ClientMessage m;
     m.mutable_quick_match()->set_size(size);
     send(conn, m);
-  }
-
-  // Runs the executor (its timers, the bots' answers) until `done` holds,
-  // for at most 5 s; whether it holds.
-  template <typename Done>
-  bool run_until(Done done) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (!done() && std::chrono::steady_clock::now() < deadline) {
-      io_.restart();
-      io_.run_for(std::chrono::milliseconds(10));
-    }
-    return done();
   }
 
   // The test drives the lobby from its own thread, which runs the logic
@@ -212,7 +201,7 @@ TEST_F(LobbyTest, TheFallbackBotPlaysTheGameOfTheQueueItSteppedInto) {
   m.mutable_quick_match()->set_win_length(4);
   send(a, m);
   const auto has_state = [](const wire::ServerMessage& r) { return r.has_state(); };
-  ASSERT_TRUE(run_until([&] { return a->last(has_state) != nullptr; }));
+  ASSERT_TRUE(testing::run_until(io_, [&] { return a->last(has_state) != nullptr; }));
   const auto* started = a->last(has_state);
   ASSERT_NE(started, nullptr);
   EXPECT_EQ(started->state().win_length(), 4);
@@ -223,7 +212,8 @@ TEST_F(LobbyTest, TheFallbackBotPlaysTheGameOfTheQueueItSteppedInto) {
   move.mutable_make_move()->set_row(4);
   move.mutable_make_move()->set_col(4);
   send(a, move);
-  ASSERT_TRUE(run_until([&] { return a->last(has_state)->state().move_count() >= 2; }));
+  ASSERT_TRUE(
+      testing::run_until(io_, [&] { return a->last(has_state)->state().move_count() >= 2; }));
   const auto* state = a->last(has_state);
   ASSERT_NE(state, nullptr);
   EXPECT_EQ(state->state().move_count(), 2u);
@@ -1082,7 +1072,7 @@ TEST_F(LobbyTest, AGameAgainstTheBotWithNobodyLeftEndsWithoutTheHumanGrace) {
   ASSERT_EQ(lobby().stats().rooms, 1u);
   disconnect(p);
   EXPECT_EQ(lobby().stats().rooms, 1u) << "held a moment for a reconnect";
-  ASSERT_TRUE(run_until([&] { return lobby().stats().rooms == 0; }));
+  ASSERT_TRUE(testing::run_until(io_, [&] { return lobby().stats().rooms == 0; }));
   EXPECT_EQ(lobby().stats().rooms, 0u);
   EXPECT_EQ(lobby().stats().bots, 0u);
   EXPECT_EQ(lobby().stats().players, 0u);
@@ -1572,7 +1562,8 @@ TEST_F(ChallengeTest, AChallengeExpires) {
   auto alice = player("alice", "10.0.0.1");
   auto bob = player("bob", "10.0.0.2");
   send(alice, challenge_of("bob"));
-  ASSERT_TRUE(run_until([&] { return last_of(*bob, wire::ServerMessage::kChallengeEnded); }));
+  ASSERT_TRUE(
+      testing::run_until(io_, [&] { return last_of(*bob, wire::ServerMessage::kChallengeEnded); }));
   const auto* ended = last_of(*bob, wire::ServerMessage::kChallengeEnded);
   ASSERT_NE(ended, nullptr);
   EXPECT_EQ(ended->challenge_ended().how(), wire::CHALLENGE_END_EXPIRED);
