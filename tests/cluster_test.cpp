@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -543,6 +544,113 @@ TEST_F(Cluster, AnAccountsFiguresReachTheOtherNodesWithItsOpponents) {
   a->share_figures(alice);
   ASSERT_TRUE(run_until([&] { return heard.size() == 2; }));
   EXPECT_EQ(std::ssize(heard.back().opponents), server::kVariedOpponents);
+}
+
+// The figures a node commits within a moment go out together: each account
+// once, as it is then, in messages a node reads whole; a node never hears
+// its own.
+TEST_F(Cluster, FiguresOfAMomentGoOutTogetherEachAccountOnce) {
+  const std::string key(40, 'k');
+  auto a = node("nodea", 1001, key);
+  auto b = node("nodeb", 1002, key);
+  std::map<std::int64_t, std::vector<server::StoredPlayer>> heard;
+  int heard_by_a = 0;
+  a->on_figures([&](const server::StoredPlayer&) { ++heard_by_a; });
+  b->on_figures([&](const server::StoredPlayer& p) { heard[p.id].push_back(p); });
+  auto sub = std::make_shared<RedisClient>(io_.get_executor(), address(), RedisClient::Options{});
+  std::vector<std::size_t> messages;
+  sub->subscribe({"ttt:figures"}, [&](const std::string&, const std::string& payload) {
+    messages.push_back(payload.size());
+  });
+  sub->start();
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return sub->up() && a->alive("nodeb") && b->alive("nodea"); }));
+  constexpr std::int64_t kAccounts = 2'000;
+  for (std::int64_t id = 1; id <= kAccounts; ++id) {
+    server::StoredPlayer p;
+    p.id = id;
+    p.name = "player-" + std::to_string(id) + std::string(20, 'x');
+    p.key = p.name;
+    p.rating = 1200.0;
+    p.opponents = {id + 1, id + 2, id + 3, id + 4, id + 5, id + 6, id + 7, id + 8, id + 9, id + 10};
+    a->share_figures(p);
+    if (id == 7) {
+      p.rating = 1234.5;  // a second result of the same moment: only the latest goes out
+      p.games_played = 2;
+      a->share_figures(p);
+    }
+  }
+  ASSERT_TRUE(run_until([&] { return std::ssize(heard) == kAccounts; }));
+  for (const auto& [id, told] : heard) ASSERT_EQ(told.size(), 1u) << "account " << id;
+  EXPECT_EQ(heard[7].front().rating, 1234.5);
+  EXPECT_EQ(heard[7].front().games_played, 2);
+  EXPECT_EQ(std::ssize(heard[kAccounts].front().opponents), server::kVariedOpponents);
+  ASSERT_TRUE(run_until([&] { return messages.size() >= 2; }));
+  EXPECT_LE(messages.size(), 10u) << "a few messages, not one an account";
+  for (const std::size_t bytes : messages) EXPECT_LE(bytes, 64u * 1024) << "read whole";
+  EXPECT_EQ(heard_by_a, 0) << "a node's own figures are not news to it";
+}
+
+// Figures committed while Redis is away wait for it, and are told when it
+// is back (the other node's subscription outlives a pause).
+TEST_F(Cluster, FiguresCommittedWhileRedisIsAwayAreToldWhenItIsBack) {
+  auto a = node("nodea", 1001, "", {200ms, 600ms});
+  auto b = node("nodeb", 1002, "", {200ms, 600ms});
+  std::vector<server::StoredPlayer> heard;
+  b->on_figures([&](const server::StoredPlayer& p) { heard.push_back(p); });
+  a->start();
+  b->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodeb") && b->alive("nodea"); }));
+  redis_->pause();
+  ASSERT_TRUE(run_until([&] { return !a->available(); }, 10s)) << "the heartbeat's answer is late";
+  server::StoredPlayer alice;
+  alice.id = 7;
+  alice.name = "alice";
+  alice.key = "alice";
+  alice.wins = 3;
+  a->share_figures(alice);
+  run_until([] { return false; }, 200ms);
+  EXPECT_TRUE(heard.empty());
+  redis_->resume();
+  ASSERT_TRUE(run_until([&] { return !heard.empty(); }, 10s));
+  EXPECT_EQ(heard.back().id, 7);
+  EXPECT_EQ(heard.back().wins, 3);
+}
+
+// Another node's message is read account by account: what is unreadable
+// is dropped, the rest taken.
+TEST_F(Cluster, UnreadableFiguresInAMessageAreDroppedAndTheRestTaken) {
+  auto b = node("nodeb", 1002);
+  std::vector<server::StoredPlayer> heard;
+  b->on_figures([&](const server::StoredPlayer& p) { heard.push_back(p); });
+  b->start();
+  ASSERT_TRUE(run_until([&] { return b->alive("nodeb") && b->available(); }));
+  node::FiguresChange change;
+  change.set_node("nodez");
+  change.add_accounts()->set_name("no account");
+  change.add_accounts()->set_account(5);  // no name
+  auto* nan = change.add_accounts();
+  nan->set_account(6);
+  nan->set_name("nan");
+  nan->set_rating(std::nan(""));
+  auto* good = change.add_accounts();
+  good->set_account(8);
+  good->set_name("good");
+  good->set_rating(1500);
+  auto pub = client();
+  // The subscription may come after the first: published until heard.
+  ASSERT_TRUE(run_until([&] {
+    if (heard.empty()) ask(*pub, {"PUBLISH", "ttt:figures", change.SerializeAsString()});
+    return !heard.empty();
+  }));
+  ask(*pub, {"PUBLISH", "ttt:figures", "\xff\xff not a message"});
+  ask(*pub, {"PUBLISH", "ttt:figures", change.SerializeAsString()});
+  ASSERT_TRUE(run_until([&] { return heard.size() >= 2; }));
+  for (const auto& p : heard) {
+    EXPECT_EQ(p.id, 8);
+    EXPECT_EQ(p.rating, 1500);
+  }
 }
 
 TEST_F(Cluster, HeartbeatsAndMessagesNotSignedWithTheLobbysKeyAreIgnored) {

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <charconv>
-#include <cmath>
 
-#include "game/rating.hpp"
 #include "lobby/secrets.hpp"
 #include "node.pb.h"
 #include "redis/cluster_scripts.hpp"
@@ -98,6 +96,7 @@ RedisCluster::RedisCluster(asio::any_io_executor executor, RedisAddress redis, N
       signer_(std::move(signer)),
       epoch_(random_hex(16)),
       last_beat_(std::chrono::steady_clock::now()),
+      figures_(executor, *this),
       heartbeat_(executor) {
   if (self_.id.empty()) self_.id = random_hex(6);
   RedisClient::Options options;
@@ -116,7 +115,7 @@ RedisCluster::~RedisCluster() { close(); }
 
 void RedisCluster::start() {
   events_->subscribe(
-      {kDirectoryChannel, SharedPresence::kChannel, kFiguresChannel, "ttt:rpc:" + self_.id},
+      {kDirectoryChannel, SharedPresence::kChannel, SharedFigures::kChannel, "ttt:rpc:" + self_.id},
       [this](const std::string& channel, const std::string& payload) {
         on_message(channel, payload);
       });
@@ -142,6 +141,7 @@ void RedisCluster::start() {
 
 void RedisCluster::close() {
   heartbeat_.cancel();
+  figures_.stop();
   for (auto& [id, waiting] : waiting_) waiting.timeout->cancel();
   waiting_.clear();
   if (commands_) commands_->close();
@@ -207,10 +207,7 @@ void RedisCluster::restore(bool forgotten) {
   if (on_restored_) on_restored_(forgotten);
   if (directory_) directory_->resync();
   presence_.resync();
-  // The figures committed here while Redis was away, told now.
-  auto unshared = std::move(unshared_figures_);
-  unshared_figures_.clear();
-  for (const auto& [id, account] : unshared) share_figures(account);
+  figures_.flush();  // what was committed here while Redis was away
 }
 
 void RedisCluster::beat() {
@@ -418,33 +415,6 @@ void RedisCluster::take_allowance(const std::string& kind, const std::string& ad
       });
 }
 
-void RedisCluster::share_figures(const StoredPlayer& account) {
-  if (!available()) {
-    // Told when Redis is back (the latest figures of each account; figures
-    // are read again anyway by a node that was cut off).
-    if (unshared_figures_.size() < kMaxUnsharedFigures || unshared_figures_.contains(account.id)) {
-      unshared_figures_[account.id] = account;
-    }
-    return;
-  }
-  node::AccountFigures figures;
-  figures.set_account(static_cast<std::uint64_t>(account.id));
-  figures.set_name(account.name);
-  figures.set_name_key(account.key);
-  figures.set_is_bot(account.is_bot);
-  figures.set_rating(account.rating);
-  figures.set_games_played(account.games_played);
-  figures.set_wins(account.wins);
-  figures.set_losses(account.losses);
-  figures.set_draws(account.draws);
-  figures.set_rated_games(account.rated_games);
-  for (std::int64_t opponent : account.opponents) figures.add_opponents(opponent);
-  figures.set_node(self_.id);
-  commands_->command(
-      {"PUBLISH", kFiguresChannel, signer_.sign(kFiguresChannel, figures.SerializeAsString())},
-      [](const RedisResult&) {});
-}
-
 bool RedisCluster::said_here(const std::string& channel, const std::string& signed_payload) const {
   const std::size_t tag = signer_.enabled() ? NodeSigner::kTagBytes : 0;
   if (signed_payload.size() < tag) return false;
@@ -462,11 +432,7 @@ bool RedisCluster::said_here(const std::string& channel, const std::string& sign
     return change.ParseFromArray(payload.data(), static_cast<int>(payload.size())) &&
            change.node() == self_.id;
   }
-  if (channel == kFiguresChannel) {
-    node::AccountFigures figures;
-    return figures.ParseFromArray(payload.data(), static_cast<int>(payload.size())) &&
-           figures.node() == self_.id;
-  }
+  if (channel == SharedFigures::kChannel) return figures_.said_here(payload);
   return false;
 }
 
@@ -508,31 +474,8 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
     presence_.apply(payload);
     return;
   }
-  if (channel == kFiguresChannel) {
-    node::AccountFigures figures;
-    if (!figures.ParseFromString(payload) || figures.account() == 0 || figures.name().empty() ||
-        !std::isfinite(figures.rating())) {
-      spdlog::warn("cluster: an unreadable account's figures; dropped");
-      return;
-    }
-    if (!figures_handler_ || figures.node() == self_.id) return;
-    StoredPlayer account;
-    account.id = static_cast<std::int64_t>(figures.account());
-    account.name = figures.name();
-    account.key = figures.name_key();
-    account.is_bot = figures.is_bot();
-    account.rating = figures.rating();
-    account.games_played = figures.games_played();
-    account.wins = figures.wins();
-    account.losses = figures.losses();
-    account.draws = figures.draws();
-    account.rated_games = figures.rated_games();
-    // Bounded as the account store keeps them (it adds them to those it knows).
-    for (std::int64_t opponent : figures.opponents()) {
-      if (std::ssize(account.opponents) >= kVariedOpponents) break;
-      account.opponents.push_back(opponent);
-    }
-    figures_handler_(account);
+  if (channel == SharedFigures::kChannel) {
+    figures_.apply(payload);
     return;
   }
   node::NodeMessage message;
@@ -579,6 +522,7 @@ void RedisCluster::set_draining(bool draining) {
 void RedisCluster::leave(std::function<void()> done) {
   left_ = true;
   heartbeat_.cancel();
+  figures_.flush();  // told before the node is gone
   commands_->command(
       {"DEL", "ttt:node:" + self_.id, "ttt:draining:" + self_.id, "ttt:epoch:" + self_.id},
       [](const RedisResult&) {});

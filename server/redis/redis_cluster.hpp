@@ -15,9 +15,8 @@
 //   ttt:account-token:<acc>   the account's current token hash (an older one is dropped)
 //   ttt:rpc:<id>              the node's channel: seat requests and replies (signed)
 //   ttt:limit:<kind>:<addr>   uses of a limit per address by every node, PX its window
-//   ttt:figures               channel: an account's rating and counts, each time a node
-//                             commits a change to them (node::AccountFigures)
-//   (the directory and the queues: shared_directory.hpp, shared_matchmaker.hpp)
+//   (the directory, the queues, presence and accounts' figures: shared_directory.hpp,
+//   shared_matchmaker.hpp, shared_presence.hpp, shared_figures.hpp)
 //
 // Two connections: one for commands, one subscribed to this node's channel
 // and the directory's. Requests to another node are answered within
@@ -37,6 +36,7 @@
 #include "lobby/cluster.hpp"
 #include "redis/node_signer.hpp"
 #include "redis/redis_client.hpp"
+#include "redis/shared_figures.hpp"
 #include "redis/shared_presence.hpp"
 
 namespace ttt::server::redis {
@@ -60,9 +60,6 @@ class RedisCluster final : public Cluster {
   using Timings = NodeTimings;
   static constexpr std::chrono::milliseconds kRequestTimeout{3'000};
   static constexpr const char* kDirectoryChannel = "ttt:directory";
-  static constexpr const char* kFiguresChannel = "ttt:figures";
-  // Accounts whose figures wait for Redis to be told, at most.
-  static constexpr std::size_t kMaxUnsharedFigures = 100'000;
 
   // self: this node as clients reach it (its id is made here when empty);
   // signer: what signs and checks what the nodes say (without a key,
@@ -130,9 +127,9 @@ class RedisCluster final : public Cluster {
   }
   void take_allowance(const std::string& kind, const std::string& address, std::size_t most,
                       std::chrono::milliseconds window, AllowanceDone done) override;
-  void share_figures(const StoredPlayer& account) override;
+  void share_figures(const StoredPlayer& account) override { figures_.share(account); }
   void on_figures(std::function<void(const StoredPlayer&)> handler) override {
-    figures_handler_ = std::move(handler);
+    figures_.on_figures(std::move(handler));
   }
   void set_draining(bool draining) override;
   void leave(std::function<void()> done) override;
@@ -166,6 +163,7 @@ class RedisCluster final : public Cluster {
   std::shared_ptr<RedisClient> events_;
   SharedGameDirectory* directory_ = nullptr;
   SharedPresence presence_{*this};
+  SharedFigures figures_;
   boost::asio::steady_timer heartbeat_;
   std::map<std::string, Known> live_;  // the live nodes as last read, this one included
   std::size_t load_ = 0;
@@ -174,8 +172,6 @@ class RedisCluster final : public Cluster {
   bool was_down_ = false;  // the shared state was lost since the last registration
   SeatHandler seat_handler_;
   std::function<void(bool)> on_restored_;
-  std::function<void(const StoredPlayer&)> figures_handler_;
-  std::map<std::int64_t, StoredPlayer> unshared_figures_;  // by account, while Redis is away
   bool events_lost_ = false;  // the subscription was lost since it was last made
   std::chrono::steady_clock::time_point last_forged_warning_{};
   // Requests waiting for their reply.
