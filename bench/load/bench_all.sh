@@ -3,8 +3,9 @@
 # fresh servers (plain TCP, TLS, SQLite, PostgreSQL, a node of PostgreSQL and
 # Redis) and the baseline relay at each connection count, then the web
 # client's CPU per move against TCP, and the lobby's p99 per request with
-# 1,000 and with 10,000 players online; prints every row, the ratios the targets
-# are set on and whether each is met, and writes the same as JSON.
+# 1,000 and with 10,000 players online; prints every run, each row's mean of
+# its two runs, the ratios the targets are set on and whether each is met, and
+# writes the same as JSON.
 #
 #   bench/load/bench_all.sh --bin DIR [--seconds S] [--connections "100 1000"]
 #       [--json FILE] [--no-web] [--no-lobby]
@@ -159,25 +160,55 @@ if [ "$lobby" = 1 ]; then
 fi
 printf '%-9s %11s %10s %9s %9s %10s %7s\n' row connections moves_per_s p50_us p99_us p999_us errors
 start_redis
+# run_row ROW C: a fresh server for ROW (none for the relay) and its run.
+run_row() {
+  local row="$1" c="$2"
+  case "$row" in
+    relay) measure relay "$c" --baseline ;;
+    plain)
+      start_server --db none --no-tls
+      measure plain "$c" --port "$port" ;;
+    tls)
+      start_server --db none --tls-dir "$tmp/server"
+      measure tls "$c" --port "$port" --tls ;;
+    sqlite)
+      start_server --db "$tmp/server/ttt.db" --no-tls
+      measure sqlite "$c" --port "$port" ;;
+    postgres)
+      fresh_database
+      start_server --postgres "dbname=$database" --no-tls
+      measure postgres "$c" --port "$port" ;;
+    node)
+      fresh_database
+      # SIGTERM drains a node: here its drain ends at once.
+      start_server --postgres "dbname=$database" --redis "127.0.0.1:$redis_port" \
+        --cluster-key-file "$tmp/cluster.key" --drain-timeout 0 --no-tls
+      measure node "$c" --port "$port" ;;
+  esac
+  stop_server
+  # Dropped at once (DROP DATABASE checkpoints first): what a row wrote is on
+  # disk before the next row starts, and no vacuum of it runs during another.
+  if [ "$row" = postgres ] || [ "$row" = node ]; then dropdb "$database"; fi
+}
+# Each row twice, in an order that reads the same both ways (relay ... node
+# node ... relay): a machine that speeds up or slows down over the minutes of
+# a run (PostgreSQL warming up, another program starting) moves both rows of
+# every ratio alike, and each row is the mean of its two runs.
+rows="relay plain tls sqlite postgres node"
 web_lines=()
 for c in $connections; do
-  measure relay "$c" --baseline
-  start_server --db none --no-tls
-  measure plain "$c" --port "$port"
-  start_server --db none --tls-dir "$tmp/server"
-  measure tls "$c" --port "$port" --tls
-  start_server --db "$tmp/server/ttt.db" --no-tls
-  measure sqlite "$c" --port "$port"
-  fresh_database
-  start_server --postgres "dbname=$database" --no-tls
-  measure postgres "$c" --port "$port"
-  fresh_database
-  # SIGTERM drains a node: here its drain ends at once.
-  start_server --postgres "dbname=$database" --redis "127.0.0.1:$redis_port" \
-    --cluster-key-file "$tmp/cluster.key" --drain-timeout 0 --no-tls
-  measure node "$c" --port "$port"
-  stop_server
+  for row in $rows $(tr ' ' '\n' <<<"$rows" | tac); do run_row "$row" "$c"; done
 done
+# Each row's mean of its runs: row connections moves_per_s p99_us
+means="$tmp/means"
+awk '{ k = $1 " " $2; if (!(k in n)) order[++rows] = k; n[k]++; m[k] += $3; p[k] += $5 }
+  END { for (i = 1; i <= rows; i++) { k = order[i]; printf "%s %.0f %.0f\n", k, m[k] / n[k], p[k] / n[k] } }' \
+  "$results" >"$means"
+echo
+printf '%-9s %11s %10s %9s   (the mean of each row'"'"'s two runs)\n' row connections moves_per_s p99_us
+while read -r row c moves p99; do
+  printf '%-9s %11s %10s %9s\n' "$row" "$c" "$moves" "$p99"
+done <"$means"
 if [ "$web" = 1 ]; then
   for c in $connections; do
     start_server --db none --no-tls
@@ -216,9 +247,11 @@ while read -r name top bottom targets; do
   for c in $connections; do
     target="$(tr ' ' '\n' <<<"$targets" | sed -n "s/^$c://p")"
     awk -v name="$name" -v c="$c" -v top="$top" -v bottom="$bottom" -v target="$target" '
-      $1 == top && $2 == c { t = $3 }
-      $1 == bottom && $2 == c { b = $3 }
+      $1 == top && $2 == c { t += $3; tn++ }
+      $1 == bottom && $2 == c { b += $3; bn++ }
       END {
+        t = tn > 0 ? t / tn : 0
+        b = bn > 0 ? b / bn : 0
         value = b > 0 ? t / b : 0
         met = target == "" ? "-" : (value >= target ? "met" : "NOT_MET")
         printf "%s %s %.2f %s %s\n", name, c, value, (target == "" ? "-" : target), met
@@ -258,6 +291,8 @@ echo "load average after: $load_after; $elapsed s in all"
     "$(nproc)" "${cpu//\"/}" "${load_before// /, }" "${load_after// /, }"
   printf '  "elapsed_s": %s,\n  "runs": [\n' "$elapsed"
   awk '{ printf "%s    {\"row\": \"%s\", \"connections\": %s, \"moves_per_s\": %s, \"p50_us\": %s, \"p99_us\": %s, \"p999_us\": %s, \"games\": %s, \"errors\": %s}", (NR > 1 ? ",\n" : ""), $1, $2, $3, $4, $5, $6, $7, $8 } END { print "" }' "$results"
+  printf '  ],\n  "rows": [\n'
+  awk '{ printf "%s    {\"row\": \"%s\", \"connections\": %s, \"moves_per_s\": %s, \"p99_us\": %s}", (NR > 1 ? ",\n" : ""), $1, $2, $3, $4 } END { print "" }' "$means"
   printf '  ],\n  "web": [\n'
   first=1
   for entry in "${web_lines[@]}"; do
