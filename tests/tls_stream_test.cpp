@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "client_support/test_certificates.hpp"
+#include "support/run_until.hpp"
 #include "ttt/tls/stream.hpp"
 
 namespace {
@@ -92,7 +93,7 @@ class StreamPair : public ::testing::Test {
           client_ec = co_await client.handshake(asio::ssl::stream_base::client);
         },
         asio::detached);
-    run_until([&] { return server_ec && client_ec; });
+    EXPECT_TRUE(run_until([&] { return server_ec && client_ec; }));
     EXPECT_TRUE(server_ec && client_ec) << "a handshake never finished";
     return {server_ec.value_or(asio::error::timed_out), client_ec.value_or(asio::error::timed_out)};
   }
@@ -107,15 +108,11 @@ class StreamPair : public ::testing::Test {
     ASSERT_FALSE(client_ec) << client_ec.message();
   }
 
-  // Runs the io_context until done() or 20 s (a bound, never a timing check).
+  // Runs the io_context until done() (true) or 20 s pass (false: a bound,
+  // never a timing check).
   template <typename Done>
-  void run_until(Done done) {
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    io_.restart();
-    while (!done() && std::chrono::steady_clock::now() < give_up) {
-      io_.run_for(std::chrono::milliseconds(20));
-      io_.restart();
-    }
+  bool run_until(Done done) {
+    return ttt::testing::run_until(io_, done, std::chrono::seconds(20));
   }
 
   // Reads from client in reads of chunk bytes until received holds want
@@ -187,7 +184,8 @@ TEST_F(StreamPair, FourMebibytesInBigWritesArriveWholeAndInOrder) {
       asio::detached);
   // Reads of a size unrelated to the records' (a record never fits).
   spawn_reader(client, sent.size(), 7'001, received, read_ec);
-  run_until([&] { return (written && received.size() >= sent.size()) || write_ec || read_ec; });
+  EXPECT_TRUE(run_until(
+      [&] { return (written && received.size() >= sent.size()) || write_ec || read_ec; }));
   ASSERT_FALSE(write_ec) << write_ec.message();
   ASSERT_FALSE(read_ec) << read_ec.message();
   ASSERT_EQ(received.size(), sent.size());
@@ -226,7 +224,7 @@ TEST_F(StreamPair, ManySmallRecordsWrittenAtOnceAreReadWithoutWaiting) {
   // socket only when the stream holds nothing more.
   std::string received;
   char buffer[1'000];
-  run_until([&] {
+  EXPECT_TRUE(run_until([&] {
     for (;;) {
       error_code ec;
       const std::size_t n = client.read_now(asio::buffer(buffer), ec);
@@ -238,7 +236,7 @@ TEST_F(StreamPair, ManySmallRecordsWrittenAtOnceAreReadWithoutWaiting) {
       received.append(buffer, n);
     }
     return flushed && received.size() >= sent.size();
-  });
+  }));
   ASSERT_FALSE(flush_ec) << flush_ec.message();
   EXPECT_FALSE(client.holds_input());
   ASSERT_EQ(received.size(), sent.size());
@@ -293,7 +291,7 @@ TEST_F(StreamPair, QueuedFramesGoInFullRecordsAndArriveWholeToASlowReader) {
   std::string received;
   error_code read_ec;
   spawn_reader(client, sent.size(), 1'000, received, read_ec);
-  run_until([&] { return (flushed && received.size() >= sent.size()) || read_ec; });
+  EXPECT_TRUE(run_until([&] { return (flushed && received.size() >= sent.size()) || read_ec; }));
   ASSERT_FALSE(read_ec) << read_ec.message();
   ASSERT_FALSE(flush_ec) << flush_ec.message();
   ASSERT_EQ(received.size(), sent.size());
@@ -320,7 +318,7 @@ TEST_F(StreamPair, ACutConnectionIsReadAsTruncatedNotAsAnEnd) {
         read_ec = ec;
       },
       asio::detached);
-  run_until([&] { return read_ec.has_value(); });
+  EXPECT_TRUE(run_until([&] { return read_ec.has_value(); }));
   ASSERT_TRUE(read_ec.has_value());
   EXPECT_EQ(*read_ec, asio::ssl::error::stream_truncated) << read_ec->message();
 }
@@ -338,7 +336,7 @@ TEST_F(StreamPair, BytesThatAreNotTlsFailTheHandshakeAtOnce) {
         server_ec = co_await server.handshake(asio::ssl::stream_base::server);
       },
       asio::detached);
-  run_until([&] { return server_ec.has_value(); });
+  EXPECT_TRUE(run_until([&] { return server_ec.has_value(); }));
   ASSERT_TRUE(server_ec.has_value()) << "the handshake hung";
   EXPECT_TRUE(*server_ec) << "garbage was taken for a handshake";
   EXPECT_EQ(server_ec->category(), asio::error::get_ssl_category()) << server_ec->message();
@@ -430,12 +428,12 @@ TEST_F(StreamPair, AnErrorLeftByOtherCodeDoesNotEndAHealthyConnection) {
   EXPECT_EQ(server.write_now(std::span(&piece, 1), ec), frame.size());
   EXPECT_FALSE(ec) << ec.message();
   std::string received;
-  run_until([&] {
+  EXPECT_TRUE(run_until([&] {
     error_code read_ec;
     const std::size_t n = client.read_now(asio::buffer(buffer), read_ec);
     if (!read_ec) received.append(buffer, n);
     return received.size() >= frame.size() || (read_ec && read_ec != asio::error::would_block);
-  });
+  }));
   EXPECT_EQ(received, frame);
   ERR_clear_error();
 }
