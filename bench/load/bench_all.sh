@@ -188,7 +188,11 @@ run_row() {
   stop_server
   # Dropped at once (DROP DATABASE checkpoints first): what a row wrote is on
   # disk before the next row starts, and no vacuum of it runs during another.
-  if [ "$row" = postgres ] || [ "$row" = node ]; then dropdb "$database"; fi
+  if [ "$row" = postgres ] || [ "$row" = node ]; then
+    dropdb --force --if-exists "$database" || echo "bench_all: could not drop $database" >&2
+  fi
+  # The next node starts from an empty Redis, as the first did.
+  if [ "$row" = node ]; then redis-cli -p "$redis_port" FLUSHALL >/dev/null || true; fi
 }
 # Each row twice, in an order that reads the same both ways (relay ... node
 # node ... relay): a machine that speeds up or slows down over the minutes of
@@ -199,9 +203,10 @@ web_lines=()
 for c in $connections; do
   for row in $rows $(tr ' ' '\n' <<<"$rows" | tac); do run_row "$row" "$c"; done
 done
-# Each row's mean of its runs: row connections moves_per_s p99_us
+# Each row's mean of its runs that gave a result (a run that gave none is
+# counted as failed): row connections moves_per_s p99_us
 means="$tmp/means"
-awk '{ k = $1 " " $2; if (!(k in n)) order[++rows] = k; n[k]++; m[k] += $3; p[k] += $5 }
+awk '$3 > 0 { k = $1 " " $2; if (!(k in n)) order[++rows] = k; n[k]++; m[k] += $3; p[k] += $5 }
   END { for (i = 1; i <= rows; i++) { k = order[i]; printf "%s %.0f %.0f\n", k, m[k] / n[k], p[k] / n[k] } }' \
   "$results" >"$means"
 echo
@@ -247,8 +252,8 @@ while read -r name top bottom targets; do
   for c in $connections; do
     target="$(tr ' ' '\n' <<<"$targets" | sed -n "s/^$c://p")"
     awk -v name="$name" -v c="$c" -v top="$top" -v bottom="$bottom" -v target="$target" '
-      $1 == top && $2 == c { t += $3; tn++ }
-      $1 == bottom && $2 == c { b += $3; bn++ }
+      $1 == top && $2 == c && $3 > 0 { t += $3; tn++ }
+      $1 == bottom && $2 == c && $3 > 0 { b += $3; bn++ }
       END {
         t = tn > 0 ? t / tn : 0
         b = bn > 0 ? b / bn : 0

@@ -141,6 +141,7 @@ void RedisCluster::start() {
 
 void RedisCluster::close() {
   heartbeat_.cancel();
+  figures_.flush();  // what waits is told while the connection is still open
   figures_.stop();
   for (auto& [id, waiting] : waiting_) waiting.timeout->cancel();
   waiting_.clear();

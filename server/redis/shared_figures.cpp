@@ -68,7 +68,8 @@ void SharedFigures::share(const StoredPlayer& account) {
   timer_armed_ = true;
   timer_.expires_after(kFlushEvery);
   timer_.async_wait([this](boost::system::error_code ec) {
-    if (ec) return;
+    // Cancelled, or run after a flush or a stop that came after it was due.
+    if (ec || stopped_ || !timer_armed_) return;
     timer_armed_ = false;
     flush();
   });
@@ -118,7 +119,7 @@ bool SharedFigures::said_here(std::string_view payload) const {
 void SharedFigures::apply(const std::string& payload) {
   node::FiguresChange change;
   if (!change.ParseFromString(payload)) {
-    spdlog::warn("cluster: unreadable accounts' figures; dropped");
+    warn("cluster: unreadable accounts' figures; dropped");
     return;
   }
   if (change.node() == cluster_.self().id) return;
@@ -131,9 +132,16 @@ void SharedFigures::apply(const std::string& payload) {
     if (handler_) handler_(account_of(figures));
   }
   if (unreadable > 0) {
-    spdlog::warn("cluster: {} unreadable account figures from node {}; dropped", unreadable,
-                 change.node().substr(0, 64));
+    warn(fmt::format("cluster: {} unreadable account figures from node {}; dropped", unreadable,
+                     change.node().substr(0, 64)));
   }
+}
+
+void SharedFigures::warn(const std::string& what) {
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_warning_ < std::chrono::minutes(1)) return;
+  last_warning_ = now;
+  spdlog::warn("{} (and any more within a minute)", what);
 }
 
 }  // namespace ttt::server::redis

@@ -3,8 +3,8 @@
 // game's result, a new account), they wait up to kFlushEvery and go out
 // together with every other account's changed meanwhile, each account once
 // (its latest figures), in one signed node::FiguresChange on the channel
-// ttt:figures: a node that finishes thousands of games a second publishes a
-// few dozen messages, not two a game. Every other node takes them, so `/top`
+// ttt:figure-changes: a node that finishes thousands of games a second
+// publishes a few dozen messages, not two a game. Every other node takes them, so `/top`
 // and `/profile` agree within a channel's delay. While Redis is away the
 // figures wait (at most kMaxWaiting accounts) and go out when it is back.
 // Never a secret. Runs on the logic executor.
@@ -28,7 +28,7 @@ class RedisCluster;
 
 class SharedFigures {
  public:
-  static constexpr const char* kChannel = "ttt:figures";
+  static constexpr const char* kChannel = "ttt:figure-changes";
   // How long changed figures wait to be told with the others.
   static constexpr std::chrono::milliseconds kFlushEvery{50};
   // Accounts whose figures wait to be told, at most (while Redis is away).
@@ -45,7 +45,7 @@ class SharedFigures {
   void share(const StoredPlayer& account);
   // Tells every waiting account's figures now, if Redis is up.
   void flush();
-  // Stops the timer (what still waits is told by a last flush, if any).
+  // Stops the timer: what still waits is told by the flush before it, if any.
   void stop();
   // Who hears the other nodes' figures.
   void on_figures(Handler handler) { handler_ = std::move(handler); }
@@ -56,6 +56,8 @@ class SharedFigures {
 
  private:
   void publish(const node::FiguresChange& change);
+  // Said at most once a minute: another node's bytes decide how often.
+  void warn(const std::string& what);
 
   RedisCluster& cluster_;
   boost::asio::steady_timer timer_;
@@ -63,6 +65,7 @@ class SharedFigures {
   bool stopped_ = false;
   std::map<std::int64_t, node::AccountFigures> waiting_;  // by account
   Handler handler_;
+  std::chrono::steady_clock::time_point last_warning_{};  // of unreadable figures
 };
 
 }  // namespace ttt::server::redis
