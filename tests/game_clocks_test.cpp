@@ -87,7 +87,9 @@ TEST(GameClocks, AStoppedClockNeverFires) {
   GameClocks clocks(io.get_executor(), {}, milliseconds(1), [&] { ++expired; });
   clocks.start_turn(Player::X);
   clocks.stop();
-  io.run_for(std::chrono::milliseconds(20));
+  // Returns once no work is left: a clock still running would have run out
+  // (1 ms) by then, however slow the machine.
+  io.run_for(std::chrono::milliseconds(5'000));
   EXPECT_EQ(expired, 0);
 }
 
