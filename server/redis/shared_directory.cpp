@@ -52,11 +52,11 @@ Listing from_message(const node::Listing& m) {
 
 SharedGameDirectory::SharedGameDirectory(boost::asio::any_io_executor executor,
                                          RedisCluster& cluster)
-    : cluster_(cluster), timer_(executor), flush_timer_(std::move(executor)) {}
+    : cluster_(cluster), timer_(executor), flush_delay_(std::move(executor), kFlushEvery) {}
 
 SharedGameDirectory::~SharedGameDirectory() {
   timer_.cancel();
-  flush_timer_.cancel();
+  flush_delay_.stop();
 }
 
 void SharedGameDirectory::start() { schedule(); }
@@ -64,6 +64,7 @@ void SharedGameDirectory::start() { schedule(); }
 void SharedGameDirectory::stop() {
   stopped_ = true;
   timer_.cancel();
+  flush_delay_.stop();
   flush();
 }
 
@@ -84,19 +85,11 @@ std::string SharedGameDirectory::stored(const Listing& listing) const {
 
 void SharedGameDirectory::changed(GameId game) {
   changed_.insert(game);
-  if (flush_waiting_ || stopped_) return;
-  flush_waiting_ = true;
-  flush_timer_.expires_after(kFlushEvery);
-  flush_timer_.async_wait([this](boost::system::error_code ec) {
-    if (!ec) flush();
-  });
+  flush_delay_.arm([this] { flush(); });
 }
 
 void SharedGameDirectory::flush() {
-  if (flush_waiting_) {
-    flush_waiting_ = false;
-    flush_timer_.cancel();
-  }
+  flush_delay_.disarm();
   if (changed_.empty()) return;
   const std::set<GameId> changed = std::move(changed_);
   changed_.clear();

@@ -28,6 +28,7 @@
 
 #include "lobby/game_directory.hpp"
 #include "node.pb.h"
+#include "redis/flush_delay.hpp"
 
 namespace ttt::server::redis {
 
@@ -76,12 +77,11 @@ class SharedGameDirectory final : public GameDirectory {
 
   RedisCluster& cluster_;
   boost::asio::steady_timer timer_;
-  boost::asio::steady_timer flush_timer_;
+  FlushDelay flush_delay_;
   std::map<GameId, Listing> own_;                    // this node's games (the truth about them)
   LocalGameDirectory own_index_;                     // the same, indexed
   std::unordered_map<GameId, std::string> written_;  // each own game as ttt:games holds it
   std::set<GameId> changed_;  // own games to write or withdraw at the next flush
-  bool flush_waiting_ = false;
   std::map<std::string, LocalGameDirectory> others_;  // other nodes' games by node, as last heard
   std::unordered_map<GameId, std::string> node_of_;   // the node that lists each of those
   bool stopped_ = false;

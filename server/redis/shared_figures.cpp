@@ -53,9 +53,9 @@ StoredPlayer account_of(const node::AccountFigures& figures) {
 }  // namespace
 
 SharedFigures::SharedFigures(boost::asio::any_io_executor executor, RedisCluster& cluster)
-    : cluster_(cluster), timer_(std::move(executor)) {}
+    : cluster_(cluster), delay_(std::move(executor), kFlushEvery) {}
 
-SharedFigures::~SharedFigures() { timer_.cancel(); }
+SharedFigures::~SharedFigures() { delay_.stop(); }
 
 void SharedFigures::share(const StoredPlayer& account) {
   if (waiting_.size() >= kMaxWaiting && !waiting_.contains(account.id)) {
@@ -64,22 +64,11 @@ void SharedFigures::share(const StoredPlayer& account) {
     return;
   }
   waiting_[account.id] = figures_of(account);
-  if (timer_armed_ || stopped_) return;
-  timer_armed_ = true;
-  timer_.expires_after(kFlushEvery);
-  timer_.async_wait([this](boost::system::error_code ec) {
-    // Cancelled, or run after a flush or a stop that came after it was due.
-    if (ec || stopped_ || !timer_armed_) return;
-    timer_armed_ = false;
-    flush();
-  });
+  delay_.arm([this] { flush(); });
 }
 
 void SharedFigures::flush() {
-  if (timer_armed_) {
-    timer_armed_ = false;
-    timer_.cancel();
-  }
+  delay_.disarm();
   // While Redis is away they wait: told when it is back (RedisCluster::restore).
   if (waiting_.empty() || !cluster_.available()) return;
   node::FiguresChange change;
@@ -104,11 +93,7 @@ void SharedFigures::publish(const node::FiguresChange& change) {
       [](const RedisResult&) {});
 }
 
-void SharedFigures::stop() {
-  stopped_ = true;
-  timer_armed_ = false;
-  timer_.cancel();
-}
+void SharedFigures::stop() { delay_.stop(); }
 
 bool SharedFigures::said_here(std::string_view payload) const {
   node::FiguresChange change;

@@ -11,7 +11,6 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -21,6 +20,7 @@
 
 #include "node.pb.h"
 #include "records.hpp"
+#include "redis/flush_delay.hpp"
 
 namespace ttt::server::redis {
 
@@ -60,9 +60,7 @@ class SharedFigures {
   void warn(const std::string& what);
 
   RedisCluster& cluster_;
-  boost::asio::steady_timer timer_;
-  bool timer_armed_ = false;
-  bool stopped_ = false;
+  FlushDelay delay_;
   std::map<std::int64_t, node::AccountFigures> waiting_;  // by account
   Handler handler_;
   std::chrono::steady_clock::time_point last_warning_{};  // of unreadable figures
