@@ -252,15 +252,13 @@ while read -r name top bottom targets; do
   for c in $connections; do
     target="$(tr ' ' '\n' <<<"$targets" | sed -n "s/^$c://p")"
     awk -v name="$name" -v c="$c" -v top="$top" -v bottom="$bottom" -v target="$target" '
-      $1 == top && $2 == c && $3 > 0 { t += $3; tn++ }
-      $1 == bottom && $2 == c && $3 > 0 { b += $3; bn++ }
+      $1 == top && $2 == c { t = $3 }
+      $1 == bottom && $2 == c { b = $3 }
       END {
-        t = tn > 0 ? t / tn : 0
-        b = bn > 0 ? b / bn : 0
         value = b > 0 ? t / b : 0
         met = target == "" ? "-" : (value >= target ? "met" : "NOT_MET")
         printf "%s %s %.2f %s %s\n", name, c, value, (target == "" ? "-" : target), met
-      }' "$results" >>"$summary"
+      }' "$means" >>"$summary"
   done
 done <<<"$ratios"
 for entry in "${web_lines[@]}"; do
