@@ -386,6 +386,90 @@ TEST_F(PostgresStoreTest, AGameIsWrittenOnlyByItsHolderAndTakenOnlyFromADeadOne)
   EXPECT_FALSE(b.live_node("nodea", 60s));
 }
 
+// Counts the sessions of one application name waiting for a lock.
+int waiting_for_a_lock(PgConnection& watch, const std::string& application) {
+  return static_cast<int>(
+      watch
+          .run("SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 AND "
+               "wait_event_type = 'Lock'",
+               {server::pg_param(application)})
+          .integer(0, 0));
+}
+
+// Fencing in a batch: a claim not yet committed holds the holder's batch
+// back, and once the claim is committed the batch finds the game taken and
+// writes nothing (it reads the holder after the claim, not before).
+TEST_F(PostgresStoreTest, AHoldersBatchWaitsForAClaimInFlightThenWritesNothing) {
+  using namespace std::chrono_literals;
+  PostgresStore a(conninfo() + " application_name=ttt_fenced_batch", PostgresStore::Use::kNode);
+  PostgresStore b(conninfo(), PostgresStore::Use::kNode);
+  a.save_player(player(1, "alice"));
+  a.save_player(player(2, "bob"));
+  auto g = game(1, 1, 2, 1'000);
+  g.node = "nodea";
+  a.begin_game(g);
+  // nodea never beat in the database: its game is taken at once, and the
+  // claim stays uncommitted while nodea sends a batch.
+  b.begin();
+  ASSERT_TRUE(b.claim_game(1, "nodea", "nodeb", 60s));
+  std::optional<std::string> refused;
+  std::thread batch([&] {
+    try {
+      a.begin_batch();
+      a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
+      a.commit();
+    } catch (const std::exception& e) {
+      refused = e.what();
+      a.rollback();
+    }
+  });
+  PgConnection watch(conninfo());
+  const bool waited =
+      eventually([&] { return waiting_for_a_lock(watch, "ttt_fenced_batch") == 1; }, 10s, 10ms);
+  b.commit();
+  batch.join();
+  EXPECT_TRUE(waited) << "the batch went ahead of a claim in flight";
+  ASSERT_TRUE(refused) << "a move written for a game another node took";
+  EXPECT_TRUE(b.game(1)->moves.empty());
+  EXPECT_EQ(b.game_holders({1})[0].second, "nodeb");
+}
+
+// The other way round: a claim waits for the holder's batch in flight, and
+// takes the game with the batch's moves in it.
+TEST_F(PostgresStoreTest, AClaimWaitsForTheHoldersBatchInFlight) {
+  using namespace std::chrono_literals;
+  PostgresStore a(conninfo(), PostgresStore::Use::kNode);
+  PostgresStore b(conninfo() + " application_name=ttt_fenced_claim", PostgresStore::Use::kNode);
+  a.save_player(player(1, "alice"));
+  a.save_player(player(2, "bob"));
+  auto g = game(1, 1, 2, 1'000);
+  g.node = "nodea";
+  a.begin_game(g);
+  a.begin_batch();
+  a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
+  // A read in the batch sends the move it held (its game's row locked).
+  ASSERT_EQ(a.game(1)->moves.size(), 1u);
+  bool claimed = false;
+  std::optional<std::string> failed;
+  std::thread claim([&] {
+    try {
+      claimed = b.claim_game(1, "nodea", "nodeb", 60s);
+    } catch (const std::exception& e) {
+      failed = e.what();
+    }
+  });
+  PgConnection watch(conninfo());
+  const bool waited =
+      eventually([&] { return waiting_for_a_lock(watch, "ttt_fenced_claim") == 1; }, 10s, 10ms);
+  a.commit();
+  claim.join();
+  EXPECT_TRUE(waited) << "the claim went ahead of the holder's batch in flight";
+  EXPECT_FALSE(failed) << *failed;
+  EXPECT_TRUE(claimed);
+  EXPECT_EQ(b.game(1)->moves.size(), 1u);
+  EXPECT_EQ(b.game_holders({1})[0].second, "nodeb");
+}
+
 // A node's fenced writes find each game by its key: ending a game (or
 // writing a move, or taking a game over) never reads games_by_node, which
 // holds every version of all the node's games (the dead ones until a
