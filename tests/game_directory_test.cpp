@@ -80,6 +80,50 @@ TEST(GameDirectory, FiltersBySizeRatedOpenAndName) {
   EXPECT_EQ(directory.list(q).total, 2u);
 }
 
+// A game published again (a player joins, the game starts, ends, is rated
+// or not) is listed once, with what it is now, under the filters it passes
+// now, whether or not the change moves it between indexes.
+TEST(GameDirectory, AGamePublishedAgainIsListedOnceAsItIsNow) {
+  LocalGameDirectory directory;
+  directory.publish(game(1, 3, "alice"));
+  directory.publish(game(2, 3, "bob"));
+  ListQuery open;
+  open.open_only = true;
+  ListQuery rated;
+  rated.rated = wire::RATED_YES;
+  ListQuery unrated;
+  unrated.rated = wire::RATED_NO;
+  directory.publish(game(1, 3, "alice", "carol"));  // still waiting: the same indexes
+  EXPECT_EQ(ids(directory.list(open)), (std::vector<std::uint64_t>{1, 2}));
+  ASSERT_TRUE(directory.find(GameId{1}));
+  EXPECT_EQ(directory.find(GameId{1})->summary.o_name(), "carol");
+  EXPECT_EQ(directory.list(ListQuery{}).games[0].o_name(), "carol") << "the page reads it too";
+  directory.publish(game(1, 3, "alice", "carol", wire::GAME_STATUS_IN_PROGRESS));
+  EXPECT_EQ(ids(directory.list(open)), (std::vector<std::uint64_t>{2}));
+  EXPECT_EQ(ids(directory.list(ListQuery{})), (std::vector<std::uint64_t>{1, 2}));
+  directory.publish(game(1, 3, "alice", "carol", wire::GAME_STATUS_X_WON));
+  EXPECT_EQ(ids(directory.list(rated)), (std::vector<std::uint64_t>{1, 2}));
+  directory.publish(game(1, 3, "alice", "carol", wire::GAME_STATUS_X_WON, false));
+  EXPECT_EQ(ids(directory.list(rated)), (std::vector<std::uint64_t>{2}));
+  EXPECT_EQ(ids(directory.list(unrated)), (std::vector<std::uint64_t>{1}));
+  EXPECT_EQ(directory.list(ListQuery{}).total, 2u);
+  // A private game: listed to whoever is seated in it now.
+  const AccountId dave{14}, erin{15}, fred{16};
+  directory.publish(game(3, 3, "dave", "", wire::GAME_STATUS_WAITING, true, true, {dave, {}}));
+  ListQuery as_erin;
+  as_erin.viewer = erin;
+  EXPECT_EQ(ids(directory.list(as_erin)), (std::vector<std::uint64_t>{1, 2}));
+  directory.publish(
+      game(3, 3, "dave", "erin", wire::GAME_STATUS_IN_PROGRESS, true, true, {dave, erin}));
+  EXPECT_EQ(ids(directory.list(as_erin)), (std::vector<std::uint64_t>{1, 2, 3}));
+  directory.publish(
+      game(3, 3, "dave", "fred", wire::GAME_STATUS_IN_PROGRESS, true, true, {dave, fred}));
+  EXPECT_EQ(ids(directory.list(as_erin)), (std::vector<std::uint64_t>{1, 2}));
+  directory.withdraw(GameId{1});
+  EXPECT_EQ(ids(directory.list(unrated)), (std::vector<std::uint64_t>{}));
+  EXPECT_EQ(directory.size(), 2u);
+}
+
 TEST(GameDirectory, APrivateGameIsListedToItsPlayersOnly) {
   LocalGameDirectory directory;
   const AccountId alice{11}, bob{12}, eve{13};

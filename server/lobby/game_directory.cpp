@@ -53,6 +53,17 @@ void each_filter_of(const wire::GameSummary& s, Each each) {
   }
 }
 
+// Whether two listings of a game sit in the same indexes: all index() and
+// unindex() read of them.
+bool indexed_alike(const Listing& a, const Listing& b) {
+  const wire::GameSummary& x = a.summary;
+  const wire::GameSummary& y = b.summary;
+  if (x.is_private() != y.is_private() || a.invite_key != b.invite_key) return false;
+  if (x.is_private()) return a.players == b.players;
+  return x.size() == y.size() && x.win_length() == y.win_length() && x.rated() == y.rated() &&
+         (x.status() == wire::GAME_STATUS_WAITING) == (y.status() == wire::GAME_STATUS_WAITING);
+}
+
 }  // namespace
 
 void LocalGameDirectory::index(const Listing& listing) {
@@ -92,11 +103,15 @@ void LocalGameDirectory::unindex(const Listing& listing) {
 
 void LocalGameDirectory::publish(const Listing& listing) {
   auto [it, added] = games_.try_emplace(GameId{listing.summary.game_id()}, listing);
-  if (!added) {
+  if (added) {
+    index(it->second);
+  } else if (indexed_alike(it->second, listing)) {
+    it->second = listing;  // a move, a result, a spectator: the indexes stay
+  } else {
     unindex(it->second);
     it->second = listing;
+    index(it->second);
   }
-  index(it->second);
 }
 
 void LocalGameDirectory::withdraw(GameId game) {
