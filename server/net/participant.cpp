@@ -22,6 +22,10 @@ Outbound make_outbound(wire::ServerMessage message) {
 }
 
 struct OutboundBuilder::Held {
+  // Provided, so that make_shared does not zero the block first (as it
+  // would for a constructor the compiler writes).
+  Held() noexcept {}
+
   alignas(std::max_align_t) char block[kArenaBlock];
   google::protobuf::Arena arena{block, sizeof block};
   std::string frame;
