@@ -79,7 +79,8 @@ bool matches(const Listing& listing, const ListQuery& query);
 // The directory of one server process. A page is read from an index in id
 // order of the public games that pass the query's filters of size, win
 // length, rated and open (each game sits in the 16 indexes of the filters it
-// passes), merged with the viewer's own private games: no request walks
+// passes; published again, it moves only if what they are built from
+// changed), merged with the viewer's own private games: no request walks
 // every game. A name filter looks at a bounded number of games a page
 // (kNameScan) and says where to go on.
 class LocalGameDirectory final : public GameDirectory {
