@@ -25,6 +25,7 @@
 
 #include "client_support/test_certificates.hpp"
 #include "support/run_until.hpp"
+#include "ttt/tls/peer_name.hpp"
 #include "ttt/tls/stream.hpp"
 
 namespace {
@@ -96,6 +97,40 @@ class StreamPair : public ::testing::Test {
     EXPECT_TRUE(run_until([&] { return server_ec && client_ec; }));
     EXPECT_TRUE(server_ec && client_ec) << "a handshake never finished";
     return {server_ec.value_or(asio::error::timed_out), client_ec.value_or(asio::error::timed_out)};
+  }
+
+  // Both handshakes, the client expecting its peer to be `host`
+  // (tls::expect_host); the client's error, its verdict on the
+  // certificate and the name the server was sent (SNI; empty if none).
+  struct Expected {
+    error_code client_ec;
+    long verdict;
+    std::string server_name;
+  };
+  Expected handshake_expecting(const std::string& host) {
+    auto [server_socket, client_socket] = connected();
+    Stream server(std::move(server_socket));
+    Stream client(std::move(client_socket));
+    server.start_tls(server_context_);
+    client.start_tls(client_context_);
+    ttt::tls::expect_host(client.native_handle(), host);
+    std::optional<error_code> server_ec, client_ec;
+    asio::co_spawn(
+        io_,
+        [&]() -> asio::awaitable<void> {
+          server_ec = co_await server.handshake(asio::ssl::stream_base::server);
+        },
+        asio::detached);
+    asio::co_spawn(
+        io_,
+        [&]() -> asio::awaitable<void> {
+          client_ec = co_await client.handshake(asio::ssl::stream_base::client);
+        },
+        asio::detached);
+    EXPECT_TRUE(run_until([&] { return server_ec && client_ec; })) << "a handshake never finished";
+    const char* name = SSL_get_servername(server.native_handle(), TLSEXT_NAMETYPE_host_name);
+    return {client_ec.value_or(asio::error::timed_out),
+            SSL_get_verify_result(client.native_handle()), name == nullptr ? "" : name};
   }
 
   // A new pair, connected and both handshakes made: server_ and client_.
@@ -436,6 +471,23 @@ TEST_F(StreamPair, AnErrorLeftByOtherCodeDoesNotEndAHealthyConnection) {
   }));
   EXPECT_EQ(received, frame);
   ERR_clear_error();
+}
+
+// A client's handshake checks that the certificate names the host it
+// dialled: an address against the certificate's addresses, a name against
+// its names (and sent as SNI). The test CA's certificate names 127.0.0.1.
+TEST_F(StreamPair, AClientRefusesACertificateThatDoesNotNameTheHostItExpects) {
+  const Expected right = handshake_expecting("127.0.0.1");
+  EXPECT_FALSE(right.client_ec) << right.client_ec.message();
+  EXPECT_EQ(right.verdict, X509_V_OK);
+  EXPECT_EQ(right.server_name, "") << "an address is no server name";
+  const Expected other_address = handshake_expecting("127.0.0.2");
+  EXPECT_TRUE(other_address.client_ec);
+  EXPECT_EQ(other_address.verdict, X509_V_ERR_IP_ADDRESS_MISMATCH);
+  const Expected a_name = handshake_expecting("elsewhere.example");
+  EXPECT_TRUE(a_name.client_ec);
+  EXPECT_EQ(a_name.verdict, X509_V_ERR_HOSTNAME_MISMATCH);
+  EXPECT_EQ(a_name.server_name, "elsewhere.example");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "trust/known_servers.hpp"
 #include "trust/server_trust.hpp"
 #include "trust/tls_client.hpp"
+#include "ttt/tls/peer_name.hpp"
 #include "ttt/tls/tls_errors.hpp"
 
 #include "text/safe_text.hpp"
@@ -167,7 +168,7 @@ asio::awaitable<std::optional<tls::Stream>> Connection::open_link(std::string& r
 asio::awaitable<bool> Connection::secure(tls::Stream& stream, std::string& reason) {
   stream.start_tls(tls_context_);
   SSL* ssl = stream.native_handle();
-  expect_host(ssl, attempt_.address.host);
+  tls::expect_host(ssl, attempt_.address.host);
   connect_timer_.expires_after(options_.connect_timeout);
   auto result = co_await (stream.handshake(asio::ssl::stream_base::client) ||
                           connect_timer_.async_wait(use_tuple));

@@ -1,9 +1,6 @@
 #include "trust/tls_client.hpp"
 
 #include <openssl/ssl.h>
-#include <openssl/x509v3.h>
-
-#include <boost/asio/ip/address.hpp>
 
 #include "ttt/tls/alpn.hpp"
 #include "ttt/tls/fingerprint.hpp"
@@ -22,18 +19,6 @@ std::shared_ptr<asio::ssl::context> client_tls_context() {
   context->set_default_verify_paths(ignored);
   context->set_verify_mode(asio::ssl::verify_none);
   return context;
-}
-
-void expect_host(SSL* ssl, const std::string& host) {
-  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-  boost::system::error_code ec;
-  asio::ip::make_address(host, ec);
-  if (!ec) {
-    X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str());
-    return;
-  }
-  SSL_set_tlsext_host_name(ssl, host.c_str());
-  X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0);
 }
 
 PresentedCertificate presented_certificate(SSL* ssl) {

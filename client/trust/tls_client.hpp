@@ -16,10 +16,6 @@ namespace ttt::client {
 
 std::shared_ptr<boost::asio::ssl::context> client_tls_context();
 
-// Before the handshake: check the certificate against host (an IP address
-// or a DNS name; a name is also sent as SNI).
-void expect_host(SSL* ssl, const std::string& host);
-
 // After the handshake: the server certificate's fingerprint, and whether
 // the system's CAs vouch for it under the host name.
 PresentedCertificate presented_certificate(SSL* ssl);

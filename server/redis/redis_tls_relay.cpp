@@ -1,7 +1,6 @@
 #include "redis/redis_tls_relay.hpp"
 
 #include <openssl/ssl.h>
-#include <openssl/x509v3.h>
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "ttt/tls/peer_name.hpp"
 #include "ttt/tls/stream.hpp"
 #include "ttt/tls/tls_errors.hpp"
 
@@ -30,19 +30,6 @@ using namespace asio::experimental::awaitable_operators;
 namespace {
 
 constexpr auto kUse = asio::as_tuple(asio::use_awaitable);
-
-// Redis's certificate must name the host --redis names.
-void expect_host(SSL* ssl, const std::string& host) {
-  X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-  boost::system::error_code ec;
-  asio::ip::make_address(host, ec);
-  if (!ec) {
-    X509_VERIFY_PARAM_set1_ip_asc(param, host.c_str());
-    return;
-  }
-  SSL_set_tlsext_host_name(ssl, host.c_str());
-  X509_VERIFY_PARAM_set1_host(param, host.c_str(), 0);
-}
 
 }  // namespace
 
@@ -139,7 +126,8 @@ asio::awaitable<void> RedisTlsRelay::relay(Local::socket client) {
     }
     tls::Stream stream(std::move(socket));
     stream.start_tls(context_);
-    expect_host(stream.native_handle(), address_.host);
+    // Redis's certificate must name the host --redis names.
+    tls::expect_host(stream.native_handle(), address_.host);
     if (auto failed = co_await stream.handshake(asio::ssl::stream_base::client)) {
       const long verdict = SSL_get_verify_result(stream.native_handle());
       last_failure_ = "the TLS handshake failed: " +
