@@ -386,6 +386,15 @@ TEST_F(PostgresStoreTest, AGameIsWrittenOnlyByItsHolderAndTakenOnlyFromADeadOne)
   EXPECT_FALSE(b.live_node("nodea", 60s));
 }
 
+// Alice, bob and their game 1, held by nodea.
+void begin_game_of_nodea(PostgresStore& store) {
+  store.save_player(player(1, "alice"));
+  store.save_player(player(2, "bob"));
+  auto g = game(1, 1, 2, 1'000);
+  g.node = "nodea";
+  store.begin_game(g);
+}
+
 // Counts the sessions of one application name waiting for a lock.
 int waiting_for_a_lock(PgConnection& watch, const std::string& application) {
   return static_cast<int>(
@@ -403,11 +412,7 @@ TEST_F(PostgresStoreTest, AHoldersBatchWaitsForAClaimInFlightThenWritesNothing) 
   using namespace std::chrono_literals;
   PostgresStore a(conninfo() + " application_name=ttt_fenced_batch", PostgresStore::Use::kNode);
   PostgresStore b(conninfo(), PostgresStore::Use::kNode);
-  a.save_player(player(1, "alice"));
-  a.save_player(player(2, "bob"));
-  auto g = game(1, 1, 2, 1'000);
-  g.node = "nodea";
-  a.begin_game(g);
+  begin_game_of_nodea(a);
   // nodea never beat in the database: its game is taken at once, and the
   // claim stays uncommitted while nodea sends a batch.
   b.begin();
@@ -440,11 +445,7 @@ TEST_F(PostgresStoreTest, AClaimWaitsForTheHoldersBatchInFlight) {
   using namespace std::chrono_literals;
   PostgresStore a(conninfo(), PostgresStore::Use::kNode);
   PostgresStore b(conninfo() + " application_name=ttt_fenced_claim", PostgresStore::Use::kNode);
-  a.save_player(player(1, "alice"));
-  a.save_player(player(2, "bob"));
-  auto g = game(1, 1, 2, 1'000);
-  g.node = "nodea";
-  a.begin_game(g);
+  begin_game_of_nodea(a);
   a.begin_batch();
   a.add_held_move("nodea", 1, 0, {1, 1, 1'100, 0});
   // A read in the batch sends the move it held (its game's row locked).

@@ -19,6 +19,7 @@
 #include <boost/asio/write.hpp>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,10 +78,13 @@ class StreamPair : public ::testing::Test {
     return {std::move(server), std::move(client)};
   }
 
-  // Both handshakes, run to the end; the errors they gave.
-  std::pair<error_code, error_code> handshake(Stream& server, Stream& client) {
+  // Both handshakes, run to the end; the errors they gave. `prepare` sees
+  // the client's stream before its handshake.
+  std::pair<error_code, error_code> handshake(Stream& server, Stream& client,
+                                              const std::function<void(Stream&)>& prepare = {}) {
     server.start_tls(server_context_);
     client.start_tls(client_context_);
+    if (prepare) prepare(client);
     std::optional<error_code> server_ec, client_ec;
     asio::co_spawn(
         io_,
@@ -111,26 +115,11 @@ class StreamPair : public ::testing::Test {
     auto [server_socket, client_socket] = connected();
     Stream server(std::move(server_socket));
     Stream client(std::move(client_socket));
-    server.start_tls(server_context_);
-    client.start_tls(client_context_);
-    ttt::tls::expect_host(client.native_handle(), host);
-    std::optional<error_code> server_ec, client_ec;
-    asio::co_spawn(
-        io_,
-        [&]() -> asio::awaitable<void> {
-          server_ec = co_await server.handshake(asio::ssl::stream_base::server);
-        },
-        asio::detached);
-    asio::co_spawn(
-        io_,
-        [&]() -> asio::awaitable<void> {
-          client_ec = co_await client.handshake(asio::ssl::stream_base::client);
-        },
-        asio::detached);
-    EXPECT_TRUE(run_until([&] { return server_ec && client_ec; })) << "a handshake never finished";
+    const auto client_ec = handshake(server, client, [&host](Stream& stream) {
+                             ttt::tls::expect_host(stream.native_handle(), host);
+                           }).second;
     const char* name = SSL_get_servername(server.native_handle(), TLSEXT_NAMETYPE_host_name);
-    return {client_ec.value_or(asio::error::timed_out),
-            SSL_get_verify_result(client.native_handle()), name == nullptr ? "" : name};
+    return {client_ec, SSL_get_verify_result(client.native_handle()), name == nullptr ? "" : name};
   }
 
   // A new pair, connected and both handshakes made: server_ and client_.
