@@ -39,15 +39,28 @@ std::uint64_t filter_key(const ListQuery& q) {
   return filter_key(q.size, q.win_length, rated, q.open_only);
 }
 
+// What of a public listing decides the filters it passes.
+struct FilterFields {
+  int size;
+  int win_length;
+  bool rated;
+  bool open;
+  bool operator==(const FilterFields&) const = default;
+};
+
+FilterFields filter_fields(const wire::GameSummary& s) {
+  return {s.size(), s.win_length(), s.rated(), s.status() == wire::GAME_STATUS_WAITING};
+}
+
 // Every filter a public listing passes: 2 x 2 x 2 x (1 or 2) of them.
 template <typename Each>
 void each_filter_of(const wire::GameSummary& s, Each each) {
-  const bool open = s.status() == wire::GAME_STATUS_WAITING;
-  for (const int size : {0, s.size()}) {
-    for (const int win : {0, s.win_length()}) {
-      for (const int rated : {0, s.rated() ? 1 : 2}) {
+  const FilterFields f = filter_fields(s);
+  for (const int size : {0, f.size}) {
+    for (const int win : {0, f.win_length}) {
+      for (const int rated : {0, f.rated ? 1 : 2}) {
         each(filter_key(size, win, rated, false));
-        if (open) each(filter_key(size, win, rated, true));
+        if (f.open) each(filter_key(size, win, rated, true));
       }
     }
   }
@@ -60,8 +73,7 @@ bool indexed_alike(const Listing& a, const Listing& b) {
   const wire::GameSummary& y = b.summary;
   if (x.is_private() != y.is_private() || a.invite_key != b.invite_key) return false;
   if (x.is_private()) return a.players == b.players;
-  return x.size() == y.size() && x.win_length() == y.win_length() && x.rated() == y.rated() &&
-         (x.status() == wire::GAME_STATUS_WAITING) == (y.status() == wire::GAME_STATUS_WAITING);
+  return filter_fields(x) == filter_fields(y);
 }
 
 }  // namespace
