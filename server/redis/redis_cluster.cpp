@@ -449,16 +449,10 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
   if (said_here(channel, signed_payload)) return;
   const auto opened = signer_.open(channel, signed_payload);
   if (!opened) {
-    // Not from a node of this lobby (no key, or another key): ignored, and
-    // said at most once a minute.
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_forged_warning_ > std::chrono::minutes(1)) {
-      last_forged_warning_ = now;
-      spdlog::warn(
-          "cluster: a message on {} not signed with this lobby's key "
-          "(--cluster-key-file); ignored (and any more within a minute)",
-          channel.substr(0, 64));
-    }
+    // Not from a node of this lobby (no key, or another key): ignored.
+    forged_warning_(fmt::format(
+        "cluster: a message on {} not signed with this lobby's key (--cluster-key-file); ignored",
+        channel.substr(0, 64)));
     return;
   }
   const std::string& payload = *opened;

@@ -35,6 +35,7 @@
 
 #include "lobby/cluster.hpp"
 #include "redis/node_signer.hpp"
+#include "redis/rare_warning.hpp"
 #include "redis/redis_client.hpp"
 #include "redis/shared_figures.hpp"
 #include "redis/shared_presence.hpp"
@@ -172,8 +173,8 @@ class RedisCluster final : public Cluster {
   bool was_down_ = false;  // the shared state was lost since the last registration
   SeatHandler seat_handler_;
   std::function<void(bool)> on_restored_;
-  bool events_lost_ = false;  // the subscription was lost since it was last made
-  std::chrono::steady_clock::time_point last_forged_warning_{};
+  bool events_lost_ = false;    // the subscription was lost since it was last made
+  RareWarning forged_warning_;  // of messages not signed with the lobby's key
   // Requests waiting for their reply.
   struct Waiting {
     SeatDone done;

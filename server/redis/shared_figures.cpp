@@ -104,7 +104,7 @@ bool SharedFigures::said_here(std::string_view payload) const {
 void SharedFigures::apply(const std::string& payload) {
   node::FiguresChange change;
   if (!change.ParseFromString(payload)) {
-    warn("cluster: unreadable accounts' figures; dropped");
+    warn_("cluster: unreadable accounts' figures; dropped");
     return;
   }
   if (change.node() == cluster_.self().id) return;
@@ -117,16 +117,9 @@ void SharedFigures::apply(const std::string& payload) {
     if (handler_) handler_(account_of(figures));
   }
   if (unreadable > 0) {
-    warn(fmt::format("cluster: {} unreadable account figures from node {}; dropped", unreadable,
-                     change.node().substr(0, 64)));
+    warn_(fmt::format("cluster: {} unreadable account figures from node {}; dropped", unreadable,
+                      change.node().substr(0, 64)));
   }
-}
-
-void SharedFigures::warn(const std::string& what) {
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_warning_ < std::chrono::minutes(1)) return;
-  last_warning_ = now;
-  spdlog::warn("{} (and any more within a minute)", what);
 }
 
 }  // namespace ttt::server::redis

@@ -21,6 +21,7 @@
 #include "node.pb.h"
 #include "records.hpp"
 #include "redis/flush_delay.hpp"
+#include "redis/rare_warning.hpp"
 
 namespace ttt::server::redis {
 
@@ -56,14 +57,12 @@ class SharedFigures {
 
  private:
   void publish(const node::FiguresChange& change);
-  // Said at most once a minute: another node's bytes decide how often.
-  void warn(const std::string& what);
 
   RedisCluster& cluster_;
   FlushDelay delay_;
   std::map<std::int64_t, node::AccountFigures> waiting_;  // by account
   Handler handler_;
-  std::chrono::steady_clock::time_point last_warning_{};  // of unreadable figures
+  RareWarning warn_;  // of unreadable figures: another node's bytes decide how often
 };
 
 }  // namespace ttt::server::redis
