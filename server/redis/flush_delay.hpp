@@ -8,6 +8,7 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <utility>
 
@@ -22,9 +23,12 @@ class FlushDelay {
   void arm(std::function<void()> due) {
     if (armed_ || stopped_) return;
     armed_ = true;
+    const std::uint64_t wait = ++waits_;
     timer_.expires_after(delay_);
-    timer_.async_wait([this, due = std::move(due)](boost::system::error_code ec) {
-      if (ec || stopped_ || !armed_) return;
+    timer_.async_wait([this, wait, due = std::move(due)](boost::system::error_code ec) {
+      // Overtaken (already queued when cancelled): by a disarm or a stop,
+      // and maybe by a later arm whose own wait still runs.
+      if (ec || !armed_ || wait != waits_) return;
       armed_ = false;
       due();
     });
@@ -46,6 +50,7 @@ class FlushDelay {
   std::chrono::milliseconds delay_;
   bool armed_ = false;
   bool stopped_ = false;
+  std::uint64_t waits_ = 0;  // the number of the latest wait
 };
 
 }  // namespace ttt::server::redis
