@@ -1,6 +1,9 @@
 #include "ai/ai_run_pattern.hpp"
 
 #include <algorithm>
+#include <functional>
+
+#include "ai/ai_run_worths.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -68,18 +71,11 @@ constexpr Threat classify(const Counts& c) {
 }
 
 // Per direction, by Shape: None, One, Two, OpenTwo, Three, OpenThree, Four,
-// OpenFour, Five. The evaluation's worths (mover: the side to move's cells,
-// waiter: the other side's) were fitted by least squares to Rapfi's
-// evaluations of 400 middle-game positions (docs/ai.md); open fours and
-// fives, which the search settles, keep set values.
-constexpr int kMoverShape[kShapeCount] = {0, 0, 1, 14, 15, 14, 31, 70, 200};
-constexpr int kWaiterShape[kShapeCount] = {0, 0, 0, 16, 9, 18, 33, 70, 200};
+// OpenFour, Five. What a cell is worth as a move, for the move ordering.
 constexpr int kAttackShape[kShapeCount] = {0, 2, 6, 20, 18, 70, 90, 1200, 10000};
 constexpr int kDefenceShape[kShapeCount] = {0, 1, 4, 14, 12, 55, 60, 900, 8000};
 
 // Extra worth of a threat class, on top of its shapes (same order as Threat).
-constexpr int kMoverBonus[kThreatCount] = {0, -12, -7, -17, -4, 19, 13, 60, 15, 18, 100, 200, 0};
-constexpr int kWaiterBonus[kThreatCount] = {0, -13, 2, -18, 4, 18, 18, 40, 14, 20, 60, 60, 0};
 constexpr int kAttackBonus[kThreatCount] = {0, 0, 0, 30, 20, 0, 60, 1500, 0, 40, 2500, 4000, 0};
 constexpr int kDefenceBonus[kThreatCount] = {0, 0, 0, 20, 15, 0, 40, 900, 0, 30, 1600, 2500, 0};
 
@@ -90,12 +86,36 @@ constexpr std::int16_t sum_of(int code, const int (&per_shape)[kShapeCount],
   return static_cast<std::int16_t>(value);
 }
 
+// The code's shapes, strongest first.
+std::array<int, 4> sorted_shapes(int code) {
+  std::array<int, 4> shapes{};
+  for (int d = 0; d < 4; ++d, code /= kShapeCount) shapes[d] = code % kShapeCount;
+  std::sort(shapes.begin(), shapes.end(), std::greater<>());
+  return shapes;
+}
+
 PatternTables build() {
   PatternTables t;
+  // Each sorted quadruple's number, in increasing order of the quadruples.
+  std::array<std::uint16_t, kPatternCodes> number_of_sorted{};
+  int classes = 0;
+  for (int a = 0; a < kShapeCount; ++a) {
+    for (int b = 0; b <= a; ++b) {
+      for (int c = 0; c <= b; ++c) {
+        for (int d = 0; d <= c; ++d) {
+          number_of_sorted[((a * kShapeCount + b) * kShapeCount + c) * kShapeCount + d] =
+              static_cast<std::uint16_t>(classes++);
+        }
+      }
+    }
+  }
   for (int code = 0; code < kPatternCodes; ++code) {
+    const std::array<int, 4> s = sorted_shapes(code);
+    t.pattern_class[code] =
+        number_of_sorted[((s[0] * kShapeCount + s[1]) * kShapeCount + s[2]) * kShapeCount + s[3]];
     t.threat[code] = classify(count_shapes(code));
-    t.mover[code] = sum_of(code, kMoverShape, kMoverBonus);
-    t.waiter[code] = sum_of(code, kWaiterShape, kWaiterBonus);
+    t.mover[code] = kClassWorths[t.pattern_class[code]].mover;
+    t.waiter[code] = kClassWorths[t.pattern_class[code]].waiter;
     t.attack[code] = sum_of(code, kAttackShape, kAttackBonus);
     t.defence[code] = sum_of(code, kDefenceShape, kDefenceBonus);
   }

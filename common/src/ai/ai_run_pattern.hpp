@@ -41,10 +41,19 @@ constexpr int pattern_code(Shape s0, Shape s1, Shape s2, Shape s3) noexcept {
          static_cast<int>(s0);
 }
 
+// Codes that differ only in the order of their directions are one pattern
+// class: the multisets of four shapes, C(12, 4) of them. The evaluation's
+// worths are per class.
+inline constexpr int kPatternClasses = 495;
+
 // The tables of every pattern code, built once when the program starts.
 struct PatternTables {
   // The threat class of the code.
   std::array<Threat, kPatternCodes> threat{};
+  // The pattern class of the code, 0 to kPatternClasses - 1: the classes
+  // numbered in the order of their shapes sorted strongest first, then read
+  // as a number (None, None, None, None first).
+  std::array<std::uint16_t, kPatternCodes> pattern_class{};
   // What a player's potential at an empty cell is worth to the evaluation:
   // `mover` for the side to move, `waiter` for the other side.
   std::array<std::int16_t, kPatternCodes> mover{};
@@ -56,5 +65,7 @@ struct PatternTables {
 };
 
 const PatternTables& pattern_tables() noexcept;
+
+inline int pattern_class(int code) noexcept { return pattern_tables().pattern_class[code]; }
 
 }  // namespace ttt::internal::ai

@@ -9,6 +9,7 @@
 
 #include "ai/ai_heuristic.hpp"
 #include "ai/ai_rng.hpp"
+#include "ai/ai_run_worths.hpp"
 
 namespace ttt::internal::ai {
 namespace {
@@ -18,12 +19,6 @@ constexpr int kInfinity = kWinScore + 1;
 // search add to the nominal depth).
 constexpr int kMaxPly = 160;
 
-// The side to move's edge for having the move, in evaluation units.
-constexpr int kTempo = 80;
-// What the evaluation adds for threats the sums of patterns understate.
-constexpr int kFourThreeEdge = 600;
-constexpr int kDoubleThreeEdge = 400;
-constexpr int kOpenThreeCost = 120;
 // History scores are kept below this, so that they order the quiet moves
 // without outranking a threat.
 constexpr int kHistoryCap = 400;
@@ -494,6 +489,20 @@ int run_move_value(const RunBoard& board, int cell) noexcept {
   return t.attack[board.code(me, cell)] + t.defence[board.code(opponent(me), cell)];
 }
 
+RunThreatTerms run_threat_terms(const RunBoard& board) noexcept {
+  const Player me = board.to_move();
+  const Player them = opponent(me);
+  RunThreatTerms terms;
+  if (!board.fours(them).any()) {
+    terms.four_three = board.threat_count(me, Threat::FourThree) > 0;
+    terms.double_three = !terms.four_three && board.threat_count(me, Threat::DoubleThree) > 0 &&
+                         board.threat_count(them, Threat::OpenFour) == 0;
+  }
+  terms.open_three_against =
+      board.threat_count(them, Threat::OpenFour) > 0 && !board.fours(me).any();
+  return terms;
+}
+
 int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
   // The mean of the position now and before the last move, both for the side
   // to move: a pattern count swings with whoever moved last.
@@ -501,23 +510,13 @@ int run_evaluate(const RunBoard& board, bool threat_terms) noexcept {
   const Player them = opponent(me);
   const int now = board.mover_sum(me) - board.waiter_sum(them);
   const int before = board.previous_mover_sum(me) - board.previous_waiter_sum(them);
-  int eval = (now + before) / 2 + kTempo;
+  const RunEvaluationTerms& worth = kEvaluationTerms;
+  int eval = (now + before) / 2 + worth.tempo;
   if (!threat_terms) return eval;
-  // Threats the patterns' sums understate: a four-three or a double three of
-  // the side to move that the opponent cannot meet with a four of its own
-  // nearly always wins; an open three of the opponent costs the move.
-  const int their_fours = board.fours(them).any() ? 1 : 0;
-  if (their_fours == 0) {
-    if (board.threat_count(me, Threat::FourThree) > 0) {
-      eval += kFourThreeEdge;
-    } else if (board.threat_count(me, Threat::DoubleThree) > 0 &&
-               board.threat_count(them, Threat::OpenFour) == 0) {
-      eval += kDoubleThreeEdge;
-    }
-  }
-  if (board.threat_count(them, Threat::OpenFour) > 0 && !board.fours(me).any()) {
-    eval -= kOpenThreeCost;
-  }
+  const RunThreatTerms terms = run_threat_terms(board);
+  if (terms.four_three) eval += worth.four_three;
+  if (terms.double_three) eval += worth.double_three;
+  if (terms.open_three_against) eval -= worth.open_three_cost;
   return eval;
 }
 

@@ -54,6 +54,17 @@ SearchResult run_iterative_deepening(const RunBoard& board, const std::vector<in
 // opponent, fives and open fours far above everything else.
 int run_move_value(const RunBoard& board, int cell) noexcept;
 
+// Threats the sums of patterns understate, for the side to move: a
+// four-three, or else a double three, of its own that the opponent cannot
+// meet with a four (nearly always a win); an open three of the opponent's
+// that it cannot answer with a four (it costs the move).
+struct RunThreatTerms {
+  bool four_three = false;
+  bool double_three = false;
+  bool open_three_against = false;
+};
+RunThreatTerms run_threat_terms(const RunBoard& board) noexcept;
+
 // The static evaluation for the side to move (well inside ±kWinThreshold):
 // the patterns' worth, and with threat_terms what the patterns understate
 // (a four-three or double three the opponent can't meet, an open three of
