@@ -3,7 +3,10 @@
 // built from scratch after every move and every undo of random games.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <random>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -136,6 +139,37 @@ TEST(RunPattern, ThreatClassesFollowTheShapes) {
   EXPECT_GT(t.mover[four_three], t.mover[four]);
   EXPECT_GT(t.waiter[four_three], t.waiter[open_two]);
   EXPECT_EQ(t.mover[0], 0);
+}
+
+TEST(RunPattern, CodesDifferingOnlyInTheOrderOfDirectionsShareAClass) {
+  const PatternTables& t = pattern_tables();
+  std::set<int> classes;
+  for (int code = 0; code < kPatternCodes; ++code) {
+    const int cls = pattern_class(code);
+    ASSERT_GE(cls, 0);
+    ASSERT_LT(cls, kPatternClasses);
+    classes.insert(cls);
+    std::array<int, 4> shapes{};
+    for (int d = 0, c = code; d < 4; ++d, c /= kShapeCount) shapes[d] = c % kShapeCount;
+    std::sort(shapes.begin(), shapes.end());
+    do {
+      const int permuted =
+          pattern_code(static_cast<Shape>(shapes[0]), static_cast<Shape>(shapes[1]),
+                       static_cast<Shape>(shapes[2]), static_cast<Shape>(shapes[3]));
+      ASSERT_EQ(pattern_class(permuted), cls) << code << " and " << permuted;
+      // The worths are the class's, whatever the order.
+      ASSERT_EQ(t.mover[permuted], t.mover[code]);
+      ASSERT_EQ(t.waiter[permuted], t.waiter[code]);
+    } while (std::next_permutation(shapes.begin(), shapes.end()));
+  }
+  // One class for each multiset of four shapes, and only for those.
+  EXPECT_EQ(classes.size(), static_cast<std::size_t>(kPatternClasses));
+  // Numbered in the order of the shapes sorted strongest first: nothing at
+  // all (a taken cell, or no window left) first, then a lone One.
+  EXPECT_EQ(pattern_class(0), 0);
+  EXPECT_EQ(pattern_class(pattern_code(Shape::None, Shape::None, Shape::One, Shape::None)), 1);
+  EXPECT_EQ(pattern_class(pattern_code(Shape::Five, Shape::Five, Shape::Five, Shape::Five)),
+            kPatternClasses - 1);
 }
 
 // Everything the board says, as one comparable text.

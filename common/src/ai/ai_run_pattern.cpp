@@ -94,6 +94,10 @@ std::array<int, 4> sorted_shapes(int code) {
   return shapes;
 }
 
+// Taken cells have code 0, and the board's sums start from every cell at 0.
+static_assert(kClassWorths[0].mover == 0 && kClassWorths[0].waiter == 0,
+              "pattern class 0 must be worth nothing");
+
 PatternTables build() {
   PatternTables t;
   // Each sorted quadruple's number, in increasing order of the quadruples.
