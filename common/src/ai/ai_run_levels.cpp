@@ -198,9 +198,12 @@ int verified_cell(RunBoard& board, const std::vector<RootScore>& best, Spending&
                   SearchLimits& limits, ProofTable& proofs) {
   const int first = best.front().cell;
   if (best.front().score >= kWinThreshold) return first;
+  // When the search found every move lost, the order among them is an
+  // accident: a move that leaves no win by threats still resists best.
+  const bool all_lost = best.front().score <= -kWinThreshold;
   const std::size_t checks = best.size();
   for (std::size_t i = 0; i < checks; ++i) {
-    if (limits.stopped() || best[i].score <= -kWinThreshold) break;
+    if (limits.stopped() || (!all_lost && best[i].score <= -kWinThreshold)) break;
     const int cell = best[i].cell;
     board.play(cell);
     const double each = i == 0 ? kVerifyBestPart : 1.0 / static_cast<double>(checks - i);
