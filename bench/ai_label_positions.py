@@ -10,14 +10,18 @@ BOARD, and the evaluation the engine reports for the side to move (Rapfi's
 last `MESSAGE ... Eval N` line) is written to OUT with the moves that reach
 it: `N x,y x,y ...`, the Gomocup's x,y (column, row, from 0), in the order
 of play. A forced win or loss the engine finds (`Eval +M12`, `Eval -M9`) is
-written as 30000 or -30000. --shard I of
---shards N labels every N-th position from the I-th, for several engines at
-once. See docs/ai.md, "How the evaluation was fitted".
+written as 30000 or -30000. --shard I of --shards N labels every N-th
+position from the I-th, for several engines at once. An engine that can't
+be started, refuses START, ends, or says nothing for 10 s longer than --ms
+stops the labelling with the reason. See docs/ai.md, "How the evaluation
+was fitted".
 """
 import argparse
+import queue
 import re
 import subprocess
 import sys
+import threading
 
 EVAL = re.compile(r"^MESSAGE .*\bEval ([-+]?M?\d+)\b")
 # A forced win found by the engine is written as this, with the sign of
@@ -52,23 +56,48 @@ def positions(path):
 
 
 class Engine:
-    def __init__(self, command):
-        self.process = subprocess.Popen(
-            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
+    def __init__(self, command, wait):
+        self.command = command
+        self.wait = wait  # seconds an answer may take
+        try:
+            self.process = subprocess.Popen(
+                [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+            )
+        except OSError as error:
+            sys.exit(f"can't start the engine {command}: {error.strerror}")
+        self.lines = queue.Queue()
+        threading.Thread(target=self.read, daemon=True).start()
         self.send("START 15")
-        self.read_until(lambda line: line.startswith("OK") or None)
+        self.read_until(lambda line: line.startswith("OK") or None, refusal_ends=True)
+
+    def read(self):
+        for line in self.process.stdout:
+            self.lines.put(line.strip())
+        self.lines.put(None)
 
     def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            sys.exit(f"the engine {self.command} ended")
 
-    def read_until(self, answer):
+    # Lines until answer(line) is not None. An ERROR ends the labelling when
+    # refusal_ends (START refused); otherwise it is skipped, as the Gomocup
+    # managers skip it.
+    def read_until(self, answer, refusal_ends=False):
         while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit("the engine ended")
-            found = answer(line.strip())
+            try:
+                line = self.lines.get(timeout=self.wait)
+            except queue.Empty:
+                self.process.kill()
+                sys.exit(f"the engine {self.command} did not answer within {self.wait} s")
+            if line is None:
+                sys.exit(f"the engine {self.command} ended")
+            if line.startswith("ERROR") and refusal_ends:
+                self.process.kill()
+                sys.exit(f"the engine {self.command} refused: {line}")
+            found = answer(line)
             if found is not None:
                 return found
 
@@ -99,7 +128,11 @@ class Engine:
 
     def close(self):
         self.send("END")
-        self.process.wait(timeout=10)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 def main():
@@ -111,10 +144,16 @@ def main():
     parser.add_argument("--shard", type=int, default=0)
     parser.add_argument("--shards", type=int, default=1)
     args = parser.parse_args()
-    engine = Engine(args.engine)
+    if args.ms <= 0 or args.shards <= 0 or not 0 <= args.shard < args.shards:
+        sys.exit("--ms and --shards must be above 0, and --shard below --shards")
+    try:
+        games = list(positions(args.games))
+    except OSError as error:
+        sys.exit(f"can't read {args.games}: {error.strerror}")
+    engine = Engine(args.engine, wait=10 + args.ms / 100)
     labelled = 0
     with open(args.out, "w") as out:
-        for i, moves in enumerate(positions(args.games)):
+        for i, moves in enumerate(games):
             if i % args.shards != args.shard:
                 continue
             value = engine.evaluate(moves, args.ms)
