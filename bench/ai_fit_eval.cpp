@@ -1,8 +1,8 @@
 // ai_fit_eval: fits the k < N engine's evaluation worths (15×15, five in a
 // row, freestyle) to another engine's evaluations of positions, by ridge
 // regression towards the current worths, and prints them as the two tables
-// of common/src/ai/ai_run_worths.hpp. docs/ai.md, "How the evaluation was
-// fitted", says how the positions are made and labelled.
+// of common/src/ai/ai_run_worths.hpp. docs/ai.md, "Fitting the evaluation
+// to Rapfi's", says how the positions are made and labelled.
 //
 //   ai_fit_eval LABELLED_FILE [--ridge L] [--clip C] [--keep-terms]
 //

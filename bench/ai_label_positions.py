@@ -13,8 +13,8 @@ of play. A forced win or loss the engine finds (`Eval +M12`, `Eval -M9`) is
 written as 30000 or -30000. --shard I of --shards N labels every N-th
 position from the I-th, for several engines at once. An engine that can't
 be started, refuses START, ends, or says nothing for 10 s longer than --ms
-stops the labelling with the reason. See docs/ai.md, "How the evaluation
-was fitted".
+stops the labelling with the reason. See docs/ai.md, "Fitting the evaluation
+to Rapfi's".
 """
 import argparse
 import queue

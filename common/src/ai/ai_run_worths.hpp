@@ -1,8 +1,11 @@
 // Internal: the worths of the k < N engine's evaluation (run_evaluate): what
 // an empty cell's pattern class is worth to the side to move (mover) and to
 // the other side (waiter), and the terms for what the patterns understate.
-// Fitted by bench/ai_fit_eval to a stronger engine's evaluations (docs/ai.md,
-// "How the evaluation was fitted"); its output replaces the tables below.
+// Each class's worth is the sum of a worth for each of its four shapes and
+// one for its threat class, fitted by least squares to 400 positions
+// (docs/ai.md, "The search"). bench/ai_fit_eval prints tables of this form
+// fitted class by class to an engine's evaluations ("Fitting the evaluation
+// to Rapfi's": measured, not kept).
 #pragma once
 
 #include <array>
