@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <functional>
 
 #include "ai/ai_run_board.hpp"
 #include "ai/ai_run_search.hpp"
@@ -16,7 +15,6 @@ namespace {
 
 using internal::ai::kEvaluationTerms;
 using internal::ai::kPatternCodes;
-using internal::ai::kShapeCount;
 using internal::ai::pattern_class;
 using internal::ai::pattern_tables;
 using internal::ai::RunBoard;
@@ -79,11 +77,10 @@ std::vector<double> solve(std::vector<double> a, std::vector<double> b,
 std::string shapes_of(int cls) {
   for (int code = 0; code < kPatternCodes; ++code) {
     if (pattern_class(code) != cls) continue;
-    std::vector<int> shapes;
-    for (int d = 0, c = code; d < 4; ++d, c /= kShapeCount) shapes.push_back(c % kShapeCount);
-    std::sort(shapes.begin(), shapes.end(), std::greater<>());
     std::string text;
-    for (int s : shapes) text += (text.empty() ? "" : ", ") + std::to_string(s);
+    for (int s : internal::ai::pattern_shapes(code)) {
+      text += (text.empty() ? "" : ", ") + std::to_string(s);
+    }
     return text;
   }
   return {};

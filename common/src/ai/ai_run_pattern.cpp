@@ -86,14 +86,6 @@ constexpr std::int16_t sum_of(int code, const int (&per_shape)[kShapeCount],
   return static_cast<std::int16_t>(value);
 }
 
-// The code's shapes, strongest first.
-std::array<int, 4> sorted_shapes(int code) {
-  std::array<int, 4> shapes{};
-  for (int d = 0; d < 4; ++d, code /= kShapeCount) shapes[d] = code % kShapeCount;
-  std::sort(shapes.begin(), shapes.end(), std::greater<>());
-  return shapes;
-}
-
 // Taken cells have code 0, and the board's sums start from every cell at 0.
 static_assert(kClassWorths[0].mover == 0 && kClassWorths[0].waiter == 0,
               "pattern class 0 must be worth nothing");
@@ -114,7 +106,7 @@ PatternTables build() {
     }
   }
   for (int code = 0; code < kPatternCodes; ++code) {
-    const std::array<int, 4> s = sorted_shapes(code);
+    const std::array<int, 4> s = pattern_shapes(code);
     t.pattern_class[code] =
         number_of_sorted[((s[0] * kShapeCount + s[1]) * kShapeCount + s[2]) * kShapeCount + s[3]];
     t.threat[code] = classify(count_shapes(code));
@@ -133,5 +125,12 @@ const PatternTables kTables = build();
 }  // namespace
 
 const PatternTables& pattern_tables() noexcept { return kTables; }
+
+std::array<int, 4> pattern_shapes(int code) noexcept {
+  std::array<int, 4> shapes{};
+  for (int d = 0; d < 4; ++d, code /= kShapeCount) shapes[d] = code % kShapeCount;
+  std::sort(shapes.begin(), shapes.end(), std::greater<>());
+  return shapes;
+}
 
 }  // namespace ttt::internal::ai

@@ -68,4 +68,8 @@ const PatternTables& pattern_tables() noexcept;
 
 inline int pattern_class(int code) noexcept { return pattern_tables().pattern_class[code]; }
 
+// The code's four shapes (as numbers of Shape), strongest first: what its
+// pattern class is made of.
+std::array<int, 4> pattern_shapes(int code) noexcept;
+
 }  // namespace ttt::internal::ai
