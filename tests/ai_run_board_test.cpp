@@ -259,6 +259,30 @@ TEST(RunBoard, KeepsEveryFactAsIfBuiltFromScratch) {
   }
 }
 
+TEST(RunBoard, TheHashAfterACellIsTheHashOnceItIsPlayed) {
+  std::mt19937 rng(5);
+  RunBoard run(Board(15, 5));
+  for (int ply = 0; ply < 60; ++ply) {
+    std::vector<int> empty;
+    for (int cell = 0; cell < run.cells(); ++cell) {
+      if (run.is_empty(cell)) empty.push_back(cell);
+    }
+    // Every empty cell for the side to move, then one of them played.
+    for (int cell : empty) {
+      const std::uint64_t predicted = run.hash_after(cell);
+      const std::uint64_t before = run.hash();
+      run.play(cell);
+      ASSERT_EQ(run.hash(), predicted) << "ply " << ply << ", cell " << cell;
+      run.undo(cell);
+      ASSERT_EQ(run.hash(), before);
+    }
+    const int cell = empty[rng() % empty.size()];
+    const std::uint64_t predicted = run.hash_after(cell);
+    if (run.play(cell)) break;
+    EXPECT_EQ(run.hash(), predicted);
+  }
+}
+
 TEST(RunBoard, PassGivesTheTurnAwayAndBack) {
   RunBoard run(Board(15, 5));
   const std::uint64_t hash = run.hash();

@@ -239,6 +239,10 @@ void RunBoard::undo(int cell) noexcept {
   ++empties_;
 }
 
+std::uint64_t RunBoard::hash_after(int cell) const noexcept {
+  return hash_ ^ kZobrist.key[index(to_move_)][cell] ^ kZobrist.side;
+}
+
 void RunBoard::pass() noexcept {
   to_move_ = opponent(to_move_);
   hash_ ^= kZobrist.side;

@@ -63,6 +63,8 @@ class RunBoard {
   int empties() const noexcept { return empties_; }
   Player to_move() const noexcept { return to_move_; }
   std::uint64_t hash() const noexcept { return hash_; }
+  // The hash after the side to move marks the empty cell, without playing it.
+  std::uint64_t hash_after(int cell) const noexcept;
 
   bool is_empty(int cell) const noexcept { return owner_[cell] == kNobody; }
   bool holds(Player p, int cell) const noexcept { return owner_[cell] == index(p); }

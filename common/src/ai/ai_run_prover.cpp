@@ -115,22 +115,25 @@ std::optional<Numbers> Prover::expand(int ply, Child* moves, int* count) const {
 }
 
 Numbers Prover::estimate(int ply, int cell) {
-  board_.play(cell);
-  Numbers n = known({0, 0});
-  if (n.pn == 0 && n.dn == 0) {
-    Child* scratch = &children_[static_cast<std::size_t>(ply + 1) * board_.cells()];
-    int count = 0;
-    if (const auto settled = expand(ply + 1, scratch, &count)) {
-      n = *settled;
-      remember(n);
-    } else if (attacking()) {
-      // The attacker's choice: any of its moves may prove it.
-      n = {1, static_cast<std::uint32_t>(count)};
-    } else {
-      // The defender's choice: every reply must be proven.
-      n = {static_cast<std::uint32_t>(count), 1};
-    }
+  // A child met before, searched or only estimated, is in the table: no
+  // need to play it. Re-expanding a node estimates its children again.
+  if (const ProofTable::Entry* e = table_.probe(board_.hash_after(cell) ^ salt_)) {
+    return {e->pn, e->dn};
   }
+  board_.play(cell);
+  Child* scratch = &children_[static_cast<std::size_t>(ply + 1) * board_.cells()];
+  int count = 0;
+  Numbers n;
+  if (const auto settled = expand(ply + 1, scratch, &count)) {
+    n = *settled;
+  } else if (attacking()) {
+    // The attacker's choice: any of its moves may prove it.
+    n = {1, static_cast<std::uint32_t>(count)};
+  } else {
+    // The defender's choice: every reply must be proven.
+    n = {static_cast<std::uint32_t>(count), 1};
+  }
+  remember(n);
   board_.undo(cell);
   return n;
 }
