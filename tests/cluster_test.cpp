@@ -3,6 +3,8 @@
 // node registry, the shared quick-match queues and the shared game list.
 #include <gtest/gtest.h>
 #include <openssl/hmac.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
@@ -12,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -700,6 +703,47 @@ TEST_F(Cluster, HeartbeatsAndMessagesNotSignedWithTheLobbysKeyAreIgnored) {
   ASSERT_TRUE(run_until([&] { return reply.has_value(); }, 5s));
   EXPECT_EQ(reply->reservation, "code");
   EXPECT_EQ(asked, 1);
+}
+
+// Whoever can publish on the lobby's Redis decides how often a node meets
+// a message it drops: each kind of warning is logged once a minute at most,
+// however many such messages come.
+TEST_F(Cluster, MessagesDroppedByTheHundredAreEachLoggedOnceAMinute) {
+  const std::string key(40, 'k');
+  auto a = node("nodea", 1001, key);
+  a->start();
+  ASSERT_TRUE(run_until([&] { return a->alive("nodea"); }));
+  std::ostringstream captured;
+  auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+      "captured", std::make_shared<spdlog::sinks::ostream_sink_mt>(captured)));
+  RedisClient::Options options;
+  auto raw = client(options);
+  const std::string oversized(65 * 1024, 'x');
+  for (int i = 0; i < 100; ++i) {
+    ask(*raw, {"PUBLISH", "ttt:rpc:nodea", oversized});
+    ask(*raw, {"PUBLISH", "ttt:rpc:nodea", "not signed"});
+    // Heartbeats written by hand, each read at every beat.
+    const std::string id = "evil" + std::to_string(i);
+    ask(*raw, {"SADD", "ttt:nodes", id});
+    ask(*raw, {"SET", "ttt:node:" + id, "127.0.0.1\t6666\tSHA256:ab\t0\t0\t-\t99999999999999"});
+  }
+  const auto count = [&](const std::string& what) {
+    const std::string log = captured.str();
+    int n = 0;
+    for (auto at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
+    return n;
+  };
+  run_until([&] { return false; }, 1500ms);
+  spdlog::set_default_logger(previous);
+  EXPECT_EQ(count("too large; dropped (and any more within a minute)"), 1) << captured.str();
+  EXPECT_EQ(count("not signed with this lobby's key (--cluster-key-file); ignored"), 1)
+      << captured.str();
+  EXPECT_EQ(count("is not signed with this lobby's key (--cluster-key-file): not a node of ours, "
+                  "ignored (and any more within a minute)"),
+            1)
+      << captured.str();
+  EXPECT_FALSE(a->alive("evil7"));
 }
 
 // A tag is HMAC-SHA256 of the context and the value, each with its length

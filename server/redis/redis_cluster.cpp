@@ -159,7 +159,7 @@ std::string RedisCluster::heartbeat_value() const {
 
 std::optional<RedisCluster::Known> RedisCluster::read_heartbeat(const std::string& id,
                                                                 const std::string& value,
-                                                                std::int64_t now) const {
+                                                                std::int64_t now) {
   const auto parts = split_tabs(value);
   std::int64_t beat = 0;
   if (parts.size() != 7 || !parse_number(parts[6], beat)) return std::nullopt;
@@ -169,10 +169,10 @@ std::optional<RedisCluster::Known> RedisCluster::read_heartbeat(const std::strin
   const std::string fields =
       parts[0] + "\t" + parts[1] + "\t" + parts[2] + "\t" + parts[3] + "\t" + parts[4];
   if (!signer_.text_tag_ok("ttt:node:" + id, fields, parts[5])) {
-    spdlog::warn(
-        "cluster: the heartbeat of \"{}\" is not signed with this lobby's key "
-        "(--cluster-key-file): not a node of ours, ignored",
-        id.substr(0, 64));
+    unsigned_heartbeat_warning_(
+        fmt::format("cluster: the heartbeat of \"{}\" is not signed with this lobby's key "
+                    "(--cluster-key-file): not a node of ours, ignored",
+                    id.substr(0, 64)));
     return std::nullopt;
   }
   Known known;
@@ -439,8 +439,8 @@ bool RedisCluster::said_here(const std::string& channel, const std::string& sign
 
 void RedisCluster::on_message(const std::string& channel, const std::string& signed_payload) {
   if (signed_payload.size() > kMaxNodeMessage) {
-    spdlog::warn("cluster: a {}-byte message on {} is too large; dropped", signed_payload.size(),
-                 channel);
+    oversized_warning_(fmt::format("cluster: a {}-byte message on {} is too large; dropped",
+                                   signed_payload.size(), channel.substr(0, 64)));
     return;
   }
   // What this node said itself on a channel every node hears comes back to
@@ -459,7 +459,7 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
   if (channel == kDirectoryChannel) {
     node::DirectoryChange change;
     if (!change.ParseFromString(payload)) {
-      spdlog::warn("cluster: an unreadable directory change; dropped");
+      unreadable_warning_("cluster: an unreadable directory change; dropped");
       return;
     }
     if (directory_ && change.node() != self_.id) directory_->apply(change);
@@ -475,7 +475,7 @@ void RedisCluster::on_message(const std::string& channel, const std::string& sig
   }
   node::NodeMessage message;
   if (!message.ParseFromString(payload)) {
-    spdlog::warn("cluster: an unreadable message on {}; dropped", channel);
+    unreadable_warning_(fmt::format("cluster: an unreadable message on {}; dropped", channel));
     return;
   }
   if (message.has_seat_reply()) {

@@ -150,7 +150,7 @@ class RedisCluster final : public Cluster {
   std::string heartbeat_value() const;
   // A heartbeat read back: the node it describes, if its tag is right.
   std::optional<Known> read_heartbeat(const std::string& id, const std::string& value,
-                                      std::int64_t now) const;
+                                      std::int64_t now);
 
   boost::asio::any_io_executor executor_;
   NodeInfo self_;
@@ -175,6 +175,14 @@ class RedisCluster final : public Cluster {
   std::function<void(bool)> on_restored_;
   bool events_lost_ = false;    // the subscription was lost since it was last made
   RareWarning forged_warning_;  // of messages not signed with the lobby's key
+  // Of heartbeats not signed with it: whoever can write to Redis decides
+  // how many there are, each read every beat.
+  RareWarning unsigned_heartbeat_warning_;
+  // Of messages too large to check (anyone who can publish decides how
+  // many), and of signed ones this build can't read (a node of another
+  // build may send many).
+  RareWarning oversized_warning_;
+  RareWarning unreadable_warning_;
   // Requests waiting for their reply.
   struct Waiting {
     SeatDone done;
