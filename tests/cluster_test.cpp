@@ -720,9 +720,14 @@ TEST_F(Cluster, MessagesDroppedByTheHundredAreEachLoggedOnceAMinute) {
   RedisClient::Options options;
   auto raw = client(options);
   const std::string oversized(65 * 1024, 'x');
+  // Signed with the lobby's key, but no message this build can read (a
+  // truncated field tag).
+  const std::string unreadable =
+      server::redis::NodeSigner(key).sign("ttt:rpc:nodea", std::string(3, '\xff'));
   for (int i = 0; i < 100; ++i) {
     ask(*raw, {"PUBLISH", "ttt:rpc:nodea", oversized});
     ask(*raw, {"PUBLISH", "ttt:rpc:nodea", "not signed"});
+    ask(*raw, {"PUBLISH", "ttt:rpc:nodea", unreadable});
     // Heartbeats written by hand, each read at every beat.
     const std::string id = "evil" + std::to_string(i);
     ask(*raw, {"SADD", "ttt:nodes", id});
@@ -741,6 +746,9 @@ TEST_F(Cluster, MessagesDroppedByTheHundredAreEachLoggedOnceAMinute) {
       << captured.str();
   EXPECT_EQ(count("is not signed with this lobby's key (--cluster-key-file): not a node of ours, "
                   "ignored (and any more within a minute)"),
+            1)
+      << captured.str();
+  EXPECT_EQ(count("an unreadable message on ttt:rpc:nodea; dropped (and any more within a minute)"),
             1)
       << captured.str();
   EXPECT_FALSE(a->alive("evil7"));
