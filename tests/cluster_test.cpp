@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "client_support/client_programs.hpp"
 #include "client_support/redis_scratch.hpp"
 #include "game/rating.hpp"
 #include "lobby/text_rules.hpp"
@@ -733,23 +734,18 @@ TEST_F(Cluster, MessagesDroppedByTheHundredAreEachLoggedOnceAMinute) {
     ask(*raw, {"SADD", "ttt:nodes", id});
     ask(*raw, {"SET", "ttt:node:" + id, "127.0.0.1\t6666\tSHA256:ab\t0\t0\t-\t99999999999999"});
   }
-  const auto count = [&](const std::string& what) {
-    const std::string log = captured.str();
-    int n = 0;
-    for (auto at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
-    return n;
-  };
   run_until([&] { return false; }, 1500ms);
   spdlog::set_default_logger(previous);
-  EXPECT_EQ(count("too large; dropped (and any more within a minute)"), 1) << captured.str();
-  EXPECT_EQ(count("not signed with this lobby's key (--cluster-key-file); ignored"), 1)
+  const auto count = [log = captured.str()](std::string_view what) { return count_of(log, what); };
+  EXPECT_EQ(count("too large; dropped (and any more within a minute)"), 1u) << captured.str();
+  EXPECT_EQ(count("not signed with this lobby's key (--cluster-key-file); ignored"), 1u)
       << captured.str();
   EXPECT_EQ(count("is not signed with this lobby's key (--cluster-key-file): not a node of ours, "
                   "ignored (and any more within a minute)"),
-            1)
+            1u)
       << captured.str();
   EXPECT_EQ(count("an unreadable message on ttt:rpc:nodea; dropped (and any more within a minute)"),
-            1)
+            1u)
       << captured.str();
   EXPECT_FALSE(a->alive("evil7"));
 }
