@@ -8,7 +8,7 @@ TTT="$1"
 # The checks below want ./ttt's defaults, not the settings of the run that
 # started them: CI's TTT_WERROR=ON would make the broken build directory
 # below be configured afresh (a whole build) instead of failing at once.
-unset TTT_WERROR TTT_BUILD_TYPE TTT_BUILD_DIR
+unset TTT_WERROR TTT_BUILD_TYPE TTT_BUILD_DIR TTT_TEST_JOBS
 failures=0
 check() {  # check NAME CONDITION-EXIT-CODE
   if [ "$2" -eq 0 ]; then
@@ -52,5 +52,11 @@ check "a failed build stops ./ttt build with an error, exit 1" $?
 out="$(TTT_WERROR=maybe TTT_BUILD_DIR="$scratch/broken" "$TTT" build 2>&1)"; code=$?
 [ "$code" -eq 1 ] && grep -q 'ttt: error: TTT_WERROR must be ON or OFF, got maybe' <<<"$out"
 check "a bad TTT_WERROR is named, exit 1" $?
+
+for bad in 0 two -1; do
+  out="$(TTT_TEST_JOBS="$bad" "$TTT" test 2>&1)"; code=$?
+  [ "$code" -eq 1 ] && grep -qF "ttt: error: TTT_TEST_JOBS must be a positive whole number, got $bad" <<<"$out"
+  check "a bad TTT_TEST_JOBS ($bad) is named before anything is built, exit 1" $?
+done
 
 [ "$failures" -eq 0 ]
