@@ -205,13 +205,15 @@ TEST(ClientStorage, AMoveTheServerCouldNotSaveIsOneLineAndCanBeTypedAgain) {
 TEST_F(ClientPersistenceTest, BotsFinishTheirGameAfterTheServerIsKilledMidGame) {
   auto server = std::make_unique<ServerProcess>(server_args());
   const std::uint16_t port = server->port();
-  // A 7x7 game needs at least 13 moves; two careful players fill most of the board.
+  // A 7x7 game needs at least 13 moves; two careful players fill most of the
+  // board (perfect play at this budget takes twice as long a move as hard
+  // play at 40 ms, which left less room before the thirteenth).
   auto ann = start_bot(port, config_,
-                       {"--name", "ann", "--level", "hard", "--quick-match", "7", "--budget", "40",
-                        "--seed", "1", "--log-level", "info"});
+                       {"--name", "ann", "--level", "perfect", "--quick-match", "7", "--budget",
+                        "150", "--seed", "1", "--log-level", "info"});
   auto ben = start_bot(port, config_,
-                       {"--name", "ben", "--level", "hard", "--quick-match", "7", "--budget", "40",
-                        "--seed", "2", "--log-level", "info"});
+                       {"--name", "ben", "--level", "perfect", "--quick-match", "7", "--budget",
+                        "150", "--seed", "2", "--log-level", "info"});
 
   std::uint64_t game_id = 0;
   std::uint32_t moves_before_kill = 0;
@@ -508,20 +510,32 @@ TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
     args.insert(args.end(), careful.begin(), careful.end());
     return args;
   };
-  auto ann = start_bot(port, config_, with({"--name", "ann", "--quick-match", "7", "--seed", "1"}));
-  auto ben = start_bot(port, config_, with({"--name", "ben", "--quick-match", "7", "--seed", "2"}));
   auto queuer = start_bot(port, config_, with({"--name", "queuer", "--quick-match", "5"}));
   auto opener = start_bot(port, config_, with({"--name", "opener", "--create", "4"}));
-
   TestClient probe(port, Transport::kTls);
   probe.hello("probe");
-  const auto playing = game_in_progress(probe, 10s);
-  ASSERT_TRUE(playing) << ann->output() << ben->output();
-  auto viewer = start_client(port, config_, {"--name", "viewer"});
-  viewer->write("/watch " + std::to_string(*playing) + "\n");
-  ASSERT_TRUE(viewer->wait_for_text("atching", 10s)) << viewer->output();
   ASSERT_TRUE(created_game_id(*opener, 10s)) << opener->output();
   ASSERT_TRUE(wait_queued(probe, 1, 10s)) << queuer->output();
+
+  // The watcher is in the lobby before the game it watches starts: once the
+  // game is found, all that stands between it and the server's stop is one
+  // /watch. The game fills a 9x9 board (81 moves), which takes perfect play
+  // at this budget about 1.5 s.
+  auto viewer = start_client(port, config_, {"--name", "viewer"});
+  ASSERT_TRUE(viewer->wait_for_text("Type /help", 10s)) << viewer->output();
+  const std::vector<std::string> slow = {"--level", "perfect", "--budget", "150"};
+  auto with_slow = [&](std::vector<std::string> args) {
+    args.insert(args.end(), slow.begin(), slow.end());
+    return args;
+  };
+  auto ann =
+      start_bot(port, config_, with_slow({"--name", "ann", "--quick-match", "9", "--seed", "1"}));
+  auto ben =
+      start_bot(port, config_, with_slow({"--name", "ben", "--quick-match", "9", "--seed", "2"}));
+  const auto playing = game_in_progress(probe, 10s);
+  ASSERT_TRUE(playing) << ann->output() << ben->output();
+  viewer->write("/watch " + std::to_string(*playing) + "\n");
+  ASSERT_TRUE(viewer->wait_for_text("atching", 10s)) << viewer->output();
   const std::size_t viewer_before = viewer->output().size();
   const std::size_t opener_before = opener->output().size();
   server->process().kill(GetParam());
