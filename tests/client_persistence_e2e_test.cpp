@@ -506,12 +506,13 @@ TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
   const std::uint16_t port = server->port();
   // At the default log level (warn): the restart is said even there.
   const std::vector<std::string> careful = {"--level", "hard", "--budget", "40"};
-  auto with = [&](std::vector<std::string> args) {
-    args.insert(args.end(), careful.begin(), careful.end());
+  const std::vector<std::string> slow = {"--level", "perfect", "--budget", "150"};
+  auto with = [](std::vector<std::string> args, const std::vector<std::string>& play) {
+    args.insert(args.end(), play.begin(), play.end());
     return args;
   };
-  auto queuer = start_bot(port, config_, with({"--name", "queuer", "--quick-match", "5"}));
-  auto opener = start_bot(port, config_, with({"--name", "opener", "--create", "4"}));
+  auto queuer = start_bot(port, config_, with({"--name", "queuer", "--quick-match", "5"}, careful));
+  auto opener = start_bot(port, config_, with({"--name", "opener", "--create", "4"}, careful));
   TestClient probe(port, Transport::kTls);
   probe.hello("probe");
   ASSERT_TRUE(created_game_id(*opener, 10s)) << opener->output();
@@ -523,15 +524,10 @@ TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
   // at this budget about 1.5 s.
   auto viewer = start_client(port, config_, {"--name", "viewer"});
   ASSERT_TRUE(viewer->wait_for_text("Type /help", 10s)) << viewer->output();
-  const std::vector<std::string> slow = {"--level", "perfect", "--budget", "150"};
-  auto with_slow = [&](std::vector<std::string> args) {
-    args.insert(args.end(), slow.begin(), slow.end());
-    return args;
-  };
   auto ann =
-      start_bot(port, config_, with_slow({"--name", "ann", "--quick-match", "9", "--seed", "1"}));
+      start_bot(port, config_, with({"--name", "ann", "--quick-match", "9", "--seed", "1"}, slow));
   auto ben =
-      start_bot(port, config_, with_slow({"--name", "ben", "--quick-match", "9", "--seed", "2"}));
+      start_bot(port, config_, with({"--name", "ben", "--quick-match", "9", "--seed", "2"}, slow));
   const auto playing = game_in_progress(probe, 10s);
   ASSERT_TRUE(playing) << ann->output() << ben->output();
   viewer->write("/watch " + std::to_string(*playing) + "\n");
@@ -546,7 +542,8 @@ TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
   // The waiting bot queues again and the opener opens a new game: others
   // pair with them, and everyone finishes.
   ASSERT_TRUE(wait_queued(probe2, 1, 20s)) << queuer->output();
-  auto partner = start_bot(port, config_, with({"--name", "partner", "--quick-match", "5"}));
+  auto partner =
+      start_bot(port, config_, with({"--name", "partner", "--quick-match", "5"}, careful));
   std::string reopened;
   ASSERT_TRUE(opener->wait_for(
       [&](const std::string& out) {
@@ -559,7 +556,7 @@ TEST_P(ServerRestart, EveryonesPlaceSurvivesIt) {
       },
       20s))
       << opener->output();
-  auto joiner = start_bot(port, config_, with({"--name", "joiner", "--join", reopened}));
+  auto joiner = start_bot(port, config_, with({"--name", "joiner", "--join", reopened}, careful));
 
   for (ChildProcess* bot :
        {ann.get(), ben.get(), queuer.get(), opener.get(), partner.get(), joiner.get()}) {
